@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// ContrastService: WCAG/APCA contrast and Apple dark-mode palette calculator as a JSON HTTP API.
+// No outside Swift packages: only the toolchain and Debian C libraries (system-library targets).
+import PackageDescription
+
+let package = Package(
+    name: "ContrastService",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "contrast-server", targets: ["contrast-server"]),
+        .library(name: "ColorScience", targets: ["ColorScience"]),
+    ],
+    targets: [
+        // Pure color science: parsing, conversions, luminance, contrast, compositing. No I/O, no JSON.
+        .target(name: "ColorScience"),
+
+        // libmicrohttpd from Debian (libmicrohttpd-dev), dynamically linked (LGPL).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Non-variadic, prefixed wrappers for MHD's variadic C functions.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+
+        // HTTP server wrapper: routing, bodies, queries, responses, static files. No color knowledge.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim"]),
+
+        // Strict RFC 8259 JSON values: ordered objects, exact types, JSON-pointer error locations.
+        .target(name: "JSONValue"),
+
+        // libvips from Debian (libvips-dev; runtime libvips42): PNG, JPEG, WebP, ICC via lcms2.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads.
+        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("lcms2")]),
+        // Image decode/encode, luminance statistics, white-background detection, dim rule. No HTTP.
+        .target(name: "ImageProcessing", dependencies: ["ColorScience", "CVipsShim"]),
+
+        // The API: endpoints, validation, JSON, problem details. The only place that knows both.
+        .target(
+            name: "ContrastAPI",
+            dependencies: ["ColorScience", "HTTPServer", "JSONValue", "ImageProcessing"],
+            resources: [.copy("Resources/apple_system_colors.json")]
+        ),
+
+        // Thin executable: configuration, signals, start.
+        .executableTarget(name: "contrast-server", dependencies: ["ContrastAPI", "HTTPServer"]),
+
+        .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
+        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "JSONValue", "contrast-server", "ImageProcessing"]),
+        .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),
+    ]
+)

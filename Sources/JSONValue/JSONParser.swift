@@ -1,0 +1,274 @@
+/// Why a document is not acceptable JSON, with the byte offset where reading stopped.
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Human-readable reason, e.g. "expected ',' or '}' after an object member".
+    public var reason: String
+    /// Zero-based byte offset into the input.
+    public var offset: Int
+
+    public var description: String { "\(reason) at byte \(offset)" }
+}
+
+/// A strict RFC 8259 parser.
+///
+/// Rejects what lenient parsers let through: trailing commas, comments, leading zeros, `NaN`,
+/// numbers outside the double range, invalid UTF-8, lone surrogates, control characters in
+/// strings, duplicate object keys, trailing data, and nesting deeper than `maxDepth`.
+public struct JSONParser {
+    /// Parses one JSON document from UTF-8 bytes.
+    /// - Parameters:
+    ///   - bytes: the whole document (leading/trailing whitespace allowed).
+    ///   - maxDepth: the deepest nesting of arrays and objects accepted (default 64).
+    /// - Throws: `JSONParseError` naming the problem and its byte offset.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSON {
+        var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        p.skipWhitespace()
+        if p.index == bytes.count { throw JSONParseError(reason: "empty body: expected a JSON value", offset: 0) }
+        let value = try p.parseValue(depth: 0)
+        p.skipWhitespace()
+        if p.index != bytes.count {
+            throw JSONParseError(reason: "unexpected data after the JSON value", offset: p.index)
+        }
+        return value
+    }
+
+    /// Parses a JSON document from a string.
+    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSON {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    private let bytes: [UInt8]
+    private let maxDepth: Int
+    private var index = 0
+
+    private init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private func fail(_ reason: String) -> JSONParseError {
+        JSONParseError(reason: reason, offset: index)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSON {
+        guard index < bytes.count else { throw fail("unexpected end of input: expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default:
+            throw fail("unexpected character '\(printable(bytes[index]))': expected a value")
+        }
+    }
+
+    private func printable(_ b: UInt8) -> String {
+        (0x21...0x7E).contains(b) ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16)
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        let start = index
+        let n = word.utf8CodeUnitCount
+        guard start + n <= bytes.count else { throw fail("invalid literal: expected \(word)") }
+        let ok = word.withUTF8Buffer { w in
+            for i in 0..<n where bytes[start + i] != w[i] { return false }
+            return true
+        }
+        guard ok else { throw fail("invalid literal: expected \(word)") }
+        index += n
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSON {
+        guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw fail("expected a string key in object")
+            }
+            let keyOffset = index
+            let key = try parseString()
+            if object[key] != nil {
+                throw JSONParseError(reason: "duplicate key \"\(key)\" in object", offset: keyOffset)
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail("expected ':' after object key \"\(key)\"")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            object.append(key, value)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            throw fail("expected ',' or '}' after an object member")
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSON {
+        guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+        index += 1
+        var items: [JSON] = []
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input in array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw fail("expected ',' or ']' after an array element")
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number: expected a digit") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw fail("invalid number: leading zero") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail("invalid number: expected a digit after '.'")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail("invalid number: expected a digit in the exponent")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw JSONParseError(reason: "number \(text.prefix(40)) is outside the double range", offset: start)
+        }
+        return value
+    }
+
+    @inline(__always) private func isDigit(_ b: UInt8) -> Bool {
+        b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let s = try validatedString(bytes[start..<index], offset: start)
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw fail("control character in string must be escaped") }
+            index += 1
+        }
+        var buffer = Array(bytes[start..<index])
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                return try validatedString(buffer[...], offset: start)
+            }
+            if b < 0x20 { throw fail("control character in string must be escaped") }
+            if b != UInt8(ascii: "\\") {
+                buffer.append(b)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): buffer.append(0x22)
+            case UInt8(ascii: "\\"): buffer.append(0x5C)
+            case UInt8(ascii: "/"): buffer.append(0x2F)
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw fail("lone high surrogate in \\u escape") }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid low surrogate in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw fail("lone low surrogate in \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
+                buffer.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw fail("invalid escape '\\\(printable(e))' in string")
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid hex digit in \\u escape")
+            }
+            v = v << 4 | d
+            index += 1
+        }
+        return v
+    }
+
+    private func validatedString(_ slice: ArraySlice<UInt8>, offset: Int) throws(JSONParseError) -> String {
+        // Pure ASCII is always valid UTF-8.
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        guard let s = String(validating: slice, as: UTF8.self) else {
+            throw JSONParseError(reason: "string is not valid UTF-8", offset: offset)
+        }
+        return s
+    }
+}

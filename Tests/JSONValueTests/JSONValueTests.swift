@@ -1,0 +1,63 @@
+import JSONValue
+import Testing
+
+struct JSONValueTests {
+    func parse(_ s: String) throws(JSONParseError) -> JSON { try JSONParser.parse(s) }
+
+    @Test func parsesExactTypesInOrder() throws {
+        let v = try parse(#" {"b": true, "a": 1, "c": [1.5, "x", null], "d": {"e": -0.25e2}} "#)
+        guard case .object(let o) = v else { Issue.record("not an object"); return }
+        #expect(o.keys == ["b", "a", "c", "d"])
+        #expect(o["b"] == .bool(true))
+        #expect(o["a"] == .number(1))  // a number, never a boolean
+        #expect(o["c"] == .array([.number(1.5), .string("x"), .null]))
+        #expect(v["d"]?["e"] == .number(-25))
+    }
+
+    @Test func rejectsWhatLenientParsersAccept() {
+        let bad = ["", "  ", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "+1", "NaN", "Infinity", "1e999",
+                   "{\"a\":1,\"a\":2}", "\"\\x\"", "\"\u{01}\"", "\"\\ud800\"", "{'a':1}", "[1] 2", "tru", "nul",
+                   "// c\n1", "{\"a\" 1}", "[1 2]", "\"unterminated"]
+        for s in bad {
+            #expect(throws: JSONParseError.self, "\(s.debugDescription) should be rejected") { try JSONParser.parse(s) }
+        }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }  // invalid UTF-8
+    }
+
+    @Test func limitsNesting() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        _ = try JSONParser.parse(ok)
+    }
+
+    @Test func errorsSayWhereAndWhy() {
+        do {
+            _ = try JSONParser.parse("{\"a\": 1, \"a\": 2}")
+            Issue.record("duplicate key accepted")
+        } catch {
+            #expect(error.reason.contains("duplicate key \"a\""))
+            #expect(error.offset == 9)
+        }
+    }
+
+    @Test func decodesEscapes() throws {
+        #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
+    }
+
+    @Test func serializesCompactlyAndRoundTrips() throws {
+        let v: JSON = .object([("z", 21.0), ("ratio", .number(4.542224959605)), ("tiny", .number(1e-7)),
+                               ("neg0", .number(-0.0)), ("s", "é\"\n\u{1}"), ("a", [true, nil, 3])])
+        #expect(v.serializedString == #"{"z":21,"ratio":4.542224959605,"tiny":1e-07,"neg0":0,"s":"é\"\n\u0001","a":[true,null,3]}"#)
+        #expect(try JSONParser.parse(v.serialized()) == v)
+        #expect(JSON.number(.nan).serializedString == "null")
+    }
+
+    @Test func numbersRoundTripExactly() throws {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let d = Double.random(in: -1e6...1e6, using: &rng)
+            #expect(try parse(JSON.number(d).serializedString) == .number(d))
+        }
+    }
+}
