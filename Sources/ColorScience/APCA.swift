@@ -1,0 +1,71 @@
+import Foundation
+
+/// APCA (Accessible Perceptual Contrast Algorithm) lightness contrast Lc, version 0.0.98G-4g,
+/// as published in apca-w3 0.1.9 (`APCAcontrast`, `sRGBtoY`, `alphaBlend`).
+///
+/// APCA is informational here: it is not part of WCAG 2.x, and its thresholds are a draft
+/// (WCAG 3 working draft). Lc is signed: positive for dark text on a light background,
+/// negative for light text on a dark background; range about `-108...106`.
+public enum APCA {
+    /// The version string of the constants below.
+    public static let version = "0.0.98G-4g"
+
+    // 0.0.98G-4g constants.
+    @usableFromInline static let mainTRC = 2.4
+    @usableFromInline static let sRco = 0.2126729, sGco = 0.7151522, sBco = 0.0721750
+    static let normBG = 0.56, normTXT = 0.57, revTXT = 0.62, revBG = 0.65
+    static let blkThrs = 0.022, blkClmp = 1.414
+    static let scaleBoW = 1.14, scaleWoB = 1.14
+    static let loBoWoffset = 0.027, loWoBoffset = 0.027
+    static let deltaYmin = 0.0005, loClip = 0.1
+
+    /// APCA screen luminance Ys `0...1` of gamma-encoded sRGB channels `0...1` (simple 2.4
+    /// exponent, APCA coefficients). Channels are clamped to `0...1`.
+    @inlinable
+    public static func screenLuminance(_ srgb: SIMD3<Double>) -> Double {
+        let c = srgb.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+        return sRco * pow(c.x, mainTRC) + sGco * pow(c.y, mainTRC) + sBco * pow(c.z, mainTRC)
+    }
+
+    /// Lc `-108...106` from text and background screen luminances `0...1.1`; 0 for invalid
+    /// input, for luminances closer than 0.0005, and for |SAPC| below the 0.1 low clip.
+    public static func lc(textY: Double, backgroundY: Double) -> Double {
+        guard textY.isFinite, backgroundY.isFinite,
+            (0...1.1).contains(textY), (0...1.1).contains(backgroundY)
+        else { return 0 }
+        let txt = textY > blkThrs ? textY : textY + pow(blkThrs - textY, blkClmp)
+        let bg = backgroundY > blkThrs ? backgroundY : backgroundY + pow(blkThrs - backgroundY, blkClmp)
+        if abs(bg - txt) < deltaYmin { return 0 }
+        let output: Double
+        if bg > txt {
+            let sapc = (pow(bg, normBG) - pow(txt, normTXT)) * scaleBoW
+            output = sapc < loClip ? 0 : sapc - loBoWoffset
+        } else {
+            let sapc = (pow(bg, revBG) - pow(txt, revTXT)) * scaleWoB
+            output = sapc > -loClip ? 0 : sapc + loWoBoffset
+        }
+        return output * 100 + 0  // + 0 turns -0 into 0
+    }
+
+    /// Lc of opaque text on an opaque background, both gamma-encoded sRGB `0...1`.
+    public static func lc(text: SIMD3<Double>, background: SIMD3<Double>) -> Double {
+        lc(textY: screenLuminance(text), backgroundY: screenLuminance(background))
+    }
+
+    /// Lc of possibly translucent text over an opaque background, as apca-w3 `calcAPCA` does:
+    /// translucent text is first alpha-blended over the background in gamma-encoded sRGB and each
+    /// channel rounded to 8 bits (apca-w3 `alphaBlend(…, round = true)`).
+    /// - Parameters:
+    ///   - text: gamma-encoded sRGB `0...1`; `textAlpha` straight alpha `0...1`.
+    ///   - background: opaque gamma-encoded sRGB `0...1`.
+    public static func lc(text: SIMD3<Double>, textAlpha: Double, background: SIMD3<Double>) -> Double {
+        guard textAlpha < 1 else { return lc(text: text, background: background) }
+        let a = min(max(textAlpha, 0), 1)
+        let bg255 = background * 255, fg255 = text * 255
+        var blended = bg255 * (1 - a) + fg255 * a
+        blended = SIMD3(min(blended.x.rounded(.toNearestOrAwayFromZero), 255),
+                        min(blended.y.rounded(.toNearestOrAwayFromZero), 255),
+                        min(blended.z.rounded(.toNearestOrAwayFromZero), 255))
+        return lc(text: blended / 255, background: background)
+    }
+}

@@ -1,0 +1,125 @@
+/// A color as a screen shows it: gamma-encoded sRGB inside the gamut, with straight alpha.
+public struct DisplayColor: Sendable, Equatable {
+    /// Gamma-encoded sRGB channels, each `0...1`.
+    public var srgb: SIMD3<Double>
+    /// Straight alpha `0...1`.
+    public var alpha: Double
+    /// True when the source color lay outside sRGB and was gamut-mapped (CSS Color 4 §13.2).
+    public var wasGamutMapped: Bool
+
+    public init(srgb: SIMD3<Double>, alpha: Double = 1, wasGamutMapped: Bool = false) {
+        self.srgb = srgb
+        self.alpha = alpha
+        self.wasGamutMapped = wasGamutMapped
+    }
+
+    /// Brings any color into displayable sRGB: converts to sRGB, and when the result lies outside
+    /// `0...1` (beyond 1e-6), gamut-maps it with the CSS Color 4 algorithm (OKLCH chroma
+    /// reduction) instead of clipping channels. Alpha is kept.
+    public init(_ color: Color) {
+        var srgb = color.space == .srgb ? color : color.converted(to: .srgb)
+        var mapped = false
+        if !srgb.isInGamut(.srgb, epsilon: 1e-6) {
+            srgb = GamutMapping.map(color, to: .srgb, method: .css4)
+            mapped = true
+        }
+        let c = srgb.coordinates.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+        self.init(srgb: c, alpha: min(max(color.alpha, 0), 1), wasGamutMapped: mapped)
+    }
+
+    /// WCAG 2.x relative luminance `0...1` of the color ignoring alpha.
+    public var relativeLuminance: Double { WCAG.relativeLuminance(srgb) }
+}
+
+/// WCAG and APCA contrast of a foreground (text) over a background, after compositing.
+///
+/// - Translucent foreground: composited source-over (straight alpha, gamma-encoded sRGB) on the
+///   effective background, unrounded (what screens show).
+/// - Translucent background with no known backdrop: what lies behind is unknown, so the
+///   background is composited over every gray backdrop from black to white (256 levels, plus the
+///   exact luminance-crossing check for an opaque foreground) and the result is a range; the
+///   verdicts use the worst case (the minimum ratio), as WCAG requires the text to pass wherever
+///   it may appear. With a `backdrop`, the background is composited over it instead.
+public struct ContrastMeasurement: Sendable {
+    /// Effective (opaque) foreground in the worst case.
+    public var effectiveForeground: SIMD3<Double>
+    /// Effective (opaque) background in the worst case.
+    public var effectiveBackground: SIMD3<Double>
+    /// WCAG 2.x contrast ratio `1...21`, unrounded, in the worst case.
+    public var ratio: Double
+    /// Lowest and highest ratio over the possible backdrops when the background is translucent
+    /// and no backdrop is known; nil otherwise.
+    public var ratioRange: (min: Double, max: Double)?
+    /// The backdrop gray level `0...1` of the worst case, when `ratioRange` is set.
+    public var worstBackdrop: Double?
+    /// APCA Lc `-108...106` (text = foreground), of the smallest magnitude over the backdrops.
+    public var apcaLc: Double
+    /// Relative luminances `0...1` of the effective colors in the worst case.
+    public var foregroundLuminance: Double
+    public var backgroundLuminance: Double
+
+    /// Measures `foreground` over `background`, optionally over an opaque `backdrop`.
+    public init(foreground: DisplayColor, background: DisplayColor, backdrop: SIMD3<Double>? = nil) {
+        if background.alpha >= 1 || backdrop != nil {
+            let bg = background.alpha >= 1
+                ? background.srgb
+                : Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: backdrop!)
+            self = ContrastMeasurement.opaque(foreground: foreground, background: bg)
+            return
+        }
+        // Unknown backdrop: sample gray backdrops black...white.
+        var worst: ContrastMeasurement?
+        var worstLevel = 0.0
+        var maxRatio = 1.0
+        var minLc = Double.infinity
+        var lcAtMin = 0.0
+        for level in 0...255 {
+            let g = Double(level) / 255
+            let bg = Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: SIMD3(repeating: g))
+            let m = ContrastMeasurement.opaque(foreground: foreground, background: bg)
+            maxRatio = max(maxRatio, m.ratio)
+            if abs(m.apcaLc) < minLc { minLc = abs(m.apcaLc); lcAtMin = m.apcaLc }
+            if worst == nil || m.ratio < worst!.ratio { worst = m; worstLevel = g }
+        }
+        var result = worst!
+        if foreground.alpha >= 1 {
+            // Exact: the background's luminance moves continuously between its values over black and
+            // over white; when the foreground's luminance lies inside, some backdrop gives 1:1.
+            let lb = WCAG.relativeLuminance(background.srgb * background.alpha)
+            let lw = WCAG.relativeLuminance(background.srgb * background.alpha + SIMD3(repeating: 1 - background.alpha))
+            let lf = foreground.relativeLuminance
+            if lf >= min(lb, lw) && lf <= max(lb, lw) { result.ratio = 1 }
+        }
+        result.ratioRange = (result.ratio, maxRatio)
+        result.worstBackdrop = worstLevel
+        result.apcaLc = lcAtMin
+        self = result
+    }
+
+    private init(effectiveForeground: SIMD3<Double>, effectiveBackground: SIMD3<Double>, ratio: Double,
+                 apcaLc: Double, foregroundLuminance: Double, backgroundLuminance: Double) {
+        self.effectiveForeground = effectiveForeground
+        self.effectiveBackground = effectiveBackground
+        self.ratio = ratio
+        self.apcaLc = apcaLc
+        self.foregroundLuminance = foregroundLuminance
+        self.backgroundLuminance = backgroundLuminance
+    }
+
+    /// Contrast of a possibly translucent foreground on an opaque background.
+    public static func opaque(foreground: DisplayColor, background: SIMD3<Double>) -> ContrastMeasurement {
+        let fg = foreground.alpha >= 1
+            ? foreground.srgb
+            : Compositing.sourceOver(foreground.srgb, alpha: foreground.alpha, overOpaque: background)
+        let lf = WCAG.relativeLuminance(fg), lb = WCAG.relativeLuminance(background)
+        let lc = APCA.lc(text: foreground.srgb, textAlpha: foreground.alpha, background: background)
+        return ContrastMeasurement(effectiveForeground: fg, effectiveBackground: background,
+                                   ratio: WCAG.contrastRatio(lf, lb), apcaLc: lc,
+                                   foregroundLuminance: lf, backgroundLuminance: lb)
+    }
+
+    /// Contrast of two opaque, already flattened colors (e.g. from `Compositing.flatten`).
+    public static func flattened(foreground: SIMD3<Double>, background: SIMD3<Double>) -> ContrastMeasurement {
+        opaque(foreground: DisplayColor(srgb: foreground), background: background)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// WCAG 2.x relative luminance, contrast ratio and success criteria thresholds.
+///
+/// Source: WCAG 2.2 SC 1.4.3 Contrast (Minimum), SC 1.4.6 Contrast (Enhanced), SC 1.4.11 Non-text
+/// Contrast, and the definitions of "relative luminance", "contrast ratio" and "large scale (text)".
+/// The sRGB decode uses the IEC 61966-2-1 threshold 0.04045 (the WCAG text's 0.03928 gives the
+/// same result for every 8-bit value: no 8-bit channel lies between the two).
+public enum WCAG {
+    /// Minimum ratios. AA normal text 4.5:1, AA large text 3:1, non-text 3:1 (SC 1.4.11),
+    /// AAA normal text 7:1, AAA large text 4.5:1.
+    public static let aaNormalText = 4.5
+    public static let aaLargeText = 3.0
+    public static let aaNonText = 3.0
+    public static let aaaNormalText = 7.0
+    public static let aaaLargeText = 4.5
+
+    /// Decodes one gamma-encoded sRGB channel `0...1` to linear light `0...1`
+    /// (IEC 61966-2-1: `c/12.92` up to 0.04045, else `((c+0.055)/1.055)^2.4`).
+    @inlinable
+    public static func linearize(_ c: Double) -> Double {
+        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// Relative luminance `0...1` of an in-gamut sRGB color given as gamma-encoded channels `0...1`:
+    /// `0.2126 R + 0.7152 G + 0.0722 B` on linear channels. Channels are clamped to `0...1` first,
+    /// so the result always lies in `0...1` (gamut-map out-of-gamut colors before calling).
+    @inlinable
+    public static func relativeLuminance(_ srgb: SIMD3<Double>) -> Double {
+        let c = srgb.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+        return 0.2126 * linearize(c.x) + 0.7152 * linearize(c.y) + 0.0722 * linearize(c.z)
+    }
+
+    /// Contrast ratio `1...21` between two relative luminances (order does not matter):
+    /// `(L_lighter + 0.05) / (L_darker + 0.05)`.
+    @inlinable
+    public static func contrastRatio(_ l1: Double, _ l2: Double) -> Double {
+        let hi = max(l1, l2), lo = min(l1, l2)
+        return (hi + 0.05) / (lo + 0.05)
+    }
+
+    /// Whether text is "large scale" in WCAG terms: at least 18 point, or at least 14 point when
+    /// bold (weight ≥ 700). 1pt = 4/3 CSS px; sizes are compared unrounded (18.67px bold is large,
+    /// 18.66px is not), with a 1e-9 pt allowance for floating-point error only.
+    /// - Parameters:
+    ///   - points: font size in points, > 0.
+    ///   - weight: CSS font weight `1...1000` (400 regular, 700 bold).
+    public static func isLargeText(points: Double, weight: Int) -> Bool {
+        let eps = 1e-9
+        return points >= 18 - eps || (weight >= 700 && points >= 14 - eps)
+    }
+
+    /// Floors a ratio to two decimals for display (`4.4781 → "4.47"`), so a shown number never
+    /// reaches a threshold the real value misses. Ratios in `1...21`.
+    public static func ratioText(_ ratio: Double) -> String {
+        // The small allowance keeps values like 4.5 (stored as 4.4999999999) from showing 4.49.
+        let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
+        let whole = hundredths / 100, frac = hundredths % 100
+        return "\(whole).\(frac < 10 ? "0" : "")\(frac)"
+    }
+}
