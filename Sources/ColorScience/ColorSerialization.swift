@@ -1,0 +1,101 @@
+// Hex and CSS text serialization of colors (CSS Color 4 §15, with the modern space-separated
+// syntax in the color's own space).
+
+extension Color {
+    /// The sRGB value as `#rrggbb` (lowercase), or `#rrggbbaa` when `alpha < 1`.
+    ///
+    /// The color is converted to sRGB (no gamut mapping), each channel clipped to `0...1` and
+    /// rounded half up from `x × 255` (CSS Color 4 §15.2 / §5.2); alpha likewise. Use
+    /// `GamutMapping.map(_:to:)` first for perceptual gamut mapping of wide-gamut colors.
+    public var hex: String {
+        let rgb = converted(to: .srgb).coordinates
+        var out = "#" + ColorFormatting.hexByte(rgb.x) + ColorFormatting.hexByte(rgb.y)
+            + ColorFormatting.hexByte(rgb.z)
+        if alpha < 1 { out += ColorFormatting.hexByte(alpha) }
+        return out
+    }
+
+    /// CSS Color 4 text for this color in its own space, in the modern space-separated syntax:
+    /// - `.srgb`: `rgb(255 128 0)` with channels on the 0...255 scale when they lie in `0...1`;
+    ///   otherwise `color(srgb 1.2 0.5 -0.1)` (which keeps out-of-range values, as `rgb()`
+    ///   would clamp them when parsed);
+    /// - `.hsl` / `.hwb`: `hsl(120 50% 40%)`, `hwb(120 10% 20%)`;
+    /// - `.lab` / `.lch` / `.oklab` / `.oklch`: `lab(50 20 -30)`, `oklch(0.5 0.1 120)`;
+    /// - `.srgbLinear`, `.displayP3`, `.rec2020`, `.xyzD65`, `.xyzD50`:
+    ///   `color(display-p3 0.1 0.2 0.3)`.
+    ///
+    /// Alpha below 1 is appended as ` / 0.5`. Components marked in `isNone` are written `none`
+    /// (e.g. the hue of an achromatic color). Numbers have at most 6 decimals for 0...1-scale
+    /// components and 4 for larger scales (percent, degrees, Lab, 0...255), trailing zeros
+    /// removed, never exponent notation for magnitudes below 1e9.
+    public var cssString: String {
+        let c = coordinates
+        func comp(_ i: Int, _ value: Double, decimals: Int, suffix: String = "") -> String {
+            isNone[i] ? "none" : ColorFormatting.number(value, decimals: decimals) + suffix
+        }
+        let body: String
+        switch space {
+        case .srgb:
+            let inRange = (0...2).allSatisfy { isNone[$0] || (c[$0] >= -1e-9 && c[$0] <= 1 + 1e-9) }
+            if inRange {
+                let v = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)) * 255
+                body = "rgb(\(comp(0, v.x, decimals: 3)) \(comp(1, v.y, decimals: 3)) \(comp(2, v.z, decimals: 3))"
+            } else {
+                body = "color(srgb \(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
+            }
+        case .hsl, .hwb:
+            body = "\(space.rawValue)(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4, suffix: "%")) \(comp(2, c.z, decimals: 4, suffix: "%"))"
+        case .lab, .lch:
+            body = "\(space.rawValue)(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4)) \(comp(2, c.z, decimals: 4))"
+        case .oklab:
+            body = "oklab(\(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
+        case .oklch:
+            body = "oklch(\(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 4))"
+        case .srgbLinear, .displayP3, .rec2020, .xyzD65, .xyzD50:
+            body = "color(\(space.rawValue) \(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
+        }
+        if alpha < 1 {
+            return body + " / " + ColorFormatting.number(Swift.max(alpha, 0), decimals: 6) + ")"
+        }
+        return body + ")"
+    }
+}
+
+/// Number formatting helpers for serialization (internal).
+enum ColorFormatting {
+    private static let hexDigits = Array("0123456789abcdef")
+
+    /// Two lowercase hex digits of `value` clipped to `0...1`, rounded half up from `× 255`.
+    /// A 1e-9 allowance absorbs float error on exact halves such as 127.5.
+    static func byte(_ value: Double) -> Int {
+        let v = value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
+        return Swift.min(255, Int((v * 255 + 0.5 + 1e-9).rounded(.down)))
+    }
+
+    static func hexByte(_ value: Double) -> String {
+        let b = byte(value)
+        return String([hexDigits[b >> 4], hexDigits[b & 15]])
+    }
+
+    /// Decimal text with at most `decimals` fraction digits, trailing zeros removed, no "-0".
+    static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "0" }
+        if abs(value) >= 1e9 { return "\(value)" }
+        var scale: Double = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        if scaled == 0 { return "0" }
+        let units = Int64(scaled)
+        let divisor = Int64(scale)
+        let whole = units / divisor
+        var fraction = units % divisor
+        var text = (value < 0 ? "-" : "") + String(whole)
+        if fraction != 0 {
+            var digits = decimals
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            let f = String(fraction)
+            text += "." + String(repeating: "0", count: digits - f.count) + f
+        }
+        return text
+    }
+}

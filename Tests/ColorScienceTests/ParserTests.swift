@@ -1,0 +1,364 @@
+import Foundation
+import Testing
+@testable import ColorScience
+
+/// Parser behaviour: field cases from `field_cases.jsonl`, syntax corners, errors, robustness.
+@Suite("Parser")
+struct ParserTests {
+    static func parse(_ s: String, _ order: HexOrder = .rgba) -> Result<Color, ColorParseError> {
+        do throws(ColorParseError) { return .success(try CSSColorParser.parse(s, hexOrder: order)) } catch {
+            return .failure(error)
+        }
+    }
+
+    static func error(_ s: String) -> ColorParseError? {
+        if case .failure(let e) = parse(s) { return e }
+        return nil
+    }
+
+    static func isInvalid(_ s: String) -> Bool {
+        if case .invalid? = error(s) { return true }
+        return false
+    }
+
+    static func isUnsupported(_ s: String) -> Bool {
+        if case .unsupported? = error(s) { return true }
+        return false
+    }
+
+    /// sRGB channels on the 0...255 scale.
+    static func rgb255(_ c: Color) -> SIMD3<Double> { c.converted(to: .srgb).coordinates * 255 }
+
+    static func fieldCase(_ id: String) throws -> [String: Any] {
+        let rows = try FixtureLoader.jsonLines("field_cases.jsonl")
+        return try #require(rows.first { ($0["id"] as? String)?.hasPrefix(id) == true }, "field case \(id)")
+    }
+
+    /// Checks an `{"r","g","b","a"}` expectation (8-bit channels, alpha to 4 decimals).
+    static func expectRGBA(_ input: String, _ expected: [String: Any], _ order: HexOrder = .rgba) throws {
+        let color = try CSSColorParser.parse(input, hexOrder: order)
+        let rgb = rgb255(color)
+        for (i, key) in ["r", "g", "b"].enumerated() {
+            let want = try #require(FixtureLoader.double(expected[key]))
+            #expect(abs(rgb[i] - want) < 1e-9, "\(input) \(key): \(rgb[i]) vs \(want)")
+        }
+        let a = try #require(FixtureLoader.double(expected["a"]))
+        #expect(abs(color.alpha - a) < 5e-5, "\(input) alpha \(color.alpha) vs \(a)")
+    }
+
+    // MARK: Field cases
+
+    @Test("C19: #RRGGBBAA by default, #AARRGGBB only when asked")
+    func c19HexOrder() throws {
+        let c = try Self.fieldCase("C19")
+        let input = try #require(c["input"] as? [String: Any])
+        let expected = try #require(c["expected"] as? [String: Any])
+        let value = try #require(input["value"] as? String)
+        try Self.expectRGBA(value, try #require(expected["css_rrggbbaa"] as? [String: Any]))
+        try Self.expectRGBA(value, try #require(expected["argb_if_explicitly_requested"] as? [String: Any]), .argb)
+        // The ambiguous example: opaque cyan in CSS order, transparent white in ARGB.
+        let css = try CSSColorParser.parse("#00FFFFFF")
+        #expect(Self.rgb255(css) == SIMD3(0, 255, 255) && css.alpha == 1)
+        let argb = try CSSColorParser.parse("#00FFFFFF", hexOrder: .argb)
+        #expect(Self.rgb255(argb) == SIMD3(255, 255, 255) && argb.alpha == 0)
+        // 4-digit ARGB and unaffected 3/6-digit forms.
+        let short = try CSSColorParser.parse("#8f00", hexOrder: .argb)
+        #expect(Self.rgb255(short) == SIMD3(255, 0, 0) && abs(short.alpha - 136.0 / 255) < 1e-12)
+        #expect(try CSSColorParser.parse("#123456", hexOrder: .argb) == CSSColorParser.parse("#123456"))
+    }
+
+    @Test("C21: #rgb, #rgba, #rrggbbaa accepted; 5 digits invalid")
+    func c21ShortHex() throws {
+        let c = try Self.fieldCase("C21")
+        let expected = try #require(c["expected"] as? [String: Any])
+        for (input, want) in expected {
+            if let rgba = want as? [String: Any] {
+                try Self.expectRGBA(input, rgba)
+            } else {
+                #expect(Self.error(input) == .invalid("hex color must have 3, 4, 6 or 8 digits, got 5"), "\(input)")
+            }
+        }
+    }
+
+    @Test("C22: hue units, wrapping of negative and large hues, fractional hues")
+    func c22Hues() throws {
+        let c = try Self.fieldCase("C22")
+        let expected = try #require(c["expected"] as? [String: Any])
+        #expect(expected.count == 9)
+        for (input, want) in expected {
+            let color = try CSSColorParser.parse(input)
+            if let hex = want as? String {
+                #expect(color.hex == hex, "\(input): \(color.hex) vs \(hex)")
+            } else {
+                let detail = try #require(want as? [String: Any])
+                let rgb = try #require(FixtureLoader.doubles(detail["rgb"]))
+                let got = Self.rgb255(color)
+                for i in 0..<3 { #expect(abs(got[i] - rgb[i]) < 1e-9, "\(input)[\(i)]: \(got[i]) vs \(rgb[i])") }
+                if let hex = detail["hex"] as? String { #expect(color.hex == hex, "\(input): \(color.hex)") }
+            }
+            let h = color.coordinates.x
+            #expect(h >= 0 && h < 360, "\(input) hue \(h)")
+        }
+        #expect(try CSSColorParser.parse("hsl(-120, 100%, 50%)").coordinates.x == 240)
+        #expect(try CSSColorParser.parse("hsl(30.9, 100%, 50%)").coordinates.x == 30.9)
+    }
+
+    @Test("C24: rgb() percentages scale by 2.55, float kept until hex rounding")
+    func c24Percentages() throws {
+        let c = try Self.fieldCase("C24")
+        let expected = try #require(c["expected"] as? [String: Any])
+        for (input, want) in expected where input.hasPrefix("rgb") {
+            let detail = try #require(want as? [String: Any])
+            let rgb = try #require(FixtureLoader.doubles(detail["rgb"]))
+            let color = try CSSColorParser.parse(input)
+            let got = Self.rgb255(color)
+            for i in 0..<3 { #expect(abs(got[i] - rgb[i]) < 1e-9, "\(input)[\(i)]") }
+            #expect(color.hex == detail["hex"] as? String, "\(input): \(color.hex)")
+        }
+    }
+
+    @Test("C26: keywords and function names are case-insensitive")
+    func c26CaseInsensitive() throws {
+        let c = try Self.fieldCase("C26")
+        let expected = try #require(c["expected"] as? [String: Any])
+        for (input, want) in expected {
+            if let hex = want as? String {
+                #expect(try CSSColorParser.parse(input).hex == hex, "\(input)")
+            } else {
+                try Self.expectRGBA(input, try #require(want as? [String: Any]))
+            }
+        }
+        for s in ["rEbEcCaPuRpLe", "HSLA(120, 100%, 50%, 0.5)", "OkLcH(0.5 0.1 120DEG)", "COLOR(DISPLAY-P3 1 0 0)",
+                  "rgb(NONE 0 0)", "hsl(0.5TURN 100% 50%)", "LAB(50 20 30)"] {
+            #expect(!Self.isInvalid(s), "\(s)")
+        }
+    }
+
+    @Test("C28: garbage is invalid, never a default color")
+    func c28Garbage() throws {
+        let c = try Self.fieldCase("C28")
+        let input = try #require(c["input"] as? [String: Any])
+        let values = try #require(input["values"] as? [String])
+        for v in values { #expect(Self.isInvalid(v), "\(v.debugDescription) should be invalid") }
+        #expect(Self.error("#red") == .invalid("'#red' is not a hex color: 'r' is not a hexadecimal digit"))
+        #expect(Self.error("hsla(0, 100%, 100%, 1);") == .invalid("unexpected text after the color: ';'"))
+    }
+
+    @Test("C30: oklch lightness 30% == 0.30")
+    func c30OKLCHPercent() throws {
+        let c = try Self.fieldCase("C30")
+        let expected = try #require(c["expected"] as? [String: Any])
+        let fg = try CSSColorParser.parse("oklch(30% 0 0)")
+        let bg = try CSSColorParser.parse("oklch(100% 0 0)")
+        #expect(fg.coordinates.x == 0.3)
+        #expect(fg.hex == expected["foreground_hex"] as? String)
+        #expect(bg.hex == "#ffffff")
+        // WCAG 2 ratio from the unrounded sRGB values.
+        func luminance(_ c: Color) -> Double {
+            let s = c.converted(to: .srgb).coordinates
+            func lin(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+            return 0.2126 * lin(s.x) + 0.7152 * lin(s.y) + 0.0722 * lin(s.z)
+        }
+        let ratio = (luminance(bg) + 0.05) / (luminance(fg) + 0.05)
+        let want = try #require(FixtureLoader.double(expected["ratio"]))
+        #expect(abs(ratio - want) < 5e-5, "ratio \(ratio) vs \(want)")
+    }
+
+    // MARK: Syntax
+
+    @Test("source spaces and units of each notation")
+    func sourceSpaces() throws {
+        let cases: [(String, ColorSpace, SIMD3<Double>)] = [
+            ("#ff8000", .srgb, SIMD3(1, 128.0 / 255, 0)),
+            ("hsl(120deg 50% 25%)", .hsl, SIMD3(120, 50, 25)),
+            ("hsl(120 50 25)", .hsl, SIMD3(120, 50, 25)),
+            ("hwb(90 10% 20%)", .hwb, SIMD3(90, 10, 20)),
+            ("lab(50% 100% -100%)", .lab, SIMD3(50, 125, -125)),
+            ("lab(50 20 30)", .lab, SIMD3(50, 20, 30)),
+            ("lch(50% 100% 400)", .lch, SIMD3(50, 150, 40)),
+            ("oklab(50% 100% -50%)", .oklab, SIMD3(0.5, 0.4, -0.2)),
+            ("oklch(30% 50% -90deg)", .oklch, SIMD3(0.3, 0.2, 270)),
+            ("color(srgb 2 2 2)", .srgb, SIMD3(2, 2, 2)),
+            ("color(srgb-linear 50% 0 1)", .srgbLinear, SIMD3(0.5, 0, 1)),
+            ("color(display-p3 0.1 0.2 0.3)", .displayP3, SIMD3(0.1, 0.2, 0.3)),
+            ("color(rec2020 0.1 0.2 0.3)", .rec2020, SIMD3(0.1, 0.2, 0.3)),
+            ("color(xyz 0.1 0.2 0.3)", .xyzD65, SIMD3(0.1, 0.2, 0.3)),
+            ("color(xyz-d65 0.1 0.2 0.3)", .xyzD65, SIMD3(0.1, 0.2, 0.3)),
+            ("color(xyz-d50 10% 0.2 0.3)", .xyzD50, SIMD3(0.1, 0.2, 0.3)),
+            ("rgb(300 -20 50%)", .srgb, SIMD3(1, 0, 0.5)),
+            ("rgb(300, -20, 128)", .srgb, SIMD3(1, 0, 128.0 / 255)),
+            ("rgb(150%, -20%, 50%)", .srgb, SIMD3(1, 0, 0.5)),
+            ("lch(50 -10 20)", .lch, SIMD3(50, 0, 20)),
+        ]
+        for (input, space, coords) in cases {
+            let c = try CSSColorParser.parse(input)
+            #expect(c.space == space, "\(input)")
+            #expect(FixtureLoader.maxAbs(c.coordinates - coords) < 1e-12, "\(input): \(c.coordinates)")
+        }
+    }
+
+    @Test("alpha: number, percentage, clamped, none")
+    func alpha() throws {
+        #expect(try CSSColorParser.parse("rgb(0 0 0 / 25%)").alpha == 0.25)
+        #expect(try CSSColorParser.parse("rgba(0, 0, 0, .5)").alpha == 0.5)
+        #expect(try CSSColorParser.parse("hsla(0, 0%, 0%, 150%)").alpha == 1)
+        #expect(try CSSColorParser.parse("oklch(0.5 0.1 10 / -3)").alpha == 0)
+        #expect(try CSSColorParser.parse("rgb(10 20 30 / none)").alpha == 0)
+        #expect(try CSSColorParser.parse("transparent").alpha == 0)
+        #expect(try CSSColorParser.parse("color(srgb 1 0 0 / 1e-2)").alpha == 0.01)
+    }
+
+    @Test("none is stored as 0 and flagged, only in modern syntax")
+    func noneKeyword() throws {
+        let c = try CSSColorParser.parse("hsl(none 100% 50%)")
+        #expect(c.isNone[0] && !c.isNone[1] && c.coordinates.x == 0)
+        let lab = try CSSColorParser.parse("lab(50 none 20)")
+        #expect(lab.isNone[1] && lab.coordinates.y == 0)
+        #expect(try CSSColorParser.parse("color(display-p3 none 1 none)").isNone[2])
+        #expect(Self.isInvalid("rgb(none, 0, 0)"))
+        #expect(Self.isInvalid("hsl(none, 100%, 50%)"))
+        #expect(Self.isInvalid("none"))
+    }
+
+    @Test("CSS tokenization corners browsers accept")
+    func tokenization() throws {
+        let same: [(String, String)] = [
+            ("rgb(255,0,0", "red"),
+            ("  \n\tRED \r\n", "red"),
+            ("rgb( 255 , 0 , 0 )", "red"),
+            ("rgb(255/**/0 0)", "red"),
+            ("rgb(/* c */255 0 0)", "red"),
+            ("rgb(255 0 0/1)", "red"),
+            ("rgb(25.5e1 0 0)", "red"),
+            ("rgb(+255 -0 .0)", "red"),
+            ("r\\65 d", "red"),
+            ("rgb(1e3 0 0)", "red"),
+            ("hsl(0 100% 50%", "red"),
+            ("color(srgb 1 0 0", "red"),
+        ]
+        for (a, b) in same {
+            let ca = try CSSColorParser.parse(a), cb = try CSSColorParser.parse(b)
+            #expect(FixtureLoader.maxAbs(ca.converted(to: .srgb).coordinates - cb.coordinates) < 1e-12, "\(a.debugDescription)")
+        }
+        // "1-2" tokenizes as two numbers.
+        #expect(try CSSColorParser.parse("rgb(10-20 30)").coordinates == SIMD3(10.0 / 255, 0, 30.0 / 255))
+    }
+
+    @Test("invalid syntax is rejected with a precise message")
+    func invalidMessages() {
+        let cases: [(String, String)] = [
+            ("#12345", "hex color must have 3, 4, 6 or 8 digits, got 5"),
+            ("blurple", "unknown color name 'blurple'"),
+            ("systemBlue", "unknown color name 'systemBlue'"),
+            ("rgb(10,20)", "rgb() needs 3 components and an optional alpha, got 2 values"),
+            ("rgb(10 20 30 40)", "rgb() needs 3 components, got 4"),
+            ("rgb(36, 286 89)", "rgb() mixes commas and spaces; separate all values with commas (legacy syntax) or with spaces (modern syntax)"),
+            ("rgb(36%, 286, 89)", "comma-separated rgb() must use all numbers or all percentages, not a mix"),
+            ("hsl(120, 100, 50)", "saturation in comma-separated hsl() must be a percentage, got '100'"),
+            ("hsl(120 100% 50% /)", "hsl() has '/' but no alpha after it"),
+            ("rgb(10px 0 0)", "'10px' is not a valid red in rgb(): units are not allowed here"),
+            ("hsl(10% 100% 50%)", "hue in hsl() must be a number or an angle (deg, grad, rad, turn), got '10%'"),
+            ("hsl(10foo 100% 50%)", "unknown angle unit in '10foo'; use deg, grad, rad or turn"),
+            ("color(unknown 1 0 0)", "unknown color space 'unknown' in color(); expected srgb, srgb-linear, display-p3, a98-rgb, prophoto-rgb, rec2020, xyz, xyz-d50 or xyz-d65"),
+            ("rgb(255 0 0) extra", "unexpected text after the color: 'extra'"),
+            ("lab(50, 20, 30)", "lab() takes space-separated components, not commas"),
+            ("", "empty color; expected a CSS color such as '#336699', 'rebeccapurple' or 'oklch(0.6 0.15 250)'"),
+            ("fff", "unknown color name 'fff'"),
+            ("0xffffff", "'0xffffff' is a number, not a color"),
+            ("# fff", "'#' must be followed directly by 3, 4, 6 or 8 hex digits"),
+            ("rgb (255 0 0)", "no space is allowed between 'rgb' and '('"),
+            ("red (", "unexpected text after the color: '('"),
+            ("foo(1 2 3)", "unknown color function 'foo()'"),
+            ("lab(1e7 0 0)", "lightness '1e7' in lab() is out of the supported range (magnitude above 1e6)"),
+        ]
+        for (input, message) in cases {
+            #expect(Self.error(input) == .invalid(message), "\(input.debugDescription): \(String(describing: Self.error(input)))")
+        }
+        for s in ["rgb(255 0 0 / 1 / 1)", "rgb(1 2 3,)", "rgb(,1,2,3)", "rgb([1] 2 3)", "rgb(\"1\" 2 3)",
+                  "hwb(10, 20%, 30%)", "oklch(0.5 0.1)", "color(display-p3 1 0)", "color(1 0 0)",
+                  "rgb(1 2 3 / 4 5)", "rgba(1 2 3, 0.5)", "#", "##fff", "rgb(255 0 0));", "red blue",
+                  "rgb(255 0 0) /* */ x", "rgb(255.0.0)", "rgb(5.)", "\u{A0}red", "hsl(120deg, 100%, 50%, 50%, 1)",
+                  "lab(50 20 30 / 50% 1)", "url(red)", "\"red\"", "red;", "{red}"] {
+            #expect(Self.isInvalid(s), "\(s.debugDescription) should be invalid: \(String(describing: Self.error(s)))")
+        }
+    }
+
+    @Test("document-dependent CSS is unsupported, not invalid")
+    func unsupported() {
+        for s in ["currentcolor", "currentColor", "Canvas", "CanvasText", "LinkText", "VisitedText", "ActiveText",
+                  "ButtonFace", "ButtonText", "ButtonBorder", "Field", "FieldText", "Highlight", "HighlightText",
+                  "SelectedItem", "SelectedItemText", "Mark", "MarkText", "GrayText", "AccentColor",
+                  "AccentColorText", "ThreeDFace", "Window", "InfoBackground", "inherit", "initial", "unset",
+                  "revert", "revert-layer", "light-dark(#fff, #000)", "rgb(calc(255) 0 0)",
+                  "rgb(calc(100 + 155) min(0, 1) 0 / clamp(0, 1, 2))", "oklch(from red l c h)",
+                  "rgb(from red r g b)", "color-mix(in srgb, red, blue)", "var(--brand)",
+                  "rgb(var(--r) 0 0)", "env(safe-color)", "attr(data-color type(<color>))",
+                  "hsl(calc(120deg * 2) 50% 50%)", "color(display-p3 calc(1) 0 0)", "-webkit-link"] {
+            #expect(Self.isUnsupported(s), "\(s.debugDescription) should be unsupported: \(String(describing: Self.error(s)))")
+        }
+        #expect(Self.error("currentcolor") == .unsupported("currentcolor depends on the element's color and is not supported"))
+    }
+
+    @Test("pathological input is rejected or clamped, never NaN or infinity")
+    func pathological() throws {
+        #expect(Self.isInvalid(String(repeating: " ", count: 2000) + "red"))
+        #expect(Self.isInvalid("#" + String(repeating: "f", count: 5000)))
+        #expect(Self.isInvalid(String(repeating: "rgb(", count: 300)))
+        #expect(Self.isUnsupported("rgb(" + String(repeating: "calc(", count: 150) + "1" + String(repeating: ")", count: 150) + " 0 0)"))
+        let huge = try CSSColorParser.parse("rgb(1e999 -1e999 1e308)")
+        #expect(huge.coordinates == SIMD3(1, 0, 1))
+        #expect(try CSSColorParser.parse("rgb(0 0 0 / 1e999)").alpha == 1)
+        let hue = try CSSColorParser.parse("hsl(1e999 50% 50%)")
+        #expect(hue.coordinates.x.isFinite && hue.coordinates.x >= 0 && hue.coordinates.x < 360)
+        let turns = try CSSColorParser.parse("hsl(1e300turn 50% 50%)")
+        #expect(turns.coordinates.x.isFinite && turns.coordinates.x < 360)
+        #expect(Self.isInvalid("lab(1e999 0 0)"))
+        #expect(Self.isInvalid("oklab(0.5 1e999% 0)"))
+        #expect(Self.isInvalid("color(srgb 1e7 0 0)"))
+        #expect(try CSSColorParser.parse("rgb(1e-999 0 0)").coordinates.x == 0)
+        let digits = try CSSColorParser.parse("rgb(" + String(repeating: "9", count: 400) + " 0 0)")
+        #expect(digits.coordinates.x == 1)
+    }
+
+    @Test("random inputs never crash and never yield non-finite values")
+    func fuzz() {
+        var rng = ParserFuzzRNG(seed: 0x5EED)
+        let pieces = ["rgb(", "rgba(", "hsl(", "hwb(", "lab(", "lch(", "oklab(", "oklch(", "color(", "srgb ",
+                      "display-p3 ", "xyz ", "#", "f", "0", "1", "9", ".", "e", "E", "+", "-", "%", "deg", "turn",
+                      ",", " ", "/", ")", "(", "none", "calc(", "1e308", "\\", "/*", "*/", "\n", "\"", "red", "é"]
+        for _ in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 14) { s += pieces[Int(rng.next() % UInt64(pieces.count))] }
+            if case .success(let c) = Self.parse(s) {
+                #expect(c.coordinates.x.isFinite && c.coordinates.y.isFinite && c.coordinates.z.isFinite, "\(s.debugDescription)")
+                #expect((0...1).contains(c.alpha), "\(s.debugDescription)")
+                let srgb = c.converted(to: .srgb).coordinates
+                #expect(srgb.x.isFinite && srgb.y.isFinite && srgb.z.isFinite, "\(s.debugDescription)")
+            }
+        }
+    }
+
+    @Test("all 148 named colors and transparent parse to opaque sRGB")
+    func namedColors() throws {
+        #expect(CSSNamedColors.rgb24.count == 148)
+        for name in CSSNamedColors.rgb24.keys {
+            let c = try CSSColorParser.parse(name.uppercased())
+            #expect(c.space == .srgb && c.alpha == 1)
+        }
+        #expect(try CSSColorParser.parse("rebeccapurple").hex == "#663399")
+        #expect(try CSSColorParser.parse("grey").hex == "#808080")
+    }
+}
+
+/// Deterministic PRNG for the fuzz test (ParserFuzzRNG).
+struct ParserFuzzRNG {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
