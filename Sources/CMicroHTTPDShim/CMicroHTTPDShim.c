@@ -1,0 +1,200 @@
+// See include/CMicroHTTPDShim.h.
+#include "CMicroHTTPDShim.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+// Start-up error capture. MHD logs start-up failures (bind errors and the like) synchronously on
+// the thread calling MHD_start_daemon, so a thread-local destination captures exactly that call's
+// messages; the daemon's own threads see NULL here.
+static _Thread_local char *cmhd_capture_buf = NULL;
+static _Thread_local size_t cmhd_capture_size = 0;
+
+static void cmhd_logger(void *cls, const char *fmt, va_list ap) {
+    if (cmhd_capture_buf != NULL && cmhd_capture_size > 0) {
+        size_t used = strlen(cmhd_capture_buf);
+        if (used + 1 >= cmhd_capture_size) {
+            return;
+        }
+        if (used > 0 && used + 3 < cmhd_capture_size) {
+            memcpy(cmhd_capture_buf + used, "; ", 3);
+            used += 2;
+        }
+        vsnprintf(cmhd_capture_buf + used, cmhd_capture_size - used, fmt, ap);
+        // MHD messages end in '\n': drop it so the text composes into one line.
+        size_t end = strlen(cmhd_capture_buf);
+        while (end > 0 && (cmhd_capture_buf[end - 1] == '\n' || cmhd_capture_buf[end - 1] == '\r')) {
+            cmhd_capture_buf[--end] = '\0';
+        }
+        return;
+    }
+    if (cls != NULL) {
+        vfprintf(stderr, fmt, ap);
+    }
+}
+
+struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
+                                     uint16_t port,
+                                     const struct sockaddr *bind_addr,
+                                     MHD_AccessHandlerCallback handler,
+                                     void *handler_cls,
+                                     MHD_RequestCompletedCallback completed,
+                                     void *completed_cls,
+                                     const struct MHD_OptionItem *options,
+                                     int keep_encoded_nul,
+                                     int log_runtime_errors,
+                                     char *error_buf,
+                                     size_t error_buf_size) {
+    static const struct MHD_OptionItem no_options[] = { { MHD_OPTION_END, 0, NULL } };
+    const struct MHD_OptionItem *opts = options != NULL ? options : no_options;
+
+    if (error_buf != NULL && error_buf_size > 0) {
+        error_buf[0] = '\0';
+    }
+    cmhd_capture_buf = error_buf;
+    cmhd_capture_size = error_buf != NULL ? error_buf_size : 0;
+
+    void *logger_cls = log_runtime_errors ? (void *)1 : NULL;
+    static const struct MHD_OptionItem no_unescape[] = { { MHD_OPTION_END, 0, NULL } };
+    const struct MHD_OptionItem unescape[] = {
+        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape_keep_nul, NULL },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    const struct MHD_OptionItem *extra = keep_encoded_nul ? unescape : no_unescape;
+    struct MHD_Daemon *daemon;
+    // MHD ignores an option whose pointer is NULL only for some options; pass the optional
+    // ones explicitly so a NULL never reaches MHD.
+    if (bind_addr != NULL && completed != NULL) {
+        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
+                                  MHD_OPTION_SOCK_ADDR, bind_addr,
+                                  MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                                  MHD_OPTION_ARRAY, extra,
+                                  MHD_OPTION_ARRAY, opts,
+                                  MHD_OPTION_END);
+    } else if (bind_addr != NULL) {
+        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
+                                  MHD_OPTION_SOCK_ADDR, bind_addr,
+                                  MHD_OPTION_ARRAY, extra,
+                                  MHD_OPTION_ARRAY, opts,
+                                  MHD_OPTION_END);
+    } else if (completed != NULL) {
+        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
+                                  MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                                  MHD_OPTION_ARRAY, extra,
+                                  MHD_OPTION_ARRAY, opts,
+                                  MHD_OPTION_END);
+    } else {
+        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
+                                  MHD_OPTION_ARRAY, extra,
+                                  MHD_OPTION_ARRAY, opts,
+                                  MHD_OPTION_END);
+    }
+
+    cmhd_capture_buf = NULL;
+    cmhd_capture_size = 0;
+    return daemon;
+}
+
+static int cmhd_hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+size_t cmhd_unescape_keep_nul(void *cls, struct MHD_Connection *connection, char *s) {
+    (void)cls;
+    (void)connection;
+    char *read = s;
+    char *write = s;
+    while (*read != '\0') {
+        if (read[0] == '%') {
+            int high = cmhd_hex_value(read[1]);
+            int low = high >= 0 ? cmhd_hex_value(read[2]) : -1;
+            if (high >= 0 && low >= 0 && (high | low) != 0) {
+                *write++ = (char)((high << 4) | low);
+                read += 3;
+                continue;
+            }
+        }
+        *write++ = *read++;
+    }
+    *write = '\0';
+    return (size_t)(write - s);
+}
+
+uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon) {
+    if (daemon == NULL) {
+        return 0;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info != NULL ? info->port : 0;
+}
+
+int cmhd_connection_client_address(struct MHD_Connection *connection, char *buf, size_t buf_size) {
+    if (connection == NULL || buf == NULL || buf_size == 0) {
+        return -1;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) {
+        return -1;
+    }
+    const struct sockaddr *sa = info->client_addr;
+    const char *written = NULL;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in4 = (const struct sockaddr_in *)sa;
+        written = inet_ntop(AF_INET, &in4->sin_addr, buf, (socklen_t)buf_size);
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+            written = inet_ntop(AF_INET, &in6->sin6_addr.s6_addr[12], buf, (socklen_t)buf_size);
+        } else {
+            written = inet_ntop(AF_INET6, &in6->sin6_addr, buf, (socklen_t)buf_size);
+        }
+    }
+    return written != NULL ? (int)strlen(buf) : -1;
+}
+
+int cmhd_make_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *out, socklen_t *out_len) {
+    if (host == NULL || out == NULL) {
+        return 0;
+    }
+    memset(out, 0, sizeof(*out));
+    struct sockaddr_in *in4 = (struct sockaddr_in *)out;
+    if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons(port);
+        if (out_len != NULL) {
+            *out_len = (socklen_t)sizeof(struct sockaddr_in);
+        }
+        return AF_INET;
+    }
+    memset(out, 0, sizeof(*out));
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)out;
+    if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(port);
+        if (out_len != NULL) {
+            *out_len = (socklen_t)sizeof(struct sockaddr_in6);
+        }
+        return AF_INET6;
+    }
+    memset(out, 0, sizeof(*out));
+    return 0;
+}
+
+int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr) {
+    if (addr == NULL || addr->ss_family != AF_INET6) {
+        return 0;
+    }
+    const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+    return IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ? 1 : 0;
+}

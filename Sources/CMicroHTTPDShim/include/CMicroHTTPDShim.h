@@ -1,0 +1,72 @@
+// CMicroHTTPDShim: prefixed, non-variadic wrappers around libmicrohttpd for Swift.
+//
+// Swift cannot call C variadic functions (MHD_start_daemon, MHD_get_daemon_info,
+// MHD_get_connection_info), so each gets a fixed-signature wrapper
+// here. Every symbol carries the `cmhd_` prefix. Nothing here allocates on the heap.
+#ifndef CMICROHTTPD_SHIM_INTERFACE_H
+#define CMICROHTTPD_SHIM_INTERFACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Starts a daemon: `MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+/// [MHD_OPTION_SOCK_ADDR, bind_addr,] [MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,]
+/// MHD_OPTION_EXTERNAL_LOGGER, <shim logger>, MHD_OPTION_ARRAY, options, MHD_OPTION_END)`.
+///
+/// - `bind_addr`: may be NULL (then MHD binds all interfaces on `port`).
+/// - `options`: array of integer options terminated by an item with `MHD_OPTION_END`; may be NULL.
+/// - `keep_encoded_nul`: non-zero installs ``cmhd_unescape_keep_nul`` as the unescape callback,
+///   so `%00` stays literal instead of silently cutting the path (or a query value) short.
+/// - `error_buf`: if non-NULL, receives the messages MHD logs while starting (for example
+///   "Failed to bind to port 8080: Address already in use"), NUL-terminated and truncated to
+///   `error_buf_size`. Messages logged later, from the daemon's own threads, are dropped unless
+///   `log_runtime_errors` is non-zero, in which case they go to stderr.
+///   Add `MHD_USE_ERROR_LOG` to `flags` for MHD to log at all.
+struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
+                                     uint16_t port,
+                                     const struct sockaddr *bind_addr,
+                                     MHD_AccessHandlerCallback handler,
+                                     void *handler_cls,
+                                     MHD_RequestCompletedCallback completed,
+                                     void *completed_cls,
+                                     const struct MHD_OptionItem *options,
+                                     int keep_encoded_nul,
+                                     int log_runtime_errors,
+                                     char *error_buf,
+                                     size_t error_buf_size);
+
+/// An `MHD_UnescapeCallback`: decodes `%XX` in place like MHD's default, except `%00`, which
+/// is left as the three characters `%00` (a decoded NUL would end the C string early, so
+/// `/a%00/../b` would reach the handler as `/a`). Returns the new length.
+size_t cmhd_unescape_keep_nul(void *cls, struct MHD_Connection *connection, char *s);
+
+/// The port the daemon's listen socket is bound to (useful after binding port 0);
+/// 0 when unknown (for example after `MHD_quiesce_daemon`).
+uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon);
+
+/// Writes the client's numeric address ("203.0.113.7", "2001:db8::1") into `buf`.
+/// IPv4-mapped IPv6 addresses (dual-stack sockets) are written in IPv4 form.
+/// Returns the length written (without the NUL), or -1 when unavailable.
+int cmhd_connection_client_address(struct MHD_Connection *connection, char *buf, size_t buf_size);
+
+/// Parses a numeric IPv4 or IPv6 literal (no brackets, no scope) into `out` with `port`.
+/// Returns AF_INET or AF_INET6, or 0 when `host` is not a valid literal.
+/// `*out_len` receives the length of the filled sockaddr.
+int cmhd_make_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *out, socklen_t *out_len);
+
+/// 1 when `addr` is the IPv6 unspecified address `::` (bind with MHD_USE_DUAL_STACK), else 0.
+int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr);
+
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,89 @@
+/// One HTTP request as the handler sees it: fully read, body included.
+///
+/// Built by ``HTTPServer`` once per request on an MHD thread; cheap to construct by hand in
+/// tests (no sockets needed):
+///
+/// ```swift
+/// let request = HTTPRequest(method: "GET", path: "/contrast", query: [("fg", "#000")])
+/// request.queryValue("fg")   // "#000"
+/// ```
+public struct HTTPRequest: Sendable {
+    /// The request method exactly as sent ("GET", "POST", …). Methods are case-sensitive.
+    public var method: String
+    /// The percent-decoded path, without the query, as libmicrohttpd gives it.
+    /// Not normalised: it may contain `..` segments (see ``StaticFiles``). `%00` is left
+    /// undecoded (as in `query`), so the path is never cut short at a NUL.
+    public var path: String
+    /// Query arguments in the order sent, percent-decoded; `value` is nil for `?key` without `=`.
+    public var query: [(name: String, value: String?)]
+    /// Header fields keyed by lower-cased name. Repeated fields are joined with ", ".
+    public var headers: [String: String]
+    /// The request body (empty when none was sent). At most `ServerConfiguration.maxBodyBytes`.
+    public var body: [UInt8]
+    /// The client's numeric IP address ("127.0.0.1", "::1"), when known.
+    public var remoteAddress: String?
+
+    /// Creates a request. Header names are lower-cased here (costs one pass over `headers`).
+    public init(
+        method: String,
+        path: String,
+        query: [(name: String, value: String?)] = [],
+        headers: [String: String] = [:],
+        body: [UInt8] = [],
+        remoteAddress: String? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        if headers.keys.allSatisfy({ !$0.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) }) {
+            self.headers = headers
+        } else {
+            var lowered = [String: String](minimumCapacity: headers.count)
+            for (name, value) in headers {
+                let key = name.lowercased()
+                if let existing = lowered[key] {
+                    lowered[key] = existing + ", " + value
+                } else {
+                    lowered[key] = value
+                }
+            }
+            self.headers = lowered
+        }
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Server fast path: `headers` is already keyed by lower-cased names.
+    init(
+        method: String,
+        path: String,
+        query: [(name: String, value: String?)],
+        lowercasedHeaders: [String: String],
+        body: [UInt8],
+        remoteAddress: String?
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = lowercasedHeaders
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The value of the first query argument called `name`; `""` for `?name` without `=`,
+    /// nil when the argument is absent. Linear in the number of arguments.
+    public func queryValue(_ name: String) -> String? {
+        for item in query where item.name == name {
+            return item.value ?? ""
+        }
+        return nil
+    }
+
+    /// The header field called `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        if let value = headers[name] {
+            return value
+        }
+        return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
+    }
+}

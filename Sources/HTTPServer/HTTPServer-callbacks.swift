@@ -1,0 +1,284 @@
+// The libmicrohttpd callbacks: C function pointers that capture nothing and reach their state
+// through `Unmanaged` pointers (the daemon's `ServerContext`, each request's `RequestState`).
+// They run on MHD's worker threads, so they must stay out of main.swift (main-actor code).
+
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Synchronization
+
+/// Shared by all worker threads of one server; outlives the daemon (owned by `HTTPServer`).
+final class ServerContext: Sendable {
+    let handler: HTTPHandler
+    let maxBodyBytes: Int
+    /// Per-path replacements of `maxBodyBytes` (`ServerConfiguration.maxBodyBytesByPath`).
+    let maxBodyBytesByPath: [String: Int]
+    /// Once this much of an oversized body has been read and dropped, the connection is closed
+    /// without an answer rather than reading an endless upload.
+    let discardLimit: Int
+    /// Requests whose headers have arrived and whose answer has not been fully sent.
+    let inFlight = Atomic<Int>(0)
+    /// Set by `stop()`: answers get `Connection: close` so keep-alive clients go away.
+    let draining = Atomic<Bool>(false)
+
+    init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:]) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytesByPath = maxBodyBytesByPath
+        let (scaled, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 8)
+        self.discardLimit = overflow ? Int.max : max(scaled, 8 * 1_048_576)
+    }
+
+    /// The body cap for `url`; no allocation unless per-path caps are configured.
+    func bodyLimit(for url: UnsafePointer<CChar>) -> Int {
+        if maxBodyBytesByPath.isEmpty { return maxBodyBytes }
+        return maxBodyBytesByPath[String(cString: url)] ?? maxBodyBytes
+    }
+}
+
+/// Per-request state from the first access-handler call to `NOTIFY_COMPLETED`.
+final class RequestState {
+    var body: [UInt8] = []
+    /// This request's body cap (`ServerContext.bodyLimit(for:)`).
+    var limit: Int
+    init(limit: Int) { self.limit = limit }
+    /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
+    var tooLarge = false
+    var discarded = 0
+}
+
+/// `MHD_AccessHandlerCallback`: called once with the headers, once per body chunk, and once
+/// more (upload size 0) to answer.
+func httpServerAccessHandler(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let url, let method, let uploadDataSize, let requestCls else {
+        return .NO
+    }
+    return Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        guard let statePointer = requestCls.pointee else {
+            // First call: headers only. Refuse a declared oversized body before reading it.
+            var expected = 0
+            let limit = context.bodyLimit(for: url)
+            if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
+                guard let length = parseContentLength(lengthText) else {
+                    return queue(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
+                                 on: connection, context: context, isHead: false)
+                }
+                if length > limit {
+                    return queue(payloadTooLarge(limit), on: connection, context: context, isHead: false)
+                }
+                expected = length
+            }
+            let state = RequestState(limit: limit)
+            if expected > 0 {
+                state.body.reserveCapacity(expected)
+            }
+            requestCls.pointee = Unmanaged.passRetained(state).toOpaque()
+            context.inFlight.wrappingAdd(1, ordering: .relaxed)
+            return .YES
+        }
+
+        let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+        let chunkSize = uploadDataSize.pointee
+        if chunkSize > 0 {
+            // A body chunk: keep it while under the cap, otherwise count and drop it.
+            uploadDataSize.pointee = 0
+            if state.tooLarge {
+                state.discarded += chunkSize
+                return state.discarded > context.discardLimit ? .NO : .YES
+            }
+            if state.body.count + chunkSize > state.limit {
+                state.tooLarge = true
+                state.discarded = state.body.count + chunkSize
+                state.body = []
+                return .YES
+            }
+            if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkSize) { bytes in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: chunkSize))
+                }
+            }
+            return .YES
+        }
+
+        // Final call: the whole request is here.
+        let isHead = strcmpHEAD(method)
+        if state.tooLarge {
+            return queue(payloadTooLarge(state.limit), on: connection, context: context, isHead: isHead)
+        }
+        var body: [UInt8] = []
+        swap(&body, &state.body)
+        let request = HTTPRequest(
+            method: String(cString: method),
+            path: String(cString: url),
+            query: queryArguments(connection),
+            lowercasedHeaders: headerFields(connection),
+            body: body,
+            remoteAddress: clientAddress(connection)
+        )
+        let response = context.handler(request)
+        return queue(response, on: connection, context: context, isHead: isHead)
+    }
+}
+
+/// `MHD_RequestCompletedCallback`: frees the request's state (also after broken connections).
+func httpServerRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ requestCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let requestCls, let statePointer = requestCls.pointee else {
+        return
+    }
+    requestCls.pointee = nil
+    Unmanaged<RequestState>.fromOpaque(statePointer).release()
+    _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        context.inFlight.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
+
+// MARK: - Building the request
+
+private func payloadTooLarge(_ limit: Int) -> HTTPResponse {
+    .problem(
+        status: 413,
+        title: "Content Too Large",
+        detail: "The request body exceeds the limit of \(limit) bytes.",
+        extra: [("limit", String(limit))]
+    )
+}
+
+/// Decimal digits only, no sign, no overflow; nil otherwise.
+private func parseContentLength(_ text: UnsafePointer<CChar>) -> Int? {
+    var value = 0
+    var pointer = text
+    guard pointer.pointee != 0 else { return nil }
+    while pointer.pointee != 0 {
+        let digit = Int(pointer.pointee) - 48
+        guard digit >= 0 && digit <= 9 else { return nil }
+        let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(digit)
+        if overflow1 || overflow2 { return Int.max }
+        value = sum
+        pointer += 1
+    }
+    return value
+}
+
+@inline(__always)
+private func strcmpHEAD(_ method: UnsafePointer<CChar>) -> Bool {
+    method[0] == 0x48 && method[1] == 0x45 && method[2] == 0x41 && method[3] == 0x44 && method[4] == 0
+}
+
+@inline(__always)
+private func makeString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+    pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+    }
+}
+
+/// The name lower-cased (ASCII) straight into a new String: one allocation at most.
+@inline(__always)
+private func makeLowercasedString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+    pointer.withMemoryRebound(to: UInt8.self, capacity: count) { source in
+        String(unsafeUninitializedCapacity: count) { target in
+            for index in 0..<count {
+                let byte = source[index]
+                target[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return count
+        }
+    }
+}
+
+private func headerFields(_ connection: OpaquePointer) -> [String: String] {
+    var headers = [String: String](minimumCapacity: 12)
+    _ = withUnsafeMutablePointer(to: &headers) { pointer in
+        MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let headers = cls.assumingMemoryBound(to: [String: String].self)
+            let name = makeLowercasedString(key, keySize)
+            let text = value.map { makeString($0, valueSize) } ?? ""
+            if let existing = headers.pointee[name] {
+                headers.pointee[name] = existing + ", " + text
+            } else {
+                headers.pointee[name] = text
+            }
+            return .YES
+        }, pointer)
+    }
+    return headers
+}
+
+private func queryArguments(_ connection: OpaquePointer) -> [(name: String, value: String?)] {
+    var query: [(name: String, value: String?)] = []
+    _ = withUnsafeMutablePointer(to: &query) { pointer in
+        MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let query = cls.assumingMemoryBound(to: [(name: String, value: String?)].self)
+            query.pointee.append((makeString(key, keySize), value.map { makeString($0, valueSize) }))
+            return .YES
+        }, pointer)
+    }
+    return query
+}
+
+private func clientAddress(_ connection: OpaquePointer) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
+        let length = cmhd_connection_client_address(connection, buffer.baseAddress, 64)
+        return length > 0 ? makeString(buffer.baseAddress!, Int(length)) : nil
+    }
+}
+
+// MARK: - Sending the response
+
+/// Hands `response` to MHD (body copied once by MHD) and releases our reference to it.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext, isHead: Bool) -> MHD_Result {
+    let status = (100...999).contains(response.status) ? response.status : 500
+    var mhdResponse: OpaquePointer?
+    if isHead && response.body.isEmpty, let length = statedContentLength(response), length > 0 {
+        // A bodiless HEAD answer (see `Router.withoutBody`) stating the GET length: MHD sends
+        // a body's length but never a body for HEAD, so give it a body it will not read.
+        mhdResponse = MHD_create_response_from_callback(UInt64(length), 4096, httpServerNoBodyReader, nil, nil)
+    } else {
+        mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    }
+    guard let mhdResponse else {
+        return .NO
+    }
+    defer { MHD_destroy_response(mhdResponse) }
+    for field in response.headers {
+        // MHD computes Content-Length itself.
+        if field.name.utf8.count == 14 && asciiCaseInsensitiveEquals(field.name, "Content-Length") {
+            continue
+        }
+        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+    }
+    if context.draining.load(ordering: .relaxed) {
+        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    }
+    return MHD_queue_response(connection, UInt32(status), mhdResponse)
+}
+
+private func statedContentLength(_ response: HTTPResponse) -> Int? {
+    for field in response.headers where field.name.utf8.count == 14 && asciiCaseInsensitiveEquals(field.name, "Content-Length") {
+        return Int(field.value)
+    }
+    return nil
+}
+
+/// `MHD_ContentReaderCallback` for HEAD answers: MHD never asks a HEAD answer for its body;
+/// if it ever did, end the connection rather than send made-up bytes.
+func httpServerNoBodyReader(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    -2   // MHD_CONTENT_READER_END_WITH_ERROR
+}

@@ -1,0 +1,123 @@
+/// A synchronous request handler. Runs on a libmicrohttpd thread; must not block for long.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// Routes by method and exact path; testable without sockets:
+///
+/// ```swift
+/// var router = Router()
+/// router.add("GET", "/health") { _ in .text("ok") }
+/// router.handle(HTTPRequest(method: "POST", path: "/health")).status    // 405, Allow: GET, HEAD, OPTIONS
+/// router.handle(HTTPRequest(method: "GET", path: "/nope")).status       // 404 problem+json
+/// ```
+///
+/// - `HEAD` on a path with a `GET` route runs the `GET` handler and drops the body, keeping
+///   its length in `Content-Length`.
+/// - `OPTIONS` on a known path without an `OPTIONS` route answers 204 with `Allow`.
+/// - Unknown paths go to the fallback (see ``setFallback(_:)``), else 404 problem details.
+///
+/// Cost of ``handle(_:)``: one dictionary lookup by path and one by method.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        var handlers: [String: HTTPHandler] = [:]
+        var allow: String = ""
+    }
+
+    private var routes: [String: Route] = [:]
+    private var fallback: HTTPHandler?
+
+    public init() {}
+
+    /// Registers `handler` for `method` (upper-cased) on the exact path `path`; replaces an
+    /// earlier registration of the same pair.
+    public mutating func add(_ method: String, _ path: String, _ handler: @escaping HTTPHandler) {
+        let method = method.uppercased()
+        var route = routes[path] ?? Route()
+        route.handlers[method] = handler
+        route.allow = Router.allowHeader(for: route.handlers.keys)
+        routes[path] = route
+    }
+
+    /// Handles every request whose path has no route (for example ``StaticFiles`` for `GET`
+    /// and `HEAD`). Its `HEAD` answers lose their body like routed ones.
+    public mutating func setFallback(_ handler: @escaping HTTPHandler) {
+        fallback = handler
+    }
+
+    /// The router as a handler for ``HTTPServer``.
+    public var handler: HTTPHandler {
+        let router = self
+        return { router.handle($0) }
+    }
+
+    /// The methods answered on `path` as an `Allow` value, or nil for an unrouted path.
+    public func allowedMethods(for path: String) -> String? {
+        routes[path]?.allow
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard let route = routes[request.path] else {
+            guard let fallback else {
+                return Router.notFound(request)
+            }
+            let response = fallback(request)
+            return request.method == "HEAD" ? Router.withoutBody(response) : response
+        }
+        if let handler = route.handlers[request.method] {
+            let response = handler(request)
+            return request.method == "HEAD" ? Router.withoutBody(response) : response
+        }
+        switch request.method {
+        case "HEAD":
+            if let get = route.handlers["GET"] {
+                return Router.withoutBody(get(request))
+            }
+        case "OPTIONS":
+            return HTTPResponse(status: 204, headers: [("Allow", route.allow)])
+        default:
+            break
+        }
+        return Router.methodNotAllowed(request, allow: route.allow)
+    }
+
+    /// The 404 problem details answer for `request`.
+    public static func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        .problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).")
+    }
+
+    /// The 405 problem details answer for `request`, with `Allow: allow`.
+    public static func methodNotAllowed(_ request: HTTPRequest, allow: String) -> HTTPResponse {
+        var response = HTTPResponse.problem(
+            status: 405,
+            title: "Method Not Allowed",
+            detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow)."
+        )
+        response.headers.append(("Allow", allow))
+        return response
+    }
+
+    /// `response` as a `HEAD` answer: no body, and `Content-Length` stating the length the
+    /// body had (unless the status forbids a length or one is already set).
+    public static func withoutBody(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        let length = response.body.count
+        response.body = []
+        let mayStateLength = response.status >= 200 && response.status != 204 && response.status != 304
+        if mayStateLength && response.header("Content-Length") == nil {
+            response.headers.append(("Content-Length", String(length)))
+        }
+        return response
+    }
+
+    private static let methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    static func allowHeader(for methods: some Sequence<String>) -> String {
+        var set = Set(methods)
+        if set.contains("GET") {
+            set.insert("HEAD")
+        }
+        set.insert("OPTIONS")
+        let known = methodOrder.filter { set.contains($0) }
+        let others = set.subtracting(methodOrder).sorted()
+        return (known + others).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import Synchronization
+import HTTPServer
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small application used by the live-server tests.
+private func testRouter() -> Router {
+    var router = Router()
+    router.add("GET", "/query") { request in
+        let pairs = request.query.map { "\($0.name)=\($0.value ?? "<nil>")" }.joined(separator: "&")
+        return .text("\(request.path)|\(pairs)|first a=\(request.queryValue("a") ?? "<absent>")")
+    }
+    router.add("POST", "/echo") { request in
+        HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", request.header("Content-Type") ?? "application/octet-stream"),
+                ("X-Remote", request.remoteAddress ?? "?"),
+                ("X-Custom", request.header("x-custom") ?? "?"),
+                ("X-Body-Length", String(request.body.count)),
+            ],
+            body: request.body
+        )
+    }
+    router.add("GET", "/hello") { _ in .text("hello") }
+    router.add("GET", "/slow") { _ in
+        usleep(400_000)
+        return .text("slow done")
+    }
+    return router
+}
+
+@Suite struct HTTPServerTests {
+    @Test func getWithQuery() throws {
+        try withServer(handler: testRouter().handler) { server in
+            let response = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/query?a=1&flag&b=x%20y&a=2&empty="))
+            #expect(response.status == 200)
+            #expect(response.text == "/query|a=1&flag=<nil>&b=x y&a=2&empty=|first a=1")
+            #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(response.header("Date") != nil)
+
+            // %00 stays literal: a decoded NUL would silently cut the value (or path) short.
+            let nul = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/query?a=x%00y&b=%41"))
+            #expect(nul.text == "/query|a=x%00y&b=A|first a=x%00y")
+        }
+    }
+
+    @Test func postBodyEchoWithHeadersAndRemoteAddress() throws {
+        try withServer(handler: testRouter().handler) { server in
+            let json = ##"{"fg":"#000","bg":"#fff","text":"ünï"}"##
+            let response = try RawHTTP.exchange(port: server.port, RawHTTP.request(
+                "POST", "/echo", headers: ["Content-Type: application/json", "X-CUSTOM: yes"], body: json))
+            #expect(response.status == 200)
+            #expect(response.text == json)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("X-Custom") == "yes")
+            #expect(response.header("X-Remote") == "127.0.0.1")
+
+            // Chunked upload under the limit is assembled.
+            let chunked = "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+            let assembled = try RawHTTP.exchange(port: server.port, chunked)
+            #expect(assembled.status == 200)
+            #expect(assembled.text == "hello world")
+        }
+    }
+
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+        try withServer(handler: testRouter().handler) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            for index in 0..<3 {
+                let body = "body \(index)"
+                connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                let response = try connection.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == body)
+            }
+        }
+    }
+
+    @Test func notFoundAndMethodNotAllowedAreProblemJSON() throws {
+        try withServer(handler: testRouter().handler) { server in
+            let missing = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/missing"))
+            #expect(missing.status == 404)
+            #expect(missing.header("Content-Type") == "application/problem+json")
+            let notFound = try #require(missing.jsonObject)
+            #expect(notFound["status"] as? Int == 404)
+            #expect(notFound["title"] as? String == "Not Found")
+            #expect(notFound["type"] as? String == "about:blank")
+            #expect(notFound["detail"] is String)
+
+            let wrong = try RawHTTP.exchange(port: server.port, RawHTTP.request("DELETE", "/echo"))
+            #expect(wrong.status == 405)
+            #expect(wrong.header("Allow") == "POST, OPTIONS")
+            #expect(wrong.header("Content-Type") == "application/problem+json")
+            #expect(try #require(wrong.jsonObject)["status"] as? Int == 405)
+
+            let options = try RawHTTP.exchange(port: server.port, RawHTTP.request("OPTIONS", "/hello"))
+            #expect(options.status == 204)
+            #expect(options.header("Allow") == "GET, HEAD, OPTIONS")
+        }
+    }
+
+    @Test func headHasLengthButNoBody() throws {
+        try withServer(handler: testRouter().handler) { server in
+            // Read to EOF without HEAD-aware parsing: any body bytes would show up here.
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.send(RawHTTP.request("HEAD", "/hello"))
+            let raw = connection.readToEnd()
+            let response = try RawHTTP.parse(raw, isHead: false, requireComplete: false)
+            #expect(response.status == 200)
+            #expect(response.headers.filter { $0.name.lowercased() == "content-length" }.map(\.value) == ["5"])
+            #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(response.body.isEmpty)
+
+            // Framing stays right on a keep-alive connection: HEAD, then GET.
+            let keepAlive = try RawHTTPConnection(port: server.port)
+            keepAlive.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let raw2 = String(decoding: keepAlive.readToEnd(), as: UTF8.self)
+            let responses = raw2.components(separatedBy: "HTTP/1.1 200 OK")
+            #expect(responses.count == 3, "\(raw2)")
+            #expect(raw2.hasSuffix("\r\n\r\nhello"))
+        }
+    }
+
+    /// 413 arrives from the declared length alone: the body is never sent.
+    @Test func declaredOversizedBodyIsRefusedBeforeReading() throws {
+        try withServer({ $0.maxBodyBytes = 1_000 }, handler: testRouter().handler) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
+            let response = try RawHTTP.parse(connection.readToEnd(), isHead: false, requireComplete: false)
+            #expect(response.status == 413)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            let json = try #require(response.jsonObject)
+            #expect(json["status"] as? Int == 413)
+            #expect(json["limit"] as? String == "1000")
+
+            // At the limit is fine.
+            let exact = String(repeating: "x", count: 1_000)
+            let ok = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/echo", body: exact))
+            #expect(ok.status == 200)
+            #expect(ok.text.count == 1_000)
+
+            let invalid = try RawHTTP.exchange(port: server.port,
+                "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: -5\r\n\r\n")
+            #expect(invalid.status == 400)
+        }
+    }
+
+    /// A chunked upload has no declared length: it is read, dropped past the cap, then refused.
+    @Test func oversizedChunkedBodyIsRefused() throws {
+        try withServer({ $0.maxBodyBytes = 1_000 }, handler: testRouter().handler) { server in
+            var request = "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let chunk = String(repeating: "y", count: 300)
+            for _ in 0..<10 {
+                request += "12c\r\n\(chunk)\r\n"
+            }
+            request += "0\r\n\r\n"
+            let response = try RawHTTP.exchange(port: server.port, request)
+            #expect(response.status == 413)
+            #expect(try #require(response.jsonObject)["status"] as? Int == 413)
+            #expect(!response.text.contains(chunk))
+        }
+    }
+
+    @Test func twoServersOnPortZeroGetDifferentPorts() throws {
+        try withServer(handler: testRouter().handler) { first in
+            try withServer(handler: testRouter().handler) { second in
+                #expect(first.port > 0)
+                #expect(second.port > 0)
+                #expect(first.port != second.port)
+                let fromFirst = try RawHTTP.exchange(port: first.port, RawHTTP.request("GET", "/hello"))
+                let fromSecond = try RawHTTP.exchange(port: second.port, RawHTTP.request("GET", "/hello"))
+                #expect(fromFirst.text == "hello")
+                #expect(fromSecond.text == "hello")
+            }
+        }
+    }
+
+    @Test func portInUseAndBadHostFailClearly() throws {
+        try withServer(handler: testRouter().handler) { running in
+            var configuration = ServerConfiguration()
+            configuration.port = running.port
+            let clash = HTTPServer(configuration: configuration, handler: testRouter().handler)
+            do throws(HTTPServerError) {
+                try clash.start()
+                Issue.record("second bind to \(running.port) should fail")
+            } catch {
+                guard case .startFailed(let message) = error else {
+                    Issue.record("expected startFailed, got \(error)")
+                    return
+                }
+                #expect(message.contains(String(running.port)))
+                #expect(message.lowercased().contains("in use"), "message: \(message)")
+            }
+        }
+        var bad = ServerConfiguration()
+        bad.host = "example.com"
+        bad.port = 0
+        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: bad, handler: testRouter().handler).start() }
+        do throws(HTTPServerError) {
+            try HTTPServer(configuration: bad, handler: testRouter().handler).start()
+        } catch {
+            guard case .invalidHost("example.com") = error else {
+                Issue.record("expected invalidHost, got \(error)")
+                return
+            }
+            #expect(error.description.contains("example.com"))
+        }
+    }
+
+    @Test func ipv6LoopbackAndDualStack() throws {
+        var configuration = ServerConfiguration()
+        configuration.host = "::"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, handler: testRouter().handler)
+        do {
+            try server.start()
+        } catch {
+            // No IPv6 in this environment: nothing to check.
+            return
+        }
+        defer { server.stop() }
+        // IPv4 clients reach a "::" server; their address is reported in IPv4 form.
+        let v4 = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/echo", body: "v4"))
+        #expect(v4.text == "v4")
+        #expect(v4.header("X-Remote") == "127.0.0.1")
+        let connection = try RawHTTPConnection(port: server.port, host: "::1")
+        connection.send(RawHTTP.request("POST", "/echo", body: "v6"))
+        let v6 = try RawHTTP.parse(connection.readToEnd(), isHead: false, requireComplete: false)
+        #expect(v6.status == 200)
+        #expect(v6.header("X-Remote") == "::1")
+    }
+
+    @Test func oversizedHeadersAreRefusedByMHD() throws {
+        try withServer({ $0.connectionMemoryLimitBytes = 8_192 }, handler: testRouter().handler) { server in
+            let huge = String(repeating: "a", count: 16_000)
+            let response = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello", headers: ["X-Huge: \(huge)"]))
+            #expect(response.status == 431)
+            let fine = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello"))
+            #expect(fine.text == "hello")
+        }
+    }
+
+    /// stop() lets a request in progress finish, then refuses new connections; twice is harmless.
+    @Test func stopIsGracefulAndIdempotent() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, handler: testRouter().handler)
+        try server.start()
+        #expect(server.isRunning)
+        let port = server.port
+
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var slowResult: Result<RawResponse, Error>?
+        Thread.detachNewThread {
+            slowResult = Result { try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/slow")) }
+            done.signal()
+        }
+        usleep(150_000)   // the request is now inside the handler
+        let started = Date()
+        server.stop()
+        let stopDuration = Date().timeIntervalSince(started)
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        let slow = try #require(try slowResult?.get())
+        #expect(slow.status == 200)
+        #expect(slow.text == "slow done")
+        #expect(stopDuration > 0.1, "stop returned before the request finished")
+        #expect(stopDuration < 4)
+        #expect(!server.isRunning)
+
+        server.stop()   // idempotent
+        #expect(throws: (any Error).self) { try RawHTTPConnection(port: port) }
+        #expect(throws: HTTPServerError.self) { try server.start() }
+    }
+
+    /// A client that vanishes mid-body must not leave a request "in progress": stop() would
+    /// then wait out the whole grace period.
+    @Test func abandonedUploadIsCleanedUp() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.shutdownGracePeriodSeconds = 5
+        let server = HTTPServer(configuration: configuration, handler: testRouter().handler)
+        try server.start()
+        do {
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nonly-a-little")
+            usleep(100_000)
+        }   // connection closed here
+        usleep(200_000)
+        let stillServing = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello"))
+        #expect(stillServing.text == "hello")
+        let started = Date()
+        server.stop()
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+
+    @Test func stopBeforeStartAndConcurrentStops() throws {
+        let never = HTTPServer(configuration: ServerConfiguration(), handler: testRouter().handler)
+        never.stop()
+        never.stop()
+        #expect(never.port == 0)
+
+        try withServer(handler: testRouter().handler) { server in
+            let group = DispatchGroup()
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: group) { server.stop() }
+            }
+            #expect(group.wait(timeout: .now() + 10) == .success)
+            #expect(!server.isRunning)
+        }
+    }
+
+    @Test func manyConcurrentRequests() throws {
+        try withServer(handler: testRouter().handler) { server in
+            let port = server.port
+            let failures = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 64) { index in
+                let body = "request-\(index)"
+                let response = try? RawHTTP.exchange(port: port, RawHTTP.request("POST", "/echo", body: body))
+                if response?.text != body {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+            #expect(failures.withLock { $0 } == 0)
+        }
+    }
+}

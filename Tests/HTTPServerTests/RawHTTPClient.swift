@@ -1,0 +1,197 @@
+import Foundation
+import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A parsed HTTP/1.1 answer as it came off the wire.
+struct RawResponse {
+    var statusLine: String
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body parsed as a JSON object (fails the caller's expectation if it is not one).
+    var jsonObject: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+}
+
+enum RawHTTPError: Error {
+    case socket(String)
+    case malformed(String)
+}
+
+/// A tiny blocking TCP client that sends exactly the bytes it is given: for requests no
+/// well-behaved client library would send (`..` paths, lying lengths, endless bodies).
+final class RawHTTPConnection {
+    private let fd: Int32
+
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+        let isIPv6 = host.contains(":")
+        fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawHTTPError.socket("socket: \(errno)") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var result: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &address.sin_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw RawHTTPError.socket("connect: \(String(cString: strerror(code)))")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends all of `bytes`; false when the peer has closed (EPIPE/ECONNRESET).
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Reads until the peer closes (or the timeout), then parses one response.
+    func readToEnd() -> [UInt8] {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return data
+    }
+
+    /// Reads exactly one response framed by Content-Length (for keep-alive connections).
+    func readResponse(isHead: Bool = false) throws -> RawResponse {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let parsed = try? RawHTTP.parse(data, isHead: isHead, requireComplete: true) {
+                return parsed
+            }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return try RawHTTP.parse(data, isHead: isHead, requireComplete: false)
+    }
+}
+
+enum RawHTTP {
+    /// One request on a fresh connection with `Connection: close`; returns the parsed answer.
+    static func exchange(port: Int, _ request: String, isHead: Bool = false) throws -> RawResponse {
+        try exchange(port: port, Array(request.utf8), isHead: isHead)
+    }
+
+    static func exchange(port: Int, _ request: [UInt8], isHead: Bool = false) throws -> RawResponse {
+        let connection = try RawHTTPConnection(port: port)
+        connection.send(request)
+        return try parse(connection.readToEnd(), isHead: isHead, requireComplete: false)
+    }
+
+    /// `GET`-style request text with `Host` and `Connection: close`.
+    static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for header in headers { text += header + "\r\n" }
+        if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+        text += "\r\n"
+        if let body { text += body }
+        return text
+    }
+
+    static func parse(_ data: [UInt8], isHead: Bool, requireComplete: Bool) throws -> RawResponse {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = data.firstRange(of: separator) else {
+            throw RawHTTPError.malformed("no end of headers in \(data.count) bytes: \(String(decoding: data, as: UTF8.self))")
+        }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw RawHTTPError.malformed("status line \(statusLine)")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = RawResponse(statusLine: statusLine, status: status, headers: headers, body: [])
+        var rest = Array(data[end.upperBound...])
+        if isHead || status == 204 || status == 304 {
+            return response
+        }
+        if response.header("transfer-encoding")?.lowercased() == "chunked" {
+            var body: [UInt8] = []
+            while let lineEnd = rest.firstRange(of: [13, 10]) {
+                let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16) ?? 0
+                if size == 0 { response.body = body; return response }
+                let start = lineEnd.upperBound
+                guard rest.count >= start + size + 2 else { break }
+                body.append(contentsOf: rest[start..<start + size])
+                rest = Array(rest[(start + size + 2)...])
+            }
+            if requireComplete { throw RawHTTPError.malformed("incomplete chunked body") }
+            response.body = body
+            return response
+        }
+        if let length = response.header("content-length").flatMap(Int.init) {
+            if rest.count < length && requireComplete { throw RawHTTPError.malformed("short body") }
+            response.body = Array(rest.prefix(length))
+        } else {
+            response.body = rest
+        }
+        return response
+    }
+}
+
+/// A server on a free port with a small configuration; stopped at the end of `body`.
+func withServer<T>(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    handler: @escaping HTTPHandler,
+    _ body: (HTTPServer) throws -> T
+) throws -> T {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.threads = 2
+    configuration.connectionTimeoutSeconds = 10
+    configuration.shutdownGracePeriodSeconds = 5
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, handler: handler)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
