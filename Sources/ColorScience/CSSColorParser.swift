@@ -74,6 +74,13 @@ public enum CSSColorParser {
     ///   `ColorParseError.invalid` for anything else that is not a CSS color, with a precise
     ///   message, and for components beyond `maximumComponentMagnitude`.
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba) throws(ColorParseError) -> Color {
+        // Fast path for the most common input, `#rrggbb` and friends, straight from UTF-8 bytes.
+        if let color = fastHex(text, hexOrder: hexOrder) { return color }
+        return try parseTokenized(text, hexOrder: hexOrder)
+    }
+
+    /// The full CSS Syntax 3 path (every syntax, precise error messages).
+    static func parseTokenized(_ text: String, hexOrder: HexOrder) throws(ColorParseError) -> Color {
         let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
         if scalars.count > maximumLength {
             throw .invalid("color text is longer than \(maximumLength) characters")
@@ -82,6 +89,49 @@ public enum CSSColorParser {
         let tokens = tokenizer.tokenize()
         let parser = ColorSyntax(source: scalars, tokens: tokens, hexOrder: hexOrder)
         return try parser.parseColor()
+    }
+}
+
+extension CSSColorParser {
+    /// A hex color (`#` and 3, 4, 6 or 8 hex digits, CSS whitespace around it allowed) parsed from
+    /// UTF-8 bytes without tokenizing; nil for anything else (the full parser then decides).
+    static func fastHex(_ text: String, hexOrder: HexOrder) -> Color? {
+        var text = text
+        return text.withUTF8 { bytes -> Color? in
+            var lo = 0, hi = bytes.count
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+            while lo < hi && isSpace(bytes[lo]) { lo += 1 }
+            while hi > lo && isSpace(bytes[hi - 1]) { hi -= 1 }
+            guard hi - lo >= 4, bytes[lo] == UInt8(ascii: "#") else { return nil }
+            return hexColor(UnsafeBufferPointer(rebasing: bytes[(lo + 1)..<hi]), hexOrder: hexOrder)
+        }
+    }
+
+    /// The color of 3, 4, 6 or 8 ASCII hex digits (CSS Color 4 §5.2), or nil when the digits are
+    /// not that. Alpha is last unless `hexOrder` is `.argb`.
+    static func hexColor<C: Collection>(_ digits: C, hexOrder: HexOrder) -> Color? where C.Element == UInt8 {
+        let n = digits.count
+        guard n == 3 || n == 4 || n == 6 || n == 8 else { return nil }
+        var acc: UInt32 = 0
+        for b in digits {
+            let v: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            acc = acc << 4 | UInt32(v)
+        }
+        var r, g, b, a: UInt32
+        switch n {
+        case 3: (r, g, b, a) = ((acc >> 8 & 0xF) * 17, (acc >> 4 & 0xF) * 17, (acc & 0xF) * 17, 255)
+        case 4: (r, g, b, a) = ((acc >> 12 & 0xF) * 17, (acc >> 8 & 0xF) * 17, (acc >> 4 & 0xF) * 17, (acc & 0xF) * 17)
+        case 6: (r, g, b, a) = (acc >> 16 & 0xFF, acc >> 8 & 0xFF, acc & 0xFF, 255)
+        default: (r, g, b, a) = (acc >> 24 & 0xFF, acc >> 16 & 0xFF, acc >> 8 & 0xFF, acc & 0xFF)
+        }
+        if (n == 4 || n == 8) && hexOrder == .argb { (r, g, b, a) = (g, b, a, r) }
+        return Color(space: .srgb, coordinates: SIMD3(Double(r), Double(g), Double(b)) / 255, alpha: Double(a) / 255)
     }
 }
 
@@ -448,27 +498,13 @@ struct ColorSyntax {
     // MARK: Hex (§5.2)
 
     func parseHex(_ digits: String) throws(ColorParseError) -> Color {
-        var values: [UInt32] = []
-        for c in digits.unicodeScalars {
-            guard CSSTokenizer.isHexDigit(c), let v = UInt32(String(c), radix: 16) else {
-                throw .invalid("'#\(digits.prefix(20))' is not a hex color: '\(c)' is not a hexadecimal digit")
-            }
-            values.append(v)
+        for c in digits.unicodeScalars where !CSSTokenizer.isHexDigit(c) {
+            throw .invalid("'#\(digits.prefix(20))' is not a hex color: '\(c)' is not a hexadecimal digit")
         }
-        var channels: [Double]
-        switch values.count {
-        case 3, 4:
-            channels = values.map { Double($0 * 17) / 255 }
-        case 6, 8:
-            channels = stride(from: 0, to: values.count, by: 2).map { Double(values[$0] * 16 + values[$0 + 1]) / 255 }
-        default:
-            throw .invalid("hex color must have 3, 4, 6 or 8 digits, got \(values.count)")
+        guard let color = CSSColorParser.hexColor(Array(digits.utf8), hexOrder: hexOrder) else {
+            throw .invalid("hex color must have 3, 4, 6 or 8 digits, got \(digits.unicodeScalars.count)")
         }
-        if channels.count == 4 && hexOrder == .argb {
-            channels = [channels[1], channels[2], channels[3], channels[0]]
-        }
-        return Color(space: .srgb, coordinates: SIMD3(channels[0], channels[1], channels[2]),
-                     alpha: channels.count == 4 ? channels[3] : 1)
+        return color
     }
 
     // MARK: Keywords (§6)

@@ -3,7 +3,7 @@ import Foundation
 /// Bringing out-of-gamut colors into an RGB gamut (CSS Color 4 §13).
 public enum GamutMapping {
     /// How to bring a color into gamut.
-    public enum Method: String, Sendable {
+    public enum Method: String, Sendable, CaseIterable {
         /// CSS Color 4 §13.2: binary search on OKLCH chroma at constant lightness and hue,
         /// accepting a clipped candidate whose ΔE OK from the unclipped one is below the JND 0.02
         /// (search stops when the chroma interval is below ε = 0.0001).
