@@ -1,0 +1,132 @@
+// CVipsShim: prefixed, non-variadic wrappers around libvips (and two lcms2 helpers) for Swift.
+//
+// Swift cannot call C variadic functions, and most libvips operations are variadic
+// (`vips_pngload_buffer(buf, len, &out, "fail_on", ..., NULL)`), so each one used here gets a
+// fixed-signature wrapper with the `cvips_` prefix. libvips types stay opaque to Swift.
+//
+// Conventions: functions returning `int` return 0 on success and -1 on failure, with the
+// reason in libvips's error buffer (read it with `cvips_error_take`). Every `VipsImage **out`
+// receives a new reference that the caller releases with `cvips_unref`. Buffers returned
+// through `void **` are g_malloc'ed and released with `cvips_free`.
+#ifndef CVIPS_SHIM_INTERFACE_H
+#define CVIPS_SHIM_INTERFACE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct _VipsImage VipsImage;
+
+/// Container formats the service accepts. Values are stable (Swift mirrors them).
+typedef enum {
+    CVIPS_FORMAT_PNG = 0,
+    CVIPS_FORMAT_JPEG = 1,
+    CVIPS_FORMAT_WEBP = 2,
+} cvips_format;
+
+/// Starts libvips once per process (thread-safe; later calls return the first result).
+/// Also: disables the operation cache (buffer loads must never be served from another
+/// request's cache entry), blocks every loader but the PNG, JPEG and WebP buffer loaders
+/// and all "untrusted" operations, and silences libvips's stderr warnings.
+/// Returns 0 on success.
+int cvips_init(void);
+
+/// Opens an image from memory with the loader of `format` only (never by sniffing), failing
+/// on decoder errors and truncation (`fail_on=error`). Only the header is read here; pixels
+/// are decoded when first needed. The bytes are copied, so `buf` may be freed at once.
+int cvips_load(int format, const void *buf, size_t len, VipsImage **out);
+
+void cvips_unref(VipsImage *image);
+void cvips_free(void *pointer);
+
+/// The libvips error buffer as a new string (free with `cvips_free`), and clears it; when it is
+/// empty, the last libvips warning logged on this thread (libpng reports its errors that way).
+/// The buffer is process-wide: under concurrency it may hold another request's message.
+char *cvips_error_take(void);
+
+int cvips_width(VipsImage *image);
+int cvips_height(VipsImage *image);
+int cvips_bands(VipsImage *image);
+/// `VipsBandFormat` values used here (checked against libvips at compile time).
+enum {
+    CVIPS_BAND_UCHAR = 0,
+    CVIPS_BAND_USHORT = 2,
+    CVIPS_BAND_FLOAT = 6,
+};
+/// `VipsInterpretation` values used here (checked against libvips at compile time).
+enum {
+    CVIPS_INTERP_MULTIBAND = 0,
+    CVIPS_INTERP_B_W = 1,
+    CVIPS_INTERP_CMYK = 15,
+    CVIPS_INTERP_RGB = 17,
+    CVIPS_INTERP_SRGB = 22,
+    CVIPS_INTERP_RGB16 = 25,
+    CVIPS_INTERP_GREY16 = 26,
+};
+/// The `VipsBandFormat` of the pixels (`CVIPS_BAND_*`, or another libvips value).
+int cvips_band_format(VipsImage *image);
+/// The `VipsInterpretation` (`CVIPS_INTERP_*`, or another libvips value).
+int cvips_interpretation(VipsImage *image);
+/// EXIF orientation 1...8 (1 when absent).
+int cvips_orientation(VipsImage *image);
+/// Number of pages/frames the file declares (1 for still images).
+int cvips_n_pages(VipsImage *image);
+int cvips_has_alpha(VipsImage *image);
+/// The embedded ICC profile (owned by the image) or NULL.
+const void *cvips_icc_profile(VipsImage *image, size_t *length);
+
+/// A copy of `image` with new metadata: `icc` (length > 0 sets, length 0 with non-NULL
+/// `icc` removes, NULL leaves as is), `orientation` 1...8 (0 leaves as is), and
+/// `interpretation` (-1 leaves as is).
+int cvips_copy_with(VipsImage *in, VipsImage **out, const void *icc, size_t icc_length,
+                    int orientation, int interpretation);
+
+/// Transforms with the embedded ICC profile to libvips's built-in sRGB profile (relative
+/// colorimetric, black point compensation off), `depth` 8 or 16. Alpha is carried through.
+int cvips_icc_to_srgb(VipsImage *in, VipsImage **out, int depth);
+/// `vips_colourspace` to `interpretation`.
+int cvips_colourspace(VipsImage *in, VipsImage **out, int interpretation);
+int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
+int cvips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
+/// Maps every band through `lut` (width = 256 or 65536, one band per image band, or one).
+int cvips_maplut(VipsImage *in, VipsImage **out, VipsImage *lut);
+/// Composites the alpha band over an opaque background given in the image's own units.
+int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int count, double max_alpha);
+int cvips_cast(VipsImage *in, VipsImage **out, int band_format);
+
+/// A new image holding a copy of `length` bytes of pixels (`band_format` as above).
+VipsImage *cvips_new_from_memory(const void *data, size_t length, int width, int height,
+                                 int bands, int band_format);
+/// Decodes every pixel once, keeping nothing (a streaming average): 0 when the whole image
+/// decodes, -1 with the decoder's reason otherwise.
+int cvips_decode_check(VipsImage *in);
+/// Decodes every pixel into a new g_malloc'ed buffer (rows top to bottom, bands interleaved).
+void *cvips_write_to_memory(VipsImage *in, size_t *length);
+
+/// Encodes as `format` into a new buffer. `quality` 1...100 for JPEG and WebP (ignored for
+/// PNG). Metadata (ICC profile, EXIF including orientation, XMP) is kept.
+int cvips_save(int format, VipsImage *in, int quality, void **buffer, size_t *length);
+
+/// Samples the tone curves of an ICC profile: for a matrix/TRC RGB profile the red, green
+/// and blue TRCs (3 channels), for a gray TRC profile the gray TRC (1 channel), each at
+/// `samples` points `i / (samples - 1)`, into `out[channel * samples + i]` (room for
+/// 3 * samples floats). Returns the channel count, 0 when the profile is of another kind
+/// (LUT-based, CMYK, Lab, ...), and -1 when it cannot be parsed.
+int cvips_icc_tone_curves(const void *icc, size_t length, int samples, float *out);
+
+/// The profile's description ("Display P3", "sRGB IEC61966-2.1") into `buffer`
+/// (NUL-terminated); returns its length, 0 when there is none or the profile is unreadable.
+size_t cvips_icc_description(const void *icc, size_t length, char *buffer, size_t capacity);
+
+/// A new matrix/TRC RGB ICC profile (v4) with the given CIE xy white point and primaries and
+/// the sRGB tone curve on every channel, e.g. Display P3. Returns 0 and a g_malloc'ed buffer.
+int cvips_icc_make_rgb(const double white[2], const double primaries[6], const char *description,
+                       void **buffer, size_t *length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,54 @@
+import CVipsShim
+
+/// ICC profile helpers over lcms2 (the library libvips uses for color management).
+public enum ICCProfile {
+    /// The profile's description tag ("Display P3", "sRGB IEC61966-2.1"), printable ASCII only,
+    /// at most 120 characters; nil when absent or unreadable.
+    public static func description(_ profile: [UInt8]) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let n = profile.withUnsafeBytes { raw in
+            cvips_icc_description(raw.baseAddress, raw.count, &buffer, buffer.count)
+        }
+        guard n > 0 else { return nil }
+        let bytes = buffer.prefix(n).map { UInt8(bitPattern: $0) }.filter { $0 >= 0x20 && $0 < 0x7F }
+        let text = String(decoding: bytes.prefix(120), as: UTF8.self).trimmingSpaces
+        return text.isEmpty ? nil : text
+    }
+
+    /// The tone curves of a matrix/TRC RGB profile (3) or a gray-TRC profile (1), sampled at
+    /// `codes` code values; nil for other kinds of profile (LUT-based, CMYK, Lab) or a profile
+    /// lcms2 cannot parse.
+    public static func toneCurves(_ profile: [UInt8], codes: Int) -> [ToneCurve]? {
+        var out = [Float](repeating: 0, count: 3 * codes)
+        let channels = profile.withUnsafeBytes { raw in
+            cvips_icc_tone_curves(raw.baseAddress, raw.count, Int32(codes), &out)
+        }
+        guard channels == 1 || channels == 3 else { return nil }
+        return (0..<Int(channels)).map { ToneCurve(samples: Array(out[$0 * codes..<($0 + 1) * codes])) }
+    }
+
+    /// CIE 1931 xy white point and primaries of Display P3 (SMPTE EG 432-1 primaries, D65
+    /// white) with the sRGB tone curve, as Apple devices tag their photos.
+    public static let displayP3Primaries: (white: [Double], primaries: [Double]) =
+        ([0.3127, 0.3290], [0.680, 0.320, 0.265, 0.690, 0.150, 0.060])
+
+    /// A matrix/TRC ICC profile (v4, sRGB tone curve) made by lcms2, e.g. Display P3 for tests
+    /// and tools: `ICCProfile.make(white: displayP3Primaries.white, primaries: displayP3Primaries.primaries, description: "Display P3")`.
+    public static func make(white: [Double], primaries: [Double], description: String) -> [UInt8]? {
+        guard white.count == 2, primaries.count == 6 else { return nil }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_icc_make_rgb(white, primaries, description, &buffer, &length) == 0, let buffer else { return nil }
+        defer { cvips_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,39 @@
+/// Why an image could not be read, processed or written. Every case is the input's fault or a
+/// limit, except `encodeFailed` and `unavailable`; none of them is a crash.
+public enum ImageError: Error, Sendable, Equatable {
+    /// No bytes at all.
+    case empty
+    /// The bytes are not PNG, JPEG or WebP; the text says what they look like.
+    case unrecognized(String)
+    /// The header declares `width × height` pixels, more than `limit`; refused before decoding.
+    case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int)
+    /// The decoder refused the data: truncated, corrupt, or not what the signature promised.
+    /// The text is the decoder's reason (libvips/libpng/libjpeg/libwebp), trimmed.
+    case corrupt(ImageFormat, String)
+    /// A valid image this service does not handle (sample format, band layout, ...).
+    case unsupported(String)
+    /// libvips could not encode the result.
+    case encodeFailed(ImageFormat, String)
+    /// libvips failed to start (a broken installation, not the request's fault).
+    case unavailable(String)
+
+    /// A sentence for a person.
+    public var message: String {
+        switch self {
+        case .empty:
+            return "the image is empty (0 bytes)"
+        case .unrecognized(let what):
+            return "the data is not a PNG, JPEG or WebP image: it looks like \(what)"
+        case .tooManyPixels(let format, let width, let height, let limit):
+            return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels, more than the limit of \(limit); it was refused before decoding"
+        case .corrupt(let format, let reason):
+            return "the \(format.displayName) data is truncated or corrupt: \(reason)"
+        case .unsupported(let why):
+            return why
+        case .encodeFailed(let format, let reason):
+            return "the result could not be encoded as \(format.displayName): \(reason)"
+        case .unavailable(let reason):
+            return "image processing is unavailable: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,392 @@
+import ColorScience
+import CVipsShim
+
+/// How an image's colors are interpreted and what ``ImageFile/dimmed(factor:as:quality:flattenOver:)``
+/// does with its ICC profile.
+public enum ColorHandling: Sendable, Equatable {
+    /// No embedded profile: the pixels are taken as sRGB (the web's and PNG's default).
+    case assumedSRGB
+    /// A matrix/TRC RGB or gray-TRC profile (sRGB, Display P3, Adobe RGB, Rec. 2020, ...):
+    /// dimming runs through the profile's own tone curves in its linear light, and the profile
+    /// is kept byte for byte, so colors stay in the image's gamut (a P3 image stays P3).
+    case profileKept(description: String)
+    /// Any other profile (LUT-based, CMYK) or a CMYK image: converted to sRGB with lcms2
+    /// (relative colorimetric) first; the output carries libvips's sRGB profile.
+    case convertedToSRGB(description: String)
+
+    /// A short label: `assumed-srgb`, `kept`, `converted-to-srgb`.
+    public var kind: String {
+        switch self {
+        case .assumedSRGB: "assumed-srgb"
+        case .profileKept: "kept"
+        case .convertedToSRGB: "converted-to-srgb"
+        }
+    }
+
+    /// The embedded profile's description, if there is one.
+    public var profileDescription: String? {
+        switch self {
+        case .assumedSRGB: nil
+        case .profileKept(let d), .convertedToSRGB(let d): d
+        }
+    }
+}
+
+/// An encoded image produced by the service.
+public struct EncodedImage: Sendable {
+    /// The container format of `bytes`.
+    public var format: ImageFormat
+    /// The encoded file.
+    public var bytes: [UInt8]
+    /// Set when translucent pixels had to be composited over this opaque sRGB color (`0...1`)
+    /// because the output format (JPEG) has no alpha.
+    public var flattenedOver: SIMD3<Double>?
+
+    /// Wraps encoded bytes (for example the input returned unchanged).
+    public init(format: ImageFormat, bytes: [UInt8], flattenedOver: SIMD3<Double>? = nil) {
+        self.format = format
+        self.bytes = bytes
+        self.flattenedOver = flattenedOver
+    }
+}
+
+/// Pixels as decoded, for tests and tools: samples widened to `UInt16` (8-bit values stay
+/// `0...255`), bands interleaved, rows top to bottom, in the stored (not EXIF-rotated) order.
+public struct RawPixels: Sendable, Equatable {
+    /// Pixels per row.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// Samples per pixel, alpha included.
+    public var bands: Int
+    /// 8 or 16: the range of `samples` (`0...255` or `0...65535`).
+    public var bitsPerSample: Int
+    /// `width × height × bands` samples.
+    public var samples: [UInt16]
+
+    /// Pixels from known values.
+    public init(width: Int, height: Int, bands: Int, bitsPerSample: Int, samples: [UInt16]) {
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.bitsPerSample = bitsPerSample
+        self.samples = samples
+    }
+
+    /// The samples of the pixel at `x, y`.
+    public func pixel(_ x: Int, _ y: Int) -> ArraySlice<UInt16> {
+        let i = (y * width + x) * bands
+        return samples[i..<i + bands]
+    }
+}
+
+/// One image opened from memory with libvips: the header is read, the pixels are not decoded
+/// until an analysis or a dim asks for them (so limits are checked before any decoding).
+///
+/// ```swift
+/// let file = try ImageFile.open(bytes, format: .png, maxPixels: 40_000_000)
+/// let stats = try file.statistics(over: SIMD3(0, 0, 0))
+/// let out = try file.dimmed(factor: 0.77, as: .png, quality: 90, flattenOver: SIMD3(0, 0, 0))
+/// ```
+///
+/// Not thread-safe; open one per request. Cost: the open copies the bytes once; a dim keeps at
+/// most a few strips of pixels in memory (libvips streams top to bottom); an analysis holds one
+/// 8-bit RGB copy of the image (3 bytes per pixel).
+public final class ImageFile {
+    /// The container format (the loader used; never guessed by libvips).
+    public let format: ImageFormat
+    /// Stored width in pixels (before EXIF orientation).
+    public let width: Int
+    /// Stored height in pixels (before EXIF orientation).
+    public let height: Int
+    /// Bands including alpha (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA or CMYK, 5 CMYK+alpha).
+    public let bands: Int
+    /// 8 or 16.
+    public let bitsPerSample: Int
+    /// Whether the last band is alpha (straight, not premultiplied).
+    public let hasAlpha: Bool
+    /// EXIF orientation `1...8` (1 when absent). Kept in dimmed output; pixels are not rotated.
+    public let orientation: Int
+    /// Frames in the file; only the first is read.
+    public let pageCount: Int
+    /// Whether the pixels are CMYK.
+    public let isCMYK: Bool
+    /// The embedded ICC profile.
+    public let iccProfile: [UInt8]?
+    /// How colors are read and what a dim does with the profile.
+    public let colorHandling: ColorHandling
+
+    /// The encoded bytes: libvips streams pixels top to bottom once per load (sequential
+    /// access keeps memory at a few strips), so every pixel pass loads them afresh.
+    let data: [UInt8]
+
+    /// Width as displayed, after EXIF orientation (5–8 swap width and height).
+    public var displayWidth: Int { orientation >= 5 ? height : width }
+    /// Height as displayed, after EXIF orientation.
+    public var displayHeight: Int { orientation >= 5 ? width : height }
+    /// Bands that carry color (without alpha).
+    public var colorBands: Int { bands - (hasAlpha ? 1 : 0) }
+
+    init(format: ImageFormat, image: VipsHandle, data: [UInt8]) throws(ImageError) {
+        self.format = format
+        self.data = data
+        width = image.width
+        height = image.height
+        bands = image.bands
+        bitsPerSample = image.bitsPerSample
+        hasAlpha = image.hasAlpha
+        orientation = (1...8).contains(image.orientation) ? image.orientation : 1
+        pageCount = max(1, image.pageCount)
+        isCMYK = image.interpretation == Int32(CVIPS_INTERP_CMYK)
+        iccProfile = image.iccProfile
+        guard bitsPerSample == 8 || bitsPerSample == 16 else {
+            throw .unsupported("the \(format.displayName) image has samples of a kind this service does not handle (libvips band format \(image.bandFormat)); send 8 or 16 bits per sample")
+        }
+        let color = bands - (hasAlpha ? 1 : 0)
+        guard isCMYK ? color == 4 : (color == 1 || color == 3) else {
+            throw .unsupported("the \(format.displayName) image has \(bands) bands; expected gray, gray+alpha, RGB, RGBA or CMYK")
+        }
+        var handling = ColorHandling.assumedSRGB
+        if let icc = iccProfile {
+            let description = ICCProfile.description(icc) ?? "unnamed profile"
+            if isCMYK {
+                handling = .convertedToSRGB(description: description)
+            } else if let probe = ICCProfile.toneCurves(icc, codes: 2) {
+                // Two samples are enough to learn the kind; a dim samples every code.
+                handling = probe.count == color ? .profileKept(description: description)
+                    : .convertedToSRGB(description: description)
+            } else {
+                handling = .convertedToSRGB(description: description)
+            }
+        } else if isCMYK {
+            handling = .convertedToSRGB(description: "CMYK without a profile (libvips's default CMYK profile)")
+        }
+        colorHandling = handling
+    }
+
+    /// Opens `data` as `format`, reading only the header, and refuses images whose header
+    /// declares more than `maxPixels` pixels (decompression bombs) before decoding anything.
+    /// - Throws: `.empty`, `.tooManyPixels`, `.corrupt` (the header is unreadable),
+    ///   `.unsupported`, `.unavailable`.
+    public static func open(_ data: [UInt8], format: ImageFormat, maxPixels: Int) throws(ImageError) -> ImageFile {
+        guard !data.isEmpty else { throw .empty }
+        try Vips.start()
+        let image = try load(data, format: format)
+        let (w, h) = (image.width, image.height)
+        guard w > 0, h > 0 else { throw .corrupt(format, "the header declares \(w) × \(h) pixels") }
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        if overflow || pixels > maxPixels {
+            throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels)
+        }
+        return try ImageFile(format: format, image: image, data: data)
+    }
+
+    static func load(_ data: [UInt8], format: ImageFormat) throws(ImageError) -> VipsHandle {
+        try withBytes(data) { (raw: UnsafeRawBufferPointer) throws(ImageError) -> VipsHandle in
+            try Vips.make({ .corrupt(format, $0) }) { cvips_load(Int32(format.cCode), raw.baseAddress, raw.count, $0) }
+        }
+    }
+
+    /// A new load of the bytes for one top-to-bottom pass over the pixels.
+    func freshImage() throws(ImageError) -> VipsHandle {
+        try Self.load(data, format: format)
+    }
+
+    // MARK: - Analysis
+
+    /// Decodes the image and measures it as shown on `background` (opaque gamma-encoded sRGB
+    /// `0...1`): converted to 8-bit sRGB (with its ICC profile when it has one; colors outside
+    /// sRGB are clipped by lcms2, which leaves whites untouched), translucent pixels composited
+    /// over the background (source-over on gamma-encoded values, as browsers and UIKit do).
+    /// - Throws: `.corrupt` when the pixel data is truncated or damaged.
+    public func statistics(over background: SIMD3<Double>) throws(ImageError) -> LuminanceStatistics {
+        let fail: (String) -> ImageError = { [format] in .corrupt(format, $0) }
+        var img = try srgb8(fail)
+        if img.hasAlpha {
+            let bg = [background.x, background.y, background.z].map { min(max($0, 0), 1) * 255 }
+            img = try Vips.make(fail) { cvips_flatten(img.pointer, $0, bg, 3, 255) }
+        }
+        guard img.bands == 3, img.bitsPerSample == 8 else {
+            throw .unsupported("the image could not be brought to 8-bit RGB for measuring (\(img.bands) bands)")
+        }
+        var length = 0
+        guard let memory = cvips_write_to_memory(img.pointer, &length) else { throw fail(Vips.takeError()) }
+        defer { cvips_free(memory) }
+        guard length == width * height * 3 else {
+            throw fail("decoded \(length) bytes for \(width) × \(height) RGB pixels")
+        }
+        let rgb = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length)
+        return LuminanceStatistics.measure(rgb: rgb, width: width, height: height)
+    }
+
+    /// The image as 8-bit sRGB, 3 bands plus alpha if it has one.
+    func srgb8(_ fail: (String) -> ImageError) throws(ImageError) -> VipsHandle {
+        var img = try freshImage()
+        switch colorHandling {
+        case .profileKept, .convertedToSRGB:
+            if iccProfile != nil {
+                img = try Vips.make(fail) { cvips_icc_to_srgb(img.pointer, $0, 8) }
+            } else {
+                img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+            }
+        case .assumedSRGB:
+            break
+        }
+        if img.bitsPerSample != 8 || img.bands - (img.hasAlpha ? 1 : 0) != 3 || img.interpretation != Int32(CVIPS_INTERP_SRGB) {
+            img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+        }
+        return img
+    }
+
+    // MARK: - Dimming
+
+    /// The image with every pixel's linear-light luminance multiplied by `factor` `0...1`,
+    /// encoded as `output` (default: the input's format).
+    ///
+    /// - Color: per ``colorHandling``. Untagged images are dimmed through the sRGB curve; kept
+    ///   profiles through their own tone curves (exact to the nearest code value, chromaticity
+    ///   unchanged); others are converted to sRGB first.
+    /// - Alpha is copied unchanged. JPEG output has no alpha: translucent pixels are composited
+    ///   over `flattenOver` (opaque sRGB `0...1`, normally the dark background) and the result
+    ///   says so.
+    /// - Depth: 16-bit stays 16-bit in PNG; JPEG and WebP are 8-bit, so 16-bit input is reduced.
+    /// - Metadata: EXIF (orientation included), XMP and the ICC profile are written back as they
+    ///   were read; pixels are never rotated.
+    /// - Parameter quality: JPEG/WebP quality `1...100` (ignored for PNG).
+    /// - Throws: `.corrupt` when the pixel data is damaged, `.encodeFailed`.
+    public func dimmed(factor: Double, as output: ImageFormat? = nil, quality: Int = 90,
+                       flattenOver: SIMD3<Double>) throws(ImageError) -> EncodedImage {
+        let target = output ?? format
+        let fail: (String) -> ImageError = { [format] in .corrupt(format, $0) }
+        var img = try freshImage()
+        var curves: [ToneCurve]
+        switch colorHandling {
+        case .assumedSRGB:
+            curves = Array(repeating: ToneCurve.srgb(codes: bitsPerSample == 16 ? 65536 : 256), count: colorBands)
+        case .profileKept:
+            curves = iccProfile.flatMap { ICCProfile.toneCurves($0, codes: bitsPerSample == 16 ? 65536 : 256) } ?? []
+        case .convertedToSRGB:
+            if iccProfile != nil {
+                img = try Vips.make(fail) { cvips_icc_to_srgb(img.pointer, $0, Int32(bitsPerSample)) }
+            } else {
+                img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+            }
+            curves = Array(repeating: ToneCurve.srgb(codes: img.bitsPerSample == 16 ? 65536 : 256), count: 3)
+        }
+        let colorCount = img.bands - (img.hasAlpha ? 1 : 0)
+        guard curves.count == colorCount, img.bitsPerSample == 8 || img.bitsPerSample == 16 else {
+            throw .unsupported("the image's color bands (\(colorCount)) do not match its profile's tone curves (\(curves.count))")
+        }
+        if factor < 1 {
+            img = try applyCurves(img, curves: curves, factor: factor, colorCount: colorCount, fail)
+        }
+        var flattened: SIMD3<Double>?
+        if target == .jpeg && img.hasAlpha {
+            let scale = img.bitsPerSample == 16 ? 65535.0 : 255.0
+            let bg = colorCount == 1
+                ? [DimRecommendation.encode(WCAG.relativeLuminance(flattenOver)) * scale]
+                : [flattenOver.x, flattenOver.y, flattenOver.z].map { min(max($0, 0), 1) * scale }
+            img = try Vips.make(fail) { cvips_flatten(img.pointer, $0, bg, Int32(bg.count), scale) }
+            flattened = flattenOver
+        }
+        if target != .png && img.bitsPerSample == 16 {
+            img = try Vips.make(fail) {
+                cvips_colourspace(img.pointer, $0, Int32(colorCount == 1 ? CVIPS_INTERP_B_W : CVIPS_INTERP_SRGB))
+            }
+            // colourspace may drop the profile of a kept P3 image when it changes depth: put it back.
+            if case .profileKept = colorHandling, let icc = iccProfile, img.iccProfile == nil {
+                img = try withBytes(icc) { (raw: UnsafeRawBufferPointer) throws(ImageError) -> VipsHandle in
+                    try Vips.make(fail) { cvips_copy_with(img.pointer, $0, raw.baseAddress, raw.count, 0, -1) }
+                }
+            }
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard cvips_save(Int32(target.cCode), img.pointer, Int32(min(max(quality, 1), 100)), &buffer, &length) == 0,
+              let buffer else {
+            let reason = Vips.takeError()
+            // Pixels are decoded while saving, so a damaged input fails here too. The message
+            // cannot tell (libvips's error buffer is process-wide), so decode once more, keeping
+            // nothing, to learn whose fault it is.
+            let check = try freshImage()
+            if cvips_decode_check(check.pointer) != 0 {
+                let why = Vips.takeError()
+                throw fail(why == "unknown error" ? reason : why)
+            }
+            throw .encodeFailed(target, reason)
+        }
+        defer { cvips_free(buffer) }
+        let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        return EncodedImage(format: target, bytes: bytes, flattenedOver: flattened)
+    }
+
+    /// Maps the color bands through the dim tables of `curves`; alpha is joined back untouched.
+    func applyCurves(_ img: VipsHandle, curves: [ToneCurve], factor: Double, colorCount: Int,
+                     _ fail: (String) -> ImageError) throws(ImageError) -> VipsHandle {
+        let tables = curves.map { $0.dimTable(factor: factor) }
+        let codes = tables[0].count
+        let sixteen = img.bitsPerSample == 16
+        guard codes == (sixteen ? 65536 : 256) else {
+            throw .unsupported("tone curve has \(codes) codes for a \(img.bitsPerSample)-bit image")
+        }
+        var lutImage: OpaquePointer?
+        if sixteen {
+            var interleaved = [UInt16](repeating: 0, count: codes * colorCount)
+            for (c, table) in tables.enumerated() {
+                for v in 0..<codes { interleaved[v * colorCount + c] = table[v] }
+            }
+            lutImage = interleaved.withUnsafeBytes {
+                cvips_new_from_memory($0.baseAddress, $0.count, Int32(codes), 1, Int32(colorCount), Int32(CVIPS_BAND_USHORT))
+            }
+        } else {
+            var interleaved = [UInt8](repeating: 0, count: codes * colorCount)
+            for (c, table) in tables.enumerated() {
+                for v in 0..<codes { interleaved[v * colorCount + c] = UInt8(truncatingIfNeeded: table[v]) }
+            }
+            lutImage = interleaved.withUnsafeBytes {
+                cvips_new_from_memory($0.baseAddress, $0.count, Int32(codes), 1, Int32(colorCount), Int32(CVIPS_BAND_UCHAR))
+            }
+        }
+        guard let lutImage else { throw .unavailable("libvips could not make a look-up table: \(Vips.takeError())") }
+        let lut = VipsHandle(lutImage)
+        let color = img.bands == colorCount ? img
+            : try Vips.make(fail) { cvips_extract_bands(img.pointer, $0, 0, Int32(colorCount)) }
+        var mapped = try Vips.make(fail) { cvips_maplut(color.pointer, $0, lut.pointer) }
+        if img.bands > colorCount {
+            let alpha = try Vips.make(fail) { cvips_extract_bands(img.pointer, $0, Int32(colorCount), Int32(img.bands - colorCount)) }
+            mapped = try Vips.make(fail) { cvips_bandjoin2(mapped.pointer, alpha.pointer, $0) }
+        }
+        // maplut's output keeps the input's metadata; restore the interpretation it may reset.
+        return try Vips.make(fail) { cvips_copy_with(mapped.pointer, $0, nil, 0, 0, img.interpretation) }
+    }
+
+    // MARK: - Pixels
+
+    /// Decodes the stored pixels as they are (no color conversion, no rotation).
+    public func rawPixels() throws(ImageError) -> RawPixels {
+        var length = 0
+        let image = try freshImage()
+        guard let memory = cvips_write_to_memory(image.pointer, &length) else {
+            throw .corrupt(format, Vips.takeError())
+        }
+        defer { cvips_free(memory) }
+        let samples: [UInt16]
+        if bitsPerSample == 16 {
+            samples = Array(UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt16.self), count: length / 2))
+        } else {
+            samples = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length).map { UInt16($0) }
+        }
+        return RawPixels(width: width, height: height, bands: bands, bitsPerSample: bitsPerSample, samples: samples)
+    }
+}
+
+extension ImageFormat {
+    /// The `cvips_format` value.
+    var cCode: Int32 {
+        switch self {
+        case .png: Int32(CVIPS_FORMAT_PNG.rawValue)
+        case .jpeg: Int32(CVIPS_FORMAT_JPEG.rawValue)
+        case .webp: Int32(CVIPS_FORMAT_WEBP.rawValue)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import ColorScience
+import ImageProcessing
+import Testing
+
+@Suite struct ImageFileTests {
+    let black = SIMD3<Double>(0, 0, 0)
+
+    @Test func sniffsSignatures() throws {
+        #expect(ImageFormat.sniff(try TestImages.png()) == .png)
+        #expect(ImageFormat.sniff(try TestImages.jpeg()) == .jpeg)
+        #expect(ImageFormat.sniff(Array("GIF89a....".utf8)) == nil)
+        #expect(ImageFormat.describeUnrecognized(Array("GIF89a....".utf8)) == "a GIF image")
+        #expect(ImageFormat.describeUnrecognized(Array(" {\"a\":1}".utf8)) == "JSON text")
+        #expect(ImageFormat.describeUnrecognized([1, 2, 3]) == "unknown data starting with bytes 01 02 03")
+    }
+
+    @Test func readsTheHeaderOfAnRGBAPNG() throws {
+        let file = try ImageFile.open(try TestImages.png(bands: 4), format: .png, maxPixels: 10_000)
+        #expect(file.width == 60 && file.height == 40 && file.bands == 4 && file.hasAlpha)
+        #expect(file.bitsPerSample == 8 && file.orientation == 1 && file.colorHandling == .assumedSRGB)
+    }
+
+    @Test func whiteBackgroundIsDetected() throws {
+        let file = try ImageFile.open(try TestImages.png(), format: .png, maxPixels: 10_000)
+        let s = try file.statistics(over: black)
+        #expect(s.borderNearWhiteShare == 1)
+        #expect(abs(s.nearWhiteShare - 8.0 / 9.0) < 0.01)
+        #expect(s.whiteLevel == 1 && s.peakLuminance == 1)
+        #expect(DimRule.hasWhiteBackground(s))
+    }
+
+    @Test func darkImageIsNotAWhiteBackground() throws {
+        let file = try ImageFile.open(try TestImages.png(background: [20, 24, 30]), format: .png, maxPixels: 10_000)
+        let s = try file.statistics(over: black)
+        #expect(s.nearWhiteShare == 0 && s.whiteLevel == nil && s.meanLuminance < 0.02)
+        #expect(!DimRule.hasWhiteBackground(s))
+    }
+
+    /// A transparent border shows the dark background, so it is not a white background.
+    @Test func transparentPixelsAreMeasuredOverTheBackground() throws {
+        let border = { (x: Int, y: Int) -> UInt16 in (x < 5 || y < 5 || x >= 55 || y >= 35) ? 0 : 255 }
+        let file = try ImageFile.open(try TestImages.png(bands: 4, alpha: border), format: .png, maxPixels: 10_000)
+        #expect(try file.statistics(over: black).borderNearWhiteShare == 0)
+        #expect(try file.statistics(over: SIMD3(1, 1, 1)).borderNearWhiteShare == 1)
+    }
+
+    @Test func dimKeepsAlphaAndDepthOf16BitPNG() throws {
+        let alpha = { (x: Int, _: Int) -> UInt16 in UInt16(x * 4) }
+        let source = try TestImages.png(bands: 4, bits: 16, alpha: alpha)
+        let file = try ImageFile.open(source, format: .png, maxPixels: 10_000)
+        #expect(file.bitsPerSample == 16)
+        let out = try file.dimmed(factor: 0.5, flattenOver: black)
+        #expect(out.format == .png && out.flattenedOver == nil)
+        let back = try ImageFile.open(out.bytes, format: .png, maxPixels: 10_000)
+        #expect(back.bitsPerSample == 16 && back.bands == 4)
+        let before = try file.rawPixels(), after = try back.rawPixels()
+        for (x, y) in [(0, 0), (30, 20), (59, 39), (13, 7)] {
+            #expect(before.pixel(x, y).last == after.pixel(x, y).last, "alpha at \(x),\(y)")
+        }
+        // White halves in linear light: 16-bit code of encode(0.5) = 0.7354 × 65535.
+        let white = Double(after.pixel(0, 0).first!) / 65535
+        #expect(abs(WCAG.linearize(white) - 0.5) < 1e-4)
+    }
+
+    @Test func jpegKeepsExifOrientation() throws {
+        let source = try TestImages.jpeg(width: 60, height: 40, orientation: 6)
+        let file = try ImageFile.open(source, format: .jpeg, maxPixels: 10_000)
+        #expect(file.orientation == 6 && file.displayWidth == 40 && file.displayHeight == 60)
+        for format in ImageFormat.allCases {
+            let out = try file.dimmed(factor: 0.8, as: format, flattenOver: black)
+            let back = try ImageFile.open(out.bytes, format: format, maxPixels: 10_000)
+            #expect(back.orientation == 6, "\(format)")
+            #expect(back.width == 60 && back.height == 40, "pixels are not rotated")
+        }
+    }
+
+    @Test func displayP3ProfileIsKeptByteForByte() throws {
+        let p3 = TestImages.displayP3
+        let file = try ImageFile.open(try TestImages.png(icc: p3), format: .png, maxPixels: 10_000)
+        #expect(file.colorHandling == .profileKept(description: "Display P3"))
+        for format in ImageFormat.allCases {
+            let out = try file.dimmed(factor: 0.7, as: format, flattenOver: black)
+            let back = try ImageFile.open(out.bytes, format: format, maxPixels: 10_000)
+            #expect(back.iccProfile == p3, "\(format)")
+        }
+        // 16-bit P3 to JPEG: the depth drops, the profile stays.
+        let deep = try ImageFile.open(try TestImages.png(bits: 16, icc: p3), format: .png, maxPixels: 10_000)
+        let jpeg = try ImageFile.open(try deep.dimmed(factor: 0.7, as: .jpeg, flattenOver: black).bytes,
+                                      format: .jpeg, maxPixels: 10_000)
+        #expect(jpeg.iccProfile == p3 && jpeg.bitsPerSample == 8)
+    }
+
+    @Test func jpegOutputFlattensAlphaOverTheBackground() throws {
+        let clear = { (_: Int, _: Int) -> UInt16 in 0 }
+        let file = try ImageFile.open(try TestImages.png(bands: 4, alpha: clear), format: .png, maxPixels: 10_000)
+        let bg = SIMD3<Double>(28, 28, 30) / 255
+        let out = try file.dimmed(factor: 1, as: .jpeg, flattenOver: bg)
+        #expect(out.flattenedOver == bg)
+        let px = try ImageFile.open(out.bytes, format: .jpeg, maxPixels: 10_000).rawPixels()
+        #expect(px.bands == 3)
+        #expect(abs(Int(px.pixel(0, 0)[px.pixel(0, 0).startIndex]) - 28) <= 2)
+    }
+
+    @Test func headerDeclaringHugeDimensionsIsRefusedBeforeDecoding() throws {
+        let png = try TestImages.pngDeclaring(width: 100_000, height: 100_000)
+        #expect(throws: ImageError.tooManyPixels(format: .png, width: 100_000, height: 100_000, limit: 40_000_000)) {
+            try ImageFile.open(png, format: .png, maxPixels: 40_000_000)
+        }
+        let jpeg = try TestImages.jpegDeclaring(width: 65_000, height: 65_000)
+        #expect(throws: ImageError.tooManyPixels(format: .jpeg, width: 65_000, height: 65_000, limit: 40_000_000)) {
+            try ImageFile.open(jpeg, format: .jpeg, maxPixels: 40_000_000)
+        }
+    }
+
+    @Test(arguments: [ImageFormat.png, .jpeg, .webp])
+    func truncatedFilesFailCleanly(format: ImageFormat) throws {
+        let whole = try ImageEncoder.encode(pixels: TestImages.pixels(width: 64, height: 64), width: 64, height: 64,
+                                            bands: 3, format: format)
+        for keep in [whole.count / 2, whole.count * 3 / 4, 40, 20] {
+            let cut = Array(whole.prefix(keep))
+            var failed = false
+            do {
+                let file = try ImageFile.open(cut, format: format, maxPixels: 1_000_000)
+                _ = try file.statistics(over: black)
+                _ = try file.dimmed(factor: 0.8, flattenOver: black)
+            } catch {
+                failed = true
+                if case .corrupt = error {} else { Issue.record("\(format) cut at \(keep): \(error)") }
+            }
+            #expect(failed, "\(format) truncated to \(keep) of \(whole.count) bytes was accepted")
+        }
+    }
+
+    @Test func garbageAfterAValidSignatureFails() {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += [UInt8](repeating: 0x41, count: 100)
+        #expect(throws: ImageError.self) { try ImageFile.open(bytes, format: .png, maxPixels: 1000) }
+        #expect(throws: ImageError.empty) { try ImageFile.open([], format: .png, maxPixels: 1000) }
+    }
+
+    /// CMYK JPEGs (print workflows) are converted to sRGB; no ink is white.
+    @Test func cmykJPEGIsConvertedToSRGB() throws {
+        let px = (0..<(40 * 30)).flatMap { i -> [UInt16] in i % 40 < 20 ? [0, 0, 0, 0] : [0, 0, 0, 255] }
+        let jpeg = try ImageEncoder.encode(pixels: px, width: 40, height: 30, bands: 4, format: .jpeg, cmyk: true)
+        let file = try ImageFile.open(jpeg, format: .jpeg, maxPixels: 10_000)
+        #expect(file.isCMYK && !file.hasAlpha)
+        guard case .convertedToSRGB = file.colorHandling else {
+            Issue.record("\(file.colorHandling)")
+            return
+        }
+        let s = try file.statistics(over: black)
+        #expect(abs(s.nearWhiteShare - 0.5) < 0.05)
+        let out = try ImageFile.open(try file.dimmed(factor: 0.8, flattenOver: black).bytes, format: .jpeg, maxPixels: 10_000)
+        #expect(!out.isCMYK && out.bands == 3)
+    }
+
+    @Test func grayAndGrayAlphaPNGs() throws {
+        for bands in [1, 2] {
+            let px = TestImages.pixels(width: 30, height: 30, bands: bands, background: [250], square: [10])
+            let png = try ImageEncoder.encode(pixels: px, width: 30, height: 30, bands: bands, format: .png)
+            let file = try ImageFile.open(png, format: .png, maxPixels: 10_000)
+            #expect(file.colorBands == 1 && file.hasAlpha == (bands == 2))
+            #expect(DimRule.hasWhiteBackground(try file.statistics(over: black)))
+            for format in ImageFormat.allCases {
+                let out = try file.dimmed(factor: 0.7, as: format, flattenOver: black)
+                #expect(!out.bytes.isEmpty, "\(bands) bands to \(format)")
+            }
+        }
+    }
+}
