@@ -24,7 +24,10 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         // HTTP server wrapper: routing, bodies, queries, responses, static files. No color knowledge.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CZlib"]),
+
+        // zlib from Debian (zlib1g-dev) for gzip content coding of large responses.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Strict RFC 8259 JSON values: ordered objects, exact types, JSON-pointer error locations.
         .target(name: "JSONValue"),
@@ -35,16 +38,26 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("lcms2")]),
         // Image decode/encode, luminance statistics, white-background detection, dim rule. No HTTP.
         .target(name: "ImageProcessing", dependencies: ["ColorScience", "CVipsShim"]),
+        // bench/image-bench's in-process runner (decode + dim + encode); not part of the service.
+        .executableTarget(name: "image-bench-runner", dependencies: ["ImageProcessing", "ColorScience"]),
+
+        // libzip from Debian (libzip-dev; runtime libzip4): zip archives of /v1/palette/export.
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // Prefixed wrappers: build a zip archive in memory and read one back.
+        .target(name: "CZipShim", dependencies: ["CZip"]),
 
         // The API: endpoints, validation, JSON, problem details. The only place that knows both.
         .target(
             name: "ContrastAPI",
-            dependencies: ["ColorScience", "HTTPServer", "JSONValue", "ImageProcessing"],
-            resources: [.copy("Resources/apple_system_colors.json")]
+            dependencies: ["ColorScience", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
+            resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json")]
         ),
 
         // Thin executable: configuration, signals, start.
         .executableTarget(name: "contrast-server", dependencies: ["ContrastAPI", "HTTPServer"]),
+
+        // bench/run: the color core timed without HTTP (compared with bench/core.c).
+        .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"]),
 
         .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

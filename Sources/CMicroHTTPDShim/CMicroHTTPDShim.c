@@ -47,7 +47,8 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      int keep_encoded_nul,
                                      int log_runtime_errors,
                                      char *error_buf,
-                                     size_t error_buf_size) {
+                                     size_t error_buf_size,
+                                     const struct cmhd_daemon_extras *extras) {
     static const struct MHD_OptionItem no_options[] = { { MHD_OPTION_END, 0, NULL } };
     const struct MHD_OptionItem *opts = options != NULL ? options : no_options;
 
@@ -58,44 +59,48 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
     cmhd_capture_size = error_buf != NULL ? error_buf_size : 0;
 
     void *logger_cls = log_runtime_errors ? (void *)1 : NULL;
-    static const struct MHD_OptionItem no_unescape[] = { { MHD_OPTION_END, 0, NULL } };
-    const struct MHD_OptionItem unescape[] = {
-        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape_keep_nul, NULL },
-        { MHD_OPTION_END, 0, NULL },
-    };
-    const struct MHD_OptionItem *extra = keep_encoded_nul ? unescape : no_unescape;
-    struct MHD_Daemon *daemon;
-    // MHD ignores an option whose pointer is NULL only for some options; pass the optional
-    // ones explicitly so a NULL never reaches MHD.
-    if (bind_addr != NULL && completed != NULL) {
-        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
-                                  MHD_OPTION_SOCK_ADDR, bind_addr,
-                                  MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                  MHD_OPTION_ARRAY, extra,
-                                  MHD_OPTION_ARRAY, opts,
-                                  MHD_OPTION_END);
-    } else if (bind_addr != NULL) {
-        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
-                                  MHD_OPTION_SOCK_ADDR, bind_addr,
-                                  MHD_OPTION_ARRAY, extra,
-                                  MHD_OPTION_ARRAY, opts,
-                                  MHD_OPTION_END);
-    } else if (completed != NULL) {
-        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
-                                  MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                  MHD_OPTION_ARRAY, extra,
-                                  MHD_OPTION_ARRAY, opts,
-                                  MHD_OPTION_END);
-    } else {
-        daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
-                                  MHD_OPTION_ARRAY, extra,
-                                  MHD_OPTION_ARRAY, opts,
-                                  MHD_OPTION_END);
+    // Optional options go into one array, and only when set: MHD treats a NULL pointer as a
+    // value for some options, so a NULL never reaches it. Pointer-valued items carry the
+    // pointer in `ptr_value`; callback items carry the function in `value` and its closure
+    // in `ptr_value` (MHD's MHD_OPTION_ARRAY convention).
+    struct MHD_OptionItem extra[12];
+    size_t count = 0;
+    if (bind_addr != NULL) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)bind_addr };
     }
+    if (completed != NULL) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    }
+    if (keep_encoded_nul) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape_keep_nul, NULL };
+    }
+    if (extras != NULL) {
+        if (extras->notify_connection != NULL) {
+            extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+                                                      (intptr_t)extras->notify_connection,
+                                                      extras->notify_connection_cls };
+        }
+        if (extras->uri_log != NULL) {
+            extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK,
+                                                      (intptr_t)extras->uri_log, extras->uri_log_cls };
+        }
+        if (extras->tls_certificate_pem != NULL) {
+            extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)extras->tls_certificate_pem };
+        }
+        if (extras->tls_key_pem != NULL) {
+            extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)extras->tls_key_pem };
+        }
+        if (extras->tls_priorities != NULL) {
+            extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)extras->tls_priorities };
+        }
+    }
+    extra[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+
+    struct MHD_Daemon *daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                                                 MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
+                                                 MHD_OPTION_ARRAY, extra,
+                                                 MHD_OPTION_ARRAY, opts,
+                                                 MHD_OPTION_END);
 
     cmhd_capture_buf = NULL;
     cmhd_capture_size = 0;
@@ -197,4 +202,26 @@ int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr) {
     }
     const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
     return IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ? 1 : 0;
+}
+
+void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    if (connection == NULL) {
+        return NULL;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info != NULL ? info->socket_context : NULL;
+}
+
+int cmhd_connection_fd(struct MHD_Connection *connection) {
+    if (connection == NULL) {
+        return -1;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info != NULL ? (int)info->connect_fd : -1;
+}
+
+int cmhd_tls_supported(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES ? 1 : 0;
 }

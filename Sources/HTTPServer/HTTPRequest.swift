@@ -22,6 +22,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The client's numeric IP address ("127.0.0.1", "::1"), when known.
     public var remoteAddress: String?
+    /// ``MonotonicClock/nanoseconds()`` when the server had the request's headers (before the
+    /// body was read); 0 for requests built by hand. For durations in logs and metrics.
+    public var receivedAtNanoseconds: UInt64 = 0
 
     /// Creates a request. Header names are lower-cased here (costs one pass over `headers`).
     public init(
@@ -60,7 +63,8 @@ public struct HTTPRequest: Sendable {
         query: [(name: String, value: String?)],
         lowercasedHeaders: [String: String],
         body: [UInt8],
-        remoteAddress: String?
+        remoteAddress: String?,
+        receivedAtNanoseconds: UInt64
     ) {
         self.method = method
         self.path = path
@@ -68,6 +72,7 @@ public struct HTTPRequest: Sendable {
         self.headers = lowercasedHeaders
         self.body = body
         self.remoteAddress = remoteAddress
+        self.receivedAtNanoseconds = receivedAtNanoseconds
     }
 
     /// The value of the first query argument called `name`; `""` for `?name` without `=`,

@@ -19,11 +19,19 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set by `stop()`: answers get `Connection: close` so keep-alive clients go away.
     let draining = Atomic<Bool>(false)
+    /// Open connections, limits and request deadlines.
+    let tracker: ConnectionTracker
+    /// Sees every answer the server makes without `handler` (see ``HTTPServer/RejectionHandler``).
+    let rejectionHandler: HTTPServer.RejectionHandler?
 
-    init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:]) {
+    init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
+         tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
+         rejectionHandler: HTTPServer.RejectionHandler? = nil) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.maxBodyBytesByPath = maxBodyBytesByPath
+        self.tracker = tracker
+        self.rejectionHandler = rejectionHandler
         let (scaled, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 8)
         self.discardLimit = overflow ? Int.max : max(scaled, 8 * 1_048_576)
     }
@@ -40,7 +48,15 @@ final class RequestState {
     var body: [UInt8] = []
     /// This request's body cap (`ServerContext.bodyLimit(for:)`).
     var limit: Int
-    init(limit: Int) { self.limit = limit }
+    /// `MonotonicClock.nanoseconds()` at the first call (the headers had arrived).
+    let receivedAt: UInt64
+    /// The connection's record, when connections are tracked.
+    let connection: ConnectionRecord?
+    init(limit: Int, receivedAt: UInt64, connection: ConnectionRecord?) {
+        self.limit = limit
+        self.receivedAt = receivedAt
+        self.connection = connection
+    }
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
     var discarded = 0
@@ -63,20 +79,29 @@ func httpServerAccessHandler(
     }
     return Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         guard let statePointer = requestCls.pointee else {
-            // First call: headers only. Refuse a declared oversized body before reading it.
+            // First call: headers only. Refuse connections over a limit, and a declared
+            // oversized body before reading it.
+            let receivedAt = MonotonicClock.nanoseconds()
+            let record = connectionRecord(connection)
+            if let record, record.refusal != 0 {
+                context.tracker.refused.wrappingAdd(1, ordering: .relaxed)
+                return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
+                              method: method, context: context, receivedAt: receivedAt, close: true)
+            }
             var expected = 0
             let limit = context.bodyLimit(for: url)
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
-                    return queue(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
-                                 on: connection, context: context, isHead: false)
+                    return reject(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
+                                  connection: connection, url: url, method: method, context: context, receivedAt: receivedAt)
                 }
                 if length > limit {
-                    return queue(payloadTooLarge(limit), on: connection, context: context, isHead: false)
+                    return reject(payloadTooLarge(limit), connection: connection, url: url, method: method,
+                                  context: context, receivedAt: receivedAt)
                 }
                 expected = length
             }
-            let state = RequestState(limit: limit)
+            let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record)
             if expected > 0 {
                 state.body.reserveCapacity(expected)
             }
@@ -109,9 +134,11 @@ func httpServerAccessHandler(
         }
 
         // Final call: the whole request is here.
+        state.connection?.enter(ConnectionRecord.handling)
         let isHead = strcmpHEAD(method)
         if state.tooLarge {
-            return queue(payloadTooLarge(state.limit), on: connection, context: context, isHead: isHead)
+            return reject(payloadTooLarge(state.limit), connection: connection, url: url, method: method,
+                          context: context, receivedAt: state.receivedAt)
         }
         var body: [UInt8] = []
         swap(&body, &state.body)
@@ -121,7 +148,8 @@ func httpServerAccessHandler(
             query: queryArguments(connection),
             lowercasedHeaders: headerFields(connection),
             body: body,
-            remoteAddress: clientAddress(connection)
+            remoteAddress: clientAddress(connection),
+            receivedAtNanoseconds: state.receivedAt
         )
         let response = context.handler(request)
         return queue(response, on: connection, context: context, isHead: isHead)
@@ -135,6 +163,11 @@ func httpServerRequestCompleted(
     _ requestCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ reason: MHD_RequestTerminationCode
 ) {
+    // MHD also reports requests that ended early (client gone, error): those keep their phase,
+    // so a request cut off while arriving counts as abandoned when the connection closes.
+    if reason == .REQUEST_TERMINATED_COMPLETED_OK, let connection, let record = connectionRecord(connection) {
+        record.enter(ConnectionRecord.keptAlive)
+    }
     guard let cls, let requestCls, let statePointer = requestCls.pointee else {
         return
     }
@@ -143,6 +176,60 @@ func httpServerRequestCompleted(
     _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
+}
+
+// MARK: - Answers without the handler
+
+/// Queues an answer the server makes itself (413, 400, 429, 503), after the rejection handler
+/// has seen it. The request passed to that handler has headers but no body or query.
+private func reject(
+    _ response: HTTPResponse,
+    connection: OpaquePointer,
+    url: UnsafePointer<CChar>,
+    method: UnsafePointer<CChar>,
+    context: ServerContext,
+    receivedAt: UInt64,
+    close: Bool = false
+) -> MHD_Result {
+    connectionRecord(connection)?.enter(ConnectionRecord.handling)
+    var response = response
+    if let rejectionHandler = context.rejectionHandler {
+        let request = HTTPRequest(
+            method: String(cString: method),
+            path: String(cString: url),
+            query: [],
+            lowercasedHeaders: headerFields(connection),
+            body: [],
+            remoteAddress: clientAddress(connection),
+            receivedAtNanoseconds: receivedAt
+        )
+        response = rejectionHandler(request, response)
+    }
+    if close && !context.draining.load(ordering: .relaxed) {
+        response.headers.append(("Connection", "close"))
+    }
+    return queue(response, on: connection, context: context, isHead: strcmpHEAD(method))
+}
+
+private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPResponse {
+    var response: HTTPResponse
+    if status == 429 {
+        response = .problem(
+            status: 429,
+            title: "Too Many Requests",
+            detail: "This client has more than \(context.tracker.perIPConnectionLimit) connections open; close some and retry.",
+            extra: [("limit", String(context.tracker.perIPConnectionLimit))]
+        )
+    } else {
+        response = .problem(
+            status: 503,
+            title: "Service Unavailable",
+            detail: "The server has more than \(context.tracker.connectionLimit) connections open; retry shortly.",
+            extra: [("limit", String(context.tracker.connectionLimit))]
+        )
+    }
+    response.headers.append(("Retry-After", "1"))
+    return response
 }
 
 // MARK: - Building the request
@@ -231,7 +318,7 @@ private func queryArguments(_ connection: OpaquePointer) -> [(name: String, valu
     return query
 }
 
-private func clientAddress(_ connection: OpaquePointer) -> String? {
+func clientAddress(_ connection: OpaquePointer) -> String? {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
         let length = cmhd_connection_client_address(connection, buffer.baseAddress, 64)
         return length > 0 ? makeString(buffer.baseAddress!, Int(length)) : nil

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,7 +27,17 @@ import Darwin
 ///
 /// Lifecycle: idle → running (``start()``) → stopped (``stop()``); a stopped server cannot be
 /// restarted (make a new one). ``stop()`` is also called on deinit.
+///
+/// Limits (see ``ServerConfiguration``): body size (413), connections in all and per client IP
+/// (503 and 429, answered; libmicrohttpd closes connections past a further headroom), header
+/// size (431, answered by libmicrohttpd as a small HTML page), idle connections and slow
+/// requests (closed without an answer). HTTPS when a certificate and key are configured.
 public final class HTTPServer: Sendable {
+    /// Sees each answer the server makes without calling the handler — 413 (body over the
+    /// limit), 400 (bad `Content-Length`), 429 and 503 (over connection limits) — and returns
+    /// the answer to send, e.g. with more header fields. The request has headers, no body.
+    public typealias RejectionHandler = @Sendable (HTTPRequest, HTTPResponse) -> HTTPResponse
+
     // All mutable state is behind `lifecycle` (a Mutex) or atomics.
 
     public let configuration: ServerConfiguration
@@ -40,12 +51,22 @@ public final class HTTPServer: Sendable {
         case stopped
     }
 
-    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+    /// - Parameters:
+    ///   - handler: answers every request that passes the limits.
+    ///   - rejectionHandler: sees the answers the server makes itself (see ``RejectionHandler``).
+    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler,
+                rejectionHandler: RejectionHandler? = nil) {
         self.configuration = configuration
         self.context = ServerContext(
             handler: handler,
             maxBodyBytes: max(0, configuration.maxBodyBytes),
-            maxBodyBytesByPath: configuration.maxBodyBytesByPath.mapValues { max(0, $0) }
+            maxBodyBytesByPath: configuration.maxBodyBytesByPath.mapValues { max(0, $0) },
+            tracker: ConnectionTracker(
+                connectionLimit: max(1, configuration.connectionLimit),
+                perIPConnectionLimit: max(0, configuration.perIPConnectionLimit),
+                requestTimeoutSeconds: max(0, configuration.requestTimeoutSeconds)
+            ),
+            rejectionHandler: rejectionHandler
         )
     }
 
@@ -56,6 +77,17 @@ public final class HTTPServer: Sendable {
     /// The port the server is bound to (the real one after binding port 0); 0 before start.
     public var port: Int {
         boundPort.load(ordering: .acquiring)
+    }
+
+    /// Counters since start; cheap (a few atomic loads).
+    public var statistics: HTTPServerStatistics {
+        var statistics = HTTPServerStatistics()
+        statistics.openConnections = context.tracker.open.load(ordering: .relaxed)
+        statistics.requestsInProgress = context.inFlight.load(ordering: .relaxed)
+        statistics.requestsTimedOut = context.tracker.timedOut.load(ordering: .relaxed)
+        statistics.requestsAbandoned = context.tracker.abandoned.load(ordering: .relaxed)
+        statistics.connectionsRefused = context.tracker.refused.load(ordering: .relaxed)
+        return statistics
     }
 
     /// Whether the server is accepting requests.
@@ -80,8 +112,16 @@ public final class HTTPServer: Sendable {
             case .idle:
                 break
             }
-            let daemon = try startDaemon()
+            var daemon = try startDaemon()
             boundPort.store(Int(cmhd_daemon_bound_port(daemon.pointer)), ordering: .releasing)
+            if context.tracker.requestTimeoutMilliseconds > 0 {
+                let tracker = context.tracker
+                let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "HTTPServer.request-deadlines"))
+                timer.schedule(deadline: .now() + tracker.reapInterval, repeating: tracker.reapInterval, leeway: .milliseconds(50))
+                timer.setEventHandler { tracker.reap() }
+                timer.resume()
+                daemon.reaper = timer
+            }
             state = .running(daemon)
         }
     }
@@ -107,6 +147,7 @@ public final class HTTPServer: Sendable {
             if listenSocket >= 0 {
                 close(listenSocket)
             }
+            daemon.release()
             state = .stopped
         }
     }
@@ -130,6 +171,15 @@ public final class HTTPServer: Sendable {
         guard config.connectionMemoryLimitBytes >= 4096 else {
             throw .startFailed("connectionMemoryLimitBytes must be at least 4096 (got \(config.connectionMemoryLimitBytes))")
         }
+        guard config.requestTimeoutSeconds >= 0 else {
+            throw .startFailed("requestTimeoutSeconds must not be negative (got \(config.requestTimeoutSeconds))")
+        }
+        guard (config.tlsCertificatePEM == nil) == (config.tlsPrivateKeyPEM == nil) else {
+            throw .startFailed("HTTPS needs both a certificate and a private key")
+        }
+        if config.isTLS && cmhd_tls_supported() == 0 {
+            throw .startFailed("this libmicrohttpd was built without TLS support")
+        }
 
         var host = config.host
         if host == "localhost" {
@@ -145,12 +195,18 @@ public final class HTTPServer: Sendable {
         }
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if config.isTLS {
+            flags |= MHD_USE_TLS.rawValue
+        }
         if family == AF_INET6 {
             flags |= cmhd_sockaddr_is_ipv6_any(&address) != 0 ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
         }
 
+        // The limits past which libmicrohttpd itself closes new connections: the configured
+        // ones plus a headroom in which they are accepted and answered 503/429 (see tracker).
+        let hardConnectionLimit = config.connectionLimit + ServerConfiguration.limitHeadroom(config.connectionLimit)
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: config.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: hardConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: config.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: config.connectionMemoryLimitBytes, ptr_value: nil),
         ]
@@ -158,12 +214,28 @@ public final class HTTPServer: Sendable {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: config.threads, ptr_value: nil))
         }
         if config.perIPConnectionLimit > 0 {
-            options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: config.perIPConnectionLimit, ptr_value: nil))
+            let hardPerIPLimit = config.perIPConnectionLimit + ServerConfiguration.limitHeadroom(config.perIPConnectionLimit)
+            options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: hardPerIPLimit, ptr_value: nil))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
 
         var errorBuffer = [CChar](repeating: 0, count: 512)
         let contextPointer = Unmanaged.passUnretained(context).toOpaque()
+        // C copies of the TLS strings, kept until the daemon is stopped.
+        let strings = DaemonStrings(
+            certificate: config.isTLS ? config.tlsCertificatePEM : nil,
+            key: config.isTLS ? config.tlsPrivateKeyPEM : nil,
+            priorities: config.isTLS ? config.tlsPriorities : nil
+        )
+        var extras = cmhd_daemon_extras(
+            notify_connection: httpServerConnectionNotify,
+            notify_connection_cls: contextPointer,
+            uri_log: httpServerRequestLineArrived,
+            uri_log_cls: contextPointer,
+            tls_certificate_pem: strings.certificate.map { UnsafePointer($0) },
+            tls_key_pem: strings.key.map { UnsafePointer($0) },
+            tls_priorities: strings.priorities.map { UnsafePointer($0) }
+        )
         let daemon = withUnsafePointer(to: &address) { storage in
             storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 cmhd_start_daemon(
@@ -178,16 +250,18 @@ public final class HTTPServer: Sendable {
                     1,
                     config.logErrors ? 1 : 0,
                     &errorBuffer,
-                    errorBuffer.count
+                    errorBuffer.count,
+                    &extras
                 )
             }
         }
         guard let daemon else {
+            strings.free()
             let reason = String(decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let target = family == AF_INET6 ? "[\(host)]:\(config.port)" : "\(host):\(config.port)"
-            throw .startFailed("cannot listen on \(target): \(reason.isEmpty ? "libmicrohttpd refused to start" : reason)")
+            throw .startFailed("cannot \(config.isTLS ? "serve HTTPS" : "listen") on \(target): \(reason.isEmpty ? "libmicrohttpd refused to start" : reason)")
         }
-        return DaemonHandle(pointer: daemon)
+        return DaemonHandle(pointer: daemon, strings: strings)
     }
 
     private static func monotonicSeconds() -> Double {
@@ -200,4 +274,36 @@ public final class HTTPServer: Sendable {
 /// The running daemon. Only touched under `HTTPServer.lifecycle`.
 private struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+    let strings: DaemonStrings
+    /// The request-deadline timer, when `requestTimeoutSeconds` > 0.
+    var reaper: DispatchSourceTimer?
+
+    /// After `MHD_stop_daemon`: stops the timer and frees the C strings.
+    func release() {
+        reaper?.cancel()
+        strings.free()
+    }
+}
+
+/// NUL-terminated copies of the strings handed to libmicrohttpd at start (`strdup`).
+private struct DaemonStrings {
+    let certificate: UnsafeMutablePointer<CChar>?
+    let key: UnsafeMutablePointer<CChar>?
+    let priorities: UnsafeMutablePointer<CChar>?
+
+    init(certificate: String?, key: String?, priorities: String?) {
+        self.certificate = certificate.flatMap { strdup($0) }
+        self.key = key.flatMap { strdup($0) }
+        self.priorities = priorities.flatMap { strdup($0) }
+    }
+
+    func free() {
+        for pointer in [certificate, key, priorities] {
+            if let pointer {
+                // Wipe the key material before giving the memory back.
+                memset(pointer, 0, strlen(pointer))
+                Glibc.free(pointer)
+            }
+        }
+    }
 }

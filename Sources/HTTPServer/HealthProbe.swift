@@ -7,8 +7,11 @@ import Darwin
 /// A tiny HTTP/1.1 GET over loopback, for container health checks without curl in the image.
 public enum HealthProbe {
     /// Sends `GET path` to `127.0.0.1:port` (or `::1` when `ipv6`) and reports whether the status
-    /// is 200. Times out after `timeoutSeconds` (connect, send and receive each).
-    public static func check(port: Int, path: String = "/healthz", ipv6: Bool = false, timeoutSeconds: Int = 3) -> Bool {
+    /// is 200. Times out after `timeoutSeconds` (connect, send and receive each). With
+    /// `connectOnly` (an HTTPS server, which this plain-HTTP probe cannot speak to) it reports
+    /// whether the port accepts a connection.
+    public static func check(port: Int, path: String = "/healthz", ipv6: Bool = false, timeoutSeconds: Int = 3,
+                             connectOnly: Bool = false) -> Bool {
         let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -34,6 +37,7 @@ public enum HealthProbe {
             }
         }
         guard connected == 0 else { return false }
+        if connectOnly { return true }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
         let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == request.count else { return false }

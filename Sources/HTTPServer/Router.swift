@@ -49,6 +49,11 @@ public struct Router: Sendable {
         return { router.handle($0) }
     }
 
+    /// The routed paths, in no particular order.
+    public var paths: [String] {
+        Array(routes.keys)
+    }
+
     /// The methods answered on `path` as an `Allow` value, or nil for an unrouted path.
     public func allowedMethods(for path: String) -> String? {
         routes[path]?.allow

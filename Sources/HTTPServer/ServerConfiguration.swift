@@ -15,12 +15,26 @@ public struct ServerConfiguration: Sendable {
     /// Body caps for particular paths (exact, as routed) that replace `maxBodyBytes` there, e.g.
     /// a larger one for image uploads. Applied the same way: from `Content-Length`, then while reading.
     public var maxBodyBytesByPath: [String: Int] = [:]
-    /// Most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`).
+    /// Most simultaneous connections served. Up to ``limitHeadroom(_:)`` more are accepted only
+    /// to be answered 503 problem details (with `Retry-After` and `Connection: close`); beyond
+    /// that libmicrohttpd closes new connections at once, without an answer
+    /// (`MHD_OPTION_CONNECTION_LIMIT` = limit + headroom).
     public var connectionLimit: Int = 1024
-    /// Most simultaneous connections from one IP address; 0 = unlimited.
+    /// Most simultaneous connections from one IP address; 0 = unlimited. Connections over it get
+    /// 429 problem details on their first request (with `Connection: close`); beyond
+    /// ``limitHeadroom(_:)`` more, libmicrohttpd closes them at once
+    /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`). Behind a proxy every client has the proxy's IP.
     public var perIPConnectionLimit: Int = 0
-    /// Idle seconds before a connection is closed (guards against slowloris); 0 = never.
+    /// Seconds without any traffic before a connection is closed; 0 = never. libmicrohttpd
+    /// restarts this clock on every byte received, so on its own it does not stop a client
+    /// that sends one byte at a time: `requestTimeoutSeconds` does.
     public var connectionTimeoutSeconds: Int = 30
+    /// Most seconds a request may take to arrive; 0 = no limit. Measured from the connection's
+    /// opening, or the end of its previous answer, to the request line, and again from the
+    /// request line to the last byte of the body. A connection over it is closed without an
+    /// answer (slowloris and slow-body clients), checked about four times per period by one
+    /// timer thread. Time spent in the handler and sending the answer is not counted.
+    public var requestTimeoutSeconds: Int = 30
     /// Memory per connection for the request line, headers and read buffer
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). Requests whose headers do not fit get 431.
     /// MHD zeroes this pool between requests, so a larger value costs time on every request
@@ -31,8 +45,25 @@ public struct ServerConfiguration: Sendable {
     /// Print libmicrohttpd's runtime error messages (client errors, resets) to stderr.
     /// Start-up errors are always reported through ``HTTPServerError``.
     public var logErrors: Bool = false
+    /// PEM text of the server certificate (chain) for HTTPS. Set together with
+    /// `tlsPrivateKeyPEM`; both nil (the default) serves plain HTTP. Uses libmicrohttpd's
+    /// GnuTLS support (`MHD_USE_TLS`); start fails when the library lacks it or the PEM is bad.
+    public var tlsCertificatePEM: String? = nil
+    /// PEM text of the certificate's private key (unencrypted).
+    public var tlsPrivateKeyPEM: String? = nil
+    /// GnuTLS priority string for HTTPS: TLS 1.2 and 1.3 with GnuTLS's default ciphers.
+    public var tlsPriorities: String = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
     public init() {}
+
+    /// Whether HTTPS is configured (certificate and key both set).
+    public var isTLS: Bool { tlsCertificatePEM != nil && tlsPrivateKeyPEM != nil }
+
+    /// The connections accepted over `limit` only to be refused with an answer (429 or 503):
+    /// max(8, limit / 8).
+    public static func limitHeadroom(_ limit: Int) -> Int {
+        max(8, limit / 8)
+    }
 }
 
 /// Why ``HTTPServer/start()`` failed.

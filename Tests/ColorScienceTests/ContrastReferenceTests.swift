@@ -232,3 +232,21 @@ struct ContrastReferenceTests {
         #expect(r >= WCAG.aaNormalText && r < WCAG.aaaNormalText && r >= WCAG.aaaLargeText)
     }
 }
+
+/// Properties that must hold for any colors.
+struct ContrastPropertyTests {
+    @Test func apcaSignFlipsWithPolarity() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let a = SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))
+            let b = SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))
+            let ab = APCA.lc(text: a, background: b), ba = APCA.lc(text: b, background: a)
+            let ya = APCA.screenLuminance(a), yb = APCA.screenLuminance(b)
+            if ab != 0 && ba != 0 {
+                // Darker text on a lighter background is positive, the swap negative.
+                #expect((ab > 0) == (yb > ya) && (ba > 0) == (ya > yb), "\(a) \(b)")
+            }
+            #expect(ab.isFinite && ab >= -108 && ab <= 106.1)
+        }
+    }
+}

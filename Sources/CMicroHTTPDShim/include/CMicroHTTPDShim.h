@@ -16,9 +16,29 @@
 extern "C" {
 #endif
 
+/// Optional daemon settings that are pointers or callbacks (all may be NULL).
+/// The strings must stay valid until the daemon is stopped.
+struct cmhd_daemon_extras {
+    /// `MHD_OPTION_NOTIFY_CONNECTION`: called when a connection opens and when it closes
+    /// (always before its socket is closed).
+    MHD_NotifyConnectionCallback notify_connection;
+    void *notify_connection_cls;
+    /// `MHD_OPTION_URI_LOG_CALLBACK`: called once per request when its request line has
+    /// arrived, before the headers. Its return value becomes the request's `*req_cls`.
+    void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
+    void *uri_log_cls;
+    /// PEM text of the certificate chain and private key (`MHD_OPTION_HTTPS_MEM_CERT`/`_KEY`);
+    /// add `MHD_USE_TLS` to the flags when set.
+    const char *tls_certificate_pem;
+    const char *tls_key_pem;
+    /// GnuTLS priority string (`MHD_OPTION_HTTPS_PRIORITIES`), e.g. "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2".
+    const char *tls_priorities;
+};
+
 /// Starts a daemon: `MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-/// [MHD_OPTION_SOCK_ADDR, bind_addr,] [MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,]
-/// MHD_OPTION_EXTERNAL_LOGGER, <shim logger>, MHD_OPTION_ARRAY, options, MHD_OPTION_END)`.
+/// MHD_OPTION_EXTERNAL_LOGGER, <shim logger>, MHD_OPTION_ARRAY, <the optional settings that
+/// are set: bind_addr, completed, the unescape callback, extras>, MHD_OPTION_ARRAY, options,
+/// MHD_OPTION_END)`.
 ///
 /// - `bind_addr`: may be NULL (then MHD binds all interfaces on `port`).
 /// - `options`: array of integer options terminated by an item with `MHD_OPTION_END`; may be NULL.
@@ -40,7 +60,8 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      int keep_encoded_nul,
                                      int log_runtime_errors,
                                      char *error_buf,
-                                     size_t error_buf_size);
+                                     size_t error_buf_size,
+                                     const struct cmhd_daemon_extras *extras);
 
 /// An `MHD_UnescapeCallback`: decodes `%XX` in place like MHD's default, except `%00`, which
 /// is left as the three characters `%00` (a decoded NUL would end the C string early, so
@@ -60,6 +81,15 @@ int cmhd_connection_client_address(struct MHD_Connection *connection, char *buf,
 /// Returns AF_INET or AF_INET6, or 0 when `host` is not a valid literal.
 /// `*out_len` receives the length of the filled sockaddr.
 int cmhd_make_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *out, socklen_t *out_len);
+
+/// The connection's socket context (set in the `MHD_OPTION_NOTIFY_CONNECTION` callback), or NULL.
+void *cmhd_connection_socket_context(struct MHD_Connection *connection);
+
+/// The connection's socket descriptor, or -1.
+int cmhd_connection_fd(struct MHD_Connection *connection);
+
+/// 1 when this libmicrohttpd was built with TLS (GnuTLS) support, else 0.
+int cmhd_tls_supported(void);
 
 /// 1 when `addr` is the IPv6 unspecified address `::` (bind with MHD_USE_DUAL_STACK), else 0.
 int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr);

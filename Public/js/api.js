@@ -1,0 +1,113 @@
+// The only place that talks HTTP. Every number the page shows comes through here from the API;
+// the page does no color math of its own.
+
+const TOKEN_KEY = 'contrast-service-token';
+const listeners = { unauthorized: [] };
+
+/** Calls `fn()` whenever the server answers 401 (auth enabled and no or a wrong token). */
+export function onUnauthorized(fn) { listeners.unauthorized.push(fn); }
+
+export function getToken() {
+  try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
+}
+export function setToken(value) {
+  try { value ? sessionStorage.setItem(TOKEN_KEY, value) : sessionStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+}
+
+/**
+ * One request. Resolves to `{ ok, status, data, response }`:
+ * `data` is the parsed JSON (a problem-details object when `ok` is false), or a Blob/text when
+ * asked with `as: 'blob' | 'text'` and the answer is not a problem.
+ * Rejects only when the server could not be reached (or the request was aborted).
+ */
+export async function api(path, { method = 'GET', query, json, body, contentType, signal, as = 'json' } = {}) {
+  let url = path;
+  if (query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && v !== null && v !== '') q.append(k, String(v));
+    }
+    const s = q.toString();
+    if (s) url += (url.includes('?') ? '&' : '?') + s;
+  }
+  const headers = { Accept: as === 'json' ? 'application/json, application/problem+json' : '*/*' };
+  const token = getToken();
+  if (token) headers.Authorization = 'Bearer ' + token;
+  let payload = body;
+  if (json !== undefined) {
+    payload = JSON.stringify(json);
+    headers['Content-Type'] = 'application/json';
+  } else if (contentType) {
+    headers['Content-Type'] = contentType;
+  }
+  const response = await fetch(url, { method, headers, body: payload, signal, credentials: 'same-origin' });
+  if (response.status === 401) listeners.unauthorized.forEach((fn) => fn());
+  const type = response.headers.get('Content-Type') || '';
+  let data = null;
+  if (!response.ok || as === 'json') {
+    if (type.includes('json')) {
+      try { data = await response.json(); } catch { data = null; }
+    } else {
+      const text = await response.text();
+      data = response.ok ? text : { title: response.statusText, status: response.status, detail: text.slice(0, 300) };
+    }
+  } else if (as === 'blob') {
+    data = await response.blob();
+  } else {
+    data = await response.text();
+  }
+  return { ok: response.ok, status: response.status, data, response };
+}
+
+/** Words for a failed answer: the problem's `detail`, else its title, else the status. */
+export function problemText(result) {
+  const p = result && result.data;
+  if (p && typeof p === 'object') {
+    let text = p.detail || p.title || `HTTP ${result.status}`;
+    if (Array.isArray(p.suggestions) && p.suggestions.length) {
+      text += ` Did you mean ${p.suggestions.slice(0, 3).join(', ')}?`;
+    }
+    return text;
+  }
+  return `The server answered HTTP ${result ? result.status : '?'}.`;
+}
+
+/** Which request field a problem is about: its `parameter`, or the first segment of its JSON `pointer`. */
+export function problemField(result) {
+  const p = result && result.data;
+  if (!p || typeof p !== 'object') return null;
+  if (typeof p.parameter === 'string') return p.parameter;
+  if (typeof p.pointer === 'string') return p.pointer.split('/')[1] || null;
+  return null;
+}
+
+/**
+ * Whether an endpoint exists on this server, without side effects: a 404 from the router means
+ * absent; anything else (200, 400 for the empty probe body, 401, 405, 415) means present.
+ */
+export async function probe(path, method = 'POST') {
+  try {
+    const r = method === 'POST'
+      ? await api(path, { method, json: {} })
+      : await api(path, { method });
+    return { present: r.status !== 404, result: r };
+  } catch {
+    return { present: false, result: null };
+  }
+}
+
+/** Runs `fn` `delay` ms after the last call; a newer call aborts the older one's request. */
+export function debounced(fn, delay = 200) {
+  let timer = null;
+  let controller = null;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (controller) controller.abort();
+      controller = new AbortController();
+      fn(controller.signal, ...args);
+    }, delay);
+  };
+}
+
+export function isAbort(error) { return error && error.name === 'AbortError'; }

@@ -1,0 +1,146 @@
+// The main result: ratio, WCAG verdicts, APCA Lc and a preview of the pair, from /v1/contrast.
+import { api, problemText, problemField, isAbort } from './api.js';
+import { $, $$, h, clear, verdict, setFieldError, fmt } from './dom.js';
+import { state, textQuery, contextQuery } from './state.js';
+
+const FIELD_INPUTS = {
+  foreground: ['#fg-text', '#fg-error'],
+  background: ['#bg-text', '#bg-error'],
+  fontSize: ['#font-size', '#font-size-error'],
+  fontSizeUnit: ['#font-size', '#font-size-error'],
+};
+
+function clearErrors() {
+  for (const [input, error] of Object.values(FIELD_INPUTS)) setFieldError($(input), $(error), '');
+}
+
+/** Shows a problem next to the field it names (or at the top of the page for any other). */
+export function showProblem(result) {
+  const field = problemField(result);
+  const text = problemText(result);
+  const target = FIELD_INPUTS[field];
+  if (target) {
+    setFieldError($(target[0]), $(target[1]), text);
+    return;
+  }
+  $('#global-status').textContent = text;
+}
+
+function setVerdictCells(wcag) {
+  for (const cell of $$('[data-verdict]')) {
+    const [level, use] = cell.dataset.verdict.split('.');
+    clear(cell).append(verdict(wcag && wcag[level] ? wcag[level][use] : null));
+  }
+}
+
+let seq = 0;
+
+/** Asks for the pair's contrast and shows it. Resolves to the answer, or null on a problem. */
+export async function updatePair(signal) {
+  const mine = ++seq;
+  const [appearance, level] = state.context.split('/');
+  const query = { foreground: state.fg, background: state.bg, ...textQuery(), ...contextQuery(appearance, level) };
+  let r;
+  try {
+    r = await api('/v1/contrast', { query, signal });
+  } catch (e) {
+    if (isAbort(e)) return undefined;
+    $('#global-status').textContent = 'The server did not answer. Is it still running?';
+    return null;
+  }
+  if (mine !== seq) return undefined;
+  clearErrors();
+  if (r.status !== 401) $('#global-status').textContent = '';
+  $('#result').classList.toggle('stale', !r.ok);
+  if (!r.ok) {
+    state.result = null;
+    renderEmpty();
+    showProblem(r);
+    $('#summary').textContent = 'Error: ' + problemText(r);
+    return null;
+  }
+  state.result = r.data;
+  render(r.data);
+  return r.data;
+}
+
+/** No numbers while the input is invalid: old ones next to an error would mislead. */
+function renderEmpty() {
+  $('#ratio').textContent = '–';
+  $('#ratio-range').hidden = true;
+  $('#apca-lc').textContent = '–';
+  $('#apca-use').textContent = '';
+  setVerdictCells(null);
+  for (const id of ['#your-text-aa', '#your-text-aaa']) clear($(id)).append(verdict(null));
+  clear($('#result-notes'));
+}
+
+function render(d) {
+  $('#ratio').textContent = `${d.ratioText}:1`;
+  const range = $('#ratio-range');
+  if (d.ratioRange) {
+    range.hidden = false;
+    range.textContent = `Translucent background over an unknown backdrop: ${d.ratioRange.minText}:1 to ${d.ratioRange.maxText}:1; ` +
+      `the verdicts use the minimum (worst backdrop ${d.ratioRange.worstCaseBackdrop}).`;
+  } else {
+    range.hidden = true;
+    range.textContent = '';
+  }
+  setVerdictCells(d.wcag);
+
+  const apca = d.apca || {};
+  $('#apca-lc').textContent = fmt(apca.lc, 1);
+  $('#apca-use').textContent = apca.level ? `— ${apca.level.use}` : '— below Lc 15: not enough for any use';
+
+  // The "your text" row: a Dynamic Type style or the size the person chose.
+  const ts = d.textStyle;
+  const tx = d.text;
+  const desc = $('#your-text-desc');
+  const needs = $('#your-text-needs');
+  const aa = clear($('#your-text-aa'));
+  const aaa = clear($('#your-text-aaa'));
+  let px = null;
+  let weight = null;
+  if (ts) {
+    desc.textContent = `(${ts.title} at ${ts.contentSizeCategory.name}: ${ts.size} pt ${ts.weight}, ${ts.isLargeText ? 'large' : 'not large'} text)`;
+    needs.textContent = `${ts.requiredRatio.AA}:1 (HIG ${ts.requiredRatio.hig}:1)`;
+    aa.append(verdict(ts.passes.AA));
+    aaa.append(verdict(ts.passes.AAA));
+    px = ts.size; // iOS points render as CSS px
+    weight = ts.cssWeight;
+  } else if (tx) {
+    desc.textContent = `(${fmt(tx.px, 1)} px = ${fmt(tx.points, 1)} pt, weight ${tx.fontWeight}: ${tx.isLarge ? 'large' : 'not large'} text)`;
+    needs.textContent = `${tx.requiredRatio.AA}:1`;
+    aa.append(verdict(tx.passes.AA));
+    aaa.append(verdict(tx.passes.AAA));
+    px = tx.px;
+    weight = tx.fontWeight;
+  } else {
+    desc.textContent = '(give a size)';
+    needs.textContent = '–';
+  }
+
+  // Preview in the colors as the API resolved them (system names, gamut mapping).
+  const preview = $('#preview');
+  preview.style.color = d.foreground.hex;
+  preview.style.backgroundColor = (d.effectiveBackground || d.background).hex;
+  const sample = $('#preview-text');
+  sample.style.fontSize = px ? `${px}px` : '';
+  sample.style.fontWeight = weight ? String(weight) : '';
+
+  const notes = clear($('#result-notes'));
+  const all = [...(d.notes || [])];
+  if (ts) all.push(...(ts.warnings || []));
+  if (apca.text && apca.text.sufficient === false) all.push(`APCA: Lc ${fmt(apca.lc, 1)} is not enough for this size and weight (font lookup).`);
+  if (ts && ts.passes && ts.passes.apca === false && ts.apcaMinimumLc) all.push(`APCA: ${ts.title} needs at least Lc ${ts.apcaMinimumLc}.`);
+  for (const side of ['foreground', 'background']) {
+    const sc = d[side] && d[side].systemColor;
+    if (sc) all.push(`${side}: ${sc.name} is ${sc.value.hex} in ${sc.context.id} (${sc.valueGeneration}, confidence ${sc.confidence}).`);
+  }
+  if (d.foreground.gamutMapped || d.background.gamutMapped) all.push('Shown with the gamut-mapped sRGB color the numbers use.');
+  for (const n of all) notes.append(h('li', { text: n }));
+
+  const w = d.wcag;
+  $('#summary').textContent = `${d.ratioText} to 1. AA normal text ${w.AA.normalText ? 'passes' : 'fails'}, ` +
+    `AA large text ${w.AA.largeText ? 'passes' : 'fails'}, non-text ${w.AA.nonText ? 'passes' : 'fails'}. APCA Lc ${fmt(apca.lc, 1)}.`;
+}

@@ -1,0 +1,241 @@
+// A small palette: the contrast grid (/v1/contrast/matrix as JSON and SVG), and when the server has
+// them, dark and increased-contrast variants (/v1/palette/dark) and exports (/v1/palette/export).
+import { api, problemText, isAbort } from './api.js';
+import { $, $$, h, clear, verdict, setFieldError, download, dispositionName, importSVG } from './dom.js';
+import { features } from './state.js';
+
+const ROLES = ['text', 'secondaryText', 'tint', 'accent', 'icon', 'nonText', 'fill', 'background'];
+
+/**
+ * Parses the textarea: one color per line, `name: color`, `name (role): color` or a bare color;
+ * blank lines are skipped. Roles are those of /v1/palette/dark (text, secondaryText, tint, icon,
+ * nonText, background).
+ */
+export function parsePalette(text) {
+  const colors = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const m = /^([A-Za-z_][\w .-]*?)\s*(?:\(\s*([A-Za-z]+)\s*\))?\s*:\s*(.+)$/.exec(line);
+    if (m && !/^(rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch|color)$/i.test(m[1])) {
+      const entry = { name: m[1], color: m[3].trim() };
+      if (m[2]) entry.role = m[2];
+      colors.push(entry);
+    } else {
+      colors.push(line);
+    }
+  }
+  return colors;
+}
+
+/** The palette for /v1/contrast/matrix: names and colors only. */
+function forMatrix(colors) {
+  return colors.map((c) => (typeof c === 'string' ? c : { name: c.name, color: c.color }));
+}
+
+function paletteError(message) {
+  setFieldError($('#palette-input'), $('#palette-error'), message);
+}
+
+let lastColors = null;
+
+export async function runPalette() {
+  const colors = parsePalette($('#palette-input').value);
+  paletteError('');
+  if (!colors.length) {
+    paletteError('Enter at least one color.');
+    return;
+  }
+  lastColors = colors;
+  let r;
+  try {
+    r = await api('/v1/contrast/matrix', { method: 'POST', json: { colors: forMatrix(colors) } });
+  } catch (e) {
+    if (!isAbort(e)) paletteError('The server did not answer.');
+    return;
+  }
+  if (!r.ok) {
+    const p = r.data || {};
+    const where = typeof p.pointer === 'string' && /^\/colors\/(\d+)/.exec(p.pointer);
+    paletteError((where ? `Line ${Number(where[1]) + 1}: ` : '') + problemText(r));
+    $('#palette-results').hidden = true;
+    return;
+  }
+  renderMatrix(r.data);
+  $('#palette-results').hidden = false;
+  await Promise.all([loadSVG(colors), features.paletteDark ? runVariants(colors) : null]);
+  if (features.paletteExport) $('#export-block').hidden = false;
+}
+
+function chip(hex) {
+  const c = h('span', { class: 'chip', 'aria-hidden': 'true' });
+  c.style.backgroundColor = hex;
+  return c;
+}
+
+function renderMatrix(data) {
+  const table = clear($('#matrix-table'));
+  table.append(h('caption', { class: 'visually-hidden', text: 'Contrast of every palette color as text (rows) on every palette color as background (columns)' }));
+  const head = h('tr', {}, h('th', { scope: 'col', text: 'Text ↓ / background →' }));
+  for (const c of data.colors) head.append(h('th', { scope: 'col' }, chip(c.hex), c.name));
+  table.append(h('thead', {}, head));
+  const body = h('tbody');
+  data.rows.forEach((row, i) => {
+    const tr = h('tr', {}, h('th', { scope: 'row' }, chip(data.colors[i].hex), data.colors[i].name));
+    row.forEach((cell, j) => {
+      if (i === j) { tr.append(h('td', { class: 'na', text: '—' })); return; }
+      const sample = h('span', { class: 'cell specimen', text: 'Aa' });
+      sample.style.color = data.colors[i].hex;
+      sample.style.backgroundColor = data.colors[j].hex;
+      tr.append(h('td', { dataset: { row: i, col: j } }, sample,
+        h('span', { class: 'cell-ratio', text: `${cell.ratioText}:1` }), verdict(cell.AA.normalText, 'AA', 'AA')));
+    });
+    body.append(tr);
+  });
+  table.append(body);
+}
+
+async function loadSVG(colors) {
+  const box = clear($('#matrix-svg'));
+  const r = await api('/v1/contrast/matrix', { method: 'POST', query: { format: 'svg' }, json: { colors: forMatrix(colors) }, as: 'text' });
+  if (!r.ok) { box.append(h('p', { class: 'field-error', text: problemText(r) })); return; }
+  const svg = importSVG(r.data);
+  if (svg) {
+    svg.setAttribute('aria-hidden', 'true');
+    box.append(svg);
+  }
+}
+
+async function downloadMatrix(format) {
+  if (!lastColors) return;
+  const r = await api('/v1/contrast/matrix', { method: 'POST', query: { format }, json: { colors: forMatrix(lastColors) }, as: 'blob' });
+  if (!r.ok) { paletteError(problemText(r)); return; }
+  const blob = r.data instanceof Blob ? r.data : new Blob([JSON.stringify(r.data, null, 2)], { type: 'application/json' });
+  download(blob, dispositionName(r.response, `contrast-matrix.${format}`));
+}
+
+// ---- Dark and increased-contrast variants (feature-detected) ----
+
+/**
+ * The palette as /v1/palette/* takes it: named colors with a role. A role given in the text wins;
+ * otherwise the name suggests one (paper/background/surface → background, accent/tint/link → tint,
+ * icon → icon, fill/separator/border → nonText), and everything else is text.
+ */
+export function paletteForVariants(colors) {
+  return colors.map((c, i) => {
+    const name = typeof c === 'string' ? `color${i + 1}` : c.name;
+    const color = typeof c === 'string' ? c : c.color;
+    if (typeof c !== 'string' && c.role) return { name, color, role: c.role };
+    const role = /background|paper|surface|^bg/i.test(name) ? 'background'
+      : /accent|tint|link|primary/i.test(name) ? 'tint'
+        : /icon/i.test(name) ? 'icon' : /fill|separator|border/i.test(name) ? 'nonText' : 'text';
+    return { name, color, role };
+  });
+}
+
+function variantsBody(colors) {
+  return { colors: paletteForVariants(colors), policy: $('#palette-policy').value };
+}
+
+async function runVariants(colors) {
+  const status = $('#variants-status');
+  const table = clear($('#variants-table'));
+  $('#variants-block').hidden = false;
+  status.textContent = 'Generating the dark and increased-contrast variants…';
+  const [r, sheet] = await Promise.all([
+    api('/v1/palette/dark', { method: 'POST', json: variantsBody(colors) }),
+    features.paletteExport
+      ? api('/v1/palette/export', { method: 'POST', json: { ...variantsBody(colors), format: 'svg' }, as: 'text' })
+      : Promise.resolve(null),
+  ]);
+  if (!r.ok) { status.textContent = problemText(r); return; }
+  const d = r.data;
+  const sum = d.summary || {};
+  status.textContent = `${sum.passing} of ${sum.colors} colors reach their targets in every variant` +
+    (sum.failing ? ` (${sum.failing} do not: see ✗ below)` : '') + `; ${sum.changedInDark} change in dark. Policy: ${d.policy}.`;
+  const kinds = (d.variants || []).map((v) => ({ key: v.variant, title: v.title }));
+  table.append(h('caption', { class: 'visually-hidden', text: 'Each palette color in light, dark and increased contrast, on its hardest surface' }));
+  table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Color' }),
+    ...kinds.map((k) => h('th', { scope: 'col', text: k.title })))));
+  const body = h('tbody');
+  for (const c of d.colors || []) {
+    const tr = h('tr', { dataset: { name: c.name } }, h('th', { scope: 'row' }, c.name, h('span', { class: 'hint', text: ` ${c.role}` })));
+    for (const k of kinds) {
+      const v = c.variants[k.key];
+      tr.append(v ? variantCell(v, k.key) : h('td', { text: '–' }));
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  const box = clear($('#swatch-sheet'));
+  if (sheet && sheet.ok) {
+    const svg = importSVG(sheet.data);
+    if (svg) { svg.setAttribute('aria-hidden', 'true'); box.append(svg); }
+  }
+  $('#swatch-sheet-block').hidden = !box.firstChild;
+}
+
+function variantCell(v, key) {
+  const worst = v.worst;
+  const sample = h('span', { class: 'cell specimen', text: 'Aa' });
+  sample.style.color = worst ? worst.effectiveForeground : v.hex;
+  sample.style.backgroundColor = worst ? worst.surfaceHex : '';
+  const lines = [
+    h('span', { class: 'variant-hex' }, chip(v.hex), v.hex),
+    h('span', { class: 'hint', text: v.method + (v.deltaEOK ? ` · ΔE OK ${v.deltaEOK.toFixed(3)}` : '') }),
+  ];
+  if (worst) lines.push(h('span', {}, `worst ${worst.ratioText}:1 `, verdict(v.passes, 'passes', 'fails')));
+  const failing = v.failingSurfaces || [];
+  if (failing.length) {
+    lines.push(h('details', { class: 'failing' },
+      h('summary', { text: `fails on ${failing.length} surface${failing.length > 1 ? 's' : ''}` }),
+      h('ul', {}, failing.map((f) => h('li', { text: f })))));
+  } else if (worst) {
+    lines.push(h('span', { class: 'hint', text: `hardest surface ${worst.surfaceHex} (${worst.context})` }));
+  }
+  return h('td', { dataset: { variant: key, hex: v.hex } }, sample, ...lines);
+}
+
+// ---- Exports (feature-detected) ----
+
+const EXPORTS = [
+  { format: 'xcassets', label: 'Xcode asset catalog (.zip)', file: 'Colors.xcassets.zip' },
+  { format: 'css', label: 'CSS custom properties', file: 'palette.css' },
+  { format: 'tokens', label: 'Design tokens (JSON)', file: 'palette.tokens.json' },
+  { format: 'android', label: 'Android colors.xml (.zip)', file: 'android-colors.zip' },
+  { format: 'svg', label: 'SVG swatch sheet', file: 'palette-swatches.svg' },
+];
+
+export function setupExports() {
+  const box = clear($('#export-buttons'));
+  for (const e of EXPORTS) {
+    const b = h('button', { type: 'button', dataset: { exportFormat: e.format }, text: e.label });
+    b.addEventListener('click', () => exportPalette(e));
+    box.append(b);
+  }
+}
+
+async function exportPalette(e) {
+  const status = $('#export-status');
+  if (!lastColors) return;
+  status.textContent = `Preparing ${e.label}…`;
+  const r = await api('/v1/palette/export', { method: 'POST', json: { ...variantsBody(lastColors), format: e.format }, as: 'blob' });
+  if (!r.ok) { status.textContent = problemText(r); return; }
+  const name = dispositionName(r.response, e.file);
+  download(r.data, name);
+  const passes = r.response.headers.get('X-Palette-Passes');
+  status.textContent = `Downloaded ${name}.` + (passes === 'false' ? ' Some variants miss their target: the file says which.' : '');
+}
+
+export function setupPalette(addPair) {
+  $('#palette-form').addEventListener('submit', (ev) => { ev.preventDefault(); runPalette(); });
+  $('#palette-use-pair').addEventListener('click', () => {
+    const ta = $('#palette-input');
+    const extra = addPair();
+    if (!extra) return;
+    ta.value = ta.value.replace(/\s*$/, '\n') + extra.join('\n');
+    runPalette();
+  });
+  $('#palette-policy').addEventListener('change', () => { if (lastColors) runPalette(); });
+  for (const b of $$('[data-matrix-download]')) b.addEventListener('click', () => downloadMatrix(b.dataset.matrixDownload));
+}

@@ -1,0 +1,696 @@
+import Foundation
+
+// Dark-mode and increased-contrast variants of a light palette, checked on every Apple surface
+// each color sits on.
+//
+// Method (README, "Palettes"; measured against Apple's own tints by bench/apple-likeness):
+// - Every variant is searched along the constant-hue OKLCH path of `NearestPassingColor`: hue
+//   kept, chroma kept unless sRGB cannot show it, lightness moved as little as possible (ΔE OK),
+//   judged as the 8-bit color it is reported as.
+// - Surfaces: the opaque system backgrounds (systemBackground … tertiarySystemGroupedBackground)
+//   of every context a variant is shown in — dark: base and elevated; increased contrast: the
+//   increased-contrast values — plus the palette's own background colors a color is placed `on`
+//   (their variant in the same context, composited over systemBackground when translucent).
+//   Translucent colors are composited source-over on each surface before measuring.
+// - Start points: a tint, icon or non-text color starts from itself (the least change). Text
+//   whose surface turns from light to dark flips polarity: its dark variant must also keep at
+//   least the contrast it had on its light surface (so primary and secondary text keep their
+//   order: black text becomes white, not a just-passing gray). A light background (relative
+//   luminance ≥ 0.1791, where white and black contrast equally) is mirrored: its dark start is the
+//   darkest color of the same hue and chroma whose contrast with the dark systemBackground is
+//   the contrast it had with the light systemBackground (#f2f2f7 on white → a near-black gray);
+//   darker backgrounds keep their color.
+// - Repair: from the start, the nearest color (both directions, smaller ΔE OK from the start)
+//   that reaches the target on every surface of every context of the variant. A start that
+//   already passes is kept unchanged. When no color of the path passes everywhere (e.g. 7:1 on
+//   a mid-gray custom surface), the color with the best worst case is returned, marked failing,
+//   with the surfaces it fails on: never a silently wrong pass.
+// - Backgrounds are judged by the system `label` of each context, unless palette text colors
+//   are placed `on` them; then the text is repaired against the background first, and where it
+//   still cannot pass, the background moves (nearest color of its hue) until all its text
+//   passes, and the text is generated again on it. Such a background's measurements are the
+//   palette texts on it.
+// - Increased contrast: the light variant (dark variant) is repaired again against the
+//   increased-contrast surfaces with the increased target (`ContrastTarget.increased`).
+// - The light variant is the color as given; it is measured and, when failing, carries the
+//   nearest passing suggestion (or is replaced by it with `adjustLight`).
+
+/// The four appearances a palette color is generated for, as asset catalogs name them.
+public enum PaletteVariant: String, Sendable, CaseIterable, Hashable {
+    /// Light appearance, standard contrast ("Any" in an asset catalog): the color as given.
+    case light
+    /// Dark appearance, standard contrast, base and elevated levels.
+    case dark
+    /// Light appearance with Increase Contrast on ("High Contrast").
+    case lightIncreasedContrast
+    /// Dark appearance with Increase Contrast on, base and elevated levels.
+    case darkIncreasedContrast
+
+    /// Light or dark.
+    public var appearance: AppleAppearance { self == .light || self == .lightIncreasedContrast ? .light : .dark }
+    /// Standard or increased contrast.
+    public var contrast: AppleContrastSetting { self == .light || self == .dark ? .standard : .increased }
+    /// Human-readable name, e.g. "Dark, increased contrast".
+    public var title: String {
+        switch self {
+        case .light: return "Light"
+        case .dark: return "Dark"
+        case .lightIncreasedContrast: return "Light, increased contrast"
+        case .darkIncreasedContrast: return "Dark, increased contrast"
+        }
+    }
+}
+
+/// What palette colors sit on in each of the six distinct Apple contexts: the distinct opaque
+/// system backgrounds, systemBackground itself and the `label` color.
+public struct PaletteEnvironment: Sendable {
+    /// One distinct opaque surface color and the system color names that have it.
+    public struct Surface: Sendable, Equatable {
+        /// System color names sharing this value, catalog order (e.g. systemBackground,
+        /// systemGroupedBackground), or `custom:<name>` for a palette background.
+        public var names: [String]
+        /// Opaque gamma-encoded sRGB `0...1`.
+        public var srgb: SIMD3<Double>
+        /// The names joined with ", ".
+        public var name: String { names.joined(separator: ", ") }
+
+        /// A surface.
+        public init(names: [String], srgb: SIMD3<Double>) {
+            self.names = names
+            self.srgb = srgb
+        }
+    }
+
+    /// One context's surfaces.
+    public struct Context: Sendable {
+        /// The trait context.
+        public var context: AppleColorContext
+        /// Distinct opaque system backgrounds, darkest-to-lightest order not implied (catalog order).
+        public var surfaces: [Surface]
+        /// systemBackground in this context (what translucent custom backgrounds lie over).
+        public var systemBackground: SIMD3<Double>
+        /// The system `label` color (judges background-role colors).
+        public var label: DisplayColor
+
+        /// A context.
+        public init(context: AppleColorContext, surfaces: [Surface], systemBackground: SIMD3<Double>, label: DisplayColor) {
+            self.context = context
+            self.surfaces = surfaces
+            self.systemBackground = systemBackground
+            self.label = label
+        }
+    }
+
+    /// The six contexts in `AppleColorContext.distinctContexts` order.
+    public var contexts: [Context]
+
+    /// An environment from explicit contexts.
+    public init(contexts: [Context]) {
+        self.contexts = contexts
+    }
+
+    /// The environment of `generation` read from `catalog`: the background and grouped
+    /// background names of each distinct context (identical values merged into one surface),
+    /// systemBackground and label. Nil when the catalog lacks systemBackground or label.
+    public init?(catalog: AppleSystemColorCatalog, generation: AppleCatalogGeneration = .newest) {
+        var contexts: [Context] = []
+        for context in AppleColorContext.distinctContexts(generation: generation) {
+            guard let system = catalog.resolve("systemBackground", in: context),
+                let label = catalog.resolve("label", in: context)
+            else { return nil }
+            var surfaces: [Surface] = []
+            for name in catalog.backgroundNames {
+                guard let value = catalog.resolve(name, in: context)?.value, value.alpha >= 1 else { continue }
+                if let i = surfaces.firstIndex(where: { $0.srgb == value.srgb }) {
+                    surfaces[i].names.append(name)
+                } else {
+                    surfaces.append(Surface(names: [name], srgb: value.srgb))
+                }
+            }
+            contexts.append(Context(context: context, surfaces: surfaces, systemBackground: system.value.srgb,
+                                    label: label.value.displayColor))
+        }
+        self.init(contexts: contexts)
+    }
+
+    /// The contexts a variant is shown in: light → light; dark → dark base and elevated;
+    /// increased contrast likewise with the increased-contrast values.
+    public func contexts(for variant: PaletteVariant) -> [Context] {
+        contexts.filter { $0.context.appearance == variant.appearance && $0.context.contrast == variant.contrast }
+    }
+}
+
+/// One color of a light palette with its role and targets.
+public struct PaletteEntry: Sendable {
+    /// Unique name within the palette.
+    public var name: String
+    /// What the color is used for (text, secondaryText, tint, icon, nonText, background).
+    public var role: AppleColorRole
+    /// The light-mode color as given (any space; gamut-mapped to sRGB for display).
+    public var color: Color
+    /// The contrast the light and dark variants must reach.
+    public var target: ContrastTarget
+    /// The contrast the increased-contrast variants must reach.
+    public var increasedTarget: ContrastTarget
+    /// Names of palette background entries this color is placed on; empty means the system
+    /// backgrounds.
+    public var on: [String]
+    /// Whether the system backgrounds count as surfaces too (default: when `on` is empty).
+    public var onSystemBackgrounds: Bool
+    /// Variants fixed by the caller (measured, never generated).
+    public var given: [PaletteVariant: Color]
+
+    /// An entry; `increasedTarget` defaults to `target.increased`, `onSystemBackgrounds` to
+    /// `on.isEmpty`.
+    public init(name: String, role: AppleColorRole, color: Color, target: ContrastTarget,
+                increasedTarget: ContrastTarget? = nil, on: [String] = [], onSystemBackgrounds: Bool? = nil,
+                given: [PaletteVariant: Color] = [:]) {
+        self.name = name
+        self.role = role
+        self.color = color
+        self.target = target
+        self.increasedTarget = increasedTarget ?? target.increased
+        self.on = on
+        self.onSystemBackgrounds = onSystemBackgrounds ?? on.isEmpty
+        self.given = given
+    }
+
+    /// The target a variant must reach.
+    public func target(for variant: PaletteVariant) -> ContrastTarget {
+        variant.contrast == .increased ? increasedTarget : target
+    }
+}
+
+/// One measured pair of a palette variant.
+public struct PaletteMeasurement: Sendable {
+    /// The context of the surface.
+    public var context: AppleColorContext
+    /// The surface: system names (e.g. "secondarySystemBackground, …"), `custom:<name>`, or for a
+    /// background-role color its own name (with " over <system surface>" when translucent).
+    public var surface: String
+    /// The opaque surface color (after compositing).
+    public var surfaceColor: SIMD3<Double>
+    /// What is drawn on it: the entry's name, `label`, or a palette text color's name.
+    public var foreground: String
+    /// The foreground as drawn (8-bit, straight alpha).
+    public var foregroundColor: DisplayColor
+    /// WCAG ratio and APCA Lc of the (composited) foreground on the surface.
+    public var measurement: ContrastMeasurement
+    /// The value in the target's metric.
+    public var value: Double
+    /// The minimum `value` was judged against.
+    public var minimum: Double
+    /// Whether `value` meets the target.
+    public var passes: Bool
+    /// `value − minimum` (≥ 0 passes); orders rows judged by different targets.
+    public var margin: Double { value - minimum }
+}
+
+/// How a variant was obtained.
+public enum PaletteVariantMethod: String, Sendable, CaseIterable, Hashable {
+    /// The light color as given.
+    case original
+    /// Given by the caller for this variant.
+    case given
+    /// The start point already passed everywhere: kept as it was (a tint unchanged in dark mode).
+    case unchanged
+    /// A mirrored background start, kept: palette text on it is repaired instead, or it passed.
+    case mirrored
+    /// Moved along its path until it passes everywhere.
+    case adjusted
+    /// No color of the path passes everywhere: the best worst case, reported as failing.
+    case bestEffort
+}
+
+/// One generated (or measured) variant of a palette color.
+public struct PaletteVariantResult: Sendable {
+    /// Which variant.
+    public var variant: PaletteVariant
+    /// The color (8-bit, exactly its hex).
+    public var color: DisplayColor
+    /// How it was obtained.
+    public var method: PaletteVariantMethod
+    /// The direction it moved from `start`, when `method` is `adjusted` or `bestEffort`.
+    public var direction: NearestPassingColor.Direction?
+    /// Where the search began (the light color, the dark variant, or a mirrored start).
+    public var start: DisplayColor
+    /// The target this variant is judged by.
+    public var target: ContrastTarget
+    /// ΔE OK from the light original as given.
+    public var deltaEOK: Double
+    /// CIEDE2000 (Lab D65) from the light original as given.
+    public var deltaE2000: Double
+    /// Every surface of every context of the variant.
+    public var measurements: [PaletteMeasurement]
+    /// The measurement with the lowest value.
+    public var worst: PaletteMeasurement?
+    /// True when every measurement passes.
+    public var passes: Bool
+    /// For a failing light color (without `adjustLight`): the nearest passing color.
+    public var suggestion: DisplayColor?
+    /// Explanations (why a color could not pass, what constrained it).
+    public var notes: [String]
+}
+
+/// The variants of one palette color.
+public struct PaletteEntryResult: Sendable {
+    /// The entry as given.
+    public var entry: PaletteEntry
+    /// Light, dark, light increased contrast, dark increased contrast (`PaletteVariant` order).
+    public var variants: [PaletteVariantResult]
+    /// True when every variant passes.
+    public var passes: Bool { variants.allSatisfy(\.passes) }
+
+    /// The result for `variant`.
+    public subscript(_ variant: PaletteVariant) -> PaletteVariantResult {
+        variants.first { $0.variant == variant }!
+    }
+}
+
+/// Generates dark and increased-contrast variants of a light palette (see the file header for
+/// the method). Pure and deterministic.
+public enum DarkVariants {
+    /// Relative luminance where white and black give the same WCAG contrast
+    /// (√(1.05 × 0.05) − 0.05): at or above it a surface counts as light.
+    public static let midLuminance = (1.05 * 0.05).squareRoot() - 0.05
+
+    /// A surface a foreground is measured on.
+    struct Placed {
+        var context: AppleColorContext
+        var name: String
+        var srgb: SIMD3<Double>
+        /// WCAG relative luminance of `srgb`, computed once.
+        var luminance: Double
+
+        init(context: AppleColorContext, name: String, srgb: SIMD3<Double>) {
+            self.context = context
+            self.name = name
+            self.srgb = srgb
+            luminance = WCAG.relativeLuminance(srgb)
+        }
+    }
+
+    /// Generates every variant of every entry.
+    ///
+    /// - Parameters:
+    ///   - entries: the palette; names should be unique and `on` should name background-role
+    ///     entries (others are ignored).
+    ///   - environment: the Apple surfaces (see `PaletteEnvironment.init(catalog:generation:)`).
+    ///   - adjustLight: when true, a failing light color is replaced by its nearest passing color
+    ///     (and the other variants start from it); by default it is kept and reported.
+    /// - Returns: one result per entry, in entry order.
+    /// - Complexity: per variant at most about 2 × 290 path points, each measured on every
+    ///   surface of the variant's contexts (6 system surfaces in dark).
+    public static func generate(_ entries: [PaletteEntry], in environment: PaletteEnvironment,
+                                adjustLight: Bool = false) -> [PaletteEntryResult] {
+        var backgrounds: [String: [PaletteVariant: DisplayColor]] = [:]
+        var results = [PaletteEntryResult?](repeating: nil, count: entries.count)
+        let backgroundNames = Set(entries.filter { $0.role == .background }.map(\.name))
+        // Backgrounds with palette text placed on them are judged by that text.
+        var textOn: [String: [Int]] = [:]
+        for (i, e) in entries.enumerated() where e.role != .background {
+            for name in e.on where backgroundNames.contains(name) { textOn[name, default: []].append(i) }
+        }
+
+        for (i, e) in entries.enumerated() where e.role == .background {
+            let r = background(e, judgedByText: textOn[e.name] != nil, environment: environment, adjustLight: adjustLight)
+            results[i] = r
+            backgrounds[e.name] = Dictionary(uniqueKeysWithValues: r.variants.map { ($0.variant, $0.color) })
+        }
+        for (i, e) in entries.enumerated() where e.role != .background {
+            results[i] = foreground(e, backgrounds: backgrounds, environment: environment, adjustLight: adjustLight)
+        }
+        // Backgrounds with palette text the text could not pass on: move the background (against
+        // the text as generated so far), then generate the affected text once more, per variant.
+        for (index, v) in PaletteVariant.allCases.enumerated() {
+            var regenerate = Set<Int>()
+            for (i, e) in entries.enumerated() where e.role == .background && e.given[v] == nil {
+                guard let texts = textOn[e.name], let r = results[i] else { continue }
+                let texted = texts.compactMap { results[$0] }
+                let (variant, moved) = repair(e, r.variants[index], under: texted, environment: environment, adjustLight: adjustLight)
+                results[i]!.variants[index] = variant
+                if moved {
+                    backgrounds[e.name]?[v] = variant.color
+                    regenerate.formUnion(texts)
+                }
+            }
+            for t in regenerate.sorted() {
+                guard var text = results[t] else { continue }
+                text.variants[index] = generated(text, v, backgrounds: backgrounds, environment: environment)
+                results[t] = text
+            }
+        }
+        // Backgrounds judged by palette text: their measurements are that text on them.
+        for (i, e) in entries.enumerated() where e.role == .background {
+            guard let texts = textOn[e.name], var r = results[i] else { continue }
+            for v in r.variants.indices {
+                let variant = r.variants[v].variant
+                var rows: [PaletteMeasurement] = []
+                for t in texts {
+                    guard let text = results[t] else { continue }
+                    let fg = text[variant].color
+                    let target = text.entry.target(for: variant)
+                    for c in environment.contexts(for: variant) {
+                        for s in placements(ofBackground: r.variants[v].color, named: e.name, in: c) {
+                            rows.append(measure(fg, named: text.entry.name, on: s, target: target))
+                        }
+                    }
+                }
+                r.variants[v].measurements = rows
+                r.variants[v].worst = rows.min { $0.margin < $1.margin }
+                r.variants[v].passes = rows.allSatisfy(\.passes)
+            }
+            results[i] = r
+        }
+        return results.map { $0! }
+    }
+
+    // MARK: Foregrounds
+
+    /// Where a foreground is measured in `variant`: the system surfaces (unless placed only on
+    /// palette backgrounds) and its palette backgrounds' variants, composited over
+    /// systemBackground when translucent.
+    static func surfaces(_ e: PaletteEntry, _ variant: PaletteVariant, backgrounds: [String: [PaletteVariant: DisplayColor]],
+                         environment: PaletteEnvironment) -> [Placed] {
+        var out: [Placed] = []
+        for c in environment.contexts(for: variant) {
+            if e.onSystemBackgrounds {
+                for s in c.surfaces { out.append(Placed(context: c.context, name: s.name, srgb: s.srgb)) }
+            }
+            for name in e.on {
+                guard let bg = backgrounds[name]?[variant] else { continue }
+                out.append(Placed(context: c.context, name: "custom:\(name)", srgb: AppleCompositing.flatten(bg, over: c.systemBackground)))
+            }
+        }
+        return out
+    }
+
+    static func foreground(_ e: PaletteEntry, backgrounds: [String: [PaletteVariant: DisplayColor]],
+                           environment: PaletteEnvironment, adjustLight: Bool) -> PaletteEntryResult {
+        let original = DisplayColor(e.color).quantized
+        // Light: as given (or adjusted), measured, with a suggestion when failing.
+        let lightSurfaces = surfaces(e, .light, backgrounds: backgrounds, environment: environment)
+        var light: PaletteVariantResult
+        if let given = e.given[.light] {
+            light = finish(e, .light, DisplayColor(given).quantized, method: .given, start: original, direction: nil, on: lightSurfaces)
+        } else {
+            light = finish(e, .light, original, method: .original, start: original, direction: nil, on: lightSurfaces)
+        }
+        if !light.passes && e.given[.light] == nil && !lightSurfaces.isEmpty {
+            let (move, unchanged) = NearestPassingColor.nearest(to: original) { margin($0, on: lightSurfaces, target: e.target) }
+            if move.passes && !unchanged {
+                if adjustLight {
+                    light = finish(e, .light, move.color, method: .adjusted, start: original, direction: move.direction, on: lightSurfaces)
+                } else {
+                    light.suggestion = move.color
+                }
+            } else if !move.passes {
+                light.notes.append("No color of the same hue reaches the target on every light surface.")
+            }
+        }
+        var r = PaletteEntryResult(entry: e, variants: [light])
+        for v in [PaletteVariant.dark, .lightIncreasedContrast, .darkIncreasedContrast] {
+            r.variants.append(generated(r, v, backgrounds: backgrounds, environment: environment))
+        }
+        return r
+    }
+
+    /// Generates foreground variant `v` (not light) from the variants already in `r`: dark from
+    /// light (text keeps its light contrast), light increased contrast from light, dark
+    /// increased contrast from dark.
+    static func generated(_ r: PaletteEntryResult, _ v: PaletteVariant, backgrounds: [String: [PaletteVariant: DisplayColor]],
+                          environment: PaletteEnvironment) -> PaletteVariantResult {
+        let e = r.entry
+        let on = surfaces(e, v, backgrounds: backgrounds, environment: environment)
+        switch v {
+        case .light:
+            let light = r[.light]
+            var again = finish(e, .light, light.color, method: light.method, start: light.start, direction: light.direction, on: on)
+            again.suggestion = light.suggestion
+            again.notes = light.notes
+            return again
+        case .dark:
+            let light = r[.light].color
+            var keeper: ((DisplayColor) -> Double)?
+            if e.role == .text || e.role == .secondaryText,
+                let lightRef = referenceSurface(e, .light, backgrounds: backgrounds, environment: environment),
+                let darkRef = referenceSurface(e, .dark, backgrounds: backgrounds, environment: environment) {
+                keeper = contrastKeeper(light, lightReference: lightRef, darkReference: darkRef)
+            }
+            return variant(e, .dark, from: light, on: on, extra: keeper,
+                           extraNote: "keeps at least the contrast it had on its light surface (text polarity flips)")
+        case .lightIncreasedContrast:
+            return variant(e, v, from: r[.light].color, on: on, extra: nil, extraNote: "")
+        case .darkIncreasedContrast:
+            return variant(e, v, from: r[.dark].color, on: on, extra: nil, extraNote: "")
+        }
+    }
+
+    /// A generated (or given) foreground variant: nearest passing from `start` on `surfaces`.
+    static func variant(_ e: PaletteEntry, _ v: PaletteVariant, from start: DisplayColor, on surfaces: [Placed],
+                        extra: ((DisplayColor) -> Double)?, extraNote: String) -> PaletteVariantResult {
+        if let given = e.given[v] {
+            return finish(e, v, DisplayColor(given).quantized, method: .given, start: start, direction: nil, on: surfaces)
+        }
+        let target = e.target(for: v)
+        let (move, unchanged) = NearestPassingColor.nearest(to: start) { c in
+            let m = margin(c, on: surfaces, target: target)
+            guard let extra else { return m }
+            return Swift.min(m, extra(c))
+        }
+        let method: PaletteVariantMethod = move.passes ? (unchanged ? .unchanged : .adjusted) : .bestEffort
+        var r = finish(e, v, move.color, method: method, start: start, direction: unchanged ? nil : move.direction, on: surfaces)
+        if let extra, extra(move.color) < 0 {
+            r.notes.append("Does not keep the contrast it had on its light surface: no color of the same hue both \(extraNote) and reaches the target everywhere.")
+        } else if extra != nil && !unchanged {
+            r.notes.append("Text: \(extraNote).")
+        }
+        if !move.passes {
+            r.notes.append("No color of the same hue reaches \(ContrastTarget.format(target.minimum))\(target.metric == .wcag2 ? ":1" : " Lc") on every surface; this is the best worst case, failing on: \(r.measurements.filter { !$0.passes }.map { "\($0.context.id) \($0.surface)" }.joined(separator: "; ")).")
+        }
+        return r
+    }
+
+    /// The surface text is placed on (the first custom background, else systemBackground) in
+    /// the first context of `variant`.
+    static func referenceSurface(_ e: PaletteEntry, _ variant: PaletteVariant,
+                                 backgrounds: [String: [PaletteVariant: DisplayColor]],
+                                 environment: PaletteEnvironment) -> SIMD3<Double>? {
+        guard let c = environment.contexts(for: variant).first else { return nil }
+        if !e.onSystemBackgrounds, let name = e.on.first, let bg = backgrounds[name]?[variant] {
+            return AppleCompositing.flatten(bg, over: c.systemBackground)
+        }
+        return c.systemBackground
+    }
+
+    /// A margin that is ≥ 0 when a dark candidate has at least the WCAG contrast `light` had on
+    /// `lightReference`, on the side of `darkReference` that keeps (or, when the surface turns
+    /// from light to dark, flips) its polarity.
+    static func contrastKeeper(_ light: DisplayColor, lightReference: SIMD3<Double>,
+                               darkReference: SIMD3<Double>) -> (DisplayColor) -> Double {
+        let lightFG = AppleCompositing.flatten(light, over: lightReference)
+        let yText = WCAG.relativeLuminance(lightFG), yLightRef = WCAG.relativeLuminance(lightReference)
+        let c0 = WCAG.contrastRatio(yText, yLightRef)
+        let yDarkRef = WCAG.relativeLuminance(darkReference)
+        let flips = (yLightRef >= midLuminance) != (yDarkRef >= midLuminance)
+        let textWasLighter = yText > yLightRef
+        let wantLighter = flips ? !textWasLighter : textWasLighter
+        return { candidate in
+            let y = WCAG.relativeLuminance(AppleCompositing.flatten(candidate, over: darkReference))
+            let ratio = WCAG.contrastRatio(y, yDarkRef)
+            let lighter = y > yDarkRef
+            return lighter == wantLighter || ratio == 1 ? ratio - c0 : -(ratio - 1) - c0
+        }
+    }
+
+    /// Moves a background variant (nearest color of its hue) until every palette text on it
+    /// reaches its target; returns the variant (with a suggestion only, for light without
+    /// `adjustLight`) and whether the color changed.
+    static func repair(_ e: PaletteEntry, _ current: PaletteVariantResult, under texts: [PaletteEntryResult],
+                       environment: PaletteEnvironment, adjustLight: Bool) -> (PaletteVariantResult, Bool) {
+        let v = current.variant
+        let contexts = environment.contexts(for: v)
+        let margin: (DisplayColor) -> Double = { c in
+            var m = Double.infinity
+            for ctx in contexts {
+                let under = placements(ofBackground: c, named: e.name, in: ctx)
+                for text in texts {
+                    let fg = text[v].color, target = text.entry.target(for: v)
+                    for s in under {
+                        m = Swift.min(m, target.value(of: ContrastMeasurement.opaque(foreground: fg, background: s.srgb)) - target.minimum)
+                    }
+                }
+            }
+            return m
+        }
+        guard margin(current.color) < 0 else { return (current, false) }
+        var r = current
+        let (move, unchanged) = NearestPassingColor.nearest(to: current.color, margin: margin)
+        guard move.passes, !unchanged else {
+            r.notes.append("The palette text on it cannot reach its target, and no color of this background's hue lets it.")
+            return (r, false)
+        }
+        if v == .light && !adjustLight {
+            r.suggestion = move.color
+            return (r, false)
+        }
+        r.color = move.color
+        r.method = .adjusted
+        r.direction = move.direction
+        r.deltaEOK = deltaEOK(move.color, e.color)
+        r.deltaE2000 = deltaE2000(move.color, e.color)
+        r.notes.append("Moved so the palette text on it can reach its target.")
+        return (r, true)
+    }
+
+    // MARK: Backgrounds
+
+    static func background(_ e: PaletteEntry, judgedByText: Bool, environment: PaletteEnvironment,
+                           adjustLight: Bool) -> PaletteEntryResult {
+        let original = DisplayColor(e.color).quantized
+        func judged(_ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod, start: DisplayColor,
+                    direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
+            let target = e.target(for: v)
+            let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target)
+            return PaletteVariantResult(
+                variant: v, color: color, method: method, direction: direction, start: start, target: target,
+                deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
+                worst: rows.min { $0.margin < $1.margin }, passes: rows.allSatisfy(\.passes), suggestion: nil, notes: [])
+        }
+        func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
+            let contexts = environment.contexts(for: v), target = e.target(for: v)
+            return { c in
+                var m = Double.infinity
+                for ctx in contexts {
+                    for s in placements(ofBackground: c, named: e.name, in: ctx) {
+                        let value = target.value(of: ContrastMeasurement.opaque(foreground: ctx.label, background: s.srgb))
+                        m = Swift.min(m, value - target.minimum)
+                    }
+                }
+                return m
+            }
+        }
+        func generate(_ v: PaletteVariant, from start: DisplayColor, startMethod: PaletteVariantMethod) -> PaletteVariantResult {
+            if let given = e.given[v] { return judged(v, DisplayColor(given).quantized, method: .given, start: start, direction: nil) }
+            if judgedByText { return judged(v, start, method: startMethod, start: start, direction: nil) }
+            let (move, unchanged) = NearestPassingColor.nearest(to: start, margin: labelMargin(v))
+            let method: PaletteVariantMethod = move.passes ? (unchanged ? startMethod : .adjusted) : .bestEffort
+            var r = judged(v, move.color, method: method, start: start, direction: unchanged ? nil : move.direction)
+            if !move.passes {
+                r.notes.append("No color of the same hue lets the system label reach the target on it in every context; this is the best worst case.")
+            }
+            return r
+        }
+
+        var light: PaletteVariantResult
+        if let given = e.given[.light] {
+            light = judged(.light, DisplayColor(given).quantized, method: .given, start: original, direction: nil)
+        } else {
+            light = judged(.light, original, method: .original, start: original, direction: nil)
+            if !judgedByText && !light.passes {
+                let (move, unchanged) = NearestPassingColor.nearest(to: original, margin: labelMargin(.light))
+                if move.passes && !unchanged {
+                    if adjustLight {
+                        light = judged(.light, move.color, method: .adjusted, start: original, direction: move.direction)
+                    } else {
+                        light.suggestion = move.color
+                    }
+                }
+            }
+        }
+        let mirrored = mirror(light.color, environment: environment)
+        let dark = generate(.dark, from: mirrored.color, startMethod: mirrored.mirrored ? .mirrored : .unchanged)
+        let lightIC = generate(.lightIncreasedContrast, from: light.color, startMethod: .unchanged)
+        let darkIC = generate(.darkIncreasedContrast, from: dark.color, startMethod: .unchanged)
+        return PaletteEntryResult(entry: e, variants: [light, dark, lightIC, darkIC])
+    }
+
+    /// The dark start of a background: a light surface (luminance ≥ `midLuminance` over the light
+    /// systemBackground) becomes the darkest color of its hue and chroma whose contrast with the
+    /// dark systemBackground is the contrast it had with the light one; a dark one is kept.
+    static func mirror(_ light: DisplayColor, environment: PaletteEnvironment) -> (color: DisplayColor, mirrored: Bool) {
+        guard let lc = environment.contexts(for: .light).first, let dc = environment.contexts(for: .dark).first else {
+            return (light, false)
+        }
+        let effective = AppleCompositing.flatten(light, over: lc.systemBackground)
+        let y = WCAG.relativeLuminance(effective)
+        guard y >= midLuminance else { return (light, false) }
+        let c0 = WCAG.contrastRatio(y, WCAG.relativeLuminance(lc.systemBackground))
+        let yDark = WCAG.relativeLuminance(dc.systemBackground)
+        let start = LightnessPath(light)
+        let path = LightnessPath(lightness: 0, chroma: start.chroma, hue: start.hue, alpha: light.alpha)
+        let scan = NearestPassingColor.scan(span: 1) { s in
+            let c = path.quantized(atLightness: s)
+            let yc = WCAG.relativeLuminance(AppleCompositing.flatten(c, over: dc.systemBackground))
+            return yc >= yDark ? WCAG.contrastRatio(yc, yDark) - c0 : -1
+        }
+        return (path.quantized(atLightness: scan.passing ?? 1), true)
+    }
+
+    /// Where a background color is measured in a context: itself when opaque, else composited
+    /// over each distinct system surface.
+    static func placements(ofBackground color: DisplayColor, named name: String, in c: PaletteEnvironment.Context) -> [Placed] {
+        if color.alpha >= 1 { return [Placed(context: c.context, name: name, srgb: color.srgb)] }
+        return c.surfaces.map { s in
+            Placed(context: c.context, name: "\(name) over \(s.name)", srgb: AppleCompositing.flatten(color, over: s.srgb))
+        }
+    }
+
+    static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
+                          target: ContrastTarget) -> [PaletteMeasurement] {
+        var rows: [PaletteMeasurement] = []
+        for c in contexts {
+            for s in placements(ofBackground: color, named: name, in: c) {
+                rows.append(measure(c.label, named: "label", on: s, target: target))
+            }
+        }
+        return rows
+    }
+
+    // MARK: Shared
+
+    /// The smallest value − minimum of `color` over `surfaces` (+∞ with no surfaces). WCAG
+    /// targets take a short path (luminances only, the same numbers as `ContrastMeasurement`).
+    static func margin(_ color: DisplayColor, on surfaces: [Placed], target: ContrastTarget) -> Double {
+        var m = Double.infinity
+        if target.metric == .wcag2 {
+            let opaque = color.alpha >= 1
+            let y = opaque ? WCAG.relativeLuminance(color.srgb) : 0
+            for s in surfaces {
+                let yf = opaque ? y : WCAG.relativeLuminance(Compositing.sourceOver(color.srgb, alpha: color.alpha, overOpaque: s.srgb))
+                m = Swift.min(m, WCAG.contrastRatio(yf, s.luminance) - target.minimum)
+            }
+            return m
+        }
+        for s in surfaces {
+            m = Swift.min(m, target.value(of: ContrastMeasurement.opaque(foreground: color, background: s.srgb)) - target.minimum)
+        }
+        return m
+    }
+
+    static func measure(_ fg: DisplayColor, named name: String, on s: Placed, target: ContrastTarget) -> PaletteMeasurement {
+        let m = ContrastMeasurement.opaque(foreground: fg, background: s.srgb)
+        let v = target.value(of: m)
+        return PaletteMeasurement(context: s.context, surface: s.name, surfaceColor: s.srgb, foreground: name,
+                                  foregroundColor: fg, measurement: m, value: v, minimum: target.minimum,
+                                  passes: v >= target.minimum)
+    }
+
+    static func finish(_ e: PaletteEntry, _ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod,
+                       start: DisplayColor, direction: NearestPassingColor.Direction?, on surfaces: [Placed]) -> PaletteVariantResult {
+        let target = e.target(for: v)
+        let rows = surfaces.map { measure(color, named: e.name, on: $0, target: target) }
+        return PaletteVariantResult(
+            variant: v, color: color, method: method, direction: direction, start: start, target: target,
+            deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
+            worst: rows.min { $0.margin < $1.margin }, passes: rows.allSatisfy(\.passes), suggestion: nil, notes: [])
+    }
+
+    static func deltaEOK(_ c: DisplayColor, _ original: Color) -> Double {
+        NearestPassingColor.distance(NearestPassingColor.oklab(c.srgb), original.converted(to: .oklab).coordinates)
+    }
+
+    static func deltaE2000(_ c: DisplayColor, _ original: Color) -> Double {
+        ColorDifference.deltaE2000(c.color, original)
+    }
+}

@@ -1,0 +1,81 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `GET /v1/apca/font?lc=…[&fontSize=…&fontSizeUnit=px&fontWeight=…]`: APCA readability.
+///
+/// For an Lc (`-108...108`; polarity is ignored), the minimum font size in px for weights
+/// 100…900 from apca-w3 0.1.9 `fontLookupAPCA` (`null` where the weight is not usable for text),
+/// the APCA use level it reaches, and with a size and weight whether they suffice. APCA is
+/// informational: it is not part of WCAG 2 (its levels are from the WCAG 3 working draft).
+struct APCAEndpoint {
+    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.from(request)
+        try f.rejectUnknown(["lc", "fontSize", "fontSizeUnit", "fontWeight"])
+        let lc = try f.number("lc", in: -108...108, required: true)!
+        let text = try TextSpec.from(f)
+        var o = JSONObject()
+        o.append("lc", .number(lc))
+        o.append("version", .string(APCA.version))
+        o.append("informational", .bool(true))
+        o.append("level", levelJSON(lc))
+        o.append("minimumFontSizePx", fontTable(lc))
+        if let text { o.append("text", sufficiency(lc: lc, text: text)) }
+        o.append("levels", .array(APCALevel.allCases.map { level in
+            .object([("name", .string(name(level))), ("minimumLc", .number(level.minimumLc)), ("use", .string(use(level)))])
+        }))
+        o.append("source", .string(APCAFontLookup.source))
+        return .object(o)
+    }
+
+    /// The highest level |lc| reaches: `{"name", "minimumLc", "use"}`, or null below Lc 15.
+    static func levelJSON(_ lc: Double) -> JSON {
+        guard let level = APCALevel.level(for: lc) else { return .null }
+        return .object([("name", .string(name(level))), ("minimumLc", .number(level.minimumLc)), ("use", .string(use(level)))])
+    }
+
+    /// `{"100": px | null, …, "900": px | null}`.
+    static func fontTable(_ lc: Double) -> JSON {
+        var o = JSONObject()
+        for w in APCAFontLookup.weights {
+            o.append(String(w), .number(APCAFontLookup.minimumFontSizePx(lc: lc, weight: w)))
+        }
+        return .object(o)
+    }
+
+    /// Whether a text size and weight suffice for `lc`. Weights between table columns use the
+    /// next lighter column (the stricter one).
+    static func sufficiency(lc: Double, text: TextSpec) -> JSON {
+        let column = APCAFontLookup.weights.last { $0 <= text.weight } ?? 100
+        let minimum = APCAFontLookup.minimumFontSizePx(lc: lc, weight: column)
+        return .object([
+            ("px", .number(text.px)),
+            ("fontWeight", .number(Double(text.weight))),
+            ("weightColumn", .number(Double(column))),
+            ("minimumPx", .number(minimum)),
+            ("sufficient", .bool(minimum.map { text.px >= $0 - 1e-9 } ?? false)),
+        ])
+    }
+
+    static func name(_ level: APCALevel) -> String {
+        switch level {
+        case .nonText: return "nonText"
+        case .anyText: return "anyText"
+        case .largeOrHeavyText: return "largeOrHeavyText"
+        case .otherText: return "otherText"
+        case .minimumBodyText: return "minimumBodyText"
+        case .preferredBodyText: return "preferredBodyText"
+        }
+    }
+
+    static func use(_ level: APCALevel) -> String {
+        switch level {
+        case .nonText: return "Lc 15: minimum for non-text (dividers, focus outlines)"
+        case .anyText: return "Lc 30: minimum for any text (placeholder, disabled)"
+        case .largeOrHeavyText: return "Lc 45: large or heavy text"
+        case .otherText: return "Lc 60: other content text"
+        case .minimumBodyText: return "Lc 75: minimum for body text"
+        case .preferredBodyText: return "Lc 90: preferred for body text"
+        }
+    }
+}

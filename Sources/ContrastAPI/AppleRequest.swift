@@ -1,0 +1,374 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// The Apple trait context system color names resolve in while a request is handled.
+///
+/// Endpoints that take `appearance`/`level`/`contrast`/`generation` bind it around their work
+/// with `run`; everywhere else (and outside any request) names resolve in the default context:
+/// light, base, standard contrast, newest generation. A task-local value, bound per request, so
+/// concurrent requests never see each other's context.
+enum AppleRequestScope {
+    @TaskLocal static var context: AppleColorContext = .default
+
+    /// Runs `body` with `context` bound.
+    static func run<T>(_ context: AppleColorContext, _ body: () throws(Problem) -> T) throws(Problem) -> T {
+        let result: Result<T, Problem> = $context.withValue(context) {
+            do throws(Problem) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
+extension Problem {
+    /// 400: a name is not one of the known names; `suggestions` lists close matches.
+    static func unknownName(_ field: FieldPath, what: String, got: String, known: [String], suggestions: [String]) -> Problem {
+        var detail = "\(field.display): unknown \(what) '\(got.prefix(64))'"
+        detail += suggestions.first.map { "; did you mean '\($0)'?" } ?? "."
+        if !known.isEmpty && known.count <= 16 { detail += " Known: \(known.joined(separator: ", "))." }
+        return Problem(status: 400, kind: "invalid-field", title: "Invalid request field", detail: detail,
+                       pointer: field.pointer, parameter: field.parameter,
+                       extra: [("suggestions", .array(suggestions.map { .string($0) }))])
+    }
+
+    /// 400: two members of a request contradict each other.
+    static func contradictory(_ field: FieldPath, _ other: FieldPath, _ detail: String) -> Problem {
+        Problem(status: 400, kind: "contradictory-fields", title: "Contradictory request fields", detail: detail,
+                pointer: field.pointer, parameter: field.parameter,
+                extra: [("conflictsWith", .string(other.pointer ?? other.parameter ?? ""))])
+    }
+}
+
+extension Fields {
+    /// A member that must be one of `E`'s raw values (or an alias), case-insensitive; unknown
+    /// values get a 400 naming the field with close-match suggestions.
+    func appleChoice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type, what: String,
+                                                         aliases: [String: E] = [:]) throws(Problem) -> E? where E.RawValue == String {
+        guard let s = try string(key, maxLength: 64) else { return nil }
+        let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+        if let e = E.allCases.first(where: { $0.rawValue.lowercased() == t }) { return e }
+        if let e = aliases.first(where: { $0.key.lowercased() == t })?.value { return e }
+        let names = E.allCases.map(\.rawValue)
+        // Suggest canonical names only: an alias close to the input suggests what it stands for.
+        var suggestions: [String] = []
+        for candidate in AppleNameMatching.suggestions(for: s, among: names + aliases.keys.sorted(), limit: 6) {
+            let canonical = aliases[candidate]?.rawValue ?? candidate
+            if !suggestions.contains(canonical) { suggestions.append(canonical) }
+        }
+        throw Problem.unknownName(field(key), what: what, got: s, known: names, suggestions: Array(suggestions.prefix(3)))
+    }
+
+    /// The generation member (`ios15-18`, `ios26`; aliases `ios15`…`ios18`, `latest`, `newest`).
+    func appleGeneration(_ key: String = "generation") throws(Problem) -> AppleCatalogGeneration? {
+        try appleChoice(key, AppleCatalogGeneration.self, what: "catalog generation", aliases: [
+            "ios15": .ios15to18, "ios16": .ios15to18, "ios17": .ios15to18, "ios18": .ios15to18,
+            "ios15_18": .ios15to18, "ios26": .ios26, "latest": .newest, "newest": .newest,
+        ])
+    }
+
+    /// `appearance`, `level`, `contrast`, `generation` as a context; absent members take the
+    /// defaults (light, base, standard, newest). `level: elevated` with light appearance is
+    /// accepted and resolves as base.
+    func appleContext() throws(Problem) -> AppleColorContext {
+        AppleColorContext(
+            appearance: try appleChoice("appearance", AppleAppearance.self, what: "appearance") ?? .light,
+            level: try appleChoice("level", AppleInterfaceLevel.self, what: "interface level") ?? .base,
+            contrast: try appleChoice("contrast", AppleContrastSetting.self, what: "contrast setting",
+                                      aliases: ["high": .increased, "normal": .standard]) ?? .standard,
+            generation: try appleGeneration() ?? .newest)
+    }
+
+    /// A font weight given as a number `1...1000` or a system weight name (`light`, `semibold`, …).
+    func appleFontWeight(_ key: String = "fontWeight", emphasized: AppleFontWeight? = nil) throws(Problem) -> Int? {
+        guard let v = value(key) else { return nil }
+        if case .string(let s) = v, !fromQuery || Fields.decimal(s) == nil {
+            if s.lowercased() == "emphasized", let emphasized { return emphasized.cssWeight }
+            if let w = AppleFontWeight(name: s) { return w.cssWeight }
+            let names = AppleFontWeight.allCases.map(\.rawValue) + (emphasized == nil ? [] : ["emphasized"])
+            throw Problem.unknownName(field(key), what: "font weight", got: s, known: names,
+                                      suggestions: AppleNameMatching.suggestions(for: s, among: names))
+        }
+        return try integer(key, in: 1...1000)
+    }
+}
+
+/// A Dynamic Type text style at a content size category, from `textStyle` and
+/// `contentSizeCategory` (default Large), with an optional `fontWeight` override.
+struct TextStyleSelection: Sendable {
+    var style: AppleTextStyle
+    var category: AppleContentSizeCategory
+    var points: Double
+    var leading: Double
+    /// CSS weight of the text: the style's weight unless `fontWeight` overrides it.
+    var weight: Int
+    var requirement: AppleTextRequirement
+
+    /// Members this selection reads.
+    static let fields: Set<String> = ["textStyle", "contentSizeCategory"]
+
+    /// The selection, nil when neither `textStyle` nor `contentSizeCategory` is given.
+    /// `contentSizeCategory` without `textStyle`, or `textStyle` together with `fontSize` or
+    /// `fontSizeUnit`, is a 400 (contradictory fields).
+    static func from(_ f: Fields, table: AppleDynamicTypeTable) throws(Problem) -> TextStyleSelection? {
+        guard let name = try f.string("textStyle", maxLength: 64) else {
+            if f.has("contentSizeCategory") {
+                throw Problem.contradictory(f.field("contentSizeCategory"), f.field("textStyle"),
+                                            "contentSizeCategory needs a textStyle: a category only scales a text style")
+            }
+            return nil
+        }
+        for key in ["fontSize", "fontSizeUnit"] where f.has(key) {
+            throw Problem.contradictory(f.field("textStyle"), f.field(key),
+                                        "textStyle and \(key) both set the text size; send one of them")
+        }
+        guard let style = table.style(named: name) else {
+            let names = table.styles.map(\.name)
+            throw Problem.unknownName(f.field("textStyle"), what: "text style", got: name, known: names,
+                                      suggestions: AppleNameMatching.suggestions(for: name, among: names + table.aliases.keys.sorted()))
+        }
+        var index = table.defaultCategoryIndex
+        if let c = try f.string("contentSizeCategory", maxLength: 64) {
+            guard let i = table.categoryIndex(named: c) else {
+                throw Problem.unknownName(f.field("contentSizeCategory"), what: "content size category", got: c,
+                                          known: table.categories.map(\.name),
+                                          suggestions: AppleNameMatching.suggestions(for: c, among: table.categoryNames))
+            }
+            index = i
+        }
+        let weight = try f.appleFontWeight(emphasized: style.emphasizedWeight) ?? style.weight.cssWeight
+        let points = style.sizes[index]
+        return TextStyleSelection(style: style, category: table.categories[index], points: points,
+                                  leading: style.leading[index], weight: weight,
+                                  requirement: AppleTextRequirement(points: points, weight: weight))
+    }
+
+    /// The size as the contrast endpoint's text spec (points).
+    var textSpec: TextSpec { TextSpec(points: points, weight: weight, unit: .pt, value: points) }
+
+    /// The style block of a response; with a measurement, also whether it passes.
+    func json(ratio: Double?, lc: Double?) -> JSON {
+        let r = requirement
+        var o = JSONObject()
+        o.append("name", .string(style.name))
+        o.append("title", .string(style.title))
+        o.append("contentSizeCategory", AppleJSON.category(category))
+        o.append("size", .number(points))
+        o.append("leading", .number(leading))
+        o.append("sizeUnit", .string("pt"))
+        o.append("weight", .string(AppleFontWeight(cssWeight: weight).rawValue))
+        o.append("cssWeight", .number(Double(weight)))
+        o.append("styleWeight", .string(style.weight.rawValue))
+        o.append("emphasizedWeight", .string(style.emphasizedWeight.rawValue))
+        o.append("isLargeText", .bool(r.isLargeText))
+        o.append("requiredRatio", .object([("AA", .number(r.wcagAA)), ("AAA", .number(r.wcagAAA)), ("hig", .number(r.hig))]))
+        o.append("apcaMinimumLc", .number(r.apcaMinimumLc))
+        if let ratio {
+            var passes: [(String, JSON)] = [("AA", .bool(ratio >= r.wcagAA)), ("AAA", .bool(ratio >= r.wcagAAA)), ("hig", .bool(ratio >= r.hig))]
+            if let lc { passes.append(("apca", .bool(r.apcaMinimumLc.map { abs(lc) >= $0 } ?? false))) }
+            o.append("passes", .object(passes))
+        }
+        var notes: [JSON] = [.string(AppleJSON.sizeNote)]
+        if r.apcaMinimumLc == nil { notes.append(.string("APCA's font lookup allows no contrast for this size and weight")) }
+        o.append("notes", .array(notes))
+        o.append("warnings", .array(r.weightWarning.map { [.string($0)] } ?? []))
+        return .object(o)
+    }
+}
+
+/// What `/v1/contrast` accepts beyond colors and sizes: the Apple context for system color names
+/// and a Dynamic Type text style in place of `fontSize`.
+struct AppleContrastOptions: Sendable {
+    /// The members added to `/v1/contrast`.
+    static let fields: Set<String> = Set(["appearance", "level", "contrast", "generation"]).union(TextStyleSelection.fields)
+
+    var context: AppleColorContext
+    var contextGiven: Bool
+    var textStyle: TextStyleSelection?
+
+    init(_ f: Fields) throws(Problem) {
+        context = try f.appleContext()
+        contextGiven = ["appearance", "level", "contrast", "generation"].contains { f.has($0) }
+        if f.has("textStyle") || f.has("contentSizeCategory") {
+            textStyle = try TextStyleSelection.from(f, table: try AppleData.get().dynamicType)
+        }
+    }
+
+    /// Runs the endpoint with the context bound, so every color member resolves in it.
+    func run(_ body: () throws(Problem) -> JSON) throws(Problem) -> JSON {
+        try AppleRequestScope.run(context, body)
+    }
+
+    /// The text spec from the text style, or else from `fontSize`/`fontWeight`.
+    func textSpec(orFrom f: Fields) throws(Problem) -> TextSpec? {
+        if let textStyle { return textStyle.textSpec }
+        return try TextSpec.from(f)
+    }
+
+    /// Adds `textStyle` (when given) and `appleContext` (when given or when a color was a system
+    /// color name) to a contrast response.
+    func annotate(_ out: inout JSONObject, _ m: ContrastMeasurement) {
+        if let textStyle { out.append("textStyle", textStyle.json(ratio: m.ratio, lc: m.apcaLc)) }
+        let usedSystem = ["foreground", "background", "backdrop"].contains { out[$0]?["systemColor"] != nil }
+        if contextGiven || usedSystem { out.append("appleContext", AppleJSON.context(context)) }
+    }
+}
+
+/// JSON encodings shared by the Apple endpoints.
+enum AppleJSON {
+    static let sizeNote = "iOS points are treated as typographic points for WCAG large text, as the HIG Accessibility table does (up to 17 pt: 4.5:1; 18 pt: 3:1), and as CSS px for APCA's font lookup"
+
+    /// `{"id", "appearance", "level", "contrast", "generation"}` (+ `note` for light elevated).
+    static func context(_ c: AppleColorContext) -> JSON {
+        var o = JSONObject()
+        o.append("id", .string(c.id))
+        o.append("appearance", .string(c.appearance.rawValue))
+        o.append("level", .string(c.level.rawValue))
+        o.append("contrast", .string(c.contrast.rawValue))
+        o.append("generation", .string(c.generation.rawValue))
+        if c.isLightElevated {
+            o.append("note", .string("level elevated has no effect in light appearance: values are those of light base (HIG Dark Mode)"))
+        }
+        return .object(o)
+    }
+
+    /// `{"hex", "rgba"}` of a catalog value (`#rrggbb`, or `#rrggbbaa` when translucent;
+    /// rgba r, g, b on 0–255, alpha 0–1).
+    static func value(_ c: AppleRGBA) -> JSON {
+        .object([("hex", .string(ColorJSON.hex(c.srgb, alpha: c.alpha))), ("rgba", .numbers([c.red, c.green, c.blue, c.alpha]))])
+    }
+
+    /// The `systemColor` description of a resolved name.
+    static func systemColor(_ r: AppleColorResolution) -> JSON {
+        var o = JSONObject()
+        o.append("name", .string(r.name))
+        o.append("uikit", .string("UIColor.\(r.name)"))
+        o.append("category", .string(r.category.rawValue))
+        o.append("context", context(r.context))
+        o.append("value", value(r.value))
+        o.append("valueGeneration", .string(r.valueGeneration.rawValue))
+        o.append("entry", .string(r.entry))
+        o.append("confidence", .string(r.confidence.rawValue))
+        o.append("source", .string(r.source))
+        o.append("notes", .array(r.notes.map { .string($0) }))
+        o.append("alternatives", .array(r.alternatives.map { alt in
+            .object([("hex", .string(ColorJSON.hex(alt.value.srgb, alpha: alt.value.alpha))),
+                     ("rgba", .numbers([alt.value.red, alt.value.green, alt.value.blue, alt.value.alpha])),
+                     ("source", .string(alt.source))])
+        }))
+        o.append("sourcesDocument", .string(AppleData.sourcesDocument))
+        return .object(o)
+    }
+
+    /// A content size category.
+    static func category(_ c: AppleContentSizeCategory) -> JSON {
+        .object([("name", .string(c.name)), ("uikit", .string(c.uikitName)), ("swiftUI", .string(c.swiftUIName)),
+                 ("accessibility", .bool(c.isAccessibility))])
+    }
+
+    /// A measurement of a foreground on an opaque surface: effective colors, ratio (unrounded),
+    /// floored `ratioText`, APCA Lc, WCAG verdicts.
+    static func measurement(_ m: ContrastMeasurement) -> JSONObject {
+        var o = JSONObject()
+        o.append("effectiveForeground", .string(ColorJSON.hex(m.effectiveForeground)))
+        o.append("effectiveBackground", .string(ColorJSON.hex(m.effectiveBackground)))
+        o.append("ratio", .number(m.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+        o.append("apcaLc", .number(m.apcaLc))
+        return o
+    }
+
+    /// `{"AA": {"normalText", "largeText", "nonText"}, "AAA": {...}}` for a ratio.
+    static func wcag(_ ratio: Double) -> JSON { ContrastEndpoint.wcagVerdicts(ratio) }
+
+    /// A requirement: metric, minimum (null when nothing can meet it), basis.
+    static func requirement(_ r: AppleContrastRequirement) -> JSON {
+        .object([("metric", .string(r.metric.rawValue)), ("minimum", .number(r.minimum.isFinite ? r.minimum : nil)),
+                 ("basis", .string(r.basis))])
+    }
+}
+
+extension Fields {
+    /// The contexts selected by the optional filters `appearance`, `level`, `contrast` (absent =
+    /// all values) in `generation`. Light elevated is included only when `level` asks for
+    /// elevated (it equals light base and carries a note).
+    func appleContextFilter(generation: AppleCatalogGeneration) throws(Problem) -> [AppleColorContext] {
+        let appearances = try appleChoice("appearance", AppleAppearance.self, what: "appearance").map { [$0] } ?? AppleAppearance.allCases
+        let levelFilter = try appleChoice("level", AppleInterfaceLevel.self, what: "interface level")
+        let contrasts = try appleChoice("contrast", AppleContrastSetting.self, what: "contrast setting",
+                                        aliases: ["high": .increased, "normal": .standard]).map { [$0] } ?? AppleContrastSetting.allCases
+        var contexts: [AppleColorContext] = []
+        for contrast in contrasts {
+            for appearance in appearances {
+                let levels: [AppleInterfaceLevel] = levelFilter.map { [$0] } ?? (appearance == .dark ? [.base, .elevated] : [.base])
+                for level in levels {
+                    contexts.append(AppleColorContext(appearance: appearance, level: level, contrast: contrast, generation: generation))
+                }
+            }
+        }
+        return contexts
+    }
+}
+
+/// A custom color that may differ per appearance and contrast, like an asset-catalog color set:
+/// either a color string, or `{"color", "dark"?, "increasedContrast"?, "darkIncreasedContrast"?}`.
+/// Each string is a CSS color or an Apple system color name (which resolves per context).
+///
+/// Fallbacks: dark → `color`; increased contrast → `color`; dark increased contrast → `dark`, then
+/// `color` (appearance outranks contrast, as asset catalogs fall back).
+struct AdaptiveColorInput: Sendable {
+    var variants: [(key: String, text: String, path: FieldPath)]
+    var hexOrder: HexOrder
+
+    static let objectFields: Set<String> = ["color", "dark", "increasedContrast", "darkIncreasedContrast"]
+
+    /// Parses a string or object member value at `path`; every variant is checked now, so a bad
+    /// color is reported with its own pointer.
+    static func parse(_ value: JSON, at path: FieldPath, fromQuery: Bool, hexOrder: HexOrder,
+                      extraFields: Set<String> = []) throws(Problem) -> AdaptiveColorInput {
+        var variants: [(String, String, FieldPath)] = []
+        switch value {
+        case .string(let s):
+            variants = [("color", s, path)]
+        case .object(let o):
+            let f = Fields(object: o, path: path, fromQuery: fromQuery)
+            for key in ["color", "dark", "increasedContrast", "darkIncreasedContrast"] {
+                guard let v = f.value(key) else {
+                    if key == "color" { throw Problem.invalidField(f.field(key), "\(f.field(key).display) is required: give a color such as \"#1c1c1e\" or \"systemBlue\"") }
+                    continue
+                }
+                guard case .string(let s) = v else {
+                    throw Problem.invalidField(f.field(key), "\(f.field(key).display) must be a color string, not \(v.typeName)")
+                }
+                variants.append((key, s, f.field(key)))
+            }
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"color\", \"dark\", \"increasedContrast\", \"darkIncreasedContrast\"}, not \(value.typeName)")
+        }
+        let input = AdaptiveColorInput(variants: variants, hexOrder: hexOrder)
+        for v in input.variants { _ = try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: .default) }
+        return input
+    }
+
+    /// The variant used in `context` (see the type's fallbacks).
+    func variant(for context: AppleColorContext) -> (key: String, text: String, path: FieldPath) {
+        func find(_ key: String) -> (key: String, text: String, path: FieldPath)? { variants.first { $0.key == key } }
+        let order: [String]
+        switch (context.appearance, context.contrast) {
+        case (.light, .standard): order = ["color"]
+        case (.dark, .standard): order = ["dark", "color"]
+        case (.light, .increased): order = ["increasedContrast", "color"]
+        case (.dark, .increased): order = ["darkIncreasedContrast", "dark", "color"]
+        }
+        for key in order { if let v = find(key) { return v } }
+        return variants[0]
+    }
+
+    /// The color in `context` (system names resolve in it).
+    func resolve(in context: AppleColorContext) throws(Problem) -> (variant: String, color: ResolvedColor) {
+        let v = variant(for: context)
+        return (v.key, try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: context))
+    }
+
+    /// The text of the plain color (for labels in responses).
+    var text: String { variants[0].text }
+}

@@ -1,0 +1,240 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/audit`: custom colors with roles, each measured on every system background it can
+/// sit on in every distinct context (light; dark base and elevated; increased contrast in both
+/// appearances), translucent colors composited on each, judged by a policy.
+///
+/// Request: `{"colors": [color, …] (1–32), "policy"?: "hig" (default) | "wcag-aa" | "wcag-aaa" |
+/// "apca", "generation"?: "ios15-18" | "ios26", "hexOrder"?}` where each color is a color string
+/// (role text) or `{"name"?, "role"?: "text" (default) | "secondaryText" | "icon" | "nonText" |
+/// "tint" | "background", "color", "dark"?, "increasedContrast"?, "darkIncreasedContrast"?,
+/// "textStyle"?, "contentSizeCategory"?, "fontSize"?, "fontSizeUnit"?, "fontWeight"?}`. Colors
+/// may be CSS or Apple system color names; names resolve in each context. Text sizes are only
+/// accepted for text, secondaryText and tint.
+///
+/// Surfaces: the six system backgrounds, plus every `background`-role color of the request
+/// (composited over systemBackground when translucent). A `background`-role color is judged by
+/// the system `label` color on it.
+///
+/// Response: `{"policy", "generation", "passes", "summary": {"colors", "passing", "failing"},
+/// "contexts": [context], "colors": [{"name", "role", "input", "text", "requirement",
+/// "contexts": [{"context", "variant", "color", "surfaces": [{"surface", "surfaceHex",
+/// "foreground", "effectiveForeground", "ratio", "ratioText", "apcaLc", "value", "passes"}],
+/// "worst", "passes"}], "worstCase", "passes", "failingContexts", "suggestion": null,
+/// "suggestionNote"}], "notes"}`.
+struct AuditEndpoint {
+    static let fields: Set<String> = ["colors", "policy", "generation", "hexOrder"]
+    static let colorFields: Set<String> = AdaptiveColorInput.objectFields.union([
+        "name", "role", "textStyle", "contentSizeCategory", "fontSize", "fontSizeUnit", "fontWeight",
+    ])
+    static let maxColors = 32
+
+    static let policyAliases: [String: AppleContrastPolicy] = [
+        "aa": .wcagAA, "aaa": .wcagAAA, "wcag2-aa": .wcagAA, "wcag2-aaa": .wcagAAA, "wcagaa": .wcagAA, "wcagaaa": .wcagAAA,
+    ]
+    static let roleAliases: [String: AppleColorRole] = [
+        "non-text": .nonText, "secondary-text": .secondaryText, "secondary": .secondaryText, "accent": .tint,
+        "glyph": .icon, "foreground": .text,
+    ]
+
+    struct AuditColor {
+        var name: String
+        var role: AppleColorRole
+        var input: AdaptiveColorInput
+        var inputJSON: JSON
+        var text: AppleTextRequirement?
+        var textStyle: TextStyleSelection?
+        var requirement: AppleContrastRequirement
+    }
+
+    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.from(request)
+        try f.rejectUnknown(fields)
+        let data = try AppleData.get()
+        let policy = try f.appleChoice("policy", AppleContrastPolicy.self, what: "policy", aliases: policyAliases) ?? .hig
+        let generation = try f.appleGeneration() ?? .newest
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        guard let items = try f.array("colors", required: true, maxCount: maxColors), !items.isEmpty else {
+            throw Problem.invalidField(f.field("colors"), "colors must list at least one color")
+        }
+        var colors: [AuditColor] = []
+        for (i, item) in items.enumerated() {
+            colors.append(try parseColor(item, at: f.field("colors").appending(index: i), index: i,
+                                         fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy, data: data))
+        }
+
+        let contexts = AppleColorContext.distinctContexts(generation: generation)
+        var results: [JSON] = []
+        var passing = 0
+        for color in colors {
+            let (json, passes) = try audit(color, colors: colors, contexts: contexts, data: data)
+            if passes { passing += 1 }
+            results.append(json)
+        }
+        return .object([
+            ("policy", .string(policy.rawValue)),
+            ("generation", .string(generation.rawValue)),
+            ("passes", .bool(passing == colors.count)),
+            ("summary", .object([("colors", .number(Double(colors.count))), ("passing", .number(Double(passing))),
+                                 ("failing", .number(Double(colors.count - passing)))])),
+            ("contexts", .array(contexts.map(AppleJSON.context))),
+            ("surfaces", .array(data.catalog.backgroundNames.map { .string($0) })),
+            ("colors", .array(results)),
+            ("notes", .array([
+                "Each color is measured on every surface in every context; a color passes only if it passes everywhere. Light elevated is not listed: it equals light base.",
+                "Translucent colors are composited source-over (gamma-encoded sRGB, straight alpha) on each surface before measuring.",
+                "ratio is unrounded; ratioText is floored to two decimals so a shown number never passes when the real one fails.",
+            ])),
+            ("sourcesDocument", .string(AppleData.sourcesDocument)),
+        ])
+    }
+
+    static func parseColor(_ item: JSON, at path: FieldPath, index: Int, fromQuery: Bool, hexOrder: HexOrder,
+                           policy: AppleContrastPolicy, data: AppleData) throws(Problem) -> AuditColor {
+        guard case .object(let o) = item else {
+            let input = try AdaptiveColorInput.parse(item, at: path, fromQuery: fromQuery, hexOrder: hexOrder)
+            return AuditColor(name: input.text, role: .text, input: input, inputJSON: item, text: nil, textStyle: nil,
+                              requirement: .of(role: .text, policy: policy, text: nil))
+        }
+        let cf = Fields(object: o, path: path, fromQuery: fromQuery)
+        try cf.rejectUnknown(colorFields)
+        let role = try cf.appleChoice("role", AppleColorRole.self, what: "role", aliases: roleAliases) ?? .text
+        var colorMembers = JSONObject()
+        for (k, v) in o.members where AdaptiveColorInput.objectFields.contains(k) { colorMembers.append(k, v) }
+        let input = try AdaptiveColorInput.parse(.object(colorMembers), at: path, fromQuery: fromQuery, hexOrder: hexOrder)
+        let name = try cf.string("name", maxLength: 128) ?? input.text
+
+        var text: AppleTextRequirement?
+        var style: TextStyleSelection?
+        let sizeKeys = ["textStyle", "contentSizeCategory", "fontSize", "fontSizeUnit", "fontWeight"]
+        if !role.acceptsTextSize {
+            if let key = sizeKeys.first(where: { cf.has($0) }) {
+                throw Problem.contradictory(cf.field(key), cf.field("role"),
+                                            "\(key) gives a text size, but role \(role.rawValue) is not text; use role text, secondaryText or tint, or drop \(key)")
+            }
+        } else if let s = try TextStyleSelection.from(cf, table: data.dynamicType) {
+            style = s
+            text = s.requirement
+        } else {
+            let weight = try cf.appleFontWeight() ?? 400
+            let unit = try cf.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
+            if let size = try cf.number("fontSize", in: 0.1...1000) {
+                text = AppleTextRequirement(points: unit == .pt ? size : size * 3 / 4, weight: weight)
+            } else if cf.has("fontWeight") || cf.has("fontSizeUnit") {
+                throw Problem.invalidField(cf.field("fontSize"), "fontSize (or textStyle) is required when fontWeight or fontSizeUnit is given")
+            }
+        }
+        return AuditColor(name: name, role: role, input: input, inputJSON: .object(colorMembers), text: text, textStyle: style,
+                          requirement: .of(role: role, policy: policy, text: text))
+    }
+
+    /// One measured row.
+    struct Row {
+        var surface: String
+        var surfaceColor: SIMD3<Double>
+        var foreground: String
+        var m: ContrastMeasurement
+        var value: Double
+        var passes: Bool
+    }
+
+    static func audit(_ color: AuditColor, colors: [AuditColor], contexts: [AppleColorContext],
+                      data: AppleData) throws(Problem) -> (JSON, Bool) {
+        let req = color.requirement
+        var contextJSON: [JSON] = []
+        var worstCase: (context: AppleColorContext, row: Row)?
+        var failing: [String] = []
+        for context in contexts {
+            let systemBackground = data.catalog.resolve("systemBackground", in: context)?.value.srgb ?? SIMD3(repeating: context.appearance == .dark ? 0 : 1)
+            var systemSurfaces: [(String, SIMD3<Double>)] = []
+            for name in data.catalog.backgroundNames {
+                if let r = data.catalog.resolve(name, in: context) { systemSurfaces.append((name, r.value.srgb)) }
+            }
+            let (variant, resolved) = try color.input.resolve(in: context)
+            var rows: [Row] = []
+            func add(_ surface: String, _ s: SIMD3<Double>, _ fgName: String, _ fg: DisplayColor) {
+                let m = AppleCompositing.measure(fg, on: s)
+                rows.append(Row(surface: surface, surfaceColor: s, foreground: fgName, m: m, value: req.value(of: m),
+                                passes: req.isMet(by: m)))
+            }
+            if color.role == .background {
+                // Judged by the system label on it; translucent backgrounds on every system background.
+                let label = data.catalog.resolve("label", in: context)?.value.displayColor ?? DisplayColor(srgb: SIMD3(repeating: 0))
+                if resolved.display.alpha >= 1 {
+                    add(color.name, resolved.display.srgb, "label", label)
+                } else {
+                    for (name, s) in systemSurfaces {
+                        add("\(color.name) over \(name)", AppleCompositing.flatten(resolved.display, over: s), "label", label)
+                    }
+                }
+            } else {
+                for (name, s) in systemSurfaces { add(name, s, color.name, resolved.display) }
+                for other in colors where other.role == .background {
+                    let bg = try other.input.resolve(in: context).color
+                    add("custom:\(other.name)", AppleCompositing.flatten(bg.display, over: systemBackground), color.name, resolved.display)
+                }
+            }
+            guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
+            let passes = rows.allSatisfy(\.passes)
+            if !passes { failing.append(context.id) }
+            if worstCase == nil || worst.value < worstCase!.row.value { worstCase = (context, worst) }
+            var c = JSONObject()
+            c.append("context", AppleJSON.context(context))
+            c.append("variant", .string(variant))
+            c.append("color", ColorJSON.describe(resolved))
+            c.append("surfaces", .array(rows.map(rowJSON)))
+            c.append("worst", rowJSON(worst))
+            c.append("passes", .bool(passes))
+            contextJSON.append(.object(c))
+        }
+
+        var o = JSONObject()
+        o.append("name", .string(color.name))
+        o.append("role", .string(color.role.rawValue))
+        o.append("input", color.inputJSON)
+        o.append("text", textJSON(color))
+        o.append("requirement", AppleJSON.requirement(req))
+        o.append("contexts", .array(contextJSON))
+        if let w = worstCase {
+            var wc = rowJSON(w.row)
+            if case .object(var obj) = wc {
+                obj.set("context", .string(w.context.id))
+                wc = .object(obj)
+            }
+            o.append("worstCase", wc)
+        }
+        o.append("passes", .bool(failing.isEmpty))
+        o.append("failingContexts", .array(failing.map { .string($0) }))
+        o.append("suggestion", .null)
+        o.append("suggestionNote", .string("Fix suggestions are not computed here: this field is the hook for the palette issue (nearest passing color per failing context)."))
+        return (.object(o), failing.isEmpty)
+    }
+
+    static func rowJSON(_ r: Row) -> JSON {
+        var o = JSONObject()
+        o.append("surface", .string(r.surface))
+        o.append("surfaceHex", .string(ColorJSON.hex(r.surfaceColor)))
+        o.append("foreground", .string(r.foreground))
+        o.append("effectiveForeground", .string(ColorJSON.hex(r.m.effectiveForeground)))
+        o.append("ratio", .number(r.m.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(r.m.ratio)))
+        o.append("apcaLc", .number(r.m.apcaLc))
+        o.append("value", .number(r.value))
+        o.append("passes", .bool(r.passes))
+        return .object(o)
+    }
+
+    static func textJSON(_ c: AuditColor) -> JSON {
+        if let style = c.textStyle { return style.json(ratio: nil, lc: nil) }
+        guard let t = c.text else {
+            return c.role.acceptsTextSize ? .string("no size given: judged as body text (17 pt Regular)") : .null
+        }
+        return .object([
+            ("points", .number(t.points)), ("cssWeight", .number(Double(t.weight))), ("isLargeText", .bool(t.isLargeText)),
+            ("apcaMinimumLc", .number(t.apcaMinimumLc)),
+            ("warnings", .array(t.weightWarning.map { [.string($0)] } ?? [])),
+        ])
+    }
+}

@@ -1,0 +1,64 @@
+import HTTPServer
+
+/// Cross-origin access for browser pages on other origins (Fetch standard, "CORS protocol").
+///
+/// `corsAllowedOrigins` lists exact origins (`https://design.example.com`, scheme + host +
+/// port as browsers send them) or `*` for any. Empty (the default) means same origin only: no
+/// CORS header is ever sent, so browsers keep other origins' scripts from reading answers.
+///
+/// - A request with an allowed `Origin` gets `Access-Control-Allow-Origin` (the origin itself,
+///   or `*`) and `Access-Control-Expose-Headers` (ETag, X-Request-ID, …).
+/// - A preflight (`OPTIONS` with an allowed `Origin` and `Access-Control-Request-Method`) on a
+///   routed path gets 204 with `Access-Control-Allow-Methods` (the path's methods),
+///   `-Allow-Headers` (`Authorization`, `Content-Type`, `X-Request-ID`, `If-None-Match`) and
+///   `-Max-Age` 600, without needing a token.
+/// - With a non-empty list every answer carries `Vary: Origin`, so caches keep them apart.
+/// No credentials mode: the API uses bearer tokens, never cookies.
+public struct CORSPolicy: Sendable {
+    private let origins: Set<String>
+    private let anyOrigin: Bool
+
+    public init(allowedOrigins: [String]) {
+        self.anyOrigin = allowedOrigins.contains("*")
+        self.origins = Set(allowedOrigins.filter { $0 != "*" }.map { CORSPolicy.normalized($0) })
+    }
+
+    /// Whether any origin is allowed at all.
+    public var isEnabled: Bool { anyOrigin || !origins.isEmpty }
+
+    /// The `Access-Control-Allow-Origin` value for `origin`, or nil when it is not allowed.
+    public func allowOrigin(for origin: String?) -> String? {
+        guard let origin, isEnabled else { return nil }
+        if anyOrigin { return "*" }
+        return origins.contains(CORSPolicy.normalized(origin)) ? origin : nil
+    }
+
+    static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-ID, If-None-Match"
+    static let exposedHeaders = "ETag, X-Request-ID, Retry-After, WWW-Authenticate, X-Dim-Factor, X-Dim-Basis, X-Color-Profile"
+    static let maxAgeSeconds = "600"
+
+    /// Whether `request` is a CORS preflight.
+    static func isPreflight(_ request: HTTPRequest) -> Bool {
+        request.method == "OPTIONS" && request.header("origin") != nil
+            && request.header("access-control-request-method") != nil
+    }
+
+    /// The 204 preflight answer for an allowed origin on a path answering `allow`.
+    func preflight(allowOrigin: String, allow: String) -> HTTPResponse {
+        HTTPResponse(status: 204, headers: [
+            ("Access-Control-Allow-Origin", allowOrigin),
+            ("Access-Control-Allow-Methods", allow),
+            ("Access-Control-Allow-Headers", CORSPolicy.allowedRequestHeaders),
+            ("Access-Control-Max-Age", CORSPolicy.maxAgeSeconds),
+            ("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers"),
+            ("Allow", allow),
+        ])
+    }
+
+    /// Origins compare case-insensitively in scheme and host; a trailing `/` is ignored.
+    static func normalized(_ origin: String) -> String {
+        var lowered = origin.lowercased()
+        while lowered.hasSuffix("/") { lowered.removeLast() }
+        return lowered
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ColorScience
+import JSONValue
+
+/// A color from a request: what was sent, what it parsed to, and how a screen shows it.
+struct ResolvedColor: Sendable {
+    /// The string as sent.
+    var input: String
+    /// The parsed color in its own space.
+    var color: Color
+    /// Displayable sRGB (gamut-mapped when needed) with alpha.
+    var display: DisplayColor
+    /// What an Apple system color name resolved to (nil for CSS colors).
+    var systemColor: AppleColorResolution? = nil
+}
+
+/// Longest color string accepted; the longest valid CSS color of interest is far shorter.
+let maxColorLength = 256
+
+/// Parses one color string, mapping parser errors to 400 (invalid) or 422 (unsupported).
+///
+/// Besides CSS colors, Apple system color names are accepted: the exact, case-sensitive UIKit
+/// names of the catalog (`systemBlue`, `secondaryLabel`, `systemBackground`, …), optionally with
+/// the UIKit prefix `UIColor.`. They resolve in `context`, or when nil in the request's context
+/// (`AppleRequestScope.context`: light, base, standard, newest generation unless the endpoint
+/// binds another). Other prefixes (`NSColor.`, `Color.`, `.systemBlue`) are refused with a 400:
+/// the catalog holds iOS values, and macOS `NSColor` values differ.
+func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba,
+                  context: AppleColorContext? = nil) throws(Problem) -> ResolvedColor {
+    if text.utf8.count > maxColorLength {
+        throw Problem.invalidColor(path, "\(path.display) is longer than \(maxColorLength) bytes")
+    }
+    if let system = try resolveSystemColor(text, at: path, context: context ?? AppleRequestScope.context) {
+        return system
+    }
+    do {
+        let color = try CSSColorParser.parse(text, hexOrder: hexOrder)
+        return ResolvedColor(input: text, color: color, display: DisplayColor(color))
+    } catch {
+        switch error {
+        case .invalid(let why):
+            let suggestions = systemColorSuggestions(text)
+            var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)"
+                + (suggestions.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" } ?? ""))
+            if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
+            throw problem
+        case .unsupported(let why):
+            throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)")
+        }
+    }
+}
+
+/// The longest Apple system color name with its `UIColor.` prefix is far below this.
+let maxSystemColorNameLength = 64
+
+/// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
+/// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
+func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
+        trimmed.unicodeScalars.allSatisfy({ ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "." }),
+        case .success(let data) = AppleData.shared
+    else { return nil }
+    var name = trimmed
+    if name.hasPrefix("UIColor.") {
+        name.removeFirst("UIColor.".count)
+    } else if let dot = name.lastIndex(of: ".") {
+        let rest = String(name[name.index(after: dot)...])
+        if data.catalog.color(named: rest) != nil {
+            var p = Problem.invalidColor(path, "\(path.display): '\(trimmed)' is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
+            p.extra.append(("suggestions", .array([.string(rest)])))
+            throw p
+        }
+        return nil
+    }
+    guard let resolution = data.catalog.resolve(name, in: context) else { return nil }
+    let color = resolution.value.color
+    return ResolvedColor(input: text, color: color, display: DisplayColor(color), systemColor: resolution)
+}
+
+/// Close Apple system color names for a string that is not a valid color (identifiers only).
+func systemColorSuggestions(_ text: String) -> [String] {
+    var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if t.hasPrefix("UIColor.") { t.removeFirst("UIColor.".count) }
+    guard !t.isEmpty, t.utf8.count <= maxSystemColorNameLength,
+        t.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),
+        case .success(let data) = AppleData.shared
+    else { return [] }
+    return data.catalog.suggestions(for: t)
+}
+
+extension Fields {
+    /// A color member: a CSS color string or an Apple system color name (see `resolveColor`).
+    func color(_ key: String, required: Bool = false, hexOrder: HexOrder = .rgba,
+               context: AppleColorContext? = nil) throws(Problem) -> ResolvedColor? {
+        guard let v = value(key) else {
+            if required { throw Problem.invalidField(field(key), "\(field(key).display) is required: give a CSS color such as \"#1c1c1e\"") }
+            return nil
+        }
+        guard case .string(let s) = v else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be a CSS color string, not \(v.typeName)")
+        }
+        return try resolveColor(s, at: field(key), hexOrder: hexOrder, context: context)
+    }
+}
+
+/// JSON encodings of colors shared by the endpoints.
+enum ColorJSON {
+    /// `#rrggbb` (or `#rrggbbaa` when translucent) of displayable sRGB `0...1`, round half up.
+    static func hex(_ srgb: SIMD3<Double>, alpha: Double = 1) -> String {
+        Color.srgb(srgb.x, srgb.y, srgb.z, alpha: alpha).hex
+    }
+
+    /// `[r, g, b, alpha]` with r, g, b on the 0–255 scale, unrounded, alpha `0...1`.
+    static func rgba(_ srgb: SIMD3<Double>, alpha: Double = 1) -> JSON {
+        .numbers([srgb.x * 255, srgb.y * 255, srgb.z * 255, alpha])
+    }
+
+    /// The description of a request color: input, hex, rgba, relative luminance, gamut mapping.
+    static func describe(_ c: ResolvedColor) -> JSON {
+        var o = JSONObject()
+        o.append("input", .string(c.input))
+        o.append("hex", .string(hex(c.display.srgb, alpha: c.display.alpha)))
+        o.append("rgba", rgba(c.display.srgb, alpha: c.display.alpha))
+        o.append("relativeLuminance", .number(c.display.relativeLuminance))
+        o.append("space", .string(c.color.space.rawValue))
+        o.append("gamutMapped", .bool(c.display.wasGamutMapped))
+        if let system = c.systemColor { o.append("systemColor", AppleJSON.systemColor(system)) }
+        return .object(o)
+    }
+
+    /// An effective (opaque, composited) color: hex, rgba, relative luminance.
+    static func effective(_ srgb: SIMD3<Double>) -> JSON {
+        .object([
+            ("hex", .string(hex(srgb))),
+            ("rgba", rgba(srgb)),
+            ("relativeLuminance", .number(WCAG.relativeLuminance(srgb))),
+        ])
+    }
+}

@@ -1,0 +1,212 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// Contrast metrics selectable with `algorithm`.
+enum ContrastAlgorithm: String, CaseIterable, Sendable {
+    /// WCAG 2.x contrast ratio `1...21` (default).
+    case wcag2
+    /// APCA Lc `-108...106` (informational).
+    case apca
+    /// Difference of CIE Lab (D50) lightness `0...100`.
+    case lstar
+    /// Weber contrast `0...50000`.
+    case weber
+    /// Michelson contrast `0...1`.
+    case michelson
+}
+
+/// Units of `fontSize`.
+enum FontSizeUnit: String, CaseIterable, Sendable {
+    case pt, px
+}
+
+/// A text size and weight from a request, in both units.
+struct TextSpec: Sendable {
+    var points: Double
+    var weight: Int
+    var unit: FontSizeUnit
+    var value: Double
+
+    var px: Double { points * 4 / 3 }
+    var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
+
+    /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
+    static func from(_ f: Fields) throws(Problem) -> TextSpec? {
+        let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
+        let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
+        guard let size = try f.number("fontSize", in: 0.1...1000) else {
+            if f.has("fontWeight") || f.has("fontSizeUnit") {
+                // Weight alone cannot decide large text; say so instead of guessing a size.
+                throw Problem.invalidField(f.field("fontSize"), "fontSize is required when fontWeight or fontSizeUnit is given")
+            }
+            return nil
+        }
+        let points = unit == .pt ? size : size * 3 / 4
+        return TextSpec(points: points, weight: weight, unit: unit, value: size)
+    }
+}
+
+/// `POST /v1/contrast` and `GET /v1/contrast?foreground=…&background=…`.
+struct ContrastEndpoint {
+    static let fields: Set<String> = Set([
+        "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
+        "algorithm", "hexOrder",
+    ]).union(AppleContrastOptions.fields)
+    static let maxLayers = 32
+
+    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.from(request)
+        try f.rejectUnknown(fields)
+        let apple = try AppleContrastOptions(f)  // system color names resolve in its context
+        return try apple.run { () throws(Problem) -> JSON in try handle(f, apple) }
+    }
+
+    static func handle(_ f: Fields, _ apple: AppleContrastOptions) throws(Problem) -> JSON {
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
+        let bg = try f.color("background", required: true, hexOrder: hexOrder)!
+        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        if let backdrop, backdrop.display.alpha < 1 {
+            throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
+        }
+        let layers = try parseLayers(f, hexOrder: hexOrder)
+        let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
+        let text = try apple.textSpec(orFrom: f)
+
+        var out = JSONObject()
+        out.append("foreground", ColorJSON.describe(fg))
+        out.append("background", ColorJSON.describe(bg))
+
+        let m: ContrastMeasurement
+        if let layers {
+            // The background is the opaque page; layers nest on it and the text sits in the top one.
+            var page = bg.display.srgb
+            if bg.display.alpha < 1 {
+                guard let backdrop else {
+                    throw Problem.invalidField(f.field("background"), "with layers, background is the page color and must be opaque (or give an opaque backdrop)")
+                }
+                page = Compositing.sourceOver(bg.display.srgb, alpha: bg.display.alpha, overOpaque: backdrop.display.srgb)
+            }
+            let top = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
+            let effBg = Compositing.flatten(page: page, layers: layers)
+            let effFg = Compositing.flatten(page: page, layers: layers, top: top)
+            m = ContrastMeasurement.flattened(foreground: effFg, background: effBg)
+            out.append("effectiveForeground", ColorJSON.effective(m.effectiveForeground))
+            out.append("effectiveBackground", ColorJSON.effective(m.effectiveBackground))
+        } else {
+            m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: backdrop?.display.srgb)
+            if fg.display.alpha < 1 {
+                out.append("effectiveForeground", ColorJSON.effective(m.effectiveForeground))
+            }
+            if bg.display.alpha < 1 {
+                out.append("effectiveBackground", ColorJSON.effective(m.effectiveBackground))
+            }
+        }
+
+        out.append("ratio", .number(m.ratio))
+        out.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+        if let range = m.ratioRange {
+            out.append("ratioRange", .object([
+                ("min", .number(range.min)),
+                ("max", .number(range.max)),
+                ("minText", .string(WCAG.ratioText(range.min))),
+                ("maxText", .string(WCAG.ratioText(range.max))),
+                ("backdrop", .string("unknown: the background is translucent, so it was composited over every gray from black to white; verdicts use the minimum")),
+                ("worstCaseBackdrop", .string(ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))),
+            ]))
+        }
+        out.append("wcag", wcagVerdicts(m.ratio))
+        if let text {
+            out.append("text", textVerdict(text, ratio: m.ratio))
+        }
+        out.append("apca", apcaJSON(m.apcaLc, text: text))
+        apple.annotate(&out, m)
+        if algorithm != .wcag2 {
+            out.append("algorithm", .string(algorithm.rawValue))
+            out.append("value", .number(metric(algorithm, m)))
+        }
+        if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
+            out.append("notes", .array([.string("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")]))
+        }
+        return .object(out)
+    }
+
+    static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {
+        guard let items = try f.array("layers", maxCount: maxLayers) else { return nil }
+        var layers: [Compositing.Layer] = []
+        for (i, item) in items.enumerated() {
+            let path = f.field("layers").appending(index: i)
+            switch item {
+            case .string(let s):
+                let c = try resolveColor(s, at: path, hexOrder: hexOrder)
+                layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha))
+            case .object(let o):
+                let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
+                try lf.rejectUnknown(["color", "opacity"])
+                let c = try lf.color("color", required: true, hexOrder: hexOrder)!
+                let opacity = try lf.number("opacity", in: 0...1) ?? 1
+                layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity))
+            default:
+                throw Problem.invalidField(path, "\(path.display) must be a color string or {\"color\", \"opacity\"}, not \(item.typeName)")
+            }
+        }
+        return layers
+    }
+
+    /// `{"AA": {"normalText", "largeText", "nonText"}, "AAA": {"normalText", "largeText"}}`,
+    /// each `ratio >= threshold` on the unrounded ratio (WCAG 2.2 SC 1.4.3, 1.4.6, 1.4.11).
+    static func wcagVerdicts(_ ratio: Double) -> JSON {
+        .object([
+            ("AA", .object([
+                ("normalText", .bool(ratio >= WCAG.aaNormalText)),
+                ("largeText", .bool(ratio >= WCAG.aaLargeText)),
+                ("nonText", .bool(ratio >= WCAG.aaNonText)),
+            ])),
+            ("AAA", .object([
+                ("normalText", .bool(ratio >= WCAG.aaaNormalText)),
+                ("largeText", .bool(ratio >= WCAG.aaaLargeText)),
+            ])),
+        ])
+    }
+
+    static func textVerdict(_ t: TextSpec, ratio: Double) -> JSON {
+        let aa = t.isLarge ? WCAG.aaLargeText : WCAG.aaNormalText
+        let aaa = t.isLarge ? WCAG.aaaLargeText : WCAG.aaaNormalText
+        return .object([
+            ("fontSize", .number(t.value)),
+            ("fontSizeUnit", .string(t.unit.rawValue)),
+            ("points", .number(t.points)),
+            ("px", .number(t.px)),
+            ("fontWeight", .number(Double(t.weight))),
+            ("isLarge", .bool(t.isLarge)),
+            ("requiredRatio", .object([("AA", .number(aa)), ("AAA", .number(aaa))])),
+            ("passes", .object([("AA", .bool(ratio >= aa)), ("AAA", .bool(ratio >= aaa))])),
+        ])
+    }
+
+    /// `{"lc", "version", "informational", "level", "minimumFontSizePx", "text"?}`: Lc with its
+    /// sign, the highest APCA use level it reaches (|Lc| 15 non-text … 90 preferred body text), the
+    /// apca-w3 minimum font size in px per weight 100…900 (`null` = not usable for text), and with a
+    /// text size whether that size and weight suffice.
+    static func apcaJSON(_ lc: Double, text: TextSpec? = nil) -> JSON {
+        var o = JSONObject()
+        o.append("lc", .number(lc))
+        o.append("version", .string(APCA.version))
+        o.append("informational", .bool(true))
+        o.append("level", APCAEndpoint.levelJSON(lc))
+        o.append("minimumFontSizePx", APCAEndpoint.fontTable(lc))
+        if let text { o.append("text", APCAEndpoint.sufficiency(lc: lc, text: text)) }
+        return .object(o)
+    }
+
+    static func metric(_ a: ContrastAlgorithm, _ m: ContrastMeasurement) -> Double {
+        switch a {
+        case .wcag2: return m.ratio
+        case .apca: return m.apcaLc
+        case .lstar: return PerceptualContrast.lstarDifference(m.effectiveForeground, m.effectiveBackground)
+        case .weber: return PerceptualContrast.weber(m.effectiveForeground, m.effectiveBackground)
+        case .michelson: return PerceptualContrast.michelson(m.effectiveForeground, m.effectiveBackground)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import HTTPServer
+import JSONValue
+
+/// The HTTP API: routes every endpoint, turns thrown `Problem`s into problem details, and serves
+/// `Public/` for everything else. Testable as `HTTPRequest -> HTTPResponse` without sockets.
+public struct ContrastService: Sendable {
+    /// Service version reported by `/healthz`.
+    public static let version = "0.1.0"
+
+    public let configuration: ServiceConfiguration
+    public let router: Router
+    /// Request ids, CORS, bearer tokens, caching, security headers, metrics (Middleware.swift).
+    let middleware: Middleware
+
+    /// Builds the routes from `configuration` (public directory, limits).
+    public init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+        let middleware = Middleware(configuration: configuration)
+        var r = Router()
+        let json = ContrastService.json
+        r.add("GET", "/healthz") { _ in
+            ContrastService.jsonResponse(.object([("status", "ok"), ("version", .string(ContrastService.version))]))
+        }
+        r.add("GET", "/metrics") { _ in middleware.metrics.response() }
+        r.add("GET", "/openapi.json") { _ in OpenAPI.response() }
+        r.add("GET", "/v1/contrast", json(ContrastEndpoint.handle))
+        r.add("POST", "/v1/contrast", json(ContrastEndpoint.handle))
+        r.add("GET", "/v1/system-colors", json(SystemColorsEndpoint.handle))
+        r.add("POST", "/v1/audit", json(AuditEndpoint.handle))
+        r.add("GET", "/v1/labels", json(LabelsEndpoint.handle))
+        r.add("GET", "/v1/materials", json(MaterialsEndpoint.handle))
+        r.add("GET", "/v1/text-styles", json(TextStylesEndpoint.handle))
+        r.add("POST", "/v1/table-stripes", json(TableStripesEndpoint.handle))
+        r.add("GET", "/api/webaim", json(WebAIMEndpoint.handle))
+        r.add("GET", "/v1/convert", json(ConvertEndpoint.handle))
+        r.add("POST", "/v1/convert", json(ConvertEndpoint.handle))
+        r.add("GET", "/v1/difference", json(DifferenceEndpoint.handle))
+        r.add("POST", "/v1/difference", json(DifferenceEndpoint.handle))
+        r.add("GET", "/v1/apca/font", json(APCAEndpoint.handle))
+        let matrix = MatrixEndpoint(maxPaletteSize: configuration.maxPaletteSize)
+        r.add("POST", "/v1/contrast/matrix", { matrix.handle($0) })
+        let simulate = SimulateEndpoint(maxPaletteSize: configuration.maxPaletteSize)
+        r.add("POST", "/v1/simulate", json(simulate.handle))
+        let images = ImageEndpoint(configuration: configuration)
+        r.add("POST", ImageEndpoint.analyzePath, json(images.analyze))
+        r.add("POST", ImageEndpoint.dimPath, images.dimHandler)
+        r.add("GET", "/v1/suggest", json(SuggestEndpoint.handle))
+        r.add("POST", "/v1/suggest", json(SuggestEndpoint.handle))
+        let paletteDark = PaletteDarkEndpoint(maxPaletteSize: configuration.maxPaletteSize)
+        r.add("POST", "/v1/palette/dark", json(paletteDark.handle))
+        let paletteExport = PaletteExportEndpoint(maxPaletteSize: configuration.maxPaletteSize)
+        r.add("POST", "/v1/palette/export", { paletteExport.handle($0) })
+        let files = StaticFiles(root: configuration.publicDirectory)
+        r.setFallback { request in
+            if request.method == "GET" || request.method == "HEAD", let response = files.response(for: request) {
+                return response
+            }
+            return Problem(status: 404, kind: "not-found", title: "Not Found",
+                           detail: "no endpoint or file at \(request.path)").response
+        }
+        self.router = r
+        self.middleware = middleware
+    }
+
+    /// Answers one request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        middleware.handle(request, router: router) { Compression.apply(to: router.handle($0), for: $0) }
+    }
+
+    /// Adapts an endpoint that returns JSON or throws a `Problem`.
+    static func json(_ body: @escaping @Sendable (HTTPRequest) throws(Problem) -> JSON) -> HTTPHandler {
+        return { request in
+            do throws(Problem) {
+                return jsonResponse(try body(request))
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    /// A 200 `application/json` response.
+    static func jsonResponse(_ value: JSON, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: value.serialized())
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/convert` and `GET /v1/convert?color=…&to=oklch,lab`: one color into other spaces.
+///
+/// Request: `color`; `to`: a space or list of spaces (default: all) among `srgb`, `srgb-linear`,
+/// `display-p3`, `rec2020`, `xyz-d65`, `xyz-d50`, `lab` (D50), `lch`, `oklab`, `oklch`, `hsl`,
+/// `hwb`, `hex` (GET: comma-separated); `gamut`: `srgb` or `display-p3` to gamut-map first;
+/// `gamutMethod`: `css4` (default, CSS Color 4 §13.2) or `clip`.
+///
+/// Response: `input`, `space` (as parsed), `alpha`, `inGamut` (`srgb`, `display-p3`, `rec2020`),
+/// `gamutMapping` when asked (destination, method, `applied`), and `conversions`: per space
+/// `{"coordinates": [c0, c1, c2], "css": "…"}` where an achromatic hue is `null` / `none`, hues
+/// lie in [0, 360); `hex` is the sRGB value (CSS Color 4 gamut-mapped when outside sRGB, said by
+/// `hexGamutMapped`).
+struct ConvertEndpoint {
+    enum Target: String, CaseIterable {
+        case srgb, srgbLinear = "srgb-linear", displayP3 = "display-p3", rec2020, xyzD65 = "xyz-d65",
+             xyzD50 = "xyz-d50", lab, lch, oklab, oklch, hsl, hwb, hex
+
+        var space: ColorSpace? { ColorSpace(rawValue: rawValue) }
+    }
+
+    enum Gamut: String, CaseIterable { case srgb, displayP3 = "display-p3" }
+
+    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.from(request)
+        try f.rejectUnknown(["color", "to", "gamut", "gamutMethod", "hexOrder"])
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let input = try f.color("color", required: true, hexOrder: hexOrder)!
+        let targets = try parseTargets(f)
+        let gamut = try f.choice("gamut", Gamut.self)
+        let method = try f.choice("gamutMethod", GamutMapping.Method.self)
+        if method != nil && gamut == nil {
+            throw Problem.invalidField(f.field("gamutMethod"), "gamutMethod needs gamut (srgb or display-p3)")
+        }
+
+        var out = JSONObject()
+        out.append("input", .string(input.input))
+        out.append("space", .string(input.color.space.rawValue))
+        out.append("alpha", .number(input.color.alpha))
+        out.append("inGamut", .object([
+            ("srgb", .bool(input.color.isInGamut(.srgb))),
+            ("display-p3", .bool(input.color.isInGamut(.displayP3))),
+            ("rec2020", .bool(input.color.isInGamut(.rec2020))),
+        ]))
+        var color = input.color
+        if let gamut {
+            let destination: ColorSpace = gamut == .srgb ? .srgb : .displayP3
+            let m = method ?? .css4
+            let applied = !input.color.isInGamut(destination)
+            color = GamutMapping.map(input.color, to: destination, method: m)
+            out.append("gamutMapping", .object([
+                ("destination", .string(destination.rawValue)),
+                ("method", .string(m.rawValue)),
+                ("applied", .bool(applied)),
+            ]))
+        }
+        var conversions = JSONObject()
+        for t in targets {
+            if let space = t.space {
+                conversions.append(t.rawValue, coordinates(color.converted(to: space)))
+            } else {
+                let inSRGB = color.isInGamut(.srgb)
+                let srgb = inSRGB ? color.converted(to: .srgb) : GamutMapping.map(color, to: .srgb, method: .css4)
+                conversions.append("hex", .string(srgb.hex))
+                if !inSRGB { out.append("hexGamutMapped", .bool(true)) }
+            }
+        }
+        out.append("conversions", .object(conversions))
+        return .object(out)
+    }
+
+    static func parseTargets(_ f: Fields) throws(Problem) -> [Target] {
+        guard let v = f.value("to") else { return Target.allCases }
+        var names: [(String, FieldPath)] = []
+        switch v {
+        case .string(let s) where f.fromQuery:
+            names = s.split(separator: ",").map { (String($0).trimmingCharacters(in: .whitespaces), f.field("to")) }
+        case .string(let s):
+            names = [(s, f.field("to"))]
+        case .array(let items):
+            guard items.count <= 32 else { throw Problem.invalidField(f.field("to"), "'/to' lists more than 32 spaces") }
+            for (i, item) in items.enumerated() {
+                guard case .string(let s) = item else {
+                    throw Problem.invalidField(f.field("to").appending(index: i), "each space must be a string, not \(item.typeName)")
+                }
+                names.append((s, f.field("to").appending(index: i)))
+            }
+        default:
+            throw Problem.invalidField(f.field("to"), "\(f.field("to").display) must be a space name or a list of them, not \(v.typeName)")
+        }
+        if names.isEmpty { throw Problem.invalidField(f.field("to"), "\(f.field("to").display) names no space") }
+        var targets: [Target] = []
+        for (name, path) in names {
+            let key = name.lowercased() == "xyz" ? "xyz-d65" : name.lowercased()
+            guard let t = Target(rawValue: key) else {
+                throw Problem.invalidField(path, "unknown color space '\(name.prefix(40))'; known: \(Target.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !targets.contains(t) { targets.append(t) }
+        }
+        return targets
+    }
+
+    /// `{"coordinates": [...], "css": "..."}` with a missing (achromatic) hue as null.
+    static func coordinates(_ c: Color) -> JSON {
+        var coords: [JSON] = []
+        for i in 0..<3 {
+            if let hue = c.space.hueIndex, hue == i, c.isNone[i] { coords.append(.null) } else { coords.append(.number(c.coordinates[i])) }
+        }
+        return .object([("coordinates", .array(coords)), ("css", .string(c.cssString))])
+    }
+}

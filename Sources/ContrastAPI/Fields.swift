@@ -1,0 +1,224 @@
+import Foundation
+import HTTPServer
+import JSONValue
+
+/// Where a request value came from: a JSON pointer into the body, or a query parameter name.
+public struct FieldPath: Sendable, Equatable {
+    public var pointer: String?
+    public var parameter: String?
+
+    static func body(_ pointer: String) -> FieldPath { FieldPath(pointer: pointer, parameter: nil) }
+    static func query(_ name: String) -> FieldPath { FieldPath(pointer: nil, parameter: name) }
+
+    /// How the field is named in messages: `foreground` or `/colors/2/value`.
+    var display: String {
+        if let parameter { return "query parameter '\(parameter)'" }
+        let p = pointer ?? ""
+        return p.isEmpty ? "request body" : "'\(p)'"
+    }
+
+    /// The path of a member below this one.
+    func appending(_ key: String) -> FieldPath {
+        if let parameter { return .query(parameter.isEmpty ? key : "\(parameter).\(key)") }
+        let escaped = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        return .body((pointer ?? "") + "/" + escaped)
+    }
+
+    /// The path of an array element below this one.
+    func appending(index: Int) -> FieldPath {
+        if let parameter { return .query("\(parameter)[\(index)]") }
+        return .body((pointer ?? "") + "/\(index)")
+    }
+}
+
+/// Typed, validated access to one JSON object of a request (or to the query of a GET request,
+/// whose values are strings and are converted as the field's type asks).
+///
+/// Every accessor throws a `Problem` (400) naming the field and why it is wrong.
+public struct Fields: Sendable {
+    let object: JSONObject
+    let path: FieldPath
+    let fromQuery: Bool
+
+    init(object: JSONObject, path: FieldPath, fromQuery: Bool) {
+        self.object = object
+        self.path = path
+        self.fromQuery = fromQuery
+    }
+
+    /// The body of a POST request as an object.
+    static func body(_ request: HTTPRequest, maxDepth: Int = 32) throws(Problem) -> Fields {
+        if let type = request.header("content-type")?.lowercased() {
+            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let accepted = media == "application/json" || media.hasSuffix("+json") || media == "text/plain"
+                || media == "application/x-www-form-urlencoded" || media.isEmpty
+            if !accepted {
+                throw Problem.unsupportedMediaType("send the request body as application/json, not \(media)")
+            }
+        }
+        let json: JSON
+        do {
+            json = try JSONParser.parse(request.body, maxDepth: maxDepth)
+        } catch {
+            throw Problem.malformedJSON("request body is not valid JSON: \(error.description)")
+        }
+        guard case .object(let o) = json else {
+            throw Problem.invalidField(.body(""), "request body must be a JSON object, not \(json.typeName)")
+        }
+        return Fields(object: o, path: .body(""), fromQuery: false)
+    }
+
+    /// The query of a GET request as an object of strings (repeated names are refused).
+    static func query(_ request: HTTPRequest) throws(Problem) -> Fields {
+        var o = JSONObject()
+        for item in request.query {
+            if o[item.name] != nil {
+                throw Problem.invalidField(.query(item.name), "query parameter '\(item.name)' is given more than once")
+            }
+            o.append(item.name, .string(item.value ?? ""))
+        }
+        return Fields(object: o, path: .query(""), fromQuery: true)
+    }
+
+    /// The request's fields: the JSON body for POST, the query for GET and HEAD.
+    static func from(_ request: HTTPRequest) throws(Problem) -> Fields {
+        request.method == "POST" ? try body(request) : try query(request)
+    }
+
+    func field(_ key: String) -> FieldPath { path.appending(key) }
+
+    /// Refuses members other than `allowed`, so a misspelt option is not silently ignored.
+    func rejectUnknown(_ allowed: Set<String>) throws(Problem) {
+        for key in object.keys where !allowed.contains(key) {
+            let known = allowed.sorted().joined(separator: ", ")
+            throw Problem.invalidField(field(key), "unknown field '\(key)'; known fields: \(known)")
+        }
+    }
+
+    /// The raw value of `key`, treating JSON `null` as absent.
+    func value(_ key: String) -> JSON? {
+        guard let v = object[key] else { return nil }
+        if case .null = v { return nil }
+        return v
+    }
+
+    func has(_ key: String) -> Bool { value(key) != nil }
+
+    /// A string member; nil when absent and not `required`.
+    func string(_ key: String, required: Bool = false, maxLength: Int = 1024) throws(Problem) -> String? {
+        guard let v = value(key) else {
+            if required { throw Problem.invalidField(field(key), "\(field(key).display) is required") }
+            return nil
+        }
+        guard case .string(let s) = v else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be a string, not \(v.typeName)")
+        }
+        if s.utf8.count > maxLength {
+            throw Problem.invalidField(field(key), "\(field(key).display) is longer than \(maxLength) bytes")
+        }
+        return s
+    }
+
+    /// A finite number member within `range`; query strings are parsed as decimal numbers.
+    func number(_ key: String, in range: ClosedRange<Double>, required: Bool = false) throws(Problem) -> Double? {
+        guard let v = value(key) else {
+            if required { throw Problem.invalidField(field(key), "\(field(key).display) is required") }
+            return nil
+        }
+        let d: Double
+        switch v {
+        case .number(let n): d = n
+        case .string(let s) where fromQuery:
+            guard let n = Fields.decimal(s) else {
+                throw Problem.invalidField(field(key), "\(field(key).display) must be a number, got '\(s.prefix(40))'")
+            }
+            d = n
+        default:
+            throw Problem.invalidField(field(key), "\(field(key).display) must be a number, not \(v.typeName)")
+        }
+        guard range.contains(d) else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be between \(Fields.format(range.lowerBound)) and \(Fields.format(range.upperBound)), got \(Fields.format(d))")
+        }
+        return d
+    }
+
+    /// An integer member within `range`.
+    func integer(_ key: String, in range: ClosedRange<Int>, required: Bool = false) throws(Problem) -> Int? {
+        guard let d = try number(key, in: Double(range.lowerBound)...Double(range.upperBound), required: required) else { return nil }
+        guard d == d.rounded() else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be a whole number, got \(Fields.format(d))")
+        }
+        return Int(d)
+    }
+
+    /// A boolean member; query strings accept `true`/`false`/`1`/`0`.
+    func bool(_ key: String) throws(Problem) -> Bool? {
+        guard let v = value(key) else { return nil }
+        switch v {
+        case .bool(let b): return b
+        case .string(let s) where fromQuery:
+            switch s.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: break
+            }
+            throw Problem.invalidField(field(key), "\(field(key).display) must be true or false, got '\(s.prefix(40))'")
+        default:
+            throw Problem.invalidField(field(key), "\(field(key).display) must be a boolean, not \(v.typeName)")
+        }
+    }
+
+    /// One of the raw values of `E` (case-insensitive), e.g. an algorithm name.
+    func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(Problem) -> E? where E.RawValue == String {
+        guard let s = try string(key) else { return nil }
+        if let e = E.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) { return e }
+        let names = E.allCases.map(\.rawValue).joined(separator: ", ")
+        throw Problem.invalidField(field(key), "\(field(key).display) must be one of \(names), got '\(s.prefix(40))'")
+    }
+
+    /// A nested object member.
+    func object(_ key: String, required: Bool = false) throws(Problem) -> Fields? {
+        guard let v = value(key) else {
+            if required { throw Problem.invalidField(field(key), "\(field(key).display) is required") }
+            return nil
+        }
+        guard case .object(let o) = v else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be an object, not \(v.typeName)")
+        }
+        return Fields(object: o, path: field(key), fromQuery: fromQuery)
+    }
+
+    /// An array member with at most `maxCount` elements.
+    func array(_ key: String, required: Bool = false, maxCount: Int) throws(Problem) -> [JSON]? {
+        guard let v = value(key) else {
+            if required { throw Problem.invalidField(field(key), "\(field(key).display) is required") }
+            return nil
+        }
+        if fromQuery, case .string(let s) = v {
+            // GET: comma-separated list is not supported for colors (commas occur inside rgb()).
+            return [.string(s)]
+        }
+        guard case .array(let items) = v else {
+            throw Problem.invalidField(field(key), "\(field(key).display) must be an array, not \(v.typeName)")
+        }
+        if items.count > maxCount {
+            throw Problem.tooLarge(field(key), "\(field(key).display) has \(items.count) elements; the limit is \(maxCount)", limit: maxCount)
+        }
+        return items
+    }
+
+    /// Decimal number syntax for query values: optional sign, digits, fraction, exponent.
+    static func decimal(_ s: String) -> Double? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty, t.utf8.count <= 64,
+            t.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
+            let d = Double(t), d.isFinite
+        else { return nil }
+        return d
+    }
+
+    /// A number for messages: integers without a fraction.
+    static func format(_ d: Double) -> String {
+        JSON.number(d).serializedString
+    }
+}

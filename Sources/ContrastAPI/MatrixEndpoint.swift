@@ -1,0 +1,245 @@
+import Foundation
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/contrast/matrix`: every foreground × background pair of a palette.
+///
+/// Request: `{"colors": [color | {"name", "color"}], "algorithm"?, "backdrop"?, "format"?}`; the
+/// format may also come as `?format=json|csv|svg`. Response (JSON): `colors` (palette order) and
+/// `rows`, where `rows[i][j]` is foreground `i` on background `j`: `ratio`, `ratioText`, `AA`,
+/// `AAA`, `apcaLc` (and `value` for another `algorithm`). CSV has one line per pair; SVG draws the
+/// grid: each cell in its colors with sample text, the ratio and an AA mark.
+struct MatrixEndpoint {
+    enum Format: String, CaseIterable { case json, csv, svg }
+
+    let maxPaletteSize: Int
+
+    /// One measured pair.
+    struct Cell {
+        var ratio: Double
+        var lc: Double
+        var value: Double?
+        var effectiveForeground: SIMD3<Double>
+        var effectiveBackground: SIMD3<Double>
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(Problem) {
+            let f = try Fields.body(request)
+            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder"])
+            var format = try f.choice("format", Format.self)
+            if let q = request.queryValue("format") {
+                guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {
+                    throw Problem.invalidField(.query("format"), "query parameter 'format' must be one of json, csv, svg, got '\(q.prefix(40))'")
+                }
+                if let format, format != qf {
+                    throw Problem.invalidField(.query("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                }
+                format = qf
+            }
+            let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+            let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
+            let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
+            let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+            if let backdrop, backdrop.display.alpha < 1 {
+                throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque")
+            }
+            let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
+            switch format ?? .json {
+            case .json:
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")],
+                                    body: MatrixEndpoint.json(palette, cells, algorithm: algorithm))
+            case .csv:
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
+                                                           ("Content-Disposition", "attachment; filename=\"contrast-matrix.csv\"")],
+                                    body: Array(MatrixEndpoint.csv(palette, cells, algorithm: algorithm).utf8))
+            case .svg:
+                return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8")],
+                                    body: Array(MatrixEndpoint.svg(palette, cells).utf8))
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    /// Measures all n × n pairs; luminances are computed once per color.
+    static func measure(_ palette: [PaletteColor], algorithm: ContrastAlgorithm, backdrop: SIMD3<Double>?) -> [[Cell]] {
+        let displays = palette.map(\.color.display)
+        let lum = displays.map(\.relativeLuminance)
+        let apcaY = displays.map { APCA.screenLuminance($0.srgb) }
+        return displays.indices.map { i in
+            displays.indices.map { j in
+                let fg = displays[i], bg = displays[j]
+                let m: ContrastMeasurement
+                if fg.alpha >= 1 && bg.alpha >= 1 {
+                    // Hot path: both opaque.
+                    let ratio = WCAG.contrastRatio(lum[i], lum[j])
+                    let lc = APCA.lc(textY: apcaY[i], backgroundY: apcaY[j])
+                    let value = algorithm == .wcag2 ? nil : (algorithm == .apca ? lc : nil)
+                    var cell = Cell(ratio: ratio, lc: lc, value: value, effectiveForeground: fg.srgb, effectiveBackground: bg.srgb)
+                    if algorithm != .wcag2 && algorithm != .apca {
+                        cell.value = ContrastEndpoint.metric(algorithm, .flattened(foreground: fg.srgb, background: bg.srgb))
+                    }
+                    return cell
+                }
+                m = ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)
+                return Cell(ratio: m.ratio, lc: m.apcaLc,
+                            value: algorithm == .wcag2 ? nil : ContrastEndpoint.metric(algorithm, m),
+                            effectiveForeground: m.effectiveForeground, effectiveBackground: m.effectiveBackground)
+            }
+        }
+    }
+
+    // MARK: JSON
+
+    static func json(_ palette: [PaletteColor], _ cells: [[Cell]], algorithm: ContrastAlgorithm) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + palette.count * palette.count * 190)
+        out.append(contentsOf: Array(#"{"count":"#.utf8))
+        JSON.writeNumber(Double(palette.count), into: &out)
+        out.append(contentsOf: Array(#","colors":["#.utf8))
+        for (i, c) in palette.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            var o = JSONObject()
+            o.append("name", .string(c.name))
+            if case .object(let d) = ColorJSON.describe(c.color) {
+                for m in d.members { o.append(m.key, m.value) }
+            }
+            JSON.object(o).write(into: &out)
+        }
+        out.append(contentsOf: Array(#"],"algorithm":"#.utf8))
+        JSON.writeString(algorithm.rawValue, into: &out)
+        out.append(contentsOf: Array(#","rows":["#.utf8))
+        let t = Array("true".utf8), f = Array("false".utf8)
+        func bool(_ b: Bool) { out.append(contentsOf: b ? t : f) }
+        for (i, row) in cells.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            for (j, cell) in row.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: Array(#"{"ratio":"#.utf8))
+                JSON.writeNumber(cell.ratio, into: &out)
+                out.append(contentsOf: Array(#","ratioText":""#.utf8))
+                out.append(contentsOf: Array(WCAG.ratioText(cell.ratio).utf8))
+                out.append(contentsOf: Array(#"","AA":{"normalText":"#.utf8))
+                bool(cell.ratio >= WCAG.aaNormalText)
+                out.append(contentsOf: Array(#","largeText":"#.utf8))
+                bool(cell.ratio >= WCAG.aaLargeText)
+                out.append(contentsOf: Array(#","nonText":"#.utf8))
+                bool(cell.ratio >= WCAG.aaNonText)
+                out.append(contentsOf: Array(#"},"AAA":{"normalText":"#.utf8))
+                bool(cell.ratio >= WCAG.aaaNormalText)
+                out.append(contentsOf: Array(#","largeText":"#.utf8))
+                bool(cell.ratio >= WCAG.aaaLargeText)
+                out.append(contentsOf: Array(#"},"apcaLc":"#.utf8))
+                JSON.writeNumber(cell.lc, into: &out)
+                if let v = cell.value {
+                    out.append(contentsOf: Array(#","value":"#.utf8))
+                    JSON.writeNumber(v, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: Array("]}".utf8))
+        return out
+    }
+
+    // MARK: CSV
+
+    /// RFC 4180 CSV, one line per ordered pair. Names that a spreadsheet would run as a formula
+    /// (leading `=`, `+`, `-`, `@`) get a leading apostrophe.
+    static func csv(_ palette: [PaletteColor], _ cells: [[Cell]], algorithm: ContrastAlgorithm) -> String {
+        var s = "foreground,background,foregroundHex,backgroundHex,ratio,ratioText,AA_normalText,AA_largeText,AA_nonText,AAA_normalText,AAA_largeText,apcaLc"
+        if algorithm != .wcag2 { s += ",\(algorithm.rawValue)" }
+        s += "\r\n"
+        for (i, row) in cells.enumerated() {
+            for (j, c) in row.enumerated() {
+                let fields = [
+                    csvField(palette[i].name), csvField(palette[j].name),
+                    ColorJSON.hex(c.effectiveForeground), ColorJSON.hex(c.effectiveBackground),
+                    Fields.format(c.ratio), WCAG.ratioText(c.ratio),
+                    String(c.ratio >= WCAG.aaNormalText), String(c.ratio >= WCAG.aaLargeText),
+                    String(c.ratio >= WCAG.aaNonText), String(c.ratio >= WCAG.aaaNormalText),
+                    String(c.ratio >= WCAG.aaaLargeText), Fields.format(c.lc),
+                ] + (c.value.map { [Fields.format($0)] } ?? [])
+                s += fields.joined(separator: ",") + "\r\n"
+            }
+        }
+        return s
+    }
+
+    static func csvField(_ text: String) -> String {
+        var t = text
+        if let first = t.first, "=+-@\t\r".contains(first) { t = "'" + t }
+        if t.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return "\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return t
+    }
+
+    // MARK: SVG
+
+    /// The grid as a picture: row headers are foregrounds, column headers backgrounds; each cell
+    /// is painted in its effective colors with sample text "Aa", the floored ratio and an AA mark
+    /// (✓ normal text, "L" large text only, ✗ fail).
+    static func svg(_ palette: [PaletteColor], _ cells: [[Cell]]) -> String {
+        let cw = 96, ch = 64, head = 132, n = palette.count
+        let width = head + n * cw, height = head + n * ch
+        var s = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="-apple-system, system-ui, sans-serif">
+        <title>Contrast matrix: rows are text (foreground), columns are backgrounds</title>
+        <rect width="\(width)" height="\(height)" fill="#ffffff"/>
+        <text x="8" y="20" font-size="12" fill="#1c1c1e">text ↓ / background →</text>
+
+        """
+        for (j, c) in palette.enumerated() {
+            let x = head + j * cw
+            s += "<rect x=\"\(x + 4)\" y=\"\(head - 36)\" width=\"\(cw - 8)\" height=\"28\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
+            s += "<text x=\"\(x + cw / 2)\" y=\"\(head - 44)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(xml(short(c.name)))</text>\n"
+        }
+        for (i, c) in palette.enumerated() {
+            let y = head + i * ch
+            s += "<rect x=\"8\" y=\"\(y + 4)\" width=\"28\" height=\"\(ch - 8)\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
+            s += "<text x=\"42\" y=\"\(y + ch / 2 + 4)\" font-size=\"11\" fill=\"#1c1c1e\">\(xml(short(c.name)))</text>\n"
+        }
+        for (i, row) in cells.enumerated() {
+            for (j, cell) in row.enumerated() {
+                let x = head + j * cw, y = head + i * ch
+                let bg = ColorJSON.hex(cell.effectiveBackground), fg = ColorJSON.hex(cell.effectiveForeground)
+                // Caption color: whichever of black and white reads better on this background.
+                let lb = WCAG.relativeLuminance(cell.effectiveBackground)
+                let caption = WCAG.contrastRatio(lb, 0) >= WCAG.contrastRatio(lb, 1) ? "#000000" : "#ffffff"
+                let mark = cell.ratio >= WCAG.aaNormalText ? "AA ✓" : (cell.ratio >= WCAG.aaLargeText ? "AA large" : "✗")
+                s += "<g><title>\(xml(palette[i].name)) on \(xml(palette[j].name)): \(WCAG.ratioText(cell.ratio)):1</title>"
+                s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cw)\" height=\"\(ch)\" fill=\"\(bg)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
+                s += "<text x=\"\(x + 8)\" y=\"\(y + 28)\" font-size=\"22\" font-weight=\"600\" fill=\"\(fg)\">Aa</text>"
+                s += "<text x=\"\(x + 8)\" y=\"\(y + 50)\" font-size=\"11\" fill=\"\(caption)\">\(WCAG.ratioText(cell.ratio)) \(mark)</text></g>\n"
+            }
+        }
+        s += "</svg>\n"
+        return s
+    }
+
+    static func short(_ name: String) -> String {
+        name.count > 16 ? String(name.prefix(15)) + "…" : name
+    }
+
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                // XML 1.0 forbids most control characters.
+                if ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r" { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// Request metrics in the Prometheus text exposition format (version 0.0.4), served at
+/// `GET /metrics`:
+///
+/// ```text
+/// contrast_http_requests_total{route="/v1/contrast",method="GET",status="200"} 42
+/// contrast_http_request_duration_seconds_bucket{route="/v1/contrast",le="0.001"} 40
+/// contrast_http_requests_in_flight 1
+/// contrast_http_rejected_total{reason="unauthorized"} 3
+/// contrast_build_info{version="0.1.0",swift="6.3",tls="false"} 1
+/// ```
+///
+/// `route` is the routed path, `static` for files from the public folder, or `unmatched`
+/// (404s and other answers for unrouted paths), so the label set stays small whatever clients send; `method` is one of the
+/// standard methods or `other`. Durations run from the arrival of the headers to the answer
+/// being handed to the server. Recording costs one uncontended lock and a few array writes
+/// (about 50 ns); rendering happens only on scrape.
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram, seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
+    /// Rejection reasons by status, and two the server reports without an answer.
+    static let rejectionReasons: [(status: Int, reason: String)] = [
+        (401, "unauthorized"), (413, "content_too_large"), (429, "too_many_connections_from_client"),
+        (431, "header_fields_too_large"), (503, "too_many_connections"),
+    ]
+
+    private struct RouteStats {
+        /// Packed key (method << 12 | status) → count.
+        var requests: [Int: Int] = [:]
+        /// Per-bucket counts (made cumulative when rendered), +Inf last.
+        var histogram = [Int](repeating: 0, count: Metrics.buckets.count + 1)
+        var sum: Double = 0
+        var count = 0
+
+        mutating func record(key: Int, bucket: Int, seconds: Double) {
+            requests[key, default: 0] += 1
+            histogram[bucket] += 1
+            sum += seconds
+            count += 1
+        }
+    }
+
+    private struct Storage {
+        /// Route label → its numbers. Labels are routed paths, `static` or `unmatched`.
+        var routes: [String: RouteStats] = [:]
+        var rejected = [Int](repeating: 0, count: Metrics.rejectionReasons.count)
+    }
+
+    private let storage = Mutex(Storage())
+    /// Requests inside the handler right now.
+    let inFlight = Atomic<Int>(0)
+    private let server = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
+    private let buildInfo: String
+    private let startTime = Date().timeIntervalSince1970
+
+    /// Empty metrics; `tls` goes into `contrast_build_info`.
+    init(tls: Bool) {
+        #if compiler(>=6.3)
+        let swift = "6.3"
+        #elseif compiler(>=6.2)
+        let swift = "6.2"
+        #else
+        let swift = "6"
+        #endif
+        buildInfo = "contrast_build_info{version=\"\(ContrastService.version)\",swift=\"\(swift)\",tls=\"\(tls)\"} 1\n"
+    }
+
+    /// Lets `/metrics` report the server's connection counters (open connections, timeouts).
+    public func attach(_ statistics: @escaping @Sendable () -> HTTPServerStatistics) {
+        server.withLock { $0 = statistics }
+    }
+
+    /// The route label for `path`: itself when `router` routes it, else `static` for a
+    /// successful answer (the public folder), else `unmatched`.
+    static func routeLabel(for path: String, status: Int, router: Router) -> String {
+        if router.allowedMethods(for: path) != nil { return path }
+        return status < 400 ? "static" : "unmatched"
+    }
+
+    /// Counts one answered request.
+    func record(route: String, method: String, status: Int, seconds: Double) {
+        let methodIndex = Metrics.methods.firstIndex(of: method) ?? Metrics.methods.count - 1
+        let statusCode = (100...999).contains(status) ? status : 999
+        let key = methodIndex << 12 | statusCode
+        var bucket = Metrics.buckets.count
+        for (i, bound) in Metrics.buckets.enumerated() where seconds <= bound {
+            bucket = i
+            break
+        }
+        let rejection = Metrics.rejectionReasons.firstIndex { $0.status == status }
+        storage.withLock { s in
+            s.routes[route, default: RouteStats()].record(key: key, bucket: bucket, seconds: seconds)
+            if let rejection { s.rejected[rejection] += 1 }
+        }
+    }
+
+    /// The exposition text.
+    func render() -> String {
+        let s = storage.withLock { $0 }
+        let statistics = server.withLock { $0 }?()
+        var out = ""
+        out.reserveCapacity(4096)
+        let routes = s.routes.keys.sorted()
+        out += "# HELP contrast_http_requests_total HTTP requests answered, by route, method and status.\n"
+        out += "# TYPE contrast_http_requests_total counter\n"
+        for route in routes {
+            let stats = s.routes[route]!
+            for key in stats.requests.keys.sorted() {
+                let method = Metrics.methods[key >> 12], status = key & 0xFFF
+                out += "contrast_http_requests_total{route=\"\(Metrics.escape(route))\",method=\"\(method)\",status=\"\(status)\"} \(stats.requests[key]!)\n"
+            }
+        }
+        out += "# HELP contrast_http_request_duration_seconds Time from the request's headers to its answer.\n"
+        out += "# TYPE contrast_http_request_duration_seconds histogram\n"
+        for route in routes {
+            let stats = s.routes[route]!
+            let label = Metrics.escape(route)
+            var cumulative = 0
+            for (i, bound) in Metrics.buckets.enumerated() {
+                cumulative += stats.histogram[i]
+                out += "contrast_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "contrast_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"+Inf\"} \(stats.count)\n"
+            out += "contrast_http_request_duration_seconds_sum{route=\"\(label)\"} \(stats.sum)\n"
+            out += "contrast_http_request_duration_seconds_count{route=\"\(label)\"} \(stats.count)\n"
+        }
+        out += "# HELP contrast_http_requests_in_flight Requests being handled now.\n"
+        out += "# TYPE contrast_http_requests_in_flight gauge\n"
+        out += "contrast_http_requests_in_flight \(inFlight.load(ordering: .relaxed))\n"
+        out += "# HELP contrast_http_rejected_total Requests refused by a limit or by authentication, by reason. "
+        out += "request_timeout: closed for arriving too slowly; incomplete: closed before the request was complete "
+        out += "(client gone, or libmicrohttpd refused it itself, e.g. 431 for oversized headers, which it answers without us).\n"
+        out += "# TYPE contrast_http_rejected_total counter\n"
+        for (i, entry) in Metrics.rejectionReasons.enumerated() {
+            out += "contrast_http_rejected_total{reason=\"\(entry.reason)\"} \(s.rejected[i])\n"
+        }
+        if let statistics {
+            out += "contrast_http_rejected_total{reason=\"request_timeout\"} \(statistics.requestsTimedOut)\n"
+            out += "contrast_http_rejected_total{reason=\"incomplete\"} \(statistics.requestsAbandoned)\n"
+            out += "# HELP contrast_http_open_connections TCP connections open now.\n"
+            out += "# TYPE contrast_http_open_connections gauge\n"
+            out += "contrast_http_open_connections \(statistics.openConnections)\n"
+        }
+        out += "# HELP contrast_build_info Version of the running service.\n"
+        out += "# TYPE contrast_build_info gauge\n"
+        out += buildInfo
+        out += "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+        out += "# TYPE process_resident_memory_bytes gauge\n"
+        out += "process_resident_memory_bytes \(Metrics.residentMemoryBytes())\n"
+        out += "# HELP process_start_time_seconds Start time of the process since the Unix epoch.\n"
+        out += "# TYPE process_start_time_seconds gauge\n"
+        out += "process_start_time_seconds \(Int(startTime))\n"
+        return out
+    }
+
+    /// The `/metrics` answer (`text/plain; version=0.0.4`, never cached).
+    func response() -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                                            ("Cache-Control", "no-store")],
+                     body: Array(render().utf8))
+    }
+
+    /// A label value with `\\`, `"` and newlines escaped (exposition format rules).
+    static func escape(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Resident set size from `/proc/self/statm` (0 where that does not exist).
+    static func residentMemoryBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

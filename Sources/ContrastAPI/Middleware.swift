@@ -1,0 +1,215 @@
+import HTTPServer
+import Synchronization
+
+/// What every answer of the service goes through, in this order:
+///
+/// 1. **Request id**: a valid `X-Request-ID` (1–128 characters of `A-Z a-z 0-9 . _ -`) is
+///    kept, anything else replaced by a generated one; echoed in `X-Request-ID`.
+/// 2. **CORS preflight** for allowed origins (see ``CORSPolicy``), answered without a token.
+/// 3. **Bearer tokens** on `/v1`, `/api` and `/metrics` when configured (see ``BearerAuth``):
+///    401 problem details with `WWW-Authenticate: Bearer`.
+/// 4. The router (`HEAD` runs as `GET`, so its `ETag` matches), then **caching**: strong
+///    `ETag`, `Cache-Control` and 304 for `If-None-Match` (see ``Caching``).
+/// 5. **Headers on every answer**: `X-Content-Type-Options: nosniff`, the
+///    `Content-Security-Policy` below, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`,
+///    `Strict-Transport-Security` when serving HTTPS, CORS headers for allowed origins.
+///
+/// Metrics and the access log are recorded around it by the server from ``ContrastService/makeServer(accessLog:)``.
+final class Middleware: Sendable {
+    /// The policy for the page in `Public/` and everything else: only same-origin scripts (no
+    /// inline script, no `eval`), same-origin fetches, no plugins, no framing. Inline `<style>`
+    /// is allowed (the page has one; styles cannot run code). The JSON answers inherit it
+    /// harmlessly.
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        + "frame-ancestors 'none'"
+
+    let auth: BearerAuth
+    let cors: CORSPolicy
+    let metrics: Metrics
+    /// `Cache-Control` of successful GET answers.
+    let cacheControl: String
+    private let securityHeaders: [(name: String, value: String)]
+    private let requestIDs = RequestIDGenerator()
+
+    init(configuration: ServiceConfiguration) {
+        auth = BearerAuth(tokens: configuration.authTokens)
+        cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
+        let tls = !configuration.tlsCertificateFile.isEmpty
+        metrics = Metrics(tls: tls)
+        let maxAge = configuration.cacheMaxAgeSeconds
+        cacheControl = maxAge == 0 ? "no-cache" : "\(auth.isEnabled ? "private" : "public"), max-age=\(maxAge)"
+        var headers: [(name: String, value: String)] = [
+            ("Content-Security-Policy", Middleware.contentSecurityPolicy),
+            ("Referrer-Policy", "no-referrer"),
+            ("X-Frame-Options", "DENY"),
+        ]
+        if tls {
+            headers.append(("Strict-Transport-Security", "max-age=31536000"))
+        }
+        securityHeaders = headers
+    }
+
+    /// Answers `request`: `answer` is the router (plus whatever the service wraps it in).
+    func handle(_ request: HTTPRequest, router: Router, answer: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        let requestID = RequestIDGenerator.accepted(request.header("x-request-id")) ?? requestIDs.next()
+        let allowOrigin = cors.allowOrigin(for: request.header("origin"))
+        var response: HTTPResponse
+        if let allowOrigin, CORSPolicy.isPreflight(request), let allow = router.allowedMethods(for: request.path) {
+            response = cors.preflight(allowOrigin: allowOrigin, allow: allow)
+        } else if auth.isEnabled, BearerAuth.protects(request.path),
+                  case let verdict = auth.check(authorization: request.header("authorization")), verdict != .allowed {
+            response = auth.challenge(verdict)
+        } else {
+            response = cached(request, answer: answer)
+        }
+        finish(&response, requestID: requestID, allowOrigin: allowOrigin)
+        return response
+    }
+
+    /// The same headers on an answer the HTTP server made itself (413, 429, 503, …).
+    func decorateRejection(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        let requestID = RequestIDGenerator.accepted(request.header("x-request-id")) ?? requestIDs.next()
+        if response.header("Cache-Control") == nil {
+            response.headers.append(("Cache-Control", "no-store"))
+        }
+        finish(&response, requestID: requestID, allowOrigin: cors.allowOrigin(for: request.header("origin")))
+        return response
+    }
+
+    /// Runs `answer`, then applies the caching rules (see ``Caching``).
+    private func cached(_ request: HTTPRequest, answer: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        let isHead = request.method == "HEAD"
+        guard isHead || request.method == "GET" else {
+            var response = answer(request)
+            if response.header("Cache-Control") == nil {
+                response.headers.append(("Cache-Control", "no-store"))
+            }
+            return response
+        }
+        var routed = request
+        if isHead { routed.method = "GET" }
+        var response = answer(routed)
+        if response.status == 200 {
+            var cacheable = true
+            if let existing = response.header("Cache-Control") {
+                cacheable = !existing.contains("no-store")
+            } else if request.path == "/healthz" {
+                response.headers.append(("Cache-Control", "no-store"))
+                cacheable = false
+            } else {
+                response.headers.append(("Cache-Control", cacheControl))
+            }
+            if cacheable {
+                var etag = response.header("ETag")
+                if etag == nil {
+                    let tag = Caching.entityTag(response.body)
+                    response.headers.append(("ETag", tag))
+                    etag = tag
+                }
+                if let etag, let condition = request.header("if-none-match"), Caching.ifNoneMatch(condition, matches: etag) {
+                    response = HTTPResponse(status: 304, headers: response.headers.filter { field in
+                        ["etag", "cache-control", "vary", "content-location"].contains(field.name.lowercased())
+                    })
+                }
+            }
+        } else if response.status >= 400 && response.header("Cache-Control") == nil {
+            response.headers.append(("Cache-Control", "no-store"))
+        }
+        return isHead ? Router.withoutBody(response) : response
+    }
+
+    private func finish(_ response: inout HTTPResponse, requestID: String, allowOrigin: String?) {
+        if response.header("X-Content-Type-Options") == nil {
+            response.headers.append(("X-Content-Type-Options", "nosniff"))
+        }
+        response.headers.append(contentsOf: securityHeaders)
+        if cors.isEnabled {
+            if let allowOrigin, response.header("Access-Control-Allow-Origin") == nil {
+                response.headers.append(("Access-Control-Allow-Origin", allowOrigin))
+                response.headers.append(("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders))
+            }
+            if response.header("Vary")?.lowercased().contains("origin") != true {
+                response.headers.append(("Vary", "Origin"))
+            }
+        }
+        response.headers.append(("X-Request-ID", requestID))
+    }
+}
+
+/// Request ids: a random 64-bit prefix per process and a counter, e.g. `9f2c51d07ab3e6f1-1a`
+/// (unique across replicas with overwhelming likelihood; one atomic add per id).
+final class RequestIDGenerator: Sendable {
+    private let prefix: String
+    private let counter = Atomic<UInt64>(0)
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let hex = String(value, radix: 16)
+        prefix = String(repeating: "0", count: 16 - hex.count) + hex + "-"
+    }
+
+    func next() -> String {
+        prefix + String(counter.wrappingAdd(1, ordering: .relaxed).newValue, radix: 16)
+    }
+
+    /// `value` when it is a valid id: 1–128 characters of `A-Z a-z 0-9 . _ -`.
+    static func accepted(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 128 else { return nil }
+        for byte in value.utf8 {
+            let ok = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+            if !ok { return nil }
+        }
+        return value
+    }
+}
+
+extension ContrastService {
+    /// The HTTP server for this service: ``handle(_:)`` for requests, the same headers on the
+    /// answers the server makes itself (413, 429, 503), and around both the metrics at
+    /// `/metrics` and one access-log line per request (`accessLog`, standard error at
+    /// `logLevel` when nil). Call `start()` on it.
+    public func makeServer(accessLog: AccessLog? = nil) -> HTTPServer {
+        let log = accessLog ?? AccessLog(level: configuration.logLevel)
+        let middleware = self.middleware
+        let router = self.router
+        let service = self
+        let server = HTTPServer(
+            configuration: configuration.server,
+            handler: { request in
+                let started = MonotonicClock.nanoseconds()
+                middleware.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
+                let response = service.handle(request)
+                middleware.metrics.inFlight.wrappingSubtract(1, ordering: .relaxed)
+                ContrastService.observe(request, response, started: started, router: router, metrics: middleware.metrics, log: log)
+                return response
+            },
+            rejectionHandler: { request, response in
+                let decorated = middleware.decorateRejection(request, response)
+                ContrastService.observe(request, decorated, started: MonotonicClock.nanoseconds(), router: router,
+                                        metrics: middleware.metrics, log: log)
+                return decorated
+            }
+        )
+        middleware.metrics.attach { [weak server] in server?.statistics ?? HTTPServerStatistics() }
+        return server
+    }
+
+    /// Records one answer in the metrics and the access log.
+    static func observe(_ request: HTTPRequest, _ response: HTTPResponse, started: UInt64, router: Router,
+                        metrics: Metrics, log: AccessLog) {
+        let now = MonotonicClock.nanoseconds()
+        let from = request.receivedAtNanoseconds > 0 ? min(request.receivedAtNanoseconds, started) : started
+        let seconds = Double(now &- from) / 1e9
+        let route = Metrics.routeLabel(for: request.path, status: response.status, router: router)
+        metrics.record(route: route, method: request.method, status: response.status, seconds: seconds)
+        if log.logs(status: response.status) {
+            log.record(requestID: response.header("X-Request-ID") ?? "-", method: request.method, path: request.path,
+                       status: response.status, durationMilliseconds: seconds * 1000,
+                       bytes: response.body.count, remote: request.remoteAddress)
+        }
+    }
+}

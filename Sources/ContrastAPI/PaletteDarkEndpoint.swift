@@ -1,0 +1,133 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/palette/dark`: dark-mode and increased-contrast variants of a light palette, each
+/// measured on every Apple surface it sits on (`DarkVariants`; method in the README, "Palettes").
+///
+/// Request: see `PaletteRequest` (colors with roles, policy or targets, generation).
+///
+/// Response: `{"policy", "generation", "adjustLight", "passes", "summary": {"colors", "passing",
+/// "failing", "changedInDark"}, "variants": [{"variant", "title", "contexts"}], "colors":
+/// [{"name", "role", "input", "target", "increasedContrastTarget", "on", "onSystemBackgrounds",
+/// "variants": {"light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"}, "passes",
+/// "failingVariants"}], "method", "notes"}`. A variant is `{"hex", "rgba", "oklch", "method":
+/// "original" | "given" | "unchanged" | "mirrored" | "adjusted" | "bestEffort", "direction",
+/// "start", "target", "deltaEOK", "deltaE2000" (from the light original), "contexts",
+/// "surfaces": [{"context", "surface", "surfaceHex", "foreground", "effectiveForeground",
+/// "ratio", "ratioText", "apcaLc", "value", "passes"}], "worst", "passes", "failingSurfaces",
+/// "suggestion"?, "notes"}`.
+struct PaletteDarkEndpoint {
+    let maxPaletteSize: Int
+
+    func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let req = try PaletteRequest.parse(try Fields.body(request), limit: maxPaletteSize)
+        return PaletteJSON.response(req, try req.generate())
+    }
+}
+
+/// JSON encodings of palette results.
+enum PaletteJSON {
+    /// `[L, C, h]`: OKLCH lightness `0...1`, chroma, hue in degrees (0 for grays).
+    static func oklch(_ c: DisplayColor) -> JSON {
+        let v = c.color.converted(to: .oklch).coordinates
+        return .numbers([v.x, v.y, v.z])
+    }
+
+    /// The method, in words, for the response.
+    static let method: [JSON] = [
+        "Variants move along OKLCH lightness with the hue kept and chroma reduced only where sRGB cannot show it; every color is judged as the 8-bit hex it is reported as.",
+        "Dark and increased-contrast variants must reach their target on every surface of every context they are shown in: the distinct system backgrounds (systemBackground through tertiarySystemGroupedBackground) at base and elevated level, and the palette backgrounds a color is placed on; translucent colors are composited first.",
+        "Start points: tints, icons and non-text colors start from themselves (a color that already passes stays unchanged); text whose surface turns dark keeps at least the contrast it had on its light surface; light backgrounds are mirrored to the darkest color of their hue with the same contrast against the dark systemBackground; the nearest passing color to the start is taken.",
+        "Increased contrast: the light color (dark variant) is searched again on the increased-contrast surfaces with the increased target (the next WCAG level, or APCA +15 Lc).",
+        "A color that cannot pass everywhere is returned with method bestEffort, passes false and the surfaces it fails on.",
+    ]
+
+    static func response(_ req: PaletteRequest, _ results: [PaletteEntryResult]) -> JSON {
+        var o = JSONObject()
+        let passing = results.filter(\.passes).count
+        o.append("policy", .string(req.policy.rawValue))
+        o.append("generation", .string(req.generation.rawValue))
+        o.append("adjustLight", .bool(req.adjustLight))
+        o.append("passes", .bool(passing == results.count))
+        o.append("summary", .object([
+            ("colors", .number(Double(results.count))), ("passing", .number(Double(passing))),
+            ("failing", .number(Double(results.count - passing))),
+            ("changedInDark", .number(Double(results.filter { $0[.dark].color.srgb != $0[.light].color.srgb }.count))),
+        ]))
+        let contexts = AppleColorContext.distinctContexts(generation: req.generation)
+        o.append("variants", .array(PaletteVariant.allCases.map { v in
+            .object([("variant", .string(v.rawValue)), ("title", .string(v.title)),
+                     ("contexts", .array(contexts.filter { $0.appearance == v.appearance && $0.contrast == v.contrast }.map(AppleJSON.context)))])
+        }))
+        o.append("colors", .array(zip(req.colors, results).map { color($0, $1) }))
+        o.append("method", .array(method))
+        o.append("notes", .array([
+            "deltaEOK and deltaE2000 are measured from the light color as given (OKLab distance, about 0.02 just noticeable; CIEDE2000 Lab D65, about 1 just noticeable).",
+            "ratio is unrounded; ratioText is floored to two decimals, so a shown number never passes when the real one fails.",
+            "System color names in the palette resolve in light appearance, standard contrast.",
+        ]))
+        o.append("sourcesDocument", .string(AppleData.sourcesDocument))
+        return .object(o)
+    }
+
+    static func color(_ c: PaletteRequestColor, _ r: PaletteEntryResult) -> JSON {
+        var o = JSONObject()
+        o.append("name", .string(c.name))
+        o.append("role", .string(c.role.rawValue))
+        o.append("input", c.input)
+        o.append("target", TargetInput.json(c.target))
+        o.append("increasedContrastTarget", TargetInput.json(c.increasedTarget))
+        o.append("on", .array(c.on.map { .string($0) }))
+        o.append("onSystemBackgrounds", .bool(r.entry.onSystemBackgrounds))
+        var variants = JSONObject()
+        for v in r.variants { variants.append(v.variant.rawValue, variant(v)) }
+        o.append("variants", .object(variants))
+        o.append("passes", .bool(r.passes))
+        o.append("failingVariants", .array(r.variants.filter { !$0.passes }.map { .string($0.variant.rawValue) }))
+        return .object(o)
+    }
+
+    static func variant(_ v: PaletteVariantResult) -> JSON {
+        var o = JSONObject()
+        o.append("hex", .string(v.color.hex))
+        o.append("rgba", ColorJSON.rgba(v.color.srgb, alpha: v.color.alpha))
+        o.append("oklch", oklch(v.color))
+        o.append("method", .string(v.method.rawValue))
+        o.append("direction", v.direction.map { .string($0.rawValue) } ?? .null)
+        o.append("start", .string(v.start.hex))
+        o.append("target", TargetInput.json(v.target))
+        o.append("deltaEOK", .number(v.deltaEOK))
+        o.append("deltaE2000", .number(v.deltaE2000))
+        var ids: [String] = []
+        for m in v.measurements where !ids.contains(m.context.id) { ids.append(m.context.id) }
+        o.append("contexts", .array(ids.map { .string($0) }))
+        o.append("surfaces", .array(v.measurements.map(row)))
+        o.append("worst", v.worst.map(row) ?? .null)
+        o.append("passes", .bool(v.passes))
+        o.append("failingSurfaces", .array(v.measurements.filter { !$0.passes }.map { .string("\($0.context.id) \($0.surface)") }))
+        if let s = v.suggestion {
+            o.append("suggestion", .object([
+                ("hex", .string(s.hex)), ("rgba", ColorJSON.rgba(s.srgb, alpha: s.alpha)), ("oklch", oklch(s)),
+                ("note", .string("the nearest color of the same hue that passes on every light surface; send adjustLight: true to use it")),
+            ]))
+        }
+        o.append("notes", .array(v.notes.map { .string($0) }))
+        return .object(o)
+    }
+
+    static func row(_ m: PaletteMeasurement) -> JSON {
+        var o = JSONObject()
+        o.append("context", .string(m.context.id))
+        o.append("surface", .string(m.surface))
+        o.append("surfaceHex", .string(ColorJSON.hex(m.surfaceColor)))
+        o.append("foreground", .string(m.foreground))
+        o.append("effectiveForeground", .string(ColorJSON.hex(m.measurement.effectiveForeground)))
+        o.append("ratio", .number(m.measurement.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(m.measurement.ratio)))
+        o.append("apcaLc", .number(m.measurement.apcaLc))
+        o.append("value", .number(m.value))
+        o.append("passes", .bool(m.passes))
+        return .object(o)
+    }
+}

@@ -1,0 +1,103 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/palette/export`: the palette of `/v1/palette/dark` (light, dark, increased
+/// contrast) as a file for a platform.
+///
+/// Request: the `/v1/palette/dark` body (`PaletteRequest`) plus `"format"` (also `?format=`):
+/// - `xcassets` (alias `xcode`): a zip of `<name>.xcassets/` with one `<color>.colorset/
+///   Contents.json` per color: Any, Dark, High Contrast and Dark + High Contrast entries, as
+///   Xcode writes them (`application/zip`);
+/// - `css`: custom properties in `:root`, with `prefers-color-scheme: dark`,
+///   `prefers-contrast: more` and combined blocks (`text/css`);
+/// - `tokens` (aliases `dtcg`, `design-tokens`): W3C Design Tokens Community Group JSON
+///   (Format 2025.10): `$type: color`, `$value` the light color as a DTCG color object, and the
+///   four modes in `$extensions.mode` (`application/json`);
+/// - `android`: a zip of `res/values/colors.xml` and `res/values-night/colors.xml`, each with
+///   the standard color and a `<name>_high_contrast` color (`application/zip`);
+/// - `svg`: a swatch sheet (`image/svg+xml`).
+/// Options: `"colorSpace"`: `srgb` (default) or `display-p3` (components of the same colors
+/// expressed in Display P3; xcassets, css, tokens); `"name"`: the catalog / file name (default
+/// `Palette`; letters, digits, space, `-`, `_`, `.`; 1–64 bytes).
+///
+/// The response carries `X-Palette-Passes: true|false` (whether every variant meets its
+/// target); files list failing colors in comments or descriptions.
+struct PaletteExportEndpoint {
+    let maxPaletteSize: Int
+
+    enum Format: String, CaseIterable { case xcassets, css, tokens, android, svg }
+    enum ExportColorSpace: String, CaseIterable {
+        case srgb
+        case displayP3 = "display-p3"
+    }
+
+    static let formatAliases: [String: Format] = ["xcode": .xcassets, "dtcg": .tokens, "design-tokens": .tokens, "w3c": .tokens]
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(Problem) {
+            let f = try Fields.body(request)
+            var format = try f.appleChoice("format", Format.self, what: "export format", aliases: Self.formatAliases)
+            if let q = request.queryValue("format") {
+                let qf = try Fields(object: JSONObject([("format", .string(q))]), path: .query(""), fromQuery: true)
+                    .appleChoice("format", Format.self, what: "export format", aliases: Self.formatAliases)!
+                if let format, format != qf {
+                    throw Problem.contradictory(.query("format"), f.field("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                }
+                format = qf
+            }
+            guard let format else {
+                throw Problem.invalidField(f.field("format"), "format is required (in the body or as ?format=): one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let space = try f.choice("colorSpace", ExportColorSpace.self) ?? .srgb
+            if space == .displayP3 && (format == .android || format == .svg) {
+                throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop colorSpace or choose xcassets, css or tokens")
+            }
+            let name = try Self.fileName(f)
+            let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name"])
+            let results = try req.generate()
+            let passes = results.allSatisfy(\.passes)
+            let export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
+            let (type, body, filename): (String, [UInt8], String?)
+            switch format {
+            case .xcassets:
+                (type, body, filename) = ("application/zip", try zip(export.xcassets()), "\(name).xcassets.zip")
+            case .android:
+                (type, body, filename) = ("application/zip", try zip(export.android()), "\(name)-android-res.zip")
+            case .css:
+                (type, body, filename) = ("text/css; charset=utf-8", Array(export.css().utf8), nil)
+            case .tokens:
+                (type, body, filename) = ("application/json", export.tokens().serialized(), nil)
+            case .svg:
+                (type, body, filename) = ("image/svg+xml; charset=utf-8", Array(export.svg().utf8), nil)
+            }
+            var headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false")]
+            if let filename { headers.append(("Content-Disposition", "attachment; filename=\"\(filename)\"")) }
+            return HTTPResponse(status: 200, headers: headers, body: body)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The `name` member: 1–64 bytes of letters, digits, space, `-`, `_`, `.`, not starting
+    /// with `.` (it becomes a folder and file name).
+    static func fileName(_ f: Fields) throws(Problem) -> String {
+        guard let s = try f.string("name", maxLength: 64) else { return "Palette" }
+        let ok = !s.isEmpty && !s.hasPrefix(".") && s.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0))
+        }
+        guard ok else {
+            throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must be 1–64 letters, digits, spaces, '-', '_' or '.', not starting with '.'")
+        }
+        return s
+    }
+
+    func zip(_ entries: [ZipArchive.Entry]) throws(Problem) -> [UInt8] {
+        do throws(ZipArchive.Failure) {
+            return try ZipArchive.build(entries)
+        } catch {
+            throw Problem(status: 500, kind: "archive-failed", title: "Archive could not be built",
+                          detail: "libzip could not build the archive: \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,318 @@
+import ColorScience
+import JSONValue
+
+/// A contrast target from a request (`/v1/suggest`, `/v1/palette/dark`, `/v1/palette/export`).
+///
+/// Accepted forms:
+/// - a number: a WCAG ratio `1...21` (`4.5`);
+/// - a string: `"AA"` (4.5:1), `"AAA"` (7:1), `"AA-large"` (3:1), `"AAA-large"` (4.5:1),
+///   `"non-text"` (3:1, SC 1.4.11), `"hig"` (7:1, HIG small text in custom colors), `"apca"`
+///   (Lc 75, APCA minimum for body text) — case-insensitive;
+/// - an object `{"policy"?: "wcag" (default) | "hig" | "apca", "level"?: "AA" (default) |
+///   "AAA", "textSize"?: "normal" (default) | "large" | "nonText", "fontSize"?, "fontSizeUnit"?:
+///   "pt" (default) | "px", "fontWeight"?: 1–1000, "ratio"?: 1–21, "lc"?: 0–108}`. `ratio` and
+///   `lc` state the minimum directly and exclude the other members; `fontSize` decides large
+///   text (WCAG: ≥ 18 pt, or ≥ 14 pt bold) and, for APCA, the minimum Lc from the apca-w3 font
+///   lookup; `textSize` and `fontSize` exclude each other. HIG: 7:1 for small text, 4.5:1 for
+///   large text and non-text (HIG Dark Mode). APCA sizes: normal Lc 75, large Lc 60, non-text
+///   Lc 45 ("APCA in a Nutshell").
+/// - Throws: 400 naming the member for a wrong type, unknown name, out-of-range number or
+///   contradictory members.
+enum TargetInput {
+    enum Policy: String, CaseIterable { case wcag, hig, apca }
+    enum Level: String, CaseIterable { case AA, AAA }
+    enum TextSize: String, CaseIterable { case normal, large, nonText }
+
+    static let objectFields: Set<String> = ["policy", "level", "textSize", "fontSize", "fontSizeUnit", "fontWeight", "ratio", "lc"]
+
+    static func parse(_ value: JSON, at path: FieldPath, fromQuery: Bool) throws(Problem) -> ContrastTarget {
+        switch value {
+        case .number(let r):
+            guard r.isFinite, (1...21).contains(r) else {
+                throw Problem.invalidField(path, "\(path.display) as a number is a WCAG ratio and must be between 1 and 21, got \(Fields.format(r))")
+            }
+            return .ratio(r)
+        case .string(let s):
+            if fromQuery, let r = Fields.decimal(s) { return try parse(.number(r), at: path, fromQuery: false) }
+            switch s.lowercased().replacingOccurrences(of: "_", with: "-") {
+            case "aa": return .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text")
+            case "aaa": return .ratio(WCAG.aaaNormalText, basis: "WCAG 2.2 SC 1.4.6 AAA, normal text")
+            case "aa-large": return .ratio(WCAG.aaLargeText, basis: "WCAG 2.2 SC 1.4.3 AA, large text")
+            case "aaa-large": return .ratio(WCAG.aaaLargeText, basis: "WCAG 2.2 SC 1.4.6 AAA, large text")
+            case "non-text", "nontext": return .ratio(WCAG.aaNonText, basis: "WCAG 2.2 SC 1.4.11 non-text contrast")
+            case "hig": return .ratio(AppleContrastPolicy.higCustomSmallText, basis: "HIG Dark Mode: strive for 7:1 for custom colors, especially in small text")
+            case "apca": return .apcaLc(APCALevel.minimumBodyText.minimumLc, basis: "APCA in a Nutshell: Lc 75, minimum for body text")
+            default:
+                let names = ["AA", "AAA", "AA-large", "AAA-large", "non-text", "hig", "apca"]
+                throw Problem.unknownName(path, what: "target", got: s, known: names,
+                                          suggestions: AppleNameMatching.suggestions(for: s, among: names))
+            }
+        case .object(let o):
+            return try parse(Fields(object: o, path: path, fromQuery: fromQuery))
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be a ratio, a name such as \"AA\", or an object {\"policy\", \"level\", \"textSize\", \"fontSize\", \"ratio\", \"lc\"}, not \(value.typeName)")
+        }
+    }
+
+    static func parse(_ f: Fields) throws(Problem) -> ContrastTarget {
+        try f.rejectUnknown(objectFields)
+        func exclusive(_ key: String, _ others: [String]) throws(Problem) {
+            for other in others where f.has(other) {
+                throw Problem.contradictory(f.field(other), f.field(key), "\(key) states the minimum directly; drop \(other) or \(key)")
+            }
+        }
+        if let r = try f.number("ratio", in: 1...21) {
+            try exclusive("ratio", ["policy", "level", "textSize", "fontSize", "fontSizeUnit", "fontWeight", "lc"])
+            return .ratio(r)
+        }
+        if let lc = try f.number("lc", in: 0...108) {
+            try exclusive("lc", ["level", "textSize", "fontSize", "fontSizeUnit", "fontWeight"])
+            if let p = try f.choice("policy", Policy.self), p != .apca {
+                throw Problem.contradictory(f.field("lc"), f.field("policy"), "lc is an APCA minimum; policy \(p.rawValue) is not APCA")
+            }
+            return .apcaLc(lc)
+        }
+        let policy = try f.choice("policy", Policy.self) ?? .wcag
+        let level = try f.choice("level", Level.self)
+        if let level, policy != .wcag {
+            throw Problem.contradictory(f.field("level"), f.field("policy"), "level \(level.rawValue) is a WCAG level; policy \(policy.rawValue) has none")
+        }
+        let size = try f.choice("textSize", TextSize.self)
+        let text = try TextSpec.from(f)
+        if size != nil && text != nil {
+            throw Problem.contradictory(f.field("textSize"), f.field("fontSize"), "textSize and fontSize both give the text size; send one of them")
+        }
+        let aaa = level == .AAA
+        switch policy {
+        case .wcag:
+            if size == .nonText {
+                return .ratio(WCAG.aaNonText, basis: "WCAG 2.2 SC 1.4.11 non-text contrast 3:1\(aaa ? " (there is no AAA level for non-text)" : "")")
+            }
+            let large = size == .large || (text?.isLarge ?? false)
+            let minimum = aaa ? (large ? WCAG.aaaLargeText : WCAG.aaaNormalText) : (large ? WCAG.aaLargeText : WCAG.aaNormalText)
+            return .ratio(minimum, basis: "WCAG 2.2 SC \(aaa ? "1.4.6 AAA" : "1.4.3 AA"), \(large ? "large" : "normal") text\(sizeWords(text))")
+        case .hig:
+            if size == .nonText || size == .large || (text?.isLarge ?? false) {
+                return .ratio(AppleContrastPolicy.higMinimum, basis: "HIG Dark Mode: no lower than 4.5:1 (\(size == .nonText ? "non-text" : "large text")\(sizeWords(text)))")
+            }
+            return .ratio(AppleContrastPolicy.higCustomSmallText, basis: "HIG Dark Mode: strive for 7:1 for custom colors, especially in small text\(sizeWords(text))")
+        case .apca:
+            if let text {
+                guard let lc = APCAMinimumLc.minimumLc(px: text.px, weight: text.weight) else {
+                    throw Problem.invalidField(f.field("fontSize"), "APCA's font lookup allows no contrast for \(Fields.format(text.px)) px at weight \(text.weight); use a larger size or weight, or give lc")
+                }
+                return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.format(text.px)) px at weight \(text.weight)")
+            }
+            switch size ?? .normal {
+            case .normal: return .apcaLc(APCALevel.minimumBodyText.minimumLc, basis: "APCA in a Nutshell: Lc 75, minimum for body text")
+            case .large: return .apcaLc(APCALevel.otherText.minimumLc, basis: "APCA in a Nutshell: Lc 60, content text other than body text")
+            case .nonText: return .apcaLc(APCALevel.largeOrHeavyText.minimumLc, basis: "APCA in a Nutshell: Lc 45, fine pictograms and icons")
+            }
+        }
+    }
+
+    static func sizeWords(_ t: TextSpec?) -> String {
+        guard let t else { return "" }
+        return " (\(Fields.format(t.value)) \(t.unit.rawValue) at weight \(t.weight))"
+    }
+
+    /// `{"metric", "minimum", "basis"}` (`minimum` null when unreachable).
+    static func json(_ t: ContrastTarget) -> JSON {
+        .object([("metric", .string(t.metric.rawValue)), ("minimum", .number(t.minimum.isFinite ? t.minimum : nil)),
+                 ("basis", .string(t.basis))])
+    }
+}
+
+/// One color of a palette request with its role, placement and fixed variants.
+struct PaletteRequestColor {
+    var name: String
+    var role: AppleColorRole
+    var color: ResolvedColor
+    var on: [String]
+    var onSystem: Bool?
+    var given: [PaletteVariant: ResolvedColor]
+    var target: ContrastTarget
+    var increasedTarget: ContrastTarget
+    var input: JSON
+
+    var entry: PaletteEntry {
+        PaletteEntry(name: name, role: role, color: color.color, target: target, increasedTarget: increasedTarget,
+                     on: on, onSystemBackgrounds: onSystem, given: given.mapValues(\.color))
+    }
+}
+
+/// The body shared by `/v1/palette/dark` and `/v1/palette/export`.
+///
+/// `{"colors": [color | {"name"?, "role"?, "color", "dark"?, "increasedContrast"?,
+/// "darkIncreasedContrast"?, "on"?, "fontSize"?, "fontSizeUnit"?, "fontWeight"?, "target"?,
+/// "increasedContrastTarget"?}] (1 to the palette limit), "policy"?: "hig" (default) | "wcag-aa" |
+/// "wcag-aaa" | "apca", "target"?, "increasedContrastTarget"?, "generation"?: "ios26" (default) |
+/// "ios15-18", "adjustLight"?: false, "hexOrder"?}`.
+///
+/// Roles: `text` (default), `secondaryText`, `tint` (alias `accent`), `icon`, `nonText` (alias
+/// `fill`), `background`. Targets, most specific first: the color's `target`; the request's
+/// `target`; the policy's minimum for the role and size (as `/v1/audit`: HIG 7:1 small text,
+/// 4.5:1 otherwise). Increased contrast: `increasedContrastTarget` (color, then request), else
+/// the next level up (`ContrastTarget.increased`). `on` lists the names of `background`-role
+/// colors of the palette the color is drawn on, plus `"system"` to keep the system backgrounds
+/// (default when `on` is absent); at most 4 names per color and 256 placements per request (413
+/// beyond). Colors are CSS colors or Apple system color names (resolved in light, standard
+/// contrast).
+struct PaletteRequest {
+    var colors: [PaletteRequestColor]
+    var policy: AppleContrastPolicy
+    var generation: AppleCatalogGeneration
+    var adjustLight: Bool
+
+    static let fields: Set<String> = ["colors", "policy", "target", "increasedContrastTarget", "generation", "adjustLight", "hexOrder"]
+    static let colorFields: Set<String> = [
+        "name", "role", "color", "dark", "increasedContrast", "darkIncreasedContrast", "on", "fontSize", "fontSizeUnit",
+        "fontWeight", "target", "increasedContrastTarget",
+    ]
+    static let variantKeys: [(String, PaletteVariant)] = [
+        ("dark", .dark), ("increasedContrast", .lightIncreasedContrast), ("darkIncreasedContrast", .darkIncreasedContrast),
+    ]
+    static let roleAliases: [String: AppleColorRole] = [
+        "accent": .tint, "fill": .nonText, "non-text": .nonText, "secondary": .secondaryText,
+        "secondary-text": .secondaryText, "glyph": .icon, "foreground": .text,
+    ]
+    static let policyAliases: [String: AppleContrastPolicy] = [
+        "aa": .wcagAA, "aaa": .wcagAAA, "wcag2-aa": .wcagAA, "wcag2-aaa": .wcagAAA, "wcagaa": .wcagAA, "wcagaaa": .wcagAAA,
+    ]
+    /// The largest `on` list of one color.
+    static let maxOn = 4
+    /// The most (color, palette background) placements of one request: each costs a search on
+    /// that background in every context, and moving a background regenerates its text, so this
+    /// bounds the work of a request (about a second on two cores at the limit).
+    static let maxPlacements = 256
+
+    /// Parses and validates the body; `extraFields` are members the caller reads itself.
+    static func parse(_ f: Fields, limit: Int, extraFields: Set<String> = []) throws(Problem) -> PaletteRequest {
+        try f.rejectUnknown(fields.union(extraFields))
+        let policy = try f.appleChoice("policy", AppleContrastPolicy.self, what: "policy", aliases: policyAliases) ?? .hig
+        let generation = try f.appleGeneration() ?? .newest
+        let adjustLight = try f.bool("adjustLight") ?? false
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
+        let icTarget = try f.value("increasedContrastTarget").map { v throws(Problem) in
+            try TargetInput.parse(v, at: f.field("increasedContrastTarget"), fromQuery: f.fromQuery)
+        }
+        guard let items = try f.array("colors", required: true, maxCount: limit), !items.isEmpty else {
+            throw Problem.invalidField(f.field("colors"), "\(f.field("colors").display) must hold at least one color")
+        }
+        var colors: [PaletteRequestColor] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, item) in items.enumerated() {
+            let path = f.field("colors").appending(index: i)
+            let c = try parseColor(item, at: path, fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy,
+                                   target: target, increasedTarget: icTarget)
+            if let first = firstIndex[c.name] {
+                throw Problem.invalidField(path, "\(path.display) repeats the name '\(c.name.prefix(64))' of \(f.field("colors").appending(index: first).display); names must be unique")
+            }
+            firstIndex[c.name] = i
+            colors.append(c)
+        }
+        // `on` must name background-role colors of this palette.
+        var placements = 0
+        for (i, c) in colors.enumerated() {
+            placements += c.on.count
+            if placements > maxPlacements {
+                let path = f.field("colors").appending(index: i).appending("on")
+                throw Problem.tooLarge(path, "\(path.display) brings the palette to \(placements) placements of colors on palette backgrounds; the limit is \(maxPlacements)", limit: maxPlacements)
+            }
+            for (j, name) in c.on.enumerated() {
+                let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
+                guard let k = firstIndex[name] else {
+                    throw Problem.unknownName(path, what: "palette background", got: name,
+                                              known: colors.filter { $0.role == .background }.map(\.name),
+                                              suggestions: AppleNameMatching.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
+                }
+                guard colors[k].role == .background else {
+                    throw Problem.invalidField(path, "\(path.display): '\(name.prefix(64))' has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
+                }
+            }
+        }
+        return PaletteRequest(colors: colors, policy: policy, generation: generation, adjustLight: adjustLight)
+    }
+
+    static func parseColor(_ item: JSON, at path: FieldPath, fromQuery: Bool, hexOrder: HexOrder, policy: AppleContrastPolicy,
+                           target: ContrastTarget?, increasedTarget: ContrastTarget?) throws(Problem) -> PaletteRequestColor {
+        func defaultTarget(_ role: AppleColorRole, _ text: AppleTextRequirement?) -> ContrastTarget {
+            target ?? ContrastTarget(AppleContrastRequirement.of(role: role, policy: policy, text: text))
+        }
+        let lightContext = AppleColorContext.default
+        guard case .object(let o) = item else {
+            guard case .string(let s) = item else {
+                throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"name\", \"role\", \"color\", …}, not \(item.typeName)")
+            }
+            let color = try resolveColor(s, at: path, hexOrder: hexOrder, context: lightContext)
+            let t = defaultTarget(.text, nil)
+            if !t.isReachable { throw unreachable(path, t) }
+            return PaletteRequestColor(name: s, role: .text, color: color, on: [], onSystem: nil, given: [:], target: t,
+                                       increasedTarget: increasedTarget ?? t.increased, input: item)
+        }
+        let cf = Fields(object: o, path: path, fromQuery: fromQuery)
+        try cf.rejectUnknown(colorFields)
+        let role = try cf.appleChoice("role", AppleColorRole.self, what: "role", aliases: roleAliases) ?? .text
+        let color = try cf.color("color", required: true, hexOrder: hexOrder, context: lightContext)!
+        let name = try cf.string("name", maxLength: 128) ?? color.input
+        if name.isEmpty { throw Problem.invalidField(cf.field("name"), "\(cf.field("name").display) must not be empty") }
+        var given: [PaletteVariant: ResolvedColor] = [:]
+        for (key, variant) in variantKeys {
+            if let c = try cf.color(key, hexOrder: hexOrder, context: lightContext) { given[variant] = c }
+        }
+        var on: [String] = []
+        var onSystem: Bool?
+        if let items = try cf.array("on", maxCount: maxOn) {
+            if role == .background {
+                throw Problem.contradictory(cf.field("on"), cf.field("role"), "on places a color on backgrounds; a background-role color cannot be placed on another")
+            }
+            onSystem = false
+            for (j, v) in items.enumerated() {
+                guard case .string(let s) = v, !s.isEmpty else {
+                    throw Problem.invalidField(cf.field("on").appending(index: j), "\(cf.field("on").appending(index: j).display) must be the name of a background color of the palette, or \"system\"")
+                }
+                if s == "system" { onSystem = true } else if !on.contains(s) { on.append(s) }
+            }
+            if on.isEmpty && onSystem == false {
+                throw Problem.invalidField(cf.field("on"), "\(cf.field("on").display) must name at least one background (or \"system\")")
+            }
+            if on.isEmpty { onSystem = nil }
+        }
+        var text: AppleTextRequirement?
+        if let spec = try TextSpec.from(cf) {
+            guard role.acceptsTextSize else {
+                throw Problem.contradictory(cf.field("fontSize"), cf.field("role"), "fontSize gives a text size, but role \(role.rawValue) is not text; use role text, secondaryText or tint, or drop fontSize")
+            }
+            text = AppleTextRequirement(points: spec.points, weight: spec.weight)
+        }
+        var t = defaultTarget(role, text)
+        if let v = cf.value("target") { t = try TargetInput.parse(v, at: cf.field("target"), fromQuery: fromQuery) }
+        if !t.isReachable { throw unreachable(cf.field(cf.has("target") ? "target" : "fontSize"), t) }
+        var ic = increasedTarget ?? t.increased
+        if let v = cf.value("increasedContrastTarget") {
+            ic = try TargetInput.parse(v, at: cf.field("increasedContrastTarget"), fromQuery: fromQuery)
+        }
+        return PaletteRequestColor(name: name, role: role, color: color, on: on, onSystem: onSystem, given: given, target: t,
+                                   increasedTarget: ic, input: item)
+    }
+
+    static func unreachable(_ path: FieldPath, _ t: ContrastTarget) -> Problem {
+        Problem.invalidField(path, "\(path.display): no pair of colors can meet this target (\(t.basis)); give a larger text size or an explicit target")
+    }
+
+    /// The Apple surfaces of `generation`, or a 500 when the bundled data is unusable.
+    static func environment(_ generation: AppleCatalogGeneration) throws(Problem) -> PaletteEnvironment {
+        let data = try AppleData.get()
+        guard let env = PaletteEnvironment(catalog: data.catalog, generation: generation) else {
+            throw Problem(status: 500, kind: "reference-data-unavailable", title: "Reference data unavailable",
+                          detail: "the bundled Apple catalog lacks systemBackground or label")
+        }
+        return env
+    }
+
+    /// Generates every variant (deterministic).
+    func generate() throws(Problem) -> [PaletteEntryResult] {
+        DarkVariants.generate(colors.map(\.entry), in: try PaletteRequest.environment(generation), adjustLight: adjustLight)
+    }
+}

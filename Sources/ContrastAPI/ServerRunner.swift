@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import HTTPServer
+
+/// Runs the service until SIGTERM or SIGINT, then stops gracefully (in-flight requests finish).
+/// Lives outside `main.swift` so no callback is main-actor isolated.
+public final class ServerRunner: Sendable {
+    let configuration: ServiceConfiguration
+
+    public init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Starts the server, blocks until a stop signal, and returns the process exit code
+    /// (0 after a clean stop, 1 when the server cannot start).
+    public func run() -> Int32 {
+        if configuration.healthcheckOnly {
+            // With HTTPS the plain-HTTP probe cannot speak to the port: it checks that the
+            // server accepts connections instead.
+            let tls = !configuration.tlsCertificateFile.isEmpty
+            return HealthProbe.check(port: configuration.port, ipv6: configuration.host.contains(":"),
+                                     connectOnly: tls) ? 0 : 1
+        }
+        // Catch the stop signals before anything can announce the server: a signal that comes
+        // right after the "listening" line must not be lost (a DispatchSource registers
+        // asynchronously, so one arriving before its registration was ignored).
+        StopSignal.install()
+        let service = ContrastService(configuration: configuration)
+        let server = service.makeServer()
+        do {
+            try server.start()
+        } catch {
+            log("error", "cannot start: \(error)")
+            return 1
+        }
+        log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
+
+        let signalNumber = StopSignal.wait()
+        log("info", "stopping on signal \(signalNumber): no new connections; finishing in-flight requests (up to \(configuration.shutdownGracePeriodSeconds) s)")
+        server.stop()
+        log("info", "stopped")
+        return 0
+    }
+
+    func log(_ level: String, _ message: String) {
+        let levels = ["debug": 0, "info": 1, "warn": 2, "error": 3]
+        guard levels[level, default: 1] >= levels[configuration.logLevel, default: 1] else { return }
+        let line = "{\"level\":\"\(level)\",\"message\":\(JSONString(message))}\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
+
+import JSONValue
+func JSONString(_ s: String) -> String {
+    var out: [UInt8] = []
+    JSON.writeString(s, into: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// SIGTERM and SIGINT through a self-pipe: the handler (async-signal-safe: one `write`) is
+/// installed synchronously, and a signal that arrives before anyone waits stays in the pipe.
+enum StopSignal {
+    /// The pipe (read end, write end); created on first use, before the handler is installed.
+    static let pipeEnds: (read: Int32, write: Int32) = {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        return (fds[0], fds[1])
+    }()
+
+    /// Installs the handler for SIGTERM and SIGINT, and unblocks them: a parent may start us
+    /// with them blocked (Foundation's `Process` does), and threads created later inherit the
+    /// calling thread's mask, so call this before starting any.
+    static func install() {
+        _ = pipeEnds
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(StopSignal.pipeEnds.write, &byte, 1)
+            }
+        }
+    }
+
+    /// Blocks until a stop signal has arrived; returns its number.
+    static func wait() -> Int32 {
+        var byte: UInt8 = 0
+        while true {
+            let n = read(pipeEnds.read, &byte, 1)
+            if n == 1 { return Int32(byte) }
+            if n < 0 && errno == EINTR { continue }
+            return SIGTERM
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import HTTPServer
+import JSONValue
+
+/// Everything the service can be configured with. Defaults equal the repository's `config.json`.
+///
+/// Sources, later ones overriding earlier ones: built-in defaults; the config file (`--config
+/// PATH`, else `$CONTRAST_CONFIG`, else `./config.json` when present); environment variables
+/// (`CONTRAST_PORT`, …, see `keys`); command-line flags `--host` and `--port`.
+public struct ServiceConfiguration: Sendable, Equatable {
+    /// Address to listen on (`127.0.0.1`, `0.0.0.0`, `::`).
+    public var host = "127.0.0.1"
+    /// TCP port `0...65535`; 0 picks a free port.
+    public var port = 8080
+    /// Worker threads (libmicrohttpd thread pool) `1...256`.
+    public var threads = 2
+    /// Largest request body accepted, bytes `1...1073741824`; larger gets 413 before it is read.
+    public var maxBodyBytes = 1_048_576
+    /// Open connections at most `1...100000`.
+    public var connectionLimit = 1024
+    /// Open connections per client IP at most `0...100000` (0 = no per-IP limit).
+    public var perIPConnectionLimit = 0
+    /// Seconds an idle or slow connection may stay open `1...3600`.
+    public var connectionTimeoutSeconds = 30
+    /// Folder served at `/` (relative paths: to the config file's folder, or the working directory).
+    public var publicDirectory = "Public"
+    /// `debug`, `info`, `warn` or `error`.
+    public var logLevel = "info"
+    /// Most colors in one palette (matrix, audit, palette endpoints) `1...4096`.
+    public var maxPaletteSize = 256
+    /// Largest image accepted by `/v1/image/*`, bytes `1...1073741824` (20 MiB). These two paths
+    /// get this as their HTTP body cap instead of `maxBodyBytes`; larger bodies get 413.
+    public var maxImageBytes = 20_971_520
+    /// Most pixels (width × height) an image header may declare, `1...1000000000` (40 MP);
+    /// more gets 422 before any pixel is decoded (decompression bombs).
+    public var maxImagePixels = 40_000_000
+    /// Set by `--healthcheck`: probe the running server's `/healthz` and exit, for `HEALTHCHECK`.
+    public var healthcheckOnly = false
+    /// Seconds a request may take to arrive `0...3600` (0 = no limit): from the connection's
+    /// opening (or previous answer) to the request line, and from there to the body's end.
+    /// Slower clients (slowloris) are disconnected.
+    public var requestTimeoutSeconds = 30
+    /// Seconds SIGTERM waits for requests in progress before closing connections `0...3600`.
+    public var shutdownGracePeriodSeconds = 10
+    /// File of bearer tokens, one per line (`#` comments); "" = none. With tokens (here or in
+    /// `CONTRAST_AUTH_TOKENS`), `/v1`, `/api` and `/metrics` need `Authorization: Bearer`.
+    public var authTokensFile = ""
+    /// Origins allowed to call the API from browser pages (CORS), or `["*"]`; empty = same
+    /// origin only (no CORS headers). Environment: comma-separated.
+    public var corsAllowedOrigins: [String] = []
+    /// PEM certificate (chain) file for HTTPS; "" = plain HTTP. Needs `tlsKeyFile`.
+    public var tlsCertificateFile = ""
+    /// PEM private key file (unencrypted) for HTTPS.
+    public var tlsKeyFile = ""
+    /// `max-age` of successful GET answers, seconds `0...31536000` (0 = `no-cache`).
+    public var cacheMaxAgeSeconds = 300
+
+    /// The bearer tokens, read by `load` from `authTokensFile` and `CONTRAST_AUTH_TOKENS`.
+    /// Not part of `json` or `==`, and never printed.
+    public var authTokens: [String] = []
+    /// Contents of `tlsCertificateFile` and `tlsKeyFile`, read by `load`. Not part of `json`.
+    public var tlsCertificatePEM: String?
+    public var tlsKeyPEM: String?
+
+    public init() {}
+
+    /// One configuration key: its JSON name, environment variable and how to set it.
+    struct Key: Sendable {
+        let name: String
+        let env: String
+        let set: @Sendable (inout ServiceConfiguration, JSON) throws(ConfigurationError) -> Void
+        let get: @Sendable (ServiceConfiguration) -> JSON
+    }
+
+    static func intKey(_ name: String, _ env: String, _ range: ClosedRange<Int>,
+                       _ kp: WritableKeyPath<ServiceConfiguration, Int> & Sendable) -> Key {
+        Key(name: name, env: env, set: { (c: inout ServiceConfiguration, v: JSON) throws(ConfigurationError) in
+            guard case .number(let d) = v, d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+                throw ConfigurationError(key: name, problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(v.serializedString)")
+            }
+            c[keyPath: kp] = Int(d)
+        }, get: { .number(Double($0[keyPath: kp])) })
+    }
+
+    static func stringKey(_ name: String, _ env: String, allowed: [String]? = nil,
+                          _ kp: WritableKeyPath<ServiceConfiguration, String> & Sendable) -> Key {
+        Key(name: name, env: env, set: { (c: inout ServiceConfiguration, v: JSON) throws(ConfigurationError) in
+            guard case .string(let s) = v, !s.isEmpty else {
+                throw ConfigurationError(key: name, problem: "must be a non-empty string, got \(v.serializedString)")
+            }
+            if let allowed, !allowed.contains(s) {
+                throw ConfigurationError(key: name, problem: "must be one of \(allowed.joined(separator: ", ")), got \"\(s)\"")
+            }
+            c[keyPath: kp] = s
+        }, get: { .string($0[keyPath: kp]) })
+    }
+
+    /// A string key that may be empty (paths that are off when empty).
+    static func optionalStringKey(_ name: String, _ env: String,
+                                  _ kp: WritableKeyPath<ServiceConfiguration, String> & Sendable) -> Key {
+        Key(name: name, env: env, set: { (c: inout ServiceConfiguration, v: JSON) throws(ConfigurationError) in
+            guard case .string(let s) = v else {
+                throw ConfigurationError(key: name, problem: "must be a string (\"\" for none), got \(v.serializedString)")
+            }
+            c[keyPath: kp] = s
+        }, get: { .string($0[keyPath: kp]) })
+    }
+
+    /// A list of strings: a JSON array in the file, comma-separated in the environment.
+    static func stringListKey(_ name: String, _ env: String,
+                              _ kp: WritableKeyPath<ServiceConfiguration, [String]> & Sendable) -> Key {
+        Key(name: name, env: env, set: { (c: inout ServiceConfiguration, v: JSON) throws(ConfigurationError) in
+            var list: [String] = []
+            switch v {
+            case .string(let text):
+                list = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case .array(let items):
+                for item in items {
+                    guard case .string(let s) = item, !s.isEmpty else {
+                        throw ConfigurationError(key: name, problem: "must be an array of non-empty strings, got \(v.serializedString)")
+                    }
+                    list.append(s)
+                }
+            default:
+                throw ConfigurationError(key: name, problem: "must be an array of strings, got \(v.serializedString)")
+            }
+            c[keyPath: kp] = list
+        }, get: { .array($0[keyPath: kp].map { .string($0) }) })
+    }
+
+    /// All keys, in the order `config.json` lists them.
+    static let keys: [Key] = [
+        stringKey("host", "CONTRAST_HOST", \.host),
+        intKey("port", "CONTRAST_PORT", 0...65535, \.port),
+        intKey("threads", "CONTRAST_THREADS", 1...256, \.threads),
+        intKey("maxBodyBytes", "CONTRAST_MAX_BODY_BYTES", 1...1_073_741_824, \.maxBodyBytes),
+        intKey("connectionLimit", "CONTRAST_CONNECTION_LIMIT", 1...100_000, \.connectionLimit),
+        intKey("perIPConnectionLimit", "CONTRAST_PER_IP_CONNECTION_LIMIT", 0...100_000, \.perIPConnectionLimit),
+        intKey("connectionTimeoutSeconds", "CONTRAST_CONNECTION_TIMEOUT_SECONDS", 1...3600, \.connectionTimeoutSeconds),
+        stringKey("publicDirectory", "CONTRAST_PUBLIC_DIRECTORY", \.publicDirectory),
+        stringKey("logLevel", "CONTRAST_LOG_LEVEL", allowed: ["debug", "info", "warn", "error"], \.logLevel),
+        intKey("maxPaletteSize", "CONTRAST_MAX_PALETTE_SIZE", 1...4096, \.maxPaletteSize),
+        intKey("maxImageBytes", "CONTRAST_MAX_IMAGE_BYTES", 1...1_073_741_824, \.maxImageBytes),
+        intKey("maxImagePixels", "CONTRAST_MAX_IMAGE_PIXELS", 1...1_000_000_000, \.maxImagePixels),
+        intKey("requestTimeoutSeconds", "CONTRAST_REQUEST_TIMEOUT_SECONDS", 0...3600, \.requestTimeoutSeconds),
+        intKey("shutdownGracePeriodSeconds", "CONTRAST_SHUTDOWN_GRACE_PERIOD_SECONDS", 0...3600, \.shutdownGracePeriodSeconds),
+        optionalStringKey("authTokensFile", "CONTRAST_AUTH_TOKENS_FILE", \.authTokensFile),
+        stringListKey("corsAllowedOrigins", "CONTRAST_CORS_ALLOWED_ORIGINS", \.corsAllowedOrigins),
+        optionalStringKey("tlsCertificateFile", "CONTRAST_TLS_CERTIFICATE_FILE", \.tlsCertificateFile),
+        optionalStringKey("tlsKeyFile", "CONTRAST_TLS_KEY_FILE", \.tlsKeyFile),
+        intKey("cacheMaxAgeSeconds", "CONTRAST_CACHE_MAX_AGE_SECONDS", 0...31_536_000, \.cacheMaxAgeSeconds),
+    ]
+
+    /// Applies a config file's JSON text. Unknown keys and wrong types are errors naming the key.
+    /// - Parameter baseDirectory: folder that relative `publicDirectory` paths are taken from.
+    public mutating func apply(fileContents: [UInt8], baseDirectory: String?) throws(ConfigurationError) {
+        let json: JSON
+        do {
+            json = try JSONParser.parse(fileContents)
+        } catch {
+            throw ConfigurationError(key: nil, problem: "not valid JSON: \(error.description)")
+        }
+        guard case .object(let o) = json else {
+            throw ConfigurationError(key: nil, problem: "must be a JSON object of settings")
+        }
+        for (name, value) in o.members {
+            if name.hasPrefix("$") || name.hasPrefix("_") { continue }  // comments such as "_comment"
+            guard let key = Self.keys.first(where: { $0.name == name }) else {
+                let known = Self.keys.map(\.name).joined(separator: ", ")
+                throw ConfigurationError(key: name, problem: "unknown key; known keys: \(known)")
+            }
+            try key.set(&self, value)
+        }
+        if let baseDirectory, !publicDirectory.hasPrefix("/"), o["publicDirectory"] != nil {
+            publicDirectory = baseDirectory + "/" + publicDirectory
+        }
+        // Secret and certificate files given in the file are relative to it, too.
+        for (name, path) in [("authTokensFile", \ServiceConfiguration.authTokensFile),
+                             ("tlsCertificateFile", \.tlsCertificateFile), ("tlsKeyFile", \.tlsKeyFile)] {
+            if let baseDirectory, o[name] != nil, !self[keyPath: path].isEmpty, !self[keyPath: path].hasPrefix("/") {
+                self[keyPath: path] = baseDirectory + "/" + self[keyPath: path]
+            }
+        }
+    }
+
+    /// Applies `CONTRAST_*` environment variables.
+    public mutating func apply(environment: [String: String]) throws(ConfigurationError) {
+        for key in Self.keys {
+            guard let raw = environment[key.env] else { continue }
+            let value: JSON
+            if case .number = key.get(self) {
+                guard let d = Double(raw.trimmingCharacters(in: .whitespaces)) else {
+                    throw ConfigurationError(key: key.env, problem: "must be a whole number, got \"\(raw)\"")
+                }
+                value = .number(d)
+            } else {
+                value = .string(raw)
+            }
+            do {
+                try key.set(&self, value)
+            } catch {
+                throw ConfigurationError(key: key.env, problem: error.problem)
+            }
+        }
+    }
+
+    /// The configuration as `config.json` JSON (all keys, in order).
+    public var json: JSON {
+        .object(JSONObject(Self.keys.map { ($0.name, $0.get(self)) }))
+    }
+
+    /// The HTTP server's part of the configuration.
+    public var server: ServerConfiguration {
+        var s = ServerConfiguration()
+        s.host = host
+        s.port = port
+        s.threads = threads
+        s.maxBodyBytes = maxBodyBytes
+        s.maxBodyBytesByPath[ImageEndpoint.analyzePath] = maxImageBytes
+        s.maxBodyBytesByPath[ImageEndpoint.dimPath] = maxImageBytes
+        s.connectionLimit = connectionLimit
+        s.perIPConnectionLimit = perIPConnectionLimit
+        s.connectionTimeoutSeconds = connectionTimeoutSeconds
+        s.requestTimeoutSeconds = requestTimeoutSeconds
+        s.shutdownGracePeriodSeconds = Double(shutdownGracePeriodSeconds)
+        s.tlsCertificatePEM = tlsCertificatePEM
+        s.tlsPrivateKeyPEM = tlsKeyPEM
+        return s
+    }
+
+    public static func == (a: ServiceConfiguration, b: ServiceConfiguration) -> Bool {
+        a.json == b.json
+    }
+
+    /// Resolves the full configuration from command-line arguments (without the program name),
+    /// the environment and the file system, in the documented order.
+    /// - Throws: `ConfigurationError` naming the key, flag or file and the problem.
+    public static func load(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServiceConfiguration {
+        var configPath: String?
+        var host: String?
+        var port: String?
+        var healthcheck = false
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            func next() throws(ConfigurationError) -> String {
+                guard i + 1 < arguments.count else { throw ConfigurationError(key: arg, problem: "needs a value") }
+                i += 1
+                return arguments[i]
+            }
+            switch arg {
+            case "--config": configPath = try next()
+            case "--host": host = try next()
+            case "--port": port = try next()
+            case "--healthcheck": healthcheck = true
+            default: throw ConfigurationError(key: arg, problem: "unknown option; use --config PATH, --host HOST, --port PORT, --healthcheck")
+            }
+            i += 1
+        }
+        var config = ServiceConfiguration()
+        let explicit = configPath ?? environment["CONTRAST_CONFIG"]
+        let path = explicit ?? (FileManager.default.fileExists(atPath: "config.json") ? "config.json" : nil)
+        if let path {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(key: nil, problem: "cannot read config file \(path)")
+            }
+            let dir = (path as NSString).deletingLastPathComponent
+            do {
+                try config.apply(fileContents: Array(data), baseDirectory: dir.isEmpty ? nil : dir)
+            } catch {
+                throw ConfigurationError(key: error.key, problem: "\(path): \(error.problem)")
+            }
+        }
+        try config.apply(environment: environment)
+        var flags: [String: String] = [:]
+        if let host { flags["CONTRAST_HOST"] = host }
+        if let port { flags["CONTRAST_PORT"] = port }
+        do {
+            try config.apply(environment: flags)
+        } catch {
+            throw ConfigurationError(key: error.key == "CONTRAST_HOST" ? "--host" : "--port", problem: error.problem)
+        }
+        config.healthcheckOnly = healthcheck
+        if !healthcheck {
+            try config.loadSecrets(environment: environment)
+        }
+        return config
+    }
+}
+
+/// A configuration problem: which key (or flag, or file) and what is wrong.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public var key: String?
+    public var problem: String
+    public var description: String {
+        if let key { return "configuration error: \(key): \(problem)" }
+        return "configuration error: \(problem)"
+    }
+}
+
+extension ServiceConfiguration {
+    /// Reads the bearer tokens (`authTokensFile`, `CONTRAST_AUTH_TOKENS`) and the TLS
+    /// certificate and key files. Errors name the key and file, never a secret.
+    public mutating func loadSecrets(environment: [String: String]) throws(ConfigurationError) {
+        authTokens = try BearerAuth.loadTokens(file: authTokensFile, environment: environment["CONTRAST_AUTH_TOKENS"])
+        guard tlsCertificateFile.isEmpty == tlsKeyFile.isEmpty else {
+            throw ConfigurationError(key: tlsKeyFile.isEmpty ? "tlsKeyFile" : "tlsCertificateFile",
+                                     problem: "HTTPS needs both tlsCertificateFile and tlsKeyFile")
+        }
+        guard !tlsCertificateFile.isEmpty else { return }
+        func pem(_ key: String, _ path: String, _ marker: String) throws(ConfigurationError) -> String {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(key: key, problem: "cannot read \(path)")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            guard text.contains("-----BEGIN "), text.contains(marker) else {
+                throw ConfigurationError(key: key, problem: "\(path) is not a PEM file with a \(marker.isEmpty ? "key" : marker)")
+            }
+            return text
+        }
+        tlsCertificatePEM = try pem("tlsCertificateFile", tlsCertificateFile, "CERTIFICATE-----")
+        tlsKeyPEM = try pem("tlsKeyFile", tlsKeyFile, "PRIVATE KEY-----")
+    }
+}

@@ -1,0 +1,113 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/simulate`: how a palette reads with a color-vision deficiency.
+///
+/// Request: `colors` (palette), `type` (`protanopia`, `deuteranopia`, `tritanopia`,
+/// `achromatopsia`; also `protan`, `deutan`, `tritan`), `severity` `0...1` (default 1; below 1 is
+/// anomalous trichromacy), `model` (`machado` default, `brettel`, `vienot`), optional `pairs`
+/// (`[{"foreground": name, "background": name}]`) whose contrast is reported before and after
+/// simulation, and `threshold` (ΔE OK below which two simulated colors are "hard to tell apart",
+/// default 0.05 ≈ 2.5 × the CSS Color 4 gamut-mapping JND of 0.02).
+///
+/// Simulated colors are computed in linear sRGB (Machado, Oliveira and Fernandes 2009; Brettel,
+/// Viénot and Mollon 1997; Viénot, Brettel and Mollon 1999) and clipped into sRGB for display.
+struct SimulateEndpoint {
+    static let defaultThreshold = 0.05
+    let maxPaletteSize: Int
+
+    func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.body(request)
+        try f.rejectUnknown(["colors", "type", "severity", "model", "pairs", "threshold", "hexOrder"])
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
+        let typeName = try f.string("type", required: true, maxLength: 32)!
+        guard let type = CVDType(name: typeName.lowercased()) else {
+            throw Problem.invalidField(f.field("type"), "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got '\(typeName)'")
+        }
+        let severity = try f.number("severity", in: 0...1) ?? 1
+        let model = try f.choice("model", CVDModel.self) ?? .machado2009
+        let threshold = try f.number("threshold", in: 0...1) ?? Self.defaultThreshold
+
+        // Simulate each color once (straight alpha kept; the simulation acts on the color).
+        let simulated: [DisplayColor] = palette.map { p in
+            let s = ColorVisionDeficiency.simulate(Color(space: .srgb, coordinates: p.color.display.srgb), type: type, severity: severity, model: model)
+            let clipped = s.coordinates.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+            return DisplayColor(srgb: clipped, alpha: p.color.display.alpha)
+        }
+        var colors: [JSON] = []
+        for (i, p) in palette.enumerated() {
+            colors.append(.object([
+                ("name", .string(p.name)),
+                ("hex", .string(ColorJSON.hex(p.color.display.srgb, alpha: p.color.display.alpha))),
+                ("simulated", .object([
+                    ("hex", .string(ColorJSON.hex(simulated[i].srgb, alpha: simulated[i].alpha))),
+                    ("rgba", ColorJSON.rgba(simulated[i].srgb, alpha: simulated[i].alpha)),
+                    ("relativeLuminance", .number(simulated[i].relativeLuminance)),
+                ])),
+            ]))
+        }
+
+        var out = JSONObject()
+        out.append("type", .string(type.rawValue))
+        out.append("model", .string(type == .achromatopsia ? "luminance" : model.rawValue))
+        out.append("severity", .number(severity))
+        out.append("colors", .array(colors))
+
+        if let pairItems = try f.array("pairs", maxCount: maxPaletteSize * maxPaletteSize) {
+            let index = Dictionary(palette.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+            var pairs: [JSON] = []
+            for (k, item) in pairItems.enumerated() {
+                let path = f.field("pairs").appending(index: k)
+                guard case .object(let o) = item else {
+                    throw Problem.invalidField(path, "\(path.display) must be {\"foreground\": name, \"background\": name}, not \(item.typeName)")
+                }
+                let pf = Fields(object: o, path: path, fromQuery: false)
+                try pf.rejectUnknown(["foreground", "background"])
+                var ends: [Int] = []
+                for key in ["foreground", "background"] {
+                    let name = try pf.string(key, required: true, maxLength: 256)!
+                    guard let i = index[name] else {
+                        throw Problem.invalidField(pf.field(key), "\(pf.field(key).display) names no color of the palette: '\(name.prefix(40))'")
+                    }
+                    ends.append(i)
+                }
+                let before = ContrastMeasurement(foreground: palette[ends[0]].color.display, background: palette[ends[1]].color.display)
+                let after = ContrastMeasurement(foreground: simulated[ends[0]], background: simulated[ends[1]])
+                pairs.append(.object([
+                    ("foreground", .string(palette[ends[0]].name)),
+                    ("background", .string(palette[ends[1]].name)),
+                    ("ratio", .number(before.ratio)),
+                    ("simulatedRatio", .number(after.ratio)),
+                    ("simulatedRatioText", .string(WCAG.ratioText(after.ratio))),
+                    ("simulatedWcag", ContrastEndpoint.wcagVerdicts(after.ratio)),
+                    ("apcaLc", .number(before.apcaLc)),
+                    ("simulatedApcaLc", .number(after.apcaLc)),
+                ]))
+            }
+            out.append("pairs", .array(pairs))
+        }
+
+        // Pairs that become hard to tell apart.
+        let oklab = simulated.map { Color(space: .srgb, coordinates: $0.srgb).converted(to: .oklab).coordinates }
+        let originalOklab = palette.map { Color(space: .srgb, coordinates: $0.color.display.srgb).converted(to: .oklab).coordinates }
+        var confusable: [JSON] = []
+        for i in palette.indices {
+            for j in palette.indices where j > i {
+                let d = ColorDifference.deltaEOK(oklab1: oklab[i], oklab2: oklab[j])
+                if d < threshold {
+                    confusable.append(.object([
+                        ("a", .string(palette[i].name)),
+                        ("b", .string(palette[j].name)),
+                        ("deltaEOK", .number(ColorDifference.deltaEOK(oklab1: originalOklab[i], oklab2: originalOklab[j]))),
+                        ("simulatedDeltaEOK", .number(d)),
+                    ]))
+                }
+            }
+        }
+        out.append("threshold", .number(threshold))
+        out.append("confusable", .array(confusable))
+        return .object(out)
+    }
+}

@@ -1,0 +1,140 @@
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/suggest` (and `GET /v1/suggest?foreground=…&background=…`): the nearest colors that
+/// make a failing pair pass (`NearestPassingColor`).
+///
+/// Request: `{"foreground", "background", "backdrop"?, "target"? (see `TargetInput`; default
+/// "AA": 4.5:1), "move"?: "foreground" (default) | "background" | "both", "hexOrder"?,
+/// "appearance"?, "level"?, "contrast"?, "generation"?}`. Colors are CSS colors or Apple system
+/// color names, resolved in the given Apple context (default light, base, standard, newest).
+///
+/// Response: `{"foreground", "background", "backdrop"?, "target": {"metric", "minimum",
+/// "basis"}, "move", "current": pair, "passes", "suggestions": [{"direction": "lighter" |
+/// "darker", "found", pair… | "reason", "bestReachable"}], "best": pair | null, "notes"}` where
+/// a pair is `{"direction", "foreground": color, "background": color, "deltaEOK", "deltaE2000",
+/// "ratio", "ratioText", "apcaLc", "value", "passes"}` and a color `{"hex", "rgba", "oklch",
+/// "changed", "deltaEOK", "deltaE2000"}`. Every hex passes when measured as that hex.
+struct SuggestEndpoint {
+    static let fields: Set<String> = [
+        "foreground", "background", "backdrop", "target", "move", "hexOrder", "appearance", "level", "contrast", "generation",
+    ]
+
+    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+        let f = try Fields.from(request)
+        try f.rejectUnknown(fields)
+        let context = try f.appleContext()
+        return try AppleRequestScope.run(context) { () throws(Problem) -> JSON in try handle(f) }
+    }
+
+    static func handle(_ f: Fields) throws(Problem) -> JSON {
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
+        let bg = try f.color("background", required: true, hexOrder: hexOrder)!
+        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        if let backdrop, backdrop.display.alpha < 1 {
+            throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
+        }
+        let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
+            ?? .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text (the default target)")
+        let moving = try f.choice("move", NearestPassingColor.Moving.self) ?? .foreground
+
+        let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color,
+                                            backdrop: backdrop.map { EightBit.quantize($0.display.srgb) },
+                                            target: target, moving: moving)
+        var o = JSONObject()
+        o.append("foreground", ColorJSON.describe(fg))
+        o.append("background", ColorJSON.describe(bg))
+        if let backdrop { o.append("backdrop", ColorJSON.describe(backdrop)) }
+        o.append("target", TargetInput.json(target))
+        o.append("move", .string(moving.rawValue))
+        let current = pairObject(s.current, target: target)
+        o.append("current", .object(JSONObject(current.members.filter { $0.key != "direction" }.map { ($0.key, $0.value) })))
+        o.append("passes", .bool(s.alreadyPasses))
+        var suggestions: [JSON] = []
+        for outcome in s.outcomes {
+            if let c = outcome.candidate {
+                var p = pairObject(c, target: target)
+                p.set("found", .bool(true))
+                suggestions.append(.object(p))
+            } else {
+                var p = JSONObject()
+                p.append("direction", .string(outcome.direction.rawValue))
+                p.append("found", .bool(false))
+                p.append("reason", .string(reason(outcome, moving: moving, target: target, current: s.current)))
+                p.append("bestReachable", outcome.bestReachable.map { pairJSON($0, target: target) } ?? .null)
+                suggestions.append(.object(p))
+            }
+        }
+        o.append("suggestions", .array(suggestions))
+        o.append("best", s.best.map { pairJSON($0, target: target) } ?? .null)
+        var notes: [JSON] = [
+            .string("Candidates keep the hue and move OKLCH lightness, reducing chroma only where sRGB cannot show it; each is the first 8-bit color of its path that passes, measured as the hex it is reported as."),
+            .string("deltaEOK is the Euclidean distance in OKLab (about 0.02 is just noticeable); deltaE2000 is CIEDE2000 in Lab D65 (about 1 is just noticeable). Distances are from the colors as given."),
+        ]
+        if s.alreadyPasses { notes.insert(.string("The pair already meets the target as its 8-bit hex: nothing needs to move."), at: 0) }
+        if bg.display.alpha < 1 && backdrop == nil {
+            notes.append(.string("The background is translucent and no backdrop was given: contrast is the worst case over every gray backdrop from black to white."))
+        }
+        if moving == .both {
+            notes.append(.string("move both: the two colors move the same OKLCH lightness distance in opposite directions; direction names the foreground's (lighter = lighter text on a darker background); deltaEOK is the sum of both."))
+        }
+        o.append("notes", .array(notes))
+        return .object(o)
+    }
+
+    static func reason(_ outcome: NearestPassingColor.DirectionOutcome, moving: NearestPassingColor.Moving,
+                       target: ContrastTarget, current: NearestPassingColor.Candidate) -> String {
+        let what: String
+        switch moving {
+        case .foreground: what = "foreground"
+        case .background: what = "background"
+        case .both: what = "pair of colors moved apart"
+        }
+        let goal = target.metric == .wcag2 ? "\(Fields.format(target.minimum)):1" : "Lc \(Fields.format(target.minimum))"
+        guard let best = outcome.bestReachable else {
+            return "no \(what) \(outcome.direction.rawValue) than the original can reach \(goal)"
+        }
+        if best.foreground.srgb == current.foreground.srgb && best.background.srgb == current.background.srgb {
+            return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): moving \(outcome.direction.rawValue) only lowers the contrast"
+        }
+        let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(Fields.format((best.value * 10).rounded(.down) / 10))"
+        return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): the best in this direction is \(best.foreground.hex) on \(best.background.hex) at \(reached)"
+    }
+
+    static func pairJSON(_ c: NearestPassingColor.Candidate, target: ContrastTarget) -> JSON {
+        .object(pairObject(c, target: target))
+    }
+
+    static func pairObject(_ c: NearestPassingColor.Candidate, target: ContrastTarget) -> JSONObject {
+        var o = JSONObject()
+        o.append("direction", .string(c.direction.rawValue))
+        o.append("foreground", colorJSON(c.foreground, moved: c.foregroundDeltaEOK > 0, deltaEOK: c.foregroundDeltaEOK, deltaE2000: c.foregroundDeltaE2000))
+        o.append("background", colorJSON(c.background, moved: c.backgroundDeltaEOK > 0, deltaEOK: c.backgroundDeltaEOK,
+                                         deltaE2000: c.backgroundDeltaE2000))
+        o.append("deltaEOK", .number(c.deltaEOK))
+        o.append("deltaE2000", .number(c.deltaE2000))
+        o.append("ratio", .number(c.measurement.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(c.measurement.ratio)))
+        if let range = c.measurement.ratioRange {
+            o.append("ratioRange", .object([("min", .number(range.min)), ("max", .number(range.max))]))
+        }
+        o.append("apcaLc", .number(c.measurement.apcaLc))
+        o.append("value", .number(c.value))
+        o.append("passes", .bool(c.passes))
+        return o
+    }
+
+    /// `{"hex", "rgba", "oklch", "changed", "deltaEOK", "deltaE2000"}` of an 8-bit color.
+    static func colorJSON(_ c: DisplayColor, moved: Bool, deltaEOK: Double, deltaE2000: Double) -> JSON {
+        var o = JSONObject()
+        o.append("hex", .string(c.hex))
+        o.append("rgba", ColorJSON.rgba(c.srgb, alpha: c.alpha))
+        o.append("oklch", PaletteJSON.oklch(c))
+        o.append("changed", .bool(moved))
+        o.append("deltaEOK", .number(deltaEOK))
+        o.append("deltaE2000", .number(deltaE2000))
+        return .object(o)
+    }
+}

@@ -1,0 +1,70 @@
+import CZlib
+
+/// gzip content coding (RFC 9110 §8.4.1.3) for large responses, with zlib.
+public enum Compression {
+    /// Bodies smaller than this are sent as they are (the gzip header would not pay off).
+    public static let minimumBytes = 1024
+    /// zlib level `1...9`: 3 keeps large matrix answers fast while shrinking JSON about 10×.
+    public static let level: Int32 = 3
+
+    /// Whether the request accepts gzip: `Accept-Encoding` lists `gzip` (or `*`) with q > 0.
+    public static func acceptsGzip(_ request: HTTPRequest) -> Bool {
+        guard let header = request.header("accept-encoding") else { return false }
+        for part in header.split(separator: ",") {
+            let fields = part.split(separator: ";").map { trim($0).lowercased() }
+            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+        return false
+    }
+
+    /// The response gzip-compressed when the request accepts it, the body is at least
+    /// `minimumBytes`, the content type is text-like (JSON, text, SVG, CSV, XML, JavaScript) and
+    /// no coding is set yet; otherwise `response` unchanged. Adds `Vary: Accept-Encoding` to
+    /// compressible responses either way, so caches keep the variants apart.
+    public static func apply(to response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard let type = response.header("content-type")?.lowercased(), isCompressible(type),
+            response.header("content-encoding") == nil
+        else { return response }
+        var out = response
+        out.headers.append(("Vary", "Accept-Encoding"))
+        guard response.body.count >= minimumBytes, acceptsGzip(request), let gz = gzip(response.body) else { return out }
+        out.body = gz
+        out.headers.append(("Content-Encoding", "gzip"))
+        return out
+    }
+
+    static func trim(_ s: Substring) -> Substring {
+        var t = s
+        while let f = t.first, f == " " || f == "\t" { t.removeFirst() }
+        while let l = t.last, l == " " || l == "\t" { t.removeLast() }
+        return t
+    }
+
+    static func isCompressible(_ type: String) -> Bool {
+        type.hasPrefix("text/") || type.contains("json") || type.contains("svg") || type.contains("xml")
+            || type.contains("javascript")
+    }
+
+    /// gzip of `data` (nil if zlib fails, which it does only when out of memory).
+    public static func gzip(_ data: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, uLong(data.count)))
+        var out = [UInt8](repeating: 0, count: bound)
+        let status: Int32 = data.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                stream.next_out = output.baseAddress
+                stream.avail_out = uInt(output.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        out.removeSubrange(Int(stream.total_out)...)
+        return out
+    }
+}

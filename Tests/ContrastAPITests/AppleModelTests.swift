@@ -1,0 +1,469 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import Testing
+
+/// The Apple model endpoints against the bundled data: pinned published values, the sources
+/// document's derived tables (§10), every endpoint over HTTP, and hostile input.
+@Suite(.serialized)
+struct AppleModelTests {
+    // MARK: Helpers
+
+    /// The object in `array` whose `key` equals `value`.
+    private func find(_ array: JSON?, _ key: String, _ value: String) -> JSON? {
+        array?.array?.first { $0[key]?.string == value }
+    }
+
+    /// The context entry with id `id` in a list of `{"context": {"id"}}` objects.
+    private func context(_ array: JSON?, _ id: String) -> JSON? {
+        array?.array?.first { $0["context"]?["id"]?.string == id }
+    }
+
+    private func ok(_ r: Reply, sourceLocation: SourceLocation = #_sourceLocation) -> JSON {
+        #expect(r.status == 200, "\(r.status): \(r.text.prefix(400))", sourceLocation: sourceLocation)
+        #expect(r.headers["content-type"] == "application/json", sourceLocation: sourceLocation)
+        return r.json
+    }
+
+    // MARK: Pinned values
+
+    @Test func darkSystemBackgroundBaseIsBlackAndElevatedIs1C1C1E() {
+        let j = ok(call("GET", "/v1/system-colors?name=systemBackground&appearance=dark&contrast=standard"))
+        let values = j["colors"]?.array?.first?["values"]
+        #expect(context(values, "dark-base")?["value"]?["hex"] == "#000000")
+        #expect(context(values, "dark-elevated")?["value"]?["hex"] == "#1c1c1e")
+        #expect(context(values, "dark-elevated")?["value"]?["rgba"] == .numbers([28, 28, 30, 1]))
+        #expect(j["colors"]?.array?.first?["dependsOnLevel"] == true)
+        #expect(values?.array?.count == 2)
+        // Increased contrast, elevated: #242426 (sources §1).
+        let ic = ok(call("GET", "/v1/system-colors?name=systemBackground&appearance=dark&level=elevated&contrast=increased"))
+        #expect(ic["colors"]?.array?.first?["values"]?.array?.first?["value"]?["hex"] == "#242426")
+    }
+
+    @Test func secondaryLabelAlphaIsPoint6() {
+        let j = ok(call("GET", "/v1/system-colors?name=secondaryLabel&contrast=standard"))
+        let values = j["colors"]?.array?.first?["values"]?.array ?? []
+        #expect(values.count == 3)  // light, dark base, dark elevated
+        for v in values { #expect(v["value"]?["rgba"]?.array?[3] == 0.6, "\(v)") }
+        #expect(context(.array(values), "light")?["value"]?["hex"] == "#3c3c4399")
+        #expect(context(.array(values), "dark-base")?["value"]?["hex"] == "#ebebf599")
+    }
+
+    @Test func lightSecondaryLabelOnWhiteIs3point438() {
+        let j = ok(call("POST", "/v1/contrast", body: ##"{"foreground": "secondaryLabel", "background": "systemBackground"}"##))
+        #expect(abs(j["ratio"]!.double! - 3.438199621918069) < 1e-9, "\(j["ratio"]!)")
+        #expect(j["ratioText"] == "3.43")
+        #expect(j["wcag"]?["AA"]?["normalText"] == false && j["wcag"]?["AA"]?["largeText"] == true)
+        #expect(j["effectiveForeground"]?["hex"] == "#8a8a8e")
+        let sys = j["foreground"]?["systemColor"]
+        #expect(sys?["name"] == "secondaryLabel" && sys?["value"]?["hex"] == "#3c3c4399")
+        #expect(sys?["context"]?["appearance"] == "light" && sys?["context"]?["level"] == "base")
+        #expect(sys?["context"]?["contrast"] == "standard" && sys?["context"]?["generation"] == "ios26")
+        #expect(sys?["confidence"] == "high" && sys?["entry"] == "labels.secondaryLabel.light")
+        #expect(j["appleContext"]?["id"] == "light")
+        // The labels endpoint states the same fact plainly.
+        let labels = ok(call("GET", "/v1/labels?appearance=light&contrast=standard"))
+        #expect(labels["facts"]?.array?.first?.string?.contains("secondaryLabel on systemBackground (#ffffff) is about 3.44:1") == true)
+    }
+
+    // MARK: System color names anywhere
+
+    @Test func systemNamesResolveInTheRequestContext() {
+        let dark = ok(call("POST", "/v1/contrast", body: ##"{"foreground": "UIColor.systemBlue", "background": "systemBackground", "appearance": "dark", "level": "elevated", "generation": "ios15-18"}"##))
+        #expect(dark["foreground"]?["hex"] == "#0a84ff")
+        #expect(dark["background"]?["hex"] == "#1c1c1e")
+        #expect(dark["foreground"]?["systemColor"]?["entry"] == "tints.iOS15_18.systemBlue.dark")
+        #expect(dark["appleContext"]?["id"] == "dark-elevated")
+        let ic = ok(call("GET", "/v1/contrast?foreground=systemBlue&background=white&contrast=increased"))
+        #expect(ic["foreground"]?["hex"] == "#1e6ef4")  // iOS 26 IC light blue
+        // Layers take names too, in the same context.
+        let layered = ok(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "systemBackground", "layers": ["secondarySystemBackground"], "appearance": "dark"}"##))
+        #expect(layered["effectiveBackground"]?["hex"] == "#1c1c1e")
+        // CSS colors carry no systemColor and no context block.
+        let css = ok(call("GET", "/v1/contrast?foreground=black&background=white"))
+        #expect(css["foreground"]?["systemColor"] == nil && css["appleContext"] == nil)
+    }
+
+    @Test func lightElevatedIsAllowedAndIdenticalToLightBase() {
+        let base = ok(call("GET", "/v1/contrast?foreground=secondaryLabel&background=systemBackground"))
+        let elevated = ok(call("GET", "/v1/contrast?foreground=secondaryLabel&background=systemBackground&level=elevated"))
+        #expect(base["ratio"] == elevated["ratio"])
+        #expect(elevated["appleContext"]?["note"]?.string?.contains("no effect in light appearance") == true)
+        #expect(elevated["background"]?["systemColor"]?["notes"]?.array?.isEmpty == false)
+    }
+
+    @Test func disagreementsSayWhichValueIsUsed() {
+        let j = ok(call("GET", "/v1/system-colors?name=systemIndigo&appearance=dark&level=base&contrast=standard"))
+        let v = j["colors"]?.array?.first?["values"]?.array?.first
+        #expect(v?["value"]?["hex"] == "#6d7cff")  // HIG June 2025
+        #expect(v?["alternatives"]?.array?.first?["hex"] == "#6b5dff")  // WebKit iOS 26 runtime
+        #expect(v?["notes"]?.array?.first?.string?.contains("which is used") == true)
+        #expect(v?["confidence"] == "medium")
+        // link has no iOS 26 value in any source: the iOS 15–18 value, said so.
+        let link = ok(call("GET", "/v1/system-colors?name=link&appearance=light&contrast=standard"))
+        let lv = link["colors"]?.array?.first?["values"]?.array?.first
+        #expect(lv?["value"]?["hex"] == "#007aff" && lv?["valueGeneration"] == "ios15-18" && lv?["confidence"] == "unknown")
+        #expect(lv?["notes"]?.array?.contains { $0.string?.contains("iOS 15–18 value is used") == true } == true)
+    }
+
+    @Test func catalogListingAndFilters() {
+        let all = ok(call("GET", "/v1/system-colors"))
+        #expect(all["generation"] == "ios26")
+        #expect(all["contexts"]?.array?.count == 6)
+        let names = all["colors"]?.array?.compactMap { $0["name"]?.string } ?? []
+        for n in ["systemBackground", "systemGroupedBackground", "label", "placeholderText", "systemFill", "separator",
+                  "opaqueSeparator", "link", "systemGray6", "systemRed", "systemMint", "systemCyan"] {
+            #expect(names.contains(n), "\(n)")
+        }
+        let tints = ok(call("GET", "/v1/system-colors?category=tint&generation=ios15-18&appearance=light&contrast=standard"))
+        #expect(tints["colors"]?.array?.count == 12)
+        #expect(find(tints["colors"], "name", "systemBrown")?["values"]?.array?.first?["value"]?["hex"] == "#a2845e")
+        let grouped = ok(call("GET", "/v1/system-colors?category=groupedBackground"))
+        #expect(grouped["colors"]?.array?.count == 3)
+        // iOS 26 separator is lighter than iOS 15–18's (sources §4).
+        let sep26 = ok(call("GET", "/v1/system-colors?name=separator&appearance=light&contrast=standard"))
+        let sep18 = ok(call("GET", "/v1/system-colors?name=separator&appearance=light&contrast=standard&generation=ios18"))
+        #expect(sep26["colors"]?.array?.first?["values"]?.array?.first?["value"]?["rgba"]?.array?[3] == 0.12)
+        #expect(sep18["colors"]?.array?.first?["values"]?.array?.first?["value"]?["rgba"]?.array?[3] == .number(73.0 / 255))  // published 0.286
+    }
+
+    // MARK: The sources document's derived tables (§10)
+
+    /// Every label row of §10 ("| light | secondaryLabel (a=0.600) on systemBackground #FFFFFF |
+    /// #8A8A8E | 3.44:1 |") matches `/v1/labels` within the table's rounding.
+    @Test func labelsMatchTheSourcesDocumentTable() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/apple-system-colors-sources.md"), encoding: .utf8)
+        let ids = ["light": "light", "light_IC": "light-increased", "dark_base": "dark-base", "dark_elevated": "dark-elevated",
+                   "dark_IC_base": "dark-increased-base", "dark_IC_elevated": "dark-increased-elevated"]
+        let labels = ok(call("GET", "/v1/labels"))
+        var checked = 0
+        for line in doc.split(separator: "\n") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, let id = ids[cells[0]], cells[1].contains(" on "), cells[3].hasSuffix(":1") else { continue }
+            let words = cells[1].split(separator: " ")
+            let label = String(words[0]), background = String(words[words.count - 2])
+            let expected = Double(cells[3].dropLast(2))!
+            let row = find(find(context(labels["contexts"], id)?["labels"], "name", label)?["on"], "background", background)
+            guard let ratio = row?["ratio"]?.double else {
+                Issue.record("no row for \(id) \(label) on \(background)")
+                continue
+            }
+            // The table rounds the unrounded ratio to 2 decimals, computed with 8-bit alphas (n/255).
+            #expect(abs(ratio - expected) <= 0.005 + 1e-9, "\(id) \(label) on \(background): \(ratio) vs \(expected)")
+            #expect(row?["effectiveForeground"]?.string?.uppercased() == cells[2].uppercased(), "\(id) \(label) on \(background)")
+            checked += 1
+        }
+        #expect(checked == 90)
+    }
+
+    /// Every tint row of the §10 tables, both generations: the hex used in each column and its
+    /// WCAG ratio on the stated background.
+    @Test func tintsMatchTheSourcesDocumentTables() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/apple-system-colors-sources.md"), encoding: .utf8)
+        // Columns: light on white, IC-light on white, dark on black, dark on #1C1C1E, IC-dark on black, IC-dark on #1C1C1E.
+        let columns: [(query: String, background: String)] = [
+            ("appearance=light&contrast=standard", "%23ffffff"), ("appearance=light&contrast=increased", "%23ffffff"),
+            ("appearance=dark&contrast=standard", "%23000000"), ("appearance=dark&contrast=standard", "%231c1c1e"),
+            ("appearance=dark&contrast=increased", "%23000000"), ("appearance=dark&contrast=increased", "%231c1c1e"),
+        ]
+        var generation: String?
+        var checked = 0
+        for line in doc.split(separator: "\n") {
+            if line.hasPrefix("#### iOS 15–18 values") { generation = "ios15-18" }
+            if line.hasPrefix("#### iOS 26 values") { generation = "ios26" }
+            if line.hasPrefix("## 11.") { generation = nil }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let generation, cells.count == 7, cells[0].hasPrefix("system") else { continue }
+            var lastHex = ""
+            for (i, cell) in cells.dropFirst().enumerated() {
+                let parts = cell.split(separator: " ")
+                if parts.count == 2 { lastHex = String(parts[0]) }
+                let expected = Double(parts.last!)!
+                let r = call("GET", "/v1/contrast?foreground=\(cells[0])&background=\(columns[i].background)&generation=\(generation)&\(columns[i].query)")
+                let j = ok(r)
+                #expect(j["foreground"]?["hex"]?.string?.uppercased() == lastHex, "\(generation) \(cells[0]) column \(i)")
+                #expect(abs((j["ratio"]?.double ?? 0) - expected) <= 0.005 + 1e-9, "\(generation) \(cells[0]) column \(i): \(j["ratio"]!) vs \(expected)")
+                checked += 1
+            }
+        }
+        #expect(checked == 2 * 13 * 6)
+    }
+
+    // MARK: Audit
+
+    @Test func passingOnDarkBaseButFailingOnDarkElevatedIsReportedAsFailing() {
+        // #999999 keeps 4.5:1 on every dark base surface (worst #2C2C2E: 4.75) but not on the
+        // elevated tertiary surface #3A3A3C (3.96).
+        let j = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "caption", "color": "#999999", "role": "text"}], "policy": "wcag-aa"}"##))
+        let c = j["colors"]?.array?.first
+        #expect(context(c?["contexts"], "dark-base")?["passes"] == true)
+        let elevated = context(c?["contexts"], "dark-elevated")
+        #expect(elevated?["passes"] == false)
+        #expect(elevated?["worst"]?["surface"] == "tertiarySystemBackground")
+        #expect(elevated?["worst"]?["surfaceHex"] == "#3a3a3c")
+        #expect(c?["failingContexts"]?.array?.contains("dark-elevated") == true)
+        #expect(c?["failingContexts"]?.array?.contains("dark-base") == false)
+        #expect(c?["passes"] == false && j["passes"] == false)
+        #expect(c?["suggestion"] == .null && c?["suggestionNote"]?.string?.isEmpty == false)
+        #expect(c?["requirement"]?["minimum"] == 4.5)
+        #expect(j["summary"]?["failing"] == 1)
+    }
+
+    @Test func auditPoliciesRolesAndAdaptiveColors() {
+        let body = ##"""
+        {"colors": [
+          {"name": "ink", "color": "#000000", "dark": "#ffffff", "role": "text", "textStyle": "footnote"},
+          {"name": "glyph", "color": "#6c6c70", "dark": "#aeaeb2", "role": "icon"},
+          {"name": "tint", "color": "systemBlue", "role": "tint", "fontSize": 28},
+          {"name": "card", "color": "#00000080", "role": "background"}
+        ], "policy": "hig"}
+        """##
+        let j = ok(call("POST", "/v1/audit", body: body))
+        #expect(j["policy"] == "hig" && j["contexts"]?.array?.count == 6)
+        let ink = find(j["colors"], "name", "ink")
+        #expect(ink?["requirement"]?["minimum"] == 7)  // footnote 13 pt: small text, custom color
+        #expect(ink?["passes"] == false)  // black on a translucent black card in light fails
+        #expect(context(ink?["contexts"], "dark-base")?["variant"] == "dark")
+        #expect(context(ink?["contexts"], "dark-base")?["color"]?["hex"] == "#ffffff")
+        #expect(context(ink?["contexts"], "dark-base")?["surfaces"]?.array?.contains { $0["surface"] == "custom:card" } == true)
+        let glyph = find(j["colors"], "name", "glyph")
+        #expect(glyph?["requirement"]?["minimum"] == 4.5)
+        let tint = find(j["colors"], "name", "tint")
+        #expect(tint?["requirement"]?["minimum"] == 4.5)  // 28 pt is large text
+        #expect(context(tint?["contexts"], "dark-base")?["color"]?["hex"] == "#0091ff")  // resolves per context
+        let card = find(j["colors"], "name", "card")
+        #expect(context(card?["contexts"], "light")?["surfaces"]?.array?.first?["foreground"] == "label")
+        // APCA policy states its metric.
+        let apca = ok(call("POST", "/v1/audit", body: ##"{"colors": ["#777777"], "policy": "apca"}"##))
+        #expect(apca["colors"]?.array?.first?["requirement"]?["metric"] == "apca")
+        #expect(apca["colors"]?.array?.first?["worstCase"]?["value"]?.double.map { $0 >= 0 } == true)
+    }
+
+    // MARK: Labels, materials, text styles, stripes
+
+    @Test func labelsWithACustomLabelColor() {
+        let j = ok(call("GET", "/v1/labels?appearance=dark&level=elevated&labelColor=%23000000&darkLabelColor=%23ffffff"))
+        #expect(j["contexts"]?.array?.count == 2)  // standard and increased
+        let ctx = context(j["contexts"], "dark-elevated")
+        let custom = find(ctx?["custom"]?["labels"], "level", "secondaryLabel")
+        #expect(custom?["alpha"] == 0.6)
+        let system = find(ctx?["labels"], "name", "secondaryLabel")
+        #expect(system?["summary"]?["worstBackground"] == "tertiarySystemBackground")
+        #expect(abs((find(system?["on"], "background", "systemBackground")?["ratio"]?.double ?? 0) - 5.95) < 0.006)
+        let single = ok(call("GET", "/v1/labels?appearance=light&contrast=standard&background=systemGray6"))
+        #expect(context(single["contexts"], "light")?["backgrounds"]?.array?.count == 1)
+    }
+
+    @Test func materialsAreApproximateWithTheQuaternaryWarning() {
+        let j = ok(call("GET", "/v1/materials?appearance=light"))
+        #expect(j["approximate"] == true && j["confidence"] == "low")
+        #expect(j["materials"]?.array?.count == 5)
+        func level(_ material: String, _ mode: String, _ level: String) -> JSON? {
+            let m = find(j["materials"], "name", material)
+            let modes = m?["appearances"]?.array?.first?["modes"]
+            return find(find(modes, "mode", mode)?["levels"], "level", level)
+        }
+        #expect(level("thin", "standard", "quaternaryLabel")?["recommended"] == false)
+        #expect(level("thin", "standard", "quaternaryLabel")?["warning"]?.string?.contains("thin") == true)
+        #expect(level("ultraThin", "standard", "quaternaryLabel")?["recommended"] == false)
+        #expect(level("regular", "standard", "quaternaryLabel")?["recommended"] == true)
+        let label = level("thin", "standard", "label")
+        #expect((label?["minRatio"]?.double ?? 99) < (label?["maxRatio"]?.double ?? 0))
+        #expect(label?["worstContent"] == "#000000")  // black text is worst over black content
+        let rt = level("thin", "reduceTransparency", "label")
+        #expect(rt?["minRatio"] == rt?["maxRatio"])
+        // Increase Contrast raises secondaryLabel.
+        #expect((level("regular", "increaseContrast", "secondaryLabel")?["minRatio"]?.double ?? 0)
+            > (level("regular", "standard", "secondaryLabel")?["minRatio"]?.double ?? 99))
+        // A given content color replaces the sweep.
+        let red = ok(call("GET", "/v1/materials?material=thick&appearance=dark&content=%23ff0000"))
+        let l = find(find(find(red["materials"], "name", "thick")?["appearances"]?.array?.first?["modes"], "mode", "standard")?["levels"], "level", "label")
+        #expect(l?["minRatio"] == l?["maxRatio"] && l?["worstContent"] == "#ff0000")
+    }
+
+    @Test func textStylesCoverEveryCategoryAndMatchTheCatalogAtLarge() throws {
+        let j = ok(call("GET", "/v1/text-styles"))
+        #expect(j["styles"]?.array?.count == 11 && j["categories"]?.array?.count == 12)
+        #expect(j["defaultCategory"] == "Large")
+        let ios = find(j["platformSizes"], "platform", "iOS_iPadOS")
+        #expect(ios?["defaultSize"] == 17 && ios?["minimumSize"] == 11)
+        let body = find(j["styles"], "name", "body")
+        let sizes = body?["sizes"]?.array ?? []
+        #expect(sizes.first?["size"] == 14 && sizes.first?["contentSizeCategory"]?["name"] == "xSmall")
+        #expect(sizes.last?["size"] == 53 && sizes.last?["leading"] == 62 && sizes.last?["contentSizeCategory"]?["uikit"] == "accessibilityExtraExtraExtraLarge")
+        #expect(sizes[3]["isLargeText"] == false && sizes[4]["isLargeText"] == true)  // 17 pt vs 19 pt
+        #expect(sizes[3]["requiredRatio"]?["hig"] == 7)
+        // The Large column equals typography_iOS_Large of the catalog file.
+        let url = repositoryRoot.appendingPathComponent("Sources/ContrastAPI/Resources/apple_system_colors.json")
+        let catalog = try JSONParser.parse(Array(try Data(contentsOf: url)))
+        guard case .object(let large)? = catalog["typography_iOS_Large"] else { Issue.record("no typography"); return }
+        #expect(large.count == 11)
+        for (name, spec) in large.members {
+            let style = find(j["styles"], "name", name)
+            let atLarge = style?["sizes"]?.array?.first { $0["contentSizeCategory"]?["name"] == "Large" }
+            #expect(atLarge?["size"] == spec["size"] && atLarge?["leading"] == spec["leading"], "\(name)")
+            #expect(style?["weight"]?.string == spec["weight"]?.string?.lowercased(), "\(name)")
+            #expect(style?["trackingAtLarge"] == spec["tracking_pt"], "\(name)")
+        }
+        let light = ok(call("GET", "/v1/text-styles?textStyle=caption&contentSizeCategory=accessibility5&fontWeight=thin"))
+        let cap = light["styles"]?.array?.first
+        #expect(cap?["name"] == "caption1" && cap?["sizes"]?.array?.count == 1 && cap?["sizes"]?.array?.first?["size"] == 43)
+        #expect(cap?["sizes"]?.array?.first?["warnings"]?.array?.count == 1)
+    }
+
+    @Test func contrastAcceptsATextStyleInPlaceOfFontSize() {
+        let j = ok(call("POST", "/v1/contrast", body: ##"{"foreground": "#767676", "background": "#ffffff", "textStyle": "title3", "contentSizeCategory": "xSmall"}"##))
+        // Title 3 at xSmall is 17 pt: small text, needs 4.5:1; #767676 on white is 4.54:1.
+        #expect(j["text"]?["points"] == 17 && j["text"]?["isLarge"] == false)
+        #expect(j["textStyle"]?["size"] == 17 && j["textStyle"]?["leading"] == 22)
+        #expect(j["textStyle"]?["requiredRatio"]?["AA"] == 4.5 && j["textStyle"]?["passes"]?["AA"] == true)
+        #expect(j["textStyle"]?["passes"]?["hig"] == false)
+        #expect(j["textStyle"]?["apcaMinimumLc"]?.double != nil)
+        let big = ok(call("GET", "/v1/contrast?foreground=%23949494&background=white&textStyle=largeTitle&fontWeight=ultralight"))
+        #expect(big["text"]?["isLarge"] == true && big["textStyle"]?["requiredRatio"]?["AA"] == 3)
+        #expect(big["textStyle"]?["warnings"]?.array?.first?.string?.contains("Ultralight") == true)
+        let emphasized = ok(call("GET", "/v1/contrast?foreground=black&background=white&textStyle=footnote&fontWeight=emphasized"))
+        #expect(emphasized["textStyle"]?["cssWeight"] == 600)
+    }
+
+    @Test func tableStripesForBothAppearances() {
+        let j = ok(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label", {"color": "#3a3a3c", "dark": "#d1d1d6"}]}"##))
+        let light = find(j["appearances"], "appearance", "light"), dark = find(j["appearances"], "appearance", "dark")
+        #expect(light?["found"] == true && dark?["found"] == true)
+        #expect(light?["baseRow"]?["hex"] == "#ffffff" && dark?["baseRow"]?["hex"] == "#000000")
+        #expect(light?["direction"] == "darker" && dark?["direction"] == "lighter")
+        for a in [light, dark] {
+            #expect((a?["deltaEOK"]?.double ?? 0) >= 0.03)
+            #expect((a?["rowContrast"]?.double ?? 0) >= 1.1)
+            #expect(a?["alternateRow"]?["hex"] != a?["baseRow"]?["hex"])
+            for t in a?["texts"]?.array ?? [] {
+                #expect(t["baseRow"]?["passes"] == true && t["alternateRow"]?["passes"] == true, "\(t)")
+                #expect((t["alternateRow"]?["ratio"]?.double ?? 0) >= 4.5)
+            }
+        }
+        #expect(dark?["texts"]?.array?[1]["color"]?["hex"] == "#d1d1d6")
+        let failing = ok(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["secondaryLabel"], "targetRatio": 4.5}"##))
+        let fl = find(failing["appearances"], "appearance", "light")
+        #expect(fl?["found"] == false && fl?["reason"]?.string?.contains("base row") == true)
+    }
+
+    // MARK: Bad input
+
+    @Test func unknownNamesAreRefusedWithSuggestions() {
+        let p = expectProblem(call("GET", "/v1/contrast?foreground=SystemBlue&background=white"), 400, parameter: "foreground")
+        #expect(p["suggestions"]?.array?.first == "systemBlue")
+        let q = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "secondaryLable", "background": "#fff"}"##), 400, pointer: "/foreground")
+        #expect(q["suggestions"]?.array?.first == "secondaryLabel")
+        let ns = expectProblem(call("GET", "/v1/contrast?foreground=NSColor.systemBlue&background=white"), 400, parameter: "foreground")
+        #expect(ns["detail"]?.string?.contains("UIColor.systemBlue") == true)
+        let name = expectProblem(call("GET", "/v1/system-colors?name=systemBlu"), 400, parameter: "name")
+        #expect(name["suggestions"]?.array?.first == "systemBlue")
+        expectProblem(call("GET", "/v1/text-styles?textStyle=bodyy"), 400, parameter: "textStyle")
+        expectProblem(call("GET", "/v1/materials?material=thinn"), 400, parameter: "material")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"color": "systemBlu"}]}"##), 400, pointer: "/colors/0/color")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["lable"]}"##), 400, pointer: "/textColors/0")
+    }
+
+    @Test func unknownGenerationIsA400NamingTheField() {
+        let p = expectProblem(call("GET", "/v1/system-colors?generation=ios27"), 400, parameter: "generation")
+        #expect(p["suggestions"]?.array?.first == "ios26")
+        #expect(p["detail"]?.string?.contains("ios15-18, ios26") == true)
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "generation": "ios 26"}"##), 400, pointer: "/generation")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": ["#000"], "generation": "iOS 14"}"##), 400, pointer: "/generation")
+        expectProblem(call("GET", "/v1/labels?generation=2025"), 400, parameter: "generation")
+        expectProblem(call("GET", "/v1/materials?generation=x"), 400, parameter: "generation")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label"], "generation": 26}"##), 400, pointer: "/generation")
+    }
+
+    @Test func contradictoryFieldsAre400s() {
+        let a = expectProblem(call("GET", "/v1/system-colors?name=systemBlue&category=background"), 400, parameter: "category")
+        #expect(a["type"] == "/problems/contradictory-fields" && a["conflictsWith"] == "name")
+        let b = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "textStyle": "body", "fontSize": 12}"##), 400, pointer: "/textStyle")
+        #expect(b["conflictsWith"] == "/fontSize")
+        expectProblem(call("GET", "/v1/contrast?foreground=black&background=white&contentSizeCategory=AX1"), 400, parameter: "contentSizeCategory")
+        let c = expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"color": "#888", "role": "icon", "textStyle": "body"}]}"##), 400, pointer: "/colors/0/textStyle")
+        #expect(c["conflictsWith"] == "/colors/0/role")
+        expectProblem(call("GET", "/v1/labels?darkLabelColor=%23fff"), 400, parameter: "darkLabelColor")
+    }
+
+    @Test func wrongTypesAndRangesAre400s() {
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "appearance": 1}"##), 400, pointer: "/appearance")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "level": "floating"}"##), 400, pointer: "/level")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "textStyle": ["body"]}"##), 400, pointer: "/textStyle")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": "#000"}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": []}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"color": 5}]}"##), 400, pointer: "/colors/0/color")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"color": "#000", "role": "txt"}]}"##), 400, pointer: "/colors/0/role")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"color": "#000", "fontSize": -3}]}"##), 400, pointer: "/colors/0/fontSize")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"dark": "#000"}]}"##), 400, pointer: "/colors/0/color")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": ["#000"], "policy": "strict"}"##), 400, pointer: "/policy")
+        let many = "[" + Array(repeating: "\"#000\"", count: 33).joined(separator: ",") + "]"
+        expectProblem(call("POST", "/v1/audit", body: "{\"colors\": \(many)}"), 413, pointer: "/colors")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": [true]}"##), 400, pointer: "/textColors/0")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label"], "minDeltaE": "big"}"##), 400, pointer: "/minDeltaE")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label"], "targetRatio": 22}"##), 400, pointer: "/targetRatio")
+        expectProblem(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label"], "appearance": "dark"}"##), 400, pointer: "/appearance")
+        expectProblem(call("GET", "/v1/materials?content=%23ff000080"), 400, parameter: "content")
+        expectProblem(call("GET", "/v1/text-styles?fontWeight=2000"), 400, parameter: "fontWeight")
+        expectProblem(call("GET", "/v1/system-colors?appearance=dark&appearance=light"), 400, parameter: "appearance")
+        expectProblem(call("POST", "/v1/system-colors", body: "{}"), 405)
+    }
+
+    // MARK: Over HTTP
+
+    @Test func everyEndpointOverHTTP() throws {
+        let live = try LiveServer()
+        let colors = try live.request("GET", "/v1/system-colors?name=systemBackground&appearance=dark")
+        #expect(colors.status == 200 && colors.headers["content-type"] == "application/json")
+        #expect(context(colors.json["colors"]?.array?.first?["values"], "dark-elevated")?["value"]?["hex"] == "#1c1c1e")
+
+        let contrast = try live.request("POST", "/v1/contrast", body: ##"{"foreground": "secondaryLabel", "background": "systemBackground"}"##)
+        #expect(contrast.status == 200 && abs((contrast.json["ratio"]?.double ?? 0) - 3.438199621918069) < 1e-9)
+
+        let audit = try live.request("POST", "/v1/audit", body: ##"{"colors": [{"color": "#999999"}], "policy": "wcag-aa"}"##)
+        #expect(audit.status == 200 && audit.json["colors"]?.array?.first?["failingContexts"]?.array?.contains("dark-elevated") == true)
+
+        let labels = try live.request("GET", "/v1/labels?appearance=light&contrast=standard")
+        #expect(labels.status == 200 && labels.json["facts"]?.array?.count == 1)
+
+        let materials = try live.request("GET", "/v1/materials?material=thin&appearance=dark")
+        #expect(materials.status == 200 && materials.json["materials"]?.array?.count == 1)
+
+        let styles = try live.request("GET", "/v1/text-styles?textStyle=body&contentSizeCategory=AX1")
+        #expect(styles.status == 200 && styles.json["styles"]?.array?.first?["sizes"]?.array?.first?["size"] == 28)
+
+        let stripes = try live.request("POST", "/v1/table-stripes", body: ##"{"textColors": ["label"]}"##)
+        #expect(stripes.status == 200 && stripes.json["appearances"]?.array?.count == 2)
+
+        // Bad input over the wire: problem details naming the field.
+        expectProblem(try live.request("GET", "/v1/system-colors?generation=ios99"), 400, parameter: "generation")
+        expectProblem(try live.request("GET", "/v1/contrast?foreground=systemblue&background=white"), 400, parameter: "foreground")
+        expectProblem(try live.request("POST", "/v1/audit", body: ##"{"colors": [{"color": "#000", "role": "background", "fontSize": 12}]}"##), 400, pointer: "/colors/0/fontSize")
+        expectProblem(try live.request("POST", "/v1/table-stripes", body: "{\"textColors\": "), 400)
+        expectProblem(try live.request("GET", "/v1/labels?appearance=dark&level=elevated&generation=ios14"), 400, parameter: "generation")
+        expectProblem(try live.request("GET", "/v1/materials?material=ultrathick"), 400, parameter: "material")
+        expectProblem(try live.request("GET", "/v1/text-styles?contentSizeCategory=huge"), 400, parameter: "contentSizeCategory")
+        expectProblem(try live.request("GET", "/v1/system-colors?name=systemBlue&category=fill"), 400, parameter: "category")
+        expectProblem(try live.request("DELETE", "/v1/audit"), 405)
+    }
+
+    /// Each request's context is its own: concurrent light and dark requests on the real server
+    /// (libmicrohttpd threads) never see each other's appearance.
+    @Test func concurrentRequestsKeepTheirOwnContext() async throws {
+        let live = try LiveServer()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<24 {
+                group.addTask {
+                    let dark = i % 2 == 1
+                    let r = try live.request("GET", "/v1/contrast?foreground=label&background=systemBackground&appearance=\(dark ? "dark" : "light")")
+                    return r.status == 200 && r.json["background"]?["hex"] == .string(dark ? "#000000" : "#ffffff")
+                        && r.json["foreground"]?["hex"] == .string(dark ? "#ffffff" : "#000000")
+                }
+            }
+            for try await ok in group { #expect(ok) }
+        }
+        // Outside any request, names resolve in the default context.
+        let plain = call("GET", "/v1/contrast?foreground=label&background=systemBackground")
+        #expect(plain.json["background"]?["hex"] == "#ffffff")
+    }
+}

@@ -1,0 +1,48 @@
+import ContrastAPI
+import Foundation
+import HTTPServer
+import Testing
+
+/// gzip content coding of large responses, checked with the system's gzip as the decoder.
+struct CompressionTests {
+    func gunzip(_ data: [UInt8]) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-dc"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        try p.run()
+        input.fileHandleForWriting.write(Data(data))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        return Array(out)
+    }
+
+    @Test func largeMatrixIsGzippedWhenAccepted() throws {
+        let live = try LiveServer()
+        let colors = (0..<40).map { String(format: "\"#%06x\"", ($0 * 2_654_435_761) & 0xffffff) }.joined(separator: ",")
+        let body = #"{"colors": [\#(colors)]}"#
+        let plain = try live.request("POST", "/v1/contrast/matrix", body: body)
+        let gz = try live.request("POST", "/v1/contrast/matrix", body: body,
+                                  headers: ["Content-Type": "application/json", "Accept-Encoding": "br;q=1, gzip;q=0.8"])
+        #expect(plain.headers["content-encoding"] == nil)
+        #expect(gz.headers["content-encoding"] == "gzip")
+        #expect(gz.headers["vary"]?.contains("Accept-Encoding") == true)
+        #expect(gz.body.count * 5 < plain.body.count, "\(gz.body.count) vs \(plain.body.count)")
+        #expect(try gunzip(gz.body) == plain.body)
+    }
+
+    @Test func smallOrRefusedStaysIdentity() throws {
+        let live = try LiveServer()
+        let small = try live.request("GET", "/healthz", headers: ["Accept-Encoding": "gzip"])
+        #expect(small.headers["content-encoding"] == nil)
+        let request = HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip;q=0"])
+        #expect(!Compression.acceptsGzip(request))
+        #expect(Compression.acceptsGzip(HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "deflate, GZIP"])))
+        let big = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: [UInt8](repeating: 7, count: 5000))
+        #expect(Compression.apply(to: big, for: HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip"])).body == big.body)
+    }
+}

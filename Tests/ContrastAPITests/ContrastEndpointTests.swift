@@ -1,0 +1,174 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import Testing
+
+/// `/v1/contrast` and `/api/webaim` answered in-process (no sockets).
+struct ContrastEndpointTests {
+    @Test func postReturnsRatioVerdictsAndAPCA() {
+        let r = call("POST", "/v1/contrast", body: ##"{"foreground": "#777777", "background": "#ffffff"}"##)
+        #expect(r.status == 200)
+        #expect(r.headers["content-type"] == "application/json")
+        let j = r.json
+        #expect(abs(j["ratio"]!.double! - 4.478089453577214) < 1e-9)
+        #expect(j["ratioText"] == "4.47")
+        #expect(j["wcag"]?["AA"]?["normalText"] == false)
+        #expect(j["wcag"]?["AA"]?["largeText"] == true)
+        #expect(j["wcag"]?["AA"]?["nonText"] == true)
+        #expect(j["wcag"]?["AAA"]?["normalText"] == false)
+        #expect(j["wcag"]?["AAA"]?["largeText"] == false)
+        #expect(j["apca"]?["version"] == "0.0.98G-4g")
+        #expect(j["apca"]?["lc"]?.double.map { $0 > 0 } == true)
+        #expect(j["foreground"]?["hex"] == "#777777")
+        #expect(j["foreground"]?["input"] == "#777777")
+        #expect(j["foreground"]?["rgba"] == [119, 119, 119, 1])
+        #expect(abs(j["foreground"]!["relativeLuminance"]!.double! - 0.184474994500441) < 1e-9)
+        #expect(j["effectiveForeground"] == nil)
+    }
+
+    @Test func getWithQueryGivesTheSameAnswer() {
+        let get = call("GET", "/v1/contrast?foreground=\(q("rgb(0 102 161 / 0.5)"))&background=white")
+        let post = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(0 102 161 / 0.5)", "background": "white"}"##)
+        #expect(get.status == 200)
+        #expect(get.json == post.json)
+        // C12: translucent text composited: 2.2755, not 6.149.
+        #expect(abs(get.json["ratio"]!.double! - 2.2755) < 1e-4)
+        // Exactly (127.5, 178.5, 208) rounded half up; C12's "#80b2d0" rounds 178.5 down (see
+        // ContrastReferenceTests.transparentAndTranslucentText).
+        #expect(get.json["effectiveForeground"]?["hex"] == "#80b3d0")
+        #expect(get.json["effectiveForeground"]?["rgba"] == [127.5, 178.5, 208, 1])
+    }
+
+    @Test func referenceRowsThroughTheAPI() throws {
+        let lines = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/contrast.jsonl"), encoding: .utf8)
+            .split(separator: "\n")
+        for line in lines.prefix(120) {
+            let row = try JSONParser.parse(String(line))
+            let fg = row["foreground"]!.string!, bg = row["background"]!.string!
+            let r = call("GET", "/v1/contrast?foreground=\(q(fg))&background=\(q(bg))")
+            let want = row["wcag2"]!.double!
+            #expect(abs(r.json["ratio"]!.double! - want) < 1e-6, "\(fg) on \(bg)")
+            #expect(abs(r.json["apca"]!["lc"]!.double! - row["apca_lc"]!.double!) < 1e-6)
+            #expect(r.json["wcag"]?["AA"]?["normalText"] == .bool(want >= 4.5))
+            #expect(r.json["wcag"]?["AAA"]?["normalText"] == .bool(want >= 7))
+            #expect(r.json["wcag"]?["AAA"]?["largeText"] == .bool(want >= 4.5))
+            #expect(r.json["wcag"]?["AA"]?["largeText"] == .bool(want >= 3))
+        }
+    }
+
+    @Test func fontSizeDecidesLargeText() {
+        // C09: #7c7cff on white is 3.3958: passes AA only as large text.
+        func verdict(_ extra: String) -> JSON {
+            call("POST", "/v1/contrast", body: ##"{"foreground": "#7c7cff", "background": "#ffffff", \##(extra)}"##).json["text"] ?? .null
+        }
+        let pt14bold = verdict(##""fontSize": 14, "fontWeight": 700"##)
+        #expect(pt14bold["isLarge"] == true && pt14bold["requiredRatio"]?["AA"] == 3 && pt14bold["passes"]?["AA"] == true)
+        let px = verdict(##""fontSize": 18.6667, "fontSizeUnit": "px", "fontWeight": 700"##)
+        #expect(px["isLarge"] == true && px["passes"]?["AA"] == true)
+        let pt18 = verdict(##""fontSize": 18"##)
+        #expect(pt18["isLarge"] == true && pt18["passes"]?["AA"] == true)
+        let px18bold = verdict(##""fontSize": 18, "fontSizeUnit": "px", "fontWeight": 700"##)
+        #expect(px18bold["isLarge"] == false && px18bold["requiredRatio"]?["AA"] == 4.5 && px18bold["passes"]?["AA"] == false)
+        #expect(abs(px18bold["points"]!.double! - 13.5) < 1e-12)
+    }
+
+    @Test func fieldCasesThroughTheAPI() {
+        // C11: transparent text is 1:1.
+        let c11 = call("POST", "/v1/contrast", body: ##"{"foreground": "rgba(0, 0, 0, 0)", "background": "#ffffff"}"##).json
+        #expect(c11["ratio"] == 1 && c11["effectiveForeground"]?["hex"] == "#ffffff" && c11["wcag"]?["AA"]?["largeText"] == false)
+        // C13: group opacity via layers.
+        let c13 = call("POST", "/v1/contrast", body: ##"{"background": "#ffffff", "layers": [{"color": "#00633d", "opacity": 0.65}], "foreground": "#ffffff"}"##).json
+        #expect(c13["effectiveBackground"]?["hex"] == "#599a81")
+        #expect(c13["effectiveForeground"]?["hex"] == "#ffffff")
+        #expect(abs(c13["ratio"]!.double! - 3.3125) < 1e-4)
+        // C15: layer stack.
+        let c15 = call("POST", "/v1/contrast", body: ##"{"background": "#ffffff", "layers": ["rgba(0,0,0,0.5)", "rgba(255,255,255,0.2)"], "foreground": "rgba(0,0,0,0.85)"}"##).json
+        #expect(c15["effectiveBackground"]?["hex"] == "#999999")
+        #expect(c15["effectiveForeground"]?["hex"] == "#171717")
+        #expect(abs(c15["ratio"]!.double! - 6.2956) < 1e-4)
+        #expect(c15["wcag"]?["AAA"]?["normalText"] == false && c15["wcag"]?["AA"]?["normalText"] == true)
+        // C18: translucent background without backdrop: a range, judged on the minimum.
+        let c18 = call("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "rgba(0, 0, 0, 0.5)"}"##).json
+        #expect(abs(c18["ratioRange"]!["min"]!.double! - 3.9767) < 1e-4)
+        #expect(c18["ratioRange"]?["max"] == 21)
+        #expect(c18["wcag"]?["AA"]?["normalText"] == false)
+        #expect(abs(c18["ratio"]!.double! - 3.9767) < 1e-4)
+        // C18 with a backdrop: one value.
+        let over = call("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "rgba(0, 0, 0, 0.5)", "backdrop": "black"}"##).json
+        #expect(over["ratioRange"] == nil && over["ratio"] == 21)
+        // C19: #66ffffff is CSS order by default; ARGB only when asked.
+        let css = call("POST", "/v1/contrast", body: ##"{"foreground": "#66ffffff", "background": "#000000"}"##).json
+        #expect(css["foreground"]?["rgba"] == [102, 255, 255, 1])
+        let argb = call("POST", "/v1/contrast", body: ##"{"foreground": "#66ffffff", "background": "#000000", "hexOrder": "argb"}"##).json
+        #expect(argb["foreground"]?["rgba"] == [255, 255, 255, 0.4])
+        // C32: out-of-gamut input stays within [1, 21] and says it was mapped.
+        let c32 = call("POST", "/v1/contrast", body: ##"{"foreground": "color(srgb 2 2 2)", "background": "black"}"##).json
+        #expect(c32["ratio"] == 21 && c32["foreground"]?["gamutMapped"] == true && c32["notes"] != nil)
+        // C46.
+        let c46 = call("GET", "/v1/contrast?foreground=%23ffffff&background=%230066cc").json
+        #expect(c46["wcag"]?["AA"]?["normalText"] == true && c46["wcag"]?["AAA"]?["normalText"] == false && c46["wcag"]?["AAA"]?["largeText"] == true)
+    }
+
+    @Test func otherAlgorithms() {
+        let r = call("POST", "/v1/contrast", body: ##"{"foreground": "#000000", "background": "#ffffff", "algorithm": "weber"}"##).json
+        #expect(r["algorithm"] == "weber" && r["value"] == 50000)
+        let m = call("GET", "/v1/contrast?foreground=black&background=white&algorithm=michelson").json
+        #expect(m["value"] == 1)
+        let l = call("GET", "/v1/contrast?foreground=black&background=white&algorithm=lstar").json
+        #expect(abs(l["value"]!.double! - 100) < 1e-9)
+        let a = call("GET", "/v1/contrast?foreground=black&background=white&algorithm=APCA").json
+        #expect(abs(a["value"]!.double! - 106.0406732127) < 1e-6)
+    }
+
+    @Test func badInputGetsProblemDetails() {
+        expectProblem(call("POST", "/v1/contrast", body: "{not json"), 400)
+        expectProblem(call("POST", "/v1/contrast", body: "[1]"), 400, pointer: "")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"background": "#fff"}"##), 400, pointer: "/foreground")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": 12, "background": "#fff"}"##), 400, pointer: "/foreground")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "currentcolor"}"##), 422, pointer: "/background")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "forground": "#000"}"##), 400, pointer: "/forground")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSize": -1}"##), 400, pointer: "/fontSize")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSize": 12, "fontWeight": 450.5}"##), 400, pointer: "/fontWeight")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontWeight": 700}"##), 400, pointer: "/fontSize")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSizeUnit": "em", "fontSize": 1}"##), 400, pointer: "/fontSizeUnit")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "algorithm": "wcag3"}"##), 400, pointer: "/algorithm")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "layers": [{"color": "red", "opacity": 2}]}"##), 400, pointer: "/layers/0/opacity")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "layers": [true]}"##), 400, pointer: "/layers/0")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "backdrop": "rgba(0,0,0,.5)"}"##), 400, pointer: "/backdrop")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000"}"##, contentType: "image/png"), 415)
+        expectProblem(call("GET", "/v1/contrast?foreground=%23fff"), 400, parameter: "background")
+        expectProblem(call("GET", "/v1/contrast?foreground=%23fff&background=%23000&fontSize=big"), 400, parameter: "fontSize")
+        expectProblem(call("GET", "/v1/contrast?foreground=%23fff&foreground=%23000&background=%23000"), 400, parameter: "foreground")
+        // C28: garbage never yields a ratio.
+        for bad in ["#red", "#############123456", "hsla(0, 100%, 100%, 1);", "", "rgb(0,0)", "#ggg"] {
+            let r = call("GET", "/v1/contrast?foreground=\(q(bad))&background=white")
+            expectProblem(r, 400, parameter: "foreground")
+            #expect(r.json["ratio"] == nil)
+        }
+        let long = String(repeating: "a", count: 300)
+        expectProblem(call("GET", "/v1/contrast?foreground=\(long)&background=white"), 400, parameter: "foreground")
+    }
+
+    @Test func unknownPathAndWrongMethod() {
+        expectProblem(call("GET", "/v1/nope"), 404)
+        let r = call("DELETE", "/v1/contrast")
+        expectProblem(r, 405)
+        #expect(r.headers["allow"]?.contains("GET") == true && r.headers["allow"]?.contains("POST") == true)
+    }
+
+    @Test func webAIMCompatible() {
+        let r = call("GET", "/api/webaim?fcolor=777777&bcolor=FFFFFF&api")
+        #expect(r.status == 200)
+        #expect(r.json == .object([("ratio", "4.47"), ("AA", "fail"), ("AALarge", "pass"), ("AAA", "fail"), ("AAALarge", "fail")]))
+        let blue = call("GET", "/api/webaim?fcolor=0000FF&bcolor=FFF").json
+        #expect(blue["ratio"] == "8.59" && blue["AAA"] == "pass")
+        expectProblem(call("GET", "/api/webaim?fcolor=blue&bcolor=FFFFFF"), 400, parameter: "fcolor")
+        expectProblem(call("GET", "/api/webaim?fcolor=000000"), 400, parameter: "bcolor")
+    }
+
+    @Test func healthz() {
+        let r = call("GET", "/healthz")
+        #expect(r.status == 200 && r.json["status"] == "ok")
+    }
+}

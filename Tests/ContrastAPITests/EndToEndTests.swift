@@ -1,0 +1,176 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import Synchronization
+import Testing
+
+/// The real server on port 0, spoken to over TCP.
+@Suite(.serialized)
+struct EndToEndTests {
+    @Test func contrastOverHTTP() throws {
+        let live = try LiveServer()
+        #expect(live.port > 0)
+        let post = try live.request("POST", "/v1/contrast", body: ##"{"foreground": "#777777", "background": "#ffffff"}"##)
+        #expect(post.status == 200)
+        #expect(post.headers["content-type"] == "application/json")
+        #expect(post.json["ratioText"] == "4.47")
+        #expect(post.json["wcag"]?["AA"]?["normalText"] == false)
+        let get = try live.request("GET", "/v1/contrast?foreground=\(q("hsl(240, 100%, 50%)"))&background=\(q("#fff"))")
+        #expect(get.status == 200)
+        #expect(abs(get.json["ratio"]!.double! - 8.592471358428805) < 1e-9)
+        let health = try live.request("GET", "/healthz")
+        #expect(health.status == 200 && health.json["status"] == "ok")
+    }
+
+    @Test func errorsOverHTTP() throws {
+        let live = try LiveServer()
+        expectProblem(try live.request("POST", "/v1/contrast", body: "{\"foreground\": "), 400)
+        expectProblem(try live.request("POST", "/v1/contrast", body: ##"{"foreground": "light-dark(#fff, #000)", "background": "#fff"}"##), 422, pointer: "/foreground")
+        expectProblem(try live.request("GET", "/nowhere"), 404)
+        let wrong = try live.request("PUT", "/v1/contrast", body: "{}")
+        expectProblem(wrong, 405)
+        #expect(wrong.headers["allow"] != nil)
+    }
+
+    @Test func oversizedBodyIsRefusedBeforeItIsRead() throws {
+        var config = testConfiguration()
+        config.maxBodyBytes = 1000
+        let live = try LiveServer(configuration: config)
+        // Announce 10 MB and send none of it: the answer must come from the header alone.
+        let head = "POST /v1/contrast HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n"
+        expectProblem(try live.raw(Array(head.utf8)), 413)
+        // Just over the cap, sent in full.
+        let body = ##"{"foreground": "#000", "background": "#fff", "x": ""## + String(repeating: "a", count: 1000) + "\"}"
+        expectProblem(try live.request("POST", "/v1/contrast", body: body), 413)
+    }
+
+    @Test func servesThePublicPage() throws {
+        let live = try LiveServer()
+        let page = try live.request("GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(page.text.contains("ContrastService"))
+        let js = try live.request("GET", "/app.js")
+        #expect(js.status == 200 && js.headers["content-type"]?.contains("javascript") == true)
+        // Traversal is refused (400 from the static-file layer), never served.
+        let traversal = try live.request("GET", "/../Package.swift")
+        #expect(traversal.status == 400 || traversal.status == 404)
+        #expect(!traversal.text.contains("PackageDescription"))
+    }
+
+    @Test func concurrentClients() async throws {
+        let live = try LiveServer()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<16 {
+                group.addTask {
+                    let gray = String(format: "#%02x%02x%02x", i * 16, i * 16, i * 16)
+                    let r = try live.request("GET", "/v1/contrast?foreground=\(q(gray))&background=white")
+                    return r.status == 200 && r.json["foreground"]?["hex"] == .string(gray)
+                }
+            }
+            for try await ok in group { #expect(ok) }
+        }
+    }
+}
+
+/// The `contrast-server` executable: configuration errors, startup, SIGTERM.
+@Suite(.serialized)
+struct ExecutableTests {
+    static var binary: URL? {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
+            let url = candidate.appendingPathComponent("contrast-server")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    func run(_ args: [String], env: [String: String] = [:], untilLine: String? = nil) throws -> (Process, Pipe) {
+        let p = Process()
+        guard let binary = Self.binary else {
+            Issue.record("contrast-server is not built next to the tests (swift build)")
+            throw POSIXError(.ENOENT)
+        }
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = repositoryRoot
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CONTRAST_") }
+        environment.merge(env) { $1 }
+        p.environment = environment
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        return (p, err)
+    }
+
+    @Test func badConfigNamesTheKeyAndFails() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases = [(##"{"port": "eighty"}"##, "port"), (##"{"prot": 80}"##, "prot"), ("{", "not valid JSON"),
+                     (##"{"threads": 0}"##, "threads"), (##"{"logLevel": "loud"}"##, "logLevel")]
+        for (text, expected) in cases {
+            let file = dir.appendingPathComponent("c.json")
+            try Data(text.utf8).write(to: file)
+            let (p, err) = try run(["--config", file.path])
+            p.waitUntilExit()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(p.terminationStatus != 0)
+            #expect(message.contains(expected), "\(message)")
+        }
+        let (p, err) = try run(["--port", "99999"])
+        p.waitUntilExit()
+        #expect(p.terminationStatus != 0)
+        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("--port"))
+    }
+
+    @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
+        let (p, err) = try run(["--port", "0"])
+        // Read the startup line to learn the port, without blocking past the deadline.
+        let collected = Mutex("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            collected.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !collected.withLock({ $0.contains("listening on") }), Date() < deadline, p.isRunning {
+            usleep(10_000)
+        }
+        err.fileHandleForReading.readabilityHandler = nil
+        let text = collected.withLock { $0 }
+        let port = text.range(of: ##"127\.0\.0\.1:(\d+)"##, options: .regularExpression).map { Int(text[$0].split(separator: ":")[1])! }
+        #expect(port != nil, "\(text)")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(p.terminationReason == .exit)
+    }
+}
+
+/// Configuration precedence and validation, without a process.
+struct ConfigurationTests {
+    @Test func repositoryConfigEqualsTheBuiltInDefaults() throws {
+        let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("config.json"))
+        var fromFile = ServiceConfiguration()
+        try fromFile.apply(fileContents: Array(data), baseDirectory: nil)
+        #expect(fromFile == ServiceConfiguration())
+    }
+
+    @Test func environmentOverridesFileAndFlagsOverrideEnvironment() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("c.json")
+        try Data(##"{"port": 9000, "threads": 3, "host": "0.0.0.0"}"##.utf8).write(to: file)
+        let c = try ServiceConfiguration.load(arguments: ["--config", file.path, "--port", "9100"],
+                                              environment: ["CONTRAST_PORT": "9050", "CONTRAST_THREADS": "4"])
+        #expect(c.port == 9100 && c.threads == 4 && c.host == "0.0.0.0")
+        let e = try ServiceConfiguration.load(arguments: ["--config", file.path], environment: ["CONTRAST_PORT": "9050"])
+        #expect(e.port == 9050 && e.threads == 3)
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.load(arguments: ["--config", file.path], environment: ["CONTRAST_PORT": "x"])
+        }
+        #expect(throws: ConfigurationError.self) { try ServiceConfiguration.load(arguments: ["--bogus"], environment: [:]) }
+    }
+}

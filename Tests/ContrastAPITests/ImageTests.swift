@@ -1,0 +1,358 @@
+import ColorScience
+import ContrastAPI
+import Foundation
+import HTTPServer
+import ImageProcessing
+import JSONValue
+import Synchronization
+import Testing
+
+/// Small real images made here with libvips (`ImageEncoder`), sent over HTTP to a live server.
+enum ImageSamples {
+    /// White (or `background`) with a dark #202020 square in the middle third.
+    static func pixels(width: Int, height: Int, bands: Int = 3, bits: Int = 8, background: [UInt16] = [255, 255, 255],
+                       alpha: (Int, Int) -> UInt16 = { _, _ in 255 }) -> [UInt16] {
+        let scale: UInt16 = bits == 16 ? 257 : 1
+        var out: [UInt16] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let inside = x >= width / 3 && x < 2 * width / 3 && y >= height / 3 && y < 2 * height / 3
+                out += (inside ? [32, 32, 32] : background).map { $0 * scale }
+                if bands == 4 { out.append(alpha(x, y) * scale) }
+            }
+        }
+        return out
+    }
+
+    static func encode(_ format: ImageFormat, width: Int = 60, height: Int = 40, bands: Int = 3, bits: Int = 8,
+                       background: [UInt16] = [255, 255, 255], icc: [UInt8]? = nil, orientation: Int? = nil,
+                       alpha: (Int, Int) -> UInt16 = { _, _ in 255 }) throws -> [UInt8] {
+        try ImageEncoder.encode(pixels: pixels(width: width, height: height, bands: bands, bits: bits,
+                                               background: background, alpha: alpha),
+                                width: width, height: height, bands: bands, bitsPerSample: bits, format: format,
+                                iccProfile: icc, orientation: orientation, quality: 95)
+    }
+
+    /// Pseudo-random RGB noise (no compression to speak of): `width × height × 3` bytes of PNG.
+    static func noisePNG(width: Int, height: Int) throws -> [UInt8] {
+        var state: UInt32 = 0x2545_F491
+        let px = (0..<(width * height * 3)).map { _ -> UInt16 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt16(state >> 24)
+        }
+        return try ImageEncoder.encode(pixels: px, width: width, height: height, bands: 3, format: .png)
+    }
+
+    static var displayP3: [UInt8] {
+        ICCProfile.make(white: ICCProfile.displayP3Primaries.white, primaries: ICCProfile.displayP3Primaries.primaries,
+                        description: "Display P3")!
+    }
+
+    /// A PNG whose IHDR declares `width × height` (CRC fixed), with tiny real data.
+    static func pngDeclaring(width: UInt32, height: UInt32) throws -> [UInt8] {
+        var b = try encode(.png, width: 8, height: 8)
+        func put(_ at: Int, _ v: UInt32) { for i in 0..<4 { b[at + i] = UInt8((v >> (24 - 8 * UInt32(i))) & 0xFF) } }
+        put(16, width)
+        put(20, height)
+        var c: UInt32 = 0xFFFF_FFFF
+        for byte in b[12..<29] {
+            c ^= UInt32(byte)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        put(29, c ^ 0xFFFF_FFFF)
+        return b
+    }
+}
+
+extension LiveServer {
+    /// POSTs raw bytes with `Connection: close`.
+    func post(_ target: String, _ body: [UInt8], contentType: String? = "image/png") throws -> Reply {
+        var head = "POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        return try raw(Array((head + "\r\n").utf8) + body)
+    }
+}
+
+/// The service in-process with a binary body.
+func callImage(_ target: String, _ body: [UInt8], contentType: String? = "image/png",
+               configuration: ServiceConfiguration = testConfiguration()) -> Reply {
+    let parts = target.split(separator: "?", maxSplits: 1)
+    var query: [(name: String, value: String?)] = []
+    if parts.count > 1 {
+        for item in parts[1].split(separator: "&") {
+            let kv = item.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            query.append((kv[0], kv.count > 1 ? kv[1] : nil))
+        }
+    }
+    let request = HTTPRequest(method: "POST", path: String(parts[0]), query: query,
+                              headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body)
+    return Reply(ContrastService(configuration: configuration).handle(request))
+}
+
+@Suite(.serialized)
+struct ImageTests {
+    let black = SIMD3<Double>(0, 0, 0)
+
+    func decode(_ r: Reply, _ format: ImageFormat) throws -> ImageFile {
+        try ImageFile.open(r.body, format: format, maxPixels: 1_000_000)
+    }
+
+    // MARK: analyze
+
+    @Test func analyzesAWhiteBackgroundPNGWithAlphaOverHTTP() throws {
+        let server = try LiveServer()
+        // Transparent top-left corner; the rest opaque white around a dark square.
+        let png = try ImageSamples.encode(.png, bands: 4, alpha: { x, y in x < 3 && y < 3 ? 0 : 255 })
+        let r = try server.post("/v1/image/analyze", png)
+        #expect(r.status == 200, "\(r.text)")
+        let j = r.json
+        #expect(j["image"]?["hasAlpha"] == .bool(true))
+        #expect(j["image"]?["width"] == .number(60) && j["image"]?["height"] == .number(40))
+        #expect(j["background"]?["hex"] == .string("#000000"))
+        #expect(j["whiteBackground"]?["detected"] == .bool(true))
+        let border = try #require(j["whiteBackground"]?["borderNearWhiteShare"]?.double)
+        #expect(border > 0.9 && border < 1, "the transparent corner shows the black background")
+        let rec = try #require(j["recommendation"])
+        #expect(rec["dim"] == .bool(true))
+        #expect(abs((rec["factor"]?.double ?? 0) - 0.771) < 0.001)
+        #expect(rec["css"]?["filter"] == .string("brightness(0.892)"))
+        #expect(abs((rec["overlay"]?["alpha"]?.double ?? 0) - 0.108) < 0.001)
+        #expect(rec["whiteLevel"]?["after"]?["hex"] == .string("#e3e3e3"))
+        #expect(abs((rec["whiteLevel"]?["after"]?["apcaLc"]?.double ?? 0) + 90) < 0.01)
+        #expect(rec["whiteLevel"]?["before"]?["wcagRatio"] == .number(21))
+    }
+
+    @Test func darkImageIsLeftAlone() throws {
+        let png = try ImageSamples.encode(.png, background: [18, 18, 24])
+        let j = callImage("/v1/image/analyze", png).json
+        #expect(j["whiteBackground"]?["detected"] == .bool(false))
+        #expect(j["recommendation"]?["dim"] == .bool(false))
+        #expect(j["recommendation"]?["factor"] == .number(1))
+        #expect(j["whiteBackground"]?["whiteLevel"] == .null)
+        #expect((j["luminance"]?["mean"]?.double ?? 1) < 0.02)
+    }
+
+    @Test func elevatedAndCustomBackgrounds() throws {
+        let png = try ImageSamples.encode(.png)
+        let base = callImage("/v1/image/analyze", png).json["recommendation"]?["factor"]?.double ?? 0
+        let elevated = callImage("/v1/image/analyze?systemBackground=elevated", png).json
+        #expect(elevated["background"]?["hex"] == .string("#1c1c1e"))
+        let up = elevated["recommendation"]?["factor"]?.double ?? 0
+        #expect(up > base && up < 1)
+        let custom = callImage("/v1/image/analyze?background=%231c1c1e", png).json
+        #expect(custom["recommendation"]?["factor"]?.double == up)
+        expectProblem(callImage("/v1/image/analyze?background=black&systemBackground=base", png), 400, parameter: "systemBackground")
+        expectProblem(callImage("/v1/image/analyze?systemBackground=dark", png), 400, parameter: "systemBackground")
+        expectProblem(callImage("/v1/image/analyze?background=nope", png), 400, parameter: "background")
+        expectProblem(callImage("/v1/image/analyze?background=%23fff8", png), 400, parameter: "background")
+        expectProblem(callImage("/v1/image/analyze?targetLc=200", png), 400, parameter: "targetLc")
+        expectProblem(callImage("/v1/image/analyze?size=2", png), 400, parameter: "size")
+        let lower = callImage("/v1/image/analyze?targetLc=75", png).json["recommendation"]?["factor"]?.double ?? 1
+        #expect(lower < base)
+    }
+
+    /// The systemBackground values are the catalog's dark base and elevated colors.
+    @Test func systemBackgroundsMatchTheColorCatalog() throws {
+        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/apple_system_colors.json")
+        let json = try JSONParser.parse(Array(try Data(contentsOf: url)))
+        let sb = try #require(json["backgrounds"]?["systemBackground"])
+        for (key, hex) in [("dark_base", "#000000"), ("dark_elevated", "#1c1c1e")] {
+            let c = try #require(sb[key])
+            let rgb = SIMD3(c["r"]?.double ?? -1, c["g"]?.double ?? -1, c["b"]?.double ?? -1) / 255
+            #expect(ColorJSONProbe.hex(rgb) == hex, "\(key)")
+        }
+        let j = callImage("/v1/image/analyze?systemBackground=elevated", try ImageSamples.encode(.png)).json
+        #expect(j["background"]?["hex"] == .string("#1c1c1e"))
+    }
+
+    @Test func jpegWithExifOrientation() throws {
+        let server = try LiveServer()
+        let jpeg = try ImageSamples.encode(.jpeg, width: 60, height: 40, orientation: 6)
+        let a = try server.post("/v1/image/analyze", jpeg, contentType: "image/jpeg")
+        #expect(a.status == 200, "\(a.text)")
+        #expect(a.json["image"]?["orientation"] == .number(6))
+        #expect(a.json["image"]?["displayWidth"] == .number(40) && a.json["image"]?["displayHeight"] == .number(60))
+        let d = try server.post("/v1/image/dim", jpeg, contentType: "image/jpeg")
+        #expect(d.status == 200 && d.headers["content-type"] == "image/jpeg")
+        #expect(d.headers["x-image-orientation"] == "6")
+        let out = try decode(d, .jpeg)
+        #expect(out.orientation == 6 && out.width == 60 && out.height == 40)
+    }
+
+    @Test func displayP3ImageKeepsItsProfile() throws {
+        let server = try LiveServer()
+        let p3 = ImageSamples.displayP3
+        let png = try ImageSamples.encode(.png, icc: p3)
+        let a = try server.post("/v1/image/analyze", png)
+        #expect(a.json["image"]?["colorProfile"]?["description"] == .string("Display P3"))
+        #expect(a.json["image"]?["colorProfile"]?["dimHandling"] == .string("kept"))
+        #expect(a.json["whiteBackground"]?["detected"] == .bool(true))
+        let d = try server.post("/v1/image/dim?format=jpeg", png)
+        #expect(d.status == 200 && d.headers["x-color-profile"] == "kept; Display P3")
+        #expect(try decode(d, .jpeg).iccProfile == p3)
+    }
+
+    // MARK: dim
+
+    @Test func dimsA16BitPNGAndKeepsAlpha() throws {
+        let server = try LiveServer()
+        // Opaque except a translucent ramp in the first six columns.
+        let png = try ImageSamples.encode(.png, bands: 4, bits: 16, alpha: { x, _ in x < 6 ? UInt16(x * 40) : 255 })
+        let r = try server.post("/v1/image/dim", png)
+        #expect(r.status == 200 && r.headers["content-type"] == "image/png", "\(r.text.prefix(300))")
+        let factor = try #require(r.headers["x-dim-factor"].flatMap(Double.init))
+        #expect(abs(factor - 0.771) < 0.001)
+        #expect(r.headers["x-dim-basis"] == "recommendation")
+        let out = try decode(r, .png)
+        #expect(out.bitsPerSample == 16 && out.bands == 4)
+        let before = try ImageFile.open(png, format: .png, maxPixels: 10_000).rawPixels()
+        let after = try out.rawPixels()
+        for x in [0, 1, 3, 5, 59] {
+            #expect(before.pixel(x, 0).last == after.pixel(x, 0).last, "alpha at x=\(x)")
+        }
+        // The white lands on the target luminance in linear light.
+        let white = Double(after.pixel(30, 1).first!) / 65535
+        #expect(abs(WCAG.linearize(white) - factor) < 1e-3)
+    }
+
+    @Test func explicitAmountAndOutputFormats() throws {
+        let png = try ImageSamples.encode(.png)
+        let same = callImage("/v1/image/dim?amount=1", png)
+        #expect(same.status == 200 && same.headers["x-dim-factor"] == "1" && same.headers["x-dim-basis"] == "amount")
+        #expect(try decode(same, .png).rawPixels() == (try ImageFile.open(png, format: .png, maxPixels: 10_000).rawPixels()))
+        let half = callImage("/v1/image/dim?amount=0.5&format=webp&quality=100", png)
+        #expect(half.status == 200 && half.headers["content-type"] == "image/webp")
+        let px = try decode(half, .webp).rawPixels()
+        #expect(abs(WCAG.linearize(Double(px.pixel(0, 0).first!) / 255) - 0.5) < 0.01)
+        expectProblem(callImage("/v1/image/dim?amount=0.5&targetLc=80", png), 400, parameter: "targetLc")
+        expectProblem(callImage("/v1/image/dim?format=gif", png), 400, parameter: "format")
+        expectProblem(callImage("/v1/image/dim?quality=0", png), 400, parameter: "quality")
+    }
+
+    @Test func jpegOutputOfATranslucentImageIsFlattenedOverTheBackground() throws {
+        let png = try ImageSamples.encode(.png, bands: 4, alpha: { _, _ in 0 })
+        let r = callImage("/v1/image/dim?format=jpeg&amount=1&systemBackground=elevated", png)
+        #expect(r.status == 200 && r.headers["x-flattened-over"] == "#1c1c1e")
+    }
+
+    @Test func darkImageComesBackUnchanged() throws {
+        let png = try ImageSamples.encode(.png, background: [10, 10, 10])
+        let r = callImage("/v1/image/dim", png)
+        #expect(r.headers["x-dim-factor"] == "1")
+        #expect(r.headers["x-dim-basis"]?.hasPrefix("recommendation (no white background") == true)
+        #expect(r.body == png, "returned as sent, not re-encoded")
+    }
+
+    // MARK: hostile input
+
+    @Test(arguments: [ImageFormat.png, .jpeg, .webp])
+    func truncatedImagesGet400(format: ImageFormat) throws {
+        let whole = try ImageSamples.encode(format, width: 64, height: 64)
+        for path in ["/v1/image/analyze", "/v1/image/dim"] {
+            let r = callImage(path, Array(whole.prefix(whole.count / 2)), contentType: format.mediaType)
+            let j = expectProblem(r, 400)
+            #expect(j["type"] == .string("/problems/invalid-image"), "\(format) \(path): \(r.text)")
+        }
+    }
+
+    @Test func mislabeledAndUnrecognizedBodies() throws {
+        let png = try ImageSamples.encode(.png)
+        let j = expectProblem(callImage("/v1/image/analyze", png, contentType: "image/jpeg"), 400)
+        #expect(j["type"] == .string("/problems/mislabeled-image"))
+        #expect(j["detail"]?.string?.contains("is a PNG image") == true)
+        #expect(j["actual"] == .string("image/png"))
+        let gif = Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)
+        let g = expectProblem(callImage("/v1/image/analyze", gif, contentType: "image/png"), 400)
+        #expect(g["detail"]?.string?.contains("a GIF image") == true)
+        expectProblem(callImage("/v1/image/analyze", Array("{\"a\":1}".utf8), contentType: "application/json"), 415)
+        // No Content-Type, or octet-stream: the signature decides.
+        #expect(callImage("/v1/image/analyze", png, contentType: nil).status == 200)
+        #expect(callImage("/v1/image/analyze", png, contentType: "application/octet-stream").status == 200)
+        #expect(callImage("/v1/image/analyze", png, contentType: "application/x-www-form-urlencoded").status == 200)
+        #expect(callImage("/v1/image/analyze", png, contentType: "IMAGE/PNG; q=1").status == 200)
+        expectProblem(callImage("/v1/image/analyze", [], contentType: "image/png"), 400)
+    }
+
+    /// A 150-byte PNG that declares 100000 × 100000 pixels is refused from its header.
+    @Test func decompressionBombIsRefusedBeforeDecoding() throws {
+        let server = try LiveServer()
+        let bomb = try ImageSamples.pngDeclaring(width: 100_000, height: 100_000)
+        let started = Date()
+        for path in ["/v1/image/analyze", "/v1/image/dim"] {
+            let j = expectProblem(try server.post(path, bomb), 422)
+            #expect(j["type"] == .string("/problems/limit-exceeded"))
+            #expect(j["limit"] == .number(40_000_000) && j["width"] == .number(100_000))
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(try server.request("GET", "/healthz").status == 200)
+    }
+
+    @Test func imageLimitsComeFromConfiguration() throws {
+        var c = testConfiguration()
+        c.maxImagePixels = 1000
+        expectProblem(callImage("/v1/image/analyze", try ImageSamples.encode(.png, width: 40, height: 30), configuration: c), 422)
+        c.maxImageBytes = 100
+        let j = expectProblem(callImage("/v1/image/analyze", try ImageSamples.encode(.png), configuration: c), 413)
+        #expect(j["limit"] == .number(100))
+    }
+
+    /// Image routes get `maxImageBytes` as their body cap, other routes keep `maxBodyBytes`.
+    @Test func imageRoutesHaveTheirOwnBodyCap() throws {
+        var c = testConfiguration()
+        c.maxBodyBytes = 4096
+        c.maxImageBytes = 4_000_000
+        let server = try LiveServer(configuration: c)
+        let big = try ImageSamples.noisePNG(width: 700, height: 500)
+        #expect(big.count > 1_000_000)
+        let r = try server.post("/v1/image/analyze", big)
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["whiteBackground"]?["detected"] == .bool(false))
+        let json = "{\"foreground\":\"#000\",\"background\":\"#fff\",\"pad\":\"\(String(repeating: "x", count: 5000))\"}"
+        #expect(try server.request("POST", "/v1/contrast", body: json).status == 413)
+        c.maxImageBytes = 100_000
+        let small = try LiveServer(configuration: c)
+        expectProblem(try small.post("/v1/image/dim", big), 413)
+        #expect(try small.request("GET", "/healthz").status == 200)
+    }
+
+    /// Guards a bug: libvips's error buffer is process-wide, so under concurrency a truncated
+    /// image's decoder message could be taken by another request and the failure blamed on the
+    /// encoder (422). Whose fault it is must not depend on the message.
+    @Test func concurrentGoodAndTruncatedImages() throws {
+        let server = try LiveServer()
+        let good = try ImageSamples.encode(.png, width: 400, height: 300)
+        let cut = Array(good.prefix(good.count / 2))
+        let results = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            for i in 0..<6 {
+                let truncated = (worker + i) % 2 == 0
+                let path = i % 3 == 0 ? "/v1/image/analyze" : "/v1/image/dim?amount=0.5&format=\(i % 2 == 0 ? "jpeg" : "png")"
+                let status = (try? server.post(path, truncated ? cut : good).status) ?? 0
+                results.withLock { $0.append("\(truncated ? "cut" : "good") \(status)") }
+            }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 36)
+        #expect(all.allSatisfy { $0 == "good 200" || $0 == "cut 400" }, "\(all.filter { $0 != "good 200" && $0 != "cut 400" })")
+    }
+
+    @Test func configurationKeys() throws {
+        var c = ServiceConfiguration()
+        #expect(c.maxImageBytes == 20_971_520 && c.maxImagePixels == 40_000_000)
+        try c.apply(fileContents: Array("{\"maxImageBytes\": 5000000, \"maxImagePixels\": 12000000}".utf8), baseDirectory: nil)
+        #expect(c.maxImageBytes == 5_000_000 && c.maxImagePixels == 12_000_000)
+        try c.apply(environment: ["CONTRAST_MAX_IMAGE_PIXELS": "24000000"])
+        #expect(c.maxImagePixels == 24_000_000)
+        #expect(c.server.maxBodyBytesByPath["/v1/image/dim"] == 5_000_000)
+        #expect(throws: ConfigurationError.self) {
+            try c.apply(fileContents: Array("{\"maxImagePixels\": 0}".utf8), baseDirectory: nil)
+        }
+    }
+}
+
+/// `#rrggbb` of sRGB `0...1` (as the API writes colors).
+enum ColorJSONProbe {
+    static func hex(_ c: SIMD3<Double>) -> String {
+        Color.srgb(c.x, c.y, c.z, alpha: 1).hex
+    }
+}

@@ -1,0 +1,591 @@
+import ColorScience
+@testable import ContrastAPI
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import JSONValue
+import Testing
+
+/// `/v1/suggest`, `/v1/palette/dark` and `/v1/palette/export`: boundary cases, real palettes
+/// (Tailwind, Radix, Primer, Material 3) end to end, every export format parsed back, hostile
+/// input, and the live server.
+@Suite(.serialized)
+struct PaletteTests {
+    // MARK: Helpers
+
+    private func ok(_ r: Reply, sourceLocation: SourceLocation = #_sourceLocation) -> JSON {
+        #expect(r.status == 200, "\(r.status): \(r.text.prefix(500))", sourceLocation: sourceLocation)
+        return r.json
+    }
+
+    private func body(_ o: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// WCAG ratio of two hex strings (`#rrggbb` or `#rrggbbaa` foreground), measured from scratch.
+    private func ratio(_ fg: String, on bg: String) -> Double {
+        let f = DisplayColor(try! CSSColorParser.parse(fg)), b = DisplayColor(try! CSSColorParser.parse(bg))
+        return ContrastMeasurement(foreground: f, background: b).ratio
+    }
+
+    /// A fixture palette: name → value for a mode (nil mode = mode-independent).
+    private func palette(_ file: String, mode: String?) throws -> [(name: String, value: String)] {
+        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/palettes/\(file).json")
+        let o = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        return (o["colors"] as! [[String: Any]]).compactMap { c in
+            let m = c["mode"] as? String
+            guard m == mode else { return nil }
+            return (c["name"] as! String, c["value"] as! String)
+        }
+    }
+
+    private func pick(_ p: [(name: String, value: String)], _ name: String) -> String {
+        p.first { $0.name == name }!.value
+    }
+
+    /// Every surface row of every variant is self-consistent: `passes` equals value ≥ minimum,
+    /// the ratio re-measured from the hex strings matches, and a variant passes only when all of
+    /// its rows do.
+    private func checkConsistent(_ j: JSON, sourceLocation: SourceLocation = #_sourceLocation) {
+        for color in j["colors"]?.array ?? [] {
+            guard case .object(let variants)? = color["variants"] else { Issue.record("no variants"); continue }
+            for (name, v) in variants.members {
+                let minimum = v["target"]?["minimum"]?.double ?? .nan
+                let rows = v["surfaces"]?.array ?? []
+                for row in rows {
+                    let value = row["value"]!.double!
+                    #expect(row["passes"]?.bool == (value >= minimum), "\(color["name"]!) \(name) \(row)", sourceLocation: sourceLocation)
+                    if v["target"]?["metric"] == "wcag2" {
+                        let fg = row["effectiveForeground"]!.string!, bg = row["surfaceHex"]!.string!
+                        // Effective colors are rounded to 8 bits for display: allow that rounding.
+                        #expect(abs(ratio(fg, on: bg) - row["ratio"]!.double!) < 0.08, sourceLocation: sourceLocation)
+                    }
+                }
+                #expect(v["passes"]?.bool == rows.allSatisfy { $0["passes"]?.bool == true }, sourceLocation: sourceLocation)
+                if v["passes"]?.bool == false && name != "light" {
+                    #expect(v["method"] == "bestEffort" || v["method"] == "given" || color["role"] == "background",
+                            "\(color["name"]!) \(name) fails with method \(v["method"]!)", sourceLocation: sourceLocation)
+                    #expect(!(v["failingSurfaces"]?.array?.isEmpty ?? true), sourceLocation: sourceLocation)
+                }
+            }
+        }
+    }
+
+    /// The hex of `variant` for each color, in palette order.
+    private func hexes(_ j: JSON, _ variant: String) -> [String] {
+        (j["colors"]?.array ?? []).map { $0["variants"]?[variant]?["hex"]?.string ?? "?" }
+    }
+
+    // MARK: Suggest
+
+    /// Field case C03: white on #008a2c (4.4951:1) → move the background to #00892c (4.5507:1).
+    @Test func suggestC03MovesBackgroundOneStep() {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "#008a2c", "move": "background"}"##))
+        #expect(j["passes"] == false)
+        #expect(j["current"]?["ratioText"] == "4.49")
+        #expect(j["best"]?["background"]?["hex"] == "#00892c")
+        #expect(abs((j["best"]?["ratio"]?.double ?? 0) - 4.5507) < 1e-4)
+        #expect(j["best"]?["foreground"]?["changed"] == false && j["best"]?["background"]?["changed"] == true)
+        let lighter = j["suggestions"]?.array?.first { $0["direction"] == "lighter" }
+        #expect(lighter?["found"] == false)
+        #expect(lighter?["reason"]?.string?.contains("only lowers the contrast") == true)
+        #expect(j["target"]?["minimum"] == 4.5)
+    }
+
+    /// A suggestion exactly at the target after quantization: the target is the exact ratio of
+    /// #767676 on white; #777777 misses it by 0.07; the suggestion is #767676 with value == target.
+    @Test func suggestExactlyAtTarget() {
+        let exact = ratio("#767676", on: "#ffffff")
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777777", "background": "#ffffff", "target": {"ratio": \##(exact)}}"##))
+        #expect(j["best"]?["foreground"]?["hex"] == "#767676")
+        #expect(j["best"]?["value"]?.double == exact)
+        #expect(j["best"]?["passes"] == true)
+        // And through AA: #777777 shows "4.47" (floored) and fails; the fix is #767676.
+        let aa = ok(call("GET", "/v1/suggest?foreground=%23777777&background=%23ffffff&target=AA"))
+        #expect(aa["current"]?["ratioText"] == "4.47" && aa["best"]?["foreground"]?["hex"] == "#767676")
+    }
+
+    @Test func suggestAlreadyPassingStaysUnchanged() {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#767676", "background": "#ffffff"}"##))
+        #expect(j["passes"] == true)
+        #expect(j["suggestions"]?.array?.isEmpty == true)
+        #expect(j["best"]?["foreground"]?["hex"] == "#767676" && j["best"]?["deltaEOK"] == 0)
+    }
+
+    /// 7:1 against a mid gray: no foreground in either direction; both say so.
+    @Test func suggestNoPassDirection() {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#808080", "background": "#777777", "target": 7}"##))
+        #expect(j["best"] == .null)
+        for s in j["suggestions"]?.array ?? [] {
+            #expect(s["found"] == false)
+            #expect(s["reason"]?.string?.hasPrefix("no foreground") == true)
+            #expect(s["bestReachable"]?["passes"] == false)
+        }
+        #expect(j["suggestions"]?.array?.first { $0["direction"] == "lighter" }?["bestReachable"]?["foreground"]?["hex"] == "#ffffff")
+        // Moving both reaches it.
+        let both = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#808080", "background": "#777777", "target": 7, "move": "both"}"##))
+        #expect(both["best"]?["passes"] == true)
+        #expect(both["best"]?["foreground"]?["changed"] == true && both["best"]?["background"]?["changed"] == true)
+    }
+
+    /// Target forms: names, objects per policy, APCA, and system color names in a context.
+    @Test func suggestTargets() {
+        func minimum(_ target: String) -> JSON? {
+            ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#999", "background": "#fff", "target": \##(target)}"##))["target"]?["minimum"]
+        }
+        #expect(minimum(#""AAA""#) == 7)
+        #expect(minimum(#""aa-large""#) == 3)
+        #expect(minimum(##"{"policy": "hig"}"##) == 7)
+        #expect(minimum(##"{"policy": "hig", "textSize": "large"}"##) == 4.5)
+        #expect(minimum(##"{"level": "AAA", "fontSize": 14, "fontWeight": 700}"##) == 4.5)
+        #expect(minimum(##"{"textSize": "nonText"}"##) == 3)
+        #expect(minimum(##"{"lc": 60}"##) == 60)
+        #expect(minimum(##"{"policy": "apca", "textSize": "large"}"##) == 60)
+        let apca = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#999", "background": "#fff", "target": "apca"}"##))
+        #expect(apca["target"]?["metric"] == "apca")
+        #expect(abs(apca["best"]?["apcaLc"]?.double ?? 0) >= 75)
+        // A system color name resolves in the request's context.
+        let sys = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "systemBlue", "background": "tertiarySystemBackground", "appearance": "dark", "level": "elevated", "target": "AAA"}"##))
+        #expect(sys["background"]?["hex"] == "#3a3a3c")
+        #expect(sys["best"]?["passes"] == true)
+        #expect(ratio(sys["best"]!["foreground"]!["hex"]!.string!, on: "#3a3a3c") >= 7)
+    }
+
+    @Test func suggestBadInputs() {
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"background": "#fff"}"##), 400, pointer: "/foreground")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": 22}"##), 400, pointer: "/target")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": "AAAA"}"##), 400, pointer: "/target")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": true}"##), 400, pointer: "/target")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"ratio": 4.5, "level": "AA"}}"##), 400, pointer: "/target/level")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"policy": "hig", "level": "AAA"}}"##), 400, pointer: "/target/level")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"textSize": "large", "fontSize": 20}}"##), 400, pointer: "/target/textSize")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"policy": "apca", "fontSize": 2, "fontSizeUnit": "px", "fontWeight": 100}}"##), 400, pointer: "/target/fontSize")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"lc": 200}}"##), 400, pointer: "/target/lc")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "target": {"bogus": 1}}"##), 400, pointer: "/target/bogus")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "move": "sideways"}"##), 400, pointer: "/move")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "backdrop": "rgba(0,0,0,.5)"}"##), 400, pointer: "/backdrop")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff", "extra": 1}"##), 400, pointer: "/extra")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#000", "background": "#fff""##), 400)
+        expectProblem(call("POST", "/v1/suggest", body: #"[1]"#), 400)
+        expectProblem(call("GET", "/v1/suggest?foreground=%23000&background=%23fff&target=abc"), 400, parameter: "target")
+        // Never NaN: extreme but valid colors give finite numbers.
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "color(srgb 2 -1 0.5)", "background": "oklch(0.5 0.4 30 / 0.3)", "move": "both"}"##))
+        #expect(j["suggestions"]?.array?.count == 2)
+        for pair in [j["current"], j["best"]] + (j["suggestions"]?.array ?? []).map({ $0["bestReachable"] ?? $0 }) where pair != .null {
+            for key in ["ratio", "apcaLc", "value", "deltaEOK", "deltaE2000"] {
+                #expect(pair?[key]?.double?.isFinite == true, "\(key) in \(pair ?? .null)")
+            }
+        }
+    }
+
+    // MARK: Dark palette
+
+    static let samplePalette = #"""
+    {"colors": [
+      {"name": "ink", "role": "text", "color": "#111827"},
+      {"name": "muted", "role": "secondaryText", "color": "#6b7280"},
+      {"name": "brand", "role": "tint", "color": "#2563eb"},
+      {"name": "danger", "role": "icon", "color": "#dc2626"},
+      {"name": "card", "role": "background", "color": "#f3f4f6"},
+      {"name": "button", "role": "background", "color": "#2563eb"},
+      {"name": "buttonText", "role": "text", "color": "#ffffff", "on": ["button"]},
+      {"name": "overlay", "role": "background", "color": "rgba(0,0,0,0.05)"}
+    ], "policy": "wcag-aa"}
+    """#
+
+    @Test func darkPaletteShapeAndConsistency() {
+        let r = call("POST", "/v1/palette/dark", body: Self.samplePalette)
+        let j = ok(r)
+        #expect(j["colors"]?.array?.count == 8)
+        #expect(j["variants"]?.array?.map { $0["variant"]?.string ?? "" } == ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"])
+        checkConsistent(j)
+        let ink = j["colors"]?.array?[0]
+        #expect(ink?["variants"]?["dark"]?["contexts"] == ["dark-base", "dark-elevated"])
+        // Black-ish text flips to near-white, keeping its 17.7:1.
+        #expect((ink?["variants"]?["dark"]?["surfaces"]?.array ?? []).allSatisfy { ($0["ratio"]?.double ?? 0) >= 4.5 })
+        #expect(ratio(ink!["variants"]!["dark"]!["hex"]!.string!, on: "#000000") >= ratio("#111827", on: "#ffffff"))
+        // Text on the button is judged on the button's variant; the button moves in IC instead.
+        let button = j["colors"]?.array?[5], text = j["colors"]?.array?[6]
+        #expect(button?["variants"]?["darkIncreasedContrast"]?["method"] == "adjusted")
+        #expect(text?["variants"]?["darkIncreasedContrast"]?["passes"] == true)
+        #expect(text?["variants"]?["dark"]?["surfaces"]?.array?.allSatisfy { $0["surface"] == "custom:button" } == true)
+        // The translucent overlay flips to translucent white.
+        #expect(j["colors"]?.array?[7]["variants"]?["dark"]?["hex"] == "#ffffff0d")
+        // Light secondary text fails on #f2f2f7 and carries its suggestion.
+        let muted = j["colors"]?.array?[1]["variants"]?["light"]
+        #expect(muted?["passes"] == false)
+        let fix = muted?["suggestion"]?["hex"]?.string ?? ""
+        #expect(ratio(fix, on: "#f2f2f7") >= 4.5)
+        // Deterministic: the same request gives the same bytes.
+        #expect(call("POST", "/v1/palette/dark", body: Self.samplePalette).body == r.body)
+    }
+
+    @Test func darkPaletteBoundaries() {
+        // Already passing on every dark surface: unchanged.
+        let a = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "blue", "role": "tint", "color": "#0088ff"}], "target": 3}"##))
+        let dark = a["colors"]?.array?.first?["variants"]?["dark"]
+        #expect(dark?["method"] == "unchanged" && dark?["hex"] == "#0088ff" && dark?["deltaEOK"] == 0)
+        // Reachable on dark base only: reported as failing on elevated, never silently passing.
+        let b = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "headline", "role": "tint", "color": "#e0e0e0", "target": 15}]}"##))
+        let v = b["colors"]?.array?.first?["variants"]?["dark"]
+        #expect(v?["passes"] == false && v?["method"] == "bestEffort")
+        #expect(v?["failingSurfaces"]?.array?.contains { $0.string?.hasPrefix("dark-elevated") == true } == true)
+        #expect(b["passes"] == false)
+        checkConsistent(b)
+        // adjustLight replaces a failing light color by its suggestion.
+        let c = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "g", "role": "text", "color": "#34c759"}], "policy": "wcag-aa", "adjustLight": true}"##))
+        #expect(c["colors"]?.array?.first?["variants"]?["light"]?["method"] == "adjusted")
+        #expect(c["colors"]?.array?.first?["passes"] == true)
+        // Given variants are kept and measured.
+        let d = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "x", "role": "tint", "color": "#0088ff", "dark": "#0091ff"}], "target": 3}"##))
+        #expect(d["colors"]?.array?.first?["variants"]?["dark"]?["method"] == "given")
+    }
+
+    /// Tailwind v4 (oklch, partly outside sRGB): every shade as a tint through /v1/palette/dark;
+    /// every 500 and 600 shade as text on white through /v1/suggest, re-measured.
+    @Test func tailwindEndToEnd() throws {
+        let colors = try palette("tailwind-v4", mode: nil)
+        #expect(colors.count == 288)
+        for chunk in [Array(colors[..<144]), Array(colors[144...])] {
+            let items = chunk.map { ["name": $0.name, "role": "tint", "color": $0.value] }
+            let j = ok(call("POST", "/v1/palette/dark", body: body(["colors": items, "target": 3])))
+            #expect(j["colors"]?.array?.count == chunk.count)
+            checkConsistent(j)
+            // A 3:1 tint is always reachable on the dark surfaces: every dark variant passes.
+            #expect(j["colors"]?.array?.allSatisfy { $0["variants"]?["dark"]?["passes"] == true } == true)
+        }
+        for c in colors where c.name.hasSuffix("-500") || c.name.hasSuffix("-600") {
+            let j = ok(call("POST", "/v1/suggest", body: body(["foreground": c.value, "background": "#ffffff"])))
+            guard let best = j["best"]?["foreground"]?["hex"]?.string else { Issue.record("\(c.name): no suggestion"); continue }
+            #expect(ratio(best, on: "#ffffff") >= 4.5, "\(c.name) → \(best)")
+            #expect((j["best"]?["deltaEOK"]?.double ?? 1) < 0.25, "\(c.name)")
+        }
+    }
+
+    /// Radix, Primer and Material 3 light roles through /v1/palette/dark (WCAG AA), with the
+    /// Radix and Material texts on their own backgrounds.
+    @Test func radixPrimerMaterialEndToEnd() throws {
+        let radix = try palette("radix-colors", mode: "light")
+        let primer = try palette("primer-primitives-functional", mode: "light")
+        let material = try palette("material3-baseline-current", mode: "light")
+        let requests: [[[String: Any]]] = [
+            [["name": "gray12", "role": "text", "color": pick(radix, "gray12")],
+             ["name": "gray11", "role": "secondaryText", "color": pick(radix, "gray11")],
+             ["name": "blue9", "role": "tint", "color": pick(radix, "blue9")],
+             ["name": "red9", "role": "icon", "color": pick(radix, "red9")],
+             ["name": "gray2", "role": "background", "color": pick(radix, "gray2")],
+             ["name": "blue11", "role": "text", "color": pick(radix, "blue11"), "on": ["gray2"]]],
+            [["name": "fgColor-default", "role": "text", "color": pick(primer, "fgColor-default")],
+             ["name": "fgColor-muted", "role": "secondaryText", "color": pick(primer, "fgColor-muted")],
+             ["name": "fgColor-accent", "role": "tint", "color": pick(primer, "fgColor-accent")],
+             ["name": "fgColor-danger", "role": "icon", "color": pick(primer, "fgColor-danger")],
+             ["name": "borderColor-default", "role": "nonText", "color": pick(primer, "borderColor-default")],
+             ["name": "bgColor-muted", "role": "background", "color": pick(primer, "bgColor-muted")],
+             ["name": "bgColor-accent-emphasis", "role": "background", "color": pick(primer, "bgColor-accent-emphasis")],
+             ["name": "fgColor-onEmphasis", "role": "text", "color": pick(primer, "fgColor-onEmphasis"), "on": ["bgColor-accent-emphasis"]]],
+            [["name": "on-surface", "role": "text", "color": pick(material, "on-surface")],
+             ["name": "on-surface-variant", "role": "secondaryText", "color": pick(material, "on-surface-variant")],
+             ["name": "primary", "role": "tint", "color": pick(material, "primary")],
+             ["name": "error", "role": "icon", "color": pick(material, "error")],
+             ["name": "surface", "role": "background", "color": pick(material, "surface")],
+             ["name": "primary-button", "role": "background", "color": pick(material, "primary")],
+             ["name": "on-primary", "role": "text", "color": pick(material, "on-primary"), "on": ["primary-button"]]],
+        ]
+        for items in requests {
+            let j = ok(call("POST", "/v1/palette/dark", body: body(["colors": items, "policy": "wcag-aa"])))
+            checkConsistent(j)
+            for c in j["colors"]?.array ?? [] {
+                for v in ["dark", "lightIncreasedContrast", "darkIncreasedContrast"] {
+                    #expect(c["variants"]?[v]?["passes"] == true, "\(c["name"]!) \(v): \(c["variants"]?[v]?["failingSurfaces"] ?? .null)")
+                }
+            }
+            // Every export of the same palette parses back with the generated values.
+            try checkExports(body(["colors": items, "policy": "wcag-aa"]), expected: j)
+        }
+    }
+
+    // MARK: Exports
+
+    /// Exports `palette` in every format and checks each against the dark endpoint's values.
+    private func checkExports(_ palette: String, expected j: JSON, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let names = (j["colors"]?.array ?? []).map { $0["name"]!.string! }
+        let light = hexes(j, "light"), dark = hexes(j, "dark")
+        let lightIC = hexes(j, "lightIncreasedContrast"), darkIC = hexes(j, "darkIncreasedContrast")
+        func export(_ format: String, _ extra: String = "") -> Reply {
+            call("POST", "/v1/palette/export?format=\(format)", body: String(palette.dropLast()) + extra + "}")
+        }
+
+        // Xcode asset catalog (zip, read back with libzip).
+        let xc = export("xcassets", #", "name": "Brand""#)
+        #expect(xc.status == 200 && xc.headers["content-type"] == "application/zip", sourceLocation: sourceLocation)
+        #expect(xc.headers["content-disposition"]?.contains("Brand.xcassets.zip") == true, sourceLocation: sourceLocation)
+        let entries = try ZipArchive.entries(of: xc.body)
+        let root = try #require(entries.first { $0.path == "Brand.xcassets/Contents.json" })
+        #expect(try JSONParser.parse(root.data)["info"]?["author"] == "xcode", sourceLocation: sourceLocation)
+        for (i, name) in names.enumerated() {
+            let file = try #require(entries.first { $0.path == "Brand.xcassets/\(PaletteExport.colorsetName(name)).colorset/Contents.json" })
+            let set = try JSONParser.parse(file.data)
+            let colors = set["colors"]?.array ?? []
+            #expect(colors.count == 4, sourceLocation: sourceLocation)
+            func hex(_ entry: JSON?) -> String {
+                let c = entry?["color"]?["components"]
+                let parts = ["red", "green", "blue"].map { String(c?[$0]?.string?.dropFirst(2) ?? "??").lowercased() }
+                let alpha = c?["alpha"]?.string ?? "?"
+                return "#" + parts.joined() + (alpha == "1.000" ? "" : "?")
+            }
+            func entry(dark: Bool, high: Bool) -> JSON? {
+                colors.first { e in
+                    let a = e["appearances"]?.array ?? []
+                    return a.contains { $0["value"] == "dark" } == dark && a.contains { $0["value"] == "high" } == high
+                }
+            }
+            if !light[i].hasPrefix("#") || light[i].count == 7 {
+                #expect(hex(entry(dark: false, high: false)) == light[i], sourceLocation: sourceLocation)
+                #expect(hex(entry(dark: true, high: false)) == dark[i], sourceLocation: sourceLocation)
+                #expect(hex(entry(dark: false, high: true)) == lightIC[i], sourceLocation: sourceLocation)
+                #expect(hex(entry(dark: true, high: true)) == darkIC[i], sourceLocation: sourceLocation)
+            }
+            #expect(colors.allSatisfy { $0["idiom"] == "universal" && $0["color"]?["color-space"] == "srgb" }, sourceLocation: sourceLocation)
+        }
+        // The same archive through /usr/bin/unzip when present (CI installs only libzip).
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("palette-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try Data(xc.body).write(to: dir.appendingPathComponent("a.zip"))
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+            p.arguments = ["-t", "-q", dir.appendingPathComponent("a.zip").path]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, sourceLocation: sourceLocation)
+        }
+
+        // CSS custom properties.
+        let css = export("css")
+        #expect(css.headers["content-type"]?.hasPrefix("text/css") == true, sourceLocation: sourceLocation)
+        let blocks = cssBlocks(css.text)
+        #expect(blocks.count == 4, sourceLocation: sourceLocation)
+        let props = names.map { "--" + PaletteExport.identifier($0, allowed: "-_", replacement: "-", lowercase: false, prefix: "c") }
+        for (block, values) in zip(blocks, [light, dark, lightIC, darkIC]) {
+            for (p, v) in zip(props, values) { #expect(block.values[p] == v, "\(block.query) \(p)", sourceLocation: sourceLocation) }
+        }
+        #expect(blocks.map(\.query) == [":root", "@media (prefers-color-scheme: dark)", "@media (prefers-contrast: more)",
+                                         "@media (prefers-color-scheme: dark) and (prefers-contrast: more)"], sourceLocation: sourceLocation)
+
+        // Design tokens.
+        let tokens = export("tokens")
+        let t = try JSONParser.parse(tokens.body)
+        for (i, name) in names.enumerated() {
+            let key = PaletteExport.identifier(name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c")
+            let token = t["color"]?[key]
+            #expect(token?["$type"] == "color", sourceLocation: sourceLocation)
+            #expect(token?["$value"]?["hex"]?.string == String(light[i].prefix(7)), sourceLocation: sourceLocation)
+            #expect(token?["$extensions"]?["mode"]?["dark"]?["hex"]?.string == String(dark[i].prefix(7)), sourceLocation: sourceLocation)
+            #expect(token?["$extensions"]?["mode"]?["dark-increased-contrast"]?["hex"]?.string == String(darkIC[i].prefix(7)), sourceLocation: sourceLocation)
+            let comps = token?["$value"]?["components"]?.array?.compactMap(\.double) ?? []
+            let expected = DisplayColor(try CSSColorParser.parse(light[i])).srgb
+            #expect(comps.count == 3 && zip(comps, [expected.x, expected.y, expected.z]).allSatisfy { abs($0 - $1) < 1e-5 }, sourceLocation: sourceLocation)
+        }
+
+        // Android resources (zip of two XML files).
+        let android = export("android")
+        let files = try ZipArchive.entries(of: android.body)
+        for (path, standard, high) in [("res/values/colors.xml", light, lightIC), ("res/values-night/colors.xml", dark, darkIC)] {
+            let xml = try #require(files.first { $0.path == path })
+            let parsed = try androidColors(xml.data)
+            for (i, name) in names.enumerated() where standard[i].count == 7 {
+                let n = PaletteExport.androidName(name)
+                #expect(parsed[n] == "#" + standard[i].dropFirst().uppercased(), "\(path) \(n)", sourceLocation: sourceLocation)
+                #expect(parsed[n + "_high_contrast"] == "#" + high[i].dropFirst().uppercased(), sourceLocation: sourceLocation)
+            }
+        }
+
+        // SVG swatch sheet: well-formed XML with every variant's hex shown.
+        let svg = export("svg")
+        #expect(svg.headers["content-type"]?.hasPrefix("image/svg+xml") == true, sourceLocation: sourceLocation)
+        #expect(try xmlWellFormed(svg.body), sourceLocation: sourceLocation)
+        for h in light + dark + darkIC { #expect(svg.text.contains(h), sourceLocation: sourceLocation) }
+        #expect(svg.text.contains("Dark elevated") && svg.text.contains("increased contrast"), sourceLocation: sourceLocation)
+    }
+
+    /// `(query, [property: value])` per CSS block, top level only.
+    private func cssBlocks(_ css: String) -> [(query: String, values: [String: String])] {
+        var out: [(String, [String: String])] = []
+        var text = css
+        while let r = text.range(of: "/*") {
+            let end = text.range(of: "*/", range: r.upperBound..<text.endIndex)!
+            text.removeSubrange(r.lowerBound..<end.upperBound)
+        }
+        var depth = 0, query = "", current: [String: String] = [:], buffer = ""
+        for ch in text {
+            switch ch {
+            case "{":
+                if depth == 0 { query = buffer.trimmingCharacters(in: .whitespacesAndNewlines); current = [:] }
+                depth += 1
+                buffer = ""
+            case "}":
+                depth -= 1
+                if depth == 0 { out.append((query, current)) }
+                buffer = ""
+            case ";":
+                let parts = buffer.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if parts.count == 2 { current[parts[0]] = parts[1] }
+                buffer = ""
+            default:
+                buffer.append(ch)
+            }
+        }
+        return out
+    }
+
+    private final class ColorsXML: NSObject, XMLParserDelegate {
+        var colors: [String: String] = [:]
+        var name: String?
+        var text = ""
+        func parser(_ parser: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            if e == "color" { name = attributes["name"]; text = "" }
+        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+        func parser(_ parser: XMLParser, didEndElement e: String, namespaceURI: String?, qualifiedName: String?) {
+            if e == "color", let name { colors[name] = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+    }
+
+    private func androidColors(_ data: [UInt8]) throws -> [String: String] {
+        let parser = XMLParser(data: Data(data))
+        let delegate = ColorsXML()
+        parser.delegate = delegate
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        return delegate.colors
+    }
+
+    private func xmlWellFormed(_ data: [UInt8]) throws -> Bool {
+        XMLParser(data: Data(data)).parse()
+    }
+
+    @Test func exportSamplePaletteAndOptions() throws {
+        let j = ok(call("POST", "/v1/palette/dark", body: Self.samplePalette))
+        try checkExports(Self.samplePalette, expected: j)
+        // Display P3 components: decimals that convert back to the sRGB value.
+        let p3 = call("POST", "/v1/palette/export", body: String(Self.samplePalette.dropLast()) + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
+        let set = try #require(try ZipArchive.entries(of: p3.body).first { $0.path == "Palette.xcassets/brand.colorset/Contents.json" })
+        let any = try JSONParser.parse(set.data)["colors"]?.array?.first { $0["appearances"] == nil }
+        #expect(any?["color"]?["color-space"] == "display-p3")
+        let c = any?["color"]?["components"]
+        let rgb = ["red", "green", "blue"].map { Double(c?[$0]?.string ?? "") ?? .nan }
+        let back = Color(space: .displayP3, coordinates: SIMD3(rgb[0], rgb[1], rgb[2])).converted(to: .srgb).coordinates
+        #expect(abs(back.x * 255 - 0x25) < 1 && abs(back.y * 255 - 0x63) < 1 && abs(back.z * 255 - 0xeb) < 1, "\(back * 255)")
+        // Translucent colors: #rrggbbaa in CSS, #AARRGGBB on Android, alpha in Xcode.
+        let css = call("POST", "/v1/palette/export?format=css", body: Self.samplePalette).text
+        #expect(css.contains("--overlay: #0000000d;"))
+        let android = try ZipArchive.entries(of: call("POST", "/v1/palette/export?format=android", body: Self.samplePalette).body)
+        let night = String(decoding: android.first { $0.path == "res/values-night/colors.xml" }!.data, as: UTF8.self)
+        #expect(night.contains(#"<color name="overlay">#0DFFFFFF</color>"#))
+        #expect(night.contains(#"<color name="button_text">"#))
+        // Same request, same archive bytes.
+        let a = call("POST", "/v1/palette/export?format=xcassets", body: Self.samplePalette).body
+        #expect(call("POST", "/v1/palette/export?format=xcassets", body: Self.samplePalette).body == a)
+        // Names that clash after sanitizing stay distinct.
+        let clash = ##"{"colors": [{"name": "a/b", "color": "#000"}, {"name": "a:b", "color": "#111"}, {"name": "A-B", "color": "#222"}], "format": "xcassets"}"##
+        let paths = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: clash).body).map(\.path)
+        #expect(paths.contains("Palette.xcassets/a-b.colorset/Contents.json") && paths.contains("Palette.xcassets/a-b 2.colorset/Contents.json")
+                && paths.contains("Palette.xcassets/A-B 3.colorset/Contents.json"), "\(paths)")
+    }
+
+    @Test func paletteBadInputs() {
+        let one = ##"{"name": "x", "color": "#000"}"##
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": "#000"}"##), 400, pointer: "/colors")
+        let many = "[" + (0..<300).map { ##"{"name": "c\##($0)", "color": "#000"}"## }.joined(separator: ",") + "]"
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": \##(many)}"##), 413, pointer: "/colors")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one), \##(one)]}"##), 400, pointer: "/colors/1")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "role": "label"}]}"##), 400, pointer: "/colors/0/role")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "nope"}]}"##), 400, pointer: "/colors/0/color")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "dark": 5}]}"##), 400, pointer: "/colors/0/dark")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "on": ["missing"]}]}"##), 400, pointer: "/colors/0/on/0")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "t", "color": "#000"}, {"color": "#fff", "on": ["t"]}]}"##), 400, pointer: "/colors/1/on/0")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "role": "background", "on": ["system"]}]}"##), 400, pointer: "/colors/0/on")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "role": "icon", "fontSize": 12}]}"##), 400, pointer: "/colors/0/fontSize")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "target": "bogus"}]}"##), 400, pointer: "/colors/0/target")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "policy": "wcag"}"##), 400, pointer: "/policy")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "generation": "ios12"}"##), 400, pointer: "/generation")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "adjustLight": "yes"}"##), 400, pointer: "/adjustLight")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "format": "css"}"##), 400, pointer: "/format")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "", "color": "#000"}]}"##), 400, pointer: "/colors/0/name")
+        // Work limits: at most 4 backgrounds per color, 256 placements per request.
+        let five = (0..<5).map { ##"{"name": "b\##($0)", "role": "background", "color": "#eee"}"## }.joined(separator: ",")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(five), {"color": "#000", "on": ["b0", "b1", "b2", "b3", "b4"]}]}"##), 413, pointer: "/colors/5/on")
+        let texts = (0..<65).map { ##"{"name": "t\##($0)", "color": "#000", "on": ["b0", "b1", "b2", "b3"]}"## }.joined(separator: ",")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(five), \##(texts)]}"##), 413, pointer: "/colors/69/on")
+        // APCA text so small no contrast allows it.
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "fontSize": 4, "fontWeight": 100}], "policy": "apca"}"##), 400, pointer: "/colors/0/fontSize")
+        // Export.
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)]}"##), 400, pointer: "/format")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "pdf"}"##), 400, pointer: "/format")
+        expectProblem(call("POST", "/v1/palette/export?format=pdf", body: ##"{"colors": [\##(one)]}"##), 400, parameter: "format")
+        expectProblem(call("POST", "/v1/palette/export?format=css", body: ##"{"colors": [\##(one)], "format": "svg"}"##), 400, parameter: "format")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "android", "colorSpace": "display-p3"}"##), 400, pointer: "/colorSpace")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "css", "colorSpace": "rec2020"}"##), 400, pointer: "/colorSpace")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "xcassets", "name": "../evil"}"##), 400, pointer: "/name")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [], "format": "css"}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/palette/export", body: "not json"), 400)
+        expectProblem(call("POST", "/v1/palette/dark", body: "{}", contentType: "image/png"), 415)
+    }
+
+    /// Hostile names end up as safe identifiers in every format.
+    @Test func hostileNamesAreEscaped() throws {
+        let evil = ##"{"colors": [{"name": "</color><x y=\"1\">*/ --a: red; <!-- -->", "color": "#123456"}, {"name": "9lives", "color": "#654321"}, {"name": "class", "color": "#abcdef"}], "format": "FORMAT"}"##
+        for format in ["css", "svg", "tokens"] {
+            let r = call("POST", "/v1/palette/export", body: evil.replacingOccurrences(of: "FORMAT", with: format))
+            #expect(r.status == 200)
+            if format == "svg" { #expect(try xmlWellFormed(r.body)) }
+            if format == "css" {
+                #expect(cssBlocks(r.text).count == 4)
+                #expect(!r.text.contains("--a: red"))
+            }
+        }
+        let android = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: evil.replacingOccurrences(of: "FORMAT", with: "android")).body)
+        let colors = try androidColors(android.first { $0.path == "res/values/colors.xml" }!.data)
+        #expect(colors.keys.allSatisfy { $0.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" } })
+        #expect(colors["color_9lives"] == "#654321" && colors["class_color"] == "#ABCDEF")
+    }
+
+    // MARK: Audit hook
+
+    /// The audit suggestion core: #999999 text fails AA on dark elevated (3.96:1 on #3a3a3c);
+    /// the suggestion for that context passes on all of its surfaces.
+    @Test func auditSuggestionForFailingContext() throws {
+        let data = try AppleData.get()
+        let context = AppleColorContext(appearance: .dark, level: .elevated)
+        let surfaces = data.catalog.backgroundNames.compactMap { data.catalog.resolve($0, in: context)?.value.srgb }
+        let requirement = AppleContrastRequirement.of(role: .text, policy: .wcagAA, text: nil)
+        let j = AuditSuggestion.context(context, role: .text, color: DisplayColor(.srgb8(153, 153, 153)), surfaces: surfaces,
+                                        systemSurfaces: surfaces, requirement: requirement, data: data)
+        #expect(j["context"] == "dark-elevated" && j["passes"] == true && j["direction"] == "lighter")
+        let hex = try #require(j["hex"]?.string)
+        #expect(ratio(hex, on: "#3a3a3c") >= 4.5)
+        #expect(AuditSuggestion.json([]) == .null)
+    }
+
+    // MARK: Live server
+
+    @Test func liveServerEndToEnd() throws {
+        let server = try LiveServer()
+        let s = try server.request("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "#008a2c", "move": "background"}"##)
+        #expect(s.status == 200 && s.json["best"]?["background"]?["hex"] == "#00892c")
+        let d = try server.request("POST", "/v1/palette/dark", body: Self.samplePalette)
+        #expect(d.status == 200 && d.json["colors"]?.array?.count == 8)
+        let z = try server.request("POST", "/v1/palette/export?format=xcassets", body: Self.samplePalette)
+        #expect(z.status == 200 && z.headers["content-type"] == "application/zip")
+        #expect(try ZipArchive.entries(of: z.body).count == 2 + 2 * 8)
+        #expect(z.headers["x-palette-passes"] == "false")
+        let bad = try server.request("POST", "/v1/palette/export", body: ##"{"colors": [{"color": "#000", "on": ["nope"]}], "format": "css"}"##)
+        expectProblem(bad, 400, pointer: "/colors/0/on/0")
+    }
+}

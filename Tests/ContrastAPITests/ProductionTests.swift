@@ -1,0 +1,667 @@
+@testable import ContrastAPI
+import Foundation
+import HTTPServer
+import JSONValue
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Issue 8: limits, auth, CORS, security headers, caching, request ids, metrics, access log,
+// TLS and graceful shutdown, each over the real server on port 0 unless it is a pure function.
+
+/// A wire answer with every header field kept in order (repeated fields included).
+private struct WireReply {
+    var status: Int
+    var fields: [(name: String, value: String)]
+    var body: [UInt8]
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: JSON { (try? JSONParser.parse(body)) ?? .null }
+    var reply: Reply {
+        var headers: [String: String] = [:]
+        for (name, value) in fields { headers[name.lowercased()] = value }
+        return Reply(status: status, headers: headers, body: body)
+    }
+    func header(_ name: String) -> String? { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
+    func headers(_ name: String) -> [String] { fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value) }
+}
+
+/// Opens a TCP connection to 127.0.0.1:`port` with a receive timeout.
+private func connectLoopback(_ port: Int, timeoutSeconds: Int = 10) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let ok = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard ok == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+    return fd
+}
+
+private func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var sent = 0
+    while sent < bytes.count {
+        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n <= 0 { return }
+        sent += n
+    }
+}
+
+private func readAll(_ fd: Int32) -> [UInt8] {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { break }
+        data.append(contentsOf: buffer[0..<n])
+    }
+    return data
+}
+
+private func parseWire(_ data: [UInt8]) throws -> WireReply {
+    guard let end = data.firstRange(of: [13, 10, 13, 10]) else { throw POSIXError(.EBADMSG) }
+    let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+    let parts = head[0].split(separator: " ")
+    guard parts.count >= 2, let status = Int(parts[1]) else { throw POSIXError(.EBADMSG) }
+    var fields: [(name: String, value: String)] = []
+    for line in head.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        fields.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+    }
+    return WireReply(status: status, fields: fields, body: Array(data[end.upperBound...]))
+}
+
+/// The service's own server (`makeServer`: middleware, rejection headers, metrics, access log)
+/// on a free loopback port; the access log is collected in `logLines`.
+private final class ProductionServer: @unchecked Sendable {
+    let service: ContrastService
+    let server: HTTPServer
+    let log = LogCollector()
+    var port: Int { server.port }
+
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        var configuration = testConfiguration()
+        configure(&configuration)
+        service = ContrastService(configuration: configuration)
+        let collector = log
+        server = service.makeServer(accessLog: AccessLog(level: configuration.logLevel) { line in
+            collector.lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+        })
+        try server.start()
+    }
+
+    deinit { server.stop() }
+
+    func raw(_ text: String) throws -> WireReply {
+        let fd = try connectLoopback(port)
+        defer { close(fd) }
+        sendAll(fd, Array(text.utf8))
+        return try parseWire(readAll(fd))
+    }
+
+    func request(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) throws -> WireReply {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        text += "\r\n" + (body ?? "")
+        return try raw(text)
+    }
+}
+
+/// Access-log lines written by a test server.
+private final class LogCollector: Sendable {
+    let lines = Mutex<[String]>([])
+}
+
+private let token = "test-token-0123456789abcdef"
+private let otherToken = "another-token-abcdefghijklmnop"
+
+@Suite(.serialized) struct ProductionTests {
+    // MARK: - Who gets in
+
+    @Test func bearerTokensGuardTheAPIButNotHealthOrThePage() throws {
+        let live = try ProductionServer { $0.authTokens = [otherToken, token] }
+        let missing = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff")
+        expectProblem(missing.reply, 401)
+        #expect(missing.header("WWW-Authenticate") == "Bearer realm=\"contrast\"")
+        let wrong = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff",
+                                     headers: ["Authorization": "Bearer \(token.dropLast())x"])
+        expectProblem(wrong.reply, 401)
+        #expect(wrong.header("WWW-Authenticate")?.contains("error=\"invalid_token\"") == true)
+        expectProblem(try live.request("GET", "/v1/contrast", headers: ["Authorization": "Basic \(token)"]).reply, 401)
+        expectProblem(try live.request("POST", "/v1/contrast", body: ##"{"foreground":"#000","background":"#fff"}"##).reply, 401)
+        expectProblem(try live.request("GET", "/api/webaim?fcolor=000000&bcolor=ffffff").reply, 401)
+        expectProblem(try live.request("GET", "/metrics").reply, 401)
+        // Unknown paths under a protected prefix are 401 too: no probing for routes.
+        expectProblem(try live.request("GET", "/v1/no-such-thing").reply, 401)
+
+        let ok = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff",
+                                  headers: ["Authorization": "bearer  \(token)"])
+        #expect(ok.status == 200)
+        #expect(ok.header("Cache-Control") == "private, max-age=300")
+        #expect(try live.request("GET", "/api/webaim?fcolor=000000&bcolor=ffffff",
+                                 headers: ["Authorization": "Bearer \(otherToken)"]).status == 200)
+        #expect(try live.request("GET", "/metrics", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        #expect(try live.request("GET", "/healthz").status == 200)
+        #expect(try live.request("GET", "/").status == 200)
+        #expect(try live.request("GET", "/openapi.json").status == 200)
+        // The token never appears in the access log.
+        #expect(!live.log.lines.withLock { $0.joined() }.contains(token))
+    }
+
+    @Test func bearerCheckIsExactAndIndependentOfWhereTokensDiffer() {
+        let auth = BearerAuth(tokens: [token])
+        #expect(auth.check(authorization: nil) == .missing)
+        #expect(auth.check(authorization: "Bearer") == .missing)
+        #expect(auth.check(authorization: "Bearer \(token)") == .allowed)
+        #expect(auth.check(authorization: "BEARER \(token) ") == .allowed)
+        #expect(auth.check(authorization: "Bearer \(token)a") == .invalid)
+        #expect(auth.check(authorization: "Bearer \(token.dropLast())") == .invalid)
+        #expect(auth.check(authorization: "Bearer ") == .missing)
+        #expect(auth.check(authorization: "Bearer  ") == .invalid)
+        #expect(BearerAuth.constantTimeEquals(Array("abc".utf8), Array("abc".utf8)) == 1)
+        #expect(BearerAuth.constantTimeEquals(Array("abc".utf8), Array("abd".utf8)) == 0)
+        #expect(BearerAuth.constantTimeEquals(Array("abc".utf8), Array("ab".utf8)) == 0)
+        #expect(BearerAuth.constantTimeEquals(Array("ab".utf8), Array("ab\0".utf8)) == 0)
+        #expect(BearerAuth.constantTimeEquals([], []) == 1)
+        #expect(!BearerAuth(tokens: []).isEnabled)
+    }
+
+    @Test func tokensLoadFromFileAndEnvironmentAndBadOnesAreRefusedWithoutEchoingThem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("tokens")
+        try Data("# team tokens\n\n\(token)\n  \(otherToken)  \n".utf8).write(to: file)
+        let config = dir.appendingPathComponent("c.json")
+        try Data(#"{"authTokensFile": "tokens", "corsAllowedOrigins": ["https://a.example"]}"#.utf8).write(to: config)
+        let loaded = try ServiceConfiguration.load(arguments: ["--config", config.path],
+                                                   environment: ["CONTRAST_AUTH_TOKENS": "env-token-0123456789xyz"])
+        #expect(loaded.authTokens == [token, otherToken, "env-token-0123456789xyz"])
+        #expect(loaded.corsAllowedOrigins == ["https://a.example"])
+        #expect(!loaded.json.serializedString.contains(token))
+
+        let secret = "short secret with spaces"
+        try Data("\(secret)\n".utf8).write(to: file)
+        do {
+            _ = try ServiceConfiguration.load(arguments: ["--config", config.path], environment: [:])
+            Issue.record("a bad token was accepted")
+        } catch {
+            #expect(error.key == "authTokensFile")
+            #expect(!error.description.contains(secret))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS": "tooshort"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS_FILE": dir.appendingPathComponent("none").path])
+        }
+        let env = try ServiceConfiguration.load(arguments: [], environment: [
+            "CONTRAST_CORS_ALLOWED_ORIGINS": "https://a.example, https://b.example",
+            "CONTRAST_REQUEST_TIMEOUT_SECONDS": "5", "CONTRAST_SHUTDOWN_GRACE_PERIOD_SECONDS": "3",
+            "CONTRAST_CACHE_MAX_AGE_SECONDS": "60",
+        ])
+        #expect(env.corsAllowedOrigins == ["https://a.example", "https://b.example"])
+        #expect(env.server.requestTimeoutSeconds == 5 && env.server.shutdownGracePeriodSeconds == 3)
+        #expect(env.cacheMaxAgeSeconds == 60)
+    }
+
+    @Test func corsIsOffByDefaultAndFollowsTheAllowList() throws {
+        let closed = try ProductionServer()
+        let plain = try closed.request("GET", "/v1/contrast?foreground=%23000&background=%23fff", headers: ["Origin": "https://evil.example"])
+        #expect(plain.status == 200)
+        #expect(plain.header("Access-Control-Allow-Origin") == nil)
+        #expect(plain.header("Vary") == nil || plain.header("Vary")?.contains("Origin") == false)
+
+        let live = try ProductionServer {
+            $0.corsAllowedOrigins = ["https://design.example"]
+            $0.authTokens = [token]
+        }
+        // Preflight: 204, the path's methods, no token needed.
+        let preflight = try live.request("OPTIONS", "/v1/contrast", headers: [
+            "Origin": "https://design.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type",
+        ])
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "https://design.example")
+        #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, POST, OPTIONS")
+        #expect(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") == true)
+        #expect(preflight.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true)
+        #expect(preflight.header("Access-Control-Max-Age") == "600")
+        #expect(preflight.headers("Vary").joined(separator: ",").contains("Origin"))
+        // A disallowed origin gets no CORS headers (and, being a plain OPTIONS, needs the token).
+        let foreign = try live.request("OPTIONS", "/v1/contrast", headers: [
+            "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+        #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+        // The actual request: allowed origin echoed, exposed headers, Vary: Origin, also on 401.
+        let actual = try live.request("POST", "/v1/contrast", headers: [
+            "Origin": "https://design.example", "Authorization": "Bearer \(token)"],
+            body: ##"{"foreground":"#000","background":"#fff"}"##)
+        #expect(actual.status == 200)
+        #expect(actual.header("Access-Control-Allow-Origin") == "https://design.example")
+        #expect(actual.header("Access-Control-Expose-Headers")?.contains("X-Request-ID") == true)
+        #expect(actual.headers("Vary").joined(separator: ",").contains("Origin"))
+        let denied = try live.request("GET", "/v1/labels", headers: ["Origin": "https://design.example"])
+        #expect(denied.status == 401)
+        #expect(denied.header("Access-Control-Allow-Origin") == "https://design.example")
+        let other = try live.request("GET", "/healthz", headers: ["Origin": "https://evil.example"])
+        #expect(other.header("Access-Control-Allow-Origin") == nil)
+        #expect(other.headers("Vary").joined(separator: ",").contains("Origin"))
+
+        #expect(CORSPolicy(allowedOrigins: ["*"]).allowOrigin(for: "https://x.example") == "*")
+        #expect(CORSPolicy(allowedOrigins: ["https://A.example/"]).allowOrigin(for: "https://a.example") == "https://a.example")
+        #expect(CORSPolicy(allowedOrigins: []).allowOrigin(for: "https://a.example") == nil)
+    }
+
+    @Test func securityHeadersOnEveryKindOfAnswer() throws {
+        let live = try ProductionServer { $0.maxBodyBytes = 100 }
+        let answers = [
+            try live.request("GET", "/"),
+            try live.request("GET", "/app.js"),
+            try live.request("GET", "/healthz"),
+            try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff"),
+            try live.request("GET", "/nowhere"),
+            try live.request("PUT", "/v1/contrast", body: "{}"),
+            try live.request("POST", "/v1/contrast", body: String(repeating: " ", count: 500)),   // 413 from the server
+        ]
+        #expect(answers.last?.status == 413)
+        for answer in answers {
+            #expect(answer.headers("X-Content-Type-Options") == ["nosniff"], "\(answer.status)")
+            #expect(answer.header("Content-Security-Policy") == Middleware.contentSecurityPolicy, "\(answer.status)")
+            #expect(answer.header("Referrer-Policy") == "no-referrer")
+            #expect(answer.header("X-Frame-Options") == "DENY")
+            #expect(answer.header("X-Request-ID") != nil)
+            #expect(answer.header("Strict-Transport-Security") == nil)   // plain HTTP
+        }
+        #expect(answers.last?.header("Cache-Control") == "no-store")
+        let csp = Middleware.contentSecurityPolicy
+        #expect(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"))
+        #expect(csp.contains("script-src 'self';") && !csp.contains("script-src 'self' 'unsafe"))
+    }
+
+    /// The CSP allows no inline script: the pages in Public/ must not rely on one.
+    @Test func publicPagesFitTheContentSecurityPolicy() throws {
+        let folder = repositoryRoot.appendingPathComponent("Public")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".html") }
+        #expect(!pages.isEmpty)
+        for page in pages {
+            let html = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8).lowercased()
+            var rest = html[...]
+            while let open = rest.range(of: "<script") {
+                let tagEnd = rest[open.upperBound...].firstIndex(of: ">") ?? rest.endIndex
+                #expect(rest[open.upperBound..<tagEnd].contains("src="), "inline <script> in \(page)")
+                rest = rest[tagEnd...]
+            }
+            #expect(html.range(of: #"\son[a-z]+\s*="#, options: .regularExpression) == nil, "inline event handler in \(page)")
+            #expect(!html.contains("javascript:"), "javascript: URL in \(page)")
+        }
+    }
+
+    // MARK: - Static files: no traversal in any encoding
+
+    @Test func noTraversalOutOfThePublicFolderInAnyEncoding() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pub-\(UUID().uuidString)")
+        let publicDir = dir.appendingPathComponent("Public")
+        try FileManager.default.createDirectory(at: publicDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let marker = "TOP-SECRET-\(UUID().uuidString)"
+        try Data(marker.utf8).write(to: dir.appendingPathComponent("secret.txt"))
+        try Data("<!doctype html><p>home</p>".utf8).write(to: publicDir.appendingPathComponent("index.html"))
+        try FileManager.default.createSymbolicLink(atPath: publicDir.appendingPathComponent("leak.txt").path,
+                                                   withDestinationPath: dir.appendingPathComponent("secret.txt").path)
+        try FileManager.default.createSymbolicLink(atPath: publicDir.appendingPathComponent("up").path,
+                                                   withDestinationPath: dir.path)
+        let live = try ProductionServer { $0.publicDirectory = publicDir.path }
+        #expect(try live.request("GET", "/").text.contains("home"))
+        let attempts = [
+            "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/.%2e/secret.txt", "/%2e%2e%2fsecret.txt",
+            "/..%2fsecret.txt", "/..%2Fsecret.txt", "/%252e%252e/secret.txt", "/..%252fsecret.txt",
+            "/..\\secret.txt", "/%5c..%5csecret.txt", "/..%5csecret.txt", "/%c0%ae%c0%ae/secret.txt",
+            "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/etc/passwd", "/%2fetc%2fpasswd",
+            "/leak.txt", "/up/secret.txt", "/up/", "/./secret.txt", "/x/../../secret.txt", "/secret.txt%00.html",
+            "/..;/secret.txt", "/%2e%2e;/secret.txt",
+        ]
+        for path in attempts {
+            let answer = try live.raw("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(answer.status == 400 || answer.status == 404, "\(path): \(answer.status)")
+            #expect(!answer.text.contains(marker), "\(path) leaked the file")
+            #expect(!answer.text.contains("root:"), "\(path) leaked /etc/passwd")
+            #expect(answer.header("Content-Type") == "application/problem+json", "\(path)")
+        }
+        // An absolute-form request target is no way out either.
+        let absolute = try live.raw("GET http://x\(dir.path)/secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(!absolute.text.contains(marker))
+    }
+
+    // MARK: - Caching
+
+    @Test func getAnswersHaveStrongETagsAndRevalidateWith304() throws {
+        let live = try ProductionServer()
+        let target = "/v1/contrast?foreground=%23777&background=white"
+        let first = try live.request("GET", target)
+        let second = try live.request("GET", target)
+        #expect(first.status == 200)
+        let etag = try #require(first.header("ETag"))
+        #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+        #expect(second.header("ETag") == etag)   // deterministic
+        #expect(first.header("Cache-Control") == "public, max-age=300")
+        #expect(first.body == second.body)
+
+        let other = try live.request("GET", "/v1/contrast?foreground=%23778&background=white")
+        #expect(other.header("ETag") != etag)
+
+        let notModified = try live.request("GET", target, headers: ["If-None-Match": "\"nope\", W/\(etag)"])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.header("ETag") == etag)
+        #expect(notModified.header("Cache-Control") == "public, max-age=300")
+        #expect(try live.request("GET", target, headers: ["If-None-Match": "*"]).status == 304)
+        #expect(try live.request("GET", target, headers: ["If-None-Match": "\"different\""]).status == 200)
+
+        let head = try live.raw("HEAD \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(head.status == 200)
+        #expect(head.header("ETag") == etag)
+        #expect(head.header("Content-Length") == String(first.body.count))
+        #expect(head.body.isEmpty)
+
+        // Errors, POST answers, health and metrics are never stored.
+        #expect(try live.request("GET", "/v1/contrast?foreground=nope&background=white").header("Cache-Control") == "no-store")
+        #expect(try live.request("POST", "/v1/contrast", body: ##"{"foreground":"#000","background":"#fff"}"##)
+            .header("Cache-Control") == "no-store")
+        let health = try live.request("GET", "/healthz")
+        #expect(health.header("Cache-Control") == "no-store" && health.header("ETag") == nil)
+        #expect(try live.request("GET", "/metrics").header("Cache-Control") == "no-store")
+        // Static files keep their own validators.
+        #expect(try live.request("GET", "/app.js").header("ETag")?.hasPrefix("W/") == true)
+    }
+
+    @Test func entityTagsAndConditions() {
+        #expect(Caching.entityTag([]) == "\"0-cbf29ce484222325\"")
+        #expect(Caching.entityTag(Array("a".utf8)) == "\"1-af63dc4c8601ec8c\"")   // FNV-1a 64 of "a"
+        #expect(Caching.ifNoneMatch("\"x\"", matches: "\"x\""))
+        #expect(Caching.ifNoneMatch(" W/\"x\" ", matches: "\"x\""))
+        #expect(Caching.ifNoneMatch("\"a\", \"x\"", matches: "W/\"x\""))
+        #expect(!Caching.ifNoneMatch("\"xy\"", matches: "\"x\""))
+    }
+
+    // MARK: - Observability
+
+    @Test func requestIDsAreAcceptedWhenValidAndGeneratedOtherwise() throws {
+        let live = try ProductionServer()
+        let given = "abc.DEF_123-xyz"
+        #expect(try live.request("GET", "/healthz", headers: ["X-Request-ID": given]).header("X-Request-ID") == given)
+        let long = String(repeating: "a", count: 129)
+        for bad in [long, "has space", "quote\"s", "semi;colon", "ünï"] {
+            let generated = try live.request("GET", "/healthz", headers: ["X-Request-ID": bad]).header("X-Request-ID")
+            #expect(generated != nil && generated != bad)
+            #expect(RequestIDGenerator.accepted(generated) == generated)
+        }
+        let a = try live.request("GET", "/healthz").header("X-Request-ID")
+        let b = try live.request("GET", "/healthz").header("X-Request-ID")
+        #expect(a != nil && a != b)
+        #expect(RequestIDGenerator.accepted(String(repeating: "a", count: 128)) != nil)
+        #expect(RequestIDGenerator.accepted("") == nil)
+    }
+
+    @Test func oneJSONAccessLogLinePerRequestWithoutQueriesOrSecrets() throws {
+        let live = try ProductionServer { $0.authTokens = [token]; $0.maxBodyBytes = 200 }
+        _ = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff&apiKey=QUERY-SECRET",
+                             headers: ["Authorization": "Bearer \(token)", "X-Request-ID": "trace-1"])
+        _ = try live.request("POST", "/v1/contrast", headers: ["Authorization": "Bearer \(token)", "X-Request-ID": "trace-2"],
+                             body: ##"{"foreground":"BODY-SECRET","background":"#fff"}"##)
+        _ = try live.request("GET", "/v1/labels", headers: ["X-Request-ID": "trace-3"])
+        _ = try live.request("POST", "/v1/contrast", headers: ["X-Request-ID": "trace-4"], body: String(repeating: "x", count: 300))
+        let lines = live.log.lines.withLock { $0 }
+        #expect(lines.count == 4)
+        let all = lines.joined()
+        for secret in [token, "QUERY-SECRET", "BODY-SECRET", "apiKey", "Bearer"] {
+            #expect(!all.contains(secret), "\(secret) in the log")
+        }
+        let expected: [(id: String, method: String, path: String, status: Int)] = [
+            ("trace-1", "GET", "/v1/contrast", 400),   // apiKey is not a parameter of /v1/contrast
+            ("trace-2", "POST", "/v1/contrast", 400),
+            ("trace-3", "GET", "/v1/labels", 401), ("trace-4", "POST", "/v1/contrast", 413),
+        ]
+        for (line, want) in zip(lines, expected) {
+            #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
+            let json = try JSONParser.parse(Array(line.utf8))
+            #expect(json["requestId"] == .string(want.id))
+            #expect(json["method"] == .string(want.method))
+            #expect(json["path"] == .string(want.path))
+            #expect(json["status"] == .number(Double(want.status)))
+            #expect(json["level"] == "info" && json["msg"] == "request")
+            #expect((json["durationMs"]?.double ?? -1) >= 0)
+            #expect((json["bytes"]?.double ?? -1) > 0)
+            #expect(json["remote"] == "127.0.0.1")
+            let time = json["time"]?.string ?? ""
+            #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
+        }
+        // logLevel warn keeps 5xx lines only.
+        let quiet = try ProductionServer { $0.logLevel = "warn" }
+        _ = try quiet.request("GET", "/healthz")
+        #expect(quiet.log.lines.withLock { $0 }.isEmpty)
+    }
+
+    @Test func prometheusMetricsCountRoutesStatusesLatencyAndRejections() throws {
+        let live = try ProductionServer { $0.maxBodyBytes = 200 }
+        for _ in 0..<3 { _ = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff") }
+        _ = try live.request("GET", "/v1/contrast?foreground=bad&background=%23fff")
+        _ = try live.request("GET", "/no/such/page")
+        _ = try live.request("GET", "/")
+        _ = try live.request("POST", "/v1/contrast", body: String(repeating: "x", count: 300))
+        _ = try live.request("BREW", "/v1/contrast")
+        let metrics = try live.request("GET", "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        let text = metrics.text
+        for line in [
+            #"contrast_http_requests_total{route="/v1/contrast",method="GET",status="200"} 3"#,
+            #"contrast_http_requests_total{route="/v1/contrast",method="GET",status="400"} 1"#,
+            #"contrast_http_requests_total{route="/v1/contrast",method="POST",status="413"} 1"#,
+            #"contrast_http_requests_total{route="/v1/contrast",method="other",status="405"} 1"#,
+            #"contrast_http_requests_total{route="unmatched",method="GET",status="404"} 1"#,
+            #"contrast_http_requests_total{route="static",method="GET",status="200"} 1"#,
+            #"contrast_http_request_duration_seconds_bucket{route="/v1/contrast",le="+Inf"} 6"#,
+            #"contrast_http_request_duration_seconds_count{route="/v1/contrast"} 6"#,
+            #"contrast_http_requests_in_flight 1"#,   // this scrape
+            #"contrast_http_rejected_total{reason="content_too_large"} 1"#,
+            #"contrast_http_rejected_total{reason="unauthorized"} 0"#,
+            #"contrast_http_rejected_total{reason="request_timeout"} 0"#,
+            #"contrast_build_info{version="\#(ContrastService.version)""#,
+            "# TYPE contrast_http_request_duration_seconds histogram",
+            "process_resident_memory_bytes ",
+            "contrast_http_open_connections 1",
+        ] {
+            #expect(text.contains(line), "missing: \(line)")
+        }
+        // Every sample line is `name{labels} value` or `name value`.
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.range(of: #"^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$"#, options: .regularExpression) != nil, "\(line)")
+        }
+        // Cumulative buckets never decrease.
+        var last = -1.0
+        for line in text.split(separator: "\n") where line.hasPrefix(#"contrast_http_request_duration_seconds_bucket{route="/v1/contrast""#) {
+            let value = Double(line.split(separator: " ").last!)!
+            #expect(value >= last)
+            last = value
+        }
+    }
+
+    // MARK: - Limits answered as problem details by the service's server
+
+    @Test func connectionLimitsAreProblemDetailsWithTheServiceHeaders() throws {
+        let live = try ProductionServer { $0.perIPConnectionLimit = 1 }
+        let held = try connectLoopback(live.port)
+        defer { close(held) }
+        sendAll(held, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        #expect(recv(held, &buffer, buffer.count, 0) > 0)
+        let refused = try live.request("GET", "/healthz", headers: ["X-Request-ID": "over-limit"])
+        expectProblem(refused.reply, 429)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.header("X-Request-ID") == "over-limit")
+        #expect(refused.header("Content-Security-Policy") != nil)
+        #expect(refused.header("Cache-Control") == "no-store")
+        let metrics = live.service.middleware.metrics.render()
+        #expect(metrics.contains(#"contrast_http_rejected_total{reason="too_many_connections_from_client"} 1"#))
+    }
+
+    /// A client sending headers one byte at a time is cut off by `requestTimeoutSeconds`
+    /// while other clients are served; the metrics count it.
+    @Test func slowlorisAgainstTheService() throws {
+        let live = try ProductionServer { $0.requestTimeoutSeconds = 1; $0.threads = 1 }
+        let fd = try connectLoopback(live.port)
+        defer { close(fd) }
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "s", count: 100))\r\n\r\n".utf8)
+        let started = Date()
+        var index = 0
+        while index < request.count && Date().timeIntervalSince(started) < 6 {
+            if send(fd, [request[index]], 1, Int32(MSG_NOSIGNAL)) <= 0 { break }
+            index += 1
+            if index % 8 == 0 {
+                #expect(try live.request("GET", "/healthz").status == 200)
+            }
+            usleep(100_000)
+        }
+        #expect(index < request.count)
+        #expect(readAll(fd).isEmpty)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(live.service.middleware.metrics.render().contains(#"contrast_http_rejected_total{reason="request_timeout"} 1"#))
+    }
+
+    // MARK: - TLS
+
+    static let tlsTools: Bool = ["/usr/bin/openssl", "/usr/bin/curl"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: tlsTools, "needs the openssl and curl command-line tools (Debian openssl, curl)"))
+    func httpsWithASelfSignedCertificate() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        #expect(try runTool("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                                  "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                                                  "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]).status == 0)
+        let configFile = dir.appendingPathComponent("c.json")
+        try Data(#"{"tlsCertificateFile": "cert.pem", "tlsKeyFile": "key.pem"}"#.utf8).write(to: configFile)
+        var configuration = try ServiceConfiguration.load(arguments: ["--config", configFile.path], environment: [:])
+        configuration.publicDirectory = testConfiguration().publicDirectory
+        configuration.port = 0
+        #expect(configuration.server.isTLS)
+        let service = ContrastService(configuration: configuration)
+        let server = service.makeServer(accessLog: AccessLog(level: "error"))
+        try server.start()
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/v1/contrast?foreground=%23777&background=white"
+        let curl = try runTool("/usr/bin/curl", ["-sS", "--cacert", cert, "--max-time", "10", "-D", "-", url])
+        #expect(curl.status == 0, "\(curl.output)")
+        #expect(curl.output.hasPrefix("HTTP/1.1 200"), "\(curl.output)")
+        #expect(curl.output.contains("\"ratioText\":\"4.47\""))
+        #expect(curl.output.lowercased().contains("strict-transport-security: max-age=31536000"))
+        // Without the CA the certificate is refused; plain HTTP on the TLS port gets no answer.
+        #expect(try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", url]).status != 0)
+        let plain = try connectLoopback(server.port, timeoutSeconds: 3)
+        defer { close(plain) }
+        sendAll(plain, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect(!String(decoding: readAll(plain), as: UTF8.self).contains("HTTP/1.1 200"))
+
+        // A key that is missing or not PEM stops start-up with the key's name.
+        try Data("nonsense".utf8).write(to: URL(fileURLWithPath: key))
+        do {
+            _ = try ServiceConfiguration.load(arguments: ["--config", configFile.path], environment: [:])
+            Issue.record("a bad key was accepted")
+        } catch {
+            #expect(error.key == "tlsKeyFile")
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_TLS_CERTIFICATE_FILE": cert])
+        }
+    }
+
+    // MARK: - SIGTERM with a request in flight
+
+    /// SIGTERM while a request is in progress (headers in, body still arriving): the server
+    /// stops accepting, answers the request when its body is complete, and exits 0.
+    @Test func sigtermFinishesTheRequestInFlightThenExitsZero() throws {
+        guard let binary = ExecutableTests.binary else {
+            Issue.record("contrast-server is not built next to the tests (swift build)")
+            return
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0"]
+        process.currentDirectoryURL = repositoryRoot
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CONTRAST_") }
+        environment["CONTRAST_SHUTDOWN_GRACE_PERIOD_SECONDS"] = "10"
+        environment["CONTRAST_AUTH_TOKENS"] = token
+        process.environment = environment
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var text = ""
+        let deadline = Date().addingTimeInterval(15)
+        while !text.contains("listening on"), Date() < deadline {
+            let chunk = errorPipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression)
+            .map { Int(text[$0].split(separator: ":")[1])! }, "\(text)")
+
+        let body = ##"{"foreground": "#777777", "background": "#ffffff"}"##
+        let fd = try connectLoopback(port)
+        defer { close(fd) }
+        let head = "POST /v1/contrast?apiKey=QUERY-SECRET HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nX-Request-ID: in-flight-1\r\n\r\n"
+        sendAll(fd, Array((head + body.prefix(10)).utf8))
+        usleep(300_000)   // the headers are in: the request is in progress
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        usleep(500_000)
+        #expect(process.isRunning, "exited without waiting for the request in flight")
+        // No new connections are served once stopping.
+        if let late = try? connectLoopback(port, timeoutSeconds: 1) {
+            sendAll(late, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            #expect(!String(decoding: readAll(late), as: UTF8.self).contains("200 OK"))
+            close(late)
+        }
+        sendAll(fd, Array(body.dropFirst(10).utf8))
+        let answer = try parseWire(readAll(fd))
+        #expect(answer.status == 200)
+        #expect(answer.json["ratioText"] == "4.47")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(signalled) < 8)
+
+        let log = text + String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("\"requestId\":\"in-flight-1\""), "\(log)")
+        #expect(log.contains("\"path\":\"/v1/contrast\""))
+        #expect(!log.contains(token) && !log.contains("QUERY-SECRET"))
+        #expect(log.contains("stopped"))
+    }
+}
+
+/// Runs a command-line tool; returns its exit status and standard output + error.
+private func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

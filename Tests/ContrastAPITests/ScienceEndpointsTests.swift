@@ -1,0 +1,252 @@
+import ColorScience
+import ContrastAPI
+import Foundation
+import JSONValue
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Issue 3 endpoints: convert, matrix, simulate, difference, APCA font; against the references.
+struct ScienceEndpointsTests {
+    static func fixture(_ name: String) throws -> [JSON] {
+        try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(name)"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONParser.parse(String($0)) }
+    }
+
+    func numbers(_ j: JSON?) -> [Double?] { (j?.array ?? []).map(\.double) }
+
+    // MARK: convert
+
+    @Test func convertMatchesColorJS() throws {
+        let spaces = ["srgb-linear", "xyz-d65", "xyz-d50", "lab", "lch", "oklab", "oklch", "hsl", "hwb", "display-p3"]
+        for row in try Self.fixture("convert.jsonl") {
+            let hex = row["srgb_hex"]!.string!
+            let r = call("POST", "/v1/convert", body: ##"{"color": "\##(hex)"}"##)
+            #expect(r.status == 200)
+            for space in spaces {
+                let key = space == "display-p3" ? "p3" : space
+                let want = numbers(row[key])
+                let got = numbers(r.json["conversions"]?[space]?["coordinates"])
+                #expect(got.count == 3, "\(hex) \(space)")
+                for i in 0..<min(3, got.count) {
+                    let isHue = (["lch", "oklch"].contains(space) && i == 2) || (["hsl", "hwb"].contains(space) && i == 0)
+                    guard let g = got[i], let w = want[i] else {
+                        // An achromatic hue is null; the reference then has some angle or 0.
+                        #expect(isHue, "\(hex) \(space)[\(i)] is null")
+                        continue
+                    }
+                    var d = abs(g - w)
+                    if isHue { d = min(d, 360 - d) }
+                    #expect(d < 1e-6, "\(hex) \(space)[\(i)]: \(g) vs \(w)")
+                }
+            }
+            #expect(r.json["conversions"]?["hex"]?.string == hex.lowercased())
+        }
+    }
+
+    @Test func convertReportsAchromaticHueAsNullAndGamut() {
+        let gray = call("GET", "/v1/convert?color=%23777777&to=oklch,hsl,hex").json
+        #expect(gray["conversions"]?["oklch"]?["coordinates"]?.array?[2] == .null)
+        #expect(gray["conversions"]?["hsl"]?["coordinates"]?.array?[0] == .null)
+        #expect(gray["conversions"]?["oklch"]?["css"]?.string?.contains("none") == true)
+        #expect(gray["conversions"]?["hex"] == "#777777")
+        #expect(gray["conversions"]?["srgb"] == nil)
+        let p3 = call("POST", "/v1/convert", body: ##"{"color": "color(display-p3 1 0 0)", "to": ["srgb", "hex"], "gamut": "srgb"}"##).json
+        #expect(p3["inGamut"]?["srgb"] == false && p3["inGamut"]?["display-p3"] == true)
+        #expect(p3["gamutMapping"]?["applied"] == true && p3["gamutMapping"]?["method"] == "css4")
+        for c in numbers(p3["conversions"]?["srgb"]?["coordinates"]) { #expect(c! >= -1e-9 && c! <= 1 + 1e-9) }
+        let hexOnly = call("POST", "/v1/convert", body: ##"{"color": "color(display-p3 1 0 0)", "to": "hex"}"##).json
+        #expect(hexOnly["hexGamutMapped"] == true)
+    }
+
+    @Test func convertGamutMappingMatchesColorAide() throws {
+        for row in try Self.fixture("gamut_map.jsonl").prefix(60) {
+            let o = numbers(row["oklch"]).map { $0! }
+            let css = "oklch(\(o[0]) \(o[1]) \(o[2]))"
+            for (method, key, tol) in [("css4", "srgb_css4", 1e-4), ("clip", "srgb_clip", 1e-6)] {
+                let r = call("POST", "/v1/convert", body: ##"{"color": "\##(css)", "to": "srgb", "gamut": "srgb", "gamutMethod": "\##(method)"}"##).json
+                let got = numbers(r["conversions"]?["srgb"]?["coordinates"])
+                let want = numbers(row[key])
+                for i in 0..<3 { #expect(abs(got[i]! - want[i]!) < tol, "\(css) \(method)") }
+            }
+        }
+    }
+
+    @Test func convertBadInput() {
+        expectProblem(call("GET", "/v1/convert?color=red&to=cmyk"), 400, parameter: "to")
+        expectProblem(call("POST", "/v1/convert", body: ##"{"color": "red", "to": [1]}"##), 400, pointer: "/to/0")
+        expectProblem(call("POST", "/v1/convert", body: ##"{"color": "red", "to": []}"##), 400, pointer: "/to")
+        expectProblem(call("POST", "/v1/convert", body: ##"{"color": "red", "gamutMethod": "clip"}"##), 400, pointer: "/gamutMethod")
+        expectProblem(call("POST", "/v1/convert", body: ##"{"color": "red", "gamut": "cmyk"}"##), 400, pointer: "/gamut")
+        expectProblem(call("POST", "/v1/convert", body: ##"{"to": "lab"}"##), 400, pointer: "/color")
+    }
+
+    // MARK: matrix
+
+    @Test func matrixCellsEqualSinglePairs() {
+        let palette = ["#ffffff", "#1c1c1e", "#007aff", "rgba(0,0,0,0.6)", "oklch(70% 0.2 30)"]
+        let body = ##"{"colors": [\##(palette.map { "\"\($0)\"" }.joined(separator: ","))]}"##
+        let r = call("POST", "/v1/contrast/matrix", body: body)
+        #expect(r.status == 200)
+        let j = r.json
+        #expect(j["count"] == 5)
+        #expect(j["colors"]?.array?.map { $0["name"]?.string ?? "" } == palette)
+        let rows = j["rows"]!.array!
+        #expect(rows.count == 5)
+        for (i, fg) in palette.enumerated() {
+            for (k, bg) in palette.enumerated() {
+                let cell = rows[i].array![k]
+                let single = call("GET", "/v1/contrast?foreground=\(q(fg))&background=\(q(bg))").json
+                #expect(abs(cell["ratio"]!.double! - single["ratio"]!.double!) < 1e-12, "\(fg) on \(bg)")
+                #expect(cell["ratioText"] == single["ratioText"])
+                #expect(cell["AA"] == single["wcag"]?["AA"])
+                #expect(cell["AAA"] == single["wcag"]?["AAA"])
+                #expect(abs(cell["apcaLc"]!.double! - single["apca"]!["lc"]!.double!) < 1e-12)
+            }
+        }
+    }
+
+    @Test func matrixCSVAndSVG() throws {
+        let body = ##"{"colors": [{"name": "paper", "color": "#fff"}, {"name": "=ink, \"dark\"", "color": "#111"}]}"##
+        let csv = call("POST", "/v1/contrast/matrix?format=csv", body: body)
+        #expect(csv.status == 200 && csv.headers["content-type"]?.hasPrefix("text/csv") == true)
+        let lines = csv.text.split(separator: "\r\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("foreground,background,"))
+        // Formula-like names are neutralised and quoted.
+        #expect(lines[2].hasPrefix("paper,\"'=ink, \"\"dark\"\"\",#ffffff,#111111,"))
+        let ratio = Double(lines[2].split(separator: ",")[5])!
+        #expect(abs(ratio - WCAG.contrastRatio(1, WCAG.relativeLuminance(SIMD3(repeating: 17.0 / 255)))) < 1e-9)
+
+        let svg = call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff", "<b>&"], "format": "svg"}"##)
+        expectProblem(svg, 400, pointer: "/colors/1")
+        let good = call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "<a&b>", "color": "#fff"}, "#000"], "format": "svg"}"##)
+        #expect(good.status == 200 && good.headers["content-type"]?.hasPrefix("image/svg+xml") == true)
+        let parser = XMLParser(data: Data(good.body))
+        #expect(parser.parse(), "SVG must be well-formed XML")
+        #expect(good.text.contains("&lt;a&amp;b&gt;"))
+        #expect(good.text.contains("21.00 AA ✓"))
+    }
+
+    @Test func matrixLimitsAndBadInput() {
+        var config = testConfiguration()
+        config.maxPaletteSize = 3
+        let over = call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#000", "#111", "#222", "#333"]}"##, configuration: config)
+        let j = expectProblem(over, 413, pointer: "/colors")
+        #expect(j["limit"] == 3)
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": []}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#000", "#000"]}"##), 400, pointer: "/colors/1")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "a", "color": "#000"}, {"name": "a", "color": "#fff"}]}"##), 400, pointer: "/colors/1")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": "#000"}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": [42]}"##), 400, pointer: "/colors/0")
+        expectProblem(call("POST", "/v1/contrast/matrix?format=pdf", body: ##"{"colors": ["#000"]}"##), 400, parameter: "format")
+        expectProblem(call("GET", "/v1/contrast/matrix"), 405)
+    }
+
+    // MARK: simulate
+
+    @Test func simulateMatchesReference() throws {
+        // cvd.jsonl is linear-light sRGB, unclamped; the API shows it gamma-encoded and clipped.
+        func encode(_ v: Double) -> Double {
+            let c = min(max(v, 0), 1)
+            return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055
+        }
+        for row in try Self.fixture("cvd.jsonl").prefix(40) {
+            let hex = row["srgb_hex"]!.string!
+            for (key, type, model, severity) in [("protan_machado", "protanopia", "machado", 1.0),
+                                                 ("deutan_machado", "deuteranopia", "machado", 1.0),
+                                                 ("tritan_machado", "tritanopia", "machado", 1.0),
+                                                 ("protan_machado_0.5", "protan", "machado", 0.5),
+                                                 ("deutan_vienot", "deutan", "vienot", 1.0),
+                                                 ("tritan_brettel", "tritanopia", "brettel", 1.0)] {
+                let r = call("POST", "/v1/simulate", body: ##"{"colors": ["\##(hex)"], "type": "\##(type)", "model": "\##(model)", "severity": \##(severity)}"##)
+                #expect(r.status == 200, "\(r.text)")
+                let got = numbers(r.json["colors"]?.array?.first?["simulated"]?["rgba"])
+                let want = numbers(row[key])
+                for i in 0..<3 { #expect(abs(got[i]! - encode(want[i]!) * 255) < 1e-6, "\(hex) \(key)") }
+            }
+        }
+    }
+
+    @Test func simulateReportsPairsAndConfusableColors() {
+        // Red and green collapse for a deuteranope.
+        let body = ##"{"colors": [{"name": "stop", "color": "#d32f2f"}, {"name": "go", "color": "#388e3c"}, {"name": "paper", "color": "#ffffff"}], "type": "deuteranopia", "pairs": [{"foreground": "stop", "background": "paper"}], "threshold": 0.1}"##
+        let j = call("POST", "/v1/simulate", body: body).json
+        #expect(j["model"] == "machado" && j["severity"] == 1 && j["threshold"] == 0.1)
+        let pair = j["pairs"]!.array![0]
+        #expect(pair["foreground"] == "stop" && pair["simulatedRatio"]!.double! >= 1)
+        let confusable = j["confusable"]!.array!
+        #expect(confusable.contains { $0["a"] == "stop" && $0["b"] == "go" })
+        #expect(!confusable.contains { $0["b"] == "paper" })
+        // Achromatopsia: every simulated color is a gray.
+        let mono = call("POST", "/v1/simulate", body: ##"{"colors": ["#ff0000", "#00ff00"], "type": "achromatopsia"}"##).json
+        for c in mono["colors"]!.array! {
+            let rgba = numbers(c["simulated"]?["rgba"])
+            #expect(abs(rgba[0]! - rgba[1]!) < 1e-9 && abs(rgba[1]! - rgba[2]!) < 1e-9)
+        }
+    }
+
+    @Test func simulateBadInput() {
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "protanopia", "severity": 2}"##), 400, pointer: "/severity")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "protanopia", "severity": "1"}"##), 400, pointer: "/severity")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "colorblind"}"##), 400, pointer: "/type")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"]}"##), 400, pointer: "/type")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": [], "type": "protanopia"}"##), 400, pointer: "/colors")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "protanopia", "model": "coblis"}"##), 400, pointer: "/model")
+        expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "protanopia", "pairs": [{"foreground": "#000", "background": "nope"}]}"##), 400, pointer: "/pairs/0/background")
+    }
+
+    // MARK: difference and APCA font
+
+    @Test func differenceMatchesColorAide() throws {
+        for row in try Self.fixture("delta_e.jsonl") {
+            let a = row["a"]!.string!, b = row["b"]!.string!
+            let j = call("GET", "/v1/difference?a=\(q(a))&b=\(q(b))").json
+            #expect(abs(j["deltaE2000"]!.double! - row["de2000"]!.double!) < 1e-6, "\(a) \(b)")
+            #expect(abs(j["deltaEOK"]!.double! - row["deok"]!.double!) < 1e-6)
+            #expect(abs(j["deltaE76"]!.double! - row["de76"]!.double!) < 1e-6)
+        }
+        expectProblem(call("GET", "/v1/difference?a=red"), 400, parameter: "b")
+        expectProblem(call("GET", "/v1/difference?a=red&b=blue&lab=d75"), 400, parameter: "lab")
+    }
+
+    @Test func apcaFontTableMatchesApcaW3() throws {
+        for row in try Self.fixture("apca_font.jsonl") {
+            let lc = row["lc"]!.double!
+            let j = call("GET", "/v1/apca/font?lc=\(lc)").json
+            let want = numbers(row["sizes_by_weight_100_to_900"])
+            for (k, w) in [100, 200, 300, 400, 500, 600, 700, 800, 900].enumerated() {
+                let got = j["minimumFontSizePx"]?[String(w)]
+                if want[k]! >= 777 { #expect(got == .null, "Lc \(lc) weight \(w)") } else { #expect(got?.double == want[k], "Lc \(lc) weight \(w)") }
+            }
+            // Polarity does not matter.
+            #expect(call("GET", "/v1/apca/font?lc=\(-lc)").json["minimumFontSizePx"] == j["minimumFontSizePx"])
+        }
+        let body = call("GET", "/v1/apca/font?lc=75&fontSize=18&fontSizeUnit=px&fontWeight=400").json
+        #expect(body["level"]?["name"] == "minimumBodyText")
+        #expect(body["text"]?["sufficient"] == true)
+        let small = call("GET", "/v1/apca/font?lc=75&fontSize=12&fontSizeUnit=px&fontWeight=400").json
+        #expect(small["text"]?["sufficient"] == false)
+        expectProblem(call("GET", "/v1/apca/font?lc=500"), 400, parameter: "lc")
+        expectProblem(call("GET", "/v1/apca/font"), 400, parameter: "lc")
+        // The contrast endpoint carries the same table and level.
+        let c = call("GET", "/v1/contrast?foreground=black&background=white").json
+        #expect(c["apca"]?["level"]?["name"] == "preferredBodyText")
+        #expect(c["apca"]?["minimumFontSizePx"]?["400"]?.double != nil)
+    }
+
+    // MARK: over HTTP
+
+    @Test func everyEndpointOverHTTP() throws {
+        let live = try LiveServer()
+        #expect(try live.request("GET", "/v1/convert?color=red&to=oklch").status == 200)
+        #expect(try live.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#000", "#fff"]}"##).json["rows"]?.array?.count == 2)
+        #expect(try live.request("POST", "/v1/contrast/matrix?format=svg", body: ##"{"colors": ["#000", "#fff"]}"##).status == 200)
+        #expect(try live.request("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "tritan"}"##).status == 200)
+        #expect(try live.request("GET", "/v1/difference?a=red&b=blue").status == 200)
+        #expect(try live.request("GET", "/v1/apca/font?lc=60").status == 200)
+        expectProblem(try live.request("POST", "/v1/simulate", body: ##"{"colors": ["#000"], "type": "tritan", "severity": -0.1}"##), 400, pointer: "/severity")
+    }
+}

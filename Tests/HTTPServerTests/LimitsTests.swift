@@ -1,0 +1,185 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private func limitsRouter() -> Router {
+    var router = Router()
+    router.add("GET", "/hello") { _ in .text("hello") }
+    router.add("POST", "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
+    return router
+}
+
+/// Connection limits, request deadlines (slowloris), the rejection hook and statistics.
+@Suite(.serialized) struct LimitsTests {
+    /// A client sending its headers one byte at a time holds neither a worker nor other
+    /// clients up, and is cut off once `requestTimeoutSeconds` has passed, although it never
+    /// stays idle long enough for the idle timeout.
+    @Test func slowlorisIsCutOffAndDoesNotBlockOthers() throws {
+        try withServer({
+            $0.threads = 1   // one worker: a held worker would block everyone
+            $0.connectionTimeoutSeconds = 30
+            $0.requestTimeoutSeconds = 2
+        }, handler: limitsRouter().handler) { server in
+            let slow = try RawHTTPConnection(port: server.port, timeoutSeconds: 10)
+            let request = Array("GET /hello HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n\r\n".utf8)
+            let started = Date()
+            var sent = 0
+            var cutOff = false
+            while sent < request.count && Date().timeIntervalSince(started) < 8 {
+                guard slow.send([request[sent]]) else { cutOff = true; break }
+                sent += 1
+                // Meanwhile other clients are served at once.
+                if sent % 10 == 0 {
+                    let t0 = Date()
+                    let other = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello"))
+                    #expect(other.text == "hello")
+                    #expect(Date().timeIntervalSince(t0) < 1)
+                }
+                usleep(100_000)
+            }
+            // Either a send failed, or the server closed the connection without answering.
+            let rest = cutOff ? [] : slow.readToEnd()
+            let elapsed = Date().timeIntervalSince(started)
+            #expect(sent < request.count, "the whole slow request was accepted")
+            #expect(rest.isEmpty, "the slow request was answered: \(String(decoding: rest, as: UTF8.self))")
+            #expect(elapsed < 6, "cut off after \(elapsed) s")
+            #expect(server.statistics.requestsTimedOut >= 1)
+        }
+    }
+
+    /// A body trickling in slower than the deadline is cut off as well (slow POST).
+    @Test func slowBodyIsCutOff() throws {
+        try withServer({ $0.requestTimeoutSeconds = 1 }, handler: limitsRouter().handler) { server in
+            let slow = try RawHTTPConnection(port: server.port, timeoutSeconds: 10)
+            slow.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+            let started = Date()
+            var closed = false
+            for _ in 0..<60 where !closed {
+                if !slow.send("a") { closed = true }
+                usleep(100_000)
+            }
+            let rest = slow.readToEnd()
+            #expect(closed || rest.isEmpty)
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+    }
+
+    /// A kept-alive connection is not cut off while its requests arrive quickly, even when it
+    /// lives longer than the deadline in total.
+    @Test func keepAliveClientsUnderTheDeadlineAreServed() throws {
+        try withServer({ $0.requestTimeoutSeconds = 1 }, handler: limitsRouter().handler) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            for _ in 0..<6 {
+                connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try connection.readResponse().text == "hello")
+                usleep(400_000)   // 2.4 s in all, each wait under the deadline
+            }
+        }
+    }
+
+    @Test func overTheConnectionLimitIsAnswered503() throws {
+        let seen = Mutex<[Int]>([])
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.connectionLimit = 2
+        let server = HTTPServer(configuration: configuration, handler: limitsRouter().handler) { request, response in
+            seen.withLock { $0.append(response.status) }
+            var response = response
+            response.headers.append(("X-Seen-By", "rejection-handler \(request.path)"))
+            return response
+        }
+        try server.start()
+        defer { server.stop() }
+        let held = try (0..<2).map { _ in try RawHTTPConnection(port: server.port) }
+        for connection in held {   // both are served
+            connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try connection.readResponse().text == "hello")
+        }
+        let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello"))
+        #expect(third.status == 503)
+        #expect(third.header("Content-Type") == "application/problem+json")
+        #expect(third.header("Retry-After") == "1")
+        #expect(third.header("X-Seen-By") == "rejection-handler /hello")
+        #expect(third.jsonObject?["limit"] as? String == "2")
+        #expect(seen.withLock { $0 } == [503])
+        #expect(server.statistics.connectionsRefused == 1)
+        // The refused connection is closed by the server right after its answer.
+        for _ in 0..<50 where server.statistics.openConnections != 2 { usleep(10_000) }
+        #expect(server.statistics.openConnections == 2)
+        _ = held
+    }
+
+    @Test func overThePerIPLimitIsAnswered429() throws {
+        try withServer({ $0.perIPConnectionLimit = 1 }, handler: limitsRouter().handler) { server in
+            let first = try RawHTTPConnection(port: server.port)
+            first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try first.readResponse().text == "hello")
+            let second = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello"))
+            #expect(second.status == 429)
+            #expect(second.header("Content-Type") == "application/problem+json")
+            #expect(second.header("Connection")?.lowercased() == "close")
+            // Once the first connection is gone, the client is served again.
+            first.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            _ = first.readToEnd()
+            usleep(100_000)
+            #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/hello")).text == "hello")
+        }
+    }
+
+    /// 413 and the bad-length 400 pass through the rejection handler too.
+    @Test func rejectionHandlerSeesEarlyAnswers() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.maxBodyBytes = 10
+        let server = HTTPServer(configuration: configuration, handler: limitsRouter().handler) { request, response in
+            var response = response
+            response.headers.append(("X-Request-Header", request.header("x-probe") ?? "-"))
+            #expect(request.receivedAtNanoseconds > 0)
+            return response
+        }
+        try server.start()
+        defer { server.stop() }
+        let big = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/echo", headers: ["X-Probe: p1"], body: String(repeating: "x", count: 50)))
+        #expect(big.status == 413)
+        #expect(big.header("X-Request-Header") == "p1")
+        let chunked = "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Probe: p2\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "20\r\n" + String(repeating: "y", count: 32) + "\r\n0\r\n\r\n"
+        let late = try RawHTTP.exchange(port: server.port, chunked)
+        #expect(late.status == 413)
+        #expect(late.header("X-Request-Header") == "p2")
+        let bad = try RawHTTP.exchange(port: server.port, "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Probe: p3\r\nContent-Length: 1x\r\n\r\n")
+        #expect(bad.status == 400)   // from libmicrohttpd itself, which checks the length first
+    }
+
+    @Test func statisticsCountConnectionsAndAbandonedRequests() throws {
+        try withServer(handler: limitsRouter().handler) { server in
+            #expect(server.statistics.openConnections == 0)
+            do {
+                let connection = try RawHTTPConnection(port: server.port)
+                connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")   // headers never finished
+                usleep(150_000)
+                #expect(server.statistics.openConnections == 1)
+            }
+            usleep(200_000)
+            #expect(server.statistics.openConnections == 0)
+            #expect(server.statistics.requestsAbandoned == 1)
+            #expect(server.statistics.requestsInProgress == 0)
+        }
+    }
+
+    @Test func tlsNeedsBothCertificateAndKey() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.tlsCertificatePEM = "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n"
+        let server = HTTPServer(configuration: configuration, handler: limitsRouter().handler)
+        #expect(throws: HTTPServerError.self) { try server.start() }
+        configuration.tlsPrivateKeyPEM = "not a key"
+        let bad = HTTPServer(configuration: configuration, handler: limitsRouter().handler)
+        #expect(throws: HTTPServerError.self) { try bad.start() }
+    }
+}
