@@ -1,3 +1,4 @@
+import Foundation
 import ColorScience
 import HTTPServer
 import JSONValue
@@ -51,7 +52,7 @@ struct TextSpec: Sendable {
 struct ContrastEndpoint {
     static let fields: Set<String> = Set([
         "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
-        "algorithm", "hexOrder",
+        "algorithm", "hexOrder", "textShadow",
     ]).union(AppleContrastOptions.fields)
     static let maxLayers = 32
 
@@ -73,6 +74,7 @@ struct ContrastEndpoint {
         let layers = try parseLayers(f, hexOrder: hexOrder)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)
+        let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
 
         var out = JSONObject()
         out.append("foreground", ColorJSON.describe(fg))
@@ -126,10 +128,64 @@ struct ContrastEndpoint {
             out.append("algorithm", .string(algorithm.rawValue))
             out.append("value", .number(metric(algorithm, m)))
         }
+        var notes: [JSON] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
-            out.append("notes", .array([.string("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")]))
+            notes.append(.string("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken"))
         }
+        if let shadowNote { notes.append(.string(shadowNote)) }
+        if !notes.isEmpty { out.append("notes", .array(notes)) }
         return .object(out)
+    }
+
+    /// `textShadow` (CSS `text-shadow`, comma-separated shadows of `offsetX offsetY [blur] [color]`).
+    /// A shadow with zero offsets and zero blur lies entirely behind the glyphs and has no visible
+    /// effect, so it is ignored (field case C44). Any visible shadow changes what surrounds the
+    /// glyph edges, which a single ratio cannot express: 422 rather than a guess.
+    static func textShadowNote(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> String? {
+        guard let raw = try f.string("textShadow", maxLength: 512) else { return nil }
+        let path = f.field("textShadow")
+        if raw.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return nil }
+        for shadow in splitTopLevel(raw, separator: ",") {
+            var lengths: [Double] = []
+            var colorParts: [String] = []
+            for token in splitTopLevel(shadow, separator: " ") where !token.isEmpty {
+                if let length = cssLength(token), colorParts.isEmpty || lengths.isEmpty {
+                    lengths.append(length)
+                } else {
+                    colorParts.append(token)
+                }
+            }
+            guard (2...3).contains(lengths.count) else {
+                throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got '\(shadow.prefix(60))'")
+            }
+            if !colorParts.isEmpty { _ = try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder) }
+            if lengths.contains(where: { $0 != 0 }) {
+                throw Problem.unsupportedColor(path, "\(path.display) has a visible shadow (offset or blur); its effect on legibility is not a single contrast ratio. Measure the text against the shadow color as the background, or remove the shadow")
+            }
+        }
+        return "textShadow has zero offset and zero blur: it lies behind the glyphs, has no visible effect and was ignored"
+    }
+
+    /// A CSS length in px-like units (`0`, `2px`, `0.5em`…); only whether it is zero matters here.
+    static func cssLength(_ token: String) -> Double? {
+        let t = token.lowercased()
+        let units = ["px", "em", "rem", "pt", "pc", "in", "cm", "mm", "q", "ex", "ch", "vw", "vh", "vmin", "vmax"]
+        var number = t
+        if let unit = units.first(where: { t.hasSuffix($0) && t.count > $0.count }) { number = String(t.dropLast(unit.count)) }
+        guard let d = Fields.decimal(number) else { return nil }
+        if number == t && d != 0 { return nil }  // a unitless length must be 0
+        return d
+    }
+
+    /// Splits on `separator` outside parentheses.
+    static func splitTopLevel(_ s: String, separator: Character) -> [String] {
+        var parts: [String] = [], current = "", depth = 0
+        for ch in s {
+            if ch == "(" { depth += 1 } else if ch == ")" { depth = max(0, depth - 1) }
+            if ch == separator && depth == 0 { parts.append(current); current = "" } else { current.append(ch) }
+        }
+        parts.append(current)
+        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty || separator == "," }
     }
 
     static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {

@@ -109,6 +109,20 @@ struct ContrastEndpointTests {
         #expect(c46["wcag"]?["AA"]?["normalText"] == true && c46["wcag"]?["AAA"]?["normalText"] == false && c46["wcag"]?["AAA"]?["largeText"] == true)
     }
 
+    @Test func zeroTextShadowIsIgnored() {
+        // C44: a 0 0 0 shadow hides behind the glyphs; #0f833e on white stays 4.8427 and passes AA.
+        let r = call("POST", "/v1/contrast", body: ##"{"foreground": "#0f833e", "background": "#ffffff", "textShadow": "0 0 0 #000"}"##)
+        #expect(r.status == 200)
+        #expect(abs(r.json["ratio"]!.double! - 4.8427) < 1e-4)
+        #expect(r.json["wcag"]?["AA"]?["normalText"] == true)
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("no visible effect") == true } == true)
+        let two = call("POST", "/v1/contrast", body: ##"{"foreground": "#0f833e", "background": "#ffffff", "textShadow": "0px 0 0 rgba(0, 0, 0, 0.5), 0 0 #fff"}"##)
+        #expect(two.status == 200)
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "1px 1px 2px #000"}"##), 422, pointer: "/textShadow")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "0 0 0 #ggg"}"##), 400, pointer: "/textShadow")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "shadow"}"##), 400, pointer: "/textShadow")
+    }
+
     @Test func otherAlgorithms() {
         let r = call("POST", "/v1/contrast", body: ##"{"foreground": "#000000", "background": "#ffffff", "algorithm": "weber"}"##).json
         #expect(r["algorithm"] == "weber" && r["value"] == 50000)
