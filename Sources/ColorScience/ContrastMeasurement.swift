@@ -36,8 +36,9 @@ public struct DisplayColor: Sendable, Equatable {
 /// - Translucent foreground: composited source-over (straight alpha, gamma-encoded sRGB) on the
 ///   effective background, unrounded (what screens show).
 /// - Translucent background with no known backdrop: what lies behind is unknown, so the
-///   background is composited over every gray backdrop from black to white (256 levels, plus the
-///   exact luminance-crossing check for an opaque foreground) and the result is a range; the
+///   background is composited over the gray backdrops from black to white (exactly: the two
+///   extremes plus the luminance-crossing check for an opaque foreground; all 256 gray levels for
+///   a translucent one) and the result is a range; the
 ///   verdicts use the worst case (the minimum ratio), as WCAG requires the text to pass wherever
 ///   it may appear. With a `backdrop`, the background is composited over it instead.
 public struct ContrastMeasurement: Sendable {
@@ -73,7 +74,12 @@ public struct ContrastMeasurement: Sendable {
         var maxRatio = 1.0
         var minLc = Double.infinity
         var lcAtMin = 0.0
-        for level in 0...255 {
+        // With an opaque foreground the extremes lie at the black and white backdrops (the
+        // background's luminance is monotonic in the backdrop; the ratio is quasi-convex in it), and
+        // the crossings are checked exactly below; a translucent foreground moves with the
+        // backdrop too, so every gray level is sampled.
+        let levels: [Int] = foreground.alpha >= 1 ? [0, 255] : Array(0...255)
+        for level in levels {
             let g = Double(level) / 255
             let bg = Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: SIMD3(repeating: g))
             let m = ContrastMeasurement.opaque(foreground: foreground, background: bg)
@@ -89,6 +95,10 @@ public struct ContrastMeasurement: Sendable {
             let lw = WCAG.relativeLuminance(background.srgb * background.alpha + SIMD3(repeating: 1 - background.alpha))
             let lf = foreground.relativeLuminance
             if lf >= min(lb, lw) && lf <= max(lb, lw) { result.ratio = 1 }
+            let yb = APCA.screenLuminance(background.srgb * background.alpha)
+            let yw = APCA.screenLuminance(background.srgb * background.alpha + SIMD3(repeating: 1 - background.alpha))
+            let yf = APCA.screenLuminance(foreground.srgb)
+            if yf >= min(yb, yw) && yf <= max(yb, yw) { lcAtMin = 0 }
         }
         result.ratioRange = (result.ratio, maxRatio)
         result.worstBackdrop = worstLevel

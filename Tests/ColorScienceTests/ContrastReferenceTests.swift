@@ -250,3 +250,25 @@ struct ContrastPropertyTests {
         }
     }
 }
+
+/// The translucent-background range for an opaque foreground uses the two extreme backdrops and
+/// the exact crossing checks; it must never report a higher minimum than sampling every gray does.
+struct TranslucentBackgroundRangeTests {
+    @Test func extremesBoundEveryGrayBackdrop() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let fg = DisplayColor(srgb: SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng)))
+            let bg = DisplayColor(srgb: SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng)),
+                                  alpha: Double.random(in: 0.05...0.95, using: &rng))
+            let m = ContrastMeasurement(foreground: fg, background: bg)
+            var lo = Double.infinity, hi = 0.0, minLc = Double.infinity
+            for level in 0...255 {
+                let s = ContrastMeasurement(foreground: fg, background: bg, backdrop: SIMD3(repeating: Double(level) / 255))
+                lo = min(lo, s.ratio); hi = max(hi, s.ratio); minLc = min(minLc, abs(s.apcaLc))
+            }
+            #expect(m.ratioRange!.min <= lo + 1e-12 && m.ratioRange!.min >= 1)
+            #expect(abs(m.ratioRange!.max - hi) < 1e-12)
+            #expect(abs(m.apcaLc) <= minLc + 1e-9)
+        }
+    }
+}
