@@ -257,6 +257,8 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff8", "fontSize": 14, "fontWeight": 700, "algorithm": "apca"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "layers": ["#0003", {"color": "red", "opacity": 0.5}], "backdrop": "#fff"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "color(display-p3 0 1 0)", "background": "oklch(0.2 0.3 20)", "hexOrder": "argb"}"##, status: 200),
+            Sample(method: "GET", target: "/v1/contrast?foreground=%23777&background=white&textShadow=0%200%20%23000", status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#777", "background": "#fff", "textShadow": "1px 1px 2px black"}"##, status: 422),
             Sample(method: "POST", target: "/v1/contrast", body: "{", status: 400),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "colour": 1}"##, status: 400),
             Sample(method: "POST", target: "/v1/contrast", body: "<a/>", contentType: "text/xml", status: 415),
