@@ -85,7 +85,7 @@ public struct PaletteEnvironment: Sendable {
     public struct Context: Sendable {
         /// The trait context.
         public var context: AppleColorContext
-        /// Distinct opaque system backgrounds, darkest-to-lightest order not implied (catalog order).
+        /// The distinct opaque system backgrounds, in catalog order.
         public var surfaces: [Surface]
         /// systemBackground in this context (what translucent custom backgrounds lie over).
         public var systemBackground: SIMD3<Double>
