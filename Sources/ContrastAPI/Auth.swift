@@ -29,6 +29,7 @@ public struct BearerAuth: Sendable {
 
     /// The outcome of checking one request's `Authorization` field.
     public enum Verdict: Sendable, Equatable {
+        /// A configured token was presented (or authentication is off for this path).
         case allowed
         /// No `Authorization: Bearer …` field.
         case missing

@@ -18,6 +18,7 @@ public struct CORSPolicy: Sendable {
     private let origins: Set<String>
     private let anyOrigin: Bool
 
+    /// A policy for these origins (`scheme://host[:port]`, or `*` for any); empty allows none.
     public init(allowedOrigins: [String]) {
         self.anyOrigin = allowedOrigins.contains("*")
         self.origins = Set(allowedOrigins.filter { $0 != "*" }.map { CORSPolicy.normalized($0) })

@@ -17,7 +17,7 @@ import Synchronization
 /// (404s and other answers for unrouted paths), so the label set stays small whatever clients send; `method` is one of the
 /// standard methods or `other`. Durations run from the arrival of the headers to the answer
 /// being handed to the server. Recording costs one uncontended lock and a few array writes
-/// (about 50 ns); rendering happens only on scrape.
+/// (about 50 ns; a pthread mutex, see `Locked`); rendering happens only on scrape.
 public final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -50,10 +50,10 @@ public final class Metrics: Sendable {
         var rejected = [Int](repeating: 0, count: Metrics.rejectionReasons.count)
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
     /// Requests inside the handler right now.
     let inFlight = Atomic<Int>(0)
-    private let server = Mutex<(@Sendable () -> HTTPServerStatistics)?>(nil)
+    private let server = Locked<(@Sendable () -> HTTPServerStatistics)?>(nil)
     private let buildInfo: String
     private let startTime = Date().timeIntervalSince1970
 

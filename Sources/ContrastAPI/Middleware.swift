@@ -16,11 +16,11 @@ import Synchronization
 ///
 /// Metrics and the access log are recorded around it by the server from ``ContrastService/makeServer(accessLog:)``.
 final class Middleware: Sendable {
-    /// The policy for the page in `Public/` and everything else: only same-origin scripts (no
-    /// inline script, no `eval`), same-origin fetches, no plugins, no framing. Inline `<style>`
-    /// is allowed (the page has one; styles cannot run code). The JSON answers inherit it
-    /// harmlessly.
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    /// The policy for the page in `Public/` and everything else: scripts and style sheets only
+    /// from files of the same origin (no inline `<script>`, `<style>` or `style` attribute, no
+    /// `eval`; scripts may still set `element.style`), same-origin fetches, no plugins, no
+    /// framing. The JSON answers inherit it harmlessly.
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
         + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
         + "frame-ancestors 'none'"
 

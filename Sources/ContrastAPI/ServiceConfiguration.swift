@@ -60,6 +60,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var authTokens: [String] = []
     /// Contents of `tlsCertificateFile` and `tlsKeyFile`, read by `load`. Not part of `json`.
     public var tlsCertificatePEM: String?
+    /// Contents of `tlsKeyFile`, read by `load`. Not part of `json`.
     public var tlsKeyPEM: String?
 
     public init() {}

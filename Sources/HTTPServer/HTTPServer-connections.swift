@@ -37,6 +37,7 @@ public struct HTTPServerStatistics: Sendable, Equatable {
     /// Connections answered 503 (over `connectionLimit`) or 429 (over `perIPConnectionLimit`).
     public var connectionsRefused: Int = 0
 
+    /// All counters zero.
     public init() {}
 }
 
@@ -107,7 +108,7 @@ final class ConnectionTracker: Sendable {
     let perIPConnectionLimit: Int
     /// 0 = no deadline.
     let requestTimeoutMilliseconds: Int
-    private let registry = Mutex(Registry())
+    private let registry = Locked(Registry())
     let open = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
     let abandoned = Atomic<Int>(0)

@@ -300,6 +300,8 @@ private let otherToken = "another-token-abcdefghijklmnop"
                 rest = rest[tagEnd...]
             }
             #expect(html.range(of: #"\son[a-z]+\s*="#, options: .regularExpression) == nil, "inline event handler in \(page)")
+            #expect(!html.contains("<style"), "inline <style> in \(page)")
+            #expect(html.range(of: #"\sstyle\s*="#, options: .regularExpression) == nil, "style attribute in \(page)")
             #expect(!html.contains("javascript:"), "javascript: URL in \(page)")
         }
     }
@@ -534,6 +536,32 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(readAll(fd).isEmpty)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(live.service.middleware.metrics.render().contains(#"contrast_http_rejected_total{reason="request_timeout"} 1"#))
+    }
+
+    // MARK: - Fuzz regressions
+
+    /// Replays the request fuzzer's seed corpus (fuzz/corpus/request: first byte picks the
+    /// route as in fuzz/FuzzRequest.swift, the rest is the body) through the service: never a
+    /// 5xx, every 4xx a problem. Inputs that crashed the fuzzer are added to the corpus and so
+    /// become regression cases here (none so far).
+    @Test func fuzzCorpusReplaysWithoutServerErrors() throws {
+        let routes = ["/v1/contrast", "/v1/convert", "/v1/difference", "/v1/audit", "/v1/table-stripes",
+                      "/v1/contrast/matrix", "/v1/simulate"]
+        let folder = repositoryRoot.appendingPathComponent("fuzz/corpus/request")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files.count >= 10)
+        var configuration = testConfiguration()
+        configuration.maxPaletteSize = 32
+        let service = ContrastService(configuration: configuration)
+        for file in files {
+            let data = Array(try Data(contentsOf: folder.appendingPathComponent(file)))
+            guard let first = data.first else { continue }
+            let route = routes[Int(first) % routes.count]
+            let response = service.handle(HTTPRequest(method: "POST", path: route, headers: ["Content-Type": "application/json"],
+                                                      body: Array(data.dropFirst())))
+            #expect(response.status < 500, "\(file) on \(route): \(response.status)")
+            if response.status >= 400 { expectProblem(Reply(response), response.status) }
+        }
     }
 
     // MARK: - TLS
