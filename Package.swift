@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         // HTTP server wrapper: routing, bodies, queries, responses, static files. No color knowledge.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CZlib", "JSONValue"]),
 
         // zlib from Debian (zlib1g-dev) for gzip content coding of large responses.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"]),
 
         .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "JSONValue", "contrast-server", "ImageProcessing"]),
         .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),

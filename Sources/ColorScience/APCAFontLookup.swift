@@ -74,6 +74,12 @@ public enum APCAFontLookup {
         return lookupRow(lc: lc)[column]
     }
 
+    /// Requirements for the nine weights of `weights` (100...900, in that order) at contrast
+    /// `lc`, from one table lookup: `requirements(lc:)[i] == requirement(lc:weight: weights[i])`.
+    public static func requirements(lc: Double) -> [FontSizeRequirement] {
+        lookupRow(lc: lc)
+    }
+
     /// Requirements for all nine weights at contrast `lc`, keyed by weight (100...900).
     public static func table(lc: Double) -> [Int: FontSizeRequirement] {
         let row = lookupRow(lc: lc)

@@ -53,9 +53,15 @@ public enum WCAG {
     /// Floors a ratio to two decimals for display (`4.4781 → "4.47"`), so a shown number never
     /// reaches a threshold the real value misses. Ratios in `1...21`.
     public static func ratioText(_ ratio: Double) -> String {
-        // The small allowance keeps values like 4.5 (stored as 4.4999999999) from showing 4.49.
-        let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
+        let hundredths = ratioHundredths(ratio)
         let whole = hundredths / 100, frac = hundredths % 100
-        return "\(whole).\(frac < 10 ? "0" : "")\(frac)"
+        // Concatenation of small strings stays in place; interpolation would allocate.
+        return String(whole) + (frac < 10 ? ".0" : ".") + String(frac)
+    }
+
+    /// The ratio in whole hundredths, rounded down (`ratioText` is this with a decimal point):
+    /// `4.4781 → 447`, `21 → 2100`. Values like 4.5 stored as 4.4999999999 count as 450.
+    public static func ratioHundredths(_ ratio: Double) -> Int {
+        Int((ratio * 100 + 1e-9).rounded(.down))
     }
 }

@@ -36,9 +36,17 @@ struct APCAEndpoint {
 
     /// `{"100": px | null, …, "900": px | null}`.
     static func fontTable(_ lc: Double) -> JSON {
+        fontTable(APCAFontLookup.requirements(lc: lc))
+    }
+
+    /// The weights as member names, `"100"` … `"900"`.
+    static let weightKeys = APCAFontLookup.weights.map { String($0) }
+
+    /// `{"100": px | null, …, "900": px | null}` of a row from `APCAFontLookup.requirements(lc:)`.
+    static func fontTable(_ row: [FontSizeRequirement]) -> JSON {
         var o = JSONObject()
-        for w in APCAFontLookup.weights {
-            o.append(String(w), .number(APCAFontLookup.minimumFontSizePx(lc: lc, weight: w)))
+        for (key, requirement) in zip(weightKeys, row) {
+            o.append(key, .number(requirement.minimumPx))
         }
         return .object(o)
     }
@@ -46,12 +54,17 @@ struct APCAEndpoint {
     /// Whether a text size and weight suffice for `lc`. Weights between table columns use the
     /// next lighter column (the stricter one).
     static func sufficiency(lc: Double, text: TextSpec) -> JSON {
-        let column = APCAFontLookup.weights.last { $0 <= text.weight } ?? 100
-        let minimum = APCAFontLookup.minimumFontSizePx(lc: lc, weight: column)
+        sufficiency(APCAFontLookup.requirements(lc: lc), text: text)
+    }
+
+    /// `sufficiency(lc:text:)` with the row already looked up.
+    static func sufficiency(_ row: [FontSizeRequirement], text: TextSpec) -> JSON {
+        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
+        let minimum = row[index].minimumPx
         return .object([
             ("px", .number(text.px)),
             ("fontWeight", .number(Double(text.weight))),
-            ("weightColumn", .number(Double(column))),
+            ("weightColumn", .number(Double(APCAFontLookup.weights[index]))),
             ("minimumPx", .number(minimum)),
             ("sufficient", .bool(minimum.map { text.px >= $0 - 1e-9 } ?? false)),
         ])

@@ -56,11 +56,11 @@ public struct AccessLog: Sendable {
         AccessLog.appendTimestamp(to: &line)
         line.append(contentsOf: status >= 500 ? #"","level":"error","msg":"request","requestId":"#.utf8
                                               : #"","level":"info","msg":"request","requestId":"#.utf8)
-        JSONEscaping.appendQuoted(requestID, to: &line)
+        JSON.writeString(requestID, into: &line)
         line.append(contentsOf: #","method":"#.utf8)
-        JSONEscaping.appendQuoted(method.utf8.count <= 16 ? method : String(method.prefix(16)), to: &line)
+        JSON.writeString(method.utf8.count <= 16 ? method : String(method.prefix(16)), into: &line)
         line.append(contentsOf: #","path":"#.utf8)
-        JSONEscaping.appendQuoted(path.utf8.count <= 512 ? path : String(path.prefix(512)), to: &line)
+        JSON.writeString(path.utf8.count <= 512 ? path : String(path.prefix(512)), into: &line)
         line.append(contentsOf: #","status":"#.utf8)
         line.append(contentsOf: String(status).utf8)
         line.append(contentsOf: #","durationMs":"#.utf8)
@@ -75,7 +75,7 @@ public struct AccessLog: Sendable {
         line.append(contentsOf: String(bytes).utf8)
         if let remote {
             line.append(contentsOf: #","remote":"#.utf8)
-            JSONEscaping.appendQuoted(remote, to: &line)
+            JSON.writeString(remote, into: &line)
         }
         line.append(contentsOf: "}\n".utf8)
         sink(line)

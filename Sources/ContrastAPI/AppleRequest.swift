@@ -45,7 +45,7 @@ extension Fields {
     func appleChoice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type, what: String,
                                                          aliases: [String: E] = [:]) throws(Problem) -> E? where E.RawValue == String {
         guard let s = try string(key, maxLength: 64) else { return nil }
-        let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+        let t = s.trimmingWhitespace(newlines: false).lowercased()
         if let e = E.allCases.first(where: { $0.rawValue.lowercased() == t }) { return e }
         if let e = aliases.first(where: { $0.key.lowercased() == t })?.value { return e }
         let names = E.allCases.map(\.rawValue)
@@ -60,11 +60,17 @@ extension Fields {
 
     /// The generation member (`ios15-18`, `ios26`; aliases `ios15`…`ios18`, `latest`, `newest`).
     func appleGeneration(_ key: String = "generation") throws(Problem) -> AppleCatalogGeneration? {
-        try appleChoice(key, AppleCatalogGeneration.self, what: "catalog generation", aliases: [
-            "ios15": .ios15to18, "ios16": .ios15to18, "ios17": .ios15to18, "ios18": .ios15to18,
-            "ios15_18": .ios15to18, "ios26": .ios26, "latest": .newest, "newest": .newest,
-        ])
+        try appleChoice(key, AppleCatalogGeneration.self, what: "catalog generation", aliases: Fields.generationAliases)
     }
+
+    /// Other names of catalog generations (built once: a dictionary literal per request costs).
+    static let generationAliases: [String: AppleCatalogGeneration] = [
+        "ios15": .ios15to18, "ios16": .ios15to18, "ios17": .ios15to18, "ios18": .ios15to18,
+        "ios15_18": .ios15to18, "ios26": .ios26, "latest": .newest, "newest": .newest,
+    ]
+
+    /// Other names of the contrast settings.
+    static let contrastAliases: [String: AppleContrastSetting] = ["high": .increased, "normal": .standard]
 
     /// `appearance`, `level`, `contrast`, `generation` as a context; absent members take the
     /// defaults (light, base, standard, newest). `level: elevated` with light appearance is
@@ -74,7 +80,7 @@ extension Fields {
             appearance: try appleChoice("appearance", AppleAppearance.self, what: "appearance") ?? .light,
             level: try appleChoice("level", AppleInterfaceLevel.self, what: "interface level") ?? .base,
             contrast: try appleChoice("contrast", AppleContrastSetting.self, what: "contrast setting",
-                                      aliases: ["high": .increased, "normal": .standard]) ?? .standard,
+                                      aliases: Fields.contrastAliases) ?? .standard,
             generation: try appleGeneration() ?? .newest)
     }
 
@@ -295,7 +301,7 @@ extension Fields {
         let appearances = try appleChoice("appearance", AppleAppearance.self, what: "appearance").map { [$0] } ?? AppleAppearance.allCases
         let levelFilter = try appleChoice("level", AppleInterfaceLevel.self, what: "interface level")
         let contrasts = try appleChoice("contrast", AppleContrastSetting.self, what: "contrast setting",
-                                        aliases: ["high": .increased, "normal": .standard]).map { [$0] } ?? AppleContrastSetting.allCases
+                                        aliases: Fields.contrastAliases).map { [$0] } ?? AppleContrastSetting.allCases
         var contexts: [AppleColorContext] = []
         for contrast in contrasts {
             for appearance in appearances {

@@ -56,7 +56,7 @@ let maxSystemColorNameLength = 64
 /// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
 /// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
 func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
         trimmed.unicodeScalars.allSatisfy({ ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "." }),
         case .success(let data) = AppleData.shared
@@ -80,7 +80,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
 
 /// Close Apple system color names for a string that is not a valid color (identifiers only).
 func systemColorSuggestions(_ text: String) -> [String] {
-    var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    var t = text.trimmingWhitespace()
     if t.hasPrefix("UIColor.") { t.removeFirst("UIColor.".count) }
     guard !t.isEmpty, t.utf8.count <= maxSystemColorNameLength,
         t.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),

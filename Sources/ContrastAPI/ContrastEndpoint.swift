@@ -144,7 +144,7 @@ struct ContrastEndpoint {
     static func textShadowNote(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> String? {
         guard let raw = try f.string("textShadow", maxLength: 512) else { return nil }
         let path = f.field("textShadow")
-        if raw.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return nil }
+        if raw.trimmingWhitespace(newlines: false).lowercased() == "none" { return nil }
         for shadow in splitTopLevel(raw, separator: ",") {
             var lengths: [Double] = []
             var colorParts: [String] = []
@@ -185,7 +185,7 @@ struct ContrastEndpoint {
             if ch == separator && depth == 0 { parts.append(current); current = "" } else { current.append(ch) }
         }
         parts.append(current)
-        return parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty || separator == "," }
+        return parts.map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty || separator == "," }
     }
 
     static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {
@@ -251,8 +251,9 @@ struct ContrastEndpoint {
         o.append("version", .string(APCA.version))
         o.append("informational", .bool(true))
         o.append("level", APCAEndpoint.levelJSON(lc))
-        o.append("minimumFontSizePx", APCAEndpoint.fontTable(lc))
-        if let text { o.append("text", APCAEndpoint.sufficiency(lc: lc, text: text)) }
+        let row = APCAFontLookup.requirements(lc: lc)
+        o.append("minimumFontSizePx", APCAEndpoint.fontTable(row))
+        if let text { o.append("text", APCAEndpoint.sufficiency(row, text: text)) }
         return .object(o)
     }
 

@@ -78,7 +78,7 @@ struct ConvertEndpoint {
         var names: [(String, FieldPath)] = []
         switch v {
         case .string(let s) where f.fromQuery:
-            names = s.split(separator: ",").map { (String($0).trimmingCharacters(in: .whitespaces), f.field("to")) }
+            names = s.split(separator: ",").map { ($0.trimmingWhitespace(newlines: false), f.field("to")) }
         case .string(let s):
             names = [(s, f.field("to"))]
         case .array(let items):

@@ -20,8 +20,22 @@ public struct FieldPath: Sendable, Equatable {
     /// The path of a member below this one.
     func appending(_ key: String) -> FieldPath {
         if let parameter { return .query(parameter.isEmpty ? key : "\(parameter).\(key)") }
-        let escaped = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        return .body((pointer ?? "") + "/" + escaped)
+        return .body((pointer ?? "") + "/" + FieldPath.escapedToken(key))
+    }
+
+    /// `key` as a JSON pointer reference token (RFC 6901 §3): `~` as `~0`, `/` as `~1`.
+    static func escapedToken(_ key: String) -> String {
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        var out = ""
+        out.reserveCapacity(key.utf8.count + 4)
+        for character in key.unicodeScalars {
+            switch character {
+            case "~": out += "~0"
+            case "/": out += "~1"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 
     /// The path of an array element below this one.
@@ -49,7 +63,7 @@ public struct Fields: Sendable {
     /// The body of a POST request as an object.
     static func body(_ request: HTTPRequest, maxDepth: Int = 32) throws(Problem) -> Fields {
         if let type = request.header("content-type")?.lowercased() {
-            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let media = type.split(separator: ";").first.map { $0.trimmingWhitespace(newlines: false) } ?? ""
             let accepted = media == "application/json" || media.hasSuffix("+json") || media == "text/plain"
                 || media == "application/x-www-form-urlencoded" || media.isEmpty
             if !accepted {
@@ -209,7 +223,7 @@ public struct Fields: Sendable {
 
     /// Decimal number syntax for query values: optional sign, digits, fraction, exponent.
     static func decimal(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = s.trimmingWhitespace(newlines: false)
         guard !t.isEmpty, t.utf8.count <= 64,
             t.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
             let d = Double(t), d.isFinite

@@ -96,9 +96,9 @@ struct MatrixEndpoint {
     static func json(_ palette: [PaletteColor], _ cells: [[Cell]], algorithm: ContrastAlgorithm) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + palette.count * palette.count * 190)
-        out.append(contentsOf: Array(#"{"count":"#.utf8))
+        JSON.writeRaw(#"{"count":"#, into: &out)
         JSON.writeNumber(Double(palette.count), into: &out)
-        out.append(contentsOf: Array(#","colors":["#.utf8))
+        JSON.writeRaw(#","colors":["#, into: &out)
         for (i, c) in palette.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             var o = JSONObject()
@@ -108,42 +108,51 @@ struct MatrixEndpoint {
             }
             JSON.object(o).write(into: &out)
         }
-        out.append(contentsOf: Array(#"],"algorithm":"#.utf8))
+        JSON.writeRaw(#"],"algorithm":"#, into: &out)
         JSON.writeString(algorithm.rawValue, into: &out)
-        out.append(contentsOf: Array(#","rows":["#.utf8))
-        let t = Array("true".utf8), f = Array("false".utf8)
-        func bool(_ b: Bool) { out.append(contentsOf: b ? t : f) }
+        JSON.writeRaw(#","rows":["#, into: &out)
+        func bool(_ b: Bool) { if b { JSON.writeRaw("true", into: &out) } else { JSON.writeRaw("false", into: &out) } }
         for (i, row) in cells.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "["))
             for (j, cell) in row.enumerated() {
                 if j > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: Array(#"{"ratio":"#.utf8))
+                JSON.writeRaw(#"{"ratio":"#, into: &out)
                 JSON.writeNumber(cell.ratio, into: &out)
-                out.append(contentsOf: Array(#","ratioText":""#.utf8))
-                out.append(contentsOf: Array(WCAG.ratioText(cell.ratio).utf8))
-                out.append(contentsOf: Array(#"","AA":{"normalText":"#.utf8))
+                JSON.writeRaw(#","ratioText":""#, into: &out)
+                appendRatioText(cell.ratio, into: &out)
+                JSON.writeRaw(#"","AA":{"normalText":"#, into: &out)
                 bool(cell.ratio >= WCAG.aaNormalText)
-                out.append(contentsOf: Array(#","largeText":"#.utf8))
+                JSON.writeRaw(#","largeText":"#, into: &out)
                 bool(cell.ratio >= WCAG.aaLargeText)
-                out.append(contentsOf: Array(#","nonText":"#.utf8))
+                JSON.writeRaw(#","nonText":"#, into: &out)
                 bool(cell.ratio >= WCAG.aaNonText)
-                out.append(contentsOf: Array(#"},"AAA":{"normalText":"#.utf8))
+                JSON.writeRaw(#"},"AAA":{"normalText":"#, into: &out)
                 bool(cell.ratio >= WCAG.aaaNormalText)
-                out.append(contentsOf: Array(#","largeText":"#.utf8))
+                JSON.writeRaw(#","largeText":"#, into: &out)
                 bool(cell.ratio >= WCAG.aaaLargeText)
-                out.append(contentsOf: Array(#"},"apcaLc":"#.utf8))
+                JSON.writeRaw(#"},"apcaLc":"#, into: &out)
                 JSON.writeNumber(cell.lc, into: &out)
                 if let v = cell.value {
-                    out.append(contentsOf: Array(#","value":"#.utf8))
+                    JSON.writeRaw(#","value":"#, into: &out)
                     JSON.writeNumber(v, into: &out)
                 }
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
         }
-        out.append(contentsOf: Array("]}".utf8))
+        JSON.writeRaw("]}", into: &out)
         return out
+    }
+
+    /// `WCAG.ratioText(ratio)` (two decimals, floored) written straight into `out`.
+    static func appendRatioText(_ ratio: Double, into out: inout [UInt8]) {
+        let hundredths = WCAG.ratioHundredths(ratio)
+        JSON.writeNumber(Double(hundredths / 100), into: &out)
+        let fraction = hundredths % 100
+        out.append(UInt8(ascii: "."))
+        out.append(0x30 + UInt8(fraction / 10))
+        out.append(0x30 + UInt8(fraction % 10))
     }
 
     // MARK: CSV

@@ -31,7 +31,7 @@ struct SystemColorsEndpoint {
         let category = try f.appleChoice("category", AppleColorCategory.self, what: "category", aliases: categoryAliases)
         var colors = data.catalog.colors
         if let raw = try f.string("name", maxLength: 128) {
-            var name = raw.trimmingCharacters(in: .whitespaces)
+            var name = raw.trimmingWhitespace(newlines: false)
             if name.hasPrefix("UIColor.") { name.removeFirst("UIColor.".count) }
             guard let color = data.catalog.color(named: name) else {
                 throw Problem.unknownName(f.field("name"), what: "system color", got: raw, known: [],

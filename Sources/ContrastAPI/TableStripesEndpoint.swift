@@ -30,7 +30,7 @@ struct TableStripesEndpoint {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let level = try f.appleChoice("level", AppleInterfaceLevel.self, what: "interface level") ?? .base
         let contrast = try f.appleChoice("contrast", AppleContrastSetting.self, what: "contrast setting",
-                                         aliases: ["high": .increased, "normal": .standard]) ?? .standard
+                                         aliases: Fields.contrastAliases) ?? .standard
         let generation = try f.appleGeneration() ?? .newest
         let target = try f.number("targetRatio", in: 1...21) ?? WCAG.aaNormalText
         let minDeltaE = try f.number("minDeltaE", in: 0.005...1) ?? TableStripes.defaultMinimumDeltaEOK

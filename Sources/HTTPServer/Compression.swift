@@ -42,9 +42,24 @@ public enum Compression {
         return t
     }
 
+    /// Whether a lower-cased media type is text-like: `text/*`, or it names JSON, SVG, XML or
+    /// JavaScript (`application/problem+json`, `image/svg+xml`, …). Byte comparison: a few
+    /// nanoseconds, where `String.contains` costs microseconds per call on Linux.
     static func isCompressible(_ type: String) -> Bool {
-        type.hasPrefix("text/") || type.contains("json") || type.contains("svg") || type.contains("xml")
-            || type.contains("javascript")
+        var type = type
+        return type.withUTF8 { bytes in
+            if bytes.starts(with: "text/".utf8) { return true }
+            for token in ["json", "svg", "xml", "javascript"] as [StaticString] {
+                let needle = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
+                if needle.count <= bytes.count {
+                    for start in 0...(bytes.count - needle.count)
+                    where bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle) {
+                        return true
+                    }
+                }
+            }
+            return false
+        }
     }
 
     /// gzip of `data` (nil if zlib fails, which it does only when out of memory).

@@ -1,3 +1,5 @@
+import JSONValue
+
 /// One HTTP response: status, header fields in order, and the whole body.
 ///
 /// `Content-Length` is computed by the server; setting it has no effect except on bodiless
@@ -40,19 +42,19 @@ public struct HTTPResponse: Sendable {
         var body: [UInt8] = []
         body.reserveCapacity(64 + type.utf8.count + title.utf8.count + detail.utf8.count)
         body.append(contentsOf: #"{"type":"#.utf8)
-        JSONEscaping.appendQuoted(type, to: &body)
+        JSON.writeString(type, into: &body)
         body.append(contentsOf: #","title":"#.utf8)
-        JSONEscaping.appendQuoted(title, to: &body)
+        JSON.writeString(title, into: &body)
         body.append(contentsOf: #","status":"#.utf8)
         body.append(contentsOf: String(status).utf8)
         body.append(contentsOf: #","detail":"#.utf8)
-        JSONEscaping.appendQuoted(detail, to: &body)
+        JSON.writeString(detail, into: &body)
         var used: Set<String> = ["type", "title", "status", "detail"]
         for (name, value) in extra where used.insert(name).inserted {
             body.append(UInt8(ascii: ","))
-            JSONEscaping.appendQuoted(name, to: &body)
+            JSON.writeString(name, into: &body)
             body.append(UInt8(ascii: ":"))
-            JSONEscaping.appendQuoted(value, to: &body)
+            JSON.writeString(value, into: &body)
         }
         body.append(UInt8(ascii: "}"))
         return HTTPResponse(

@@ -35,50 +35,57 @@ public enum JSON: Sendable, Equatable {
 /// JSON object members in document (or insertion) order. Keys are unique: the parser rejects
 /// duplicates, and `set` replaces an existing member in place.
 public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    /// Members in order.
-    public private(set) var members: [(key: String, value: JSON)] = []
+    /// One member. A struct rather than a `(key, value)` tuple: the runtime destroys an array of
+    /// tuples through its generic tuple witness, which cost a tenth of a contrast request.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: JSON
+    }
+
+    /// The members in order.
+    public private(set) var storage: [Member] = []
 
     public init() {}
 
     public init(dictionaryLiteral elements: (String, JSON)...) {
-        members.reserveCapacity(elements.count)
+        storage.reserveCapacity(elements.count)
         for (k, v) in elements { set(k, v) }
     }
 
     public init(_ pairs: [(String, JSON)]) {
-        members.reserveCapacity(pairs.count)
+        storage.reserveCapacity(pairs.count)
         for (k, v) in pairs { set(k, v) }
+    }
+
+    /// Members in order as pairs (a new array; iterate `storage` where speed matters).
+    public var members: [(key: String, value: JSON)] {
+        storage.map { ($0.key, $0.value) }
     }
 
     /// The value for `key`, or nil. Linear scan: request objects are small.
     public subscript(key: String) -> JSON? {
-        for m in members where m.key == key { return m.value }
+        for member in storage where member.key == key { return member.value }
         return nil
     }
 
     /// Sets `key` to `value`, keeping the member's position when it exists.
     public mutating func set(_ key: String, _ value: JSON) {
-        if let i = members.firstIndex(where: { $0.key == key }) {
-            members[i].value = value
+        if let index = storage.firstIndex(where: { $0.key == key }) {
+            storage[index].value = value
         } else {
-            members.append((key, value))
+            storage.append(Member(key: key, value: value))
         }
     }
 
     /// Appends a member without checking for duplicates (the caller guarantees uniqueness).
     public mutating func append(_ key: String, _ value: JSON) {
-        members.append((key, value))
+        storage.append(Member(key: key, value: value))
     }
 
     /// The member keys in order.
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { storage.map(\.key) }
 
-    public var count: Int { members.count }
-
-    public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.members.count == b.members.count
-            && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
+    public var count: Int { storage.count }
 }
 
 // MARK: - Convenience literals

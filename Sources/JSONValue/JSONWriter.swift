@@ -6,7 +6,7 @@ extension JSON {
     /// be represented in JSON and are written as `null`; the API never produces them.
     public func serialized() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        out.reserveCapacity(1024)
         write(into: &out)
         return out
     }
@@ -31,46 +31,117 @@ extension JSON {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            for (i, m) in object.members.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(m.key, into: &out)
+            var first = true
+            for member in object.storage {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSON.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                m.value.write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Appends a JSON number (see `serialized()` for the format).
+    /// Appends a JSON number (see `serialized()` for the format). No allocation for integral
+    /// values; one at most (Swift's shortest round-trip text) otherwise.
     public static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         guard d.isFinite else {
             out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
             return
         }
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
-            if d == 0 { out.append(UInt8(ascii: "0")); return }  // also turns -0 into 0
-            out.append(contentsOf: Array(String(Int64(d)).utf8))
+            writeInteger(Int64(d), into: &out)  // also turns -0 into 0
             return
         }
-        out.append(contentsOf: Array(d.description.utf8))
+        // `Double.write(to:)` hands the shortest round-trip digits (the text of `description`)
+        // to the stream's `_writeASCII` straight from a stack buffer: no String is made.
+        var sink = ByteSink()
+        swap(&sink.bytes, &out)
+        d.write(to: &sink)
+        swap(&sink.bytes, &out)
     }
 
-    /// Appends a JSON string literal with the required escapes (quote, backslash, controls).
+    /// A `TextOutputStream` that appends to a byte array, taking ASCII text without a String.
+    struct ByteSink: TextOutputStream {
+        var bytes: [UInt8] = []
+        mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    }
+
+    /// Appends the decimal digits of `value` (`-2^63` excluded: callers pass magnitudes below 2^53).
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value == 0 { out.append(0x30); return }
+        var magnitude = value.magnitude
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            while magnitude > 0 {
+                digits[19 - count] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
+    /// Appends `s` as a quoted JSON string (RFC 8259 §7): `"` and `\` escaped, control
+    /// characters U+0000...U+001F as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; everything else
+    /// copied as UTF-8. Runs without escapes are copied in one piece.
+    ///
+    /// ```swift
+    /// var out: [UInt8] = []
+    /// JSON.writeString("a\"b\n", into: &out)   // "a\"b\n" (with the quotes)
+    /// ```
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
-            }
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            writeEscaped(bytes, into: &out)
+        }
+        if written == nil {
+            var copy = s
+            copy.withUTF8 { writeEscaped($0, into: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The inside of a JSON string literal for UTF-8 `bytes` (see `writeString(_:into:)`).
+    @inline(__always)
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let b = bytes[index]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            runStart = index + 1
+            switch b {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                let digits = hex.utf8Start
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+            }
+        }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
+    /// Appends literal JSON text (`#"{"ratio":"#`) as it is: one copy, no String machinery.
+    @inline(__always)
+    public static func writeRaw(_ text: StaticString, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `s` as a quoted JSON string (see `writeString(_:into:)`).
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 2)
+        writeString(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -19,6 +19,7 @@ struct APCAFontTests {
                     : want[i] == 777 ? .notUsable : .minimumPx(want[i])
                 #expect(table[weight] == expected, "Lc \(lc) weight \(weight)")
                 #expect(APCAFontLookup.requirement(lc: lc, weight: weight) == expected)
+                #expect(APCAFontLookup.requirements(lc: lc)[i] == expected, "Lc \(lc) weight \(weight)")
                 #expect(APCAFontLookup.minimumFontSizePx(lc: lc, weight: weight) == expected.minimumPx)
             }
         }

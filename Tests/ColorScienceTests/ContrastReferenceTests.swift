@@ -115,6 +115,8 @@ struct ContrastReferenceTests {
         #expect(WCAG.ratioText(21) == "21.00")
         #expect(WCAG.ratioText(4.5) == "4.50")
         #expect(WCAG.ratioText(1) == "1.00")
+        #expect(WCAG.ratioText(1.0999) == "1.09")
+        #expect(WCAG.ratioText(12.3456) == "12.34")
     }
 
     @Test func largeTextThresholds() {

@@ -45,4 +45,21 @@ struct CompressionTests {
         let big = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: [UInt8](repeating: 7, count: 5000))
         #expect(Compression.apply(to: big, for: HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip"])).body == big.body)
     }
+
+    /// Text-like media types are compressed, others are not (the check compares bytes).
+    @Test func compressibleMediaTypes() {
+        let gzipRequest = HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip"])
+        let body = [UInt8](repeating: 0x61, count: 5000)
+        let cases: [(String, Bool)] = [
+            ("application/json", true), ("application/problem+json", true), ("image/svg+xml", true),
+            ("text/csv; charset=utf-8", true), ("Text/HTML", true), ("application/xml", true),
+            ("text/javascript", true), ("application/javascript", true), ("application/zip", false),
+            ("image/png", false), ("application/octet-stream", false), ("jso", false), ("", false),
+        ]
+        for (type, compressible) in cases {
+            let response = HTTPResponse(status: 200, headers: [("Content-Type", type)], body: body)
+            let applied = Compression.apply(to: response, for: gzipRequest)
+            #expect((applied.header("content-encoding") == "gzip") == compressible, "\(type)")
+        }
+    }
 }

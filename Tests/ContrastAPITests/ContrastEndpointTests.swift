@@ -141,6 +141,9 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": 12, "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "currentcolor"}"##), 422, pointer: "/background")
+        // Unknown member names become JSON pointer tokens (RFC 6901): "~" as "~0", "/" as "~1".
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "a/b~c": 1}"##), 400, pointer: "/a~1b~0c")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "plain": 1}"##), 400, pointer: "/plain")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "forground": "#000"}"##), 400, pointer: "/forground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSize": -1}"##), 400, pointer: "/fontSize")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSize": 12, "fontWeight": 450.5}"##), 400, pointer: "/fontWeight")

@@ -86,15 +86,15 @@ struct ScienceEndpointsTests {
     // MARK: matrix
 
     @Test func matrixCellsEqualSinglePairs() {
-        let palette = ["#ffffff", "#1c1c1e", "#007aff", "rgba(0,0,0,0.6)", "oklch(70% 0.2 30)"]
+        let palette = ["#ffffff", "#1c1c1e", "#007aff", "rgba(0,0,0,0.6)", "oklch(70% 0.2 30)", "#000000", "#767676"]
         let body = ##"{"colors": [\##(palette.map { "\"\($0)\"" }.joined(separator: ","))]}"##
         let r = call("POST", "/v1/contrast/matrix", body: body)
         #expect(r.status == 200)
         let j = r.json
-        #expect(j["count"] == 5)
+        #expect(j["count"] == 7)
         #expect(j["colors"]?.array?.map { $0["name"]?.string ?? "" } == palette)
         let rows = j["rows"]!.array!
-        #expect(rows.count == 5)
+        #expect(rows.count == 7)
         for (i, fg) in palette.enumerated() {
             for (k, bg) in palette.enumerated() {
                 let cell = rows[i].array![k]

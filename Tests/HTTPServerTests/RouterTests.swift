@@ -130,12 +130,4 @@ import Testing
         #expect(json["status"] as? Int == 422)
         #expect(json.count == 5)
     }
-
-    @Test func jsonEscapingMatchesFoundation() throws {
-        for sample in ["", "plain", "\u{1F}\u{10}\r\u{8}\u{C}", "\\\\\"", "ünïcödé 漢字"] {
-            let quoted = JSONEscaping.quoted(sample)
-            let decoded = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed) as? String
-            #expect(decoded == sample)
-        }
-    }
 }

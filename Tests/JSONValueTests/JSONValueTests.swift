@@ -1,3 +1,4 @@
+import Foundation
 import JSONValue
 import Testing
 
@@ -58,6 +59,30 @@ struct JSONValueTests {
         for _ in 0..<1000 {
             let d = Double.random(in: -1e6...1e6, using: &rng)
             #expect(try parse(JSON.number(d).serializedString) == .number(d))
+            #expect(d == d.rounded() || JSON.number(d).serializedString == d.description)
+        }
+    }
+
+    @Test func escapesStringsAsRFC8259AndFoundationDecodeThem() throws {
+        let samples = ["", "plain", "\u{1F}\u{10}\r\u{8}\u{C}", "\\\\\"", "ünïcödé 漢字 😀", "a\u{0}b", "end\\", "\"start",
+                       String(repeating: "long run without escapes ", count: 20) + "\n"]
+        for sample in samples {
+            let quoted = JSON.quoted(sample)
+            let decoded = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed) as? String
+            #expect(decoded == sample, "\(quoted)")
+            #expect(try JSONParser.parse(Array(quoted.utf8)) == .string(sample))
+        }
+        #expect(JSON.quoted("\u{8}\u{C}\u{7}\u{1F}") == #""\b\f\u0007\u001f""#)
+    }
+
+    @Test func integersPrintWithoutFraction() {
+        let cases: [(Double, String)] = [(0, "0"), (-0.0, "0"), (7, "7"), (-42, "-42"), (1e15, "1000000000000000"),
+                                         (9_007_199_254_740_991, "9007199254740991"), (-9_007_199_254_740_991, "-9007199254740991"),
+                                         (9_007_199_254_740_992, "9007199254740992.0"), (0.5, "0.5"),
+                                         (1e-7, "1e-07"), (-0.1, "-0.1"), (4.478089453577214, "4.478089453577214"),
+                                         (1.7976931348623157e308, "1.7976931348623157e+308"), (5e-324, "5e-324")]
+        for (value, text) in cases {
+            #expect(JSON.number(value).serializedString == text, "\(value)")
         }
     }
 }
