@@ -22,8 +22,11 @@ import JSONValue
 /// "contexts": [context], "colors": [{"name", "role", "input", "text", "requirement",
 /// "contexts": [{"context", "variant", "color", "surfaces": [{"surface", "surfaceHex",
 /// "foreground", "effectiveForeground", "ratio", "ratioText", "apcaLc", "value", "passes"}],
-/// "worst", "passes"}], "worstCase", "passes", "failingContexts", "suggestion": null,
-/// "suggestionNote"}], "notes"}`.
+/// "worst", "passes"}], "worstCase", "passes", "failingContexts", "suggestion", "suggestionNote"}],
+/// "notes"}`. `suggestion` is null when every context passes, else `{"contexts": [{"context",
+/// "hex", "rgba", "oklch", "direction", "deltaEOK", "deltaE2000", "worst", "passes"}], "method"}`:
+/// per failing context the nearest color of the same hue that passes on all its surfaces
+/// (see ``AuditSuggestion``).
 struct AuditEndpoint {
     static let fields: Set<String> = ["colors", "policy", "generation", "hexOrder"]
     static let colorFields: Set<String> = AdaptiveColorInput.objectFields.union([
@@ -146,6 +149,7 @@ struct AuditEndpoint {
         var contextJSON: [JSON] = []
         var worstCase: (context: AppleColorContext, row: Row)?
         var failing: [String] = []
+        var suggestions: [JSON] = []
         for context in contexts {
             let systemBackground = data.catalog.resolve("systemBackground", in: context)?.value.srgb ?? SIMD3(repeating: context.appearance == .dark ? 0 : 1)
             var systemSurfaces: [(String, SIMD3<Double>)] = []
@@ -178,7 +182,12 @@ struct AuditEndpoint {
             }
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
             let passes = rows.allSatisfy(\.passes)
-            if !passes { failing.append(context.id) }
+            if !passes {
+                failing.append(context.id)
+                suggestions.append(AuditSuggestion.context(
+                    context, role: color.role, color: resolved.display, surfaces: rows.map(\.surfaceColor),
+                    systemSurfaces: systemSurfaces.map(\.1), requirement: req, data: data))
+            }
             if worstCase == nil || worst.value < worstCase!.row.value { worstCase = (context, worst) }
             var c = JSONObject()
             c.append("context", AppleJSON.context(context))
@@ -207,8 +216,8 @@ struct AuditEndpoint {
         }
         o.append("passes", .bool(failing.isEmpty))
         o.append("failingContexts", .array(failing.map { .string($0) }))
-        o.append("suggestion", .null)
-        o.append("suggestionNote", .string("Fix suggestions are not computed here: this field is the hook for the palette issue (nearest passing color per failing context)."))
+        o.append("suggestion", AuditSuggestion.json(suggestions))
+        o.append("suggestionNote", .string(AuditSuggestion.note))
         return (.object(o), failing.isEmpty)
     }
 

@@ -17,7 +17,8 @@ public struct HTTPResponse: Sendable {
 
     /// The first header field called `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        for field in headers where asciiCaseInsensitiveEquals(field.name, name) {
+        let length = name.utf8.count
+        for field in headers where field.name.utf8.count == length && asciiCaseInsensitiveEquals(field.name, name) {
             return field.value
         }
         return nil

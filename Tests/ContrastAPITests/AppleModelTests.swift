@@ -204,7 +204,25 @@ struct AppleModelTests {
         #expect(c?["failingContexts"]?.array?.contains("dark-elevated") == true)
         #expect(c?["failingContexts"]?.array?.contains("dark-base") == false)
         #expect(c?["passes"] == false && j["passes"] == false)
-        #expect(c?["suggestion"] == .null && c?["suggestionNote"]?.string?.isEmpty == false)
+        // One suggestion per failing context (light fails too: 2.85:1 on white); the one for
+        // dark-elevated passes there when audited again, on every surface, and keeps the gray hue.
+        let suggestions = c?["suggestion"]?["contexts"]?.array ?? []
+        #expect(suggestions.map { $0["context"] } == c?["failingContexts"]?.array)
+        let s = suggestions.first { $0["context"] == "dark-elevated" }
+        #expect(s?["passes"] == true && s?["direction"] == "lighter")
+        #expect((s?["worst"]?["ratio"]?.double ?? 0) >= 4.5)
+        #expect(suggestions.first { $0["context"] == "light" }?["direction"] == "darker")
+        #expect(c?["suggestionNote"]?.string?.isEmpty == false)
+        let hex = s?["hex"]?.string ?? ""
+        #expect(hex.count == 7 && hex.dropFirst().prefix(2) == hex.dropFirst(3).prefix(2) && hex.dropFirst(3).prefix(2) == hex.suffix(2),
+                "\(hex) should stay gray")
+        let again = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "caption", "color": "\##(hex)", "role": "text"}], "policy": "wcag-aa"}"##))
+        #expect(again["colors"]?.array?.first?["failingContexts"]?.array?.contains("dark-elevated") == false)
+        // The nearest: one 8-bit step darker fails on #3a3a3c.
+        let channel = (Int(hex.dropFirst(5), radix: 16) ?? 1) - 1
+        let step = String(format: "#%02x%02x%02x", channel, channel, channel)
+        let darker = ok(call("GET", "/v1/contrast?foreground=\(q(step))&background=%233a3a3c"))
+        #expect((darker["ratio"]?.double ?? 99) < 4.5, "\(step) on #3a3a3c")
         #expect(c?["requirement"]?["minimum"] == 4.5)
         #expect(j["summary"]?["failing"] == 1)
     }
