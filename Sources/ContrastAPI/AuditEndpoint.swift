@@ -222,17 +222,8 @@ struct AuditEndpoint {
     }
 
     static func rowJSON(_ r: Row) -> JSON {
-        var o = JSONObject()
-        o.append("surface", .string(r.surface))
-        o.append("surfaceHex", .string(ColorJSON.hex(r.surfaceColor)))
-        o.append("foreground", .string(r.foreground))
-        o.append("effectiveForeground", .string(ColorJSON.hex(r.m.effectiveForeground)))
-        o.append("ratio", .number(r.m.ratio))
-        o.append("ratioText", .string(WCAG.ratioText(r.m.ratio)))
-        o.append("apcaLc", .number(r.m.apcaLc))
-        o.append("value", .number(r.value))
-        o.append("passes", .bool(r.passes))
-        return .object(o)
+        ColorJSON.surfaceRow(surface: r.surface, surfaceColor: r.surfaceColor, foreground: r.foreground, r.m,
+                             value: r.value, passes: r.passes)
     }
 
     static func textJSON(_ c: AuditColor) -> JSON {

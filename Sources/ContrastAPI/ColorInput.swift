@@ -104,6 +104,30 @@ extension Fields {
     }
 }
 
+/// The pair a contrast question is about: `foreground` and `background` (required), `backdrop`
+/// (optional, opaque: what lies behind a translucent background), all read with `hexOrder`.
+struct ColorPairInput {
+    var foreground: ResolvedColor
+    var background: ResolvedColor
+    var backdrop: ResolvedColor?
+    var hexOrder: HexOrder
+}
+
+extension Fields {
+    /// `hexOrder`, `foreground`, `background` and `backdrop` (400 when a color is missing or
+    /// invalid, or the backdrop is translucent).
+    func colorPair() throws(Problem) -> ColorPairInput {
+        let hexOrder = try choice("hexOrder", HexOrder.self) ?? .rgba
+        let fg = try color("foreground", required: true, hexOrder: hexOrder)!
+        let bg = try color("background", required: true, hexOrder: hexOrder)!
+        let backdrop = try color("backdrop", hexOrder: hexOrder)
+        if let backdrop, backdrop.display.alpha < 1 {
+            throw Problem.invalidField(field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
+        }
+        return ColorPairInput(foreground: fg, background: bg, backdrop: backdrop, hexOrder: hexOrder)
+    }
+}
+
 /// JSON encodings of colors shared by the endpoints.
 enum ColorJSON {
     /// `#rrggbb` (or `#rrggbbaa` when translucent) of displayable sRGB `0...1`, round half up.
@@ -126,6 +150,25 @@ enum ColorJSON {
         o.append("space", .string(c.color.space.rawValue))
         o.append("gamutMapped", .bool(c.display.wasGamutMapped))
         if let system = c.systemColor { o.append("systemColor", AppleJSON.systemColor(system)) }
+        return .object(o)
+    }
+
+    /// One measured surface of an audit or a palette variant: `{"context"?, "surface",
+    /// "surfaceHex", "foreground", "effectiveForeground", "ratio", "ratioText", "apcaLc", "value",
+    /// "passes"}`; `value` is the measurement in the target's metric (ratio or |Lc|).
+    static func surfaceRow(context: String? = nil, surface: String, surfaceColor: SIMD3<Double>, foreground: String,
+                           _ m: ContrastMeasurement, value: Double, passes: Bool) -> JSON {
+        var o = JSONObject()
+        if let context { o.append("context", .string(context)) }
+        o.append("surface", .string(surface))
+        o.append("surfaceHex", .string(hex(surfaceColor)))
+        o.append("foreground", .string(foreground))
+        o.append("effectiveForeground", .string(hex(m.effectiveForeground)))
+        o.append("ratio", .number(m.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+        o.append("apcaLc", .number(m.apcaLc))
+        o.append("value", .number(value))
+        o.append("passes", .bool(passes))
         return .object(o)
     }
 

@@ -64,13 +64,8 @@ struct ContrastEndpoint {
     }
 
     static func handle(_ f: Fields, _ apple: AppleContrastOptions) throws(Problem) -> JSON {
-        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
-        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
-        let bg = try f.color("background", required: true, hexOrder: hexOrder)!
-        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
-        if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
-        }
+        let pair = try f.colorPair()
+        let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
         let layers = try parseLayers(f, hexOrder: hexOrder)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)

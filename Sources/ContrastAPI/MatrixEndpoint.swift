@@ -196,32 +196,26 @@ struct MatrixEndpoint {
     static func svg(_ palette: [PaletteColor], _ cells: [[Cell]]) -> String {
         let cw = 96, ch = 64, head = 132, n = palette.count
         let width = head + n * cw, height = head + n * ch
-        var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="-apple-system, system-ui, sans-serif">
-        <title>Contrast matrix: rows are text (foreground), columns are backgrounds</title>
-        <rect width="\(width)" height="\(height)" fill="#ffffff"/>
-        <text x="8" y="20" font-size="12" fill="#1c1c1e">text ↓ / background →</text>
-
-        """
+        var s = SVGDrawing.open(width: width, height: height, title: "Contrast matrix: rows are text (foreground), columns are backgrounds")
+        s += "<text x=\"8\" y=\"20\" font-size=\"12\" fill=\"#1c1c1e\">text ↓ / background →</text>\n"
         for (j, c) in palette.enumerated() {
             let x = head + j * cw
             s += "<rect x=\"\(x + 4)\" y=\"\(head - 36)\" width=\"\(cw - 8)\" height=\"28\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
-            s += "<text x=\"\(x + cw / 2)\" y=\"\(head - 44)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(xml(short(c.name)))</text>\n"
+            s += "<text x=\"\(x + cw / 2)\" y=\"\(head - 44)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name)))</text>\n"
         }
         for (i, c) in palette.enumerated() {
             let y = head + i * ch
             s += "<rect x=\"8\" y=\"\(y + 4)\" width=\"28\" height=\"\(ch - 8)\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
-            s += "<text x=\"42\" y=\"\(y + ch / 2 + 4)\" font-size=\"11\" fill=\"#1c1c1e\">\(xml(short(c.name)))</text>\n"
+            s += "<text x=\"42\" y=\"\(y + ch / 2 + 4)\" font-size=\"11\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name)))</text>\n"
         }
         for (i, row) in cells.enumerated() {
             for (j, cell) in row.enumerated() {
                 let x = head + j * cw, y = head + i * ch
                 let bg = ColorJSON.hex(cell.effectiveBackground), fg = ColorJSON.hex(cell.effectiveForeground)
                 // Caption color: whichever of black and white reads better on this background.
-                let lb = WCAG.relativeLuminance(cell.effectiveBackground)
-                let caption = WCAG.contrastRatio(lb, 0) >= WCAG.contrastRatio(lb, 1) ? "#000000" : "#ffffff"
+                let caption = SVGDrawing.captionColor(on: cell.effectiveBackground)
                 let mark = cell.ratio >= WCAG.aaNormalText ? "AA ✓" : (cell.ratio >= WCAG.aaLargeText ? "AA large" : "✗")
-                s += "<g><title>\(xml(palette[i].name)) on \(xml(palette[j].name)): \(WCAG.ratioText(cell.ratio)):1</title>"
+                s += "<g><title>\(SVGDrawing.xml(palette[i].name)) on \(SVGDrawing.xml(palette[j].name)): \(WCAG.ratioText(cell.ratio)):1</title>"
                 s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cw)\" height=\"\(ch)\" fill=\"\(bg)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 8)\" y=\"\(y + 28)\" font-size=\"22\" font-weight=\"600\" fill=\"\(fg)\">Aa</text>"
                 s += "<text x=\"\(x + 8)\" y=\"\(y + 50)\" font-size=\"11\" fill=\"\(caption)\">\(WCAG.ratioText(cell.ratio)) \(mark)</text></g>\n"
@@ -229,26 +223,5 @@ struct MatrixEndpoint {
         }
         s += "</svg>\n"
         return s
-    }
-
-    static func short(_ name: String) -> String {
-        name.count > 16 ? String(name.prefix(15)) + "…" : name
-    }
-
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 forbids most control characters.
-                if ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r" { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
-            }
-        }
-        return out
     }
 }

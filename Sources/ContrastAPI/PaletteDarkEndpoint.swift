@@ -117,17 +117,7 @@ enum PaletteJSON {
     }
 
     static func row(_ m: PaletteMeasurement) -> JSON {
-        var o = JSONObject()
-        o.append("context", .string(m.context.id))
-        o.append("surface", .string(m.surface))
-        o.append("surfaceHex", .string(ColorJSON.hex(m.surfaceColor)))
-        o.append("foreground", .string(m.foreground))
-        o.append("effectiveForeground", .string(ColorJSON.hex(m.measurement.effectiveForeground)))
-        o.append("ratio", .number(m.measurement.ratio))
-        o.append("ratioText", .string(WCAG.ratioText(m.measurement.ratio)))
-        o.append("apcaLc", .number(m.measurement.apcaLc))
-        o.append("value", .number(m.value))
-        o.append("passes", .bool(m.passes))
-        return .object(o)
+        ColorJSON.surfaceRow(context: m.context.id, surface: m.surface, surfaceColor: m.surfaceColor, foreground: m.foreground,
+                             m.measurement, value: m.value, passes: m.passes)
     }
 }

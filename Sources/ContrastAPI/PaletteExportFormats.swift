@@ -322,7 +322,7 @@ struct PaletteExport {
     }
 
     static func xmlComment(_ s: String) -> String {
-        MatrixEndpoint.xml(s).replacingOccurrences(of: "--", with: "- -")
+        SVGDrawing.xml(s).replacingOccurrences(of: "--", with: "- -")
     }
 
     // MARK: SVG
@@ -341,20 +341,16 @@ struct PaletteExport {
         ]
         let head = 180, cw = 168, rh = 72, top = 56
         let width = head + columns.count * cw + 8, height = top + results.count * rh + 8
-        var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="-apple-system, system-ui, sans-serif">
-        <title>\(MatrixEndpoint.xml(name)): swatches in light, dark base, dark elevated and increased contrast</title>
-        <rect width="\(width)" height="\(height)" fill="#ffffff"/>
-
-        """
+        var s = SVGDrawing.open(width: width, height: height,
+                                title: "\(SVGDrawing.xml(name)): swatches in light, dark base, dark elevated and increased contrast")
         for (i, c) in columns.enumerated() {
-            s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 24)\" font-size=\"12\" font-weight=\"600\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(MatrixEndpoint.xml(c.title))</text>"
-            s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 10)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#3c3c43\">\(MatrixEndpoint.xml(c.subtitle))</text>\n"
+            s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 24)\" font-size=\"12\" font-weight=\"600\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(SVGDrawing.xml(c.title))</text>"
+            s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 10)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#3c3c43\">\(SVGDrawing.xml(c.subtitle))</text>\n"
         }
         for (row, r) in results.enumerated() {
             let y = top + row * rh
-            s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(MatrixEndpoint.xml(MatrixEndpoint.short(r.entry.name)))</text>"
-            s += "<text x=\"8\" y=\"\(y + 48)\" font-size=\"11\" fill=\"#3c3c43\">\(MatrixEndpoint.xml(r.entry.role.rawValue)) · \(MatrixEndpoint.xml(r[.light].color.hex))</text>\n"
+            s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(r.entry.name)))</text>"
+            s += "<text x=\"8\" y=\"\(y + 48)\" font-size=\"11\" fill=\"#3c3c43\">\(SVGDrawing.xml(r.entry.role.rawValue)) · \(SVGDrawing.xml(r[.light].color.hex))</text>\n"
             for (i, c) in columns.enumerated() {
                 let x = head + i * cw
                 let v = r[c.variant]
@@ -363,15 +359,14 @@ struct PaletteExport {
                 let surface = ColorJSON.hex(worst.surfaceColor)
                 let fg = worst.foregroundColor
                 let fgHex = Color.srgb(fg.srgb.x, fg.srgb.y, fg.srgb.z).hex
-                let ls = WCAG.relativeLuminance(worst.surfaceColor)
-                let caption = WCAG.contrastRatio(ls, 0) >= WCAG.contrastRatio(ls, 1) ? "#000000" : "#ffffff"
+                let caption = SVGDrawing.captionColor(on: worst.surfaceColor)
                 let ratio = WCAG.ratioText(worst.measurement.ratio)
                 let mark = worst.passes ? "✓" : "✗"
                 let value = v.target.metric == .wcag2 ? "\(ratio):1" : "Lc \(Fields.format((abs(worst.measurement.apcaLc) * 10).rounded(.down) / 10))"
-                s += "<g><title>\(MatrixEndpoint.xml("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)"))</title>"
+                s += "<g><title>\(SVGDrawing.xml("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)"))</title>"
                 s += "<rect x=\"\(x + 4)\" y=\"\(y + 4)\" width=\"\(cw - 8)\" height=\"\(rh - 8)\" rx=\"8\" fill=\"\(surface)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"600\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
-                s += "<text x=\"\(x + 14)\" y=\"\(y + 52)\" font-size=\"11\" fill=\"\(caption)\">\(value) \(mark) · \(MatrixEndpoint.xml(v.color.hex))</text></g>\n"
+                s += "<text x=\"\(x + 14)\" y=\"\(y + 52)\" font-size=\"11\" fill=\"\(caption)\">\(value) \(mark) · \(SVGDrawing.xml(v.color.hex))</text></g>\n"
             }
         }
         s += "</svg>\n"

@@ -29,13 +29,8 @@ struct SuggestEndpoint {
     }
 
     static func handle(_ f: Fields) throws(Problem) -> JSON {
-        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
-        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
-        let bg = try f.color("background", required: true, hexOrder: hexOrder)!
-        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
-        if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
-        }
+        let pair = try f.colorPair()
+        let (fg, bg, backdrop) = (pair.foreground, pair.background, pair.backdrop)
         let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
             ?? .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text (the default target)")
         let moving = try f.choice("move", NearestPassingColor.Moving.self) ?? .foreground

@@ -28,43 +28,6 @@ private struct WireReply {
     func headers(_ name: String) -> [String] { fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value) }
 }
 
-/// Opens a TCP connection to 127.0.0.1:`port` with a receive timeout.
-private func connectLoopback(_ port: Int, timeoutSeconds: Int = 10) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = in_port_t(UInt16(port).bigEndian)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let ok = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard ok == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
-    return fd
-}
-
-private func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
-    var sent = 0
-    while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if n <= 0 { return }
-        sent += n
-    }
-}
-
-private func readAll(_ fd: Int32) -> [UInt8] {
-    var data: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = recv(fd, &buffer, buffer.count, 0)
-        if n <= 0 { break }
-        data.append(contentsOf: buffer[0..<n])
-    }
-    return data
-}
-
 private func parseWire(_ data: [UInt8]) throws -> WireReply {
     guard let end = data.firstRange(of: [13, 10, 13, 10]) else { throw POSIXError(.EBADMSG) }
     let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")

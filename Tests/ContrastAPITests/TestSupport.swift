@@ -85,33 +85,10 @@ final class LiveServer: @unchecked Sendable {
 
     /// Sends raw bytes and reads the whole response (the request should say `Connection: close`).
     func raw(_ request: [UInt8]) throws -> Reply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let fd = try connectLoopback(port)
         defer { close(fd) }
-        var tv = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard ok == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var sent = 0
-        while sent < request.count {
-            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }  // the server may answer early (413) and close
-            sent += n
-        }
-        var data: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buf, buf.count, 0)
-            if n <= 0 { break }
-            data.append(contentsOf: buf[0..<n])
-        }
-        return try parseResponse(data)
+        sendAll(fd, request)
+        return try parseResponse(readAll(fd))
     }
 
     /// Sends one request with `Connection: close`.
@@ -173,4 +150,45 @@ extension JSON {
     var string: String? { if case .string(let s) = self { return s }; return nil }
     var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
     var array: [JSON]? { if case .array(let a) = self { return a }; return nil }
+}
+
+// MARK: - Raw sockets (shared by LiveServer and the production tests)
+
+/// Opens a TCP connection to 127.0.0.1:`port` with a receive timeout.
+func connectLoopback(_ port: Int, timeoutSeconds: Int = 10) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let ok = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard ok == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+    return fd
+}
+
+/// Sends all of `bytes`; stops early when the peer stops reading (it may answer early and close).
+func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var sent = 0
+    while sent < bytes.count {
+        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n <= 0 { return }
+        sent += n
+    }
+}
+
+/// Reads until the peer closes the connection (or the receive timeout passes).
+func readAll(_ fd: Int32) -> [UInt8] {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { break }
+        data.append(contentsOf: buffer[0..<n])
+    }
+    return data
 }

@@ -1,0 +1,43 @@
+import ColorScience
+
+/// The SVG pictures of the matrix and the palette sheet: the document opening, text escaping,
+/// name shortening and the caption color of a tile.
+enum SVGDrawing {
+    /// `<svg …>` of `width` × `height` px with `title` (already escaped) and a white page.
+    static func open(width: Int, height: Int, title: String) -> String {
+        """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="-apple-system, system-ui, sans-serif">
+        <title>\(title)</title>
+        <rect width="\(width)" height="\(height)" fill="#ffffff"/>
+
+        """
+    }
+
+    /// Black or white, whichever has the higher contrast ratio on `background` (a caption on a tile).
+    static func captionColor(on background: SIMD3<Double>) -> String {
+        let luminance = WCAG.relativeLuminance(background)
+        return WCAG.contrastRatio(luminance, 0) >= WCAG.contrastRatio(luminance, 1) ? "#000000" : "#ffffff"
+    }
+
+    /// A name cut to 16 characters (15 and "…") for a header.
+    static func short(_ name: String) -> String {
+        name.count > 16 ? String(name.prefix(15)) + "…" : name
+    }
+
+    /// `text` escaped for XML content and attributes; control characters XML 1.0 forbids become U+FFFD.
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                if ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r" { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
+            }
+        }
+        return out
+    }
+}
