@@ -9,10 +9,21 @@ extension Color {
     /// `GamutMapping.map(_:to:)` first for perceptual gamut mapping of wide-gamut colors.
     public var hex: String {
         let rgb = converted(to: .srgb).coordinates
-        var out = "#" + ColorFormatting.hexByte(rgb.x) + ColorFormatting.hexByte(rgb.y)
-            + ColorFormatting.hexByte(rgb.z)
-        if alpha < 1 { out += ColorFormatting.hexByte(alpha) }
-        return out
+        // At most 9 ASCII bytes: a small string, written in place (no allocation).
+        let count = alpha < 1 ? 9 : 7
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            func put(_ value: Double, at index: Int) {
+                let b = ColorFormatting.byte(value)
+                buffer[index] = ColorFormatting.hexDigit(b >> 4)
+                buffer[index + 1] = ColorFormatting.hexDigit(b & 15)
+            }
+            buffer[0] = UInt8(ascii: "#")
+            put(rgb.x, at: 1)
+            put(rgb.y, at: 3)
+            put(rgb.z, at: 5)
+            if count == 9 { put(alpha, at: 7) }
+            return count
+        }
     }
 
     /// CSS Color 4 text for this color in its own space, in the modern space-separated syntax:
@@ -63,18 +74,17 @@ extension Color {
 
 /// Number formatting helpers for serialization (internal).
 enum ColorFormatting {
-    private static let hexDigits = Array("0123456789abcdef")
-
-    /// Two lowercase hex digits of `value` clipped to `0...1`, rounded half up from `× 255`.
+    /// The 8-bit value `0...255` of `value` clipped to `0...1`, rounded half up from `× 255`.
     /// A 1e-9 allowance absorbs float error on exact halves such as 127.5.
     static func byte(_ value: Double) -> Int {
         let v = value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
         return Swift.min(255, Int((v * 255 + 0.5 + 1e-9).rounded(.down)))
     }
 
-    static func hexByte(_ value: Double) -> String {
-        let b = byte(value)
-        return String([hexDigits[b >> 4], hexDigits[b & 15]])
+    /// The lower-case hex digit of `0...15` as an ASCII byte.
+    @inline(__always)
+    static func hexDigit(_ nibble: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
     }
 
     /// Decimal text with at most `decimals` fraction digits, trailing zeros removed, no "-0".

@@ -73,12 +73,16 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         if let index = storage.firstIndex(where: { $0.key == key }) {
             storage[index].value = value
         } else {
+            if storage.capacity == 0 { storage.reserveCapacity(8) }
             storage.append(Member(key: key, value: value))
         }
     }
 
     /// Appends a member without checking for duplicates (the caller guarantees uniqueness).
     public mutating func append(_ key: String, _ value: JSON) {
+        // Room for 8 members at the first append: growing 1, 2, 4, 8 cost a fifth of the
+        // instructions of building a contrast answer.
+        if storage.capacity == 0 { storage.reserveCapacity(8) }
         storage.append(Member(key: key, value: value))
     }
 
