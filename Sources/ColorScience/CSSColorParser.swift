@@ -36,7 +36,7 @@ public enum HexOrder: String, Sendable, CaseIterable {
 ///   and modern space syntax (`none`, mixed numbers/percentages, `/ alpha`) → `.srgb` `0...1`,
 ///   channels clamped to `0...255` (`0%...100%`) at parse time;
 /// - `hsl()`/`hsla()` (§7, legacy and modern) → `.hsl` (h degrees `[0, 360)`, s and l in
-///   percent, not clamped); `hwb()` (§8) → `.hwb` (w and b in percent as given; w + b > 100%
+///   percent; a negative saturation is clamped to 0% at parse time, §7.1, nothing else is); `hwb()` (§8) → `.hwb` (w and b in percent as given; w + b > 100%
 ///   is normalised when converting);
 /// - `lab()` (L: 100% = 100, a/b: 100% = 125), `lch()` (C: 100% = 150), `oklab()`
 ///   (L: 100% = 1, a/b: 100% = 0.4), `oklch()` (C: 100% = 0.4) (§9) → their own spaces;
@@ -842,6 +842,9 @@ struct ColorSyntax {
         }
         if space == .lch || space == .oklch {
             coords.y = Swift.max(coords.y, 0)  // negative chroma clamps to 0 (§9.3, §9.4)
+        }
+        if space == .hsl {
+            coords.y = Swift.max(coords.y, 0)  // negative saturation clamps to 0% (§7.1; WPT hsl-clamp-negative-saturation)
         }
         let alpha = try alphaValue(alphaComp, name, allowNone: !legacy, math: &math)
         return Color(space: space, coordinates: coords, alpha: alpha, isNone: none)

@@ -60,8 +60,14 @@ public enum WCAG {
     }
 
     /// The ratio in whole hundredths, rounded down (`ratioText` is this with a decimal point):
-    /// `4.4781 → 447`, `21 → 2100`. Values like 4.5 stored as 4.4999999999 count as 450.
+    /// `4.4781 → 447`, `21 → 2100`. A 1e-9 allowance absorbs float error (4.57 stored as
+    /// 4.569999999 shows 4.57), except at the thresholds 3, 4.5 and 7: a ratio below one of them,
+    /// however little, never shows it (4.499999999999999 shows 4.49, as its verdict fails).
     public static func ratioHundredths(_ ratio: Double) -> Int {
-        Int((ratio * 100 + 1e-9).rounded(.down))
+        let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
+        for threshold in [300, 450, 700] where hundredths == threshold && ratio < Double(threshold) / 100 {
+            return threshold - 1
+        }
+        return hundredths
     }
 }

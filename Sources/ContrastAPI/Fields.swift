@@ -60,8 +60,21 @@ public struct Fields: Sendable {
         self.fromQuery = fromQuery
     }
 
-    /// The body of a POST request as an object.
-    static func body(_ request: HTTPRequest, maxDepth: Int = 32) throws(Problem) -> Fields {
+    /// The body of a POST request as an object. Query parameters other than `allowedQuery`
+    /// (each at most once) are a 400: a POST endpoint reads its input from the body, and a
+    /// parameter it would ignore must not look accepted.
+    static func body(_ request: HTTPRequest, allowedQuery: Set<String> = [], maxDepth: Int = 32) throws(Problem) -> Fields {
+        var seen: Set<String> = []
+        for item in request.query {
+            guard allowedQuery.contains(item.name) else {
+                let also = allowedQuery.isEmpty ? "" : " (only \(allowedQuery.sorted().joined(separator: ", ")) may be given in the query)"
+                throw Problem.invalidField(.query(item.name),
+                    "query parameter '\(item.name.prefix(64))' is not accepted by \(request.method) \(request.path): send the input in the JSON body\(also)")
+            }
+            if !seen.insert(item.name).inserted {
+                throw Problem.invalidField(.query(item.name), "query parameter '\(item.name)' is given more than once")
+            }
+        }
         if let type = request.header("content-type")?.lowercased() {
             let media = type.split(separator: ";").first.map { $0.trimmingWhitespace(newlines: false) } ?? ""
             let accepted = media == "application/json" || media.hasSuffix("+json") || media == "text/plain"

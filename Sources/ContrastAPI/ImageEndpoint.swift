@@ -11,7 +11,7 @@ import JSONValue
 ///
 /// | parameter | meaning |
 /// |---|---|
-/// | `background` | the dark background the image is shown on, any opaque CSS color |
+/// | `background` | the dark background the image is shown on, any opaque CSS color or an Apple system color name (resolved in dark, base level) |
 /// | `systemBackground` | `base` (default, #000000) or `elevated` (#1C1C1E): iOS dark `systemBackground` |
 /// | `targetLc` | APCA Lc ceiling `15...106` for the dimmed white (default 90, see ``DimRule``) |
 /// | `amount` (dim) | luminance multiplier `0...1` to apply instead of the recommendation |
@@ -185,7 +185,8 @@ struct ImageEndpoint: Sendable {
             throw Problem.invalidField(f.field("systemBackground"), "give either background or systemBackground, not both")
         }
         let rule = DimRule(targetLc: try f.number("targetLc", in: 15...106) ?? DimRule.defaultTargetLc)
-        if let c = try f.color("background") {
+        // These routes are about dark mode: a system color name resolves in dark (base) there.
+        if let c = try f.color("background", context: AppleColorContext(appearance: .dark, level: .base)) {
             guard c.display.alpha >= 1 else {
                 throw Problem.invalidField(f.field("background"), "background must be opaque: it is what the image is shown on")
             }
@@ -194,6 +195,7 @@ struct ImageEndpoint: Sendable {
             o.append("input", .string(c.input))
             o.append("hex", .string(ColorJSON.hex(c.display.srgb)))
             o.append("relativeLuminance", .number(c.display.relativeLuminance))
+            if let system = c.systemColor { o.append("systemColor", AppleJSON.systemColor(system)) }
             return Setting(background: c.display.srgb, backgroundJSON: .object(o), rule: rule)
         }
         let level = try f.choice("systemBackground", SystemBackground.self) ?? .base

@@ -26,7 +26,7 @@ struct MatrixEndpoint {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
-            let f = try Fields.body(request)
+            let f = try Fields.body(request, allowedQuery: ["format"])
             try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder"])
             var format = try f.choice("format", Format.self)
             if let q = request.queryValue("format") {

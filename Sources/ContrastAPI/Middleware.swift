@@ -63,13 +63,14 @@ final class Middleware: Sendable {
         } else {
             response = cached(request, answer: answer)
         }
+        if response.status == 405 { response = Problem.adopt(response) }  // the router's own answer
         finish(&response, requestID: requestID, allowOrigin: allowOrigin)
         return response
     }
 
     /// The same headers on an answer the HTTP server made itself (413, 429, 503, …).
     func decorateRejection(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
-        var response = response
+        var response = Problem.adopt(response)
         let requestID = RequestIDGenerator.accepted(request.header("x-request-id")) ?? requestIDs.next()
         if response.header("Cache-Control") == nil {
             response.headers.append(("Cache-Control", "no-store"))

@@ -36,7 +36,7 @@ struct PaletteExportEndpoint {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
-            let f = try Fields.body(request)
+            let f = try Fields.body(request, allowedQuery: ["format"])
             var format = try f.appleChoice("format", Format.self, what: "export format", aliases: Self.formatAliases)
             if let q = request.queryValue("format") {
                 let qf = try Fields(object: JSONObject([("format", .string(q))]), path: .query(""), fromQuery: true)

@@ -206,6 +206,10 @@ struct PaletteRequest {
             let path = f.field("colors").appending(index: i)
             let c = try parseColor(item, at: path, fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy,
                                    target: target, increasedTarget: icTarget)
+            if c.name == "system" {
+                // `on: ["system"]` means the system backgrounds; a color of that name would be ambiguous.
+                throw Problem.invalidField(path.appending("name"), "the name 'system' is reserved (in `on` it stands for the system backgrounds); choose another name")
+            }
             if let first = firstIndex[c.name] {
                 throw Problem.invalidField(path, "\(path.display) repeats the name '\(c.name.prefix(64))' of \(f.field("colors").appending(index: first).display); names must be unique")
             }

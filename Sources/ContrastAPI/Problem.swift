@@ -94,3 +94,26 @@ extension Problem {
         Problem(status: 415, kind: "unsupported-media-type", title: "Unsupported media type", detail: detail)
     }
 }
+
+extension Problem {
+    /// The kinds of the problems the HTTP layer answers itself (`about:blank` there), by status.
+    static let serverKinds: [Int: String] = [
+        400: "malformed-request", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
+        415: "unsupported-media-type", 429: "too-many-connections", 501: "not-implemented", 503: "server-busy",
+    ]
+
+    /// `response` in the API's problem shape when the HTTP layer made it (`"type": "about:blank"`):
+    /// `type` becomes `/problems/<kind>` of `serverKinds` and a numeric `limit` a JSON number.
+    /// Every other response is returned unchanged (one look at two header fields).
+    static func adopt(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.status >= 400, let kind = serverKinds[response.status],
+              response.header("content-type") == "application/problem+json",
+              case .object(var o)? = try? JSONParser.parse(response.body), o["type"] == .string("about:blank")
+        else { return response }
+        o.set("type", .string("/problems/\(kind)"))
+        if case .string(let text)? = o["limit"], let limit = Int(text) { o.set("limit", .number(Double(limit))) }
+        var adopted = response
+        adopted.body = JSON.object(o).serialized()
+        return adopted
+    }
+}

@@ -88,6 +88,10 @@ func httpServerAccessHandler(
                 return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
+            if let refusal = framingRefusal(connection, version: version) {
+                return reject(refusal, connection: connection, url: url, method: method, context: context,
+                              receivedAt: receivedAt, close: true)
+            }
             var expected = 0
             let limit = context.bodyLimit(for: url)
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
@@ -230,6 +234,88 @@ private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPR
     }
     response.headers.append(("Retry-After", "1"))
     return response
+}
+
+// MARK: - Request framing
+
+/// Whether `name` is `lowercase` in any ASCII case.
+@inline(__always)
+private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+    guard name.count == lowercase.utf8CodeUnitCount else { return false }
+    let expected = lowercase.utf8Start
+    for index in 0..<name.count {
+        let byte = name[index]
+        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected[index] { return false }
+    }
+    return true
+}
+
+/// What the header fields say about the request's framing, from one pass over them.
+private struct FramingCensus {
+    var hosts = 0
+    var contentLengths = 0
+    var transferEncoding: String?
+    var contentEncoding: String?
+    var badName = false
+}
+
+/// A refusal for requests whose framing is ambiguous or unsupported, before any body is read
+/// (RFC 9112 §3.2, §6.1, §6.3; RFC 9110 §8.4): an HTTP/1.1 request without exactly one `Host`;
+/// more than one `Content-Length`, or one together with `Transfer-Encoding` (a request a proxy
+/// and this server could frame differently); a transfer coding other than `chunked` (501); a
+/// content coding on the body (415: bodies are not decoded); a field name with whitespace or
+/// control characters. libmicrohttpd answers a `Content-Length` that is not a number itself.
+private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPResponse? {
+    var census = FramingCensus()
+    _ = withUnsafeMutablePointer(to: &census) { pointer in
+        MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let census = cls.assumingMemoryBound(to: FramingCensus.self)
+            let name = UnsafeRawBufferPointer(start: key, count: keySize)
+            if name.isEmpty || name.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { census.pointee.badName = true }
+            if asciiCaseInsensitiveEquals(name, "host") {
+                census.pointee.hosts += 1
+            } else if asciiCaseInsensitiveEquals(name, "content-length") {
+                census.pointee.contentLengths += 1
+            } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
+                census.pointee.transferEncoding = value.map { makeString($0, valueSize) } ?? ""
+            } else if asciiCaseInsensitiveEquals(name, "content-encoding") {
+                census.pointee.contentEncoding = value.map { makeString($0, valueSize) } ?? ""
+            }
+            return .YES
+        }, pointer)
+    }
+    func badRequest(_ detail: String) -> HTTPResponse {
+        .problem(status: 400, title: "Bad Request", detail: detail)
+    }
+    if census.badName {
+        return badRequest("A header field name contains whitespace or a control character (RFC 9110 §5.1).")
+    }
+    let isHTTP11 = version.map { String(cString: $0) == "HTTP/1.1" } ?? false
+    if census.hosts > 1 || (isHTTP11 && census.hosts == 0) {
+        return badRequest("An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2).")
+    }
+    if census.contentLengths > 1 {
+        return badRequest("More than one Content-Length header field (RFC 9112 §6.3).")
+    }
+    if let coding = census.transferEncoding {
+        if census.contentLengths > 0 {
+            return badRequest("Content-Length together with Transfer-Encoding (RFC 9112 §6.1): send one of them.")
+        }
+        let codings = coding.split(separator: ",").map { Compression.trim($0).lowercased() }
+        if codings != ["chunked"] {
+            return .problem(status: 501, title: "Not Implemented",
+                            detail: "Transfer-Encoding '\(coding.prefix(64))' is not supported; only chunked is (RFC 9112 §6.1).")
+        }
+    }
+    if let coding = census.contentEncoding, Compression.trim(Substring(coding)).lowercased() != "identity" {
+        var response = HTTPResponse.problem(
+            status: 415, title: "Unsupported Media Type",
+            detail: "Request bodies with Content-Encoding '\(coding.prefix(64))' are not accepted: send the body uncompressed.")
+        response.headers.append(("Accept-Encoding", "identity"))  // RFC 9110 §15.5.16
+        return response
+    }
+    return nil
 }
 
 // MARK: - Building the request

@@ -117,6 +117,15 @@ struct ContrastReferenceTests {
         #expect(WCAG.ratioText(1) == "1.00")
         #expect(WCAG.ratioText(1.0999) == "1.09")
         #expect(WCAG.ratioText(12.3456) == "12.34")
+        // Just below a threshold never shows the threshold: the verdict compares the unrounded
+        // ratio, and the text must not read as a pass next to a fail (C01's rule).
+        for (threshold, text) in [(4.5, "4.49"), (3.0, "2.99"), (7.0, "6.99")] {
+            let below = threshold.nextDown
+            #expect(below < threshold && WCAG.ratioText(below) == text, "\(below)")
+            #expect(WCAG.ratioText(threshold) == String(format: "%.2f", threshold))
+        }
+        #expect(WCAG.ratioText(4.499999999999999) == "4.49")
+        #expect(WCAG.ratioText(4.569999999999999) == "4.57")
     }
 
     @Test func largeTextThresholds() {

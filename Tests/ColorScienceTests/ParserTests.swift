@@ -103,6 +103,21 @@ struct ParserTests {
         #expect(try CSSColorParser.parse("hsl(30.9, 100%, 50%)").coordinates.x == 30.9)
     }
 
+    /// CSS Color 4 §7.1: a negative saturation is clamped to 0% at parsed-value time (WPT
+    /// css/css-color/parsing/color-computed-hsl.html and hsl-clamp-negative-saturation.html:
+    /// `hsl(0, -50%, 40%)` is `rgb(102, 102, 102)`); lightness and large saturations are not.
+    @Test func hslNegativeSaturationClampsToGray() throws {
+        for input in ["hsl(0, -50%, 40%)", "hsl(0 -50% 40%)", "hsl(120deg -100% 40%)", "hsla(200, -1%, 40%, 1)"] {
+            let color = try CSSColorParser.parse(input)
+            #expect(color.coordinates.y == 0, "\(input)")
+            #expect([0, 1, 2].allSatisfy { abs(Self.rgb255(color)[$0] - 102) < 1e-9 }, "\(input): \(Self.rgb255(color))")
+            #expect(color.hex == "#666666")
+        }
+        #expect(try CSSColorParser.parse("hsl(120 -50% 50%)").hex == "#808080")
+        #expect(try CSSColorParser.parse("hsl(0 150% 40%)").coordinates.y == 150)
+        #expect(try CSSColorParser.parse("hsl(0 50% -10%)").coordinates.z == -10)
+    }
+
     @Test("C24: rgb() percentages scale by 2.55, float kept until hex rounding")
     func c24Percentages() throws {
         let c = try Self.fieldCase("C24")

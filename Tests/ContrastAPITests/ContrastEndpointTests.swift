@@ -141,6 +141,17 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": 12, "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "currentcolor"}"##), 422, pointer: "/background")
+        // A POST reads the body: a query parameter it would ignore is a 400, not silence.
+        expectProblem(call("POST", "/v1/contrast?foreground=black", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foreground")
+        expectProblem(call("POST", "/v1/suggest?foo=1", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foo")
+        expectProblem(call("POST", "/v1/contrast/matrix?format=csv&format=svg", body: ##"{"colors": ["red"]}"##), 400, parameter: "format")
+        expectProblem(call("POST", "/v1/contrast/matrix?format=csv&bogus=1", body: ##"{"colors": ["red"]}"##), 400, parameter: "bogus")
+        expectProblem(call("POST", "/v1/palette/export?format=css&format=svg", body: ##"{"colors": ["red"]}"##), 400, parameter: "format")
+        #expect(call("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": ["red"]}"##).status == 200)
+        // A ratio a hair below 4.5 (a non-8-bit gray) fails and shows 4.49, never 4.50.
+        let hair = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(118.65635698027957 118.65635698027957 118.65635698027957)", "background": "#fff"}"##).json
+        #expect((hair["ratio"]?.double ?? 5) < 4.5)
+        #expect(hair["ratioText"] == "4.49" && hair["wcag"]?["AA"]?["normalText"] == false)
         // Unknown member names become JSON pointer tokens (RFC 6901): "~" as "~0", "/" as "~1".
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "a/b~c": 1}"##), 400, pointer: "/a~1b~0c")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "plain": 1}"##), 400, pointer: "/plain")

@@ -149,6 +149,13 @@ struct ImageTests {
         expectProblem(callImage("/v1/image/analyze?size=2", png), 400, parameter: "size")
         let lower = callImage("/v1/image/analyze?targetLc=75", png).json["recommendation"]?["factor"]?.double ?? 1
         #expect(lower < base)
+        // An Apple system color name resolves in dark mode here, not in the light default.
+        let named = callImage("/v1/image/analyze?background=systemBackground", png).json
+        #expect(named["background"]?["hex"] == .string("#000000"), "\(named["background"] ?? .null)")
+        #expect(named["recommendation"]?["factor"]?.double == base)
+        let grouped = callImage("/v1/image/analyze?background=secondarySystemBackground", png).json
+        #expect(grouped["background"]?["hex"] == .string("#1c1c1e"))
+        #expect(grouped["background"]?["systemColor"] != nil)
     }
 
     /// The systemBackground values are the catalog's dark base and elevated colors.

@@ -505,6 +505,8 @@ struct PaletteTests {
         let many = "[" + (0..<300).map { ##"{"name": "c\##($0)", "color": "#000"}"## }.joined(separator: ",") + "]"
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": \##(many)}"##), 413, pointer: "/colors")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one), \##(one)]}"##), 400, pointer: "/colors/1")
+        // "system" in `on` means the system backgrounds, so no palette color may be called that.
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "system", "role": "background", "color": "#00f"}, {"name": "t", "color": "#fff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/name")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "role": "label"}]}"##), 400, pointer: "/colors/0/role")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "nope"}]}"##), 400, pointer: "/colors/0/color")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "dark": 5}]}"##), 400, pointer: "/colors/0/dark")
