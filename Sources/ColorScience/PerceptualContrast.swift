@@ -19,10 +19,13 @@ public enum PerceptualContrast {
         return abs(la - lb)
     }
 
-    /// Weber contrast `(Y_hi − Y_lo) / Y_lo`, `0...50000` (50000 when Y_lo is 0).
+    /// Weber contrast `(Y_hi − Y_lo) / Y_lo`, `0...50000`: 50000 when only Y_lo is 0 (color.js's
+    /// cap), 0 when both luminances are equal, black on black included (color.js 0.5 gives 50000
+    /// there: a contrast between identical colors is none).
     public static func weber(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         let ya = luminanceY(a), yb = luminanceY(b)
         let hi = max(ya, yb), lo = min(ya, yb)
+        if hi == lo { return 0 }
         return lo == 0 ? weberMax : (hi - lo) / lo
     }
 

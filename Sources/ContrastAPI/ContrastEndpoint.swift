@@ -128,6 +128,9 @@ struct ContrastEndpoint {
             notes.append(.string("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken"))
         }
         if let shadowNote { notes.append(.string(shadowNote)) }
+        if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
+            notes.append(.string("backdrop was not used: the background is opaque, so nothing behind it shows through"))
+        }
         if !notes.isEmpty { out.append("notes", .array(notes)) }
         return .object(out)
     }
@@ -152,6 +155,9 @@ struct ContrastEndpoint {
             }
             guard (2...3).contains(lengths.count) else {
                 throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got '\(shadow.prefix(60))'")
+            }
+            if lengths.count == 3 && lengths[2] < 0 {
+                throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got '\(shadow.prefix(60))'")
             }
             if !colorParts.isEmpty { _ = try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder) }
             if lengths.contains(where: { $0 != 0 }) {

@@ -197,6 +197,9 @@ struct PaletteRequest {
         let icTarget = try f.value("increasedContrastTarget").map { v throws(Problem) in
             try TargetInput.parse(v, at: f.field("increasedContrastTarget"), fromQuery: f.fromQuery)
         }
+        if let target, let icTarget, icTarget.metric == target.metric, icTarget.minimum < target.minimum {
+            throw lowerIncreasedTarget(f.field("increasedContrastTarget"), icTarget, below: f.field("target"), target)
+        }
         guard let items = try f.array("colors", required: true, maxCount: limit), !items.isEmpty else {
             throw Problem.invalidField(f.field("colors"), "\(f.field("colors").display) must hold at least one color")
         }
@@ -296,9 +299,19 @@ struct PaletteRequest {
         var ic = increasedTarget ?? t.increased
         if let v = cf.value("increasedContrastTarget") {
             ic = try TargetInput.parse(v, at: cf.field("increasedContrastTarget"), fromQuery: fromQuery)
+            if ic.metric == t.metric, ic.minimum < t.minimum {
+                // The target it falls below: the color's, the request's, or the policy's for the role.
+                let targetPath = cf.has("target") ? cf.field("target") : target != nil ? FieldPath.body("/target") : cf.field("role")
+                throw lowerIncreasedTarget(cf.field("increasedContrastTarget"), ic, below: targetPath, t)
+            }
         }
         return PaletteRequestColor(name: name, role: role, color: color, on: on, onSystem: onSystem, given: given, target: t,
                                    increasedTarget: ic, input: item)
+    }
+
+    /// 400: an Increase Contrast target that asks less than the standard target.
+    static func lowerIncreasedTarget(_ path: FieldPath, _ ic: ContrastTarget, below targetPath: FieldPath, _ t: ContrastTarget) -> Problem {
+        Problem.contradictory(path, targetPath, "\(path.display) (\(Fields.format(ic.minimum))) asks less of the Increase Contrast variant than the target (\(Fields.format(t.minimum))) asks of the standard one; give it at least the target")
     }
 
     static func unreachable(_ path: FieldPath, _ t: ContrastTarget) -> Problem {

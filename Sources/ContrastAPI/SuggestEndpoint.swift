@@ -72,6 +72,9 @@ struct SuggestEndpoint {
         if bg.display.alpha < 1 && backdrop == nil {
             notes.append(.string("The background is translucent and no backdrop was given: contrast is the worst case over every gray backdrop from black to white."))
         }
+        if backdrop != nil && bg.display.alpha >= 1 {
+            notes.append(.string("backdrop was not used: the background is opaque, so nothing behind it shows through."))
+        }
         if moving == .both {
             notes.append(.string("move both: the two colors move the same OKLCH lightness distance in opposite directions; direction names the foreground's (lighter = lighter text on a darker background); deltaEOK is the sum of both."))
         }

@@ -86,6 +86,13 @@ struct ContrastReferenceTests {
         #expect(abs(try ratio("#ff0000", "#ff0011") - 1.0015) < 1e-4)
         let m = ContrastMeasurement(foreground: try display("red"), background: try display("red"))
         #expect(m.apcaLc == 0 && m.apcaLc.sign == .plus)
+        // Identical colors have no contrast in any metric, black on black included (Weber's
+        // 50000 cap is for a black against anything lighter).
+        let black = SIMD3<Double>(0, 0, 0), white = SIMD3<Double>(1, 1, 1)
+        #expect(PerceptualContrast.weber(black, black) == 0)
+        #expect(PerceptualContrast.weber(white, white) == 0)
+        #expect(PerceptualContrast.weber(black, white) == 50000)
+        #expect(PerceptualContrast.michelson(black, black) == 0)
     }
 
     @Test func linearizationThreshold() throws {

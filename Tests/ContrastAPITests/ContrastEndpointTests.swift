@@ -121,6 +121,7 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "1px 1px 2px #000"}"##), 422, pointer: "/textShadow")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "0 0 0 #ggg"}"##), 400, pointer: "/textShadow")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "shadow"}"##), 400, pointer: "/textShadow")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "0 0 -1px red"}"##), 400, pointer: "/textShadow")
     }
 
     @Test func otherAlgorithms() {
@@ -148,6 +149,10 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast/matrix?format=csv&bogus=1", body: ##"{"colors": ["red"]}"##), 400, parameter: "bogus")
         expectProblem(call("POST", "/v1/palette/export?format=css&format=svg", body: ##"{"colors": ["red"]}"##), 400, parameter: "format")
         #expect(call("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": ["red"]}"##).status == 200)
+        // An opaque background hides the backdrop: said, not silently dropped.
+        let unused = call("POST", "/v1/contrast", body: ##"{"foreground": "#777", "background": "white", "backdrop": "black"}"##).json
+        #expect(unused["notes"]?.array?.contains { $0.string?.hasPrefix("backdrop was not used") == true } == true)
+        #expect(unused["ratioText"] == "4.47")
         // A ratio a hair below 4.5 (a non-8-bit gray) fails and shows 4.49, never 4.50.
         let hair = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(118.65635698027957 118.65635698027957 118.65635698027957)", "background": "#fff"}"##).json
         #expect((hair["ratio"]?.double ?? 5) < 4.5)

@@ -30,6 +30,15 @@ struct EndToEndTests {
         let wrong = try live.request("PUT", "/v1/contrast", body: "{}")
         expectProblem(wrong, 405)
         #expect(wrong.headers["allow"] != nil)
+        #expect(wrong.json["type"] == "/problems/method-not-allowed")
+        // The page's files take GET and HEAD only: another method is a 405, not a 404.
+        for (method, path) in [("DELETE", "/"), ("PUT", "/index.html"), ("POST", "/app.js")] {
+            let answer = try live.request(method, path, body: method == "DELETE" ? nil : "x")
+            expectProblem(answer, 405)
+            #expect(answer.headers["allow"] == "GET, HEAD, OPTIONS", "\(method) \(path)")
+        }
+        #expect(try live.request("OPTIONS", "/index.html").status == 204)
+        expectProblem(try live.request("DELETE", "/no-such-file.html"), 404)
     }
 
     @Test func oversizedBodyIsRefusedBeforeItIsRead() throws {

@@ -505,6 +505,11 @@ struct PaletteTests {
         let many = "[" + (0..<300).map { ##"{"name": "c\##($0)", "color": "#000"}"## }.joined(separator: ",") + "]"
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": \##(many)}"##), 413, pointer: "/colors")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one), \##(one)]}"##), 400, pointer: "/colors/1")
+        // An Increase Contrast target below the standard one contradicts it.
+        let low = expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": ["#007aff"], "target": 7, "increasedContrastTarget": 3}"##), 400, pointer: "/increasedContrastTarget")
+        #expect(low["conflictsWith"] == "/target")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#007aff", "target": 4.5, "increasedContrastTarget": 3}]}"##), 400, pointer: "/colors/0/increasedContrastTarget")
+        #expect(call("POST", "/v1/palette/dark", body: ##"{"colors": ["#007aff"], "target": 4.5, "increasedContrastTarget": 7}"##).status == 200)
         // "system" in `on` means the system backgrounds, so no palette color may be called that.
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "system", "role": "background", "color": "#00f"}, {"name": "t", "color": "#fff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/name")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "role": "label"}]}"##), 400, pointer: "/colors/0/role")

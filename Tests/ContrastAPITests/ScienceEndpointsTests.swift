@@ -210,6 +210,11 @@ struct ScienceEndpointsTests {
         }
         expectProblem(call("GET", "/v1/difference?a=red"), 400, parameter: "b")
         expectProblem(call("GET", "/v1/difference?a=red&b=blue&lab=d75"), 400, parameter: "lab")
+        // Alpha is left out of ΔE, and the answer says so instead of a silent 0.
+        let clear = call("GET", "/v1/difference?a=transparent&b=black").json
+        #expect(clear["deltaE2000"] == 0 && clear["alphaDifference"] == 1)
+        #expect(clear["notes"]?.array?.count == 1)
+        #expect(call("GET", "/v1/difference?a=red&b=blue").json["alphaDifference"] == nil)
     }
 
     @Test func apcaFontTableMatchesApcaW3() throws {
