@@ -82,6 +82,14 @@ public struct Fields: Sendable {
             if !accepted {
                 throw Problem.unsupportedMediaType("send the request body as application/json, not \(media)")
             }
+            for parameter in type.split(separator: ";").dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace(newlines: false) }
+                guard pair.count == 2, pair[0] == "charset" else { continue }
+                let charset = pair[1].trimmingCharacters(in: ["\""])
+                if charset != "utf-8" && charset != "utf8" {
+                    throw Problem.unsupportedMediaType("JSON request bodies are UTF-8 (RFC 8259 §8.1), not charset \(charset.prefix(32))")
+                }
+            }
         }
         let json: JSON
         do {

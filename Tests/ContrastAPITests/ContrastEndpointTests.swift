@@ -142,6 +142,11 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": 12, "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "currentcolor"}"##), 422, pointer: "/background")
+        // JSON is UTF-8: a declared other charset is refused, not read as UTF-8 anyway.
+        let pair = ##"{"foreground": "red", "background": "white"}"##
+        expectProblem(call("POST", "/v1/contrast", body: pair, contentType: "application/json; charset=latin1"), 415)
+        #expect(call("POST", "/v1/contrast", body: pair, contentType: "application/json; charset=UTF-8").status == 200)
+        #expect(call("POST", "/v1/contrast", body: pair, contentType: "application/json;charset=\"utf-8\"").status == 200)
         // A POST reads the body: a query parameter it would ignore is a 400, not silence.
         expectProblem(call("POST", "/v1/contrast?foreground=black", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foreground")
         expectProblem(call("POST", "/v1/suggest?foo=1", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foo")
