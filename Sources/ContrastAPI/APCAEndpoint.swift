@@ -30,44 +30,53 @@ struct APCAEndpoint {
 
     /// The highest level |lc| reaches: `{"name", "minimumLc", "use"}`, or null below Lc 15.
     static func levelJSON(_ lc: Double) -> JSON {
-        guard let level = APCALevel.level(for: lc) else { return .null }
-        return .object([("name", .string(name(level))), ("minimumLc", .number(level.minimumLc)), ("use", .string(use(level)))])
+        JSON.build { levelJSON(lc, into: &$0) }
+    }
+
+    static func levelJSON<S: JSONSink>(_ lc: Double, into s: inout S) {
+        guard let level = APCALevel.level(for: lc) else { return s.null() }
+        s.object { s in
+            s.member("name", name(level))
+            s.member("minimumLc", level.minimumLc)
+            s.member("use", use(level))
+        }
     }
 
     /// `{"100": px | null, …, "900": px | null}`.
     static func fontTable(_ lc: Double) -> JSON {
-        fontTable(APCAFontLookup.requirements(lc: lc))
+        JSON.build { fontTable(APCAFontLookup.requirements(lc: lc), into: &$0) }
     }
 
     /// The weights as member names, `"100"` … `"900"`.
     static let weightKeys = APCAFontLookup.weights.map { String($0) }
 
     /// `{"100": px | null, …, "900": px | null}` of a row from `APCAFontLookup.requirements(lc:)`.
-    static func fontTable(_ row: [FontSizeRequirement]) -> JSON {
-        var o = JSONObject()
-        for (key, requirement) in zip(weightKeys, row) {
-            o.append(key, .number(requirement.minimumPx))
+    static func fontTable<S: JSONSink>(_ row: [FontSizeRequirement], into s: inout S) {
+        s.object { s in
+            for (key, requirement) in zip(weightKeys, row) {
+                s.key(key)
+                if let px = requirement.minimumPx { s.number(px) } else { s.null() }
+            }
         }
-        return .object(o)
     }
 
     /// Whether a text size and weight suffice for `lc`. Weights between table columns use the
     /// next lighter column (the stricter one).
     static func sufficiency(lc: Double, text: TextSpec) -> JSON {
-        sufficiency(APCAFontLookup.requirements(lc: lc), text: text)
+        JSON.build { sufficiency(APCAFontLookup.requirements(lc: lc), text: text, into: &$0) }
     }
 
-    /// `sufficiency(lc:text:)` with the row already looked up.
-    static func sufficiency(_ row: [FontSizeRequirement], text: TextSpec) -> JSON {
+    /// `{"px", "fontWeight", "weightColumn", "minimumPx", "sufficient"}` with the row already looked up.
+    static func sufficiency<S: JSONSink>(_ row: [FontSizeRequirement], text: TextSpec, into s: inout S) {
         let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
         let minimum = row[index].minimumPx
-        return .object([
-            ("px", .number(text.px)),
-            ("fontWeight", .number(Double(text.weight))),
-            ("weightColumn", .number(Double(APCAFontLookup.weights[index]))),
-            ("minimumPx", .number(minimum)),
-            ("sufficient", .bool(minimum.map { text.px >= $0 - 1e-9 } ?? false)),
-        ])
+        s.object { s in
+            s.member("px", text.px)
+            s.member("fontWeight", text.weight)
+            s.member("weightColumn", APCAFontLookup.weights[index])
+            s.member("minimumPx", minimum)
+            s.member("sufficient", minimum.map { text.px >= $0 - 1e-9 } ?? false)
+        }
     }
 
     static func name(_ level: APCALevel) -> String {

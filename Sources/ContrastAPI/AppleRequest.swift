@@ -200,7 +200,7 @@ struct AppleContrastOptions: Sendable {
     }
 
     /// Runs the endpoint with the context bound, so every color member resolves in it.
-    func run(_ body: () throws(Problem) -> JSON) throws(Problem) -> JSON {
+    func run<T>(_ body: () throws(Problem) -> T) throws(Problem) -> T {
         try AppleRequestScope.run(context, body)
     }
 
@@ -212,10 +212,9 @@ struct AppleContrastOptions: Sendable {
 
     /// Adds `textStyle` (when given) and `appleContext` (when given or when a color was a system
     /// color name) to a contrast response.
-    func annotate(_ out: inout JSONObject, _ m: ContrastMeasurement) {
-        if let textStyle { out.append("textStyle", textStyle.json(ratio: m.ratio, lc: m.apcaLc)) }
-        let usedSystem = ["foreground", "background", "backdrop"].contains { out[$0]?["systemColor"] != nil }
-        if contextGiven || usedSystem { out.append("appleContext", AppleJSON.context(context)) }
+    func annotate<S: JSONSink>(into out: inout S, _ m: ContrastMeasurement, usedSystemColor: Bool) {
+        if let textStyle { out.member("textStyle", textStyle.json(ratio: m.ratio, lc: m.apcaLc)) }
+        if contextGiven || usedSystemColor { out.member("appleContext", AppleJSON.context(context)) }
     }
 }
 

@@ -140,17 +140,48 @@ enum ColorJSON {
         .numbers([srgb.x * 255, srgb.y * 255, srgb.z * 255, alpha])
     }
 
+    /// `rgba(_:alpha:)` into a sink.
+    static func rgba<S: JSONSink>(_ srgb: SIMD3<Double>, alpha: Double = 1, into s: inout S) {
+        s.beginArray()
+        s.number(srgb.x * 255)
+        s.number(srgb.y * 255)
+        s.number(srgb.z * 255)
+        s.number(alpha)
+        s.endArray()
+    }
+
     /// The description of a request color: input, hex, rgba, relative luminance, gamut mapping.
     static func describe(_ c: ResolvedColor) -> JSON {
-        var o = JSONObject()
-        o.append("input", .string(c.input))
-        o.append("hex", .string(hex(c.display.srgb, alpha: c.display.alpha)))
-        o.append("rgba", rgba(c.display.srgb, alpha: c.display.alpha))
-        o.append("relativeLuminance", .number(c.display.relativeLuminance))
-        o.append("space", .string(c.color.space.rawValue))
-        o.append("gamutMapped", .bool(c.display.wasGamutMapped))
-        if let system = c.systemColor { o.append("systemColor", AppleJSON.systemColor(system)) }
-        return .object(o)
+        JSON.build { describe(c, into: &$0) }
+    }
+
+    /// `{"input", "hex", "rgba", "relativeLuminance", "space", "gamutMapped", "systemColor"?}`.
+    static func describe<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+        s.object { s in
+            s.member("input", c.input)
+            s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
+            s.key("rgba")
+            rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
+            s.member("relativeLuminance", c.display.relativeLuminance)
+            s.member("space", c.color.space.rawValue)
+            s.member("gamutMapped", c.display.wasGamutMapped)
+            if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
+        }
+    }
+
+    /// An effective (opaque, composited) color: hex, rgba, relative luminance.
+    static func effective(_ srgb: SIMD3<Double>) -> JSON {
+        JSON.build { effective(srgb, into: &$0) }
+    }
+
+    /// `{"hex", "rgba", "relativeLuminance"}` of an opaque color.
+    static func effective<S: JSONSink>(_ srgb: SIMD3<Double>, into s: inout S) {
+        s.object { s in
+            s.member("hex", hex(srgb))
+            s.key("rgba")
+            rgba(srgb, into: &s)
+            s.member("relativeLuminance", WCAG.relativeLuminance(srgb))
+        }
     }
 
     /// One measured surface of an audit or a palette variant: `{"context"?, "surface",
@@ -172,12 +203,4 @@ enum ColorJSON {
         return .object(o)
     }
 
-    /// An effective (opaque, composited) color: hex, rgba, relative luminance.
-    static func effective(_ srgb: SIMD3<Double>) -> JSON {
-        .object([
-            ("hex", .string(hex(srgb))),
-            ("rgba", rgba(srgb)),
-            ("relativeLuminance", .number(WCAG.relativeLuminance(srgb))),
-        ])
-    }
 }

@@ -56,14 +56,21 @@ struct ContrastEndpoint {
     ]).union(AppleContrastOptions.fields)
     static let maxLayers = 32
 
-    static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
+    /// The answer as JSON bytes, written without a JSON tree (this is the hottest endpoint).
+    static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.from(request)
         try f.rejectUnknown(fields)
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
-        return try apple.run { () throws(Problem) -> JSON in try handle(f, apple) }
+        return try apple.run { () throws(Problem) -> [UInt8] in
+            var writer = JSONByteWriter()
+            try answer(f, apple, into: &writer)
+            return writer.bytes
+        }
     }
 
-    static func handle(_ f: Fields, _ apple: AppleContrastOptions) throws(Problem) -> JSON {
+    /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
+    /// written when it throws).
+    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let pair = try f.colorPair()
         let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
         let layers = try parseLayers(f, hexOrder: hexOrder)
@@ -71,11 +78,8 @@ struct ContrastEndpoint {
         let text = try apple.textSpec(orFrom: f)
         let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
 
-        var out = JSONObject()
-        out.append("foreground", ColorJSON.describe(fg))
-        out.append("background", ColorJSON.describe(bg))
-
         let m: ContrastMeasurement
+        let effectiveForeground: Bool, effectiveBackground: Bool
         if let layers {
             // The background is the opaque page; layers nest on it and the text sits in the top one.
             var page = bg.display.srgb
@@ -89,50 +93,64 @@ struct ContrastEndpoint {
             let effBg = Compositing.flatten(page: page, layers: layers)
             let effFg = Compositing.flatten(page: page, layers: layers, top: top)
             m = ContrastMeasurement.flattened(foreground: effFg, background: effBg)
-            out.append("effectiveForeground", ColorJSON.effective(m.effectiveForeground))
-            out.append("effectiveBackground", ColorJSON.effective(m.effectiveBackground))
+            (effectiveForeground, effectiveBackground) = (true, true)
         } else {
             m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: backdrop?.display.srgb)
-            if fg.display.alpha < 1 {
-                out.append("effectiveForeground", ColorJSON.effective(m.effectiveForeground))
-            }
-            if bg.display.alpha < 1 {
-                out.append("effectiveBackground", ColorJSON.effective(m.effectiveBackground))
-            }
+            (effectiveForeground, effectiveBackground) = (fg.display.alpha < 1, bg.display.alpha < 1)
         }
 
-        out.append("ratio", .number(m.ratio))
-        out.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+        out.beginObject()
+        out.key("foreground")
+        ColorJSON.describe(fg, into: &out)
+        out.key("background")
+        ColorJSON.describe(bg, into: &out)
+        if effectiveForeground {
+            out.key("effectiveForeground")
+            ColorJSON.effective(m.effectiveForeground, into: &out)
+        }
+        if effectiveBackground {
+            out.key("effectiveBackground")
+            ColorJSON.effective(m.effectiveBackground, into: &out)
+        }
+        out.member("ratio", m.ratio)
+        out.member("ratioText", WCAG.ratioText(m.ratio))
         if let range = m.ratioRange {
-            out.append("ratioRange", .object([
-                ("min", .number(range.min)),
-                ("max", .number(range.max)),
-                ("minText", .string(WCAG.ratioText(range.min))),
-                ("maxText", .string(WCAG.ratioText(range.max))),
-                ("backdrop", .string("unknown: the background is translucent, so it was composited over every gray from black to white; verdicts use the minimum")),
-                ("worstCaseBackdrop", .string(ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))),
-            ]))
+            out.object("ratioRange") { o in
+                o.member("min", range.min)
+                o.member("max", range.max)
+                o.member("minText", WCAG.ratioText(range.min))
+                o.member("maxText", WCAG.ratioText(range.max))
+                o.member("backdrop", "unknown: the background is translucent, so it was composited over every gray from black to white; verdicts use the minimum")
+                o.member("worstCaseBackdrop", ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))
+            }
         }
-        out.append("wcag", wcagVerdicts(m.ratio))
+        out.key("wcag")
+        wcagVerdicts(m.ratio, into: &out)
         if let text {
-            out.append("text", textVerdict(text, ratio: m.ratio))
+            out.key("text")
+            textVerdict(text, ratio: m.ratio, into: &out)
         }
-        out.append("apca", apcaJSON(m.apcaLc, text: text))
-        apple.annotate(&out, m)
+        out.key("apca")
+        apcaJSON(m.apcaLc, text: text, into: &out)
+        let usedSystemColor = fg.systemColor != nil || bg.systemColor != nil || backdrop?.systemColor != nil
+        apple.annotate(into: &out, m, usedSystemColor: usedSystemColor)
         if algorithm != .wcag2 {
-            out.append("algorithm", .string(algorithm.rawValue))
-            out.append("value", .number(metric(algorithm, m)))
+            out.member("algorithm", algorithm.rawValue)
+            out.member("value", metric(algorithm, m))
         }
-        var notes: [JSON] = []
+        var notes: [String] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
-            notes.append(.string("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken"))
+            notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }
-        if let shadowNote { notes.append(.string(shadowNote)) }
+        if let shadowNote { notes.append(shadowNote) }
         if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
-            notes.append(.string("backdrop was not used: the background is opaque, so nothing behind it shows through"))
+            notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
         }
-        if !notes.isEmpty { out.append("notes", .array(notes)) }
-        return .object(out)
+        if !notes.isEmpty {
+            out.key("notes")
+            out.array { a in for note in notes { a.string(note) } }
+        }
+        out.endObject()
     }
 
     /// `textShadow` (CSS `text-shadow`, comma-separated shadows of `offsetX offsetY [blur] [color]`).
@@ -214,48 +232,65 @@ struct ContrastEndpoint {
     /// `{"AA": {"normalText", "largeText", "nonText"}, "AAA": {"normalText", "largeText"}}`,
     /// each `ratio >= threshold` on the unrounded ratio (WCAG 2.2 SC 1.4.3, 1.4.6, 1.4.11).
     static func wcagVerdicts(_ ratio: Double) -> JSON {
-        .object([
-            ("AA", .object([
-                ("normalText", .bool(ratio >= WCAG.aaNormalText)),
-                ("largeText", .bool(ratio >= WCAG.aaLargeText)),
-                ("nonText", .bool(ratio >= WCAG.aaNonText)),
-            ])),
-            ("AAA", .object([
-                ("normalText", .bool(ratio >= WCAG.aaaNormalText)),
-                ("largeText", .bool(ratio >= WCAG.aaaLargeText)),
-            ])),
-        ])
+        JSON.build { wcagVerdicts(ratio, into: &$0) }
     }
 
-    static func textVerdict(_ t: TextSpec, ratio: Double) -> JSON {
+    static func wcagVerdicts<S: JSONSink>(_ ratio: Double, into s: inout S) {
+        s.object { s in
+            s.object("AA") { s in
+                s.member("normalText", ratio >= WCAG.aaNormalText)
+                s.member("largeText", ratio >= WCAG.aaLargeText)
+                s.member("nonText", ratio >= WCAG.aaNonText)
+            }
+            s.object("AAA") { s in
+                s.member("normalText", ratio >= WCAG.aaaNormalText)
+                s.member("largeText", ratio >= WCAG.aaaLargeText)
+            }
+        }
+    }
+
+    /// `{"fontSize", "fontSizeUnit", "points", "px", "fontWeight", "isLarge", "requiredRatio":
+    /// {"AA", "AAA"}, "passes": {"AA", "AAA"}}` (WCAG 2.2 large text: 18 pt, or 14 pt bold).
+    static func textVerdict<S: JSONSink>(_ t: TextSpec, ratio: Double, into s: inout S) {
         let aa = t.isLarge ? WCAG.aaLargeText : WCAG.aaNormalText
         let aaa = t.isLarge ? WCAG.aaaLargeText : WCAG.aaaNormalText
-        return .object([
-            ("fontSize", .number(t.value)),
-            ("fontSizeUnit", .string(t.unit.rawValue)),
-            ("points", .number(t.points)),
-            ("px", .number(t.px)),
-            ("fontWeight", .number(Double(t.weight))),
-            ("isLarge", .bool(t.isLarge)),
-            ("requiredRatio", .object([("AA", .number(aa)), ("AAA", .number(aaa))])),
-            ("passes", .object([("AA", .bool(ratio >= aa)), ("AAA", .bool(ratio >= aaa))])),
-        ])
+        s.object { s in
+            s.member("fontSize", t.value)
+            s.member("fontSizeUnit", t.unit.rawValue)
+            s.member("points", t.points)
+            s.member("px", t.px)
+            s.member("fontWeight", t.weight)
+            s.member("isLarge", t.isLarge)
+            s.object("requiredRatio") { s in
+                s.member("AA", aa)
+                s.member("AAA", aaa)
+            }
+            s.object("passes") { s in
+                s.member("AA", ratio >= aa)
+                s.member("AAA", ratio >= aaa)
+            }
+        }
     }
 
     /// `{"lc", "version", "informational", "level", "minimumFontSizePx", "text"?}`: Lc with its
     /// sign, the highest APCA use level it reaches (|Lc| 15 non-text … 90 preferred body text), the
     /// apca-w3 minimum font size in px per weight 100…900 (`null` = not usable for text), and with a
     /// text size whether that size and weight suffice.
-    static func apcaJSON(_ lc: Double, text: TextSpec? = nil) -> JSON {
-        var o = JSONObject()
-        o.append("lc", .number(lc))
-        o.append("version", .string(APCA.version))
-        o.append("informational", .bool(true))
-        o.append("level", APCAEndpoint.levelJSON(lc))
-        let row = APCAFontLookup.requirements(lc: lc)
-        o.append("minimumFontSizePx", APCAEndpoint.fontTable(row))
-        if let text { o.append("text", APCAEndpoint.sufficiency(row, text: text)) }
-        return .object(o)
+    static func apcaJSON<S: JSONSink>(_ lc: Double, text: TextSpec? = nil, into s: inout S) {
+        s.object { s in
+            s.member("lc", lc)
+            s.member("version", APCA.version)
+            s.member("informational", true)
+            s.key("level")
+            APCAEndpoint.levelJSON(lc, into: &s)
+            let row = APCAFontLookup.requirements(lc: lc)
+            s.key("minimumFontSizePx")
+            APCAEndpoint.fontTable(row, into: &s)
+            if let text {
+                s.key("text")
+                APCAEndpoint.sufficiency(row, text: text, into: &s)
+            }
+        }
     }
 
     static func metric(_ a: ContrastAlgorithm, _ m: ContrastMeasurement) -> Double {

@@ -23,8 +23,8 @@ public struct ContrastService: Sendable {
         }
         r.add("GET", "/metrics") { _ in middleware.metrics.response() }
         r.add("GET", "/openapi.json") { _ in OpenAPI.response() }
-        r.add("GET", "/v1/contrast", json(ContrastEndpoint.handle))
-        r.add("POST", "/v1/contrast", json(ContrastEndpoint.handle))
+        r.add("GET", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
+        r.add("POST", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
         r.add("GET", "/v1/system-colors", json(SystemColorsEndpoint.handle))
         r.add("POST", "/v1/audit", json(AuditEndpoint.handle))
         r.add("GET", "/v1/labels", json(LabelsEndpoint.handle))
@@ -84,6 +84,17 @@ public struct ContrastService: Sendable {
         return { request in
             do throws(Problem) {
                 return jsonResponse(try body(request))
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    /// Adapts an endpoint that writes its JSON answer as bytes itself (see `JSONByteWriter`).
+    static func jsonBytes(_ body: @escaping @Sendable (HTTPRequest) throws(Problem) -> [UInt8]) -> HTTPHandler {
+        return { request in
+            do throws(Problem) {
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: try body(request))
             } catch {
                 return error.response
             }

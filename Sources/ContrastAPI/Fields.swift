@@ -76,18 +76,22 @@ public struct Fields: Sendable {
             }
         }
         if let type = request.header("content-type")?.lowercased() {
-            let media = type.split(separator: ";").first.map { $0.trimmingWhitespace(newlines: false) } ?? ""
+            // Split at the first ';' only when there is one (the usual "application/json" has none).
+            let semicolon = type.utf8.firstIndex(of: UInt8(ascii: ";"))
+            let media = semicolon.map { type[..<$0].trimmingWhitespace(newlines: false) } ?? type.trimmingWhitespace(newlines: false)
             let accepted = media == "application/json" || media.hasSuffix("+json") || media == "text/plain"
                 || media == "application/x-www-form-urlencoded" || media.isEmpty
             if !accepted {
                 throw Problem.unsupportedMediaType("send the request body as application/json, not \(media)")
             }
-            for parameter in type.split(separator: ";").dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace(newlines: false) }
-                guard pair.count == 2, pair[0] == "charset" else { continue }
-                let charset = pair[1].trimmingCharacters(in: ["\""])
-                if charset != "utf-8" && charset != "utf8" {
-                    throw Problem.unsupportedMediaType("JSON request bodies are UTF-8 (RFC 8259 §8.1), not charset \(charset.prefix(32))")
+            if let semicolon {
+                for parameter in type[type.index(after: semicolon)...].split(separator: ";") {
+                    let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace(newlines: false) }
+                    guard pair.count == 2, pair[0] == "charset" else { continue }
+                    let charset = pair[1].trimmingCharacters(in: ["\""])
+                    if charset != "utf-8" && charset != "utf8" {
+                        throw Problem.unsupportedMediaType("JSON request bodies are UTF-8 (RFC 8259 §8.1), not charset \(charset.prefix(32))")
+                    }
                 }
             }
         }

@@ -435,7 +435,10 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
         if field.name.utf8.count == 14 && asciiCaseInsensitiveEquals(field.name, "Content-Length") {
             continue
         }
-        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+        // withCString borrows the string's own NUL-terminated storage (no copy for most strings).
+        _ = field.name.withCString { name in
+            field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+        }
     }
     if context.draining.load(ordering: .relaxed) {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")

@@ -86,3 +86,45 @@ struct JSONValueTests {
         }
     }
 }
+
+/// The byte writer writes what serializing the built tree writes, for the same events.
+struct JSONSinkTests {
+    func events<S: JSONSink>(into s: inout S) {
+        s.object { s in
+            s.member("n", 4.478089453577214)
+            s.member("i", 21)
+            s.member("neg0", -0.0)
+            s.member("nan", Double.nan)
+            s.member("optional", Double?.none)
+            s.member("s", "é\"\n\u{1}")
+            s.member("t", true)
+            s.key("empty")
+            s.object { _ in }
+            s.key("list")
+            s.array { a in
+                a.number(1)
+                a.null()
+                a.array { _ in }
+                a.object { o in o.member("k", "v") }
+                a.string("x")
+            }
+            s.key("dynamic \"key\"")
+            s.numbers([0.5, 1e-7])
+            s.member("tree", JSON.object([("a", [1, "b"]), ("c", .null)]))
+        }
+    }
+
+    @Test func byteWriterMatchesTheSerializedTree() throws {
+        var tree = JSONTreeBuilder()
+        events(into: &tree)
+        var writer = JSONByteWriter(capacity: 16)
+        events(into: &writer)
+        #expect(writer.bytes == tree.value.serialized(), "\(String(decoding: writer.bytes, as: UTF8.self))")
+        // (NaN is written as null by both, so the bytes, not a re-parse, are the comparison.)
+        #expect(try JSONParser.parse(writer.bytes)["list"] == tree.value["list"])
+        #expect(tree.value["list"]?.typeName == "array" && tree.value["empty"] == .object(JSONObject()))
+        var top = JSONByteWriter()
+        top.array { a in a.number(1); a.number(2) }
+        #expect(String(decoding: top.bytes, as: UTF8.self) == "[1,2]")
+    }
+}
