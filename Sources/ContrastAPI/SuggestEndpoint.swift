@@ -91,6 +91,9 @@ struct SuggestEndpoint {
         case .both: what = "pair of colors moved apart"
         }
         let goal = target.metric == .wcag2 ? "\(Fields.format(target.minimum)):1" : "Lc \(Fields.format(target.minimum))"
+        if current.foreground.alpha == 0 {
+            return "the foreground is fully transparent (alpha 0), so no lightness of it or of the background can reach \(goal); give the text an opacity"
+        }
         guard let best = outcome.bestReachable else {
             return "no \(what) \(outcome.direction.rawValue) than the original can reach \(goal)"
         }

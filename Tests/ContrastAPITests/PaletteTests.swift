@@ -127,6 +127,12 @@ struct PaletteTests {
         let both = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#808080", "background": "#777777", "target": 7, "move": "both"}"##))
         #expect(both["best"]?["passes"] == true)
         #expect(both["best"]?["foreground"]?["changed"] == true && both["best"]?["background"]?["changed"] == true)
+        // Invisible text: the reason names the alpha, not the direction.
+        let clear = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "transparent", "background": "#ffffff"}"##))
+        #expect(clear["best"] == .null && clear["suggestions"]?.array?.count == 2)
+        for s in clear["suggestions"]?.array ?? [] {
+            #expect(s["reason"]?.string?.contains("fully transparent") == true, "\(s)")
+        }
     }
 
     /// Target forms: names, objects per policy, APCA, and system color names in a context.
