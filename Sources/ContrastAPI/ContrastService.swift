@@ -18,8 +18,9 @@ public struct ContrastService: Sendable {
         let middleware = Middleware(configuration: configuration)
         var r = Router()
         let json = ContrastService.json
-        r.add("GET", "/healthz") { _ in
-            ContrastService.jsonResponse(.object([("status", "ok"), ("version", .string(ContrastService.version))]))
+        let health = JSON.object([("status", "ok"), ("version", .string(ContrastService.version))]).serialized()
+        r.add("GET", "/healthz") { _ in  // a constant: serialized once
+            HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: health)
         }
         r.add("GET", "/metrics") { _ in middleware.metrics.response() }
         r.add("GET", "/openapi.json") { _ in OpenAPI.response() }

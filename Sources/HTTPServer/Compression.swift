@@ -22,14 +22,16 @@ public enum Compression {
     /// The response gzip-compressed when the request accepts it, the body is at least
     /// `minimumBytes`, the content type is text-like (JSON, text, SVG, CSV, XML, JavaScript) and
     /// no coding is set yet; otherwise `response` unchanged. Adds `Vary: Accept-Encoding` to
-    /// compressible responses either way, so caches keep the variants apart.
+    /// compressible responses of `minimumBytes` or more either way, so caches keep the variants
+    /// apart (a smaller body is never compressed, so it has no variants).
     public static func apply(to response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard let type = response.header("content-type")?.lowercased(), isCompressible(type),
+        guard response.body.count >= minimumBytes,
+            let type = response.header("content-type")?.lowercased(), isCompressible(type),
             response.header("content-encoding") == nil
         else { return response }
         var out = response
         out.headers.append(("Vary", "Accept-Encoding"))
-        guard response.body.count >= minimumBytes, acceptsGzip(request), let gz = gzip(response.body) else { return out }
+        guard acceptsGzip(request), let gz = gzip(response.body) else { return out }
         out.body = gz
         out.headers.append(("Content-Encoding", "gzip"))
         return out
