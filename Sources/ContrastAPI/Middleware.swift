@@ -84,6 +84,8 @@ final class Middleware: Sendable {
         let isHead = request.method == "HEAD"
         guard isHead || request.method == "GET" else {
             var response = answer(request)
+            // Room for the headers added below and in finish(): no regrowth of the array.
+            response.headers.reserveCapacity(response.headers.count + 8)
             if response.header("Cache-Control") == nil {
                 response.headers.append(("Cache-Control", "no-store"))
             }
@@ -92,6 +94,7 @@ final class Middleware: Sendable {
         var routed = request
         if isHead { routed.method = "GET" }
         var response = answer(routed)
+        response.headers.reserveCapacity(response.headers.count + 8)
         if response.status == 200 {
             var cacheable = true
             if let existing = response.header("Cache-Control") {
