@@ -99,7 +99,8 @@ extension Problem {
     /// The kinds of the problems the HTTP layer answers itself (`about:blank` there), by status.
     static let serverKinds: [Int: String] = [
         400: "malformed-request", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
-        415: "unsupported-media-type", 429: "too-many-connections", 501: "not-implemented", 503: "server-busy",
+        415: "unsupported-media-type", 429: "too-many-connections", 431: "header-fields-too-large",
+        501: "not-implemented", 503: "server-busy",
     ]
 
     /// `response` in the API's problem shape when the HTTP layer made it (`"type": "about:blank"`):

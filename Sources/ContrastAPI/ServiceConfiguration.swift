@@ -40,6 +40,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// opening (or previous answer) to the request line, and from there to the body's end.
     /// Slower clients (slowloris) are disconnected.
     public var requestTimeoutSeconds = 30
+    /// Most bytes of request header fields; more gets a 431 problem (1024...16384: libmicrohttpd's
+    /// 32 KiB per-connection pool must also hold the request line and the read buffer).
+    public var maxHeaderBytes = 8192
     /// Seconds SIGTERM waits for requests in progress before closing connections `0...3600`.
     public var shutdownGracePeriodSeconds = 10
     /// File of bearer tokens, one per line (`#` comments); "" = none. With tokens (here or in
@@ -144,6 +147,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         intKey("maxImageBytes", "CONTRAST_MAX_IMAGE_BYTES", 1...1_073_741_824, \.maxImageBytes),
         intKey("maxImagePixels", "CONTRAST_MAX_IMAGE_PIXELS", 1...1_000_000_000, \.maxImagePixels),
         intKey("requestTimeoutSeconds", "CONTRAST_REQUEST_TIMEOUT_SECONDS", 0...3600, \.requestTimeoutSeconds),
+        intKey("maxHeaderBytes", "CONTRAST_MAX_HEADER_BYTES", 1024...16384, \.maxHeaderBytes),
         intKey("shutdownGracePeriodSeconds", "CONTRAST_SHUTDOWN_GRACE_PERIOD_SECONDS", 0...3600, \.shutdownGracePeriodSeconds),
         optionalStringKey("authTokensFile", "CONTRAST_AUTH_TOKENS_FILE", \.authTokensFile),
         stringListKey("corsAllowedOrigins", "CONTRAST_CORS_ALLOWED_ORIGINS", \.corsAllowedOrigins),
@@ -223,6 +227,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.perIPConnectionLimit = perIPConnectionLimit
         s.connectionTimeoutSeconds = connectionTimeoutSeconds
         s.requestTimeoutSeconds = requestTimeoutSeconds
+        s.maxHeaderBytes = maxHeaderBytes
         s.shutdownGracePeriodSeconds = Double(shutdownGracePeriodSeconds)
         s.tlsCertificatePEM = tlsCertificatePEM
         s.tlsPrivateKeyPEM = tlsKeyPEM

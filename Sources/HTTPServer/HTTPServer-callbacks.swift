@@ -23,11 +23,14 @@ final class ServerContext: Sendable {
     let tracker: ConnectionTracker
     /// Sees every answer the server makes without `handler` (see ``HTTPServer/RejectionHandler``).
     let rejectionHandler: HTTPServer.RejectionHandler?
+    /// `ServerConfiguration.maxHeaderBytes`.
+    let maxHeaderBytes: Int
 
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
-         rejectionHandler: HTTPServer.RejectionHandler? = nil) {
+         rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max) {
         self.handler = handler
+        self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.maxBodyBytesByPath = maxBodyBytesByPath
         self.tracker = tracker
@@ -88,7 +91,7 @@ func httpServerAccessHandler(
                 return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
-            if let refusal = framingRefusal(connection, version: version) {
+            if let refusal = framingRefusal(connection, version: version, maxHeaderBytes: context.maxHeaderBytes) {
                 return reject(refusal, connection: connection, url: url, method: method, context: context,
                               receivedAt: receivedAt, close: true)
             }
@@ -257,6 +260,8 @@ private struct FramingCensus {
     var transferEncoding: String?
     var contentEncoding: String?
     var badName = false
+    /// Bytes of all fields as sent: `name: value` and CRLF.
+    var bytes = 0
 }
 
 /// A refusal for requests whose framing is ambiguous or unsupported, before any body is read
@@ -264,14 +269,16 @@ private struct FramingCensus {
 /// more than one `Content-Length`, or one together with `Transfer-Encoding` (a request a proxy
 /// and this server could frame differently); a transfer coding other than `chunked` (501); a
 /// content coding on the body (415: bodies are not decoded); a field name with whitespace or
-/// control characters. libmicrohttpd answers a `Content-Length` that is not a number itself.
-private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPResponse? {
+/// control characters; header fields over `maxHeaderBytes` (431). libmicrohttpd answers a
+/// `Content-Length` that is not a number itself.
+private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<CChar>?, maxHeaderBytes: Int) -> HTTPResponse? {
     var census = FramingCensus()
     _ = withUnsafeMutablePointer(to: &census) { pointer in
         MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return .YES }
             let census = cls.assumingMemoryBound(to: FramingCensus.self)
             let name = UnsafeRawBufferPointer(start: key, count: keySize)
+            census.pointee.bytes += keySize + valueSize + 4
             if name.isEmpty || name.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { census.pointee.badName = true }
             if asciiCaseInsensitiveEquals(name, "host") {
                 census.pointee.hosts += 1
@@ -287,6 +294,11 @@ private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<
     }
     func badRequest(_ detail: String) -> HTTPResponse {
         .problem(status: 400, title: "Bad Request", detail: detail)
+    }
+    if census.bytes > maxHeaderBytes {
+        return .problem(status: 431, title: "Request Header Fields Too Large",
+                        detail: "The header fields take \(census.bytes) bytes; the limit is \(maxHeaderBytes).",
+                        extra: [("limit", String(maxHeaderBytes))])
     }
     if census.badName {
         return badRequest("A header field name contains whitespace or a control character (RFC 9110 §5.1).")

@@ -66,7 +66,8 @@ public final class HTTPServer: Sendable {
                 perIPConnectionLimit: max(0, configuration.perIPConnectionLimit),
                 requestTimeoutSeconds: max(0, configuration.requestTimeoutSeconds)
             ),
-            rejectionHandler: rejectionHandler
+            rejectionHandler: rejectionHandler,
+            maxHeaderBytes: configuration.maxHeaderBytes > 0 ? configuration.maxHeaderBytes : .max
         )
     }
 

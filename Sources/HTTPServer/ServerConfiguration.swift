@@ -35,6 +35,11 @@ public struct ServerConfiguration: Sendable {
     /// answer (slowloris and slow-body clients), checked about four times per period by one
     /// timer thread. Time spent in the handler and sending the answer is not counted.
     public var requestTimeoutSeconds: Int = 30
+    /// Most bytes of header fields (names, values and their separators) a request may bring;
+    /// more gets a 431 problem from this server (RFC 6585 §5) before any body is read. Keep it
+    /// well below `connectionMemoryLimitBytes`: a header block that does not fit that pool at all
+    /// is refused by libmicrohttpd itself, with its own 431 page.
+    public var maxHeaderBytes: Int = 8 * 1024
     /// Memory per connection for the request line, headers and read buffer
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). Requests whose headers do not fit get 431.
     /// MHD zeroes this pool between requests, so a larger value costs time on every request
