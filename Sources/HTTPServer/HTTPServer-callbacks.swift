@@ -392,10 +392,9 @@ private func headerFields(_ connection: OpaquePointer) -> [String: String] {
             let headers = cls.assumingMemoryBound(to: [String: String].self)
             let name = makeLowercasedString(key, keySize)
             let text = value.map { makeString($0, valueSize) } ?? ""
-            if let existing = headers.pointee[name] {
+            // One hash lookup for the usual field; a repeated one is joined with ", " (RFC 9110 §5.3).
+            if let existing = headers.pointee.updateValue(text, forKey: name) {
                 headers.pointee[name] = existing + ", " + text
-            } else {
-                headers.pointee[name] = text
             }
             return .YES
         }, pointer)

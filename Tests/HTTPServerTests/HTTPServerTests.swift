@@ -58,6 +58,10 @@ private func testRouter() -> Router {
             #expect(response.text == json)
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("X-Custom") == "yes")
+            // A repeated field arrives joined with ", " in order (RFC 9110 §5.3), whatever its case.
+            let repeated = try RawHTTP.exchange(port: server.port, RawHTTP.request(
+                "POST", "/echo", headers: ["X-Custom: one", "x-custom: two", "X-CUSTOM: three"], body: "{}"))
+            #expect(repeated.header("X-Custom") == "one, two, three")
             #expect(response.header("X-Remote") == "127.0.0.1")
 
             // Chunked upload under the limit is assembled.
