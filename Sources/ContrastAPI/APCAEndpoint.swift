@@ -71,11 +71,11 @@ struct APCAEndpoint {
         let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
         let minimum = row[index].minimumPx
         s.object { s in
-            s.member("px", text.px)
+            s.member("px", text.apcaPx)
             s.member("fontWeight", text.weight)
             s.member("weightColumn", APCAFontLookup.weights[index])
             s.member("minimumPx", minimum)
-            s.member("sufficient", minimum.map { text.px >= $0 - 1e-9 } ?? false)
+            s.member("sufficient", minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
         }
     }
 

@@ -149,7 +149,7 @@ struct TextStyleSelection: Sendable {
     }
 
     /// The size as the contrast endpoint's text spec (points).
-    var textSpec: TextSpec { TextSpec(points: points, weight: weight, unit: .pt, value: points) }
+    var textSpec: TextSpec { TextSpec(points: points, weight: weight, unit: .pt, value: points, apcaPointsAsPx: true) }
 
     /// The style block of a response; with a measurement, also whether it passes.
     func json(ratio: Double?, lc: Double?) -> JSON {

@@ -30,6 +30,11 @@ struct TextSpec: Sendable {
     var value: Double
 
     var px: Double { points * 4 / 3 }
+    /// The size APCA's font lookup is given, in CSS px: `px`, except for an iOS text style, whose
+    /// points are read as px (the HIG convention the README documents; `apcaPointsAsPx`).
+    var apcaPx: Double { apcaPointsAsPx ? points : px }
+    /// Set for sizes from an Apple text style.
+    var apcaPointsAsPx = false
     var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).

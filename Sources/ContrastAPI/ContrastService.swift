@@ -53,21 +53,8 @@ public struct ContrastService: Sendable {
         r.add("POST", "/v1/palette/export", { paletteExport.handle($0) })
         let files = StaticFiles(root: configuration.publicDirectory)
         r.setFallback { request in
-            if request.method == "GET" || request.method == "HEAD" {
-                if let response = files.response(for: request) { return response }
-            } else {
-                // A file of the page answered with another method: 405 (OPTIONS 204) naming GET and HEAD.
-                var probe = request
-                probe.method = "GET"
-                if let file = files.response(for: probe), file.status == 200 {
-                    let allow = "GET, HEAD, OPTIONS"
-                    if request.method == "OPTIONS" { return HTTPResponse(status: 204, headers: [("Allow", allow)]) }
-                    var problem = Problem(status: 405, kind: "method-not-allowed", title: "Method Not Allowed",
-                                          detail: "\(request.method.prefix(16)) is not allowed on \(request.path); allowed: \(allow).").response
-                    problem.headers.append(("Allow", allow))
-                    return problem
-                }
-            }
+            // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
+            if let response = files.response(for: request) { return response }
             return Problem(status: 404, kind: "not-found", title: "Not Found",
                            detail: "no endpoint or file at \(request.path)").response
         }

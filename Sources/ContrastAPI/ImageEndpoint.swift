@@ -126,12 +126,15 @@ struct ImageEndpoint: Sendable {
         let setting = try Self.setting(f)
         let amount = try f.number("amount", in: 0...1)
         if amount != nil && f.has("targetLc") {
-            throw Problem.invalidField(f.field("targetLc"), "targetLc chooses the recommended factor; it cannot be combined with an explicit amount")
+            throw Problem.contradictory(f.field("targetLc"), f.field("amount"), "targetLc chooses the recommended factor; it cannot be combined with an explicit amount")
         }
         let output = try f.choice("format", ImageFormat.self)
         let quality = try f.integer("quality", in: 1...100) ?? 90
         let file = try openImage(request)
         let target = output ?? file.format
+        if f.has("quality") && target == .png {
+            throw Problem.contradictory(f.field("quality"), f.field("format"), "quality applies to JPEG and WebP output; this answer is PNG (lossless), so it would be ignored")
+        }
         if target == .webp && max(file.width, file.height) > 16383 {
             throw Problem(status: 422, kind: "unsupported-image", title: "Unsupported image",
                           detail: "WebP holds at most 16383 pixels per side; this image is \(file.width) × \(file.height): ask for format=png or format=jpeg",
@@ -182,7 +185,7 @@ struct ImageEndpoint: Sendable {
     /// The background (`background` or `systemBackground`) and the rule (`targetLc`).
     static func setting(_ f: Fields) throws(Problem) -> Setting {
         if f.has("background") && f.has("systemBackground") {
-            throw Problem.invalidField(f.field("systemBackground"), "give either background or systemBackground, not both")
+            throw Problem.contradictory(f.field("systemBackground"), f.field("background"), "give either background or systemBackground, not both")
         }
         let rule = DimRule(targetLc: try f.number("targetLc", in: 15...106) ?? DimRule.defaultTargetLc)
         // These routes are about dark mode: a system color name resolves in dark (base) there.

@@ -34,7 +34,7 @@ struct MatrixEndpoint {
                     throw Problem.invalidField(.query("format"), "query parameter 'format' must be one of json, csv, svg, got '\(q.prefix(40))'")
                 }
                 if let format, format != qf {
-                    throw Problem.invalidField(.query("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                    throw Problem.contradictory(.query("format"), f.field("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
                 }
                 format = qf
             }

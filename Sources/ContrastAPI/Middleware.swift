@@ -63,7 +63,7 @@ final class Middleware: Sendable {
         } else {
             response = cached(request, answer: answer)
         }
-        if response.status == 405 { response = Problem.adopt(response) }  // the router's own answer
+        if response.status >= 400 { response = Problem.adopt(response) }  // the router's and StaticFiles' own answers
         finish(&response, requestID: requestID, allowOrigin: allowOrigin)
         return response
     }
@@ -113,9 +113,12 @@ final class Middleware: Sendable {
                     etag = tag
                 }
                 if let etag, let condition = request.header("if-none-match"), Caching.ifNoneMatch(condition, matches: etag) {
+                    // A 304 may state only the 200's length (RFC 9110 §8.6), never 0.
+                    let length = response.body.count
                     response = HTTPResponse(status: 304, headers: response.headers.filter { field in
                         ["etag", "cache-control", "vary", "content-location"].contains(field.name.lowercased())
                     })
+                    response.headers.append(("Content-Length", String(length)))
                 }
             }
         } else if response.status >= 400 && response.header("Cache-Control") == nil {

@@ -91,7 +91,7 @@ extension Problem {
 
     /// 415: the body's media type is not accepted.
     static func unsupportedMediaType(_ detail: String) -> Problem {
-        Problem(status: 415, kind: "unsupported-media-type", title: "Unsupported media type", detail: detail)
+        Problem(status: 415, kind: "unsupported-media-type", title: "Unsupported Media Type", detail: detail)
     }
 }
 

@@ -145,7 +145,7 @@ func httpServerAccessHandler(
         let isHead = strcmpHEAD(method)
         if state.tooLarge {
             return reject(payloadTooLarge(state.limit), connection: connection, url: url, method: method,
-                          context: context, receivedAt: state.receivedAt)
+                          context: context, receivedAt: state.receivedAt, close: true)
         }
         var body: [UInt8] = []
         swap(&body, &state.body)
@@ -241,6 +241,18 @@ private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPR
 
 // MARK: - Request framing
 
+/// RFC 9110 §5.6.2 `tchar`: the bytes a field name may hold.
+@inline(__always)
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+         UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+    default: return false
+    }
+}
+
 /// Whether `name` is `lowercase` in any ASCII case.
 @inline(__always)
 private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
@@ -260,6 +272,7 @@ private struct FramingCensus {
     var transferEncoding: String?
     var contentEncoding: String?
     var badName = false
+    var badValue = false
     /// Bytes of all fields as sent: `name: value` and CRLF.
     var bytes = 0
 }
@@ -279,7 +292,10 @@ private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<
             let census = cls.assumingMemoryBound(to: FramingCensus.self)
             let name = UnsafeRawBufferPointer(start: key, count: keySize)
             census.pointee.bytes += keySize + valueSize + 4
-            if name.isEmpty || name.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { census.pointee.badName = true }
+            if name.isEmpty || !name.allSatisfy(isTokenByte) { census.pointee.badName = true }
+            if let value, UnsafeRawBufferPointer(start: value, count: valueSize).contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
+                census.pointee.badValue = true
+            }
             if asciiCaseInsensitiveEquals(name, "host") {
                 census.pointee.hosts += 1
             } else if asciiCaseInsensitiveEquals(name, "content-length") {
@@ -301,9 +317,16 @@ private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<
                         extra: [("limit", String(maxHeaderBytes))])
     }
     if census.badName {
-        return badRequest("A header field name contains whitespace or a control character (RFC 9110 §5.1).")
+        return badRequest("A header field name is empty or has a character other than letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 §5.1).")
     }
-    let isHTTP11 = version.map { String(cString: $0) == "HTTP/1.1" } ?? false
+    if census.badValue {
+        return badRequest("A header field value contains NUL, CR or LF (RFC 9110 §5.5).")
+    }
+    // HTTP/1.1 and any later 1.x minor version need Host; 1.0 does not.
+    let isHTTP11 = version.map { v in
+        let text = String(cString: v)
+        return text.hasPrefix("HTTP/1.") && (Int(text.dropFirst(7)).map { $0 >= 1 } ?? false)
+    } ?? false
     if census.hosts > 1 || (isHTTP11 && census.hosts == 0) {
         return badRequest("An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2).")
     }
@@ -315,12 +338,17 @@ private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<
             return badRequest("Content-Length together with Transfer-Encoding (RFC 9112 §6.1): send one of them.")
         }
         let codings = coding.split(separator: ",").map { Compression.trim($0).lowercased() }
+        if codings == ["chunked"] && coding.lowercased() != "chunked" {
+            // libmicrohttpd reads only the exact value as chunked and would wait for a body of no length.
+            return badRequest("Transfer-Encoding must be exactly 'chunked', without surrounding whitespace.")
+        }
         if codings != ["chunked"] {
             return .problem(status: 501, title: "Not Implemented",
                             detail: "Transfer-Encoding '\(coding.prefix(64))' is not supported; only chunked is (RFC 9112 §6.1).")
         }
     }
-    if let coding = census.contentEncoding, Compression.trim(Substring(coding)).lowercased() != "identity" {
+    let hasBody = census.contentLengths > 0 || census.transferEncoding != nil
+    if hasBody, let coding = census.contentEncoding, Compression.trim(Substring(coding)).lowercased() != "identity" {
         var response = HTTPResponse.problem(
             status: 415, title: "Unsupported Media Type",
             detail: "Request bodies with Content-Encoding '\(coding.prefix(64))' are not accepted: send the body uncompressed.")
@@ -428,7 +456,7 @@ func clientAddress(_ connection: OpaquePointer) -> String? {
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext, isHead: Bool) -> MHD_Result {
     let status = (100...999).contains(response.status) ? response.status : 500
     var mhdResponse: OpaquePointer?
-    if isHead && response.body.isEmpty, let length = statedContentLength(response), length > 0 {
+    if (isHead || status == 304) && response.body.isEmpty, let length = statedContentLength(response), length > 0 {
         // A bodiless HEAD answer (see `Router.withoutBody`) stating the GET length: MHD sends
         // a body's length but never a body for HEAD, so give it a body it will not read.
         mhdResponse = MHD_create_response_from_callback(UInt64(length), 4096, httpServerNoBodyReader, nil, nil)

@@ -71,7 +71,12 @@ public struct StaticFiles: Sendable {
             return nil
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            // "/docs" names a directory: send the client to "/docs/" so relative links work.
+            // "/docs" names a directory: send the client to "/docs/" so relative links work, but
+            // only when "/docs/" has a page to show (else the redirect would lead to a 404).
+            var index = stat()
+            guard fstatat(fd, "index.html", &index, AT_SYMLINK_NOFOLLOW) == 0, (index.st_mode & S_IFMT) == S_IFREG else {
+                return nil
+            }
             return HTTPResponse(status: 301, headers: [("Location", StaticFiles.percentEncodedPath(request.path) + "/")])
         }
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxFileBytes else {
@@ -100,6 +105,7 @@ public struct StaticFiles: Sendable {
         ]
         if let match = request.header("if-none-match"), StaticFiles.etagMatches(match, etag) {
             headers.removeFirst()
+            headers.append(("Content-Length", String(Int(info.st_size))))  // the 200's length (RFC 9110 §8.6)
             return HTTPResponse(status: 304, headers: headers)
         }
         guard let body = StaticFiles.readAll(fd, size: Int(info.st_size)) else {

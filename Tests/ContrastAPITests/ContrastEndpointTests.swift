@@ -158,6 +158,10 @@ struct ContrastEndpointTests {
         let unused = call("POST", "/v1/contrast", body: ##"{"foreground": "#777", "background": "white", "backdrop": "black"}"##).json
         #expect(unused["notes"]?.array?.contains { $0.string?.hasPrefix("backdrop was not used") == true } == true)
         #expect(unused["ratioText"] == "4.47")
+        // With an iOS text style, APCA reads its points as px in both places that judge it.
+        let body = call("POST", "/v1/contrast", body: ##"{"foreground": "#777777", "background": "#ffffff", "textStyle": "body"}"##).json
+        #expect(body["apca"]?["text"]?["px"] == 17)
+        #expect(body["apca"]?["text"]?["sufficient"] == false && body["textStyle"]?["passes"]?["apca"] == false)
         // A ratio a hair below 4.5 (a non-8-bit gray) fails and shows 4.49, never 4.50.
         let hair = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(118.65635698027957 118.65635698027957 118.65635698027957)", "background": "#fff"}"##).json
         #expect((hair["ratio"]?.double ?? 5) < 4.5)

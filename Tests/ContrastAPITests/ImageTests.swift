@@ -234,6 +234,9 @@ struct ImageTests {
         expectProblem(callImage("/v1/image/dim?amount=0.5&targetLc=80", png), 400, parameter: "targetLc")
         expectProblem(callImage("/v1/image/dim?format=gif", png), 400, parameter: "format")
         expectProblem(callImage("/v1/image/dim?quality=0", png), 400, parameter: "quality")
+        // quality would be ignored for PNG output: said, not silently dropped.
+        let ignored = expectProblem(callImage("/v1/image/dim?quality=90&format=png", png), 400, parameter: "quality")
+        #expect(ignored["type"] == "/problems/contradictory-fields" && ignored["conflictsWith"] == "format")
     }
 
     @Test func jpegOutputOfATranslucentImageIsFlattenedOverTheBackground() throws {

@@ -327,6 +327,11 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(notModified.body.isEmpty)
         #expect(notModified.header("ETag") == etag)
         #expect(notModified.header("Cache-Control") == "public, max-age=300")
+        // A 304 states the 200's length or none, never 0 (RFC 9110 §8.6); pages' files likewise.
+        #expect(notModified.headers("Content-Length") == [String(first.body.count)])
+        let page = try live.request("GET", "/index.html")
+        let pageAgain = try live.request("GET", "/index.html", headers: ["If-None-Match": page.header("ETag") ?? "-"])
+        #expect(pageAgain.status == 304 && pageAgain.headers("Content-Length") == [String(page.body.count)])
         #expect(try live.request("GET", target, headers: ["If-None-Match": "*"]).status == 304)
         #expect(try live.request("GET", target, headers: ["If-None-Match": "\"different\""]).status == 200)
 
@@ -475,6 +480,9 @@ private let otherToken = "another-token-abcdefghijklmnop"
             ("GET /healthz HTTP/1.1\r\n\r\n", 400, "malformed-request"),
             ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "malformed-request"),
             ("GET /healthz HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n", 400, "malformed-request"),
+            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX(Foo): y\r\n\r\n", 400, "malformed-request"),
+            ("GET /healthz HTTP/1.2\r\n\r\n", 400, "malformed-request"),
+            ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n29\r\n\(body)\r\n0\r\n\r\n", 400, "malformed-request"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n", 413, "payload-too-large"),
             ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 9000))\r\n\r\n", 431, "header-fields-too-large"),
         ]
@@ -497,6 +505,12 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(chunked.status == 200 && chunked.json["ratio"] != nil, "\(chunked.text)")
         let identity = try live.request("POST", "/v1/contrast", headers: ["Content-Encoding": "identity"], body: body)
         #expect(identity.status == 200)
+        #expect(try live.request("GET", "/healthz", headers: ["Content-Encoding": "br"]).status == 200)   // no body to decode
+        // A body over the limit that arrives chunked: 413, and the connection is closed.
+        let big = String(repeating: " ", count: 150)
+        let chunked413 = try live.raw("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n96\r\n\(big)\r\n0\r\n\r\n")
+        #expect(chunked413.status == 413 && chunked413.header("Connection") == "close")
+        #expect(chunked413.json["type"] == "/problems/payload-too-large")
         // The router's 405 in the same shape.
         let put = try live.request("PUT", "/v1/contrast", body: "{}")
         #expect(put.status == 405 && put.json["type"] == "/problems/method-not-allowed" && put.header("Allow") != nil)

@@ -14,6 +14,7 @@ private struct Site {
         try fm.createDirectory(atPath: base + "/site/sub", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: base + "/site/.git", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: base + "/site/a b", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: base + "/site/empty", withIntermediateDirectories: true)
         let files: [(String, String)] = [
             ("site/index.html", "<h1>home</h1>"),
             ("site/style.css", "body{}"),
@@ -24,6 +25,7 @@ private struct Site {
             ("site/favicon.ico", "ico"),
             ("site/notes.txt", "notes"),
             ("site/sub/index.html", "<p>sub</p>"),
+            ("site/a b/index.html", "<p>a b</p>"),
             ("site/.env", "SECRET=1"),
             ("site/.git/config", "[core]"),
             ("secret.txt", Site.secret),
@@ -83,6 +85,8 @@ private struct Site {
         #expect(redirect.header("Location") == "/sub/")
         let encoded = try #require(files.response(for: HTTPRequest(method: "GET", path: "/a b")))
         #expect(encoded.header("Location") == "/a%20b/")
+        // A directory without a page is absent: no redirect to a 404.
+        #expect(files.response(for: HTTPRequest(method: "GET", path: "/empty")) == nil)
         #expect(StaticFiles(root: site.base + "/no-such-root").response(for: HTTPRequest(method: "GET", path: "/")) == nil)
     }
 
