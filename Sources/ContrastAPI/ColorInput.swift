@@ -157,16 +157,19 @@ enum ColorJSON {
 
     /// `{"input", "hex", "rgba", "relativeLuminance", "space", "gamutMapped", "systemColor"?}`.
     static func describe<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
-        s.object { s in
-            s.member("input", c.input)
-            s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
-            s.key("rgba")
-            rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
-            s.member("relativeLuminance", c.display.relativeLuminance)
-            s.member("space", c.color.space.rawValue)
-            s.member("gamutMapped", c.display.wasGamutMapped)
-            if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
-        }
+        s.object { s in describeMembers(c, into: &s) }
+    }
+
+    /// The members of `describe` inside an object the caller opened (to add its own first).
+    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+        s.member("input", c.input)
+        s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
+        s.key("rgba")
+        rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
+        s.member("relativeLuminance", c.display.relativeLuminance)
+        s.member("space", c.color.space.rawValue)
+        s.member("gamutMapped", c.display.wasGamutMapped)
+        if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
     }
 
     /// An effective (opaque, composited) color: hex, rgba, relative luminance.

@@ -99,19 +99,17 @@ struct MatrixEndpoint {
         JSON.writeRaw(#"{"count":"#, into: &out)
         JSON.writeNumber(Double(palette.count), into: &out)
         JSON.writeRaw(#","colors":["#, into: &out)
-        for (i, c) in palette.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            var o = JSONObject()
-            o.append("name", .string(c.name))
-            if case .object(let d) = ColorJSON.describe(c.color) {
-                for m in d.members { o.append(m.key, m.value) }
+        var colors = JSONByteWriter(capacity: palette.count * 200)
+        for c in palette {
+            colors.object { w in
+                w.member("name", c.name)
+                ColorJSON.describeMembers(c.color, into: &w)
             }
-            JSON.object(o).write(into: &out)
         }
+        out.append(contentsOf: colors.bytes)
         JSON.writeRaw(#"],"algorithm":"#, into: &out)
         JSON.writeString(algorithm.rawValue, into: &out)
         JSON.writeRaw(#","rows":["#, into: &out)
-        func bool(_ b: Bool) { if b { JSON.writeRaw("true", into: &out) } else { JSON.writeRaw("false", into: &out) } }
         for (i, row) in cells.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "["))
@@ -121,17 +119,8 @@ struct MatrixEndpoint {
                 JSON.writeNumber(cell.ratio, into: &out)
                 JSON.writeRaw(#","ratioText":""#, into: &out)
                 appendRatioText(cell.ratio, into: &out)
-                JSON.writeRaw(#"","AA":{"normalText":"#, into: &out)
-                bool(cell.ratio >= WCAG.aaNormalText)
-                JSON.writeRaw(#","largeText":"#, into: &out)
-                bool(cell.ratio >= WCAG.aaLargeText)
-                JSON.writeRaw(#","nonText":"#, into: &out)
-                bool(cell.ratio >= WCAG.aaNonText)
-                JSON.writeRaw(#"},"AAA":{"normalText":"#, into: &out)
-                bool(cell.ratio >= WCAG.aaaNormalText)
-                JSON.writeRaw(#","largeText":"#, into: &out)
-                bool(cell.ratio >= WCAG.aaaLargeText)
-                JSON.writeRaw(#"},"apcaLc":"#, into: &out)
+                // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
+                out.append(contentsOf: verdictPieces[verdictIndex(cell.ratio)])
                 JSON.writeNumber(cell.lc, into: &out)
                 if let v = cell.value {
                     JSON.writeRaw(#","value":"#, into: &out)
@@ -143,6 +132,19 @@ struct MatrixEndpoint {
         }
         JSON.writeRaw("]}", into: &out)
         return out
+    }
+
+    /// The five WCAG verdicts of a ratio as the bits of `0..<32`: AA normal, large, non-text, AAA normal, large.
+    static func verdictIndex(_ ratio: Double) -> Int {
+        (ratio >= WCAG.aaNormalText ? 1 : 0) | (ratio >= WCAG.aaLargeText ? 2 : 0) | (ratio >= WCAG.aaNonText ? 4 : 0)
+            | (ratio >= WCAG.aaaNormalText ? 8 : 0) | (ratio >= WCAG.aaaLargeText ? 16 : 0)
+    }
+
+    /// For each `verdictIndex`, the JSON between a cell's ratio text and its Lc:
+    /// `","AA":{"normalText":…,"largeText":…,"nonText":…},"AAA":{"normalText":…,"largeText":…},"apcaLc":`.
+    static let verdictPieces: [[UInt8]] = (0..<32).map { bits in
+        func b(_ bit: Int) -> String { bits & bit != 0 ? "true" : "false" }
+        return Array(#"","AA":{"normalText":\#(b(1)),"largeText":\#(b(2)),"nonText":\#(b(4))},"AAA":{"normalText":\#(b(8)),"largeText":\#(b(16))},"apcaLc":"#.utf8)
     }
 
     /// `WCAG.ratioText(ratio)` (two decimals, floored) written straight into `out`.

@@ -191,58 +191,55 @@ public struct JSONByteWriter: JSONSink {
 
 /// Builds a `JSON` value from the events; `value` is the finished tree.
 public struct JSONTreeBuilder: JSONSink {
-    private enum Frame {
-        case object(JSONObject, key: String?)
-        case array([JSON])
+    /// An open object or array. A class, so the top of the stack is changed in place (an enum
+    /// frame would be copied out and back on every value).
+    private final class Container {
+        let isObject: Bool
+        var object = JSONObject()
+        var items: [JSON] = []
+        var key: String?
+        init(isObject: Bool) { self.isObject = isObject }
     }
 
-    private var stack: [Frame] = []
+    private var stack: [Container] = []
     /// The finished value (`.null` until a top-level value has been written).
     public private(set) var value: JSON = .null
 
     public init() {}
 
     private mutating func add(_ item: JSON) {
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             value = item
             return
         }
-        switch top {
-        case .object(var object, let key):
-            precondition(key != nil, "JSONTreeBuilder: a value in an object needs a key first")
-            object.append(key!, item)
-            stack.append(.object(object, key: nil))
-        case .array(var items):
-            items.append(item)
-            stack.append(.array(items))
+        if top.isObject {
+            guard let key = top.key else { preconditionFailure("JSONTreeBuilder: a value in an object needs a key first") }
+            top.object.append(key, item)
+            top.key = nil
+        } else {
+            top.items.append(item)
         }
     }
 
-    public mutating func beginObject() { stack.append(.object(JSONObject(), key: nil)) }
+    public mutating func beginObject() { stack.append(Container(isObject: true)) }
 
     public mutating func endObject() {
-        guard case .object(let object, _)? = stack.popLast() else {
-            preconditionFailure("JSONTreeBuilder: endObject without beginObject")
-        }
-        add(.object(object))
+        guard let top = stack.popLast(), top.isObject else { preconditionFailure("JSONTreeBuilder: endObject without beginObject") }
+        add(.object(top.object))
     }
 
-    public mutating func beginArray() { stack.append(.array([])) }
+    public mutating func beginArray() { stack.append(Container(isObject: false)) }
 
     public mutating func endArray() {
-        guard case .array(let items)? = stack.popLast() else {
-            preconditionFailure("JSONTreeBuilder: endArray without beginArray")
-        }
-        add(.array(items))
+        guard let top = stack.popLast(), !top.isObject else { preconditionFailure("JSONTreeBuilder: endArray without beginArray") }
+        add(.array(top.items))
     }
 
     public mutating func key(_ key: StaticString) { self.key(key.description) }
 
     public mutating func key(_ key: String) {
-        guard case .object(let object, _)? = stack.popLast() else {
-            preconditionFailure("JSONTreeBuilder: a key outside an object")
-        }
-        stack.append(.object(object, key: key))
+        guard let top = stack.last, top.isObject else { preconditionFailure("JSONTreeBuilder: a key outside an object") }
+        top.key = key
     }
 
     public mutating func number(_ value: Double) { add(.number(value)) }
