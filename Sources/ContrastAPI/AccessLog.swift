@@ -14,8 +14,9 @@ import JSONValue
 /// ```
 ///
 /// The path never includes the query (which could carry secrets), and bodies, tokens and the
-/// `Authorization` field are never written. Answers below 500 are logged at `info`, 5xx at
-/// `error`; `logLevel` `warn` or `error` thus keeps only the 5xx lines.
+/// `Authorization` field are never written. Answers below 500 are logged at `info`, 501 at `warn`
+/// (the client's unsupported transfer coding), other 5xx at `error`; `logLevel` `warn` thus keeps
+/// the 5xx lines and `error` those the server caused.
 public struct AccessLog: Sendable {
     /// Where finished lines go (each ends with a newline).
     public typealias Sink = @Sendable ([UInt8]) -> Void
@@ -41,9 +42,16 @@ public struct AccessLog: Sendable {
         }
     }
 
+    /// The level of a request's line: `error` (3) for a 5xx the server caused, `warn` (2) for 501
+    /// (a transfer coding the client asked for and the server does not implement: no server
+    /// fault, but worth a look), `info` (1) for everything else.
+    static func level(status: Int) -> Int {
+        status == 501 ? 2 : status >= 500 ? 3 : 1
+    }
+
     /// Whether a line for `status` would be written.
     func logs(status: Int) -> Bool {
-        (status >= 500 ? 3 : 1) >= minimumLevel
+        AccessLog.level(status: status) >= minimumLevel
     }
 
     /// Writes the line for one request.
@@ -54,8 +62,11 @@ public struct AccessLog: Sendable {
         line.reserveCapacity(256 + path.utf8.count)
         line.append(contentsOf: #"{"time":""#.utf8)
         AccessLog.appendTimestamp(to: &line)
-        line.append(contentsOf: status >= 500 ? #"","level":"error","msg":"request","requestId":"#.utf8
-                                              : #"","level":"info","msg":"request","requestId":"#.utf8)
+        switch AccessLog.level(status: status) {
+        case 3: line.append(contentsOf: #"","level":"error","msg":"request","requestId":"#.utf8)
+        case 2: line.append(contentsOf: #"","level":"warn","msg":"request","requestId":"#.utf8)
+        default: line.append(contentsOf: #"","level":"info","msg":"request","requestId":"#.utf8)
+        }
         JSON.writeString(requestID, into: &line)
         line.append(contentsOf: #","method":"#.utf8)
         JSON.writeString(method.utf8.count <= 16 ? method : String(method.prefix(16)), into: &line)

@@ -413,10 +413,16 @@ private let otherToken = "another-token-abcdefghijklmnop"
             let time = json["time"]?.string ?? ""
             #expect(time.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil, "\(time)")
         }
-        // logLevel warn keeps 5xx lines only.
+        // logLevel warn keeps 5xx lines only; a client's unsupported transfer coding (501) is a warning.
         let quiet = try ProductionServer { $0.logLevel = "warn" }
         _ = try quiet.request("GET", "/healthz")
         #expect(quiet.log.lines.withLock { $0 }.isEmpty)
+        _ = try quiet.raw("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
+        let warned = quiet.log.lines.withLock { $0 }
+        #expect(warned.count == 1 && warned.first?.contains(#""level":"warn""#) == true && warned.first?.contains(#""status":501"#) == true, "\(warned)")
+        let strict = try ProductionServer { $0.logLevel = "error" }
+        _ = try strict.raw("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
+        #expect(strict.log.lines.withLock { $0 }.isEmpty)
     }
 
     @Test func prometheusMetricsCountRoutesStatusesLatencyAndRejections() throws {
