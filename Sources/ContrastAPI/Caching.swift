@@ -32,27 +32,4 @@ enum Caching {
             return 16
         }
     }
-
-    /// Whether an `If-None-Match` value matches `etag` (weak comparison, as RFC 9110 §13.1.2
-    /// prescribes for this field): `*`, or a comma-separated list containing the tag with or
-    /// without a `W/` prefix.
-    static func ifNoneMatch(_ header: String, matches etag: String) -> Bool {
-        let bareTag = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        for part in header.split(separator: ",") {
-            var candidate = part.trimmingCharacters(in: [" ", "\t"])
-            if candidate == "*" { return true }
-            if candidate.hasPrefix("W/") { candidate = String(candidate.dropFirst(2)) }
-            if candidate == bareTag { return true }
-        }
-        return false
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

@@ -112,7 +112,7 @@ final class Middleware: Sendable {
                     response.headers.append(("ETag", tag))
                     etag = tag
                 }
-                if let etag, let condition = request.header("if-none-match"), Caching.ifNoneMatch(condition, matches: etag) {
+                if let etag, let condition = request.header("if-none-match"), EntityTag.ifNoneMatch(condition, matches: etag) {
                     // A 304 may state only the 200's length (RFC 9110 §8.6), never 0.
                     let length = response.body.count
                     response = HTTPResponse(status: 304, headers: response.headers.filter { field in

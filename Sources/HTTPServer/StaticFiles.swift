@@ -103,7 +103,7 @@ public struct StaticFiles: Sendable {
             ("ETag", etag),
             ("X-Content-Type-Options", "nosniff"),
         ]
-        if let match = request.header("if-none-match"), StaticFiles.etagMatches(match, etag) {
+        if let match = request.header("if-none-match"), EntityTag.ifNoneMatch(match, matches: etag) {
             headers.removeFirst()
             headers.append(("Content-Length", String(Int(info.st_size))))  // the 200's length (RFC 9110 §8.6)
             return HTTPResponse(status: 304, headers: headers)
@@ -208,24 +208,6 @@ public struct StaticFiles: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func etagMatches(_ header: String, _ etag: String) -> Bool {
-        if header.trimmingSpaces == "*" {
-            return true
-        }
-        // Weak comparison (RFC 9110 section 8.8.3.2): ignore "W/".
-        let ours = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        for candidate in header.split(separator: ",") {
-            var tag = Substring(candidate.trimmingSpaces)
-            if tag.hasPrefix("W/") {
-                tag = tag.dropFirst(2)
-            }
-            if tag == ours {
-                return true
-            }
-        }
-        return false
-    }
-
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else {
             return nil
@@ -248,14 +230,5 @@ public struct StaticFiles: Sendable {
             failed = offset == 0 && size > 0
         }
         return failed ? nil : bytes
-    }
-}
-
-extension StringProtocol {
-    var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

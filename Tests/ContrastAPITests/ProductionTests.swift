@@ -355,10 +355,10 @@ private let otherToken = "another-token-abcdefghijklmnop"
     @Test func entityTagsAndConditions() {
         #expect(Caching.entityTag([]) == "\"0-cbf29ce484222325\"")
         #expect(Caching.entityTag(Array("a".utf8)) == "\"1-af63dc4c8601ec8c\"")   // FNV-1a 64 of "a"
-        #expect(Caching.ifNoneMatch("\"x\"", matches: "\"x\""))
-        #expect(Caching.ifNoneMatch(" W/\"x\" ", matches: "\"x\""))
-        #expect(Caching.ifNoneMatch("\"a\", \"x\"", matches: "W/\"x\""))
-        #expect(!Caching.ifNoneMatch("\"xy\"", matches: "\"x\""))
+        #expect(EntityTag.ifNoneMatch("\"x\"", matches: "\"x\""))
+        #expect(EntityTag.ifNoneMatch(" W/\"x\" ", matches: "\"x\""))
+        #expect(EntityTag.ifNoneMatch("\"a\", \"x\"", matches: "W/\"x\""))
+        #expect(!EntityTag.ifNoneMatch("\"xy\"", matches: "\"x\""))
     }
 
     // MARK: - Observability
