@@ -105,11 +105,14 @@ extension Problem {
 
     /// `response` in the API's problem shape when the HTTP layer made it (`"type": "about:blank"`):
     /// `type` becomes `/problems/<kind>` of `serverKinds` and a numeric `limit` a JSON number.
-    /// Every other response is returned unchanged (one look at two header fields).
+    /// Every other response is returned unchanged (a look at its first bytes).
     static func adopt(_ response: HTTPResponse) -> HTTPResponse {
+        // `HTTPResponse.problem` writes `type` first: the API's own problems are told apart by
+        // their first bytes, without parsing them again.
         guard response.status >= 400, let kind = serverKinds[response.status],
+              response.body.starts(with: #"{"type":"about:blank""#.utf8),
               response.header("content-type") == "application/problem+json",
-              case .object(var o)? = try? JSONParser.parse(response.body), o["type"] == .string("about:blank")
+              case .object(var o)? = try? JSONParser.parse(response.body)
         else { return response }
         o.set("type", .string("/problems/\(kind)"))
         if case .string(let text)? = o["limit"], let limit = Int(text) { o.set("limit", .number(Double(limit))) }
