@@ -55,10 +55,13 @@ final class RequestState {
     let receivedAt: UInt64
     /// The connection's record, when connections are tracked.
     let connection: ConnectionRecord?
-    init(limit: Int, receivedAt: UInt64, connection: ConnectionRecord?) {
+    /// The header fields by lower-cased name, read once at the first call.
+    let headers: [String: String]
+    init(limit: Int, receivedAt: UInt64, connection: ConnectionRecord?, headers: [String: String]) {
         self.limit = limit
         self.receivedAt = receivedAt
         self.connection = connection
+        self.headers = headers
     }
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
@@ -91,24 +94,26 @@ func httpServerAccessHandler(
                 return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
-            if let refusal = framingRefusal(connection, version: version, maxHeaderBytes: context.maxHeaderBytes) {
+            let headers = readHeaders(connection)
+            if let refusal = framingRefusal(headers, version: version, maxHeaderBytes: context.maxHeaderBytes) {
                 return reject(refusal, connection: connection, url: url, method: method, context: context,
-                              receivedAt: receivedAt, close: true)
+                              receivedAt: receivedAt, headers: headers.fields, close: true)
             }
             var expected = 0
             let limit = context.bodyLimit(for: url)
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
                     return reject(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
-                                  connection: connection, url: url, method: method, context: context, receivedAt: receivedAt)
+                                  connection: connection, url: url, method: method, context: context, receivedAt: receivedAt,
+                                  headers: headers.fields)
                 }
                 if length > limit {
                     return reject(payloadTooLarge(limit), connection: connection, url: url, method: method,
-                                  context: context, receivedAt: receivedAt)
+                                  context: context, receivedAt: receivedAt, headers: headers.fields)
                 }
                 expected = length
             }
-            let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record)
+            let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record, headers: headers.fields)
             if expected > 0 {
                 state.body.reserveCapacity(expected)
             }
@@ -145,7 +150,7 @@ func httpServerAccessHandler(
         let isHead = strcmpHEAD(method)
         if state.tooLarge {
             return reject(payloadTooLarge(state.limit), connection: connection, url: url, method: method,
-                          context: context, receivedAt: state.receivedAt, close: true)
+                          context: context, receivedAt: state.receivedAt, headers: state.headers, close: true)
         }
         var body: [UInt8] = []
         swap(&body, &state.body)
@@ -153,7 +158,7 @@ func httpServerAccessHandler(
             method: String(cString: method),
             path: String(cString: url),
             query: queryArguments(connection),
-            lowercasedHeaders: headerFields(connection),
+            lowercasedHeaders: state.headers,
             body: body,
             remoteAddress: clientAddress(connection),
             receivedAtNanoseconds: state.receivedAt
@@ -196,6 +201,7 @@ private func reject(
     method: UnsafePointer<CChar>,
     context: ServerContext,
     receivedAt: UInt64,
+    headers: [String: String]? = nil,
     close: Bool = false
 ) -> MHD_Result {
     connectionRecord(connection)?.enter(ConnectionRecord.handling)
@@ -205,7 +211,7 @@ private func reject(
             method: String(cString: method),
             path: String(cString: url),
             query: [],
-            lowercasedHeaders: headerFields(connection),
+            lowercasedHeaders: headers ?? headerFields(connection),
             body: [],
             remoteAddress: clientAddress(connection),
             receivedAtNanoseconds: receivedAt
@@ -265,8 +271,10 @@ private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowerc
     return true
 }
 
-/// What the header fields say about the request's framing, from one pass over them.
-private struct FramingCensus {
+/// The request's header fields, read in one pass: keyed by lower-cased name (repeated fields
+/// joined with ", ", RFC 9110 §5.3), with what they say about the request's framing.
+private struct HeaderCensus {
+    var fields = [String: String](minimumCapacity: 12)
     var hosts = 0
     var contentLengths = 0
     var transferEncoding: String?
@@ -277,6 +285,45 @@ private struct FramingCensus {
     var bytes = 0
 }
 
+/// Every header field of the request, in one pass (see ``HeaderCensus``).
+private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
+    var census = HeaderCensus()
+    _ = withUnsafeMutablePointer(to: &census) { pointer in
+        MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let census = cls.assumingMemoryBound(to: HeaderCensus.self)
+            let name = UnsafeRawBufferPointer(start: key, count: keySize)
+            census.pointee.bytes += keySize + valueSize + 4
+            if name.isEmpty || !name.allSatisfy(isTokenByte) { census.pointee.badName = true }
+            if let value, UnsafeRawBufferPointer(start: value, count: valueSize).contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
+                census.pointee.badValue = true
+            }
+            let text = value.map { makeString($0, valueSize) } ?? ""
+            if asciiCaseInsensitiveEquals(name, "host") {
+                census.pointee.hosts += 1
+            } else if asciiCaseInsensitiveEquals(name, "content-length") {
+                census.pointee.contentLengths += 1
+            } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
+                census.pointee.transferEncoding = text
+            } else if asciiCaseInsensitiveEquals(name, "content-encoding") {
+                census.pointee.contentEncoding = text
+            }
+            let lowercased = makeLowercasedString(key, keySize)
+            // One hash lookup for the usual field; a repeated one is joined with ", ".
+            if let existing = census.pointee.fields.updateValue(text, forKey: lowercased) {
+                census.pointee.fields[lowercased] = existing + ", " + text
+            }
+            return .YES
+        }, pointer)
+    }
+    return census
+}
+
+/// The header fields keyed by lower-cased name (for answers made before the census is kept).
+private func headerFields(_ connection: OpaquePointer) -> [String: String] {
+    readHeaders(connection).fields
+}
+
 /// A refusal for requests whose framing is ambiguous or unsupported, before any body is read
 /// (RFC 9112 §3.2, §6.1, §6.3; RFC 9110 §8.4): an HTTP/1.1 request without exactly one `Host`;
 /// more than one `Content-Length`, or one together with `Transfer-Encoding` (a request a proxy
@@ -284,30 +331,7 @@ private struct FramingCensus {
 /// content coding on the body (415: bodies are not decoded); a field name with whitespace or
 /// control characters; header fields over `maxHeaderBytes` (431). libmicrohttpd answers a
 /// `Content-Length` that is not a number itself.
-private func framingRefusal(_ connection: OpaquePointer, version: UnsafePointer<CChar>?, maxHeaderBytes: Int) -> HTTPResponse? {
-    var census = FramingCensus()
-    _ = withUnsafeMutablePointer(to: &census) { pointer in
-        MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-            guard let cls, let key else { return .YES }
-            let census = cls.assumingMemoryBound(to: FramingCensus.self)
-            let name = UnsafeRawBufferPointer(start: key, count: keySize)
-            census.pointee.bytes += keySize + valueSize + 4
-            if name.isEmpty || !name.allSatisfy(isTokenByte) { census.pointee.badName = true }
-            if let value, UnsafeRawBufferPointer(start: value, count: valueSize).contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
-                census.pointee.badValue = true
-            }
-            if asciiCaseInsensitiveEquals(name, "host") {
-                census.pointee.hosts += 1
-            } else if asciiCaseInsensitiveEquals(name, "content-length") {
-                census.pointee.contentLengths += 1
-            } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
-                census.pointee.transferEncoding = value.map { makeString($0, valueSize) } ?? ""
-            } else if asciiCaseInsensitiveEquals(name, "content-encoding") {
-                census.pointee.contentEncoding = value.map { makeString($0, valueSize) } ?? ""
-            }
-            return .YES
-        }, pointer)
-    }
+private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar>?, maxHeaderBytes: Int) -> HTTPResponse? {
     func badRequest(_ detail: String) -> HTTPResponse {
         .problem(status: 400, title: "Bad Request", detail: detail)
     }
@@ -410,24 +434,6 @@ private func makeLowercasedString(_ pointer: UnsafePointer<CChar>, _ count: Int)
             return count
         }
     }
-}
-
-private func headerFields(_ connection: OpaquePointer) -> [String: String] {
-    var headers = [String: String](minimumCapacity: 12)
-    _ = withUnsafeMutablePointer(to: &headers) { pointer in
-        MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-            guard let cls, let key else { return .YES }
-            let headers = cls.assumingMemoryBound(to: [String: String].self)
-            let name = makeLowercasedString(key, keySize)
-            let text = value.map { makeString($0, valueSize) } ?? ""
-            // One hash lookup for the usual field; a repeated one is joined with ", " (RFC 9110 §5.3).
-            if let existing = headers.pointee.updateValue(text, forKey: name) {
-                headers.pointee[name] = existing + ", " + text
-            }
-            return .YES
-        }, pointer)
-    }
-    return headers
 }
 
 private func queryArguments(_ connection: OpaquePointer) -> [(name: String, value: String?)] {
