@@ -69,13 +69,7 @@ public struct ContrastService: Sendable {
 
     /// Adapts an endpoint that returns JSON or throws a `Problem`.
     static func json(_ body: @escaping @Sendable (HTTPRequest) throws(Problem) -> JSON) -> HTTPHandler {
-        return { request in
-            do throws(Problem) {
-                return jsonResponse(try body(request))
-            } catch {
-                return error.response
-            }
-        }
+        jsonBytes { request throws(Problem) in try body(request).serialized() }
     }
 
     /// Adapts an endpoint that writes its JSON answer as bytes itself (see `JSONByteWriter`).
@@ -87,10 +81,5 @@ public struct ContrastService: Sendable {
                 return error.response
             }
         }
-    }
-
-    /// A 200 `application/json` response.
-    static func jsonResponse(_ value: JSON, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: value.serialized())
     }
 }
