@@ -47,8 +47,9 @@ struct APCAEndpoint {
         JSON.build { fontTable(APCAFontLookup.requirements(lc: lc), into: &$0) }
     }
 
-    /// The weights as member names, `"100"` … `"900"`.
-    static let weightKeys = APCAFontLookup.weights.map { String($0) }
+    /// The weights of `APCAFontLookup.weights` as member names, `"100"` … `"900"` (literals, so
+    /// the byte writer copies them without escaping; a test holds them equal to the weights).
+    static let weightKeys: [StaticString] = ["100", "200", "300", "400", "500", "600", "700", "800", "900"]
 
     /// `{"100": px | null, …, "900": px | null}` of a row from `APCAFontLookup.requirements(lc:)`.
     static func fontTable<S: JSONSink>(_ row: [FontSizeRequirement], into s: inout S) {

@@ -13,6 +13,9 @@ enum AppleRequestScope {
 
     /// Runs `body` with `context` bound.
     static func run<T>(_ context: AppleColorContext, _ body: () throws(Problem) -> T) throws(Problem) -> T {
+        // Binding a task-local allocates; when the context in force is already this one (the
+        // default light context of most requests), there is nothing to bind.
+        if context == self.context { return try body() }
         let result: Result<T, Problem> = $context.withValue(context) {
             do throws(Problem) { return .success(try body()) } catch { return .failure(error) }
         }

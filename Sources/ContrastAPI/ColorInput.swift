@@ -56,9 +56,13 @@ let maxSystemColorNameLength = 64
 /// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
 /// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
 func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
+    // Names start with an ASCII letter (after any whitespace): `#…`, digits and the like are
+    // CSS, known without trimming a copy.
+    guard let first = text.utf8.first(where: { $0 != 0x20 && ($0 < 0x09 || $0 > 0x0D) }) else { return nil }
+    if first < 0x80 && !((first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")) { return nil }
     let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
-        trimmed.unicodeScalars.allSatisfy({ ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "." }),
+        trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
         case .success(let data) = AppleData.shared
     else { return nil }
     var name = trimmed

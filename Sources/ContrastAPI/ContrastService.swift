@@ -64,6 +64,11 @@ public struct ContrastService: Sendable {
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        ContrastService.handle(request, middleware: middleware, router: router)
+    }
+
+    /// The middleware around the router, then gzip for large answers.
+    static func handle(_ request: HTTPRequest, middleware: Middleware, router: Router) -> HTTPResponse {
         middleware.handle(request, router: router) { Compression.apply(to: router.handle($0), for: $0) }
     }
 

@@ -3,24 +3,60 @@ import HTTPServer
 import JSONValue
 
 /// Where a request value came from: a JSON pointer into the body, or a query parameter name.
+///
+/// The last step is kept apart and joined only when the path is read: every field a request
+/// reads gets a path, but only a field in an error message needs its text.
 public struct FieldPath: Sendable, Equatable {
-    public var pointer: String?
-    public var parameter: String?
+    /// The parent's path, already joined.
+    private var base: String
+    private var isQuery: Bool
+    /// The last step, not yet joined to `base`.
+    private var last: Step?
 
-    static func body(_ pointer: String) -> FieldPath { FieldPath(pointer: pointer, parameter: nil) }
-    static func query(_ name: String) -> FieldPath { FieldPath(pointer: nil, parameter: name) }
+    private enum Step: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    private init(base: String, isQuery: Bool, last: Step? = nil) {
+        self.base = base
+        self.isQuery = isQuery
+        self.last = last
+    }
+
+    static func body(_ pointer: String) -> FieldPath { FieldPath(base: pointer, isQuery: false) }
+    static func query(_ name: String) -> FieldPath { FieldPath(base: name, isQuery: true) }
+
+    /// The RFC 6901 JSON pointer of a body member (`/colors/2/value`); nil for a query parameter.
+    public var pointer: String? { isQuery ? nil : joined }
+    /// The query parameter name (`colors[2]`); nil for a body member.
+    public var parameter: String? { isQuery ? joined : nil }
+
+    private var joined: String {
+        switch last {
+        case nil: return base
+        case .key(let key)?:
+            if isQuery { return base.isEmpty ? key : "\(base).\(key)" }
+            return base + "/" + FieldPath.escapedToken(key)
+        case .index(let index)?:
+            return isQuery ? "\(base)[\(index)]" : base + "/\(index)"
+        }
+    }
+
+    public static func == (a: FieldPath, b: FieldPath) -> Bool {
+        a.isQuery == b.isQuery && a.joined == b.joined
+    }
 
     /// How the field is named in messages: `foreground` or `/colors/2/value`.
     var display: String {
-        if let parameter { return "query parameter '\(parameter)'" }
-        let p = pointer ?? ""
+        if isQuery { return "query parameter '\(joined)'" }
+        let p = joined
         return p.isEmpty ? "request body" : "'\(p)'"
     }
 
     /// The path of a member below this one.
     func appending(_ key: String) -> FieldPath {
-        if let parameter { return .query(parameter.isEmpty ? key : "\(parameter).\(key)") }
-        return .body((pointer ?? "") + "/" + FieldPath.escapedToken(key))
+        FieldPath(base: joined, isQuery: isQuery, last: .key(key))
     }
 
     /// `key` as a JSON pointer reference token (RFC 6901 §3): `~` as `~0`, `/` as `~1`.
@@ -40,8 +76,7 @@ public struct FieldPath: Sendable, Equatable {
 
     /// The path of an array element below this one.
     func appending(index: Int) -> FieldPath {
-        if let parameter { return .query("\(parameter)[\(index)]") }
-        return .body((pointer ?? "") + "/\(index)")
+        FieldPath(base: joined, isQuery: isQuery, last: .index(index))
     }
 }
 

@@ -183,13 +183,14 @@ extension ContrastService {
         let log = accessLog ?? AccessLog(level: configuration.logLevel)
         let middleware = self.middleware
         let router = self.router
-        let service = self
+        // The closure holds the middleware and router, not `self`: a copy of the whole service
+        // value (configuration included) per request cost about 2k instructions.
         let server = HTTPServer(
             configuration: configuration.server,
             handler: { request in
                 let started = MonotonicClock.nanoseconds()
                 middleware.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
-                let response = service.handle(request)
+                let response = ContrastService.handle(request, middleware: middleware, router: router)
                 middleware.metrics.inFlight.wrappingSubtract(1, ordering: .relaxed)
                 ContrastService.observe(request, response, started: started, router: router, metrics: middleware.metrics, log: log)
                 return response

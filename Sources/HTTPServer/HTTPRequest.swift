@@ -16,8 +16,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// Query arguments in the order sent, percent-decoded; `value` is nil for `?key` without `=`.
     public var query: [(name: String, value: String?)]
-    /// Header fields keyed by lower-cased name. Repeated fields are joined with ", ".
-    public var headers: [String: String]
+    /// Header fields by lower-cased name. Repeated fields are joined with ", ".
+    public var headers: HTTPHeaderFields
     /// The request body (empty when none was sent). At most `ServerConfiguration.maxBodyBytes`.
     public var body: [UInt8]
     /// The client's numeric IP address ("127.0.0.1", "::1"), when known.
@@ -38,20 +38,11 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        if headers.keys.allSatisfy({ !$0.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) }) {
-            self.headers = headers
-        } else {
-            var lowered = [String: String](minimumCapacity: headers.count)
-            for (name, value) in headers {
-                let key = name.lowercased()
-                if let existing = lowered[key] {
-                    lowered[key] = existing + ", " + value
-                } else {
-                    lowered[key] = value
-                }
-            }
-            self.headers = lowered
+        var fields = HTTPHeaderFields()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            fields.add(name.lowercased(), value)
         }
+        self.headers = fields
         self.body = body
         self.remoteAddress = remoteAddress
     }
@@ -61,7 +52,7 @@ public struct HTTPRequest: Sendable {
         method: String,
         path: String,
         query: [(name: String, value: String?)],
-        lowercasedHeaders: [String: String],
+        lowercasedHeaders: HTTPHeaderFields,
         body: [UInt8],
         remoteAddress: String?,
         receivedAtNanoseconds: UInt64
@@ -90,5 +81,49 @@ public struct HTTPRequest: Sendable {
             return value
         }
         return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
+    }
+}
+
+/// A request's header fields: lower-cased names, each once (repeats joined with ", ", RFC 9110
+/// §5.3), in the order they first arrived.
+///
+/// A list searched from the front rather than a dictionary: a request carries a handful of
+/// fields, and comparing a few short names costs less than hashing one (the dictionary was
+/// about 7k instructions of every request).
+public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    private var fields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    /// Fields from name-value pairs; names are lower-cased and repeats joined.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name.lowercased(), value) }
+    }
+
+    /// Room for `count` fields without regrowing.
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
+    /// Adds a field whose `name` is already lower-case; a repeated name joins the values with ", ".
+    public mutating func add(_ lowercasedName: String, _ value: String) {
+        for index in fields.indices where fields[index].name == lowercasedName {
+            fields[index].value += ", " + value
+            return
+        }
+        fields.append((lowercasedName, value))
+    }
+
+    /// The value of the field called `lowercasedName` (exact, lower-case comparison).
+    public subscript(lowercasedName: String) -> String? {
+        for field in fields where field.name == lowercasedName {
+            return field.value
+        }
+        return nil
+    }
+
+    /// Number of distinct field names.
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
     }
 }

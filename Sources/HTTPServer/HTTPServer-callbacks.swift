@@ -6,12 +6,23 @@ import CMicroHTTPD
 import CMicroHTTPDShim
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Shared by all worker threads of one server; outlives the daemon (owned by `HTTPServer`).
 final class ServerContext: Sendable {
     let handler: HTTPHandler
     let maxBodyBytes: Int
     /// Per-path replacements of `maxBodyBytes` (`ServerConfiguration.maxBodyBytesByPath`).
     let maxBodyBytesByPath: [String: Int]
+    /// The same as NUL-terminated UTF-8 paths, compared with the request's C string (a handful
+    /// of paths: cheaper than making a String and hashing it for every request).
+    private let bodyLimitPaths: [(path: ContiguousArray<CChar>, limit: Int)]
     /// Once this much of an oversized body has been read and dropped, the connection is closed
     /// without an answer rather than reading an endless upload.
     let discardLimit: Int
@@ -33,16 +44,19 @@ final class ServerContext: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.maxBodyBytesByPath = maxBodyBytesByPath
+        self.bodyLimitPaths = maxBodyBytesByPath.map { ($0.key.utf8CString, $0.value) }
         self.tracker = tracker
         self.rejectionHandler = rejectionHandler
         let (scaled, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 8)
         self.discardLimit = overflow ? Int.max : max(scaled, 8 * 1_048_576)
     }
 
-    /// The body cap for `url`; no allocation unless per-path caps are configured.
+    /// The body cap for `url` (no allocation).
     func bodyLimit(for url: UnsafePointer<CChar>) -> Int {
-        if maxBodyBytesByPath.isEmpty { return maxBodyBytes }
-        return maxBodyBytesByPath[String(cString: url)] ?? maxBodyBytes
+        for entry in bodyLimitPaths where entry.path.withUnsafeBufferPointer({ strcmp($0.baseAddress!, url) }) == 0 {
+            return entry.limit
+        }
+        return maxBodyBytes
     }
 }
 
@@ -56,8 +70,8 @@ final class RequestState {
     /// The connection's record, when connections are tracked.
     let connection: ConnectionRecord?
     /// The header fields by lower-cased name, read once at the first call.
-    let headers: [String: String]
-    init(limit: Int, receivedAt: UInt64, connection: ConnectionRecord?, headers: [String: String]) {
+    let headers: HTTPHeaderFields
+    init(limit: Int, receivedAt: UInt64, connection: ConnectionRecord?, headers: HTTPHeaderFields) {
         self.limit = limit
         self.receivedAt = receivedAt
         self.connection = connection
@@ -160,7 +174,7 @@ func httpServerAccessHandler(
             query: queryArguments(connection),
             lowercasedHeaders: state.headers,
             body: body,
-            remoteAddress: clientAddress(connection),
+            remoteAddress: state.connection.map { $0.address } ?? clientAddress(connection),
             receivedAtNanoseconds: state.receivedAt
         )
         let response = context.handler(request)
@@ -201,7 +215,7 @@ private func reject(
     method: UnsafePointer<CChar>,
     context: ServerContext,
     receivedAt: UInt64,
-    headers: [String: String]? = nil,
+    headers: HTTPHeaderFields? = nil,
     close: Bool = false
 ) -> MHD_Result {
     connectionRecord(connection)?.enter(ConnectionRecord.handling)
@@ -213,7 +227,7 @@ private func reject(
             query: [],
             lowercasedHeaders: headers ?? headerFields(connection),
             body: [],
-            remoteAddress: clientAddress(connection),
+            remoteAddress: connectionRecord(connection).map { $0.address } ?? clientAddress(connection),
             receivedAtNanoseconds: receivedAt
         )
         response = rejectionHandler(request, response)
@@ -274,7 +288,7 @@ private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowerc
 /// The request's header fields, read in one pass: keyed by lower-cased name (repeated fields
 /// joined with ", ", RFC 9110 §5.3), with what they say about the request's framing.
 private struct HeaderCensus {
-    var fields = [String: String](minimumCapacity: 12)
+    var fields = HTTPHeaderFields()
     var hosts = 0
     var contentLengths = 0
     var transferEncoding: String?
@@ -288,6 +302,7 @@ private struct HeaderCensus {
 /// Every header field of the request, in one pass (see ``HeaderCensus``).
 private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
     var census = HeaderCensus()
+    census.fields.reserveCapacity(8)
     _ = withUnsafeMutablePointer(to: &census) { pointer in
         MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return .YES }
@@ -308,11 +323,8 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
             } else if asciiCaseInsensitiveEquals(name, "content-encoding") {
                 census.pointee.contentEncoding = text
             }
-            let lowercased = makeLowercasedString(key, keySize)
-            // One hash lookup for the usual field; a repeated one is joined with ", ".
-            if let existing = census.pointee.fields.updateValue(text, forKey: lowercased) {
-                census.pointee.fields[lowercased] = existing + ", " + text
-            }
+            // A repeated field is joined with ", ".
+            census.pointee.fields.add(makeLowercasedString(key, keySize), text)
             return .YES
         }, pointer)
     }
@@ -320,7 +332,7 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
 }
 
 /// The header fields keyed by lower-cased name (for answers made before the census is kept).
-private func headerFields(_ connection: OpaquePointer) -> [String: String] {
+private func headerFields(_ connection: OpaquePointer) -> HTTPHeaderFields {
     readHeaders(connection).fields
 }
 
@@ -347,10 +359,7 @@ private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar
         return badRequest("A header field value contains NUL, CR or LF (RFC 9110 §5.5).")
     }
     // HTTP/1.1 and any later 1.x minor version need Host; 1.0 does not.
-    let isHTTP11 = version.map { v in
-        let text = String(cString: v)
-        return text.hasPrefix("HTTP/1.") && (Int(text.dropFirst(7)).map { $0 >= 1 } ?? false)
-    } ?? false
+    let isHTTP11 = version.map(isHTTP11OrLater) ?? false
     if census.hosts > 1 || (isHTTP11 && census.hosts == 0) {
         return badRequest("An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2).")
     }
@@ -383,6 +392,25 @@ private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar
 }
 
 // MARK: - Building the request
+
+/// Whether `version` is `HTTP/1.` followed by a decimal minor version of at least 1 (read from
+/// the C string without making a String).
+private func isHTTP11OrLater(_ version: UnsafePointer<CChar>) -> Bool {
+    let prefix: StaticString = "HTTP/1."
+    for index in 0..<prefix.utf8CodeUnitCount where UInt8(bitPattern: version[index]) != prefix.utf8Start[index] {
+        return false
+    }
+    var pointer = version + prefix.utf8CodeUnitCount
+    guard pointer.pointee != 0 else { return false }
+    var nonZero = false
+    while pointer.pointee != 0 {
+        let digit = Int(pointer.pointee) - 48
+        guard digit >= 0 && digit <= 9 else { return false }
+        if digit != 0 { nonZero = true }
+        pointer += 1
+    }
+    return nonZero
+}
 
 private func payloadTooLarge(_ limit: Int) -> HTTPResponse {
     .problem(

@@ -107,85 +107,249 @@ extension JSONSink {
 
 /// Writes JSON bytes as the events arrive: the same bytes `JSON.serialized()` gives for the
 /// same value, without a tree.
+///
+/// The text goes into one growable buffer (``JSONByteBuffer``) written through a pointer: an
+/// `[UInt8]` paid a uniqueness and capacity check per append, which was a third of the cost of
+/// writing a contrast answer. `bytes` copies the text out once.
 public struct JSONByteWriter: JSONSink {
-    /// The JSON text so far.
-    public private(set) var bytes: [UInt8]
+    private let buffer: JSONByteBuffer
     /// Whether the next value or key in the current container needs a comma before it.
     private var needsComma = false
 
+    /// A writer whose buffer starts with room for `capacity` bytes (it grows as needed).
     public init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = JSONByteBuffer(capacity: capacity)
     }
+
+    /// The JSON text so far.
+    public var bytes: [UInt8] { buffer.array }
+
+    /// Bytes written so far.
+    public var count: Int { buffer.count }
 
     @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         needsComma = false
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     public mutating func key(_ key: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        // Literal keys of this code base need no escaping.
-        JSON.writeRaw(key, into: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        // Literal keys of this code base need no escaping: `,"key":` in one copy.
+        let length = key.utf8CodeUnitCount
+        buffer.reserve(length + 4)
+        buffer.appendUnchecked(needsComma, UInt8(ascii: ","))
+        buffer.appendUnchecked(UInt8(ascii: "\""))
+        buffer.appendUnchecked(key.utf8Start, length)
+        buffer.appendUnchecked(UInt8(ascii: "\""))
+        buffer.appendUnchecked(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func key(_ key: String) {
         separate()
-        JSON.writeString(key, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        buffer.appendString(key)
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func number(_ value: Double) {
         separate()
-        JSON.writeNumber(value, into: &bytes)
+        buffer.appendNumber(value)
     }
 
     public mutating func string(_ value: String) {
         separate()
-        JSON.writeString(value, into: &bytes)
+        buffer.appendString(value)
     }
 
     public mutating func bool(_ value: Bool) {
         separate()
-        if value { JSON.writeRaw("true", into: &bytes) } else { JSON.writeRaw("false", into: &bytes) }
+        if value { buffer.append("true") } else { buffer.append("false") }
     }
 
     public mutating func null() {
         separate()
-        JSON.writeRaw("null", into: &bytes)
+        buffer.append("null")
     }
 
     public mutating func value(_ value: JSON) {
         separate()
-        value.write(into: &bytes)
+        buffer.append(value.serialized())
+    }
+}
+
+/// The growable byte buffer behind ``JSONByteWriter``: one allocation that doubles when full,
+/// written through its pointer. A class so that the writer, a struct passed `inout`, never
+/// copies it and its memory is freed once.
+final class JSONByteBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy of the bytes written.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(count + extra) }
+    }
+
+    @inline(never)
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func appendUnchecked(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// `byte` when `condition` holds, without a branch the caller has to write.
+    @inline(__always)
+    func appendUnchecked(_ condition: Bool, _ byte: UInt8) {
+        base[count] = byte
+        count &+= condition ? 1 : 0
+    }
+
+    @inline(__always)
+    func appendUnchecked(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
+        (base + count).update(from: bytes, count: length)
+        count &+= length
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1)
+        appendUnchecked(byte)
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        appendUnchecked(start, bytes.count)
+    }
+
+    @inline(__always)
+    func append(_ text: StaticString) {
+        reserve(text.utf8CodeUnitCount)
+        appendUnchecked(text.utf8Start, text.utf8CodeUnitCount)
+    }
+
+    func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// `s` as a quoted JSON string, escaped as `JSON.writeString(_:into:)` does.
+    func appendString(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes in
+            reserve(bytes.count + 2)
+            appendUnchecked(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let b = bytes[index]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+                if index > runStart { append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                runStart = index + 1
+                reserve(6)
+                switch b {
+                case 0x22: appendUnchecked(0x5C); appendUnchecked(0x22)
+                case 0x5C: appendUnchecked(0x5C); appendUnchecked(0x5C)
+                case 0x0A: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "n"))
+                case 0x0D: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "r"))
+                case 0x09: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "t"))
+                case 0x08: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "b"))
+                case 0x0C: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "f"))
+                default:
+                    let digits: StaticString = "0123456789abcdef"
+                    appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "u")); appendUnchecked(0x30); appendUnchecked(0x30)
+                    appendUnchecked(digits.utf8Start[Int(b >> 4)]); appendUnchecked(digits.utf8Start[Int(b & 0xF)])
+                }
+            }
+            if bytes.count > runStart { append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// A JSON number in the format of `JSON.writeNumber(_:into:)`.
+    func appendNumber(_ d: Double) {
+        guard d.isFinite else { return append("null") }
+        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+            appendInteger(Int64(d))  // also turns -0 into 0
+            return
+        }
+        // The shortest round-trip digits (the text of `description`), from Swift's stack buffer.
+        var sink = Sink(buffer: self)
+        d.write(to: &sink)
+    }
+
+    /// Decimal digits of `value` (|value| < 2^53).
+    @inline(__always)
+    func appendInteger(_ value: Int64) {
+        reserve(21)
+        if value < 0 { appendUnchecked(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            appendUnchecked(0x30 &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var digits = 0
+        var probe = magnitude
+        while probe > 0 { probe /= 10; digits &+= 1 }
+        var position = count &+ digits
+        count = position
+        while magnitude > 0 {
+            position &-= 1
+            base[position] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+    }
+
+    private struct Sink: TextOutputStream {
+        let buffer: JSONByteBuffer
+        mutating func write(_ string: String) {
+            var string = string
+            string.withUTF8 { buffer.append($0) }
+        }
+        mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
     }
 }
 

@@ -1,4 +1,5 @@
 @testable import ContrastAPI
+import ColorScience
 import HTTPServer
 import JSONValue
 import Testing
@@ -36,4 +37,9 @@ struct ContrastAnswerWriterTests {
         // And the service answers exactly these bytes.
         #expect(ContrastService(configuration: testConfiguration()).router.handle(request).body == bytes)
     }
+}
+
+/// The APCA font table's member names are literals: they must name the table's weights in order.
+@Test func apcaWeightKeysNameTheWeights() {
+    #expect(APCAEndpoint.weightKeys.map { $0.description } == ColorScience.APCAFontLookup.weights.map { String($0) })
 }

@@ -127,4 +127,30 @@ struct JSONSinkTests {
         top.array { a in a.number(1); a.number(2) }
         #expect(String(decoding: top.bytes, as: UTF8.self) == "[1,2]")
     }
+
+    /// The pointer-written buffer: growth from a tiny capacity past every doubling, escapes that
+    /// straddle a growth, integers of every length and sign, and shortest round-trip doubles,
+    /// all byte-equal to the tree's serialization.
+    @Test func byteWriterGrowsAndEscapesLikeTheTree() throws {
+        let numbers: [Double] = [0, -0.0, 7, -7, 10, 99, 100, -1234567, 9_007_199_254_740_991, -9_007_199_254_740_991,
+                                 9_007_199_254_740_992, 0.1, -2.5e-8, 1e300, 18.666666666666668, .nan, .infinity]
+        let strings = ["", "plain", "quote \" and \\ back", "ctl \u{0} \u{1F} \n\r\t\u{8}\u{C}", "é 🎨 ü",
+                       String(repeating: "x", count: 300) + "\"" + String(repeating: "y", count: 300)]
+        var writer = JSONByteWriter(capacity: 1)
+        var tree = JSONTreeBuilder()
+        func events<S: JSONSink>(_ s: inout S) {
+            s.array { a in
+                for n in numbers { a.number(n) }
+                for text in strings { a.string(text); a.object { o in o.key(text); o.null() } }
+                for _ in 0..<50 { a.object { o in o.member("k", true); o.member("n", 12345) } }
+            }
+        }
+        events(&writer)
+        events(&tree)
+        #expect(writer.bytes == tree.value.serialized())
+        #expect(writer.count == writer.bytes.count)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("[0,0,7,-7,10,99,100,-1234567,9007199254740991,-9007199254740991,9007199254740992.0,0.1,-2.5e-08,1e+300,18.666666666666668,null,null,"))
+        #expect(text.contains(#""ctl \u0000 \u001f \n\r\t\b\f""#))
+    }
 }
