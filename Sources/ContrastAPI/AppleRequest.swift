@@ -194,7 +194,16 @@ struct AppleContrastOptions: Sendable {
     var contextGiven: Bool
     var textStyle: TextStyleSelection?
 
+    /// The members that change anything here (a request without them takes the defaults
+    /// without a lookup per member).
+    private static let memberNames = ["appearance", "level", "contrast", "generation", "textStyle", "contentSizeCategory"]
+
     init(_ f: Fields) throws(Problem) {
+        guard f.object.storage.contains(where: { AppleContrastOptions.memberNames.contains($0.key) }) else {
+            context = AppleColorContext(appearance: .light, level: .base, contrast: .standard, generation: .newest)
+            contextGiven = false
+            return
+        }
         context = try f.appleContext()
         contextGiven = ["appearance", "level", "contrast", "generation"].contains { f.has($0) }
         if f.has("textStyle") || f.has("contentSizeCategory") {

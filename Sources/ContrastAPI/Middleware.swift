@@ -91,9 +91,14 @@ final class Middleware: Sendable {
             }
             return response
         }
-        var routed = request
-        if isHead { routed.method = "GET" }
-        var response = answer(routed)
+        var response: HTTPResponse
+        if isHead {
+            var routed = request
+            routed.method = "GET"
+            response = answer(routed)
+        } else {
+            response = answer(request)
+        }
         response.headers.reserveCapacity(response.headers.count + 8)
         if response.status == 200 {
             var cacheable = true
@@ -158,8 +163,24 @@ final class RequestIDGenerator: Sendable {
         prefix = String(repeating: "0", count: 16 - hex.count) + hex + "-"
     }
 
+    /// `prefix` and the counter in lower-case hex, made as one string (no concatenation).
     func next() -> String {
-        prefix + String(counter.wrappingAdd(1, ordering: .relaxed).newValue, radix: 16)
+        var value = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        var digits = 1
+        var probe = value >> 4
+        while probe != 0 { digits += 1; probe >>= 4 }
+        var prefix = self.prefix
+        return prefix.withUTF8 { head in
+            String(unsafeUninitializedCapacity: head.count + digits) { out in
+                _ = out.initialize(fromContentsOf: head)
+                let hex: StaticString = "0123456789abcdef"
+                for index in stride(from: head.count + digits - 1, through: head.count, by: -1) {
+                    out[index] = hex.utf8Start[Int(value & 0xF)]
+                    value >>= 4
+                }
+                return head.count + digits
+            }
+        }
     }
 
     /// `value` when it is a valid id: 1–128 characters of `A-Z a-z 0-9 . _ -`.

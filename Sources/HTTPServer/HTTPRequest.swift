@@ -91,7 +91,14 @@ public struct HTTPRequest: Sendable {
 /// fields, and comparing a few short names costs less than hashing one (the dictionary was
 /// about 7k instructions of every request).
 public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    private var fields: [(name: String, value: String)] = []
+    /// One field. A struct, not a tuple: arrays of tuples are copied and destroyed through the
+    /// runtime's generic tuple witnesses.
+    public struct Field: Sendable {
+        public var name: String
+        public var value: String
+    }
+
+    private var fields: [Field] = []
 
     public init() {}
 
@@ -109,7 +116,7 @@ public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiter
             fields[index].value += ", " + value
             return
         }
-        fields.append((lowercasedName, value))
+        fields.append(Field(name: lowercasedName, value: value))
     }
 
     /// The value of the field called `lowercasedName` (exact, lower-case comparison).
@@ -123,7 +130,7 @@ public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiter
     /// Number of distinct field names.
     public var count: Int { fields.count }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 }

@@ -146,13 +146,25 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number: expected a digit") }
+        let integerStart = index
+        var integer: Int64 = 0
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) { throw fail("invalid number: leading zero") }
         } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                if index - integerStart < 15 { integer = integer &* 10 &+ Int64(bytes[index] &- 0x30) }
+                index += 1
+            }
+        }
+        // A plain integer of at most 15 digits is exact as a Double: no need for strtod.
+        let isPlainInteger = index - integerStart <= 15
+            && (index == bytes.count || (bytes[index] != UInt8(ascii: ".") && bytes[index] | 0x20 != UInt8(ascii: "e")))
+        if isPlainInteger {
+            return negative ? (integer == 0 ? -0.0 : -Double(integer)) : Double(integer)
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1

@@ -380,6 +380,17 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(RequestIDGenerator.accepted("") == nil)
     }
 
+    /// Generated ids are a 16-digit hex prefix, '-', and the counter in lower-case hex.
+    @Test func generatedRequestIDsCountInHex() {
+        let generator = RequestIDGenerator()
+        let ids = (1...300).map { _ in generator.next() }
+        let prefix = ids[0].prefix(17)
+        #expect(prefix.count == 17 && prefix.last == "-" && prefix.dropLast().allSatisfy(\.isHexDigit))
+        for (offset, id) in ids.enumerated() {
+            #expect(id == prefix + String(offset + 1, radix: 16))
+        }
+    }
+
     @Test func oneJSONAccessLogLinePerRequestWithoutQueriesOrSecrets() throws {
         let live = try ProductionServer { $0.authTokens = [token]; $0.maxBodyBytes = 200 }
         _ = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff&apiKey=QUERY-SECRET",

@@ -128,6 +128,22 @@ struct JSONSinkTests {
         #expect(String(decoding: top.bytes, as: UTF8.self) == "[1,2]")
     }
 
+    /// Integers of up to 15 digits are read without strtod; every form must equal what strtod
+    /// (Swift's `Double(String)`) reads, sign of zero included.
+    @Test func integerFastPathEqualsStrtod() throws {
+        let texts = ["0", "-0", "7", "-7", "10", "999999999999999", "-999999999999999", "123456789012345",
+                     "1234567890123456", "9007199254740993", "-9007199254740993", "12345678901234567890123",
+                     "7e2", "7E-2", "7.5", "-0.0", "0e5", "100000000000000000000"]
+        for text in texts {
+            let parsed = try JSONParser.parse(Array("[\(text)]".utf8))
+            guard case .array(let items) = parsed, case .number(let value)? = items.first else {
+                Issue.record("\(text) did not parse to a number"); continue
+            }
+            let expected = Double(text)!
+            #expect(value == expected && value.sign == expected.sign, "\(text): \(value) vs \(expected)")
+        }
+    }
+
     /// The pointer-written buffer: growth from a tiny capacity past every doubling, escapes that
     /// straddle a growth, integers of every length and sign, and shortest round-trip doubles,
     /// all byte-equal to the tree's serialization.
