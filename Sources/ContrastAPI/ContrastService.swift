@@ -20,7 +20,7 @@ public struct ContrastService: Sendable {
         let json = ContrastService.json
         let health = JSON.object([("status", "ok"), ("version", .string(ContrastService.version))]).serialized()
         r.add("GET", "/healthz") { _ in  // a constant: serialized once
-            HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: health)
+            HTTPResponse(status: 200, contentType: "application/json", body: health)
         }
         r.add("GET", "/metrics") { _ in middleware.metrics.response() }
         r.add("GET", "/openapi.json") { _ in OpenAPI.response() }
@@ -81,7 +81,7 @@ public struct ContrastService: Sendable {
     static func jsonBytes(_ body: @escaping @Sendable (HTTPRequest) throws(Problem) -> [UInt8]) -> HTTPHandler {
         return { request in
             do throws(Problem) {
-                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: try body(request))
+                return HTTPResponse(status: 200, contentType: "application/json", body: try body(request))
             } catch {
                 return error.response
             }

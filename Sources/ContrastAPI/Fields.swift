@@ -165,7 +165,8 @@ public struct Fields: Sendable {
 
     /// Refuses members other than `allowed`, so a misspelt option is not silently ignored.
     func rejectUnknown(_ allowed: Set<String>) throws(Problem) {
-        for key in object.keys where !allowed.contains(key) {
+        for member in object.storage where !allowed.contains(member.key) {
+            let key = member.key
             let known = allowed.sorted().joined(separator: ", ")
             throw Problem.invalidField(field(key), "unknown field '\(key)'; known fields: \(known)")
         }

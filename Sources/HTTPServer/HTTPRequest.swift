@@ -121,7 +121,8 @@ public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiter
 
     /// The value of the field called `lowercasedName` (exact, lower-case comparison).
     public subscript(lowercasedName: String) -> String? {
-        for field in fields where field.name == lowercasedName {
+        let length = lowercasedName.utf8.count
+        for field in fields where field.name.utf8.count == length && field.name == lowercasedName {
             return field.value
         }
         return nil

@@ -65,6 +65,15 @@ public struct HTTPResponse: Sendable {
         )
     }
 
+    /// A response with one `Content-Type` field and room for the fields middleware adds
+    /// (caching, security, request id) without regrowing the list.
+    public init(status: Int, contentType: String, body: [UInt8]) {
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(12)
+        fields.append(("Content-Type", contentType))
+        self.init(status: status, headers: fields, body: body)
+    }
+
     /// A response with a JSON body that is already encoded (`application/json`).
     public static func json(status: Int = 200, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
         var fields: [(name: String, value: String)] = [("Content-Type", "application/json")]

@@ -169,7 +169,7 @@ func httpServerAccessHandler(
         var body: [UInt8] = []
         swap(&body, &state.body)
         let request = HTTPRequest(
-            method: String(cString: method),
+            method: methodString(method),
             path: String(cString: url),
             query: queryArguments(connection),
             lowercasedHeaders: state.headers,
@@ -436,6 +436,17 @@ private func parseContentLength(_ text: UnsafePointer<CChar>) -> Int? {
         pointer += 1
     }
     return value
+}
+
+/// The method as a String: the usual ones as literals (no decoding), others decoded.
+@inline(__always)
+private func methodString(_ method: UnsafePointer<CChar>) -> String {
+    switch (method[0], method[1]) {
+    case (0x47, 0x45) where method[2] == 0x54 && method[3] == 0: return "GET"
+    case (0x50, 0x4F) where method[2] == 0x53 && method[3] == 0x54 && method[4] == 0: return "POST"
+    case (0x48, 0x45) where strcmpHEAD(method): return "HEAD"
+    default: return String(cString: method)
+    }
 }
 
 @inline(__always)

@@ -64,7 +64,10 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// The value for `key`, or nil. Linear scan: request objects are small.
     public subscript(key: String) -> JSON? {
-        for member in storage where member.key == key { return member.value }
+        // Lengths first: most members a lookup passes have a name of another length, and the
+        // length of a short string is read without calling into the string comparison.
+        let length = key.utf8.count
+        for member in storage where member.key.utf8.count == length && member.key == key { return member.value }
         return nil
     }
 

@@ -25,7 +25,9 @@ public protocol JSONSink {
     mutating func endArray()
     /// The key of the next member of the current object.
     mutating func key(_ key: StaticString)
-    /// A key that is not a literal (a weight column, a name from the request).
+    /// A key that is not a literal (a name from the request). Disfavoured, so that a literal
+    /// key (`s.key("ratio")`) is a `StaticString` and copied without escaping.
+    @_disfavoredOverload
     mutating func key(_ key: String)
     mutating func number(_ value: Double)
     mutating func string(_ value: String)
@@ -156,12 +158,17 @@ public struct JSONByteWriter: JSONSink {
     }
 
     public mutating func key(_ key: StaticString) {
-        // Literal keys of this code base need no escaping: `,"key":` in one copy.
         let length = key.utf8CodeUnitCount
+        let start = key.utf8Start
+        for index in 0..<length where start[index] < 0x20 || start[index] == 0x22 || start[index] == 0x5C {
+            // A literal that needs escaping (rare): the general path.
+            return self.key(key.description)
+        }
+        // The usual literal key: `,"key":` in one copy.
         buffer.reserve(length + 4)
         buffer.appendUnchecked(needsComma, UInt8(ascii: ","))
         buffer.appendUnchecked(UInt8(ascii: "\""))
-        buffer.appendUnchecked(key.utf8Start, length)
+        buffer.appendUnchecked(start, length)
         buffer.appendUnchecked(UInt8(ascii: "\""))
         buffer.appendUnchecked(UInt8(ascii: ":"))
         needsComma = false
