@@ -23,7 +23,8 @@ public protocol JSONSink {
     mutating func endObject()
     mutating func beginArray()
     mutating func endArray()
-    /// The key of the next member of the current object.
+    /// The key of the next member of the current object: a literal that needs no JSON escaping
+    /// (no `"`, `\` or control characters; asserted in debug builds), copied as it is.
     mutating func key(_ key: StaticString)
     /// A key that is not a literal (a name from the request). Disfavoured, so that a literal
     /// key (`s.key("ratio")`) is a `StaticString` and copied without escaping.
@@ -160,11 +161,9 @@ public struct JSONByteWriter: JSONSink {
     public mutating func key(_ key: StaticString) {
         let length = key.utf8CodeUnitCount
         let start = key.utf8Start
-        for index in 0..<length where start[index] < 0x20 || start[index] == 0x22 || start[index] == 0x5C {
-            // A literal that needs escaping (rare): the general path.
-            return self.key(key.description)
-        }
-        // The usual literal key: `,"key":` in one copy.
+        assert(!UnsafeBufferPointer(start: start, count: length).contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C },
+               "a literal JSON key must need no escaping; pass a String for \(key)")
+        // `,"key":` in one copy.
         buffer.reserve(length + 4)
         buffer.appendUnchecked(needsComma, UInt8(ascii: ","))
         buffer.appendUnchecked(UInt8(ascii: "\""))

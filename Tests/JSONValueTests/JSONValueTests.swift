@@ -108,7 +108,8 @@ struct JSONSinkTests {
                 a.object { o in o.member("k", "v") }
                 a.string("x")
             }
-            s.key("dynamic \"key\"")
+            let dynamicKey = "dynamic \"key\""  // a String: literal keys must need no escaping
+            s.key(dynamicKey)
             s.numbers([0.5, 1e-7])
             s.member("tree", JSON.object([("a", [1, "b"]), ("c", .null)]))
         }
