@@ -24,8 +24,18 @@ public enum APCA {
     @inlinable
     public static func screenLuminance(_ srgb: SIMD3<Double>) -> Double {
         let c = srgb.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
-        return sRco * pow(c.x, mainTRC) + sGco * pow(c.y, mainTRC) + sBco * pow(c.z, mainTRC)
+        return sRco * channelPower(c.x) + sGco * channelPower(c.y) + sBco * channelPower(c.z)
     }
+
+    /// `c^2.4` (`mainTRC`); an 8-bit level is read from a table of the same values.
+    @inlinable
+    static func channelPower(_ c: Double) -> Double {
+        if let level = EightBitLevel.index(of: c) { return powered8Bit[level] }
+        return pow(c, mainTRC)
+    }
+
+    /// `pow(k/255, mainTRC)` for k = 0...255.
+    @usableFromInline static let powered8Bit: [Double] = EightBitLevel.values.map { pow($0, mainTRC) }
 
     /// Lc `-108...106` from text and background screen luminances `0...1.1`; 0 for invalid
     /// input, for luminances closer than 0.0005, and for |SAPC| below the 0.1 low clip.

@@ -17,10 +17,22 @@ public enum WCAG {
 
     /// Decodes one gamma-encoded sRGB channel `0...1` to linear light `0...1`
     /// (IEC 61966-2-1: `c/12.92` up to 0.04045, else `((c+0.055)/1.055)^2.4`).
+    ///
+    /// An 8-bit level `k/255` (every channel of a hex color) is read from a table that holds
+    /// this same formula's result for each of the 256 levels: the same bits, without `pow`.
     @inlinable
     public static func linearize(_ c: Double) -> Double {
+        if let level = EightBitLevel.index(of: c) { return linearized8Bit[level] }
+        return decode(c)
+    }
+
+    @inlinable
+    static func decode(_ c: Double) -> Double {
         c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
+
+    /// `decode(k/255)` for k = 0...255.
+    @usableFromInline static let linearized8Bit: [Double] = (0...255).map { decode(EightBitLevel.values[$0]) }
 
     /// Relative luminance `0...1` of an in-gamut sRGB color given as gamma-encoded channels `0...1`:
     /// `0.2126 R + 0.7152 G + 0.0722 B` on linear channels. Channels are clamped to `0...1` first,
@@ -69,5 +81,21 @@ public enum WCAG {
             return threshold - 1
         }
         return hundredths
+    }
+}
+
+/// The 256 channel values `k/255` of 8-bit colors, and which one a channel is: lets formulas
+/// look up per-level results computed once (bit-identical to computing them).
+@usableFromInline
+enum EightBitLevel {
+    /// `Double(k) / 255`, as the parsers compute 8-bit channels.
+    @usableFromInline static let values: [Double] = (0...255).map { Double($0) / 255 }
+
+    /// `k` when `c` is exactly `values[k]`, else nil (NaN and out-of-range values included).
+    @inlinable
+    static func index(of c: Double) -> Int? {
+        guard c >= 0 && c <= 1 else { return nil }  // NaN too
+        let k = Int(c * 255 + 0.5)  // nearest level; truncation is floor here
+        return Double(k) / 255 == c ? k : nil
     }
 }

@@ -1,5 +1,6 @@
 @testable import ColorScience
 import Testing
+import Foundation
 
 /// The byte-level hex fast path must agree exactly with the tokenizing parser.
 struct HexFastPathTests {
@@ -23,4 +24,22 @@ struct HexFastPathTests {
             #expect(CSSColorParser.fastHex(text, hexOrder: .rgba) == nil, "\(text)")
         }
     }
+}
+
+/// The 8-bit tables behind `WCAG.linearize` and APCA's channel power hold exactly what the
+/// formulas give; values between levels, outside 0...1 and NaN still go through the formulas.
+@Test func eightBitTablesEqualTheFormulas() {
+    for k in 0...255 {
+        let c = Double(k) / 255
+        #expect(EightBitLevel.index(of: c) == k)
+        #expect(WCAG.linearize(c) == WCAG.decode(c), "level \(k)")
+        #expect(APCA.channelPower(c) == pow(c, APCA.mainTRC), "level \(k)")
+    }
+    for c in [0.5, 1e-9, 0.999, -0.1, 1.2, 128.5 / 255, Double.nan, .infinity, -.infinity] {
+        #expect(EightBitLevel.index(of: c) == nil, "\(c)")
+        #expect(WCAG.linearize(c).bitPattern == WCAG.decode(c).bitPattern || (c.isNaN && WCAG.linearize(c).isNaN))
+        #expect(APCA.channelPower(c).bitPattern == pow(c, APCA.mainTRC).bitPattern || (c.isNaN && APCA.channelPower(c).isNaN))
+    }
+    // The known 8-bit reference: #777777 has relative luminance 0.184474994500441.
+    #expect(WCAG.relativeLuminance(SIMD3(repeating: 119.0 / 255)) == 0.184474994500441)
 }
