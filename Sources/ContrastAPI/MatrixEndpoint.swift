@@ -94,44 +94,41 @@ struct MatrixEndpoint {
     // MARK: JSON
 
     static func json(_ palette: [PaletteColor], _ cells: [[Cell]], algorithm: ContrastAlgorithm) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + palette.count * palette.count * 190)
-        JSON.writeRaw(#"{"count":"#, into: &out)
-        JSON.writeNumber(Double(palette.count), into: &out)
-        JSON.writeRaw(#","colors":["#, into: &out)
-        var colors = JSONByteWriter(capacity: palette.count * 200)
+        var out = JSONByteWriter(capacity: 256 + palette.count * 200 + palette.count * palette.count * 190)
+        out.raw(#"{"count":"#)
+        out.rawNumber(Double(palette.count))
+        out.raw(#","colors":["#)
         for c in palette {
-            colors.object { w in
+            out.object { w in
                 w.member("name", c.name)
                 ColorJSON.describeMembers(c.color, into: &w)
             }
         }
-        out.append(contentsOf: colors.bytes)
-        JSON.writeRaw(#"],"algorithm":"#, into: &out)
-        JSON.writeString(algorithm.rawValue, into: &out)
-        JSON.writeRaw(#","rows":["#, into: &out)
+        out.raw(#"],"algorithm":"#)
+        out.rawString(algorithm.rawValue)
+        out.raw(#","rows":["#)
         for (i, row) in cells.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
+            if i > 0 { out.raw(UInt8(ascii: ",")) }
+            out.raw(UInt8(ascii: "["))
             for (j, cell) in row.enumerated() {
-                if j > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeRaw(#"{"ratio":"#, into: &out)
-                JSON.writeNumber(cell.ratio, into: &out)
-                JSON.writeRaw(#","ratioText":""#, into: &out)
+                if j > 0 { out.raw(UInt8(ascii: ",")) }
+                out.raw(#"{"ratio":"#)
+                out.rawNumber(cell.ratio)
+                out.raw(#","ratioText":""#)
                 appendRatioText(cell.ratio, into: &out)
                 // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
-                out.append(contentsOf: verdictPieces[verdictIndex(cell.ratio)])
-                JSON.writeNumber(cell.lc, into: &out)
+                out.raw(verdictPieces[verdictIndex(cell.ratio)])
+                out.rawNumber(cell.lc)
                 if let v = cell.value {
-                    JSON.writeRaw(#","value":"#, into: &out)
-                    JSON.writeNumber(v, into: &out)
+                    out.raw(#","value":"#)
+                    out.rawNumber(v)
                 }
-                out.append(UInt8(ascii: "}"))
+                out.raw(UInt8(ascii: "}"))
             }
-            out.append(UInt8(ascii: "]"))
+            out.raw(UInt8(ascii: "]"))
         }
-        JSON.writeRaw("]}", into: &out)
-        return out
+        out.raw("]}")
+        return out.bytes
     }
 
     /// The five WCAG verdicts of a ratio as the bits of `0..<32`: AA normal, large, non-text, AAA normal, large.
@@ -148,13 +145,13 @@ struct MatrixEndpoint {
     }
 
     /// `WCAG.ratioText(ratio)` (two decimals, floored) written straight into `out`.
-    static func appendRatioText(_ ratio: Double, into out: inout [UInt8]) {
+    static func appendRatioText(_ ratio: Double, into out: inout JSONByteWriter) {
         let hundredths = WCAG.ratioHundredths(ratio)
-        JSON.writeNumber(Double(hundredths / 100), into: &out)
+        out.rawNumber(Double(hundredths / 100))
         let fraction = hundredths % 100
-        out.append(UInt8(ascii: "."))
-        out.append(0x30 + UInt8(fraction / 10))
-        out.append(0x30 + UInt8(fraction % 10))
+        out.raw(UInt8(ascii: "."))
+        out.raw(0x30 + UInt8(fraction / 10))
+        out.raw(0x30 + UInt8(fraction % 10))
     }
 
     // MARK: CSV

@@ -204,6 +204,21 @@ public struct JSONByteWriter: JSONSink {
         separate()
         buffer.append(value.serialized())
     }
+
+    // Raw text, outside the event grammar: no comma is added and none is remembered. For the
+    // precomputed pieces of a large answer (the contrast matrix writes most of each cell so);
+    // the caller keeps the text valid JSON.
+
+    /// Appends `text` as it is.
+    public mutating func raw(_ text: StaticString) { buffer.append(text) }
+    /// Appends `bytes` as they are.
+    public mutating func raw(_ bytes: [UInt8]) { buffer.append(bytes) }
+    /// Appends one byte.
+    public mutating func raw(_ byte: UInt8) { buffer.append(byte) }
+    /// Appends a number as `number(_:)` writes it.
+    public mutating func rawNumber(_ value: Double) { buffer.appendNumber(value) }
+    /// Appends a quoted, escaped string as `string(_:)` writes it.
+    public mutating func rawString(_ value: String) { buffer.appendString(value) }
 }
 
 /// The growable byte buffer behind ``JSONByteWriter``: one allocation that doubles when full,
