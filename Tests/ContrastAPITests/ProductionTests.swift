@@ -353,8 +353,13 @@ private let otherToken = "another-token-abcdefghijklmnop"
     }
 
     @Test func entityTagsAndConditions() {
-        #expect(Caching.entityTag([]) == "\"0-cbf29ce484222325\"")
-        #expect(Caching.entityTag(Array("a".utf8)) == "\"1-af63dc4c8601ec8c\"")   // FNV-1a 64 of "a"
+        // Values from an independent Python model of the definition in `Caching.entityTag`
+        // (empty, one tail byte, one whole word, word + tail, a real answer).
+        #expect(Caching.entityTag([]) == "\"0-4f43b61ebe0f3fa7\"")
+        #expect(Caching.entityTag(Array("a".utf8)) == "\"1-5d5e9d8d68a1d9d2\"")
+        #expect(Caching.entityTag(Array("abcdefgh".utf8)) == "\"8-edaee32d218af023\"")
+        #expect(Caching.entityTag(Array("abcdefghi".utf8)) == "\"9-f9fd90644f029086\"")
+        #expect(Caching.entityTag(Array(#"{"status":"ok","version":"0.1.0"}"#.utf8)) == "\"21-8aa1a7a9a09169a0\"")
         #expect(EntityTag.ifNoneMatch("\"x\"", matches: "\"x\""))
         #expect(EntityTag.ifNoneMatch(" W/\"x\" ", matches: "\"x\""))
         #expect(EntityTag.ifNoneMatch("\"a\", \"x\"", matches: "W/\"x\""))
