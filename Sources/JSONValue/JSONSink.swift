@@ -298,36 +298,25 @@ final class JSONByteBuffer {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// `s` as a quoted JSON string, escaped as `JSON.writeString(_:into:)` does.
+    /// `s` as a quoted JSON string, escaped as `JSON.writeString(_:into:)` does (the same
+    /// `JSON.writeEscaped`).
     func appendString(_ s: String) {
         var s = s
         s.withUTF8 { bytes in
             reserve(bytes.count + 2)
             appendUnchecked(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let b = bytes[index]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-                if index > runStart { append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                runStart = index + 1
-                reserve(6)
-                switch b {
-                case 0x22: appendUnchecked(0x5C); appendUnchecked(0x22)
-                case 0x5C: appendUnchecked(0x5C); appendUnchecked(0x5C)
-                case 0x0A: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "n"))
-                case 0x0D: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "r"))
-                case 0x09: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "t"))
-                case 0x08: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "b"))
-                case 0x0C: appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "f"))
-                default:
-                    let digits: StaticString = "0123456789abcdef"
-                    appendUnchecked(0x5C); appendUnchecked(UInt8(ascii: "u")); appendUnchecked(0x30); appendUnchecked(0x30)
-                    appendUnchecked(digits.utf8Start[Int(b >> 4)]); appendUnchecked(digits.utf8Start[Int(b & 0xF)])
-                }
-            }
-            if bytes.count > runStart { append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            var output = Output(buffer: self)
+            JSON.writeEscaped(bytes, into: &output)
             append(UInt8(ascii: "\""))
         }
+    }
+
+    /// The buffer as a `JSONByteOutput`.
+    private struct Output: JSONByteOutput {
+        let buffer: JSONByteBuffer
+        @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
+        @inline(__always) mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
+        mutating func append(contentsOf bytes: [UInt8]) { buffer.append(bytes) }
     }
 
     /// A JSON number in the format of `JSON.writeNumber(_:into:)`.

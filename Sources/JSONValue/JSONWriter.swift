@@ -105,9 +105,10 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The inside of a JSON string literal for UTF-8 `bytes` (see `writeString(_:into:)`).
+    /// The inside of a JSON string literal for UTF-8 `bytes` (see `writeString(_:into:)`), into
+    /// a byte array or the byte writer's buffer.
     @inline(__always)
-    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    static func writeEscaped<Output: JSONByteOutput>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Output) {
         var runStart = 0
         for index in 0..<bytes.count {
             let b = bytes[index]
@@ -145,3 +146,12 @@ extension JSON {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+/// Where `JSON.writeEscaped` appends: `[UInt8]`, or the pointer-written buffer of `JSONByteWriter`.
+protocol JSONByteOutput {
+    mutating func append(_ byte: UInt8)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+    mutating func append(contentsOf bytes: [UInt8])
+}
+
+extension Array: JSONByteOutput where Element == UInt8 {}
