@@ -56,11 +56,16 @@ let maxSystemColorNameLength = 64
 /// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
 /// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
 func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
-    // Names start with an ASCII letter (after any whitespace): `#…`, digits and the like are
-    // CSS, known without trimming a copy.
-    guard let first = text.utf8.first(where: { $0 != 0x20 && ($0 < 0x09 || $0 > 0x0D) }) else { return nil }
-    if first < 0x80 && !((first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")) { return nil }
-    let trimmed = text.trimmingWhitespace()
+    // Names start with an ASCII letter after any ASCII whitespace (the whitespace CSS colors
+    // may have around them; other spaces, such as U+00A0, are not trimmed for either): `#…`,
+    // digits and the like are CSS, known without trimming a copy.
+    let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    guard let first = text.utf8.first(where: { !isSpace($0) }),
+          (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else { return nil }
+    let bytes = Array(text.utf8)
+    let start = bytes.firstIndex(where: { !isSpace($0) }) ?? bytes.count
+    let end = (bytes.lastIndex(where: { !isSpace($0) }) ?? -1) + 1
+    let trimmed = start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
     guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
         trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
         case .success(let data) = AppleData.shared

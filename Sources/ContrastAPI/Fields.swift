@@ -116,7 +116,11 @@ public struct Fields: Sendable {
             // Split at the first ';' only when there is one (the usual "application/json" has none).
             let semicolon = type.utf8.firstIndex(of: UInt8(ascii: ";"))
             let media = semicolon.map { type[..<$0].trimmingWhitespace(newlines: false) } ?? type.trimmingWhitespace(newlines: false)
-            let accepted = media == "application/json" || media.hasSuffix("+json") || media == "text/plain"
+            // A structured-syntax suffix needs a real type and subtype before it (`application/vnd.x+json`).
+            let slash = media.firstIndex(of: "/")
+            let isJSONSuffix = media.hasSuffix("+json") && slash.map { $0 > media.startIndex
+                && media.distance(from: media.index(after: $0), to: media.endIndex) > 5 } == true
+            let accepted = media == "application/json" || isJSONSuffix || media == "text/plain"
                 || media == "application/x-www-form-urlencoded" || media.isEmpty
             if !accepted {
                 throw Problem.unsupportedMediaType("send the request body as application/json, not \(media)")

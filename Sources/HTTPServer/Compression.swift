@@ -7,16 +7,23 @@ public enum Compression {
     /// zlib level `1...9`: 3 keeps large matrix answers fast while shrinking JSON about 10×.
     public static let level: Int32 = 3
 
-    /// Whether the request accepts gzip: `Accept-Encoding` lists `gzip` (or `*`) with q > 0.
+    /// Whether the request accepts gzip: `Accept-Encoding` lists `gzip` with q > 0, or does not
+    /// list it and lists `*` with q > 0 (RFC 9110 §12.5.3: a named coding outranks `*`, so
+    /// `*, gzip;q=0` refuses gzip).
     public static func acceptsGzip(_ request: HTTPRequest) -> Bool {
         guard let header = request.header("accept-encoding") else { return false }
+        var gzipQ: Double?, anyQ: Double?
         for part in header.split(separator: ",") {
             let fields = part.split(separator: ";").map { trim($0).lowercased() }
-            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            guard let coding = fields.first else { continue }
             let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return q > 0
+            if coding == "gzip" || coding == "x-gzip" {
+                gzipQ = max(gzipQ ?? 0, q)
+            } else if coding == "*" {
+                anyQ = max(anyQ ?? 0, q)
+            }
         }
-        return false
+        return (gzipQ ?? anyQ ?? 0) > 0
     }
 
     /// The response gzip-compressed when the request accepts it, the body is at least

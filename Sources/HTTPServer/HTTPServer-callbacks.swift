@@ -313,15 +313,25 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
             if let value, UnsafeRawBufferPointer(start: value, count: valueSize).contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
                 census.pointee.badValue = true
             }
-            let text = value.map { makeString($0, valueSize) } ?? ""
+            // The value without surrounding spaces and tabs (RFC 9110 §5.5: OWS is not part of it).
+            var start = 0, end = valueSize
+            if let value {
+                while start < end && (value[start] == 0x20 || value[start] == 0x09) { start += 1 }
+                while end > start && (value[end - 1] == 0x20 || value[end - 1] == 0x09) { end -= 1 }
+            }
+            let text = value.map { makeString($0 + start, end - start) } ?? ""
+            // Framing fields are judged as sent: libmicrohttpd reads `chunked ` (with the space)
+            // as no coding at all, so the refusal must see the space too.
+            let raw = { value.map { makeString($0, valueSize) } ?? "" }
             if asciiCaseInsensitiveEquals(name, "host") {
                 census.pointee.hosts += 1
             } else if asciiCaseInsensitiveEquals(name, "content-length") {
                 census.pointee.contentLengths += 1
             } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
-                census.pointee.transferEncoding = text
+                // Repeated field lines are one list (RFC 9110 §5.3): judge them all, not the last.
+                census.pointee.transferEncoding = census.pointee.transferEncoding.map { $0 + ", " + raw() } ?? raw()
             } else if asciiCaseInsensitiveEquals(name, "content-encoding") {
-                census.pointee.contentEncoding = text
+                census.pointee.contentEncoding = census.pointee.contentEncoding.map { $0 + ", " + raw() } ?? raw()
             }
             // A repeated field is joined with ", ".
             census.pointee.fields.add(makeLowercasedString(key, keySize), text)
@@ -480,6 +490,8 @@ private func queryArguments(_ connection: OpaquePointer) -> [(name: String, valu
     _ = withUnsafeMutablePointer(to: &query) { pointer in
         MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return .YES }
+            // An empty part (`a=1&&b=2`, a leading `&`) names nothing: skipped, as browsers do.
+            if keySize == 0 && value == nil { return .YES }
             let query = cls.assumingMemoryBound(to: [(name: String, value: String?)].self)
             query.pointee.append((makeString(key, keySize), value.map { makeString($0, valueSize) }))
             return .YES

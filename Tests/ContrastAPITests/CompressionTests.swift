@@ -44,6 +44,11 @@ struct CompressionTests {
         let request = HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip;q=0"])
         #expect(!Compression.acceptsGzip(request))
         #expect(Compression.acceptsGzip(HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "deflate, GZIP"])))
+        // A named coding outranks `*` (RFC 9110 §12.5.3), in either order.
+        for (value, accepted) in [("*, gzip;q=0", false), ("gzip;q=0, *", false), ("*", true), ("*;q=0", false),
+                                  ("*;q=0, gzip", true), ("identity", false), ("x-gzip;q=0.5", true)] {
+            #expect(Compression.acceptsGzip(HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": value])) == accepted, "\(value)")
+        }
         let big = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: [UInt8](repeating: 7, count: 5000))
         #expect(Compression.apply(to: big, for: HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "gzip"])).body == big.body)
     }

@@ -147,6 +147,19 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: pair, contentType: "application/json; charset=latin1"), 415)
         #expect(call("POST", "/v1/contrast", body: pair, contentType: "application/json; charset=UTF-8").status == 200)
         #expect(call("POST", "/v1/contrast", body: pair, contentType: "application/json;charset=\"utf-8\"").status == 200)
+        // A +json suffix needs a type and a subtype in front (found by a hostile test).
+        #expect(call("POST", "/v1/contrast", body: pair, contentType: "application/vnd.api+json").status == 200)
+        #expect(call("POST", "/v1/contrast", body: pair, contentType: "Application/JSON").status == 200)
+        for malformed in ["+json", "application/+json", "/x+json"] {
+            expectProblem(call("POST", "/v1/contrast", body: pair, contentType: malformed), 415)
+        }
+        // Apple system color names are trimmed of the ASCII whitespace CSS colors may carry, and
+        // of nothing else: U+00A0 before a name is refused as it is before a CSS color.
+        #expect(call("POST", "/v1/contrast", body: ##"{"foreground": " \tsystemRed\n", "background": "white"}"##).status == 200)
+        for text in ["\u{A0}systemRed", "\u{200B}systemRed", "\u{A0}red"] {
+            let r = call("POST", "/v1/contrast", body: #"{"foreground": "\#(text)", "background": "white"}"#)
+            #expect(r.status == 400, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
         // A POST reads the body: a query parameter it would ignore is a 400, not silence.
         expectProblem(call("POST", "/v1/contrast?foreground=black", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foreground")
         expectProblem(call("POST", "/v1/suggest?foo=1", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foo")

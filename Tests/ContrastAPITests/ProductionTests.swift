@@ -385,6 +385,22 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(RequestIDGenerator.accepted("") == nil)
     }
 
+    /// Spaces and tabs around a header value are not part of it (RFC 9110 §5.5), and empty
+    /// parts of a query name nothing (found by a hostile test: `X-Request-ID: abc ` was
+    /// replaced, `?a=1&&b=2` was "unknown field ''").
+    @Test func headerValuesAreTrimmedAndEmptyQueryPartsSkipped() throws {
+        let live = try ProductionServer()
+        let trimmed = try live.raw("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-ID: \t abc-1 \t\r\n\r\n")
+        #expect(trimmed.header("X-Request-ID") == "abc-1")
+        for query in ["?foreground=%23777&&background=white", "?&foreground=%23777&background=white",
+                      "?foreground=%23777&background=white&&"] {
+            let answer = try live.request("GET", "/v1/contrast" + query)
+            #expect(answer.status == 200, "\(query): \(answer.text)")
+        }
+        let named = try live.request("GET", "/v1/contrast?foreground=%23777&background=white&=x")
+        #expect(named.status == 400)   // a value with an empty name is still a field nobody knows
+    }
+
     /// Generated ids are a 16-digit hex prefix, '-', and the counter in lower-case hex.
     @Test func generatedRequestIDsCountInHex() {
         let generator = RequestIDGenerator()
@@ -499,6 +515,11 @@ private let otherToken = "another-token-abcdefghijklmnop"
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n\(body)", 501, "not-implemented"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "not-implemented"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 41\r\n\r\n\(body)", 415, "unsupported-media-type"),
+            // Repeated field lines are one list: every value counts, not the last one (found by
+            // a hostile test: gzip then chunked hung the connection, gzip then identity passed).
+            ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501, "not-implemented"),
+            ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501, "not-implemented"),
+            ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Encoding: identity\r\nContent-Length: 41\r\n\r\n\(body)", 415, "unsupported-media-type"),
             ("GET /healthz HTTP/1.1\r\n\r\n", 400, "malformed-request"),
             ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "malformed-request"),
             ("GET /healthz HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n", 400, "malformed-request"),
