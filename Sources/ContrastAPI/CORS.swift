@@ -31,7 +31,8 @@ public struct CORSPolicy: Sendable {
     public func allowOrigin(for origin: String?) -> String? {
         guard let origin, isEnabled else { return nil }
         if anyOrigin { return "*" }
-        return origins.contains(CORSPolicy.normalized(origin)) ? origin : nil
+        // Scheme and host are case-insensitive; a path (even `/`) makes it no origin at all.
+        return origins.contains(origin.lowercased()) ? origin : nil
     }
 
     static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-ID, If-None-Match"
@@ -57,6 +58,7 @@ public struct CORSPolicy: Sendable {
     }
 
     /// Origins compare case-insensitively in scheme and host; a trailing `/` is ignored.
+    /// A configured origin as compared: lower-cased, a trailing `/` (a common typo) dropped.
     static func normalized(_ origin: String) -> String {
         var lowered = origin.lowercased()
         while lowered.hasSuffix("/") { lowered.removeLast() }

@@ -220,6 +220,10 @@ private let otherToken = "another-token-abcdefghijklmnop"
 
         #expect(CORSPolicy(allowedOrigins: ["*"]).allowOrigin(for: "https://x.example") == "*")
         #expect(CORSPolicy(allowedOrigins: ["https://A.example/"]).allowOrigin(for: "https://a.example") == "https://a.example")
+        // Letter case is ignored (scheme and host are case-insensitive); a path is no origin.
+        #expect(CORSPolicy(allowedOrigins: ["https://a.example"]).allowOrigin(for: "HTTPS://A.example") == "HTTPS://A.example")
+        #expect(CORSPolicy(allowedOrigins: ["https://a.example"]).allowOrigin(for: "https://a.example/") == nil)
+        #expect(CORSPolicy(allowedOrigins: ["https://a.example"]).allowOrigin(for: "https://a.example.evil") == nil)
         #expect(CORSPolicy(allowedOrigins: []).allowOrigin(for: "https://a.example") == nil)
     }
 
