@@ -326,6 +326,7 @@ final class JSONByteBuffer {
             appendInteger(Int64(d))  // also turns -0 into 0
             return
         }
+        if JSON.writeShortDecimal(d, into: { append($0) }) { return }
         // The shortest round-trip digits (the text of `description`), from Swift's stack buffer.
         var sink = Sink(buffer: self)
         d.write(to: &sink)

@@ -54,12 +54,59 @@ extension JSON {
             writeInteger(Int64(d), into: &out)  // also turns -0 into 0
             return
         }
+        if writeShortDecimal(d, into: { out.append(contentsOf: $0) }) { return }
         // `Double.write(to:)` hands the shortest round-trip digits (the text of `description`)
         // to the stream's `_writeASCII` straight from a stack buffer: no String is made.
         var sink = ByteSink()
         swap(&sink.bytes, &out)
         d.write(to: &sink)
         swap(&sink.bytes, &out)
+    }
+
+    /// Writes `d` through `emit` when it is a decimal with one or two fraction digits (`19.5`,
+    /// `-4.25`, `0.05`; |d| below 10^13) and returns true; false, writing nothing, otherwise.
+    ///
+    /// Such a `d` is the double nearest that decimal (checked: the decimal divided back gives
+    /// `d`), and no string with fewer digits rounds to the same double, so the decimal is the
+    /// shortest round-trip text, the one `description` prints, without Swift's general
+    /// algorithm (about 600 instructions). A test compares the two on a few hundred thousand values.
+    @inline(__always)
+    static func writeShortDecimal(_ d: Double, into emit: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var scaled: Int64 = 0, digits = 0
+        let tenths = d * 10
+        if tenths == tenths.rounded() && abs(tenths) < 1e14 {
+            scaled = Int64(tenths)
+            guard Double(scaled) / 10 == d else { return false }
+            digits = 1
+        } else {
+            let hundredths = d * 100
+            guard hundredths == hundredths.rounded() && abs(hundredths) < 1e15 else { return false }
+            scaled = Int64(hundredths)
+            guard scaled % 10 != 0, Double(scaled) / 100 == d else { return false }
+            digits = 2
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var magnitude = scaled.magnitude
+            var position = 24
+            for _ in 0..<digits {
+                position -= 1
+                buffer[position] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            position -= 1
+            buffer[position] = UInt8(ascii: ".")
+            repeat {
+                position -= 1
+                buffer[position] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if scaled < 0 {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
+            }
+            emit(UnsafeBufferPointer(rebasing: buffer[position...]))
+            return true
+        }
     }
 
     /// A `TextOutputStream` that appends to a byte array, taking ASCII text without a String.

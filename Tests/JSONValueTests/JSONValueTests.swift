@@ -129,6 +129,37 @@ struct JSONSinkTests {
         #expect(String(decoding: top.bytes, as: UTF8.self) == "[1,2]")
     }
 
+    /// Numbers with one or two decimals are written without Swift's general shortest-digits
+    /// algorithm; the text must be exactly `description`'s, for both writers.
+    @Test func shortDecimalsPrintAsDescriptionDoes() {
+        var values: [Double] = []
+        for k in -20_000...20_000 { values.append(Double(k) / 10); values.append(Double(k) / 100) }
+        for k in stride(from: 1_000_000_000_000, to: 1_000_000_000_000_000, by: 77_777_777_777_777) {
+            values.append(Double(k) / 10); values.append(Double(k) / 100); values.append(-Double(k) / 100)
+        }
+        values += [0.1 + 0.2, 4.35, 1.005, 0.015, 99.995, 1e13 + 0.5, 1e14 + 0.25, 0.05, -0.05, 0.01, 18.666666666666668,
+                   Double.ulpOfOne, 123456789.12, 5e-324, 4.5 * (1 + Double.ulpOfOne),
+                   // Around and above 2^53, where every double is an integer and tenths are too.
+                   9.3e15, 1e16, 9_007_199_254_740_992, 9_007_199_254_740_994, 1e15 + 0.5, 4.5e15 + 0.5,
+                   1e13 - 0.05, 1e13 + 0.5, 1e14 + 0.5, 99_999_999_999_999.9, 1e17 / 3]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let scaled = Double(Int.random(in: -10_000_000...10_000_000, using: &rng))
+            values.append(scaled / 100)
+            values.append(Double.random(in: -1000...1000, using: &rng))
+            values.append((Double.random(in: 1e11...1e17, using: &rng) * 10).rounded() / 10)
+        }
+        for d in values {
+            var tree: [UInt8] = []
+            JSON.writeNumber(d, into: &tree)
+            var writer = JSONByteWriter(capacity: 8)
+            writer.number(d)
+            let expected = d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? String(Int64(d)) : d.description
+            #expect(String(decoding: tree, as: UTF8.self) == expected, "\(d)")
+            #expect(writer.bytes == tree, "\(d)")
+        }
+    }
+
     /// Integers of up to 15 digits are read without strtod; every form must equal what strtod
     /// (Swift's `Double(String)`) reads, sign of zero included.
     @Test func integerFastPathEqualsStrtod() throws {
