@@ -26,6 +26,8 @@ public enum WCAG {
         return decode(c)
     }
 
+    /// The IEC 61966-2-1 decode itself, `0...1` to `0...1` (what `linearized8Bit` holds for
+    /// the 8-bit levels and what `linearize` computes for every other value).
     @inlinable
     static func decode(_ c: Double) -> Double {
         c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
