@@ -194,13 +194,13 @@ struct AppleContrastOptions: Sendable {
     var contextGiven: Bool
     var textStyle: TextStyleSelection?
 
-    /// The members that change anything here (a request without them takes the defaults
-    /// without a lookup per member).
-    private static let memberNames = ["appearance", "level", "contrast", "generation", "textStyle", "contentSizeCategory"]
+    /// `fields` as a list: a request with none of them takes the defaults without a lookup per
+    /// member (comparing a few short names costs less than hashing each member's).
+    private static let memberNames = Array(fields)
 
     init(_ f: Fields) throws(Problem) {
         guard f.object.storage.contains(where: { AppleContrastOptions.memberNames.contains($0.key) }) else {
-            context = AppleColorContext(appearance: .light, level: .base, contrast: .standard, generation: .newest)
+            context = .default  // what `appleContext()` gives when no member is present
             contextGiven = false
             return
         }

@@ -57,8 +57,8 @@ public struct CORSPolicy: Sendable {
         ])
     }
 
-    /// Origins compare case-insensitively in scheme and host; a trailing `/` is ignored.
-    /// A configured origin as compared: lower-cased, a trailing `/` (a common typo) dropped.
+    /// A configured origin as compared: lower-cased (scheme and host are case-insensitive), a
+    /// trailing `/` (a common typo in configuration) dropped. Request origins are only lower-cased.
     static func normalized(_ origin: String) -> String {
         var lowered = origin.lowercased()
         while lowered.hasSuffix("/") { lowered.removeLast() }

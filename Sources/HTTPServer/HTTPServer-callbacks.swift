@@ -18,10 +18,9 @@ import Darwin
 final class ServerContext: Sendable {
     let handler: HTTPHandler
     let maxBodyBytes: Int
-    /// Per-path replacements of `maxBodyBytes` (`ServerConfiguration.maxBodyBytesByPath`).
-    let maxBodyBytesByPath: [String: Int]
-    /// The same as NUL-terminated UTF-8 paths, compared with the request's C string (a handful
-    /// of paths: cheaper than making a String and hashing it for every request).
+    /// Per-path replacements of `maxBodyBytes` (`ServerConfiguration.maxBodyBytesByPath`), the
+    /// paths as NUL-terminated UTF-8 compared with the request's C string (a handful of paths:
+    /// cheaper than making a String and hashing it for every request).
     private let bodyLimitPaths: [(path: ContiguousArray<CChar>, limit: Int)]
     /// Once this much of an oversized body has been read and dropped, the connection is closed
     /// without an answer rather than reading an endless upload.
@@ -43,7 +42,6 @@ final class ServerContext: Sendable {
         self.handler = handler
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
-        self.maxBodyBytesByPath = maxBodyBytesByPath
         self.bodyLimitPaths = maxBodyBytesByPath.map { ($0.key.utf8CString, $0.value) }
         self.tracker = tracker
         self.rejectionHandler = rejectionHandler
