@@ -56,9 +56,9 @@ let maxSystemColorNameLength = 64
 /// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
 /// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
 func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
-    // Names start with an ASCII letter after any ASCII whitespace (the whitespace CSS colors
-    // may have around them; other spaces, such as U+00A0, are not trimmed for either): `#…`,
-    // digits and the like are CSS, known without trimming a copy.
+    // Names start with an ASCII letter after any ASCII whitespace (space, tab, LF, VT, FF, CR;
+    // other spaces, such as U+00A0, are not trimmed, as they are not around CSS colors): `#…`,
+    // digits and the like are CSS, known without making a trimmed copy.
     let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) }
     guard let first = text.utf8.first(where: { !isSpace($0) }),
           (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else { return nil }
