@@ -38,11 +38,8 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        var fields = HTTPHeaderFields()
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            fields.add(name.lowercased(), value)
-        }
-        self.headers = fields
+        // Sorted, so fields whose names differ only in case join in a stable order.
+        self.headers = HTTPHeaderFields(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         self.body = body
         self.remoteAddress = remoteAddress
     }
@@ -102,9 +99,14 @@ public struct HTTPHeaderFields: Sendable, Sequence, ExpressibleByDictionaryLiter
 
     public init() {}
 
+    /// Fields from name-value pairs in order; names are lower-cased and repeats joined.
+    public init(_ pairs: some Sequence<(String, String)>) {
+        for (name, value) in pairs { add(name.lowercased(), value) }
+    }
+
     /// Fields from name-value pairs; names are lower-cased and repeats joined.
     public init(dictionaryLiteral elements: (String, String)...) {
-        for (name, value) in elements { add(name.lowercased(), value) }
+        self.init(elements)
     }
 
     /// Room for `count` fields without regrowing.
