@@ -37,7 +37,7 @@ public struct FieldPath: Sendable, Equatable {
         case nil: return base
         case .key(let key)?:
             if isQuery { return base.isEmpty ? key : "\(base).\(key)" }
-            return base + "/" + FieldPath.escapedToken(key)
+            return base + "/" + JSONPointer.escaped(key)
         case .index(let index)?:
             return isQuery ? "\(base)[\(index)]" : base + "/\(index)"
         }
@@ -57,21 +57,6 @@ public struct FieldPath: Sendable, Equatable {
     /// The path of a member below this one.
     func appending(_ key: String) -> FieldPath {
         FieldPath(base: joined, isQuery: isQuery, last: .key(key))
-    }
-
-    /// `key` as a JSON pointer reference token (RFC 6901 §3): `~` as `~0`, `/` as `~1`.
-    static func escapedToken(_ key: String) -> String {
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
-        var out = ""
-        out.reserveCapacity(key.utf8.count + 4)
-        for character in key.unicodeScalars {
-            switch character {
-            case "~": out += "~0"
-            case "/": out += "~1"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
     }
 
     /// The path of an array element below this one.
@@ -139,6 +124,9 @@ public struct Fields: Sendable {
         let json: JSON
         do {
             json = try JSONParser.parse(request.body, maxDepth: maxDepth)
+        } catch where error.isNumberOutOfRange {
+            // Valid JSON whose number no double holds: the member is refused, by name.
+            throw Problem.invalidField(.body(error.pointer), "\(error.reason) (at most ±1.7976931348623157e308)")
         } catch {
             throw Problem.malformedJSON("request body is not valid JSON: \(error.description)")
         }

@@ -4,8 +4,48 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     public var reason: String
     /// Zero-based byte offset into the input.
     public var offset: Int
+    /// The RFC 6901 JSON pointer of the value being read when reading stopped (`/colors/3`);
+    /// `""` for the document itself and for errors outside any member or element.
+    public var pointer: String = ""
+    /// The document is valid JSON grammar, but a number in it lies outside the double range
+    /// (beyond ±1.797…e308, e.g. `1e400`; RFC 8259 §6 lets parsers limit the range): the value at
+    /// `pointer` is refused, not the syntax.
+    public var isNumberOutOfRange = false
+
+    public init(reason: String, offset: Int, pointer: String = "", isNumberOutOfRange: Bool = false) {
+        self.reason = reason
+        self.offset = offset
+        self.pointer = pointer
+        self.isNumberOutOfRange = isNumberOutOfRange
+    }
 
     public var description: String { "\(reason) at byte \(offset)" }
+
+    /// This error as seen from the parent of the value it is in: `token` (an object key or an
+    /// array index) is put in front of `pointer`.
+    fileprivate func within(_ token: String) -> JSONParseError {
+        var e = self
+        e.pointer = "/" + JSONPointer.escaped(token) + pointer
+        return e
+    }
+}
+
+/// RFC 6901 JSON pointers.
+public enum JSONPointer {
+    /// One reference token escaped for a pointer: `~` becomes `~0`, `/` becomes `~1` (RFC 6901 §3).
+    public static func escaped(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        var out = ""
+        out.reserveCapacity(token.utf8.count + 4)
+        for scalar in token.unicodeScalars {
+            switch scalar {
+            case "~": out += "~0"
+            case "/": out += "~1"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }
 
 /// A strict RFC 8259 parser.
@@ -114,7 +154,8 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value: JSON
+            do { value = try parseValue(depth: depth) } catch { throw error.within(key) }
             object.append(key, value)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in object") }
@@ -135,7 +176,7 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth))
+            do { items.append(try parseValue(depth: depth)) } catch { throw error.within(String(items.count)) }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input in array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -185,7 +226,8 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONParseError(reason: "number \(text.prefix(40)) is outside the double range", offset: start)
+            throw JSONParseError(reason: "number \(text.prefix(40)) is outside the double range", offset: start,
+                                 isNumberOutOfRange: true)
         }
         return value
     }

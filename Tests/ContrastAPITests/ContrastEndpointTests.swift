@@ -142,6 +142,13 @@ struct ContrastEndpointTests {
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": 12, "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#ggg", "background": "#fff"}"##), 400, pointer: "/foreground")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "currentcolor"}"##), 422, pointer: "/background")
+        // A number no double holds is valid JSON: the member is named, not the body called malformed
+        // (found by a hostile test: `fontSize: 1e400` was a malformed-json problem).
+        let huge = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "#000", "fontSize": 1e400}"##),
+                                 400, pointer: "/fontSize")
+        #expect(huge["type"] == "/problems/invalid-field")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["red", -2e308]}"##), 400, pointer: "/colors/1")
+        #expect(expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": }"##), 400)["type"] == "/problems/malformed-json")
         // JSON is UTF-8: a declared other charset is refused, not read as UTF-8 anyway.
         let pair = ##"{"foreground": "red", "background": "white"}"##
         expectProblem(call("POST", "/v1/contrast", body: pair, contentType: "application/json; charset=latin1"), 415)

@@ -42,6 +42,32 @@ struct JSONValueTests {
         }
     }
 
+    /// An error names the value it stopped in by JSON pointer (RFC 6901, tokens escaped), and a
+    /// number beyond the double range is told apart from bad syntax.
+    @Test func errorsNameThePointerOfTheValue() {
+        let cases: [(String, String, Bool)] = [
+            (#"{"fontSize": 1e400}"#, "/fontSize", true),
+            (##"{"colors": ["#fff", -1E+309]}"##, "/colors/1", true),
+            (#"{"a/b": {"m~n": [0, [2e308]]}}"#, "/a~1b/m~0n/1/0", true),
+            (#"{"a": [1, 2,]}"#, "/a/2", false),
+            (#"{"a": tru}"#, "/a", false),
+            ("1e400", "", true),
+            ("[1] 2", "", false),
+        ]
+        for (text, pointer, outOfRange) in cases {
+            do {
+                _ = try JSONParser.parse(text)
+                Issue.record("\(text) accepted")
+            } catch {
+                #expect(error.pointer == pointer, "\(text)")
+                #expect(error.isNumberOutOfRange == outOfRange, "\(text)")
+            }
+        }
+        // The largest finite double and the smallest subnormal still parse; 1e-400 underflows to 0.
+        let edges = try? JSONParser.parse("[1.7976931348623157e308, -4.9e-324, 1e-400]")
+        #expect(edges == .array([.number(.greatestFiniteMagnitude), .number(-4.9e-324), .number(0)]))
+    }
+
     @Test func decodesEscapes() throws {
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
     }
