@@ -107,17 +107,34 @@ struct MatrixEndpoint {
         out.raw(#"],"algorithm":"#)
         out.rawString(algorithm.rawValue)
         out.raw(#","rows":["#)
+        // A cell's bytes from `{"ratio":` to `"apcaLc":` are a function of its ratio alone, and
+        // the WCAG ratio of an opaque pair is the same both ways round: a cell below the diagonal
+        // whose ratio equals its mirror's (above it, written earlier) copies the mirror's bytes
+        // instead of printing the number again. The offsets of those pieces, by i * n + j.
+        let n = cells.count
+        var pieceStart = [Int](repeating: 0, count: n * n)
+        var pieceEnd = [Int](repeating: 0, count: n * n)
         for (i, row) in cells.enumerated() {
             if i > 0 { out.raw(UInt8(ascii: ",")) }
             out.raw(UInt8(ascii: "["))
             for (j, cell) in row.enumerated() {
                 if j > 0 { out.raw(UInt8(ascii: ",")) }
-                out.raw(#"{"ratio":"#)
-                out.rawNumber(cell.ratio)
-                out.raw(#","ratioText":""#)
-                appendRatioText(cell.ratio, into: &out)
-                // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
-                out.raw(verdictPieces[verdictIndex(cell.ratio)])
+                let mirror = j * n + i
+                if j < i && row.count == n && cells[j][i].ratio == cell.ratio {
+                    out.rawRepeat(pieceStart[mirror]..<pieceEnd[mirror])
+                } else {
+                    let start = out.count
+                    out.raw(#"{"ratio":"#)
+                    out.rawNumber(cell.ratio)
+                    out.raw(#","ratioText":""#)
+                    appendRatioText(cell.ratio, into: &out)
+                    // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
+                    out.raw(verdictPieces[verdictIndex(cell.ratio)])
+                    if j > i && row.count == n {
+                        pieceStart[i * n + j] = start
+                        pieceEnd[i * n + j] = out.count
+                    }
+                }
                 out.rawNumber(cell.lc)
                 if let v = cell.value {
                     out.raw(#","value":"#)

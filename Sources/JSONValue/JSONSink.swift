@@ -219,6 +219,9 @@ public struct JSONByteWriter: JSONSink {
     public mutating func rawNumber(_ value: Double) { buffer.appendNumber(value) }
     /// Appends a quoted, escaped string as `string(_:)` writes it.
     public mutating func rawString(_ value: String) { buffer.appendString(value) }
+    /// Appends a copy of bytes already written: `range` is a range of byte offsets (`count`
+    /// values taken earlier), within `0...count`.
+    public mutating func rawRepeat(_ range: Range<Int>) { buffer.appendCopy(range) }
 }
 
 /// The growable byte buffer behind ``JSONByteWriter``: one allocation that doubles when full,
@@ -296,6 +299,13 @@ final class JSONByteBuffer {
 
     func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends a copy of the bytes at `range` of those written (growing first: `base` may move).
+    func appendCopy(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes written")
+        reserve(range.count)
+        appendUnchecked(base + range.lowerBound, range.count)
     }
 
     /// `s` as a quoted JSON string, escaped as `JSON.writeString(_:into:)` does (the same
