@@ -40,21 +40,58 @@ public enum APCA {
     /// Lc `-108...106` from text and background screen luminances `0...1.1`; 0 for invalid
     /// input, for luminances closer than 0.0005, and for |SAPC| below the 0.1 low clip.
     public static func lc(textY: Double, backgroundY: Double) -> Double {
-        guard textY.isFinite, backgroundY.isFinite,
-            (0...1.1).contains(textY), (0...1.1).contains(backgroundY)
-        else { return 0 }
-        let txt = textY > blkThrs ? textY : textY + pow(blkThrs - textY, blkClmp)
-        let bg = backgroundY > blkThrs ? backgroundY : backgroundY + pow(blkThrs - backgroundY, blkClmp)
+        guard isValid(textY), isValid(backgroundY) else { return 0 }
+        let txt = softClamped(textY), bg = softClamped(backgroundY)
         if abs(bg - txt) < deltaYmin { return 0 }
-        let output: Double
-        if bg > txt {
-            let sapc = (pow(bg, normBG) - pow(txt, normTXT)) * scaleBoW
-            output = sapc < loClip ? 0 : sapc - loBoWoffset
-        } else {
-            let sapc = (pow(bg, revBG) - pow(txt, revTXT)) * scaleWoB
-            output = sapc > -loClip ? 0 : sapc + loWoBoffset
+        return bg > txt ? lc(blackOnWhite: pow(bg, normBG), pow(txt, normTXT))
+                        : lc(whiteOnBlack: pow(bg, revBG), pow(txt, revTXT))
+    }
+
+    /// A screen luminance prepared for many Lc values (a contrast matrix): the black-level soft
+    /// clamp and the four powers APCA may raise it to, computed once instead of per pair.
+    /// `lc(text:background:)` on two of them equals `lc(textY:backgroundY:)` bit for bit.
+    public struct PreparedLuminance: Sendable {
+        let isValid: Bool
+        /// The soft-clamped luminance.
+        let y: Double
+        let normBG: Double, normTXT: Double, revBG: Double, revTXT: Double
+
+        /// - Parameter screenLuminance: Ys `0...1.1`; anything else (or NaN) gives Lc 0 in every pair.
+        public init(_ screenLuminance: Double) {
+            isValid = APCA.isValid(screenLuminance)
+            y = isValid ? APCA.softClamped(screenLuminance) : 0
+            normBG = pow(y, APCA.normBG)
+            normTXT = pow(y, APCA.normTXT)
+            revBG = pow(y, APCA.revBG)
+            revTXT = pow(y, APCA.revTXT)
         }
-        return output * 100 + 0  // + 0 turns -0 into 0
+    }
+
+    /// Lc `-108...106` of prepared text and background luminances (see `lc(textY:backgroundY:)`).
+    public static func lc(text: PreparedLuminance, background: PreparedLuminance) -> Double {
+        guard text.isValid, background.isValid else { return 0 }
+        if abs(background.y - text.y) < deltaYmin { return 0 }
+        return background.y > text.y ? lc(blackOnWhite: background.normBG, text.normTXT)
+                                     : lc(whiteOnBlack: background.revBG, text.revTXT)
+    }
+
+    @inline(__always) static func isValid(_ y: Double) -> Bool { y.isFinite && (0...1.1).contains(y) }
+
+    /// The soft clamp of luminances below the black threshold (`blkThrs`, `blkClmp`).
+    @inline(__always) static func softClamped(_ y: Double) -> Double {
+        y > blkThrs ? y : y + pow(blkThrs - y, blkClmp)
+    }
+
+    /// Normal polarity (background lighter): `bg^0.56 - txt^0.57`, scaled, clipped, offset.
+    @inline(__always) static func lc(blackOnWhite bgPower: Double, _ txtPower: Double) -> Double {
+        let sapc = (bgPower - txtPower) * scaleBoW
+        return (sapc < loClip ? 0 : sapc - loBoWoffset) * 100 + 0  // + 0 turns -0 into 0
+    }
+
+    /// Reverse polarity (text lighter): `bg^0.65 - txt^0.62`, scaled, clipped, offset.
+    @inline(__always) static func lc(whiteOnBlack bgPower: Double, _ txtPower: Double) -> Double {
+        let sapc = (bgPower - txtPower) * scaleWoB
+        return (sapc > -loClip ? 0 : sapc + loWoBoffset) * 100 + 0
     }
 
     /// Lc of opaque text on an opaque background, both gamma-encoded sRGB `0...1`.

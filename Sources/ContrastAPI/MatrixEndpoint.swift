@@ -67,7 +67,7 @@ struct MatrixEndpoint {
     static func measure(_ palette: [PaletteColor], algorithm: ContrastAlgorithm, backdrop: SIMD3<Double>?) -> [[Cell]] {
         let displays = palette.map(\.color.display)
         let lum = displays.map(\.relativeLuminance)
-        let apcaY = displays.map { APCA.screenLuminance($0.srgb) }
+        let apcaY = displays.map { APCA.PreparedLuminance(APCA.screenLuminance($0.srgb)) }
         return displays.indices.map { i in
             displays.indices.map { j in
                 let fg = displays[i], bg = displays[j]
@@ -75,7 +75,7 @@ struct MatrixEndpoint {
                 if fg.alpha >= 1 && bg.alpha >= 1 {
                     // Hot path: both opaque.
                     let ratio = WCAG.contrastRatio(lum[i], lum[j])
-                    let lc = APCA.lc(textY: apcaY[i], backgroundY: apcaY[j])
+                    let lc = APCA.lc(text: apcaY[i], background: apcaY[j])
                     let value = algorithm == .wcag2 ? nil : (algorithm == .apca ? lc : nil)
                     var cell = Cell(ratio: ratio, lc: lc, value: value, effectiveForeground: fg.srgb, effectiveBackground: bg.srgb)
                     if algorithm != .wcag2 && algorithm != .apca {

@@ -43,3 +43,33 @@ struct HexFastPathTests {
     // The known 8-bit reference: #777777 has relative luminance 0.184474994500441.
     #expect(WCAG.relativeLuminance(SIMD3(repeating: 119.0 / 255)) == 0.184474994500441)
 }
+
+/// The contrast matrix's prepared luminances give the single-pair Lc bit for bit: both
+/// polarities, the black-level soft clamp, the 0.0005 closeness cut-off, the low clip, and
+/// luminances outside 0...1.1.
+@Test func preparedLuminanceLcEqualsSinglePairLc() {
+    var ys: [Double] = [0, 1e-9, 0.01, 0.021999, 0.022, 0.0221, 0.05, 0.18, 0.2, 0.2004, 0.5, 0.9, 1, 1.05, 1.1,
+                        1.1000001, -0.001, .nan, .infinity]
+    ys += (0...255).map { APCA.screenLuminance(SIMD3(repeating: Double($0) / 255)) }
+    var rng = SystemRandomNumberGenerator()
+    ys += (0..<200).map { _ in Double.random(in: 0...1.1, using: &rng) }
+    let prepared = ys.map(APCA.PreparedLuminance.init)
+    var nonZero = 0
+    for (i, text) in ys.enumerated() {
+        for (j, background) in ys.enumerated() {
+            let single = APCA.lc(textY: text, backgroundY: background)
+            let matrix = APCA.lc(text: prepared[i], background: prepared[j])
+            if single.bitPattern != matrix.bitPattern {
+                Issue.record("text \(text) on \(background): \(single) vs \(matrix)")
+                return
+            }
+            nonZero += single == 0 ? 0 : 1
+        }
+    }
+    #expect(nonZero > 100_000)
+    // Known values (apca-w3 0.1.9): black on white 106.04..., white on black -107.88...
+    let white = APCA.PreparedLuminance(APCA.screenLuminance(SIMD3(repeating: 1)))
+    let black = APCA.PreparedLuminance(APCA.screenLuminance(SIMD3(repeating: 0)))
+    #expect(abs(APCA.lc(text: black, background: white) - 106.04067321268862) < 1e-9)
+    #expect(abs(APCA.lc(text: white, background: black) - -107.88473318309848) < 1e-9)
+}
