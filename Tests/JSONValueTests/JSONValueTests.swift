@@ -68,6 +68,26 @@ struct JSONValueTests {
         #expect(edges == .array([.number(.greatestFiniteMagnitude), .number(-4.9e-324), .number(0)]))
     }
 
+    /// Duplicate keys are found both by the scan of small objects and by the set large ones
+    /// switch to (the set replaced a scan per member that made 90k members take 21 s).
+    @Test func duplicateKeysFoundInLargeObjects() throws {
+        func object(_ keys: [String]) -> String { "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ",") + "}" }
+        let many = (0..<50_000).map { "k\($0)" }
+        guard case .object(let parsed) = try JSONParser.parse(object(many)) else { Issue.record("not an object"); return }
+        #expect(parsed.count == 50_000)
+        #expect(parsed.keys.last == "k49999")
+        for (duplicate, position) in [("k0", 1), ("k0", 15), ("k0", 16), ("k3", 17), ("k15", 40), ("k16", 40), ("k49999", 50_000)] {
+            var keys = many
+            keys.insert(duplicate, at: position)
+            do {
+                _ = try JSONParser.parse(object(keys))
+                Issue.record("duplicate \(duplicate) at \(position) accepted")
+            } catch {
+                #expect(error.reason == "duplicate key \"\(duplicate)\" in object", "\(duplicate) at \(position)")
+            }
+        }
+    }
+
     @Test func decodesEscapes() throws {
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
     }
