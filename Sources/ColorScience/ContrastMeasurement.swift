@@ -94,7 +94,16 @@ public struct ContrastMeasurement: Sendable {
             let lb = WCAG.relativeLuminance(background.srgb * background.alpha)
             let lw = WCAG.relativeLuminance(background.srgb * background.alpha + SIMD3(repeating: 1 - background.alpha))
             let lf = foreground.relativeLuminance
-            if lf >= min(lb, lw) && lf <= max(lb, lw) { result.ratio = 1 }
+            if lf >= min(lb, lw) && lf <= max(lb, lw) {
+                // The worst case is that crossing: report its backdrop and colors, not the
+                // better of the two extremes (found by a hostile test: #777 on rgba(0,0,0,0.5)
+                // said 1:1 but named the white backdrop, where the ratio is 1.126).
+                let g = ContrastMeasurement.crossingBackdrop(background, luminance: lf)
+                let bg = Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: SIMD3(repeating: g))
+                result = ContrastMeasurement.opaque(foreground: foreground, background: bg)
+                result.ratio = 1
+                worstLevel = g
+            }
             let yb = APCA.screenLuminance(background.srgb * background.alpha)
             let yw = APCA.screenLuminance(background.srgb * background.alpha + SIMD3(repeating: 1 - background.alpha))
             let yf = APCA.screenLuminance(foreground.srgb)
@@ -104,6 +113,20 @@ public struct ContrastMeasurement: Sendable {
         result.worstBackdrop = worstLevel
         result.apcaLc = lcAtMin
         self = result
+    }
+
+    /// The gray backdrop level `0...1` over which the translucent `background` has relative
+    /// luminance `luminance` (which lies between its luminances over black and over white): the
+    /// composite's luminance rises with the backdrop, so bisection finds it to the last bit.
+    static func crossingBackdrop(_ background: DisplayColor, luminance: Double) -> Double {
+        var low = 0.0, high = 1.0
+        for _ in 0..<64 {
+            let mid = (low + high) / 2
+            guard mid > low && mid < high else { break }
+            let bg = Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: SIMD3(repeating: mid))
+            if WCAG.relativeLuminance(bg) < luminance { low = mid } else { high = mid }
+        }
+        return (low + high) / 2
     }
 
     private init(effectiveForeground: SIMD3<Double>, effectiveBackground: SIMD3<Double>, ratio: Double,

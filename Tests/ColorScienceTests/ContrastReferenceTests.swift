@@ -287,6 +287,27 @@ struct TranslucentBackgroundRangeTests {
             #expect(m.ratioRange!.min <= lo + 1e-12 && m.ratioRange!.min >= 1)
             #expect(abs(m.ratioRange!.max - hi) < 1e-12)
             #expect(abs(m.apcaLc) <= minLc + 1e-9)
+            // The worst case is self-consistent: over the backdrop it names, the ratio is the one stated.
+            let again = ContrastMeasurement(foreground: fg, background: bg, backdrop: SIMD3(repeating: m.worstBackdrop!))
+            #expect(abs(again.ratio - m.ratio) < 1e-9, "\(fg) on \(bg): \(again.ratio) vs \(m.ratio)")
+            #expect(again.effectiveBackground == m.effectiveBackground)
         }
+    }
+
+    /// Found by a hostile test: `#777` on `rgba(0,0,0,0.5)` reported 1:1 but named the white
+    /// backdrop (1.126 there). The crossing is gray 238/255 (0.5·g = 119/255), so the effective
+    /// background is `#777777` itself.
+    @Test func crossingIsTheWorstBackdrop() {
+        let m = ContrastMeasurement(foreground: DisplayColor(srgb: SIMD3(repeating: 119.0 / 255)),
+                                    background: DisplayColor(srgb: SIMD3(repeating: 0), alpha: 0.5))
+        #expect(m.ratio == 1)
+        #expect(abs(m.worstBackdrop! - 238.0 / 255) < 1e-12)
+        #expect(abs(m.effectiveBackground.x - 119.0 / 255) < 1e-12)
+        // #ff0000 on rgba(0,0,255,0.3): brute force puts the worst gray near 170.7/255.
+        let red = ContrastMeasurement(foreground: DisplayColor(srgb: SIMD3(1, 0, 0)),
+                                      background: DisplayColor(srgb: SIMD3(0, 0, 1), alpha: 0.3))
+        #expect(red.ratio == 1)
+        #expect(abs(red.worstBackdrop! * 255 - 170.7) < 0.1)
+        #expect(abs(red.backgroundLuminance - red.foregroundLuminance) < 1e-12)
     }
 }
