@@ -14,6 +14,9 @@ struct MatrixEndpoint {
     enum Format: String, CaseIterable { case json, csv, svg }
 
     let maxPaletteSize: Int
+    /// Most pairs of a translucent foreground on a translucent background in one matrix without
+    /// a `backdrop` (32 such colors): each is measured over the 256 gray backdrop levels.
+    static let maxTranslucentPairs = 1024
 
     /// One measured pair.
     struct Cell {
@@ -44,6 +47,19 @@ struct MatrixEndpoint {
             let backdrop = try f.color("backdrop", hexOrder: hexOrder)
             if let backdrop, backdrop.display.alpha < 1 {
                 throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque")
+            }
+            if backdrop == nil {
+                // Each pair of translucent colors is measured over every gray backdrop level
+                // (~0.1 ms a pair): 256 translucent colors took 7 s of a worker (hostile test).
+                let translucent = palette.count { $0.color.display.alpha < 1 }
+                if translucent * translucent > MatrixEndpoint.maxTranslucentPairs {
+                    throw Problem.tooLarge(
+                        f.field("colors"),
+                        "\(translucent) translucent colors make \(translucent * translucent) translucent-on-translucent pairs, "
+                            + "each measured over all 256 gray backdrops; at most \(MatrixEndpoint.maxTranslucentPairs) "
+                            + "(32 translucent colors) without a backdrop: give an opaque 'backdrop' to measure them over it",
+                        limit: MatrixEndpoint.maxTranslucentPairs, status: 422)
+                }
             }
             let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
             switch format ?? .json {

@@ -137,6 +137,17 @@ struct ScienceEndpointsTests {
         let j = expectProblem(over, 413, pointer: "/colors")
         #expect(j["limit"] == 3)
         expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": []}"##), 400, pointer: "/colors")
+        // Translucent on translucent without a backdrop is measured over 256 grays: at most 32
+        // such colors (256 took 7 s of a worker, found by a hostile test); a backdrop lifts it.
+        func translucent(_ n: Int, opaque: Int = 0, backdrop: String? = nil) -> String {
+            let colors = (0..<n).map { "\"#\(String(format: "%02x%02x%02x80", $0, 255 - $0, $0 / 2))\"" }
+                + (0..<opaque).map { "\"#\(String(format: "%02x%02x%02x", $0, $0, 255 - $0))\"" }
+            return ##"{"colors": [\##(colors.joined(separator: ","))]\##(backdrop.map { #", "backdrop": "\#($0)""# } ?? "")}"##
+        }
+        #expect(call("POST", "/v1/contrast/matrix", body: translucent(32, opaque: 100)).status == 200)
+        let tooMany = expectProblem(call("POST", "/v1/contrast/matrix", body: translucent(33)), 422, pointer: "/colors")
+        #expect(tooMany["type"] == "/problems/limit-exceeded" && tooMany["limit"] == 1024)
+        #expect(call("POST", "/v1/contrast/matrix", body: translucent(40, backdrop: "#808080")).status == 200)
         expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#000", "#000"]}"##), 400, pointer: "/colors/1")
         expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "a", "color": "#000"}, {"name": "a", "color": "#fff"}]}"##), 400, pointer: "/colors/1")
         expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": "#000"}"##), 400, pointer: "/colors")
