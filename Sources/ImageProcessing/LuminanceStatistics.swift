@@ -13,7 +13,8 @@ public struct LuminanceStatistics: Sendable, Equatable {
     public var pixelCount: Int
     /// Mean relative luminance `0...1`.
     public var meanLuminance: Double
-    /// Median relative luminance `0...1` (from a 1000-bin histogram: ±0.0005).
+    /// Median relative luminance `0...1` (from a 1000-bin histogram: ±0.0005; never outside the
+    /// darkest and the brightest pixel's luminance).
     public var medianLuminance: Double
     /// 99th-percentile relative luminance `0...1` (same histogram): the "peak" without outliers.
     public var percentile99Luminance: Double
@@ -64,7 +65,7 @@ public struct LuminanceStatistics: Sendable, Equatable {
         let bins = 1000
         var histogram = [Int](repeating: 0, count: bins + 1)
         let band = borderWidth(width: width, height: height)
-        var sum = 0.0, peak = 0.0
+        var sum = 0.0, peak = 0.0, darkest = 1.0
         var nearWhite = 0, border = 0, borderWhite = 0
         var borderWhiteSum = 0.0, whiteSum = 0.0
         let threshold = nearWhiteMinimumChannel
@@ -79,6 +80,7 @@ public struct LuminanceStatistics: Sendable, Equatable {
                         let lum = 0.2126 * lin[Int(r)] + 0.7152 * lin[Int(g)] + 0.0722 * lin[Int(b)]
                         sum += lum
                         if lum > peak { peak = lum }
+                        if lum < darkest { darkest = lum }
                         hist[min(bins, Int(lum * Double(bins)))] += 1
                         let white = r >= threshold && g >= threshold && b >= threshold
                         if white {
@@ -102,7 +104,10 @@ public struct LuminanceStatistics: Sendable, Equatable {
             var seen = 0
             for (bin, n) in histogram.enumerated() {
                 seen += n
-                if seen > rank { return min(1, (Double(bin) + 0.5) / Double(bins)) }
+                // The bin's center, kept within the luminances seen: a bin's center could lie
+                // above the peak (a flat #202020 image had median 0.0145, peak 0.014444) or
+                // above 0 for a black image.
+                if seen > rank { return min(peak, max(darkest, (Double(bin) + 0.5) / Double(bins))) }
             }
             return 1
         }

@@ -71,3 +71,22 @@ import Testing
         #expect(r.factor < 0.7)
     }
 }
+
+/// Found by a hostile test: the histogram percentiles were bin centers, so a flat #202020 image
+/// had median and p99 0.0145 above its peak 0.014444, and a black image 0.0005.
+@Test func percentilesStayWithinTheLuminancesSeen() {
+    for level in [0, 0x20, 0x80, 0xfe, 0xff] {
+        let rgb = [UInt8](repeating: UInt8(level), count: 4 * 3 * 3)
+        let s = LuminanceStatistics.measure(rgb: rgb, width: 4, height: 3)
+        let linear = WCAG.linearize(Double(level) / 255)
+        let exact = 0.2126 * linear + 0.7152 * linear + 0.0722 * linear  // as the measurement sums it
+        #expect(s.peakLuminance == exact)
+        #expect(s.medianLuminance == exact, "level \(level)")
+        #expect(s.percentile99Luminance == exact, "level \(level)")
+    }
+    // Two levels: the median lies in the darker one's bin, within ±0.0005 and within the range seen.
+    let mixed = [UInt8](repeating: 0x20, count: 6 * 3) + [UInt8](repeating: 0xff, count: 5 * 3)
+    let s = LuminanceStatistics.measure(rgb: mixed, width: 11, height: 1)
+    #expect(abs(s.medianLuminance - WCAG.linearize(0x20 / 255)) <= 0.0005)
+    #expect(s.percentile99Luminance == 1)
+}
