@@ -24,7 +24,8 @@ enum SVGDrawing {
         name.count > 16 ? String(name.prefix(15)) + "…" : name
     }
 
-    /// `text` escaped for XML content and attributes; control characters XML 1.0 forbids become U+FFFD.
+    /// `text` escaped for XML content and attributes; the characters XML 1.0 forbids (C0 controls
+    /// but tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD.
     static func xml(_ text: String) -> String {
         var out = ""
         for ch in text.unicodeScalars {
@@ -35,7 +36,9 @@ enum SVGDrawing {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                if ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r" { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
+                // XML 1.0 §2.2 Char: no C0 control but tab, LF, CR; no U+FFFE, U+FFFF.
+                let forbidden = (ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r") || ch.value == 0xFFFE || ch.value == 0xFFFF
+                if forbidden { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
             }
         }
         return out

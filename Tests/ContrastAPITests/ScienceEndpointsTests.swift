@@ -128,6 +128,12 @@ struct ScienceEndpointsTests {
         #expect(parser.parse(), "SVG must be well-formed XML")
         #expect(good.text.contains("&lt;a&amp;b&gt;"))
         #expect(good.text.contains("21.00 AA ✓"))
+        // Characters XML 1.0 forbids (U+FFFE, U+FFFF, C0 controls) become U+FFFD (hostile test:
+        // U+FFFF in a name made the SVG unparseable).
+        let odd = call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "g\uffffh\ufffe\u0001", "color": "#fff"}, "#000"], "format": "svg"}"##)
+        #expect(odd.status == 200)
+        #expect(XMLParser(data: Data(odd.body)).parse(), "SVG with U+FFFF in a name must be well-formed XML")
+        #expect(odd.text.contains("g\u{FFFD}h\u{FFFD}\u{FFFD}"))
     }
 
     @Test func matrixLimitsAndBadInput() {
