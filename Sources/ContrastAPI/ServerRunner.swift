@@ -33,7 +33,7 @@ public final class ServerRunner: Sendable {
             log("error", "cannot start: \(error)")
             return 1
         }
-        log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
+        log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
 
         let signalNumber = StopSignal.wait()
         log("info", "stopping on signal \(signalNumber): no new connections; finishing in-flight requests (up to \(configuration.shutdownGracePeriodSeconds) s)")

@@ -288,9 +288,72 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
         config.healthcheckOnly = healthcheck
         if !healthcheck {
+            try config.validate()
             try config.loadSecrets(environment: environment)
         }
         return config
+    }
+
+    /// The usage text of `contrast-server --help`.
+    public static let usage = """
+        usage: contrast-server [--config PATH] [--host HOST] [--port PORT] [--healthcheck]
+
+          --config PATH   settings file (default: ./config.json when present; CONTRAST_CONFIG)
+          --host HOST     listen address, an IP literal or localhost (CONTRAST_HOST)
+          --port PORT     listen port, 0 for any free one (CONTRAST_PORT)
+          --healthcheck   ask the running server's /healthz and exit 0 when it answers 200
+
+        Every setting also comes from config.json keys and CONTRAST_* environment variables
+        (see the README's Configuration section). A bad value exits with code 2, naming the key.
+        """
+
+    /// Checks what a single key's type and range cannot: `host` is an IP literal (or
+    /// `localhost`), `publicDirectory` is a directory, and each of `corsAllowedOrigins` is `*` or
+    /// an origin (`http` or `https`, a host, an optional port; no path).
+    /// - Throws: `ConfigurationError` naming the key.
+    public func validate() throws(ConfigurationError) {
+        if !ServiceConfiguration.isListenAddress(host) {
+            throw ConfigurationError(key: "host", problem: "must be an IPv4 or IPv6 address or localhost, got \"\(host.prefix(80))\"")
+        }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw ConfigurationError(key: "publicDirectory", problem: "\(publicDirectory) is not a directory (the web page is served from it)")
+        }
+        for origin in corsAllowedOrigins where !ServiceConfiguration.isOrigin(origin) {
+            throw ConfigurationError(key: "corsAllowedOrigins",
+                                     problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https and no path, or *")
+        }
+    }
+
+    static func isListenAddress(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        var bare = Substring(host)
+        if bare.hasPrefix("[") && bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        var v4 = in_addr(), v6 = in6_addr()
+        return String(bare).withCString { inet_pton(AF_INET, $0, &v4) == 1 || inet_pton(AF_INET6, $0, &v6) == 1 }
+    }
+
+    /// `*`, or `http(s)://host[:port]` with at most a trailing `/` (RFC 6454 §6.2 serialization).
+    static func isOrigin(_ text: String) -> Bool {
+        if text == "*" { return true }
+        let lowered = text.lowercased()
+        guard let rest = lowered.hasPrefix("https://") ? lowered.dropFirst(8) : lowered.hasPrefix("http://") ? lowered.dropFirst(7) : nil else {
+            return false
+        }
+        let authority = rest.hasSuffix("/") ? rest.dropLast() : rest
+        guard !authority.isEmpty, !authority.contains(where: { "/?#@ \t\\".contains($0) }) else { return false }
+        if authority.hasPrefix("[") {  // IPv6 literal, optional port
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            let after = authority[authority.index(after: close)...]
+            return after.isEmpty || (after.hasPrefix(":") && isPort(after.dropFirst()))
+        }
+        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+        return !parts[0].isEmpty && (parts.count == 1 || (parts.count == 2 && isPort(parts[1])))
+    }
+
+    private static func isPort(_ text: Substring) -> Bool {
+        guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let n = Int(text) else { return false }
+        return n <= 65535
     }
 }
 

@@ -4,6 +4,10 @@ import Foundation
 import HTTPServer
 
 let configuration: ServiceConfiguration
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print(ServiceConfiguration.usage)
+    exit(0)
+}
 do {
     configuration = try ServiceConfiguration.load(
         arguments: Array(CommandLine.arguments.dropFirst()),

@@ -182,4 +182,35 @@ struct ConfigurationTests {
         }
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.load(arguments: ["--bogus"], environment: [:]) }
     }
+
+    /// Values that pass their key's type check but could never work stop startup, naming the
+    /// key (found by a hostile test: these started and served nothing, or exited 1 unnamed).
+    @Test func unusableValuesStopStartupNamingTheKey() throws {
+        let bad: [(String, String, String)] = [
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "design.example", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example/path", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "ftp://a.example", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example:99999", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://user@a.example", "corsAllowedOrigins"),
+            ("CONTRAST_PUBLIC_DIRECTORY", "/nonexistent-\(UUID().uuidString)", "publicDirectory"),
+            ("CONTRAST_PUBLIC_DIRECTORY", "README.md", "publicDirectory"),
+            ("CONTRAST_HOST", "999.1.1.1", "host"),
+            ("CONTRAST_HOST", "example.com", "host"),
+        ]
+        for (name, value, key) in bad {
+            do {
+                _ = try ServiceConfiguration.load(arguments: [], environment: [name: value])
+                Issue.record("\(name)=\(value) accepted")
+            } catch {
+                #expect(error.key == key, "\(name)=\(value): \(error)")
+            }
+        }
+        let good: [(String, String)] = [
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example:8443/, http://[::1]:3000, HTTP://Design.Example, *"),
+            ("CONTRAST_HOST", "[::1]"), ("CONTRAST_HOST", "::"), ("CONTRAST_HOST", "0.0.0.0"), ("CONTRAST_HOST", "localhost"),
+        ]
+        for (name, value) in good {
+            #expect(throws: Never.self, "\(name)=\(value)") { try ServiceConfiguration.load(arguments: [], environment: [name: value]) }
+        }
+    }
 }
