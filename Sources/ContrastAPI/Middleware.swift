@@ -57,7 +57,7 @@ final class Middleware: Sendable {
         var response: HTTPResponse
         if let allowOrigin, CORSPolicy.isPreflight(request), let allow = router.allowedMethods(for: request.path) {
             response = cors.preflight(allowOrigin: allowOrigin, allow: allow)
-        } else if auth.isEnabled, BearerAuth.protects(request.path),
+        } else if auth.isEnabled, BearerAuth.protects(request.path), !CORSPolicy.isPreflight(request),
                   case let verdict = auth.check(authorization: request.header("authorization")), verdict != .allowed {
             response = auth.challenge(verdict)
         } else {

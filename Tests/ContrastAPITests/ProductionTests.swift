@@ -199,9 +199,11 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(preflight.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true)
         #expect(preflight.header("Access-Control-Max-Age") == "600")
         #expect(preflight.headers("Vary").joined(separator: ",").contains("Origin"))
-        // A disallowed origin gets no CORS headers (and, being a plain OPTIONS, needs the token).
+        // A disallowed origin gets no CORS headers, and no 401 either: a preflight never carries a
+        // token, and a 401 made the browser report an auth failure instead of the origin (hostile test).
         let foreign = try live.request("OPTIONS", "/v1/contrast", headers: [
             "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+        #expect(foreign.status == 204)
         #expect(foreign.header("Access-Control-Allow-Origin") == nil)
         // The actual request: allowed origin echoed, exposed headers, Vary: Origin, also on 401.
         let actual = try live.request("POST", "/v1/contrast", headers: [
@@ -210,6 +212,13 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(actual.status == 200)
         #expect(actual.header("Access-Control-Allow-Origin") == "https://design.example")
         #expect(actual.header("Access-Control-Expose-Headers")?.contains("X-Request-ID") == true)
+        // Every header a page may need to read, the image and palette ones included (hostile test:
+        // X-Palette-Passes, X-Image-Orientation, X-Flattened-Over and Content-Disposition were missing).
+        let exposed = Set((actual.header("Access-Control-Expose-Headers") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        for name in ["ETag", "X-Request-ID", "Retry-After", "Content-Disposition", "X-Dim-Factor", "X-Dim-Basis",
+                     "X-Color-Profile", "X-Image-Orientation", "X-Flattened-Over", "X-Palette-Passes"] {
+            #expect(exposed.contains(name), "\(name) not exposed")
+        }
         #expect(actual.headers("Vary").joined(separator: ",").contains("Origin"))
         let denied = try live.request("GET", "/v1/labels", headers: ["Origin": "https://design.example"])
         #expect(denied.status == 401)
