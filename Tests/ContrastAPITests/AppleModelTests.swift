@@ -7,6 +7,32 @@ import Testing
 /// document's derived tables (§10), every endpoint over HTTP, and hostile input.
 @Suite(.serialized)
 struct AppleModelTests {
+    /// Ratios quoted in the data's notes are floored like `ratioText` (hostile test: the indigo
+    /// note said 5.98:1 on black for (109,124,255), which is 5.977…).
+    @Test func ratiosInDisagreementNotesAreFloored() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ContrastAPI/Resources/apple_hig_supplement.json")
+        let json = try JSONParser.parse(Array(try Data(contentsOf: url)))
+        var checked = 0
+        for entry in json["disagreements"]?.array ?? [] {
+            guard let text = entry["text"]?.string, let range = text.range(of: "On black: ") else { continue }
+            // "On black: A:1 with the HIG value, B:1 with the runtime value": A from the (r,g,b) the
+            // text names first, B from `alternative`.
+            let quoted = text[range.upperBound...].split(separator: ":1").prefix(2).compactMap { Double($0.split(separator: " ").last ?? "") }
+            let triples = text.split(separator: "(").dropFirst().map { $0.prefix { $0 != ")" }.split(separator: ",").compactMap { Double($0) } }
+            let used = try #require(triples.first { $0.count == 3 })
+            let alternative = [entry["alternative"]?["r"]?.double ?? -1, entry["alternative"]?["g"]?.double ?? -1, entry["alternative"]?["b"]?.double ?? -1]
+            for (rgb, value) in zip([used, alternative], quoted) {
+                let l = 0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) + 0.0722 * linear(rgb[2])
+                let floored = ((l + 0.05) / 0.05 * 100).rounded(.down) / 100
+                #expect(value == floored, "\(entry["name"]?.string ?? "?"): \(value) vs \(floored)")
+                checked += 1
+            }
+        }
+        #expect(checked == 2)
+        func linear(_ v: Double) -> Double { let c = v / 255; return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+    }
+
     // MARK: Helpers
 
     /// The object in `array` whose `key` equals `value`.
