@@ -28,6 +28,12 @@ struct SimulateEndpoint {
         }
         let severity = try f.number("severity", in: 0...1) ?? 1
         let model = try f.choice("model", CVDModel.self) ?? .machado2009
+        if type == .achromatopsia && f.has("model") {
+            // Achromatopsia is simulated from luminance, by no dichromacy model: a model asked
+            // for would silently go unused (hostile test).
+            throw Problem.contradictory(f.field("model"), f.field("type"),
+                                        "'model' chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave 'model' out")
+        }
         let threshold = try f.number("threshold", in: 0...1) ?? Self.defaultThreshold
 
         // Simulate each color once (straight alpha kept; the simulation acts on the color).

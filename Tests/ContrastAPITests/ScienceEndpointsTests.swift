@@ -203,6 +203,10 @@ struct ScienceEndpointsTests {
             let rgba = numbers(c["simulated"]?["rgba"])
             #expect(abs(rgba[0]! - rgba[1]!) < 1e-9 && abs(rgba[1]! - rgba[2]!) < 1e-9)
         }
+        // A dichromacy model with achromatopsia would go unused: refused, naming both (hostile test).
+        let both = expectProblem(call("POST", "/v1/simulate", body: ##"{"colors": ["#ff0000"], "type": "achromatopsia", "model": "brettel"}"##),
+                                 400, pointer: "/model")
+        #expect(both["conflictsWith"] == "/type")
     }
 
     @Test func simulateBadInput() {
