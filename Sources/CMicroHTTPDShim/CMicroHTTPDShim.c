@@ -44,7 +44,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      MHD_RequestCompletedCallback completed,
                                      void *completed_cls,
                                      const struct MHD_OptionItem *options,
-                                     int keep_encoded_nul,
+                                     int mark_malformed_escapes,
                                      int log_runtime_errors,
                                      char *error_buf,
                                      size_t error_buf_size,
@@ -71,8 +71,8 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
     if (completed != NULL) {
         extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     }
-    if (keep_encoded_nul) {
-        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape_keep_nul, NULL };
+    if (mark_malformed_escapes) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_unescape_marking_malformed, NULL };
     }
     if (extras != NULL) {
         if (extras->notify_connection != NULL) {
@@ -114,7 +114,7 @@ static int cmhd_hex_value(char c) {
     return -1;
 }
 
-size_t cmhd_unescape_keep_nul(void *cls, struct MHD_Connection *connection, char *s) {
+size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s) {
     (void)cls;
     (void)connection;
     char *read = s;
@@ -128,6 +128,11 @@ size_t cmhd_unescape_keep_nul(void *cls, struct MHD_Connection *connection, char
                 read += 3;
                 continue;
             }
+            // Not '%' and two hex digits, or %00: the '%' becomes 0xFF, a byte UTF-8 never
+            // holds, so the text is invalid UTF-8 and the caller can tell.
+            *write++ = (char)0xFF;
+            read += 1;
+            continue;
         }
         *write++ = *read++;
     }

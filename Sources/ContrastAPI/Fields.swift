@@ -84,6 +84,7 @@ public struct Fields: Sendable {
     /// (each at most once) are a 400: a POST endpoint reads its input from the body, and a
     /// parameter it would ignore must not look accepted.
     static func body(_ request: HTTPRequest, allowedQuery: Set<String> = [], maxDepth: Int = 32) throws(Problem) -> Fields {
+        try rejectMalformedQuery(request)
         var seen: Set<String> = []
         for item in request.query {
             guard allowedQuery.contains(item.name) else {
@@ -136,8 +137,18 @@ public struct Fields: Sendable {
         return Fields(object: o, path: .body(""), fromQuery: false)
     }
 
+    /// A query argument that is not valid percent-encoded UTF-8 is a 400 naming it, instead of
+    /// reaching a parser as U+FFFD or a stray `%` (`%ZZ` was "'%' is not a CSS color").
+    static func rejectMalformedQuery(_ request: HTTPRequest) throws(Problem) {
+        if let name = request.malformedQueryParameter {
+            throw Problem.invalidField(.query(name), "query parameter '\(name.prefix(64))' is not valid percent-encoded UTF-8: "
+                + "every % must start an escape of two hex digits (%25 for % itself), %00 is refused, and the decoded bytes must be UTF-8")
+        }
+    }
+
     /// The query of a GET request as an object of strings (repeated names are refused).
     static func query(_ request: HTTPRequest) throws(Problem) -> Fields {
+        try rejectMalformedQuery(request)
         var o = JSONObject()
         for item in request.query {
             if o[item.name] != nil {

@@ -11,11 +11,17 @@ public struct HTTPRequest: Sendable {
     /// The request method exactly as sent ("GET", "POST", …). Methods are case-sensitive.
     public var method: String
     /// The percent-decoded path, without the query, as libmicrohttpd gives it.
-    /// Not normalised: it may contain `..` segments (see ``StaticFiles``). `%00` is left
-    /// undecoded (as in `query`), so the path is never cut short at a NUL.
+    /// Not normalised: it may contain `..` segments (see ``StaticFiles``). A malformed escape
+    /// (`%` without two hex digits) or `%00` shows as U+FFFD (as in `query`), so the path is
+    /// never cut short at a NUL.
     public var path: String
     /// Query arguments in the order sent, percent-decoded; `value` is nil for `?key` without `=`.
+    /// Text that is not valid percent-encoded UTF-8 holds U+FFFD where it could not be read
+    /// (see `malformedQueryParameter`).
     public var query: [(name: String, value: String?)]
+    /// The name of the first query argument whose name or value is not valid percent-encoded
+    /// UTF-8 (a `%` without two hex digits, `%00`, or bytes that are not UTF-8); nil when all are.
+    public var malformedQueryParameter: String? = nil
     /// Header fields by lower-cased name. Repeated fields are joined with ", ".
     public var headers: HTTPHeaderFields
     /// The request body (empty when none was sent). At most `ServerConfiguration.maxBodyBytes`.

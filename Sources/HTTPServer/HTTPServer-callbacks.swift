@@ -166,15 +166,17 @@ func httpServerAccessHandler(
         }
         var body: [UInt8] = []
         swap(&body, &state.body)
-        let request = HTTPRequest(
+        let arguments = queryArguments(connection)
+        var request = HTTPRequest(
             method: methodString(method),
             path: String(cString: url),
-            query: queryArguments(connection),
+            query: arguments.query,
             lowercasedHeaders: state.headers,
             body: body,
             remoteAddress: state.connection.map { $0.address } ?? clientAddress(connection),
             receivedAtNanoseconds: state.receivedAt
         )
+        request.malformedQueryParameter = arguments.malformed
         let response = context.handler(request)
         return queue(response, on: connection, context: context, isHead: isHead)
     }
@@ -483,19 +485,34 @@ private func makeLowercasedString(_ pointer: UnsafePointer<CChar>, _ count: Int)
     }
 }
 
-private func queryArguments(_ connection: OpaquePointer) -> [(name: String, value: String?)] {
-    var query: [(name: String, value: String?)] = []
-    _ = withUnsafeMutablePointer(to: &query) { pointer in
+private func queryArguments(_ connection: OpaquePointer) -> (query: [(name: String, value: String?)], malformed: String?) {
+    var result: (query: [(name: String, value: String?)], malformed: String?) = ([], nil)
+    _ = withUnsafeMutablePointer(to: &result) { pointer in
         MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
             guard let cls, let key else { return .YES }
             // An empty part (`a=1&&b=2`, a leading `&`) names nothing: skipped, as browsers do.
             if keySize == 0 && value == nil { return .YES }
-            let query = cls.assumingMemoryBound(to: [(name: String, value: String?)].self)
-            query.pointee.append((makeString(key, keySize), value.map { makeString($0, valueSize) }))
+            let result = cls.assumingMemoryBound(to: (query: [(name: String, value: String?)], malformed: String?).self)
+            let name = makeValidatedString(key, keySize)
+            let text = value.map { makeValidatedString($0, valueSize) }
+            result.pointee.query.append((name.string, text?.string))
+            // Invalid UTF-8, from the bytes sent or from a malformed escape (see cmhd_unescape_marking_malformed).
+            if result.pointee.malformed == nil && (!name.isValid || text?.isValid == false) {
+                result.pointee.malformed = name.string
+            }
             return .YES
         }, pointer)
     }
-    return query
+    return result
+}
+
+/// `count` bytes as a String, and whether they were valid UTF-8 (invalid ones become U+FFFD).
+private func makeValidatedString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> (string: String, isValid: Bool) {
+    pointer.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+        let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        if let valid = String(validating: buffer, as: UTF8.self) { return (valid, true) }
+        return (String(decoding: buffer, as: UTF8.self), false)
+    }
 }
 
 func clientAddress(_ connection: OpaquePointer) -> String? {

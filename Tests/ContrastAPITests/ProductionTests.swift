@@ -176,6 +176,28 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(env.cacheMaxAgeSeconds == 60)
     }
 
+    /// A query that is not valid percent-encoded UTF-8 is named as such, over real HTTP (hostile
+    /// test: %ZZ was "'%' is not a CSS color", %C3%28 "unknown color function '�()'").
+    @Test func malformedQueryEncodingIsNamed() throws {
+        let live = try ProductionServer()
+        for bad in ["%ZZ", "%2", "%00", "%C3%28", "%23fff%"] {
+            let reply = try live.request("GET", "/v1/contrast?foreground=\(bad)&background=white")
+            #expect(reply.status == 400, "\(bad)")
+            let problem = try JSONParser.parse(reply.body)
+            #expect(problem["parameter"] == "foreground", "\(bad)")
+            #expect(problem["detail"]?.string?.contains("not valid percent-encoded UTF-8") == true, "\(bad)")
+        }
+        let format = try live.request("POST", "/v1/contrast/matrix?format=%ZZ", body: ##"{"colors": ["red"]}"##)
+        let formatProblem = try JSONParser.parse(format.body)
+        #expect(format.status == 400 && formatProblem["parameter"] == "format")
+        // A literal % is %25: then it is an ordinary (here invalid) color.
+        let literal = try live.request("GET", "/v1/contrast?foreground=%2523777&background=white")
+        let literalProblem = try JSONParser.parse(literal.body)
+        #expect(literal.status == 400 && literalProblem["type"] == "/problems/invalid-color")
+        let fine = try live.request("GET", "/v1/contrast?foreground=%23777&background=white")
+        #expect(fine.status == 200)
+    }
+
     @Test func corsIsOffByDefaultAndFollowsTheAllowList() throws {
         let closed = try ProductionServer()
         let plain = try closed.request("GET", "/v1/contrast?foreground=%23000&background=%23fff", headers: ["Origin": "https://evil.example"])

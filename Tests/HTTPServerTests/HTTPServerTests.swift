@@ -12,7 +12,8 @@ private func testRouter() -> Router {
     var router = Router()
     router.add("GET", "/query") { request in
         let pairs = request.query.map { "\($0.name)=\($0.value ?? "<nil>")" }.joined(separator: "&")
-        return .text("\(request.path)|\(pairs)|first a=\(request.queryValue("a") ?? "<absent>")")
+        return .text("\(request.path)|\(pairs)|first a=\(request.queryValue("a") ?? "<absent>")"
+                     + (request.malformedQueryParameter.map { "|malformed \($0)" } ?? ""))
     }
     router.add("POST", "/echo") { request in
         HTTPResponse(
@@ -43,9 +44,23 @@ private func testRouter() -> Router {
             #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
             #expect(response.header("Date") != nil)
 
-            // %00 stays literal: a decoded NUL would silently cut the value (or path) short.
+            // %00 is not decoded (a NUL would silently cut the value, or path, short) and, like a
+            // malformed escape or bytes that are not UTF-8, shows as U+FFFD and names the argument
+            // (a stray '%' reached the color parser: hostile test).
             let nul = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/query?a=x%00y&b=%41"))
-            #expect(nul.text == "/query|a=x%00y&b=A|first a=x%00y")
+            #expect(nul.text == "/query|a=x\u{FFFD}00y&b=A|first a=x\u{FFFD}00y|malformed a")
+            let cases: [(String, String)] = [
+                ("/query?a=1&b=%ZZ", "|malformed b"), ("/query?a=1&b=%2", "|malformed b"), ("/query?b=%C3%28", "|malformed b"),
+                ("/query?x%G1=1", "|malformed x\u{FFFD}G1"), ("/query?a=%25ZZ&b=caf%C3%A9", ""),
+            ]
+            for (target, suffix) in cases {
+                let reply = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", target))
+                #expect(reply.text.hasSuffix("|first a=" + (target.contains("a=1") ? "1" : target.contains("a=%25") ? "%ZZ" : "<absent>") + suffix),
+                        "\(target): \(reply.text)")
+            }
+            // A malformed escape in the path is U+FFFD there too: it never matches a route by accident.
+            let path = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quer%ZZy"))
+            #expect(path.status == 404)
         }
     }
 

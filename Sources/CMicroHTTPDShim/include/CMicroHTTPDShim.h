@@ -42,8 +42,9 @@ struct cmhd_daemon_extras {
 ///
 /// - `bind_addr`: may be NULL (then MHD binds all interfaces on `port`).
 /// - `options`: array of integer options terminated by an item with `MHD_OPTION_END`; may be NULL.
-/// - `keep_encoded_nul`: non-zero installs ``cmhd_unescape_keep_nul`` as the unescape callback,
-///   so `%00` stays literal instead of silently cutting the path (or a query value) short.
+/// - `mark_malformed_escapes`: non-zero installs ``cmhd_unescape_marking_malformed`` as the
+///   unescape callback, so a malformed escape or `%00` shows in the decoded text as invalid UTF-8
+///   instead of passing as a literal `%` (or, for `%00`, silently cutting the text short).
 /// - `error_buf`: if non-NULL, receives the messages MHD logs while starting (for example
 ///   "Failed to bind to port 8080: Address already in use"), NUL-terminated and truncated to
 ///   `error_buf_size`. Messages logged later, from the daemon's own threads, are dropped unless
@@ -57,16 +58,17 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      MHD_RequestCompletedCallback completed,
                                      void *completed_cls,
                                      const struct MHD_OptionItem *options,
-                                     int keep_encoded_nul,
+                                     int mark_malformed_escapes,
                                      int log_runtime_errors,
                                      char *error_buf,
                                      size_t error_buf_size,
                                      const struct cmhd_daemon_extras *extras);
 
-/// An `MHD_UnescapeCallback`: decodes `%XX` in place like MHD's default, except `%00`, which
-/// is left as the three characters `%00` (a decoded NUL would end the C string early, so
-/// `/a%00/../b` would reach the handler as `/a`). Returns the new length.
-size_t cmhd_unescape_keep_nul(void *cls, struct MHD_Connection *connection, char *s);
+/// An `MHD_UnescapeCallback` (used for the path and the query): decodes `%XX` in place like MHD's
+/// default, except that a `%` not followed by two hex digits, and `%00` (a decoded NUL would end
+/// the C string early, so `/a%00/../b` would reach the handler as `/a`), becomes the byte 0xFF,
+/// which valid UTF-8 never holds: `%ZZ` gives `\xFFZZ`. Returns the new length.
+size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s);
 
 /// The port the daemon's listen socket is bound to (useful after binding port 0);
 /// 0 when unknown (for example after `MHD_quiesce_daemon`).
