@@ -98,6 +98,16 @@ struct SuggestEndpoint {
             return "no \(what) \(outcome.direction.rawValue) than the original can reach \(goal)"
         }
         if best.foreground.srgb == current.foreground.srgb && best.background.srgb == current.background.srgb {
+            // Over an unknown backdrop the limit is the backdrop, not the direction (hostile
+            // test: both directions said "only lowers the contrast" for a transparent background).
+            if current.measurement.ratioRange != nil && current.background.alpha == 0 {
+                return "the background is fully transparent (alpha 0) and no backdrop was given, so some gray backdrop "
+                    + "shows through as light as the text (1:1) whatever the \(what); give a backdrop or a background opacity"
+            }
+            if current.measurement.ratioRange != nil {
+                return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal) over every gray backdrop "
+                    + "the translucent background (alpha \(Fields.format((current.background.alpha * 1000).rounded() / 1000))) may show; give a backdrop or a more opaque background"
+            }
             return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): moving \(outcome.direction.rawValue) only lowers the contrast"
         }
         let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(Fields.format((best.value * 10).rounded(.down) / 10))"

@@ -93,6 +93,22 @@ struct PaletteTests {
         #expect(j["target"]?["minimum"] == 4.5)
     }
 
+    /// Over an unknown backdrop the reason names the backdrop, not the direction (hostile test:
+    /// `#fff0` made both directions say "moving … only lowers the contrast").
+    @Test func suggestOnATranslucentBackgroundNamesTheBackdrop() {
+        let clear = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777", "background": "#fff0"}"##))
+        for s in clear["suggestions"]?.array ?? [] {
+            #expect(s["found"] == false)
+            #expect(s["reason"]?.string?.hasPrefix("the background is fully transparent (alpha 0) and no backdrop was given") == true, "\(s)")
+        }
+        let faint = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777", "background": "#ffffff80"}"##))
+        let lighter = faint["suggestions"]?.array?.first { $0["direction"] == "lighter" }
+        #expect(lighter?["reason"]?.string?.contains("over every gray backdrop the translucent background (alpha 0.502) may show") == true)
+        // With a backdrop the background is known: a darker text is found.
+        let known = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777", "background": "#fff0", "backdrop": "#ffffff"}"##))
+        #expect(known["best"]?["foreground"]?["hex"] != nil)
+    }
+
     /// A suggestion exactly at the target after quantization: the target is the exact ratio of
     /// #767676 on white; #777777 misses it by 0.07; the suggestion is #767676 with value == target.
     @Test func suggestExactlyAtTarget() {
