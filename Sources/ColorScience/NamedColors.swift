@@ -4,6 +4,9 @@
 /// Keys are ASCII-lowercase; look-ups must lowercase first (CSS keywords are ASCII
 /// case-insensitive).
 enum CSSNamedColors {
+    /// The 148 names in alphabetical order (for suggestions).
+    static let sortedNames: [String] = rgb24.keys.sorted()
+
     /// The 148 CSS named colors (CSS Color 4 §6.1) as 24-bit `0xRRGGBB` sRGB values.
     static let rgb24: [String: UInt32] = [
         "aliceblue": 0xF0F8FF,
@@ -180,4 +183,16 @@ enum CSSNamedColors {
     static let cssWideKeywords: Set<String> = [
         "inherit", "initial", "unset", "revert", "revert-layer",
     ]
+}
+
+extension CSSColorParser {
+    /// Up to `limit` CSS named colors (CSS Color 4 §6.1) close to `text` (a misspelling such as
+    /// `redd` or `grey50`), closest first; empty unless `text` is letters and digits only.
+    public static func namedColorSuggestions(for text: String, limit: Int = 3) -> [String] {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64,
+              trimmed.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+        else { return [] }
+        return AppleNameMatching.suggestions(for: trimmed, among: CSSNamedColors.sortedNames, limit: limit)
+    }
 }

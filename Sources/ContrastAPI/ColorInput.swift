@@ -39,9 +39,13 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     } catch {
         switch error {
         case .invalid(let why):
-            let suggestions = systemColorSuggestions(text)
-            var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)"
-                + (suggestions.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" } ?? ""))
+            // Misspelt names: Apple system colors first, then CSS named colors (`redd`).
+            let system = systemColorSuggestions(text)
+            let css = system.isEmpty ? CSSColorParser.namedColorSuggestions(for: text) : []
+            let hint = system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" }
+                ?? css.first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+            var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)\(hint)")
+            let suggestions = system + css
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
             throw problem
         case .unsupported(let why):
@@ -60,8 +64,9 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     // other spaces, such as U+00A0, are not trimmed, as they are not around CSS colors): `#…`,
     // digits and the like are CSS, known without making a trimmed copy.
     let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    // A leading '.' too: SwiftUI's `.systemBlue` is refused with the explanation below.
     guard let first = text.utf8.first(where: { !isSpace($0) }),
-          (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") else { return nil }
+          (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") || first == UInt8(ascii: ".") else { return nil }
     let bytes = Array(text.utf8)
     let start = bytes.firstIndex(where: { !isSpace($0) }) ?? bytes.count
     let end = (bytes.lastIndex(where: { !isSpace($0) }) ?? -1) + 1
@@ -73,6 +78,15 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     var name = trimmed
     if name.hasPrefix("UIColor.") {
         name.removeFirst("UIColor.".count)
+        // The UIKit prefix says an Apple system color is meant: an unknown one is named as such,
+        // not handed to the CSS parser ("unexpected text after the color").
+        guard data.catalog.color(named: name) != nil else {
+            let close = data.catalog.suggestions(for: name)
+            var p = Problem.invalidColor(path, "\(path.display): '\(name)' is not an Apple system color"
+                + (close.first.map { "; did you mean 'UIColor.\($0)'?" } ?? ""))
+            if !close.isEmpty { p.extra.append(("suggestions", .array(close.map { .string("UIColor.\($0)") }))) }
+            throw p
+        }
     } else if let dot = name.lastIndex(of: ".") {
         let rest = String(name[name.index(after: dot)...])
         if data.catalog.color(named: rest) != nil {

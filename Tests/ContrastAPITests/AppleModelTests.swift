@@ -400,6 +400,18 @@ struct AppleModelTests {
         #expect(q["suggestions"]?.array?.first == "secondaryLabel")
         let ns = expectProblem(call("GET", "/v1/contrast?foreground=NSColor.systemBlue&background=white"), 400, parameter: "foreground")
         #expect(ns["detail"]?.string?.contains("UIColor.systemBlue") == true)
+        // Found by a hostile test: `.systemBlue` got "'.' is not a CSS color", `UIColor.notAColor`
+        // "unexpected text after the color", and misspelt CSS names no suggestion.
+        let swiftUI = expectProblem(call("GET", "/v1/contrast?foreground=.systemBlue&background=white"), 400, parameter: "foreground")
+        #expect(swiftUI["detail"]?.string?.contains("UIColor.systemBlue") == true)
+        let uikit = expectProblem(call("GET", "/v1/contrast?foreground=UIColor.systemBlu&background=white"), 400, parameter: "foreground")
+        #expect(uikit["detail"]?.string?.contains("'systemBlu' is not an Apple system color") == true)
+        #expect(uikit["suggestions"]?.array?.first == "UIColor.systemBlue")
+        let unknown = expectProblem(call("GET", "/v1/contrast?foreground=UIColor.notAColor&background=white"), 400, parameter: "foreground")
+        #expect(unknown["detail"]?.string?.contains("'notAColor' is not an Apple system color") == true)
+        let css = expectProblem(call("GET", "/v1/contrast?foreground=redd&background=white"), 400, parameter: "foreground")
+        #expect(css["suggestions"]?.array?.first == "red")
+        #expect(css["detail"]?.string?.contains("did you mean the CSS color 'red'?") == true)
         let name = expectProblem(call("GET", "/v1/system-colors?name=systemBlu"), 400, parameter: "name")
         #expect(name["suggestions"]?.array?.first == "systemBlue")
         expectProblem(call("GET", "/v1/text-styles?textStyle=bodyy"), 400, parameter: "textStyle")
