@@ -53,6 +53,22 @@ extension Color {
         return Color(space: space, coordinates: coordinates, alpha: alpha, isNone: none)
     }
 
+    /// This color with an achromatic hue marked missing (`none`), as a conversion into its space
+    /// from another marks it (see `converted(to:)`): for LCH and OKLCH below the chroma thresholds,
+    /// for HSL and HWB when the color is a gray. The hue (and LCH/OKLCH chroma, HSL saturation)
+    /// then become 0; other spaces, chromatic colors and a hue already missing are unchanged.
+    /// `converted(to:)` its own space returns a color as given, e.g. `lch(50 0 120)` keeps hue 120.
+    public var withAchromaticHueMissing: Color {
+        guard let hue = space.hueIndex, !isNone[hue] else { return self }
+        let sanitized = ColorSpaceTree.sanitized(coordinates)
+        let (canonical, achromatic) = ColorSpaceTree.fromParent(space, ColorSpaceTree.toParent(space, sanitized))
+        guard achromatic else { return self }
+        var marked = self
+        marked.coordinates = canonical
+        marked.isNone[hue] = true
+        return marked
+    }
+
     /// Whether this color lies inside the gamut of `space`: converted to `space`, every channel
     /// lies in `-epsilon...1 + epsilon` (CSS Color 4 §13.1).
     ///

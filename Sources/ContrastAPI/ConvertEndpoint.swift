@@ -61,7 +61,9 @@ struct ConvertEndpoint {
         var conversions = JSONObject()
         for t in targets {
             if let space = t.space {
-                conversions.append(t.rawValue, coordinates(color.converted(to: space)))
+                // Into its own space a color comes back as given: its achromatic hue is marked
+                // missing here too, as for every other space (hostile test: lch(50 0 120) kept 120).
+                conversions.append(t.rawValue, coordinates(color.converted(to: space).withAchromaticHueMissing))
             } else {
                 let inSRGB = color.isInGamut(.srgb)
                 let srgb = inSRGB ? color.converted(to: .srgb) : GamutMapping.map(color, to: .srgb, method: .css4)

@@ -59,6 +59,16 @@ struct ScienceEndpointsTests {
         for c in numbers(p3["conversions"]?["srgb"]?["coordinates"]) { #expect(c! >= -1e-9 && c! <= 1 + 1e-9) }
         let hexOnly = call("POST", "/v1/convert", body: ##"{"color": "color(display-p3 1 0 0)", "to": "hex"}"##).json
         #expect(hexOnly["hexGamutMapped"] == true)
+        // Into its own space too (hostile test: lch(50 0 120) kept hue 120, hsl(200 -50% 50%) 200).
+        let cases: [(String, String, [JSON])] = [
+            ("lch(50 0 120)", "lch", [50, 0, .null]), ("oklch(0.5 0 200)", "oklch", [0.5, 0, .null]),
+            ("hsl(200 -50% 50%)", "hsl", [.null, 0, 50]), ("hwb(120 60% 40%)", "hwb", [.null, 60, 40]),
+            ("lch(50 10 120)", "lch", [50, 10, 120]), ("hsl(200 50% 50%)", "hsl", [200, 50, 50]),
+        ]
+        for (input, space, expected) in cases {
+            let j = call("POST", "/v1/convert", body: ##"{"color": "\##(input)", "to": "\##(space)"}"##).json
+            #expect(j["conversions"]?[space]?["coordinates"]?.array == expected, "\(input)")
+        }
     }
 
     @Test func convertGamutMappingMatchesColorAide() throws {
