@@ -58,21 +58,21 @@ struct PaletteExportEndpoint {
             let results = try req.generate()
             let passes = results.allSatisfy(\.passes)
             let export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
-            let (type, body, filename): (String, [UInt8], String?)
+            // Archives download; the text formats show inline but still name the file to save.
+            let (type, body, disposition): (String, [UInt8], String)
             switch format {
             case .xcassets:
-                (type, body, filename) = ("application/zip", try zip(export.xcassets()), "\(name).xcassets.zip")
+                (type, body, disposition) = ("application/zip", try zip(export.xcassets()), "attachment; filename=\"\(name).xcassets.zip\"")
             case .android:
-                (type, body, filename) = ("application/zip", try zip(export.android()), "\(name)-android-res.zip")
+                (type, body, disposition) = ("application/zip", try zip(export.android()), "attachment; filename=\"\(name)-android-res.zip\"")
             case .css:
-                (type, body, filename) = ("text/css; charset=utf-8", Array(export.css().utf8), nil)
+                (type, body, disposition) = ("text/css; charset=utf-8", Array(export.css().utf8), "inline; filename=\"\(name).css\"")
             case .tokens:
-                (type, body, filename) = ("application/json", export.tokens().serialized(), nil)
+                (type, body, disposition) = ("application/json", export.tokens().serialized(), "inline; filename=\"\(name).tokens.json\"")
             case .svg:
-                (type, body, filename) = ("image/svg+xml; charset=utf-8", Array(export.svg().utf8), nil)
+                (type, body, disposition) = ("image/svg+xml; charset=utf-8", Array(export.svg().utf8), "inline; filename=\"\(name).svg\"")
             }
-            var headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false")]
-            if let filename { headers.append(("Content-Disposition", "attachment; filename=\"\(filename)\"")) }
+            let headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false"), ("Content-Disposition", disposition)]
             return HTTPResponse(status: 200, headers: headers, body: body)
         } catch {
             return error.response

@@ -388,6 +388,10 @@ struct PaletteTests {
 
         // CSS custom properties.
         let css = export("css")
+        // The text formats show inline and name the file to save (hostile test: they had no name).
+        #expect(css.headers["content-disposition"] == "inline; filename=\"Palette.css\"", sourceLocation: sourceLocation)
+        #expect(export("tokens", #", "name": "Brand""#).headers["content-disposition"] == "inline; filename=\"Brand.tokens.json\"", sourceLocation: sourceLocation)
+        #expect(export("svg").headers["content-disposition"] == "inline; filename=\"Palette.svg\"", sourceLocation: sourceLocation)
         #expect(css.headers["content-type"]?.hasPrefix("text/css") == true, sourceLocation: sourceLocation)
         let blocks = cssBlocks(css.text)
         #expect(blocks.count == 4, sourceLocation: sourceLocation)
