@@ -136,7 +136,9 @@ public final class ImageFile {
         bitsPerSample = image.bitsPerSample
         hasAlpha = image.hasAlpha
         orientation = (1...8).contains(image.orientation) ? image.orientation : 1
-        pageCount = max(1, image.pageCount)
+        // libvips 8.14 reads an animated PNG (APNG) as its default image only: its frame count
+        // comes from the acTL chunk (hostile test: an APNG reported 1 frame and no note).
+        pageCount = max(1, image.pageCount, format == .png ? ImageFile.apngFrameCount(data) ?? 1 : 1)
         isCMYK = image.interpretation == Int32(CVIPS_INTERP_CMYK)
         iccProfile = image.iccProfile
         guard bitsPerSample == 8 || bitsPerSample == 16 else {
@@ -162,6 +164,25 @@ public final class ImageFile {
             handling = .convertedToSRGB(description: "CMYK without a profile (libvips's default CMYK profile)")
         }
         colorHandling = handling
+    }
+
+    /// The `num_frames` of an APNG's `acTL` chunk (APNG 1.0 §2.1), which precedes the first
+    /// `IDAT`; nil for a still PNG or a malformed chunk list.
+    static func apngFrameCount(_ data: [UInt8]) -> Int? {
+        func word(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= data.count else { return nil }
+            return data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        var position = 8  // after the signature
+        while let length = word(position), position + 8 <= data.count {
+            let type = data[position + 4..<position + 8]
+            if type.elementsEqual("acTL".utf8) { return length >= 8 ? word(position + 8).flatMap { $0 > 0 ? $0 : nil } : nil }
+            if type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) { return nil }
+            let (next, overflow) = position.addingReportingOverflow(12 + length)
+            guard !overflow, next > position else { return nil }
+            position = next
+        }
+        return nil
     }
 
     /// Opens `data` as `format`, reading only the header, and refuses images whose header

@@ -122,6 +122,18 @@ struct ImageTests {
         #expect(rec["whiteLevel"]?["before"]?["wcagRatio"] == .number(21))
     }
 
+    /// An animated PNG reports its frames and that only the first was read (hostile test: libvips
+    /// reads APNG as a still image, so it said 1 frame and no note; animated WebP was right).
+    @Test func animatedPNGCountsItsFrames() throws {
+        let apng = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/images/animated-3-frames.png")))
+        let j = callImage("/v1/image/analyze", apng).json
+        #expect(j["image"]?["frames"] == 3)
+        #expect(j["notes"]?.array?.contains { $0.string == "the file has 3 frames; only the first was read" } == true)
+        #expect(j["luminance"]?["peak"] == 1)  // the first frame is white
+        let still = try ImageSamples.encode(.png, background: [18, 18, 24])
+        #expect(callImage("/v1/image/analyze", still).json["image"]?["frames"] == 1)
+    }
+
     @Test func darkImageIsLeftAlone() throws {
         let png = try ImageSamples.encode(.png, background: [18, 18, 24])
         let j = callImage("/v1/image/analyze", png).json

@@ -1,5 +1,5 @@
 import ColorScience
-import ImageProcessing
+@testable import ImageProcessing
 import Testing
 
 @Suite struct ImageFileTests {
@@ -167,4 +167,24 @@ import Testing
             }
         }
     }
+}
+
+/// The APNG frame count reads only a well-formed chunk list before the first IDAT: truncated,
+/// oversized or garbage lengths give nil, never a trap.
+@Test func apngFrameCountIsReadDefensively() {
+    func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let n = payload.count
+        return [UInt8(n >> 24 & 255), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)] + Array(type.utf8) + payload + [0, 0, 0, 0]
+    }
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let ihdr = chunk("IHDR", [UInt8](repeating: 0, count: 13))
+    let actl = chunk("acTL", [0, 0, 0, 7, 0, 0, 0, 0])
+    #expect(ImageFile.apngFrameCount(signature + ihdr + actl + chunk("IDAT", [1])) == 7)
+    #expect(ImageFile.apngFrameCount(signature + ihdr + chunk("IDAT", [1]) + actl) == nil)  // after IDAT: not APNG
+    #expect(ImageFile.apngFrameCount(signature + ihdr) == nil)
+    #expect(ImageFile.apngFrameCount(signature + ihdr + Array(actl.prefix(10))) == nil)
+    #expect(ImageFile.apngFrameCount(signature + [0xFF, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8)) == nil)
+    #expect(ImageFile.apngFrameCount(signature + [0x7F, 0xFF, 0xFF, 0xF0] + Array("tEXt".utf8)) == nil)
+    #expect(ImageFile.apngFrameCount(Array(signature.prefix(5))) == nil)
+    #expect(ImageFile.apngFrameCount(signature + ihdr + chunk("acTL", [0, 0, 0, 0, 0, 0, 0, 0])) == nil)
 }
