@@ -74,8 +74,10 @@ public struct DimRule: Sendable, Equatable {
                             statistics.borderNearWhiteShare * 100, statistics.nearWhiteShare * 100)
         } else if let targetY, whiteY > targetY {
             factor = targetY / whiteY
-            reason = String(format: "white background: its white level (relative luminance %.3f) is brought down to %.3f, APCA Lc %.0f against the background",
-                            whiteY, targetY, targetLc)
+            // Four decimals and the factor: on a mid-gray background the target lies just below
+            // white, and "brought down to 1.000" read as no change (hostile test).
+            reason = String(format: "white background: its white level (relative luminance %.4f) is brought down to %.4f (factor %.6g), APCA Lc %.0f against the background",
+                            whiteY, targetY, factor, targetLc)
         } else if targetY == nil {
             reason = String(format: "white background, but even pure white stays within APCA Lc %.0f on this background", targetLc)
         } else {

@@ -72,6 +72,16 @@ import Testing
     }
 }
 
+/// On a mid-gray background the target lies just below white: the reason shows the change
+/// (hostile test: "brought down to 1.000" on #575757).
+@Test func reasonShowsASmallDim() {
+    let stats = LuminanceStatistics(pixelCount: 100, meanLuminance: 0.9, medianLuminance: 1, percentile99Luminance: 1,
+                                    peakLuminance: 1, nearWhiteShare: 0.9, borderWidth: 1, borderNearWhiteShare: 1, whiteLevel: 1)
+    let r = DimRule().recommend(stats, on: SIMD3(repeating: 0x57 / 255.0))
+    #expect(r.factor < 1 && r.factor > 0.99)
+    #expect(r.reason.contains(String(format: "(factor %.6g)", r.factor)) && !r.reason.contains("factor 1)"), "\(r.reason)")
+}
+
 /// Found by a hostile test: the histogram percentiles were bin centers, so a flat #202020 image
 /// had median and p99 0.0145 above its peak 0.014444, and a black image 0.0005.
 @Test func percentilesStayWithinTheLuminancesSeen() {
