@@ -291,6 +291,7 @@ private struct HeaderCensus {
     var fields = HTTPHeaderFields()
     var hosts = 0
     var contentLengths = 0
+    var contentTypes = 0
     var transferEncoding: String?
     var contentEncoding: String?
     var badName = false
@@ -327,6 +328,8 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
                 census.pointee.hosts += 1
             } else if asciiCaseInsensitiveEquals(name, "content-length") {
                 census.pointee.contentLengths += 1
+            } else if asciiCaseInsensitiveEquals(name, "content-type") {
+                census.pointee.contentTypes += 1
             } else if asciiCaseInsensitiveEquals(name, "transfer-encoding") {
                 // Repeated field lines are one list (RFC 9110 §5.3): judge them all, not the last.
                 census.pointee.transferEncoding = census.pointee.transferEncoding.map { $0 + ", " + raw() } ?? raw()
@@ -347,8 +350,8 @@ private func headerFields(_ connection: OpaquePointer) -> HTTPHeaderFields {
 }
 
 /// A refusal for requests whose framing is ambiguous or unsupported, before any body is read
-/// (RFC 9112 §3.2, §6.1, §6.3; RFC 9110 §8.4): an HTTP/1.1 request without exactly one `Host`;
-/// more than one `Content-Length`, or one together with `Transfer-Encoding` (a request a proxy
+/// (RFC 9112 §3.2, §6.1, §6.3; RFC 9110 §8.3, §8.4): an HTTP/1.1 request without exactly one `Host`;
+/// more than one `Content-Length` or `Content-Type`, or a `Content-Length` together with `Transfer-Encoding` (a request a proxy
 /// and this server could frame differently); a transfer coding other than `chunked` (501); a
 /// content coding on the body (415: bodies are not decoded); a field name with whitespace or
 /// control characters; header fields over `maxHeaderBytes` (431). libmicrohttpd answers a
@@ -375,6 +378,10 @@ private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar
     }
     if census.contentLengths > 1 {
         return badRequest("More than one Content-Length header field (RFC 9112 §6.3).")
+    }
+    if census.contentTypes > 1 {
+        // Joined, two lines read as "application/json, application/json" and got a 415.
+        return badRequest("More than one Content-Type header field (RFC 9110 §8.3: a body has one media type).")
     }
     if let coding = census.transferEncoding {
         if census.contentLengths > 0 {

@@ -546,6 +546,8 @@ private let otherToken = "another-token-abcdefghijklmnop"
         let body = #"{"foreground":"red","background":"white"}"#
         let cases: [(String, Int, String)] = [
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Length: 41\r\nContent-Length: 5\r\n\r\n\(body)", 400, "malformed-request"),
+            // Two Content-Type lines, even equal ones, were joined and got a 415 (hostile test).
+            ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n\(body)", 400, "malformed-request"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Length: 41\r\nTransfer-Encoding: chunked\r\n\r\n\(body)", 400, "malformed-request"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n\(body)", 501, "not-implemented"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "not-implemented"),
