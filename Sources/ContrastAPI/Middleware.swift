@@ -129,6 +129,9 @@ final class Middleware: Sendable {
         } else if response.status >= 400 && response.header("Cache-Control") == nil {
             response.headers.append(("Cache-Control", "no-store"))
         }
+        // The server's own problems take the API's shape before a HEAD answer loses its body, so
+        // that its Content-Length is the GET's (it was the shorter about:blank body's).
+        if isHead && response.status >= 400 { response = Problem.adopt(response) }
         return isHead ? Router.withoutBody(response) : response
     }
 

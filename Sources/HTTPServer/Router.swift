@@ -76,6 +76,11 @@ public struct Router: Sendable {
             if let get = route.handlers["GET"] {
                 return Router.withoutBody(get(request))
             }
+            // The GET's 405, without its body: a HEAD answer states the GET's fields, its
+            // Content-Length included (RFC 9110 §9.3.2); its own detail named HEAD and was longer.
+            var asGet = request
+            asGet.method = "GET"
+            return Router.withoutBody(Router.methodNotAllowed(asGet, allow: route.allow))
         case "OPTIONS":
             return HTTPResponse(status: 204, headers: [("Allow", route.allow)])
         default:

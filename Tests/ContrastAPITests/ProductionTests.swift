@@ -176,6 +176,20 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(env.cacheMaxAgeSeconds == 60)
     }
 
+    /// A HEAD answer states the GET answer's fields, Content-Length included, also for errors
+    /// (hostile test: a HEAD 405 stated the length of the shorter body before the API's shape).
+    @Test func headStatesTheLengthOfTheGetAnswer() throws {
+        let live = try ProductionServer()
+        for target in ["/v1/contrast/matrix", "/nope", "/v1/contrast?foreground=zzz&background=white",
+                       "/v1/contrast?foreground=%23777&background=white", "/healthz", "/"] {
+            let get = try live.request("GET", target)
+            let head = try live.request("HEAD", target)
+            #expect(head.status == get.status, "\(target)")
+            #expect(head.header("Content-Length") == String(get.body.count), "\(target): HEAD \(head.header("Content-Length") ?? "-") GET \(get.body.count)")
+            #expect(head.header("Content-Type") == get.header("Content-Type"), "\(target)")
+        }
+    }
+
     /// A query that is not valid percent-encoded UTF-8 is named as such, over real HTTP (hostile
     /// test: %ZZ was "'%' is not a CSS color", %C3%28 "unknown color function '�()'").
     @Test func malformedQueryEncodingIsNamed() throws {
