@@ -5,7 +5,8 @@
 // Algorithm: keep the base row's OKLCH hue and chroma and step its OKLCH lightness away from the
 // base in steps of 0.002, first in the preferred direction (darker for a light base, lighter for a
 // dark one, as Apple's own stripes do: #FFFFFF/#F2F2F7 in light, #000000/#1C1C1E in dark), then in
-// the other. Each candidate is gamut-mapped into sRGB (CSS Color 4 §13.2) and rounded to 8 bits,
+// the other, never past the lightness of a text (the stripe keeps every text's polarity). Each
+// candidate is gamut-mapped into sRGB (CSS Color 4 §13.2) and rounded to 8 bits,
 // since a designer will use the hex; ΔE OK and contrast are measured on that rounded color. The
 // first candidate whose ΔE OK from the base reaches the threshold (and the row contrast its
 // minimum, below) and on which every text meets
@@ -71,6 +72,10 @@ public enum TableStripes {
         let directions: [TableStripeProposal.Direction] = preferDarker ? [.darker, .lighter] : [.lighter, .darker]
 
         let baseMeetsTarget = onBase.allSatisfy { $0.ratio >= targetRatio }
+        // Which side of each text the base row lies on: a stripe must stay on that side. Past the
+        // text's own lightness the contrast rises again in the opposite polarity, and a search
+        // that kept going proposed a near-black stripe for gray text on a white table.
+        let textIsDarker = onBase.map { $0.foregroundLuminance < $0.backgroundLuminance }
         var firstVisible: [(TableStripeProposal.Direction, SIMD3<Double>, Double)] = []
         for direction in directions {
             let sign = direction == .darker ? -1.0 : 1.0
@@ -83,12 +88,15 @@ public enum TableStripes {
                 let candidateColor = GamutMapping.map(
                     Color(space: .oklch, coordinates: SIMD3(min(max(l, 0), 1), lch.y, lch.z)), to: .srgb)
                 let candidate = quantize(candidateColor.coordinates)
+                let onAlt = texts.map { ContrastMeasurement.opaque(foreground: $0, background: candidate) }
+                if zip(onAlt, textIsDarker).contains(where: { ($0.foregroundLuminance < $0.backgroundLuminance) != $1 }) {
+                    break  // a text changed polarity: every further step in this direction is beyond it
+                }
                 let d = ColorDifference.deltaEOK(baseColor, Color.srgb(candidate.x, candidate.y, candidate.z))
                 let rows = rowContrast(base, candidate)
                 guard d >= minimumDeltaEOK, rows >= minimumRowContrast else { continue }
                 if !sawVisible { firstVisible.append((direction, candidate, d)); sawVisible = true }
                 if !baseMeetsTarget { break }  // no alternate can help; keep the first visible one
-                let onAlt = texts.map { ContrastMeasurement.opaque(foreground: $0, background: candidate) }
                 if onAlt.allSatisfy({ $0.ratio >= targetRatio }) {
                     return TableStripeProposal(base: base, alternate: candidate, found: true, direction: direction,
                                                deltaEOK: d, rowContrast: rows, onBase: onBase, onAlternate: onAlt, reason: nil)

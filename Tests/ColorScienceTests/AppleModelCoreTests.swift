@@ -263,6 +263,26 @@ struct AppleModelCoreTests {
         let impossible = TableStripes.propose(base: SIMD3(repeating: 1), texts: [black], targetRatio: 21)
         #expect(!impossible.found && impossible.reason != nil && impossible.deltaEOK >= 0.03)
     }
+
+    /// The stripe never crosses a text's lightness (hostile test: gray text on white got a
+    /// near-black #040404 stripe, on which the text passes again in the opposite polarity).
+    @Test func stripeKeepsEveryTextsPolarity() {
+        func hex(_ v: Int) -> DisplayColor { DisplayColor(srgb: SIMD3(Double(v >> 16 & 255), Double(v >> 8 & 255), Double(v & 255)) / 255) }
+        for (text, target) in [(0x767676, 4.5), (0x0a84ff, 3.5), (0x777777, 4.47)] {
+            let p = TableStripes.propose(base: SIMD3(repeating: 1), texts: [hex(text)], targetRatio: target)
+            #expect(!p.found, "#\(String(text, radix: 16)): \(p.alternate * 255)")
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let base = SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))
+            let texts = (0..<2).map { _ in DisplayColor(srgb: SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))) }
+            let p = TableStripes.propose(base: base, texts: texts, targetRatio: 3)
+            guard p.found else { continue }
+            for (b, a) in zip(p.onBase, p.onAlternate) {
+                #expect((b.foregroundLuminance < b.backgroundLuminance) == (a.foregroundLuminance < a.backgroundLuminance))
+            }
+        }
+    }
 }
 
 extension AppleModelCoreTests {
