@@ -15,7 +15,8 @@ import Foundation
 // - Start points: a tint, icon or non-text color starts from itself (the least change). Text
 //   whose surface turns from light to dark flips polarity: its dark variant must also keep at
 //   least the contrast it had on its light surface (so primary and secondary text keep their
-//   order: black text becomes white, not a just-passing gray). A light background (relative
+//   order: black text becomes white, not a just-passing gray). On a dark surface text is always
+//   lighter: text that was already lighter than its light surface stays light. A light background (relative
 //   luminance ≥ 0.1791, where white and black contrast equally) is mirrored: its dark start is the
 //   darkest color of the same hue and chroma whose contrast with the dark systemBackground is
 //   the contrast it had with the light systemBackground (#f2f2f7 on white → a near-black gray);
@@ -458,14 +459,17 @@ public enum DarkVariants {
             guard let extra else { return m }
             return Swift.min(m, extra(c))
         }
-        let method: PaletteVariantMethod = move.passes ? (unchanged ? .unchanged : .adjusted) : .bestEffort
+        // Only a miss on the surfaces is a best effort: a color that passes everywhere but keeps
+        // less than its light contrast is adjusted, with a note (it was "bestEffort" yet "passes").
+        let passesSurfaces = move.passes || margin(move.color, on: surfaces, target: target) >= 0
+        let method: PaletteVariantMethod = passesSurfaces ? (unchanged ? .unchanged : .adjusted) : .bestEffort
         var r = finish(e, v, move.color, method: method, start: start, direction: unchanged ? nil : move.direction, on: surfaces)
         if let extra, extra(move.color) < 0 {
             r.notes.append("Does not keep the contrast it had on its light surface: no color of the same hue both \(extraNote) and reaches the target everywhere.")
         } else if extra != nil && !unchanged {
             r.notes.append("Text: \(extraNote).")
         }
-        if !move.passes {
+        if !passesSurfaces {
             r.notes.append("No color of the same hue reaches \(ContrastTarget.format(target.minimum))\(target.metric == .wcag2 ? ":1" : " Lc") on every surface; this is the best worst case, failing on: \(r.measurements.filter { !$0.passes }.map { "\($0.context.id) \($0.surface)" }.joined(separator: "; ")).")
         }
         return r
@@ -494,7 +498,11 @@ public enum DarkVariants {
         let yDarkRef = WCAG.relativeLuminance(darkReference)
         let flips = (yLightRef >= midLuminance) != (yDarkRef >= midLuminance)
         let textWasLighter = yText > yLightRef
-        let wantLighter = flips ? !textWasLighter : textWasLighter
+        // On a dark surface the text is lighter, whichever side it was on in light: dark text on a
+        // light surface flips, and light text on a light surface (a white label on a light card or
+        // button, the surface mirrored dark) stays light. Darker than a near-black surface was
+        // asked before, and the search gave up or turned the label black (hostile test).
+        let wantLighter = yDarkRef < midLuminance || (flips ? !textWasLighter : textWasLighter)
         return { candidate in
             let y = WCAG.relativeLuminance(AppleCompositing.flatten(candidate, over: darkReference))
             let ratio = WCAG.contrastRatio(y, yDarkRef)

@@ -265,6 +265,33 @@ struct PaletteTests {
         #expect(d["colors"]?.array?.first?["variants"]?["dark"]?["method"] == "given")
     }
 
+    /// Light text on a light surface stays light when the surface is mirrored dark (hostile
+    /// test: white on #f2f2f7 gave up at 2.18:1 and moved the card lighter; a white label on a
+    /// light button turned black in dark and white again with increased contrast). A color that
+    /// passes every surface is never "bestEffort" (black on #f2f2f7 was "bestEffort", "passes").
+    @Test func lightTextOnLightSurfacesStaysLightInDark() {
+        for (surface, mirrored) in [("#f2f2f7", "#121115"), ("#00bcff", "#004a68"), ("#f59e0b", "#613c00"), ("#22c55e", nil), ("#9ca3af", nil)] {
+            let j = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "bg", "role": "background", "color": "\##(surface)"}, {"name": "label", "color": "#ffffff", "on": ["bg"]}], "policy": "wcag-aa"}"##))
+            let bg = j["colors"]?.array?.first { $0["name"] == "bg" }?["variants"]
+            let label = j["colors"]?.array?.first { $0["name"] == "label" }?["variants"]
+            if let mirrored { #expect(bg?["dark"]?["hex"]?.string == mirrored, "\(surface)") }
+            for v in ["dark", "darkIncreasedContrast"] {
+                #expect(label?[v]?["passes"] == true, "\(surface) \(v)")
+                let hex = label?[v]?["hex"]?.string ?? "#000000"
+                let y = WCAG.relativeLuminance(DisplayColor(try! CSSColorParser.parse(hex)).srgb)
+                #expect(y > 0.5, "\(surface) \(v): the label is \(hex)")
+            }
+            checkConsistent(j)
+        }
+        let black = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f2f2f7"}, {"name": "bt", "color": "#000000", "on": ["card"]}], "policy": "wcag-aa"}"##))
+        for entry in black["colors"]?.array ?? [] {
+            for name in ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"] {
+                let v = entry["variants"]?[name] ?? .null
+                #expect(!(v["method"] == "bestEffort" && v["passes"] == true), "\(entry["name"] ?? "?"): \(v)")
+            }
+        }
+    }
+
     /// Tailwind v4 (oklch, partly outside sRGB): every shade as a tint through /v1/palette/dark;
     /// every 500 and 600 shade as text on white through /v1/suggest, re-measured.
     @Test func tailwindEndToEnd() throws {
