@@ -75,6 +75,19 @@ struct ContrastEndpoint {
 
     /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
     /// written when it throws).
+    /// A note when the 8-bit hex of the colors (what a designer copies) gets other WCAG verdicts
+    /// than the colors as given: an `oklch()` pair at 4.5145 is `#fd9a00` on `#004f3b` at 4.4917
+    /// (hostile test). Nil for 8-bit colors and when the verdicts agree.
+    static func hexVerdictNote(_ fg: SIMD3<Double>, _ bg: SIMD3<Double>, ratio: Double) -> String? {
+        func eightBit(_ c: SIMD3<Double>) -> SIMD3<Double> { (c * 255).rounded(.toNearestOrAwayFromZero) / 255 }
+        let (fg8, bg8) = (eightBit(fg), eightBit(bg))
+        guard fg8 != fg || bg8 != bg else { return nil }
+        let ratio8 = WCAG.contrastRatio(WCAG.relativeLuminance(fg8), WCAG.relativeLuminance(bg8))
+        guard MatrixEndpoint.verdictIndex(ratio8) != MatrixEndpoint.verdictIndex(ratio) else { return nil }
+        return "as the 8-bit hex shown (\(ColorJSON.hex(fg8)) on \(ColorJSON.hex(bg8))) the ratio is \(WCAG.ratioText(ratio8)):1, "
+            + "and a WCAG verdict changes: the verdicts here are for the colors as given; use /v1/suggest for a hex pair that passes"
+    }
+
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let pair = try f.colorPair()
         let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
@@ -150,6 +163,9 @@ struct ContrastEndpoint {
         if let shadowNote { notes.append(shadowNote) }
         if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
+        }
+        if layers == nil && fg.display.alpha >= 1 && bg.display.alpha >= 1, let note = hexVerdictNote(fg.display.srgb, bg.display.srgb, ratio: m.ratio) {
+            notes.append(note)
         }
         if !notes.isEmpty {
             out.key("notes")

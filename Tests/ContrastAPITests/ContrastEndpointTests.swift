@@ -167,6 +167,13 @@ struct ContrastEndpointTests {
             let r = call("POST", "/v1/contrast", body: #"{"foreground": "\#(text)", "background": "white"}"#)
             #expect(r.status == 400, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+        // The verdicts are for the colors as given; when the 8-bit hex shown judges otherwise, a
+        // note says so (hostile test: an oklch pair at 4.5145 is #fd9a00 on #004f3b at 4.4917).
+        let oklch = call("POST", "/v1/contrast", body: ##"{"foreground": "oklch(76.9% 0.188 70.08)", "background": "oklch(37.8% 0.077 168.94)"}"##).json
+        #expect(oklch["wcag"]?["AA"]?["normalText"] == true)
+        #expect(oklch["notes"]?.array?.contains { $0.string?.hasPrefix("as the 8-bit hex shown (#fd9a00 on #004f3b) the ratio is 4.49:1") == true } == true)
+        let hexPair = call("POST", "/v1/contrast", body: ##"{"foreground": "#fd9a00", "background": "#004f3b"}"##).json
+        #expect(hexPair["wcag"]?["AA"]?["normalText"] == false && hexPair["notes"] == nil)
         // A POST reads the body: a query parameter it would ignore is a 400, not silence.
         expectProblem(call("POST", "/v1/contrast?foreground=black", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foreground")
         expectProblem(call("POST", "/v1/suggest?foo=1", body: ##"{"foreground": "red", "background": "white"}"##), 400, parameter: "foo")
