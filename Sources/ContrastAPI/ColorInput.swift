@@ -212,9 +212,10 @@ enum ColorJSON {
 
     /// One measured surface of an audit or a palette variant: `{"context"?, "surface",
     /// "surfaceHex", "foreground", "effectiveForeground", "ratio", "ratioText", "apcaLc", "value",
-    /// "passes"}`; `value` is the measurement in the target's metric (ratio or |Lc|).
+    /// "minimum"?, "passes"}`; `value` is the measurement in the target's metric (ratio or |Lc|),
+    /// `minimum` the value the row was judged against, when given.
     static func surfaceRow(context: String? = nil, surface: String, surfaceColor: SIMD3<Double>, foreground: String,
-                           _ m: ContrastMeasurement, value: Double, passes: Bool) -> JSON {
+                           _ m: ContrastMeasurement, value: Double, minimum: Double? = nil, passes: Bool) -> JSON {
         var o = JSONObject()
         if let context { o.append("context", .string(context)) }
         o.append("surface", .string(surface))
@@ -225,6 +226,7 @@ enum ColorJSON {
         o.append("ratioText", .string(WCAG.ratioText(m.ratio)))
         o.append("apcaLc", .number(m.apcaLc))
         o.append("value", .number(value))
+        if let minimum { o.append("minimum", .number(minimum)) }
         o.append("passes", .bool(passes))
         return .object(o)
     }

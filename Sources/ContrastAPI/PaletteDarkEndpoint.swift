@@ -117,7 +117,9 @@ enum PaletteJSON {
     }
 
     static func row(_ m: PaletteMeasurement) -> JSON {
+        // Each row carries its own minimum: a background's rows are its palette texts, each
+        // judged by that text's target (a non-text 3:1 beside text at 4.5:1), not the background's.
         ColorJSON.surfaceRow(context: m.context.id, surface: m.surface, surfaceColor: m.surfaceColor, foreground: m.foreground,
-                             m.measurement, value: m.value, passes: m.passes)
+                             m.measurement, value: m.value, minimum: m.minimum, passes: m.passes)
     }
 }
