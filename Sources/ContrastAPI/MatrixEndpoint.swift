@@ -213,7 +213,8 @@ struct MatrixEndpoint {
 
     static func csvField(_ text: String) -> String {
         var t = text
-        if let first = t.first, "=+-@\t\r".contains(first) { t = "'" + t }
+        // A formula start, also after leading spaces (spreadsheets trim them: hostile test).
+        if let first = t.first(where: { $0 != " " }), "=+-@\t\r".contains(first) { t = "'" + t }
         if t.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             return "\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }

@@ -55,7 +55,9 @@ struct PaletteExport {
     /// A colorset folder name: the palette name without `/`, `:`, `\` and control characters,
     /// not starting with `.`, at most 100 bytes.
     static func colorsetName(_ s: String) -> String {
-        var out = String(s.unicodeScalars.map { ch -> Character in
+        // Invisible format characters (U+202E right-to-left override, U+200B zero-width space, …:
+        // category Cf) are dropped: in a folder name they disguise it (hostile test).
+        var out = String(s.unicodeScalars.filter { $0.properties.generalCategory != .format }.map { ch -> Character in
             ch.value < 0x20 || ch.value == 0x7F || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
         })
         while out.hasPrefix(".") { out.removeFirst() }

@@ -625,6 +625,14 @@ struct PaletteTests {
         let colors = try androidColors(android.first { $0.path == "res/values/colors.xml" }!.data)
         #expect(colors.keys.allSatisfy { $0.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" } })
         #expect(colors["color_9lives"] == "#654321" && colors["class_color"] == "#ABCDEF")
+        // Invisible format characters (right-to-left override, zero-width space) never reach a
+        // folder name of the asset catalog (hostile test).
+        let disguised = ##"{"colors": [{"name": "\u202eRTLO\u200bname", "color": "#123456"}], "format": "xcassets"}"##
+        let entries = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: disguised).body)
+        #expect(entries.contains { $0.path == "Palette.xcassets/RTLOname.colorset/Contents.json" })
+        #expect(!entries.contains { $0.path.unicodeScalars.contains { $0.properties.generalCategory == .format } })
+        // CSV: a formula start after leading spaces is neutralised too.
+        #expect(MatrixEndpoint.csvField(" =x") == "' =x" && MatrixEndpoint.csvField("a=b") == "a=b")
     }
 
     // MARK: Audit hook
