@@ -517,6 +517,8 @@ private func queryArguments(_ connection: OpaquePointer) -> (query: [(name: Stri
 private func makeValidatedString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> (string: String, isValid: Bool) {
     pointer.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        // ASCII (the usual query) is valid as it is: no validating pass.
+        if !buffer.contains(where: { $0 >= 0x80 }) { return (String(decoding: buffer, as: UTF8.self), true) }
         if let valid = String(validating: buffer, as: UTF8.self) { return (valid, true) }
         return (String(decoding: buffer, as: UTF8.self), false)
     }
