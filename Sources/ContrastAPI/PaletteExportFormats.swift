@@ -220,7 +220,9 @@ struct PaletteExport {
             var token = JSONObject()
             token.append("$type", "color")
             token.append("$value", tokenValue(r[.light].color))
-            token.append("$description", .string("\(r.entry.role.rawValue); \(r.entry.target.basis)\(r.passes ? "" : " — fails in: \(r.variants.filter { !$0.passes }.map(\.variant.rawValue).joined(separator: ", "))")"))
+            // A background's target is that of the text on it (the system label, or its palette texts).
+            let judged = r.entry.role == .background ? "judged by the text on it: " : ""
+            token.append("$description", .string("\(r.entry.role.rawValue); \(judged)\(r.entry.target.basis)\(r.passes ? "" : " — fails in: \(r.variants.filter { !$0.passes }.map(\.variant.rawValue).joined(separator: ", "))")"))
             var modes = JSONObject()
             for v in Self.order { modes.append(Self.modeName(v), tokenValue(r[v].color)) }
             var ours = JSONObject()

@@ -610,6 +610,15 @@ struct PaletteTests {
     }
 
     /// Hostile names end up as safe identifiers in every format.
+    /// A background token says its target is the text's on it (hostile test: it read as if the
+    /// background itself were small text).
+    @Test func backgroundTokensSayWhoIsJudged() throws {
+        let r = call("POST", "/v1/palette/export?format=tokens", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f2f2f7"}, {"name": "ink", "color": "#1c1c1e"}]}"##)
+        let tokens = try JSONParser.parse(r.body)
+        #expect(tokens["color"]?["card"]?["$description"]?.string?.hasPrefix("background; judged by the text on it: ") == true)
+        #expect(tokens["color"]?["ink"]?["$description"]?.string?.hasPrefix("text; ") == true)
+    }
+
     @Test func hostileNamesAreEscaped() throws {
         let evil = ##"{"colors": [{"name": "</color><x y=\"1\">*/ --a: red; <!-- -->", "color": "#123456"}, {"name": "9lives", "color": "#654321"}, {"name": "class", "color": "#abcdef"}], "format": "FORMAT"}"##
         for format in ["css", "svg", "tokens"] {
