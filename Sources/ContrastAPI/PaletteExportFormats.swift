@@ -67,12 +67,17 @@ struct PaletteExport {
     }
 
     /// An identifier of ASCII letters, digits and `allowed` (others become `replacement`,
-    /// repeats collapsed); `lowercase` folds case; a leading digit gets `prefix`.
-    static func identifier(_ s: String, allowed: String, replacement: Character, lowercase: Bool, prefix: String) -> String {
+    /// repeats collapsed); `lowercase` folds case; a leading digit gets `prefix`. With
+    /// `unicodeLetters`, letters and digits beyond ASCII are kept too (CSS custom properties and
+    /// design-token names allow them: `名前`, `عنوان`); format characters, symbols and emoji never.
+    static func identifier(_ s: String, allowed: String, replacement: Character, lowercase: Bool, prefix: String,
+                           unicodeLetters: Bool = false) -> String {
         var out = ""
         for ch in s.unicodeScalars {
             let c = lowercase ? Character(ch).lowercased().first! : Character(ch)
-            if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || allowed.unicodeScalars.contains(ch)) {
+            let letterOrDigit = ch.properties.isAlphabetic || ch.properties.numericType == .decimal
+            if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || allowed.unicodeScalars.contains(ch))
+                || (unicodeLetters && !ch.isASCII && letterOrDigit && ch.properties.generalCategory != .format) {
                 out.append(c)
             } else if out.last != replacement {
                 out.append(replacement)
@@ -156,7 +161,7 @@ struct PaletteExport {
     /// combined, in that order so the combined block wins. Values are hex (`#rrggbbaa` when
     /// translucent) or `color(display-p3 r g b / a)`.
     func css() -> String {
-        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c") }, separator: "-")
+        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-")
         func value(_ c: DisplayColor) -> String {
             switch colorSpace {
             case .srgb: return c.hex
@@ -213,7 +218,7 @@ struct PaletteExport {
     /// `dark-increased-contrast`; the mode convention of Terrazzo / Cobalt UI), plus
     /// `$extensions["com.contrastservice"]` with role, targets and pass/fail.
     func tokens() -> JSON {
-        let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c") }, separator: "-")
+        let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-")
         var group = JSONObject()
         group.append("$type", "color")
         for (n, r) in zip(names, results) {

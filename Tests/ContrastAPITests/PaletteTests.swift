@@ -444,7 +444,7 @@ struct PaletteTests {
         let tokens = export("tokens")
         let t = try JSONParser.parse(tokens.body)
         for (i, name) in names.enumerated() {
-            let key = PaletteExport.identifier(name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c")
+            let key = PaletteExport.identifier(name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true)
             let token = t["color"]?[key]
             #expect(token?["$type"] == "color", sourceLocation: sourceLocation)
             #expect(token?["$value"]?["hex"]?.string == String(light[i].prefix(7)), sourceLocation: sourceLocation)
@@ -617,6 +617,18 @@ struct PaletteTests {
         let tokens = try JSONParser.parse(r.body)
         #expect(tokens["color"]?["card"]?["$description"]?.string?.hasPrefix("background; judged by the text on it: ") == true)
         #expect(tokens["color"]?["ink"]?["$description"]?.string?.hasPrefix("text; ") == true)
+    }
+
+    /// Non-Latin names keep their letters in CSS custom properties and token names (hostile test:
+    /// 名前, عنوان and שלום all became --color, --color-2, --color-3); emoji and format characters
+    /// do not survive.
+    @Test func nonLatinNamesSurviveInCSSAndTokens() throws {
+        let body = ##"{"colors": [{"name": "名前", "color": "#123456"}, {"name": "عنوان", "color": "#654321"}, {"name": "שלום 2", "color": "#abcdef"}, {"name": "🎨\u202e", "color": "#fedcba"}], "format": "FORMAT"}"##
+        let css = call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: "FORMAT", with: "css")).text
+        for name in ["--名前:", "--عنوان:", "--שלום-2:", "--color:"] { #expect(css.contains(name), "\(name)") }
+        let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: "FORMAT", with: "tokens")).body)
+        for name in ["名前", "عنوان", "שלום-2", "color"] { #expect(tokens["color"]?[name] != nil, "\(name)") }
+        #expect(PaletteExport.identifier("a\u{200B}b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "a-b")
     }
 
     @Test func hostileNamesAreEscaped() throws {
