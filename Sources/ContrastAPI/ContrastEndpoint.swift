@@ -73,14 +73,11 @@ struct ContrastEndpoint {
         }
     }
 
-    /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
-    /// written when it throws).
     /// A note when the 8-bit hex of the colors (what a designer copies) gets other WCAG verdicts
     /// than the colors as given: an `oklch()` pair at 4.5145 is `#fd9a00` on `#004f3b` at 4.4917
     /// (hostile test). Nil for 8-bit colors and when the verdicts agree.
     static func hexVerdictNote(_ fg: SIMD3<Double>, _ bg: SIMD3<Double>, ratio: Double) -> String? {
-        func eightBit(_ c: SIMD3<Double>) -> SIMD3<Double> { (c * 255).rounded(.toNearestOrAwayFromZero) / 255 }
-        let (fg8, bg8) = (eightBit(fg), eightBit(bg))
+        let (fg8, bg8) = (EightBit.quantize(fg), EightBit.quantize(bg))
         guard fg8 != fg || bg8 != bg else { return nil }
         let ratio8 = WCAG.contrastRatio(WCAG.relativeLuminance(fg8), WCAG.relativeLuminance(bg8))
         guard MatrixEndpoint.verdictIndex(ratio8) != MatrixEndpoint.verdictIndex(ratio) else { return nil }
@@ -88,6 +85,8 @@ struct ContrastEndpoint {
             + "and a WCAG verdict changes: the verdicts here are for the colors as given; use /v1/suggest for a hex pair that passes"
     }
 
+    /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
+    /// written when it throws).
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let pair = try f.colorPair()
         let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
