@@ -173,7 +173,7 @@ func httpServerAccessHandler(
             query: arguments.query,
             lowercasedHeaders: state.headers,
             body: body,
-            remoteAddress: state.connection.map { $0.address } ?? clientAddress(connection),
+            remoteAddress: requestAddress(state.connection, connection),
             receivedAtNanoseconds: state.receivedAt
         )
         request.malformedQueryParameter = arguments.malformed
@@ -218,7 +218,8 @@ private func reject(
     headers: HTTPHeaderFields? = nil,
     close: Bool = false
 ) -> MHD_Result {
-    connectionRecord(connection)?.enter(ConnectionRecord.handling)
+    let record = connectionRecord(connection)
+    record?.enter(ConnectionRecord.handling)
     var response = response
     if let rejectionHandler = context.rejectionHandler {
         let request = HTTPRequest(
@@ -227,7 +228,7 @@ private func reject(
             query: [],
             lowercasedHeaders: headers ?? headerFields(connection),
             body: [],
-            remoteAddress: connectionRecord(connection).map { $0.address } ?? clientAddress(connection),
+            remoteAddress: requestAddress(record, connection),
             receivedAtNanoseconds: receivedAt
         )
         response = rejectionHandler(request, response)
@@ -522,6 +523,12 @@ private func makeValidatedString(_ pointer: UnsafePointer<CChar>, _ count: Int) 
         if let valid = String(validating: buffer, as: UTF8.self) { return (valid, true) }
         return (String(decoding: buffer, as: UTF8.self), false)
     }
+}
+
+/// The client address of a request: read once per connection into its record, asked of
+/// libmicrohttpd only when connections are not tracked.
+private func requestAddress(_ record: ConnectionRecord?, _ connection: OpaquePointer) -> String? {
+    record.map { $0.address } ?? clientAddress(connection)
 }
 
 func clientAddress(_ connection: OpaquePointer) -> String? {
