@@ -443,6 +443,13 @@ public struct AppleSystemColorCatalog: Sendable {
 
 /// Close-match suggestions for misspelt names (case-insensitive edit distance).
 public enum AppleNameMatching {
+    /// Whether `text` looks like a misspelt name worth suggesting for: 1 to `maxLength` bytes
+    /// of ASCII letters and digits only (not CSS syntax such as `#…` or `rgb(…)`).
+    public static func isPlainName(_ text: String, maxLength: Int = 64) -> Bool {
+        !text.isEmpty && text.utf8.count <= maxLength
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
     /// Up to `limit` candidates whose case-insensitive Levenshtein distance to `text` is at most
     /// a third of the longer name (at least 2), or that contain `text` (≥ 3 characters) as a
     /// prefix or substring; closest first, catalog order on ties.

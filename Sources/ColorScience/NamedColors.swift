@@ -190,9 +190,7 @@ extension CSSColorParser {
     /// `redd` or `grey50`), closest first; empty unless `text` is letters and digits only.
     public static func namedColorSuggestions(for text: String, limit: Int = 3) -> [String] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 64,
-              trimmed.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
-        else { return [] }
+        guard AppleNameMatching.isPlainName(trimmed) else { return [] }
         return AppleNameMatching.suggestions(for: trimmed, among: CSSNamedColors.sortedNames, limit: limit)
     }
 }

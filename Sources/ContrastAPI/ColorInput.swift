@@ -105,9 +105,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
 func systemColorSuggestions(_ text: String) -> [String] {
     var t = text.trimmingWhitespace()
     if t.hasPrefix("UIColor.") { t.removeFirst("UIColor.".count) }
-    guard !t.isEmpty, t.utf8.count <= maxSystemColorNameLength,
-        t.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),
-        case .success(let data) = AppleData.shared
+    guard AppleNameMatching.isPlainName(t, maxLength: maxSystemColorNameLength), case .success(let data) = AppleData.shared
     else { return [] }
     return data.catalog.suggestions(for: t)
 }
