@@ -128,6 +128,7 @@ struct MatrixEndpoint {
         // whose ratio equals its mirror's (above it, written earlier) copies the mirror's bytes
         // instead of printing the number again. The offsets of those pieces, by i * n + j.
         let n = cells.count
+        let square = cells.allSatisfy { $0.count == n }  // as `measure` makes it; else no mirrors
         var pieceStart = [Int](repeating: 0, count: n * n)
         var pieceEnd = [Int](repeating: 0, count: n * n)
         for (i, row) in cells.enumerated() {
@@ -136,7 +137,7 @@ struct MatrixEndpoint {
             for (j, cell) in row.enumerated() {
                 if j > 0 { out.raw(UInt8(ascii: ",")) }
                 let mirror = j * n + i
-                if j < i && row.count == n && cells[j][i].ratio == cell.ratio {
+                if square && j < i && cells[j][i].ratio == cell.ratio {
                     out.rawRepeat(pieceStart[mirror]..<pieceEnd[mirror])
                 } else {
                     let start = out.count
@@ -146,7 +147,7 @@ struct MatrixEndpoint {
                     appendRatioText(cell.ratio, into: &out)
                     // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
                     out.raw(verdictPieces[verdictIndex(cell.ratio)])
-                    if j > i && row.count == n {
+                    if square && j > i {
                         pieceStart[i * n + j] = start
                         pieceEnd[i * n + j] = out.count
                     }
