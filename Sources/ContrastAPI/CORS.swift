@@ -35,6 +35,30 @@ public struct CORSPolicy: Sendable {
         return origins.contains(origin.lowercased()) ? origin : nil
     }
 
+    /// Whether a configured entry can ever match: `*`, or `http(s)://host[:port]` with at most
+    /// a trailing `/` (RFC 6454 §6.2 serialization; `normalized` drops that `/`).
+    static func isConfigurableOrigin(_ text: String) -> Bool {
+        if text == "*" { return true }
+        let lowered = text.lowercased()
+        guard let rest = lowered.hasPrefix("https://") ? lowered.dropFirst(8) : lowered.hasPrefix("http://") ? lowered.dropFirst(7) : nil else {
+            return false
+        }
+        let authority = rest.hasSuffix("/") ? rest.dropLast() : rest
+        guard !authority.isEmpty, !authority.contains(where: { "/?#@ \t\\".contains($0) }) else { return false }
+        if authority.hasPrefix("[") {  // IPv6 literal, optional port
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            let after = authority[authority.index(after: close)...]
+            return after.isEmpty || (after.hasPrefix(":") && isPort(after.dropFirst()))
+        }
+        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+        return !parts[0].isEmpty && (parts.count == 1 || (parts.count == 2 && isPort(parts[1])))
+    }
+
+    private static func isPort(_ text: Substring) -> Bool {
+        guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let n = Int(text) else { return false }
+        return n <= 65535
+    }
+
     static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-ID, If-None-Match"
     static let exposedHeaders = "ETag, X-Request-ID, Retry-After, WWW-Authenticate, Content-Disposition, X-Dim-Factor, X-Dim-Basis, "
         + "X-Color-Profile, X-Image-Orientation, X-Flattened-Over, X-Palette-Passes"

@@ -319,7 +319,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         if !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw ConfigurationError(key: "publicDirectory", problem: "\(publicDirectory) is not a directory (the web page is served from it)")
         }
-        for origin in corsAllowedOrigins where !ServiceConfiguration.isOrigin(origin) {
+        for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {
             throw ConfigurationError(key: "corsAllowedOrigins",
                                      problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https and no path, or *")
         }
@@ -331,29 +331,6 @@ public struct ServiceConfiguration: Sendable, Equatable {
         if bare.hasPrefix("[") && bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
         var v4 = in_addr(), v6 = in6_addr()
         return String(bare).withCString { inet_pton(AF_INET, $0, &v4) == 1 || inet_pton(AF_INET6, $0, &v6) == 1 }
-    }
-
-    /// `*`, or `http(s)://host[:port]` with at most a trailing `/` (RFC 6454 §6.2 serialization).
-    static func isOrigin(_ text: String) -> Bool {
-        if text == "*" { return true }
-        let lowered = text.lowercased()
-        guard let rest = lowered.hasPrefix("https://") ? lowered.dropFirst(8) : lowered.hasPrefix("http://") ? lowered.dropFirst(7) : nil else {
-            return false
-        }
-        let authority = rest.hasSuffix("/") ? rest.dropLast() : rest
-        guard !authority.isEmpty, !authority.contains(where: { "/?#@ \t\\".contains($0) }) else { return false }
-        if authority.hasPrefix("[") {  // IPv6 literal, optional port
-            guard let close = authority.firstIndex(of: "]") else { return false }
-            let after = authority[authority.index(after: close)...]
-            return after.isEmpty || (after.hasPrefix(":") && isPort(after.dropFirst()))
-        }
-        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        return !parts[0].isEmpty && (parts.count == 1 || (parts.count == 2 && isPort(parts[1])))
-    }
-
-    private static func isPort(_ text: Substring) -> Bool {
-        guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let n = Int(text) else { return false }
-        return n <= 65535
     }
 }
 
