@@ -10,19 +10,26 @@ import Synchronization
 ///    401 problem details with `WWW-Authenticate: Bearer`.
 /// 4. The router (`HEAD` runs as `GET`, so its `ETag` matches), then **caching**: strong
 ///    `ETag`, `Cache-Control` and 304 for `If-None-Match` (see ``Caching``).
-/// 5. **Headers on every answer**: `X-Content-Type-Options: nosniff`, the
-///    `Content-Security-Policy` below, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`,
+/// 5. **Headers on every answer**: `X-Content-Type-Options: nosniff`, a
+///    `Content-Security-Policy` (``contentSecurityPolicy`` on HTML pages, ``apiContentSecurityPolicy``
+///    on everything else), `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`,
 ///    `Strict-Transport-Security` when serving HTTPS, CORS headers for allowed origins.
 ///
 /// Metrics and the access log are recorded around it by the server from ``ContrastService/makeServer(accessLog:)``.
 final class Middleware: Sendable {
-    /// The policy for the page in `Public/` and everything else: scripts and style sheets only
-    /// from files of the same origin (no inline `<script>`, `<style>` or `style` attribute, no
-    /// `eval`; scripts may still set `element.style`), same-origin fetches, no plugins, no
-    /// framing. The JSON answers inherit it harmlessly.
+    /// The policy for HTML pages (the page in `Public/`): scripts and style sheets only from
+    /// files of the same origin (no inline `<script>`, `<style>` or `style` attribute, no `eval`;
+    /// scripts may still set `element.style`), same-origin fetches, no plugins, no framing.
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
         + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
         + "frame-ancestors 'none'"
+
+    /// The policy for every answer that is not an HTML page (JSON, problem details, exports,
+    /// images, the page's scripts and style sheets): nothing may load or run, no framing (OWASP
+    /// REST Security Cheat Sheet, "Security headers"). It governs only what a browser opens as a
+    /// document (an exported SVG, a JSON answer opened in a tab); fetches and subresources ignore it.
+    /// About 160 bytes shorter than the page's policy on every API answer.
+    static let apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 
     let auth: BearerAuth
     let cors: CORSPolicy
@@ -40,7 +47,6 @@ final class Middleware: Sendable {
         let maxAge = configuration.cacheMaxAgeSeconds
         cacheControl = maxAge == 0 ? "no-cache" : "\(auth.isEnabled ? "private" : "public"), max-age=\(maxAge)"
         var headers: [(name: String, value: String)] = [
-            ("Content-Security-Policy", Middleware.contentSecurityPolicy),
             ("Referrer-Policy", "no-referrer"),
             ("X-Frame-Options", "DENY"),
         ]
@@ -139,6 +145,9 @@ final class Middleware: Sendable {
         if response.header("X-Content-Type-Options") == nil {
             response.headers.append(("X-Content-Type-Options", "nosniff"))
         }
+        let isPage = response.header("Content-Type").map { Middleware.isHTML($0) } ?? false
+        response.headers.append(("Content-Security-Policy",
+                                 isPage ? Middleware.contentSecurityPolicy : Middleware.apiContentSecurityPolicy))
         response.headers.append(contentsOf: securityHeaders)
         if cors.isEnabled {
             if let allowOrigin, response.header("Access-Control-Allow-Origin") == nil {
@@ -150,6 +159,20 @@ final class Middleware: Sendable {
             }
         }
         response.headers.append(("X-Request-ID", requestID))
+    }
+}
+
+extension Middleware {
+    /// Whether a `Content-Type` value is `text/html` (any case, parameters allowed).
+    static func isHTML(_ contentType: String) -> Bool {
+        let type = contentType.utf8
+        let html = "text/html".utf8
+        guard type.count >= html.count else { return false }
+        for (byte, expected) in zip(type, html) where (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
+            return false
+        }
+        guard let next = type.dropFirst(html.count).first else { return true }
+        return next == UInt8(ascii: ";") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
     }
 }
 

@@ -284,9 +284,13 @@ private let otherToken = "another-token-abcdefghijklmnop"
             try live.request("POST", "/v1/contrast", body: String(repeating: " ", count: 500)),   // 413 from the server
         ]
         #expect(answers.last?.status == 413)
-        for answer in answers {
+        for (index, answer) in answers.enumerated() {
             #expect(answer.headers("X-Content-Type-Options") == ["nosniff"], "\(answer.status)")
-            #expect(answer.header("Content-Security-Policy") == Middleware.contentSecurityPolicy, "\(answer.status)")
+            // The page gets the page's policy; everything else (its script, JSON, problems) the
+            // API's, which lets nothing load or run.
+            #expect(answer.headers("Content-Security-Policy")
+                        == [index == 0 ? Middleware.contentSecurityPolicy : Middleware.apiContentSecurityPolicy],
+                    "\(answer.status) \(answer.header("Content-Type") ?? "")")
             #expect(answer.header("Referrer-Policy") == "no-referrer")
             #expect(answer.header("X-Frame-Options") == "DENY")
             #expect(answer.header("X-Request-ID") != nil)
@@ -296,6 +300,10 @@ private let otherToken = "another-token-abcdefghijklmnop"
         let csp = Middleware.contentSecurityPolicy
         #expect(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"))
         #expect(csp.contains("script-src 'self';") && !csp.contains("script-src 'self' 'unsafe"))
+        #expect(Middleware.apiContentSecurityPolicy == "default-src 'none'; frame-ancestors 'none'")
+        #expect(answers[0].header("Content-Type")?.hasPrefix("text/html") == true)
+        #expect(Middleware.isHTML("text/html") && Middleware.isHTML("TEXT/HTML; charset=utf-8") && Middleware.isHTML("text/html ;q=1"))
+        #expect(!Middleware.isHTML("text/htmlx") && !Middleware.isHTML("text/htm") && !Middleware.isHTML("application/json"))
     }
 
     /// The CSP allows no inline script: the pages in Public/ must not rely on one.
