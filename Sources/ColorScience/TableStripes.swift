@@ -64,7 +64,7 @@ public enum TableStripes {
     public static func propose(base: SIMD3<Double>, texts: [DisplayColor], targetRatio: Double,
                                minimumDeltaEOK: Double = defaultMinimumDeltaEOK,
                                minimumRowContrast: Double = defaultMinimumRowContrast) -> TableStripeProposal {
-        let base = quantize(base)
+        let base = EightBit.quantize(base)  // the rounding Color.hex writes
         let onBase = texts.map { ContrastMeasurement.opaque(foreground: $0, background: base) }
         let baseColor = Color.srgb(base.x, base.y, base.z)
         let lch = baseColor.converted(to: .oklch).coordinates
@@ -87,7 +87,7 @@ public enum TableStripes {
                 if l < -step || l > 1 + step { break }
                 let candidateColor = GamutMapping.map(
                     Color(space: .oklch, coordinates: SIMD3(min(max(l, 0), 1), lch.y, lch.z)), to: .srgb)
-                let candidate = quantize(candidateColor.coordinates)
+                let candidate = EightBit.quantize(candidateColor.coordinates)
                 let onAlt = texts.map { ContrastMeasurement.opaque(foreground: $0, background: candidate) }
                 if zip(onAlt, textIsDarker).contains(where: { ($0.foregroundLuminance < $0.backgroundLuminance) != $1 }) {
                     break  // a text changed polarity: every further step in this direction is beyond it
@@ -133,10 +133,4 @@ public enum TableStripes {
         WCAG.contrastRatio(WCAG.relativeLuminance(a), WCAG.relativeLuminance(b))
     }
 
-    /// Rounds each channel to 8 bits (`0...1`, half up), as a hex color would store it.
-    static func quantize(_ c: SIMD3<Double>) -> SIMD3<Double> {
-        let clamped = c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
-        return SIMD3((clamped.x * 255).rounded(.toNearestOrAwayFromZero), (clamped.y * 255).rounded(.toNearestOrAwayFromZero),
-                     (clamped.z * 255).rounded(.toNearestOrAwayFromZero)) / 255
-    }
 }

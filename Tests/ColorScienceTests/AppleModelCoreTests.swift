@@ -246,6 +246,16 @@ struct AppleModelCoreTests {
         #expect((p.alternate * 255).x == (p.alternate * 255).x.rounded())
     }
 
+    @Test func stripeBaseRoundsAsTheHexOfTheSameColorElsewhere() {
+        // A channel a hair under a rounding edge (127.4999999995 of 255, as a converted color
+        // gives): Color.hex and every other endpoint write it as 0x80 (EightBit's 1e-9
+        // tolerance); the stripes had rounded it to 0x7f and measured a different base row.
+        let channel = (127.5 - 5e-10) / 255
+        let p = TableStripes.propose(base: SIMD3(repeating: channel), texts: [DisplayColor(srgb: SIMD3(repeating: 0))], targetRatio: 4.5)
+        #expect(p.base == SIMD3(repeating: 128.0 / 255))
+        #expect(Color.srgb(channel, channel, channel).hex == "#808080")
+    }
+
     @Test func stripeOnBlackIsVisibleNotJustDeltaEOK() {
         // Guards the near-black case: #010101 is ΔE OK 0.067 from black but invisible.
         let white = DisplayColor(srgb: SIMD3(repeating: 1))
