@@ -40,7 +40,8 @@ public enum HexOrder: String, Sendable, CaseIterable {
 ///   is normalised when converting);
 /// - `lab()` (L: 100% = 100, a/b: 100% = 125), `lch()` (C: 100% = 150), `oklab()`
 ///   (L: 100% = 1, a/b: 100% = 0.4), `oklch()` (C: 100% = 0.4) (§9) → their own spaces;
-///   negative LCH/OKLCH chroma is clamped to 0 at parse time (§9.3, §9.4);
+///   lightness is clamped to `0...100` (Lab, LCH) or `0...1` (OKLab, OKLCH) and negative
+///   LCH/OKLCH chroma to 0 at parse time (§9.1–§9.4);
 /// - `color()` (§10) with `srgb`, `srgb-linear`, `display-p3`, `rec2020`, `xyz`/`xyz-d65`
 ///   (→ `.xyzD65`), `xyz-d50`, where 100% = 1; also `a98-rgb` (converted exactly to
 ///   `.xyzD65`) and `prophoto-rgb` (converted exactly to `.xyzD50`), which have no
@@ -642,6 +643,9 @@ struct ColorSyntax {
         case hue
         /// A number or percentage; `percentScale` is the value of 100%.
         case scaled(percentScale: Double)
+        /// Lab/LCH/OKLab/OKLCH lightness: a number or percentage (100% = `percentScale`), clamped to
+        /// `0...percentScale` at parse time (CSS Color 4 §9.1–§9.4; WPT lab-l-over-100, oklch-l-over-1).
+        case lightness(percentScale: Double)
         /// Percentage only (legacy hsl saturation and lightness); 100% = 100.
         case percentOnly
         /// Alpha: number or percentage, clamped to 0...1.
@@ -734,6 +738,8 @@ struct ColorSyntax {
                 return (Self.hueDegrees(v, unit: "deg"), false)
             case .scaled:
                 return (try bounded(v, quoted, name, position), false)
+            case .lightness(let scale):
+                return (Swift.min(Swift.max(v, 0), scale), false)
             case .alpha:
                 return (Swift.min(Swift.max(v, 0), 1), false)
             }
@@ -745,6 +751,8 @@ struct ColorSyntax {
                 throw .invalid("hue in \(name)() must be a number or an angle (deg, grad, rad, turn), got \(quoted)")
             case .scaled(let scale):
                 return (try bounded(p / 100 * scale, quoted, name, position), false)
+            case .lightness(let scale):
+                return (Swift.min(Swift.max(p, 0), 100) / 100 * scale, false)
             case .percentOnly:
                 return (try bounded(p, quoted, name, position), false)
             case .alpha:
@@ -819,19 +827,19 @@ struct ColorSyntax {
             positions = ["hue", "whiteness", "blackness"]
         case "lab":
             space = .lab
-            slots = [.scaled(percentScale: 100), .scaled(percentScale: 125), .scaled(percentScale: 125)]
+            slots = [.lightness(percentScale: 100), .scaled(percentScale: 125), .scaled(percentScale: 125)]
             positions = ["lightness", "a", "b"]
         case "lch":
             space = .lch
-            slots = [.scaled(percentScale: 100), .scaled(percentScale: 150), .hue]
+            slots = [.lightness(percentScale: 100), .scaled(percentScale: 150), .hue]
             positions = ["lightness", "chroma", "hue"]
         case "oklab":
             space = .oklab
-            slots = [.scaled(percentScale: 1), .scaled(percentScale: 0.4), .scaled(percentScale: 0.4)]
+            slots = [.lightness(percentScale: 1), .scaled(percentScale: 0.4), .scaled(percentScale: 0.4)]
             positions = ["lightness", "a", "b"]
         default:  // oklch
             space = .oklch
-            slots = [.scaled(percentScale: 1), .scaled(percentScale: 0.4), .hue]
+            slots = [.lightness(percentScale: 1), .scaled(percentScale: 0.4), .hue]
             positions = ["lightness", "chroma", "hue"]
         }
         var coords = SIMD3<Double>(repeating: 0)

@@ -118,6 +118,29 @@ struct ParserTests {
         #expect(try CSSColorParser.parse("hsl(0 50% -10%)").coordinates.z == -10)
     }
 
+    /// CSS Color 4 §9.1–§9.4: Lab/LCH lightness is clamped to 0...100 and OKLab/OKLCH lightness to
+    /// 0...1 at parsed-value time (WPT css/css-color lab-l-over-100, lch-l-over-100, oklab-l-over-1,
+    /// oklch-l-over-1 and the color-computed-lab tests). Unclamped, `lab(110 -50 0)` was white on
+    /// black at 21:1; it is #d4fffb, 19.49:1 (hostile test, stop 14).
+    @Test func labFamilyLightnessClampsAtParseTime() throws {
+        let pairs: [(String, String)] = [
+            ("lab(110 -50 0)", "lab(100 -50 0)"), ("lab(120% 0 0)", "lab(100 0 0)"), ("lab(-5 40 -90)", "lab(0 40 -90)"),
+            ("lch(150 150 20)", "lch(100 150 20)"), ("lch(-1% 30 200)", "lch(0 30 200)"),
+            ("oklab(1.5 0 0)", "oklab(1 0 0)"), ("oklab(-0.2 0.1 0)", "oklab(0 0.1 0)"),
+            ("oklch(150% 0.1 20)", "oklch(1 0.1 20)"), ("oklch(-10% 0.1 20)", "oklch(0 0.1 20)"),
+        ]
+        for (input, clamped) in pairs {
+            #expect(try CSSColorParser.parse(input).coordinates == CSSColorParser.parse(clamped).coordinates, "\(input)")
+        }
+        #expect(DisplayColor(try CSSColorParser.parse("lab(110 -50 0)")).hex == "#d4fffb")
+        let mapped = DisplayColor(try CSSColorParser.parse("lab(110 -50 0)")).srgb
+        let onBlack = WCAG.contrastRatio(WCAG.relativeLuminance(mapped), 0)
+        #expect(abs(onBlack - 19.49) < 0.01, "\(onBlack)")
+        // In range, nothing changes.
+        #expect(try CSSColorParser.parse("lab(100 0 0)").coordinates.x == 100)
+        #expect(try CSSColorParser.parse("oklch(0.5 0.1 20)").coordinates.x == 0.5)
+    }
+
     @Test("C24: rgb() percentages scale by 2.55, float kept until hex rounding")
     func c24Percentages() throws {
         let c = try Self.fieldCase("C24")
@@ -284,7 +307,7 @@ struct ParserTests {
             ("rgb (255 0 0)", "no space is allowed between 'rgb' and '('"),
             ("red (", "unexpected text after the color: '('"),
             ("foo(1 2 3)", "unknown color function 'foo()'"),
-            ("lab(1e7 0 0)", "lightness '1e7' in lab() is out of the supported range (magnitude above 1e6)"),
+            ("lab(50 1e7 0)", "a '1e7' in lab() is out of the supported range (magnitude above 1e6)"),
         ]
         for (input, message) in cases {
             #expect(Self.error(input) == .invalid(message), "\(input.debugDescription): \(String(describing: Self.error(input)))")
@@ -327,7 +350,8 @@ struct ParserTests {
         #expect(hue.coordinates.x.isFinite && hue.coordinates.x >= 0 && hue.coordinates.x < 360)
         let turns = try CSSColorParser.parse("hsl(1e300turn 50% 50%)")
         #expect(turns.coordinates.x.isFinite && turns.coordinates.x < 360)
-        #expect(Self.isInvalid("lab(1e999 0 0)"))
+        #expect(try CSSColorParser.parse("lab(1e999 0 0)").coordinates == SIMD3(100, 0, 0))   // lightness clamps
+        #expect(Self.isInvalid("lab(50 1e999 0)"))
         #expect(Self.isInvalid("oklab(0.5 1e999% 0)"))
         #expect(Self.isInvalid("color(srgb 1e7 0 0)"))
         #expect(try CSSColorParser.parse("rgb(1e-999 0 0)").coordinates.x == 0)
