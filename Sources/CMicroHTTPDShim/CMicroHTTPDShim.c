@@ -114,6 +114,29 @@ static int cmhd_hex_value(char c) {
     return -1;
 }
 
+unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments) {
+    if (uri == NULL) {
+        return 0;
+    }
+    // The uri is libmicrohttpd's own read buffer (a `char *` passed as const): the same
+    // memchr(uri, '?') it uses to find the arguments finds this `?`.
+    char *query = strchr(uri, '?');
+    if (query == NULL) {
+        return 0;
+    }
+    unsigned long parts = 1;
+    for (const char *p = query + 1; *p != '\0'; p++) {
+        if (*p == '&') {
+            parts++;
+        }
+    }
+    if (parts <= max_arguments) {
+        return 0;
+    }
+    query[1] = '\0';
+    return parts;
+}
+
 size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s) {
     (void)cls;
     (void)connection;

@@ -99,7 +99,7 @@ extension Problem {
     /// The kinds of the problems the HTTP layer answers itself (`about:blank` there), by status.
     static let serverKinds: [Int: String] = [
         400: "malformed-request", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
-        415: "unsupported-media-type", 429: "too-many-connections", 431: "header-fields-too-large",
+        414: "too-many-query-arguments", 415: "unsupported-media-type", 429: "too-many-connections", 431: "header-fields-too-large",
         501: "not-implemented", 503: "server-busy",
     ]
 

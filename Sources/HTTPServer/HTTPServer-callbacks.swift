@@ -96,17 +96,23 @@ func httpServerAccessHandler(
         return .NO
     }
     return Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
-        guard let statePointer = requestCls.pointee else {
+        guard let statePointer = requestCls.pointee, QueryArgumentsMarker.arguments(statePointer) == nil else {
             // First call: headers only. Refuse connections over a limit, and a declared
             // oversized body before reading it.
             let receivedAt = MonotonicClock.nanoseconds()
             let record = connectionRecord(connection)
             if let record, record.refusal != 0 {
+                requestCls.pointee = nil
                 context.tracker.refused.wrappingAdd(1, ordering: .relaxed)
                 return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
             let headers = readHeaders(connection)
+            if let marker = requestCls.pointee, let arguments = QueryArgumentsMarker.arguments(marker) {
+                requestCls.pointee = nil
+                return reject(tooManyQueryArguments(arguments), connection: connection, url: url, method: method,
+                              context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
+            }
             if let refusal = framingRefusal(headers, version: version, maxHeaderBytes: context.maxHeaderBytes) {
                 return reject(refusal, connection: connection, url: url, method: method, context: context,
                               receivedAt: receivedAt, headers: headers.fields, close: true)
@@ -198,6 +204,8 @@ func httpServerRequestCompleted(
         return
     }
     requestCls.pointee = nil
+    // A request cut off after its request line may still hold the marker: nothing to free.
+    guard QueryArgumentsMarker.arguments(statePointer) == nil else { return }
     Unmanaged<RequestState>.fromOpaque(statePointer).release()
     _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
@@ -428,6 +436,15 @@ private func isHTTP11OrLater(_ version: UnsafePointer<CChar>) -> Bool {
         pointer += 1
     }
     return nonZero
+}
+
+private func tooManyQueryArguments(_ arguments: Int) -> HTTPResponse {
+    .problem(
+        status: 414,
+        title: "URI Too Long",
+        detail: "The query has \(arguments) arguments; at most \(HTTPServer.maxQueryArguments) are accepted.",
+        extra: [("limit", String(HTTPServer.maxQueryArguments))]
+    )
 }
 
 private func payloadTooLarge(_ limit: Int) -> HTTPResponse {

@@ -228,7 +228,10 @@ func httpServerConnectionNotify(
 }
 
 /// `MHD_OPTION_URI_LOG_CALLBACK`: a request line has arrived; its deadline starts now.
-/// Returns NULL so the access handler's first call still sees `*req_cls == NULL`.
+/// Returns NULL so the access handler's first call still sees `*req_cls == NULL`, unless the
+/// query has more than ``HTTPServer/maxQueryArguments`` arguments: then the query is cut off
+/// before libmicrohttpd reads it (see `cmhd_cap_query_arguments`) and the return value is a
+/// ``QueryArgumentsMarker``, which the access handler answers with 414.
 func httpServerRequestLineArrived(
     _ cls: UnsafeMutableRawPointer?,
     _ uri: UnsafePointer<CChar>?,
@@ -237,5 +240,21 @@ func httpServerRequestLineArrived(
     if let connection, let record = connectionRecord(connection) {
         record.enter(ConnectionRecord.receiving)
     }
-    return nil
+    let arguments = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments))
+    return arguments == 0 ? nil : QueryArgumentsMarker.pointer(arguments: Int(arguments))
+}
+
+/// A request whose query was cut off for having too many arguments, carried in `*req_cls`
+/// from the URI log callback to the access handler: an odd address (never a `RequestState`,
+/// whose allocations are aligned), with the number of arguments in the other bits.
+enum QueryArgumentsMarker {
+    static func pointer(arguments: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(min(arguments, Int(UInt32.max))) << 4 | 1)!
+    }
+
+    /// The number of arguments when `pointer` is a marker, else nil.
+    static func arguments(_ pointer: UnsafeMutableRawPointer) -> Int? {
+        let bits = UInt(bitPattern: pointer)
+        return bits & 1 == 1 ? Int(bits >> 4) : nil
+    }
 }

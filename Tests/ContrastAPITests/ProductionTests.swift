@@ -587,6 +587,7 @@ private let otherToken = "another-token-abcdefghijklmnop"
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n29\r\n\(body)\r\n0\r\n\r\n", 400, "malformed-request"),
             ("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n", 413, "payload-too-large"),
             ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 9000))\r\n\r\n", 431, "header-fields-too-large"),
+            ("GET /v1/convert?\((0..<500).map { "a\($0)=1" }.joined(separator: "&")) HTTP/1.1\r\nHost: x\r\n\r\n", 414, "too-many-query-arguments"),
         ]
         for (request, status, kind) in cases {
             let answer = try live.raw(request)
@@ -597,6 +598,7 @@ private let otherToken = "another-token-abcdefghijklmnop"
             if status == 413 { #expect(answer.json["limit"] == 100) }
             if status == 415 { #expect(answer.header("Accept-Encoding") == "identity") }
             if status == 431 { #expect(answer.json["limit"] == 8192) }
+            if status == 414 { #expect(answer.json["limit"] == 100) }
         }
         // Headers just under the limit pass; beyond libmicrohttpd's 32 KiB pool it answers 431 itself.
         #expect(try live.raw("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: \(String(repeating: "a", count: 8000))\r\n\r\n").status == 200)

@@ -156,6 +156,34 @@ private func limitsRouter() -> Router {
         #expect(bad.status == 400)   // from libmicrohttpd itself, which checks the length first
     }
 
+    /// A query of about 460 arguments filled libmicrohttpd's 32 KiB connection pool so that its
+    /// own 431 could not be sent: the request hung until the request timeout (hostile test,
+    /// stop 14). More than `maxQueryArguments` now get a 414 problem at once, on a connection
+    /// the server then closes; up to the limit is served.
+    @Test func tooManyQueryArgumentsAreAnswered414AtOnce() throws {
+        var router = Router()
+        router.add("GET", "/count") { request in .text(String(request.query.count)) }
+        try withServer({ $0.requestTimeoutSeconds = 20 }, handler: router.handler) { server in
+            func query(_ n: Int) -> String { (0..<n).map { "a\($0)=1" }.joined(separator: "&") }
+            let limit = HTTPServer.maxQueryArguments
+            let atLimit = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + query(limit)))
+            #expect(atLimit.status == 200 && atLimit.text == String(limit))
+            for n in [limit + 1, 470, 600, 3000] {
+                let started = Date()
+                let over = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + query(n)))
+                #expect(over.status == 414, "\(n): \(over.statusLine)")
+                #expect(over.header("Content-Type") == "application/problem+json")
+                #expect(over.jsonObject?["limit"] as? String == String(limit))
+                #expect((over.jsonObject?["detail"] as? String)?.contains("\(n) arguments") == true)
+                #expect(Date().timeIntervalSince(started) < 2, "\(n) arguments took \(Date().timeIntervalSince(started)) s")
+            }
+            // A POST with a body is refused the same way, and the server still answers.
+            let post = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/count?" + query(500), body: "{}"))
+            #expect(post.status == 414)
+            #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?a=1")).text == "1")
+        }
+    }
+
     @Test func statisticsCountConnectionsAndAbandonedRequests() throws {
         try withServer(handler: limitsRouter().handler) { server in
             #expect(server.statistics.openConnections == 0)

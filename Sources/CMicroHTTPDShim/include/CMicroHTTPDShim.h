@@ -70,6 +70,15 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
 /// which valid UTF-8 never holds: `%ZZ` gives `\xFFZZ`. Returns the new length.
 size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s);
 
+/// For the `MHD_OPTION_URI_LOG_CALLBACK`, which sees the request target before libmicrohttpd
+/// splits its query: when the query has more than `max_arguments` `&`-separated parts, cuts it
+/// off in place (a NUL right after the `?`, where libmicrohttpd starts reading arguments) and
+/// returns the number of parts; otherwise returns 0 and changes nothing. libmicrohttpd 0.9.75
+/// keeps one 56-byte record per argument in the connection's pool, and a query of about 460
+/// arguments filled the 32 KiB pool so that its own 431 could not be sent: the request then hung
+/// until the request timeout.
+unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments);
+
 /// The port the daemon's listen socket is bound to (useful after binding port 0);
 /// 0 when unknown (for example after `MHD_quiesce_daemon`).
 uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon);
