@@ -10,7 +10,7 @@ import Foundation
 // - Surfaces: the opaque system backgrounds (systemBackground … tertiarySystemGroupedBackground)
 //   of every context a variant is shown in — dark: base and elevated; increased contrast: the
 //   increased-contrast values — plus the palette's own background colors a color is placed `on`
-//   (their variant in the same context, composited over systemBackground when translucent).
+//   (their variant in the same context, composited over each system surface when translucent).
 //   Translucent colors are composited source-over on each surface before measuring.
 // - Start points: a tint, icon or non-text color starts from itself (the least change). Text
 //   whose surface turns from light to dark flips polarity: its dark variant must also keep at
@@ -369,8 +369,10 @@ public enum DarkVariants {
     // MARK: Foregrounds
 
     /// Where a foreground is measured in `variant`: the system surfaces (unless placed only on
-    /// palette backgrounds) and its palette backgrounds' variants, composited over
-    /// systemBackground when translucent.
+    /// palette backgrounds) and its palette backgrounds' variants, a translucent one composited
+    /// over each distinct system surface, exactly where the background's own rows measure it
+    /// (see `placements`). Over systemBackground alone, text on `rgba(0,0,0,0.05)` was reported
+    /// passing while the background's rows failed it on the tertiary surfaces (hostile test).
     static func surfaces(_ e: PaletteEntry, _ variant: PaletteVariant, backgrounds: [String: [PaletteVariant: DisplayColor]],
                          environment: PaletteEnvironment) -> [Placed] {
         var out: [Placed] = []
@@ -380,7 +382,7 @@ public enum DarkVariants {
             }
             for name in e.on {
                 guard let bg = backgrounds[name]?[variant] else { continue }
-                out.append(Placed(context: c.context, name: "custom:\(name)", srgb: AppleCompositing.flatten(bg, over: c.systemBackground)))
+                out.append(contentsOf: placements(ofBackground: bg, named: "custom:\(name)", in: c))
             }
         }
         return out

@@ -280,6 +280,33 @@ struct PaletteCoreTests {
         #expect(text[.dark].color.hex == "#ffffff")
     }
 
+    /// A translucent palette background lies over every system surface, so text placed on it is
+    /// judged on each composite, as the background's own rows judge it. Text on
+    /// `rgba(0,0,0,0.05)` was checked over systemBackground only and reported `passes: true`
+    /// while the card's rows failed it at 3.65 and 2.97 on the tertiary surfaces (hostile test,
+    /// stop 14).
+    @Test func textOnTranslucentBackgroundIsJudgedOnEveryComposite() throws {
+        let palette = [
+            PaletteEntry(name: "card", role: .background, color: try CSSColorParser.parse("rgba(0,0,0,0.05)"), target: .ratio(4.5)),
+            PaletteEntry(name: "sub", role: .secondaryText, color: Self.hex("#6e6e73"), target: .ratio(4.5), on: ["card"]),
+        ]
+        let r = DarkVariants.generate(palette, in: Self.environment)
+        let card = r[0], sub = r[1]
+        for v in PaletteVariant.allCases {
+            let surfaceCount = Self.environment.contexts(for: v).map(\.surfaces.count).reduce(0, +)
+            #expect(sub[v].measurements.count == surfaceCount, "\(v)")
+            #expect(sub[v].measurements.allSatisfy { $0.surface.hasPrefix("custom:card over ") }, "\(v)")
+            // The text's verdict and the card's rows for it agree, row for row.
+            #expect(sub[v].passes == card[v].passes, "\(v)")
+            #expect(sub[v].passes == card[v].measurements.allSatisfy(\.passes), "\(v)")
+            let mine = sub[v].measurements.map { $0.measurement.ratio }.sorted()
+            let theirs = card[v].measurements.map { $0.measurement.ratio }.sorted()
+            #expect(mine == theirs, "\(v)")
+        }
+        // And text of sub's hue can pass on the darkest-to-lightest dark composites.
+        #expect(sub[.dark].passes, "\(sub[.dark].measurements.map { ($0.surface, $0.measurement.ratio) })")
+    }
+
     /// Given variants are measured, not generated.
     @Test func givenVariantsAreKept() throws {
         let e = PaletteEntry(name: "x", role: .tint, color: Self.hex("#0088ff"), target: .ratio(3),
