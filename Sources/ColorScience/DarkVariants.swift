@@ -251,6 +251,10 @@ public struct PaletteVariantResult: Sendable {
     public var suggestion: DisplayColor?
     /// Explanations (why a color could not pass, what constrained it).
     public var notes: [String]
+    /// The color as given, when this variant is it (`original` or `given`) and it lies outside
+    /// sRGB: `color` is then its CSS Color 4 gamut mapping into sRGB (§13.2), which is what is
+    /// measured; a wide-gamut export writes this color instead. Nil otherwise.
+    public var wideGamutColor: Color? = nil
 }
 
 /// The variants of one palette color.
@@ -545,6 +549,10 @@ public enum DarkVariants {
             return (r, false)
         }
         r.color = move.color
+        if r.wideGamutColor != nil {  // no longer the color as given
+            r.wideGamutColor = nil
+            r.notes.removeAll { $0.hasPrefix("The color as given is outside sRGB") }
+        }
         r.method = .adjusted
         r.direction = move.direction
         r.deltaEOK = deltaEOK(move.color, e.color)
@@ -562,10 +570,12 @@ public enum DarkVariants {
                     direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
             let target = e.target(for: v)
             let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target)
-            return PaletteVariantResult(
+            var r = PaletteVariantResult(
                 variant: v, color: color, method: method, direction: direction, start: start, target: target,
                 deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
                 worst: rows.min { $0.margin < $1.margin }, passes: rows.allSatisfy(\.passes), suggestion: nil, notes: [])
+            noteWideGamut(&r, e)
+            return r
         }
         func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
             let contexts = environment.contexts(for: v), target = e.target(for: v)
@@ -690,10 +700,26 @@ public enum DarkVariants {
                        start: DisplayColor, direction: NearestPassingColor.Direction?, on surfaces: [Placed]) -> PaletteVariantResult {
         let target = e.target(for: v)
         let rows = surfaces.map { measure(color, named: e.name, on: $0, target: target) }
-        return PaletteVariantResult(
+        var r = PaletteVariantResult(
             variant: v, color: color, method: method, direction: direction, start: start, target: target,
             deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
             worst: rows.min { $0.margin < $1.margin }, passes: rows.allSatisfy(\.passes), suggestion: nil, notes: [])
+        noteWideGamut(&r, e)
+        return r
+    }
+
+    /// For a variant that is the color as given (`original`, or `given` for this variant) and lies
+    /// outside sRGB: keeps that color in `wideGamutColor` and says what is measured instead.
+    static func noteWideGamut(_ r: inout PaletteVariantResult, _ e: PaletteEntry) {
+        let asGiven: Color?
+        switch r.method {
+        case .original: asGiven = e.color
+        case .given: asGiven = e.given[r.variant]
+        default: asGiven = nil
+        }
+        guard let asGiven, DisplayColor(asGiven).wasGamutMapped else { return }
+        r.wideGamutColor = asGiven
+        r.notes.append("The color as given is outside sRGB: \(r.color.hex), its CSS Color 4 gamut mapping into sRGB (what an sRGB display shows), is measured and reported; a display-p3 export keeps the color as given.")
     }
 
     static func deltaEOK(_ c: DisplayColor, _ original: Color) -> Double {

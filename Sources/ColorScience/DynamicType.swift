@@ -206,9 +206,15 @@ public enum APCAMinimumLc {
         return columns
     }()
 
+    /// The largest |Lc| any pair of sRGB colors reaches: white text on black, about 107.9
+    /// (black on white gives 106.0). The lookup's rows go on to Lc 125.
+    public static let largestReachableLc = abs(APCA.lc(text: SIMD3(repeating: 1), background: SIMD3(repeating: 0)))
+
     /// The smallest |Lc| (multiple of 0.1) from which text of `px` CSS px at `weight` (100…900,
     /// other weights round to the nearest hundred) is allowed by APCA's font lookup at every
-    /// higher Lc; nil when it never is (or for non-finite or non-positive `px`).
+    /// higher Lc; nil when it never is, when that Lc is above what any colors reach
+    /// (``largestReachableLc``: 16 px at weight 300 needs Lc 125), or for non-finite or
+    /// non-positive `px`.
     public static func minimumLc(px: Double, weight: Int) -> Double? {
         guard px.isFinite, px > 0 else { return nil }
         let column = min(max((weight + 50) / 100, 1), 9) - 1
@@ -216,6 +222,7 @@ public enum APCAMinimumLc {
         var i = sizes.count - 1
         guard sizes[i] <= px + 1e-9 else { return nil }
         while i > 0 && sizes[i - 1] <= px + 1e-9 { i -= 1 }
-        return Double(i) / 10  // = i × step, without the binary error of 0.1 × i
+        let lc = Double(i) / 10  // = i × step, without the binary error of 0.1 × i
+        return lc <= largestReachableLc ? lc : nil
     }
 }

@@ -80,7 +80,7 @@ public struct ContrastTarget: Sendable, Hashable {
     }
 
     /// The increased-contrast target derived from this one, for the Increase Contrast variants:
-    /// - WCAG: the next WCAG level — below 4.5 → 4.5 (AA text), below 7 → 7 (AAA text), 7 or
+    /// - WCAG: the next WCAG text level — below 4.5 → 4.5 (AA text), below 7 → 7 (AAA text), 7 or
     ///   more stays (no higher level exists). A 3:1 non-text target becomes 4.5:1, which is what
     ///   Apple's iOS 26 increased-contrast tints reach on their backgrounds (README, Palettes).
     /// - APCA: +15 Lc, APCA's step from a minimum to an enhanced level ("APCA in a Nutshell"),
@@ -91,7 +91,7 @@ public struct ContrastTarget: Sendable, Hashable {
             let next = minimum < WCAG.aaNormalText ? WCAG.aaNormalText : (minimum < WCAG.aaaNormalText ? WCAG.aaaNormalText : minimum)
             return .ratio(next, basis: next == minimum
                 ? "\(basis); already at the highest WCAG level, so increased contrast asks the same"
-                : "increased contrast: the next WCAG level above \(ContrastTarget.format(minimum)):1 is \(ContrastTarget.format(next)):1 (\(next == WCAG.aaNormalText ? "AA text, SC 1.4.3" : "AAA text, SC 1.4.6"))")
+                : "increased contrast: the next WCAG text level above \(ContrastTarget.format(minimum)):1 is \(ContrastTarget.format(next)):1 (\(next == WCAG.aaNormalText ? "AA text, SC 1.4.3" : "AAA text, SC 1.4.6"))")
         case .apca:
             let next = minimum >= 90 ? minimum : Swift.min(minimum + 15, 90)
             return .apcaLc(next, basis: next == minimum

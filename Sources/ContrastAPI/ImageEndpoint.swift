@@ -97,7 +97,9 @@ struct ImageEndpoint: Sendable {
             notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped, whites are unaffected"))
         }
         if file.hasAlpha {
-            notes.append("translucent pixels were composited over the background before measuring")
+            // Said of the alpha channel, not of the pixels: an RGBA file may be fully opaque
+            // (hostile test: "translucent pixels were composited" on an opaque one).
+            notes.append("the image has an alpha channel: any translucent pixels were composited over the background before measuring")
         }
         if file.pageCount > 1 {
             notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))

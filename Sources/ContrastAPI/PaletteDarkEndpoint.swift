@@ -11,7 +11,7 @@ import JSONValue
 /// "failing", "changedInDark"}, "variants": [{"variant", "title", "contexts"}], "colors":
 /// [{"name", "role", "input", "target", "increasedContrastTarget", "on", "onSystemBackgrounds",
 /// "variants": {"light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"}, "passes",
-/// "failingVariants"}], "method", "notes"}`. A variant is `{"hex", "rgba", "oklch", "method":
+/// "failingVariants"}], "method", "notes"}`. A variant is `{"hex", "rgba", "oklch", "gamutMapped", "method":
 /// "original" | "given" | "unchanged" | "mirrored" | "adjusted" | "bestEffort", "direction",
 /// "start", "target", "deltaEOK", "deltaE2000" (from the light original), "contexts",
 /// "surfaces": [{"context", "surface", "surfaceHex", "foreground", "effectiveForeground",
@@ -39,7 +39,7 @@ enum PaletteJSON {
         "Variants move along OKLCH lightness with the hue kept and chroma reduced only where sRGB cannot show it; every color is judged as the 8-bit hex it is reported as.",
         "Dark and increased-contrast variants must reach their target on every surface of every context they are shown in: the distinct system backgrounds (systemBackground through tertiarySystemGroupedBackground) at base and elevated level, and the palette backgrounds a color is placed on; translucent colors are composited first.",
         "Start points: tints, icons and non-text colors start from themselves (a color that already passes stays unchanged); text whose surface turns dark keeps at least the contrast it had on its light surface; light backgrounds are mirrored to the darkest color of their hue with the same contrast against the dark systemBackground; the nearest passing color to the start is taken.",
-        "Increased contrast: the light color (dark variant) is searched again on the increased-contrast surfaces with the increased target (the next WCAG level, or APCA +15 Lc).",
+        "Increased contrast: the light color (dark variant) is searched again on the increased-contrast surfaces with the increased target (the next WCAG text level, 4.5:1 or 7:1, or APCA +15 Lc).",
         "A color that cannot pass everywhere is returned with method bestEffort, passes false and the surfaces it fails on.",
     ]
 
@@ -93,6 +93,7 @@ enum PaletteJSON {
         o.append("hex", .string(v.color.hex))
         o.append("rgba", ColorJSON.rgba(v.color.srgb, alpha: v.color.alpha))
         o.append("oklch", oklch(v.color))
+        o.append("gamutMapped", .bool(v.wideGamutColor != nil))
         o.append("method", .string(v.method.rawValue))
         o.append("direction", v.direction.map { .string($0.rawValue) } ?? .null)
         o.append("start", .string(v.start.hex))

@@ -189,7 +189,7 @@ struct AppleModelCoreTests {
     }
 
     @Test func apcaMinimumLcIsTheSmallestLcTheLookupAllows() throws {
-        for (px, weight) in [(17.0, 400), (11.0, 400), (28.0, 700), (34.0, 400), (15.0, 600)] {
+        for (px, weight) in [(17.0, 400), (12.0, 700), (28.0, 700), (34.0, 400), (15.0, 600)] {
             let lc = try #require(APCAMinimumLc.minimumLc(px: px, weight: weight), "\(px) px \(weight)")
             #expect(APCAFontLookup.minimumFontSizePx(lc: lc, weight: weight).map { $0 <= px } == true, "\(px) \(weight) at \(lc)")
             let below = APCAFontLookup.minimumFontSizePx(lc: lc - 0.1, weight: weight)
@@ -197,6 +197,12 @@ struct AppleModelCoreTests {
         }
         #expect(APCAMinimumLc.minimumLc(px: 5, weight: 100) == nil)
         #expect(APCAMinimumLc.minimumLc(px: .nan, weight: 400) == nil)
+        // The lookup allows 16 px at weight 300 only from Lc 125, which no colors reach (white on
+        // black is Lc −107.9): no minimum, not "Lc 125" (hostile test, stop 14).
+        #expect(abs(APCAMinimumLc.largestReachableLc - 107.88) < 0.01, "\(APCAMinimumLc.largestReachableLc)")
+        #expect(APCAMinimumLc.minimumLc(px: 16, weight: 300) == nil)
+        #expect(APCAMinimumLc.minimumLc(px: 11, weight: 400) == nil)   // the lookup's answer is above Lc 108 too
+        #expect(APCAFontLookup.minimumFontSizePx(lc: 125, weight: 300).map { $0 <= 16 } == true)
         // Bigger text never needs more contrast.
         #expect(APCAMinimumLc.minimumLc(px: 40, weight: 400)! < APCAMinimumLc.minimumLc(px: 17, weight: 400)!)
     }

@@ -189,6 +189,10 @@ struct PaletteCoreTests {
         #expect(ContrastTarget.apcaLc(60).increased.minimum == 75)
         #expect(ContrastTarget.apcaLc(90).increased.minimum == 90)
         #expect(!ContrastTarget.ratio(22).isReachable)
+        // The levels are WCAG's text levels: below 4.5 goes to 4.5, and the basis says "text
+        // level" (it said "the next WCAG level above 1:1 is 4.5:1", skipping 3:1; hostile test).
+        let one = ContrastTarget.ratio(1).increased
+        #expect(one.minimum == 4.5 && one.basis.contains("next WCAG text level above 1:1 is 4.5:1"), "\(one.basis)")
     }
 
     // MARK: Dark variants

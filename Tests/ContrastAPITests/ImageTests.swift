@@ -107,6 +107,8 @@ struct ImageTests {
         #expect(r.status == 200, "\(r.text)")
         let j = r.json
         #expect(j["image"]?["hasAlpha"] == .bool(true))
+        // The note speaks of the alpha channel: an RGBA file may be fully opaque.
+        #expect(j["notes"]?.array?.contains(.string("the image has an alpha channel: any translucent pixels were composited over the background before measuring")) == true)
         #expect(j["image"]?["width"] == .number(60) && j["image"]?["height"] == .number(40))
         #expect(j["background"]?["hex"] == .string("#000000"))
         #expect(j["whiteBackground"]?["detected"] == .bool(true))

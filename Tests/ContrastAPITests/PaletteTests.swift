@@ -532,6 +532,33 @@ struct PaletteTests {
         XMLParser(data: Data(data)).parse()
     }
 
+    /// A color given outside sRGB (Tailwind v4's amber-400) is measured as its CSS Color 4 gamut
+    /// mapping into sRGB and says so (`gamutMapped`, a note); a display-p3 export keeps the color
+    /// as given. It had been clipped silently, labelled `original`, and exported to Display P3 as
+    /// the clipped color, its blue component about doubled (hostile test, stop 14).
+    @Test func colorOutsideSRGBIsReportedAndKeptInDisplayP3Exports() throws {
+        let body = ##"{"colors": [{"name": "amber400", "color": "oklch(82.8% 0.189 84.429)", "role": "tint", "target": 1.5}, {"name": "ink", "color": "#333333"}]"##
+        let j = ok(call("POST", "/v1/palette/dark", body: body + "}"))
+        let amber = j["colors"]?.array?[0]["variants"]
+        #expect(amber?["light"]?["gamutMapped"] == true)
+        #expect(amber?["light"]?["method"] == "original")
+        #expect(amber?["light"]?["hex"] == "#ffba00")
+        #expect(amber?["light"]?["notes"]?.array?.contains { $0.string?.contains("outside sRGB") == true } == true)
+        #expect(amber?["dark"]?["gamutMapped"] == false)
+        #expect(j["colors"]?.array?[1]["variants"]?["light"]?["gamutMapped"] == false)
+        // Display P3 export: the light value is the color as given (its own P3 components).
+        let given = try CSSColorParser.parse("oklch(82.8% 0.189 84.429)").converted(to: .displayP3).coordinates
+        let css = call("POST", "/v1/palette/export", body: body + ##", "format": "css", "colorSpace": "display-p3"}"##).text
+        let expected = "--amber400: color(display-p3 " + [given.x, given.y, given.z].map { String(format: "%.5f", $0) }.joined(separator: " ") + ");"
+        #expect(css.contains(expected), "\(expected)\n\(css)")
+        #expect(abs(given.z - 0.11827) < 1e-4, "\(given)")   // the tester's independent value
+        // sRGB exports still write the measured hex.
+        #expect(call("POST", "/v1/palette/export", body: body + ##", "format": "css"}"##).text.contains("--amber400: #ffba00;"))
+        let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body + ##", "format": "tokens", "colorSpace": "display-p3"}"##).body)
+        let components = tokens["color"]?["amber400"]?["$value"]?["components"]?.array?.compactMap(\.double) ?? []
+        #expect(components.count == 3 && abs(components[2] - given.z) < 1e-3, "\(components)")
+    }
+
     @Test func exportSamplePaletteAndOptions() throws {
         let j = ok(call("POST", "/v1/palette/dark", body: Self.samplePalette))
         try checkExports(Self.samplePalette, expected: j)
