@@ -118,7 +118,7 @@ func httpServerAccessHandler(
                               receivedAt: receivedAt, headers: headers.fields, close: true)
             }
             var expected = 0
-            let limit = context.bodyLimit(for: url)
+            let limit = context.bodyLimit(for: originPath(url))
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
                     return reject(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
@@ -175,7 +175,7 @@ func httpServerAccessHandler(
         let arguments = queryArguments(connection)
         var request = HTTPRequest(
             method: methodString(method),
-            path: String(cString: url),
+            path: String(cString: originPath(url)),
             query: arguments.query,
             lowercasedHeaders: state.headers,
             body: body,
@@ -232,7 +232,7 @@ private func reject(
     if let rejectionHandler = context.rejectionHandler {
         let request = HTTPRequest(
             method: String(cString: method),
-            path: String(cString: url),
+            path: String(cString: originPath(url)),
             query: [],
             lowercasedHeaders: headers ?? headerFields(connection),
             body: [],
@@ -282,6 +282,20 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     }
 }
 
+/// RFC 3986 §3.2.2 and §3.2.3: the bytes of `uri-host [":" port]` — unreserved, pct-encoded,
+/// sub-delims, and `:` `[` `]` for ports and IP literals.
+@inline(__always)
+private func isHostByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"),
+         UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+         UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"): return true
+    default: return false
+    }
+}
+
 /// Whether `name` is `lowercase` in any ASCII case.
 @inline(__always)
 private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
@@ -305,6 +319,8 @@ private struct HeaderCensus {
     var contentEncoding: String?
     var badName = false
     var badValue = false
+    /// A `Host` value with a character no host and port can hold (RFC 9112 §3.2, RFC 3986 §3.2.2).
+    var badHost = false
     /// Bytes of all fields as sent: `name: value` and CRLF.
     var bytes = 0
 }
@@ -335,6 +351,9 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
             let raw = { value.map { makeString($0, valueSize) } ?? "" }
             if asciiCaseInsensitiveEquals(name, "host") {
                 census.pointee.hosts += 1
+                if let value, !UnsafeRawBufferPointer(start: value + start, count: end - start).allSatisfy(isHostByte) {
+                    census.pointee.badHost = true
+                }
             } else if asciiCaseInsensitiveEquals(name, "content-length") {
                 census.pointee.contentLengths += 1
             } else if asciiCaseInsensitiveEquals(name, "content-type") {
@@ -384,6 +403,13 @@ private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar
     let isHTTP11 = version.map(isHTTP11OrLater) ?? false
     if census.hosts > 1 || (isHTTP11 && census.hosts == 0) {
         return badRequest("An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2).")
+    }
+    if census.badHost {
+        return badRequest("The Host header field is not a host and optional port (RFC 9112 §3.2, RFC 3986 §3.2.2).")
+    }
+    if !isHTTP11 && census.transferEncoding != nil {
+        // RFC 9112 §6.1: an HTTP/1.0 message with Transfer-Encoding MUST be treated as faulty framing.
+        return badRequest("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 §6.1): send Content-Length, or use HTTP/1.1.")
     }
     if census.contentLengths > 1 {
         return badRequest("More than one Content-Length header field (RFC 9112 §6.3).")
@@ -472,6 +498,32 @@ private func parseContentLength(_ text: UnsafePointer<CChar>) -> Int? {
     }
     return value
 }
+
+/// The path of a request target: itself in origin form (`/path`, the usual case, checked by
+/// its first byte), the part after the authority in absolute form (`http://host/path`, which a
+/// server MUST accept, RFC 9112 §3.2.2; `/` when there is no path). Any other form is returned
+/// as it is (`*`, or a target the router and the static files refuse).
+@inline(__always)
+func originPath(_ url: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
+    if url[0] == 0x2F { return url }
+    func lower(_ c: CChar) -> UInt8 {
+        let byte = UInt8(bitPattern: c)
+        return byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+    guard lower(url[0]) == UInt8(ascii: "h"), lower(url[1]) == UInt8(ascii: "t"), lower(url[2]) == UInt8(ascii: "t"),
+          lower(url[3]) == UInt8(ascii: "p") else { return url }
+    var index = lower(url[4]) == UInt8(ascii: "s") ? 5 : 4
+    guard url[index] == 0x3A, url[index + 1] == 0x2F, url[index + 2] == 0x2F else { return url }
+    index += 3
+    while url[index] != 0 && url[index] != 0x2F { index += 1 }
+    if url[index] == 0 {
+        return UnsafeRawPointer(rootPath.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+    return url + index
+}
+
+/// `/` as a NUL-terminated C string.
+private let rootPath: StaticString = "/"
 
 /// The method as a String: the usual ones as literals (no decoding), others decoded.
 @inline(__always)

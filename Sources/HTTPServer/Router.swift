@@ -60,6 +60,17 @@ public struct Router: Sendable {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard Router.standardMethods.contains(request.method) else {
+            // RFC 9110 §9.1: an unrecognized method SHOULD get 501, not 405 (which would claim
+            // the method exists but is not allowed here).
+            return .problem(status: 501, title: "Not Implemented",
+                            detail: "The method \(request.method.prefix(32)) is not implemented; this server answers \(allMethods).")
+        }
+        if request.path == "*" {
+            // The asterisk form names the server itself, for OPTIONS only (RFC 9112 §3.2.4, RFC 9110 §9.3.7).
+            if request.method == "OPTIONS" { return HTTPResponse(status: 204, headers: [("Allow", allMethods)]) }
+            return .problem(status: 400, title: "Bad Request", detail: "The target * is only for OPTIONS (RFC 9112 §3.2.4).")
+        }
         guard let route = routes[request.path] else {
             guard let fallback else {
                 return Router.notFound(request)
@@ -119,6 +130,15 @@ public struct Router: Sendable {
     }
 
     private static let methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// The methods of RFC 9110 §9 and PATCH (RFC 5789): known, so a route without them answers
+    /// 405; any other method is 501.
+    static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    /// Every method some route answers, as an `Allow` value (`OPTIONS *`).
+    var allMethods: String {
+        Router.allowHeader(for: routes.values.flatMap(\.handlers.keys) + (fallback == nil ? [] : ["GET"]))
+    }
 
     static func allowHeader(for methods: some Sequence<String>) -> String {
         var set = Set(methods)

@@ -530,7 +530,7 @@ private let otherToken = "another-token-abcdefghijklmnop"
             #"contrast_http_requests_total{route="/v1/contrast",method="GET",status="200"} 3"#,
             #"contrast_http_requests_total{route="/v1/contrast",method="GET",status="400"} 1"#,
             #"contrast_http_requests_total{route="/v1/contrast",method="POST",status="413"} 1"#,
-            #"contrast_http_requests_total{route="/v1/contrast",method="other",status="405"} 1"#,
+            #"contrast_http_requests_total{route="/v1/contrast",method="other",status="501"} 1"#,
             #"contrast_http_requests_total{route="unmatched",method="GET",status="404"} 1"#,
             #"contrast_http_requests_total{route="static",method="GET",status="200"} 1"#,
             #"contrast_http_request_duration_seconds_bucket{route="/v1/contrast",le="+Inf"} 6"#,
@@ -618,6 +618,42 @@ private let otherToken = "another-token-abcdefghijklmnop"
         // The router's 405 in the same shape.
         let put = try live.request("PUT", "/v1/contrast", body: "{}")
         #expect(put.status == 405 && put.json["type"] == "/problems/method-not-allowed" && put.header("Allow") != nil)
+    }
+
+    /// RFC 9110/9112 points a hostile test found (stop 14): the absolute-form target (a server
+    /// MUST accept it), `OPTIONS *`, a Host value that is no host, Transfer-Encoding in HTTP/1.0
+    /// (faulty framing), and unknown methods (501, not 405).
+    @Test func requestTargetsHostAndMethodsFollowTheRFCs() throws {
+        let live = try ProductionServer()
+        let absolute = try live.raw("GET http://127.0.0.1:\(live.port)/v1/contrast?foreground=%23777&background=white HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(absolute.status == 200 && absolute.json["ratioText"] == "4.47", "\(absolute.text)")
+        let secure = try live.raw("GET HTTPS://example.com HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")
+        #expect(secure.status == 200 && secure.header("Content-Type")?.hasPrefix("text/html") == true, "\(secure.status)")  // "/" is the page
+        let post = try live.raw("POST http://x/v1/contrast HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 41\r\n\r\n{\"foreground\":\"#000\",\"background\":\"#fff\"}")
+        #expect(post.status == 200 && post.json["ratio"] == 21, "\(post.text)")
+
+        let star = try live.raw("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(star.status == 204 && star.header("Allow") == "GET, HEAD, POST, OPTIONS", "\(star.status) \(star.header("Allow") ?? "")")
+        #expect(try live.raw("GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").status == 400)
+
+        for host in ["a b", "x/y", "a\"b", "é.example", "a@b"] {
+            let answer = try live.raw("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(answer.status == 400 && answer.json["type"] == "/problems/malformed-request", "\(host): \(answer.text)")
+        }
+        for host in ["x", "127.0.0.1:8080", "[::1]:80", "a-b.example", "xn--nxasmq6b.example", ""] {
+            #expect(try live.raw("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n").status == 200, "\(host)")
+        }
+
+        let old = try live.raw("POST /v1/contrast HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n29\r\n{\"foreground\":\"#000\",\"background\":\"#fff\"}\r\n0\r\n\r\n")
+        #expect(old.status == 400 && old.json["detail"]?.string?.contains("HTTP/1.0") == true, "\(old.text)")
+
+        for method in ["FOO", "PROPFIND", "get"] {
+            let answer = try live.raw("\(method) /v1/contrast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(answer.status == 501 && answer.json["type"] == "/problems/not-implemented", "\(method): \(answer.text)")
+        }
+        // Known methods a route does not take stay 405, on routes and on the page's files.
+        #expect(try live.request("DELETE", "/v1/contrast").status == 405)
+        #expect(try live.request("TRACE", "/healthz").status == 405)
     }
 
     @Test func connectionLimitsAreProblemDetailsWithTheServiceHeaders() throws {

@@ -45,8 +45,11 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         #expect(json["status"] as? Int == 405)
         #expect(json["title"] as? String == "Method Not Allowed")
-        // Methods are case-sensitive on the wire.
-        #expect(makeRouter().handle(HTTPRequest(method: "get", path: "/hello")).status == 405)
+        // Methods are case-sensitive on the wire: "get" is no method this server knows, so 501
+        // (RFC 9110 §9.1), as any unknown method, while a known one a route lacks is 405.
+        #expect(makeRouter().handle(HTTPRequest(method: "get", path: "/hello")).status == 501)
+        #expect(makeRouter().handle(HTTPRequest(method: "BREW", path: "/nowhere")).status == 501)
+        #expect(makeRouter().handle(HTTPRequest(method: "DELETE", path: "/hello")).status == 405)
     }
 
     @Test func headIsGetWithoutBodyButWithLength() {
