@@ -7,23 +7,45 @@ public enum Compression {
     /// zlib level `1...9`: 3 keeps large matrix answers fast while shrinking JSON about 10×.
     public static let level: Int32 = 3
 
-    /// Whether the request accepts gzip: `Accept-Encoding` lists `gzip` with q > 0, or does not
-    /// list it and lists `*` with q > 0 (RFC 9110 §12.5.3: a named coding outranks `*`, so
-    /// `*, gzip;q=0` refuses gzip).
+    /// Whether the request accepts gzip and does not prefer the body as it is (RFC 9110 §12.5.3):
+    /// `Accept-Encoding` lists `gzip` with q > 0, or does not list it and lists `*` with q > 0 (a
+    /// named coding outranks `*`, so `*, gzip;q=0` refuses gzip); and `identity` (or, unlisted,
+    /// `*`) does not carry a higher weight (`gzip;q=0.5, identity` prefers no coding). A weight
+    /// that is not a valid qvalue (§12.4.2: `0`…`1` with at most three decimals) makes its
+    /// member refuse: `gzip;q=abc` and `gzip;q=1.5` are not read as acceptance.
     public static func acceptsGzip(_ request: HTTPRequest) -> Bool {
         guard let header = request.header("accept-encoding") else { return false }
-        var gzipQ: Double?, anyQ: Double?
+        var gzipQ: Double?, anyQ: Double?, identityQ: Double?
         for part in header.split(separator: ",") {
             let fields = part.split(separator: ";").map { trim($0).lowercased() }
             guard let coding = fields.first else { continue }
-            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            var q = 1.0
+            if let weight = fields.dropFirst().first(where: { $0.hasPrefix("q=") }) {
+                q = qvalue(weight.dropFirst(2)) ?? 0
+            }
             if coding == "gzip" || coding == "x-gzip" {
                 gzipQ = max(gzipQ ?? 0, q)
             } else if coding == "*" {
                 anyQ = max(anyQ ?? 0, q)
+            } else if coding == "identity" {
+                identityQ = max(identityQ ?? 0, q)
             }
         }
-        return (gzipQ ?? anyQ ?? 0) > 0
+        let gzip = gzipQ ?? anyQ ?? 0
+        return gzip > 0 && gzip >= (identityQ ?? anyQ ?? 0)
+    }
+
+    /// RFC 9110 §12.4.2 `qvalue`: `0` or `1`, optionally followed by `.` and up to three digits
+    /// (only zeros after a 1); nil for anything else.
+    static func qvalue(_ text: Substring) -> Double? {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
+        if bytes.count == 1 { return Double(first - 48) }
+        guard bytes[1] == UInt8(ascii: "."), bytes.count <= 5 else { return nil }
+        let decimals = bytes.dropFirst(2)
+        guard decimals.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        if first == UInt8(ascii: "1") { return decimals.allSatisfy { $0 == 48 } ? 1 : nil }
+        return Double(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The response gzip-compressed when the request accepts it, the body is at least

@@ -46,7 +46,12 @@ struct CompressionTests {
         #expect(Compression.acceptsGzip(HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": "deflate, GZIP"])))
         // A named coding outranks `*` (RFC 9110 §12.5.3), in either order.
         for (value, accepted) in [("*, gzip;q=0", false), ("gzip;q=0, *", false), ("*", true), ("*;q=0", false),
-                                  ("*;q=0, gzip", true), ("identity", false), ("x-gzip;q=0.5", true)] {
+                                  ("*;q=0, gzip", true), ("identity", false), ("x-gzip;q=0.5", true),
+                                  // A preferred identity wins; invalid weights refuse (hostile test, stop 14).
+                                  ("gzip;q=0.5, identity;q=1", false), ("identity;q=0.5, gzip", true), ("gzip;q=0.5, *", false),
+                                  ("gzip, *", true), ("gzip;q=0.001", true), ("gzip;q=1.000", true), ("gzip;q=0.0001", false),
+                                  ("gzip;q=abc", false), ("gzip;q=1.5", false), ("gzip;q=\"0\"", false), ("gzip;q=", false),
+                                  ("gzip;q=0.5, deflate", true)] {
             #expect(Compression.acceptsGzip(HTTPRequest(method: "GET", path: "/", headers: ["accept-encoding": value])) == accepted, "\(value)")
         }
         let big = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: [UInt8](repeating: 7, count: 5000))

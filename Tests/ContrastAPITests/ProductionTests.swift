@@ -420,6 +420,10 @@ private let otherToken = "another-token-abcdefghijklmnop"
         #expect(EntityTag.ifNoneMatch("\"x\"", matches: "\"x\""))
         #expect(EntityTag.ifNoneMatch(" W/\"x\" ", matches: "\"x\""))
         #expect(EntityTag.ifNoneMatch("\"a\", \"x\"", matches: "W/\"x\""))
+        // `*` only on its own (RFC 9110 §13.1.2); in a list the field is invalid (hostile test).
+        #expect(EntityTag.ifNoneMatch(" * ", matches: "\"x\""))
+        #expect(!EntityTag.ifNoneMatch("\"y\", *", matches: "\"x\""))
+        #expect(!EntityTag.ifNoneMatch("\"x\", *", matches: "\"x\""))
         #expect(!EntityTag.ifNoneMatch("\"xy\"", matches: "\"x\""))
     }
 
