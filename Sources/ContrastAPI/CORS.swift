@@ -36,7 +36,10 @@ public struct CORSPolicy: Sendable {
     }
 
     /// Whether a configured entry can ever match: `*`, or `http(s)://host[:port]` with at most
-    /// a trailing `/` (RFC 6454 §6.2 serialization; `normalized` drops that `/`).
+    /// a trailing `/` (RFC 6454 §6.2 serialization; `normalized` drops that `/`). The host is an
+    /// IPv6 literal or a DNS name or IPv4 address as browsers send it: ASCII labels of letters,
+    /// digits and inner hyphens, 1–63 bytes each (so no `*.example` wildcard, `_`, empty label
+    /// or non-ASCII name: a browser sends `xn--` punycode); the port 1–65535.
     static func isConfigurableOrigin(_ text: String) -> Bool {
         if text == "*" { return true }
         let lowered = text.lowercased()
@@ -51,12 +54,25 @@ public struct CORSPolicy: Sendable {
             return after.isEmpty || (after.hasPrefix(":") && isPort(after.dropFirst()))
         }
         let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        return !parts[0].isEmpty && (parts.count == 1 || (parts.count == 2 && isPort(parts[1])))
+        return isHostName(parts[0]) && (parts.count == 1 || (parts.count == 2 && isPort(parts[1])))
+    }
+
+    /// A DNS name or dotted IPv4 address, lower-cased: labels of `a-z 0-9 -`, 1–63 bytes, no
+    /// leading or trailing hyphen, at most 253 bytes in all (RFC 1123 §2.1).
+    private static func isHostName(_ text: Substring) -> Bool {
+        guard !text.isEmpty, text.utf8.count <= 253 else { return false }
+        for label in text.split(separator: ".", omittingEmptySubsequences: false) {
+            let bytes = label.utf8
+            guard !bytes.isEmpty, bytes.count <= 63, bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "-"),
+                  bytes.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") })
+            else { return false }
+        }
+        return true
     }
 
     private static func isPort(_ text: Substring) -> Bool {
         guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let n = Int(text) else { return false }
-        return n <= 65535
+        return n >= 1 && n <= 65535
     }
 
     static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-ID, If-None-Match"

@@ -321,7 +321,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
         for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {
             throw ConfigurationError(key: "corsAllowedOrigins",
-                                     problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https and no path, or *")
+                                     problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https, an ASCII host name (xn-- punycode for others; no * wildcard), a port 1–65535 and no path, or *")
         }
     }
 

@@ -192,6 +192,13 @@ struct ConfigurationTests {
             ("CONTRAST_CORS_ALLOWED_ORIGINS", "ftp://a.example", "corsAllowedOrigins"),
             ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example:99999", "corsAllowedOrigins"),
             ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://user@a.example", "corsAllowedOrigins"),
+            // Hosts no browser sends in an Origin (hostile test, stop 14): a wildcard is no pattern.
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://*.example", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example:0", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a..b", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a_b.example", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://-a.example", "corsAllowedOrigins"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://bücher.example", "corsAllowedOrigins"),
             ("CONTRAST_PUBLIC_DIRECTORY", "/nonexistent-\(UUID().uuidString)", "publicDirectory"),
             ("CONTRAST_PUBLIC_DIRECTORY", "README.md", "publicDirectory"),
             ("CONTRAST_HOST", "999.1.1.1", "host"),
@@ -207,6 +214,7 @@ struct ConfigurationTests {
         }
         let good: [(String, String)] = [
             ("CONTRAST_CORS_ALLOWED_ORIGINS", "https://a.example:8443/, http://[::1]:3000, HTTP://Design.Example, *"),
+            ("CONTRAST_CORS_ALLOWED_ORIGINS", "http://127.0.0.1:3000, https://xn--bcher-kva.example, https://a-b.c-d.example"),
             ("CONTRAST_HOST", "[::1]"), ("CONTRAST_HOST", "::"), ("CONTRAST_HOST", "0.0.0.0"), ("CONTRAST_HOST", "localhost"),
         ]
         for (name, value) in good {
