@@ -87,7 +87,7 @@ struct PaletteExportEndpoint {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0))
         }
         guard ok else {
-            throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must be 1–64 letters, digits, spaces, '-', '_' or '.', not starting with '.'")
+            throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must be 1–64 ASCII letters (A–Z, a–z), digits, spaces, '-', '_' or '.', not starting with '.' (it names files in archives and Content-Disposition)")
         }
         return s
     }

@@ -75,16 +75,21 @@ struct PaletteExport {
 
     /// An identifier of ASCII letters, digits and `allowed` (others become `replacement`,
     /// repeats collapsed); `lowercase` folds case; a leading digit gets `prefix`. With
-    /// `unicodeLetters`, letters and digits beyond ASCII are kept too (CSS custom properties and
-    /// design-token names allow them: `名前`, `عنوان`); format characters, symbols and emoji never.
+    /// `unicodeLetters`, letters, digits and combining marks beyond ASCII are kept too (CSS custom
+    /// properties and design-token names allow them: `名前`, `عنوان`, `é` written as `e` + U+0301);
+    /// format characters, symbols and emoji never.
     static func identifier(_ s: String, allowed: String, replacement: Character, lowercase: Bool, prefix: String,
                            unicodeLetters: Bool = false) -> String {
         var out = ""
         for ch in s.unicodeScalars {
             let c = lowercase ? Character(ch).lowercased().first! : Character(ch)
+            // Combining marks belong to the letter before them (`e` + U+0301 is é): dropped, the
+            // name lost its accent (hostile test).
+            let category = ch.properties.generalCategory
             let letterOrDigit = ch.properties.isAlphabetic || ch.properties.numericType == .decimal
+                || category == .nonspacingMark || category == .spacingMark || category == .enclosingMark
             if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || allowed.unicodeScalars.contains(ch))
-                || (unicodeLetters && !ch.isASCII && letterOrDigit && ch.properties.generalCategory != .format) {
+                || (unicodeLetters && !ch.isASCII && letterOrDigit && category != .format) {
                 out.append(c)
             } else if out.last != replacement {
                 out.append(replacement)
@@ -168,7 +173,8 @@ struct PaletteExport {
     /// combined, in that order so the combined block wins. Values are hex (`#rrggbbaa` when
     /// translucent) or `color(display-p3 r g b / a)`.
     func css() -> String {
-        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-")
+        // A custom property may start with a digit after `--` (CSS Variables §2): `--1abc`, no prefix.
+        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-")
         func value(_ x: PaletteVariantResult) -> String {
             let c = x.color
             switch colorSpace {

@@ -433,7 +433,7 @@ struct PaletteTests {
         #expect(css.headers["content-type"]?.hasPrefix("text/css") == true, sourceLocation: sourceLocation)
         let blocks = cssBlocks(css.text)
         #expect(blocks.count == 4, sourceLocation: sourceLocation)
-        let props = names.map { "--" + PaletteExport.identifier($0, allowed: "-_", replacement: "-", lowercase: false, prefix: "c") }
+        let props = names.map { "--" + PaletteExport.identifier($0, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }
         for (block, values) in zip(blocks, [light, dark, lightIC, darkIC]) {
             for (p, v) in zip(props, values) { #expect(block.values[p] == v, "\(block.query) \(p)", sourceLocation: sourceLocation) }
         }
@@ -631,6 +631,10 @@ struct PaletteTests {
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "android", "colorSpace": "display-p3"}"##), 400, pointer: "/colorSpace")
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "css", "colorSpace": "rec2020"}"##), 400, pointer: "/colorSpace")
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "xcassets", "name": "../evil"}"##), 400, pointer: "/name")
+        // The rule names ASCII letters: "Über" is refused, and the message says why (it said "letters").
+        let umlaut = call("POST", "/v1/palette/export", body: ##"{"colors": [\##(one)], "format": "xcassets", "name": "Über"}"##)
+        expectProblem(umlaut, 400, pointer: "/name")
+        #expect(umlaut.text.contains("ASCII letters"), "\(umlaut.text)")
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [], "format": "css"}"##), 400, pointer: "/colors")
         expectProblem(call("POST", "/v1/palette/export", body: "not json"), 400)
         expectProblem(call("POST", "/v1/palette/dark", body: "{}", contentType: "image/png"), 415)
@@ -656,6 +660,10 @@ struct PaletteTests {
         let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: "FORMAT", with: "tokens")).body)
         for name in ["名前", "عنوان", "שלום-2", "color"] { #expect(tokens["color"]?[name] != nil, "\(name)") }
         #expect(PaletteExport.identifier("a\u{200B}b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "a-b")
+        // A combining accent stays with its letter, and a custom property may start with a digit
+        // (hostile test, stop 14: `e` + U+0301 gave `--e`, `1abc` gave `--c1abc`).
+        let marks = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "cafe\u0301", "color": "#123456"}, {"name": "1abc", "color": "#654321"}], "format": "css"}"##).text
+        #expect(marks.contains("--cafe\u{0301}: #123456;") && marks.contains("--1abc: #654321;"), "\(marks)")
     }
 
     @Test func hostileNamesAreEscaped() throws {
