@@ -130,7 +130,8 @@ struct ImageEndpoint: Sendable {
         if amount != nil && f.has("targetLc") {
             throw Problem.contradictory(f.field("targetLc"), f.field("amount"), "targetLc chooses the recommended factor; it cannot be combined with an explicit amount")
         }
-        let output = try f.choice("format", ImageFormat.self)
+        // `jpg` as well, as `Content-Type: image/jpg` is accepted on the way in (hostile test).
+        let output = try f.appleChoice("format", ImageFormat.self, what: "output format", aliases: ["jpg": .jpeg])
         let quality = try f.integer("quality", in: 1...100) ?? 90
         let file = try openImage(request)
         let target = output ?? file.format

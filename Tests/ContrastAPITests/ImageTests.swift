@@ -255,6 +255,9 @@ struct ImageTests {
 
     @Test func jpegOutputOfATranslucentImageIsFlattenedOverTheBackground() throws {
         let png = try ImageSamples.encode(.png, bands: 4, alpha: { _, _ in 0 })
+        // `jpg` is JPEG too (hostile test: a 400, while Content-Type image/jpg was accepted).
+        let jpg = callImage("/v1/image/dim?format=JPG&amount=0.5", png)
+        #expect(jpg.status == 200 && jpg.headers["content-type"] == "image/jpeg", "\(jpg.text)")
         let r = callImage("/v1/image/dim?format=jpeg&amount=1&systemBackground=elevated", png)
         #expect(r.status == 200 && r.headers["x-flattened-over"] == "#1c1c1e")
     }
