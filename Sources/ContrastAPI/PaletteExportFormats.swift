@@ -373,6 +373,12 @@ struct PaletteExport {
         }
         for (row, r) in results.enumerated() {
             let y = top + row * rh
+            // The sample is drawn at the weight the verdict is for: the color's `fontWeight`, or
+            // regular (400). It was semibold, heavier than the 17 pt regular text judged.
+            var weight = 400
+            if row < request.colors.count, case .number(let w)? = request.colors[row].input["fontWeight"], w.isFinite {
+                weight = min(max(Int(w), 1), 1000)
+            }
             s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(r.entry.name)))</text>"
             s += "<text x=\"8\" y=\"\(y + 48)\" font-size=\"11\" fill=\"#3c3c43\">\(SVGDrawing.xml(r.entry.role.rawValue)) · \(SVGDrawing.xml(r[.light].color.hex))</text>\n"
             for (i, c) in columns.enumerated() {
@@ -389,7 +395,7 @@ struct PaletteExport {
                 let value = v.target.metric == .wcag2 ? "\(ratio):1" : "Lc \(Fields.format((abs(worst.measurement.apcaLc) * 10).rounded(.down) / 10))"
                 s += "<g><title>\(SVGDrawing.xml("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)"))</title>"
                 s += "<rect x=\"\(x + 4)\" y=\"\(y + 4)\" width=\"\(cw - 8)\" height=\"\(rh - 8)\" rx=\"8\" fill=\"\(surface)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
-                s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"600\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
+                s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"\(weight)\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 52)\" font-size=\"11\" fill=\"\(caption)\">\(value) \(mark) · \(SVGDrawing.xml(v.color.hex))</text></g>\n"
             }
         }

@@ -666,6 +666,17 @@ struct PaletteTests {
         #expect(marks.contains("--cafe\u{0301}: #123456;") && marks.contains("--1abc: #654321;"), "\(marks)")
     }
 
+    /// The swatch sheet draws its sample at the weight the verdict is for: regular by default,
+    /// the color's own `fontWeight` when given (it was always semibold; hostile test, stop 14).
+    @Test func svgSampleTextHasTheJudgedWeight() throws {
+        let body = ##"{"colors": [{"name": "body", "color": "#555555"}, {"name": "heading", "color": "#666666", "fontSize": 20, "fontWeight": 700}], "format": "svg"}"##
+        let svg = call("POST", "/v1/palette/export", body: body).text
+        let samples = svg.components(separatedBy: "<text ").filter { $0.contains(">Aa Sample<") }
+        #expect(samples.count == 10)
+        #expect(samples.prefix(5).allSatisfy { $0.contains(#"font-weight="400""#) })
+        #expect(samples.suffix(5).allSatisfy { $0.contains(#"font-weight="700""#) })
+    }
+
     @Test func hostileNamesAreEscaped() throws {
         let evil = ##"{"colors": [{"name": "</color><x y=\"1\">*/ --a: red; <!-- -->", "color": "#123456"}, {"name": "9lives", "color": "#654321"}, {"name": "class", "color": "#abcdef"}], "format": "FORMAT"}"##
         for format in ["css", "svg", "tokens"] {
