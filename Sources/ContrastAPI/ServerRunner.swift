@@ -45,8 +45,15 @@ public final class ServerRunner: Sendable {
     func log(_ level: String, _ message: String) {
         let levels = ["debug": 0, "info": 1, "warn": 2, "error": 3]
         guard levels[level, default: 1] >= levels[configuration.logLevel, default: 1] else { return }
-        let line = "{\"level\":\"\(level)\",\"message\":\(JSONString(message))}\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        // The access log's shape: time, level, msg (they had "message" and no time).
+        var line: [UInt8] = Array(#"{"time":""#.utf8)
+        AccessLog.appendTimestamp(to: &line)
+        line.append(contentsOf: #"","level":"#.utf8)
+        JSON.writeString(level, into: &line)
+        line.append(contentsOf: #","msg":"#.utf8)
+        JSON.writeString(message, into: &line)
+        line.append(contentsOf: "}\n".utf8)
+        FileHandle.standardError.write(Data(line))
     }
 }
 

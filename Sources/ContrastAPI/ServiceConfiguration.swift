@@ -92,8 +92,13 @@ public struct ServiceConfiguration: Sendable, Equatable {
             guard case .string(let s) = v, !s.isEmpty else {
                 throw ConfigurationError(key: name, problem: "must be a non-empty string, got \(v.serializedString)")
             }
-            if let allowed, !allowed.contains(s) {
-                throw ConfigurationError(key: name, problem: "must be one of \(allowed.joined(separator: ", ")), got \"\(s)\"")
+            if let allowed {
+                // Names in any case (`WARN` as `warn`), kept in the listed spelling.
+                guard let canonical = allowed.first(where: { $0.lowercased() == s.lowercased() }) else {
+                    throw ConfigurationError(key: name, problem: "must be one of \(allowed.joined(separator: ", ")), got \"\(s)\"")
+                }
+                c[keyPath: kp] = canonical
+                return
             }
             c[keyPath: kp] = s
         }, get: { .string($0[keyPath: kp]) })

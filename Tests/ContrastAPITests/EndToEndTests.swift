@@ -220,5 +220,7 @@ struct ConfigurationTests {
         for (name, value) in good {
             #expect(throws: Never.self, "\(name)=\(value)") { try ServiceConfiguration.load(arguments: [], environment: [name: value]) }
         }
+        // Level names in any case, kept as listed (WARN was refused; hostile test, stop 14).
+        #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_LOG_LEVEL": "WARN"]).logLevel == "warn")
     }
 }

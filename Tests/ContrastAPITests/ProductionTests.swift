@@ -807,6 +807,11 @@ private let otherToken = "another-token-abcdefghijklmnop"
         }
         let port = try #require(text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression)
             .map { Int(text[$0].split(separator: ":")[1])! }, "\(text)")
+        // Lifecycle lines have the access log's shape: time, level, msg (hostile test, stop 14).
+        let listening = try #require(text.split(separator: "\n").first { $0.contains("listening on") })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])
+        #expect(fields["level"] as? String == "info" && (fields["msg"] as? String)?.hasPrefix("listening on") == true, "\(listening)")
+        #expect((fields["time"] as? String)?.hasSuffix("Z") == true && fields["message"] == nil, "\(listening)")
 
         let body = ##"{"foreground": "#777777", "background": "#ffffff"}"##
         let fd = try connectLoopback(port)
