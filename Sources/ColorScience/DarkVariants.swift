@@ -26,7 +26,8 @@ import Foundation
 //   already passes is kept unchanged. When no color of the path passes everywhere (e.g. 7:1 on
 //   a mid-gray custom surface), the color with the best worst case is returned, marked failing,
 //   with the surfaces it fails on: never a silently wrong pass.
-// - Backgrounds are judged by the system `label` of each context, unless palette text colors
+// - Backgrounds are judged by the system `label` of each context (or, where it contrasts more, the
+//   other appearance's label: white on a dark fill in light mode), unless palette text colors
 //   are placed `on` them; then the text is repaired against the background first, and where it
 //   still cannot pass, the background moves (nearest color of its hue) until all its text
 //   passes, and the text is generated again on it. Such a background's measurements are the
@@ -92,22 +93,37 @@ public struct PaletteEnvironment: Sendable {
         public var systemBackground: SIMD3<Double>
         /// The system `label` color (judges background-role colors).
         public var label: DisplayColor
+        /// The `label` of the other appearance at the same contrast setting (white in light, black
+        /// in dark): the text a dark fill carries in light mode (a prominent button's white title),
+        /// or a light fill in dark mode. Filled in by `PaletteEnvironment.init(contexts:)` when nil.
+        public var inverseLabel: DisplayColor?
 
         /// A context.
-        public init(context: AppleColorContext, surfaces: [Surface], systemBackground: SIMD3<Double>, label: DisplayColor) {
+        public init(context: AppleColorContext, surfaces: [Surface], systemBackground: SIMD3<Double>, label: DisplayColor,
+                    inverseLabel: DisplayColor? = nil) {
             self.context = context
             self.surfaces = surfaces
             self.systemBackground = systemBackground
             self.label = label
+            self.inverseLabel = inverseLabel
         }
     }
 
     /// The six contexts in `AppleColorContext.distinctContexts` order.
     public var contexts: [Context]
 
-    /// An environment from explicit contexts.
+    /// An environment from explicit contexts; a context without `inverseLabel` gets the label of
+    /// the first context of the other appearance at the same contrast setting.
     public init(contexts: [Context]) {
-        self.contexts = contexts
+        self.contexts = contexts.map { c in
+            var c = c
+            if c.inverseLabel == nil {
+                c.inverseLabel = contexts.first {
+                    $0.context.appearance != c.context.appearance && $0.context.contrast == c.context.contrast
+                }?.label
+            }
+            return c
+        }
     }
 
     /// The environment of `generation` read from `catalog`: the background and grouped
@@ -582,10 +598,7 @@ public enum DarkVariants {
             return { c in
                 var m = Double.infinity
                 for ctx in contexts {
-                    for s in placements(ofBackground: c, named: e.name, in: ctx) {
-                        let value = target.value(of: ContrastMeasurement.opaque(foreground: ctx.label, background: s.srgb))
-                        m = Swift.min(m, value - target.minimum)
-                    }
+                    m = Swift.min(m, textLabel(on: c, named: e.name, in: ctx, target: target).margin)
                 }
                 return m
             }
@@ -656,12 +669,47 @@ public enum DarkVariants {
         }
     }
 
+    /// The system label text on a background in context `c`: `label`, or the other appearance's
+    /// label where that contrasts more (white on a dark fill in light mode; a background with no
+    /// palette text was judged by black `label` alone, so a near-black button "failed" in light at
+    /// 1.18:1 and Increase Contrast turned it gray; hostile test). One label per context, the one
+    /// with the better worst case over the background's placements (a translucent fill lies over
+    /// several surfaces, and its text cannot change color between them).
+    static func textLabel(on color: DisplayColor, named name: String, in c: PaletteEnvironment.Context,
+                          target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
+        textLabel(under: placements(ofBackground: color, named: name, in: c).map(\.srgb), label: c.label,
+                  inverseLabel: c.inverseLabel, appearance: c.context.appearance, target: target)
+    }
+
+    /// The system label text on a background that shows as `surfaces` (opaque sRGB `0...1`: the
+    /// background itself, or a translucent one composited over each system surface) in a context
+    /// of `appearance`: `label`, or `inverseLabel` (the other appearance's label) when its worst
+    /// case over the surfaces is better; with its name (`label`, `label (dark appearance)`,
+    /// `label (light appearance)`) and that worst `value − minimum` of `target`. The one rule for
+    /// backgrounds without palette text, in `/v1/palette/dark` and `/v1/audit` alike.
+    public static func textLabel(under surfaces: [SIMD3<Double>], label: DisplayColor, inverseLabel: DisplayColor?,
+                                 appearance: AppleAppearance, target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
+        func worst(_ label: DisplayColor) -> Double {
+            var m = Double.infinity
+            for s in surfaces {
+                m = Swift.min(m, target.value(of: ContrastMeasurement.opaque(foreground: label, background: s)) - target.minimum)
+            }
+            return m
+        }
+        let own = worst(label)
+        if let inverse = inverseLabel, case let other = worst(inverse), other > own {
+            return (inverse, appearance == .light ? "label (dark appearance)" : "label (light appearance)", other)
+        }
+        return (label, "label", own)
+    }
+
     static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
                           target: ContrastTarget) -> [PaletteMeasurement] {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
+            let text = textLabel(on: color, named: name, in: c, target: target)
             for s in placements(ofBackground: color, named: name, in: c) {
-                rows.append(measure(c.label, named: "label", on: s, target: target))
+                rows.append(measure(text.label, named: text.labelName, on: s, target: target))
             }
         }
         return rows

@@ -15,8 +15,9 @@ import JSONValue
 /// accepted for text, secondaryText and tint.
 ///
 /// Surfaces: the six system backgrounds, plus every `background`-role color of the request
-/// (composited over systemBackground when translucent). A `background`-role color is judged by
-/// the system `label` color on it.
+/// (composited over each system background when translucent). A `background`-role color is
+/// judged by the system `label` color on it, or the other appearance's label where that
+/// contrasts more (white on a dark fill in light mode).
 ///
 /// Response: `{"policy", "generation", "passes", "summary": {"colors", "passing", "failing"},
 /// "contexts": [context], "colors": [{"name", "role", "input", "text", "requirement",
@@ -151,7 +152,6 @@ struct AuditEndpoint {
         var failing: [String] = []
         var suggestions: [JSON] = []
         for context in contexts {
-            let systemBackground = data.catalog.resolve("systemBackground", in: context)?.value.srgb ?? SIMD3(repeating: context.appearance == .dark ? 0 : 1)
             var systemSurfaces: [(String, SIMD3<Double>)] = []
             for name in data.catalog.backgroundNames {
                 if let r = data.catalog.resolve(name, in: context) { systemSurfaces.append((name, r.value.srgb)) }
@@ -164,20 +164,27 @@ struct AuditEndpoint {
                                 passes: req.isMet(by: m)))
             }
             if color.role == .background {
-                // Judged by the system label on it; translucent backgrounds on every system background.
-                let label = data.catalog.resolve("label", in: context)?.value.displayColor ?? DisplayColor(srgb: SIMD3(repeating: 0))
-                if resolved.display.alpha >= 1 {
-                    add(color.name, resolved.display.srgb, "label", label)
-                } else {
-                    for (name, s) in systemSurfaces {
-                        add("\(color.name) over \(name)", AppleCompositing.flatten(resolved.display, over: s), "label", label)
-                    }
-                }
+                // Judged by the system label on it (or the other appearance's, where it contrasts
+                // more: white on a dark fill in light mode); translucent backgrounds on every
+                // system background.
+                let under: [(String, SIMD3<Double>)] = resolved.display.alpha >= 1
+                    ? [(color.name, resolved.display.srgb)]
+                    : systemSurfaces.map { ("\(color.name) over \($0.0)", AppleCompositing.flatten(resolved.display, over: $0.1)) }
+                let text = Self.backgroundLabel(under: under.map(\.1), in: context, requirement: req, data: data)
+                for (name, s) in under { add(name, s, text.labelName, text.label) }
             } else {
                 for (name, s) in systemSurfaces { add(name, s, color.name, resolved.display) }
                 for other in colors where other.role == .background {
-                    let bg = try other.input.resolve(in: context).color
-                    add("custom:\(other.name)", AppleCompositing.flatten(bg.display, over: systemBackground), color.name, resolved.display)
+                    // A translucent palette background lies over every system surface, as its own
+                    // rows judge it (over systemBackground alone, text passed where it failed).
+                    let bg = try other.input.resolve(in: context).color.display
+                    if bg.alpha >= 1 {
+                        add("custom:\(other.name)", bg.srgb, color.name, resolved.display)
+                    } else {
+                        for (name, s) in systemSurfaces {
+                            add("custom:\(other.name) over \(name)", AppleCompositing.flatten(bg, over: s), color.name, resolved.display)
+                        }
+                    }
                 }
             }
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
@@ -219,6 +226,20 @@ struct AuditEndpoint {
         o.append("suggestion", AuditSuggestion.json(suggestions))
         o.append("suggestionNote", .string(AuditSuggestion.note))
         return (.object(o), failing.isEmpty)
+    }
+
+    /// The system label text on a background-role color that shows as `surfaces` in `context`:
+    /// `label`, or the other appearance's label where it contrasts more (`DarkVariants.textLabel`,
+    /// the palette's rule).
+    static func backgroundLabel(under surfaces: [SIMD3<Double>], in context: AppleColorContext,
+                                requirement: AppleContrastRequirement, data: AppleData) -> (label: DisplayColor, labelName: String, margin: Double) {
+        var inverse = context
+        inverse.appearance = context.appearance == .light ? .dark : .light
+        inverse.level = .base
+        let label = data.catalog.resolve("label", in: context)?.value.displayColor
+            ?? DisplayColor(srgb: SIMD3(repeating: context.appearance == .dark ? 1 : 0))
+        return DarkVariants.textLabel(under: surfaces, label: label, inverseLabel: data.catalog.resolve("label", in: inverse)?.value.displayColor,
+                                      appearance: context.appearance, target: ContrastTarget(requirement))
     }
 
     static func rowJSON(_ r: Row) -> JSON {

@@ -9,8 +9,9 @@ enum AuditSuggestion {
     /// One failing context's suggestion.
     ///
     /// - Parameters:
-    ///   - role: the audited role; a `background` moves itself under the system `label`, every
-    ///     other role moves on the context's surfaces.
+    ///   - role: the audited role; a `background` moves itself under the system label that
+    ///     contrasts with it (see `AuditEndpoint.backgroundLabel`), every other role moves on the
+    ///     context's surfaces.
     ///   - color: the color as resolved in `context`.
     ///   - surfaces: the opaque surfaces it was measured on (foreground roles).
     ///   - systemSurfaces: the context's system backgrounds (a translucent background is
@@ -21,10 +22,10 @@ enum AuditSuggestion {
     static func context(_ context: AppleColorContext, role: AppleColorRole, color: DisplayColor, surfaces: [SIMD3<Double>],
                         systemSurfaces: [SIMD3<Double>], requirement: AppleContrastRequirement, data: AppleData) -> JSON {
         let target = ContrastTarget(requirement)
-        let label = data.catalog.resolve("label", in: context)?.value.displayColor ?? DisplayColor(srgb: SIMD3(repeating: context.appearance == .dark ? 1 : 0))
         func measurements(_ c: DisplayColor) -> [ContrastMeasurement] {
             if role == .background {
                 let under = c.alpha >= 1 ? [c.srgb] : systemSurfaces.map { AppleCompositing.flatten(c, over: $0) }
+                let label = AuditEndpoint.backgroundLabel(under: under, in: context, requirement: requirement, data: data).label
                 return under.map { ContrastMeasurement.opaque(foreground: label, background: $0) }
             }
             return surfaces.map { ContrastMeasurement.opaque(foreground: c, background: $0) }

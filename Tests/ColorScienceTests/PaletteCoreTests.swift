@@ -311,6 +311,30 @@ struct PaletteCoreTests {
         #expect(sub[.dark].passes, "\(sub[.dark].measurements.map { ($0.surface, $0.measurement.ratio) })")
     }
 
+    /// A background with no palette text is judged by the label that contrasts with it: a dark
+    /// fill in light mode carries white text. Judged by black `label` alone, Tailwind's zinc-900
+    /// "failed" in light at 1.18:1, its increased-contrast variant became mid-gray #949599, and
+    /// red-700 turned lighter under Increase Contrast (hostile test, stop 14).
+    @Test func darkFillsAreJudgedByTheLabelThatContrasts() throws {
+        let palette = [
+            PaletteEntry(name: "zinc900", role: .background, color: Self.hex("#18181b"), target: .ratio(4.5)),
+            PaletteEntry(name: "red700", role: .background, color: Self.hex("#c10007"), target: .ratio(4.5)),
+            PaletteEntry(name: "card", role: .background, color: Self.hex("#f2f2f7"), target: .ratio(4.5)),
+        ]
+        let r = DarkVariants.generate(palette, in: Self.environment)
+        let zinc = r[0], red = r[1], card = r[2]
+        #expect(zinc[.light].passes && zinc[.light].measurements.allSatisfy { $0.foreground == "label (dark appearance)" })
+        #expect(zinc[.lightIncreasedContrast].color.hex == "#18181b" && zinc[.lightIncreasedContrast].method == .unchanged)
+        #expect(zinc.passes)
+        // Red keeps its hue and does not get lighter for increased contrast: white on it passes.
+        #expect(red[.light].passes && red[.light].measurements.allSatisfy { $0.foreground == "label (dark appearance)" })
+        let lightIC = WCAG.relativeLuminance(red[.lightIncreasedContrast].color.srgb)
+        #expect(lightIC <= WCAG.relativeLuminance(red[.light].color.srgb) + 1e-12, "\(red[.lightIncreasedContrast].color.hex)")
+        // A light fill keeps black label in light, and in dark (mirrored) white label.
+        #expect(card[.light].measurements.allSatisfy { $0.foreground == "label" })
+        #expect(card[.dark].measurements.allSatisfy { $0.foreground == "label" })
+    }
+
     /// Given variants are measured, not generated.
     @Test func givenVariantsAreKept() throws {
         let e = PaletteEntry(name: "x", role: .tint, color: Self.hex("#0088ff"), target: .ratio(3),

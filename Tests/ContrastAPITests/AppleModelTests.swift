@@ -253,6 +253,21 @@ struct AppleModelTests {
         #expect(j["summary"]?["failing"] == 1)
     }
 
+    /// A dark fill is judged by the white label it carries in light mode, as in the palette
+    /// (black `label` alone failed #18181b at 1.18:1; hostile test, stop 14); a light fill keeps
+    /// black `label` in light and gets the light appearance's label in dark.
+    @Test func auditJudgesFillsByTheLabelThatContrasts() {
+        let j = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "button", "color": "#18181b", "role": "background"}, {"name": "chip", "color": "#f2f2f7", "role": "background"}]}"##))
+        let button = find(j["colors"], "name", "button")
+        #expect(button?["passes"] == true)
+        #expect(context(button?["contexts"], "light")?["surfaces"]?.array?.first?["foreground"] == "label (dark appearance)")
+        #expect(context(button?["contexts"], "dark-base")?["surfaces"]?.array?.first?["foreground"] == "label")
+        let chip = find(j["colors"], "name", "chip")
+        #expect(chip?["passes"] == true)
+        #expect(context(chip?["contexts"], "light")?["surfaces"]?.array?.first?["foreground"] == "label")
+        #expect(context(chip?["contexts"], "dark-base")?["surfaces"]?.array?.first?["foreground"] == "label (light appearance)")
+    }
+
     @Test func auditPoliciesRolesAndAdaptiveColors() {
         let body = ##"""
         {"colors": [
@@ -269,7 +284,11 @@ struct AppleModelTests {
         #expect(ink?["passes"] == false)  // black on a translucent black card in light fails
         #expect(context(ink?["contexts"], "dark-base")?["variant"] == "dark")
         #expect(context(ink?["contexts"], "dark-base")?["color"]?["hex"] == "#ffffff")
-        #expect(context(ink?["contexts"], "dark-base")?["surfaces"]?.array?.contains { $0["surface"] == "custom:card" } == true)
+        // The translucent card over every system surface, as the card's own rows judge it.
+        let inkSurfaces = context(ink?["contexts"], "dark-base")?["surfaces"]?.array ?? []
+        let systemRows = inkSurfaces.filter { $0["surface"]?.string?.hasPrefix("custom:") == false }.count
+        #expect(systemRows == 6 && inkSurfaces.filter { $0["surface"]?.string?.hasPrefix("custom:card over ") == true }.count == systemRows,
+                "\(inkSurfaces)")
         let glyph = find(j["colors"], "name", "glyph")
         #expect(glyph?["requirement"]?["minimum"] == 4.5)
         let tint = find(j["colors"], "name", "tint")
