@@ -632,7 +632,9 @@ public enum DarkVariants {
             }
         }
         let mirrored = mirror(light.color, environment: environment)
-        let dark = generate(.dark, from: mirrored.color, startMethod: mirrored.mirrored ? .mirrored : .unchanged)
+        // A mirror that lands on the same color (`transparent`) changed nothing: `unchanged`.
+        let dark = generate(.dark, from: mirrored.color,
+                            startMethod: mirrored.mirrored && mirrored.color != light.color ? .mirrored : .unchanged)
         let lightIC = generate(.lightIncreasedContrast, from: light.color, startMethod: .unchanged)
         let darkIC = generate(.darkIncreasedContrast, from: dark.color, startMethod: .unchanged)
         return PaletteEntryResult(entry: e, variants: [light, dark, lightIC, darkIC])

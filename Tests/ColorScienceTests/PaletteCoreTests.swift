@@ -335,6 +335,15 @@ struct PaletteCoreTests {
         #expect(card[.dark].measurements.allSatisfy { $0.foreground == "label" })
     }
 
+    /// A transparent background mirrors onto itself: its dark variant is `unchanged`, not
+    /// `mirrored` with the same hex (hostile test, stop 14).
+    @Test func transparentBackgroundIsUnchangedInDark() throws {
+        let e = PaletteEntry(name: "clear", role: .background, color: try CSSColorParser.parse("transparent"), target: .ratio(4.5))
+        let r = DarkVariants.generate([e], in: Self.environment)[0]
+        #expect(r[.dark].color.hex == r[.light].color.hex)
+        #expect(r[.dark].method == .unchanged, "\(r[.dark].method)")
+    }
+
     /// Given variants are measured, not generated.
     @Test func givenVariantsAreKept() throws {
         let e = PaletteEntry(name: "x", role: .tint, color: Self.hex("#0088ff"), target: .ratio(3),
