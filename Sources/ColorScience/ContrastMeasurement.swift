@@ -38,7 +38,7 @@ public struct DisplayColor: Sendable, Equatable {
 /// - Translucent background with no known backdrop: what lies behind is unknown, so the
 ///   background is composited over the gray backdrops from black to white (exactly: the two
 ///   extremes plus the luminance-crossing check for an opaque foreground; all 256 gray levels for
-///   a translucent one) and the result is a range; the
+///   a translucent one, refined between the levels around the lowest) and the result is a range; the
 ///   verdicts use the worst case (the minimum ratio), as WCAG requires the text to pass wherever
 ///   it may appear. With a `backdrop`, the background is composited over it instead.
 public struct ContrastMeasurement: Sendable {
@@ -88,6 +88,18 @@ public struct ContrastMeasurement: Sendable {
             if worst == nil || m.ratio < worst!.ratio { worst = m; worstLevel = g }
         }
         var result = worst!
+        if foreground.alpha < 1 {
+            // Between two sampled grays the worst case can be lower still: where the composites'
+            // luminances cross, the ratio is 1 (rgba(255,0,0,0.5) on rgba(0,0,255,0.3) reached
+            // 1.0028 at gray 119 of 255 and 1:1 at 119.46; hostile test). Find a crossing by
+            // bisection; with none, refine around the lowest sample by golden-section search.
+            let refined = ContrastMeasurement.refinedWorstCase(foreground, background, around: worstLevel)
+            if refined.measurement.ratio < result.ratio {
+                result = refined.measurement
+                worstLevel = refined.level
+            }
+            if abs(refined.measurement.apcaLc) < minLc { minLc = abs(refined.measurement.apcaLc); lcAtMin = refined.measurement.apcaLc }
+        }
         if foreground.alpha >= 1 {
             // Exact: the background's luminance moves continuously between its values over black and
             // over white; when the foreground's luminance lies inside, some backdrop gives 1:1.
@@ -113,6 +125,50 @@ public struct ContrastMeasurement: Sendable {
         result.worstBackdrop = worstLevel
         result.apcaLc = lcAtMin
         self = result
+    }
+
+    /// For a translucent foreground on a translucent background: the lowest ratio over gray
+    /// backdrops near the sampled worst `level`. The foreground-minus-background luminance is
+    /// continuous in the backdrop: where it changes sign between neighbouring 8-bit levels the
+    /// composites have equal luminance and the ratio is 1, found by bisection; otherwise the
+    /// ratio is refined by golden-section search between the neighbours of `level`.
+    static func refinedWorstCase(_ foreground: DisplayColor, _ background: DisplayColor,
+                                 around level: Double) -> (measurement: ContrastMeasurement, level: Double) {
+        func at(_ g: Double) -> ContrastMeasurement {
+            let bg = Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: SIMD3(repeating: g))
+            return ContrastMeasurement.opaque(foreground: foreground, background: bg)
+        }
+        func difference(_ g: Double) -> Double {
+            let m = at(g)
+            return m.foregroundLuminance - m.backgroundLuminance
+        }
+        let step = 1.0 / 255
+        let low = max(0, level - step), high = min(1, level + step)
+        // A crossing on either side of the sampled level.
+        for (a, b) in [(low, level), (level, high)] where a < b {
+            var (x0, x1) = (a, b)
+            var (d0, d1) = (difference(x0), difference(x1))
+            guard (d0 <= 0) != (d1 <= 0) else { continue }
+            for _ in 0..<64 {
+                let mid = (x0 + x1) / 2
+                guard mid > x0 && mid < x1 else { break }
+                let d = difference(mid)
+                if (d <= 0) == (d0 <= 0) { (x0, d0) = (mid, d) } else { (x1, d1) = (mid, d) }
+            }
+            let g = abs(d0) <= abs(d1) ? x0 : x1
+            return (at(g), g)
+        }
+        // No crossing: the ratio's minimum between the neighbours.
+        let phi = (5.0.squareRoot() - 1) / 2
+        var (a, b) = (low, high)
+        var c = b - phi * (b - a), d = a + phi * (b - a)
+        var fc = at(c).ratio, fd = at(d).ratio
+        for _ in 0..<48 {
+            if fc <= fd { (b, d, fd) = (d, c, fc); c = b - phi * (b - a); fc = at(c).ratio }
+            else { (a, c, fc) = (c, d, fd); d = a + phi * (b - a); fd = at(d).ratio }
+        }
+        let g = fc <= fd ? c : d
+        return (at(g), g)
     }
 
     /// The gray backdrop level `0...1` over which the translucent `background` has relative

@@ -167,6 +167,31 @@ struct ContrastReferenceTests {
         }
     }
 
+    /// Translucent text on a translucent background with no backdrop: the worst case lies
+    /// between 8-bit gray levels. rgba(255,0,0,0.5) on rgba(0,0,255,0.3) reached 1.00283 at gray
+    /// 119 of 255; the composites' luminances cross at 119.46, where the ratio is 1 (hostile
+    /// test, stop 14). Without a crossing the refinement never does worse than the samples.
+    @Test func translucentOnTranslucentFindsTheCrossingBetweenGrayLevels() throws {
+        let fg = DisplayColor(try CSSColorParser.parse("rgba(255,0,0,0.5)"))
+        let bg = DisplayColor(try CSSColorParser.parse("rgba(0,0,255,0.3)"))
+        let m = ContrastMeasurement(foreground: fg, background: bg)
+        #expect(m.ratio < 1.000001, "\(m.ratio)")
+        #expect(abs((m.worstBackdrop ?? 0) * 255 - 119.46) < 0.05, "\(String(describing: m.worstBackdrop))")
+        #expect(m.ratioRange.map { $0.min == m.ratio } == true)
+        // No crossing (dark translucent text on a light translucent background): at most the
+        // best sampled level, and still the composite of the level it names.
+        let text = DisplayColor(try CSSColorParser.parse("rgba(0,0,0,0.8)"))
+        let card = DisplayColor(try CSSColorParser.parse("rgba(255,255,255,0.9)"))
+        let n = ContrastMeasurement(foreground: text, background: card)
+        let sampled = (0...255).map { level -> Double in
+            let g = SIMD3<Double>(repeating: Double(level) / 255)
+            return ContrastMeasurement(foreground: text, background: card, backdrop: g).ratio
+        }.min()!
+        #expect(n.ratio <= sampled && n.ratio > 1, "\(n.ratio) vs \(sampled)")
+        let backdrop = SIMD3<Double>(repeating: n.worstBackdrop ?? -1)
+        #expect(abs(ContrastMeasurement(foreground: text, background: card, backdrop: backdrop).ratio - n.ratio) < 1e-12)
+    }
+
     @Test func groupOpacityAppliesOnce() throws {
         // C13: white text in an opacity .65 element with #00633d background on a white page.
         let page = SIMD3<Double>(repeating: 1)
