@@ -39,11 +39,24 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     } catch {
         switch error {
         case .invalid(let why):
+            // An invisible character (U+200B pasted with a name) is named, and the color without
+            // it suggested: "did you mean systemRed" for `red` + U+200B misled (hostile test).
+            let invisible = text.unicodeScalars.first { $0.properties.generalCategory == .format }
+            let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+            if let invisible, !visible.isEmpty, (try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil {
+                var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: it contains the invisible character U+\(String(invisible.value, radix: 16, uppercase: true).leftPadded(to: 4)); without it, '\(visible.prefix(40))' is a color")
+                problem.extra.append(("suggestions", .array([.string(visible)])))
+                throw problem
+            }
             // Misspelt names: Apple system colors first, then CSS named colors (`redd`).
             let system = systemColorSuggestions(text)
             let css = system.isEmpty ? CSSColorParser.namedColorSuggestions(for: text) : []
-            let hint = system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" }
+            var hint = system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" }
                 ?? css.first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+            if path.parameter != nil && text.isEmpty {
+                // `?color=#777`: the `#` starts the URL's fragment, so the value arrives empty.
+                hint += " (in a URL query write # as %23: a bare # starts the fragment, so ?color=#777 arrives empty)"
+            }
             var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)\(hint)")
             let suggestions = system + css
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
@@ -51,6 +64,13 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         case .unsupported(let why):
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)")
         }
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters (`"A0"` → `"00A0"`).
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
 

@@ -431,6 +431,15 @@ struct AppleModelTests {
         let css = expectProblem(call("GET", "/v1/contrast?foreground=redd&background=white"), 400, parameter: "foreground")
         #expect(css["suggestions"]?.array?.first == "red")
         #expect(css["detail"]?.string?.contains("did you mean the CSS color 'red'?") == true)
+        // An invisible character is named and the color without it suggested, not systemRed;
+        // an empty query color explains %23 (hostile test, stop 14).
+        let zeroWidth = expectProblem(call("GET", "/v1/contrast?foreground=red%E2%80%8B&background=white"), 400, parameter: "foreground")
+        #expect(zeroWidth["detail"]?.string?.contains("invisible character U+200B; without it, 'red' is a color") == true, "\(zeroWidth)")
+        #expect(zeroWidth["suggestions"]?.array == ["red"])
+        let empty = expectProblem(call("GET", "/v1/contrast?foreground=&background=white"), 400, parameter: "foreground")
+        #expect(empty["detail"]?.string?.contains("write # as %23") == true, "\(empty)")
+        let emptyBody = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "", "background": "white"}"##), 400, pointer: "/foreground")
+        #expect(emptyBody["detail"]?.string?.contains("%23") == false)
         let name = expectProblem(call("GET", "/v1/system-colors?name=systemBlu"), 400, parameter: "name")
         #expect(name["suggestions"]?.array?.first == "systemBlue")
         expectProblem(call("GET", "/v1/text-styles?textStyle=bodyy"), 400, parameter: "textStyle")
