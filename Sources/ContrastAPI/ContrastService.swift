@@ -54,7 +54,7 @@ public struct ContrastService: Sendable {
         let files = StaticFiles(root: configuration.publicDirectory)
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
-            if let response = files.response(for: request) { return response }
+            if let response = files.response(for: request) { return Middleware.pagePolicy(response) }
             return Problem(status: 404, kind: "not-found", title: "Not Found",
                            detail: "no endpoint or file at \(request.path)").response
         }

@@ -142,12 +142,16 @@ final class Middleware: Sendable {
     }
 
     private func finish(_ response: inout HTTPResponse, requestID: String, allowOrigin: String?) {
-        if response.header("X-Content-Type-Options") == nil {
+        // HTML pages carry the page's policy already (see `pagePolicy`); everything else gets the API's.
+        let (hasNosniff, hasPolicy) = response.containsHeaders("X-Content-Type-Options", "Content-Security-Policy")
+        if !hasNosniff {
             response.headers.append(("X-Content-Type-Options", "nosniff"))
         }
-        let isPage = response.header("Content-Type").map { Middleware.isHTML($0) } ?? false
-        response.headers.append(("Content-Security-Policy",
-                                 isPage ? Middleware.contentSecurityPolicy : Middleware.apiContentSecurityPolicy))
+        // Not on a 304: a cache takes a 304's fields into the stored answer (RFC 9111 §4.3.4), and
+        // the API's policy would replace a cached page's own, blocking its scripts.
+        if !hasPolicy && response.status != 304 {
+            response.headers.append(("Content-Security-Policy", Middleware.apiContentSecurityPolicy))
+        }
         response.headers.append(contentsOf: securityHeaders)
         if cors.isEnabled {
             if let allowOrigin, response.header("Access-Control-Allow-Origin") == nil {
@@ -163,6 +167,15 @@ final class Middleware: Sendable {
 }
 
 extension Middleware {
+    /// `response` with the page's `Content-Security-Policy` when it is an HTML page (the static
+    /// files' answers go through this; `finish` gives every other answer the API's policy).
+    static func pagePolicy(_ response: HTTPResponse) -> HTTPResponse {
+        guard let type = response.header("Content-Type"), isHTML(type) else { return response }
+        var response = response
+        response.headers.append(("Content-Security-Policy", contentSecurityPolicy))
+        return response
+    }
+
     /// Whether a `Content-Type` value is `text/html` (any case, parameters allowed).
     static func isHTML(_ contentType: String) -> Bool {
         let type = contentType.utf8

@@ -24,6 +24,19 @@ public struct HTTPResponse: Sendable {
         return nil
     }
 
+    /// Whether fields called `first` and `second` are present (compared case-insensitively), in
+    /// one pass over the fields.
+    public func containsHeaders(_ first: String, _ second: String) -> (Bool, Bool) {
+        let n1 = first.utf8.count, n2 = second.utf8.count
+        var found = (false, false)
+        for field in headers {
+            let n = field.name.utf8.count
+            if n == n1 && !found.0 && asciiCaseInsensitiveEquals(field.name, first) { found.0 = true }
+            else if n == n2 && !found.1 && asciiCaseInsensitiveEquals(field.name, second) { found.1 = true }
+        }
+        return found
+    }
+
     /// An RFC 9457 problem details response (`application/problem+json`):
     ///
     /// ```json
