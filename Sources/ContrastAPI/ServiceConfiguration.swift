@@ -252,8 +252,13 @@ public struct ServiceConfiguration: Sendable, Equatable {
         var port: String?
         var healthcheck = false
         var i = 0
+        var seen = Set<String>()
         while i < arguments.count {
             let arg = arguments[i]
+            // `--port 1 --port 2` silently took the last (hostile test): a repeat is a mistake.
+            if arg.hasPrefix("--"), !seen.insert(arg).inserted {
+                throw ConfigurationError(key: arg, problem: "given more than once")
+            }
             func next() throws(ConfigurationError) -> String {
                 guard i + 1 < arguments.count else { throw ConfigurationError(key: arg, problem: "needs a value") }
                 i += 1

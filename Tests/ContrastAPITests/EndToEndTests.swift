@@ -181,6 +181,13 @@ struct ConfigurationTests {
             try ServiceConfiguration.load(arguments: ["--config", file.path], environment: ["CONTRAST_PORT": "x"])
         }
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.load(arguments: ["--bogus"], environment: [:]) }
+        // A flag given twice is refused, naming it (it silently took the last; hostile test, stop 14).
+        do {
+            _ = try ServiceConfiguration.load(arguments: ["--port", "9100", "--port", "9200"], environment: [:])
+            Issue.record("--port given twice was accepted")
+        } catch {
+            #expect(error.key == "--port" && error.problem.contains("more than once"), "\(error)")
+        }
     }
 
     /// Values that pass their key's type check but could never work stop startup, naming the
