@@ -109,12 +109,16 @@ public struct AppleContrastRequirement: Sendable, Hashable {
             return AppleContrastRequirement(metric: .wcag2, minimum: WCAG.aaNonText,
                                             basis: "WCAG 2.2 SC 1.4.11 non-text contrast 3:1 (no AAA level exists)")
         case (.apca, true):
+            // The lookup's size: the points as px (1 iOS pt taken as 1 CSS px), or px as given.
+            let lookupWords = t.apcaPx == t.points
+                ? "\(sizeWords), 1 iOS pt taken as 1 CSS px"
+                : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)"
             if let lc = t.apcaMinimumLc {
                 return AppleContrastRequirement(metric: .apca, minimum: lc,
-                                                basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(sizeWords), 1 iOS pt taken as 1 CSS px")
+                                                basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(lookupWords)")
             }
             return AppleContrastRequirement(metric: .apca, minimum: .infinity,
-                                            basis: "APCA font lookup (apca-w3 0.1.9): no contrast makes \(sizeWords) usable for text")
+                                            basis: "APCA font lookup (apca-w3 0.1.9): no contrast makes \(lookupWords) usable for text")
         case (.apca, false):
             return AppleContrastRequirement(metric: .apca, minimum: APCALevel.largeOrHeavyText.minimumLc,
                                             basis: "APCA in a Nutshell: Lc 45 for fine pictograms and icons")

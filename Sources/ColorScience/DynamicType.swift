@@ -168,18 +168,24 @@ public struct AppleTextRequirement: Sendable {
     /// The smallest |Lc| at which APCA's font lookup allows this size and weight (0.1 Lc
     /// resolution), or nil when no contrast suffices (e.g. very small thin text).
     public var apcaMinimumLc: Double?
+    /// The size in CSS px given to APCA's font lookup (see `init`).
+    public var apcaPx: Double
     /// A legibility warning for light weights, or nil.
     public var weightWarning: String?
 
-    /// The requirement for text of `points` (iOS pt, > 0) at CSS `weight` (1...1000).
-    public init(points: Double, weight: Int) {
+    /// The requirement for text of `points` (iOS pt, > 0) at CSS `weight` (1...1000). APCA's
+    /// font lookup (CSS px) is given `apcaPx`, by default the points themselves (1 iOS pt taken
+    /// as 1 CSS px, the convention of the Apple endpoints); a size given in CSS px passes its px,
+    /// which must never shrink to the 0.75× points (17 px read as 12.75 px needed no reachable Lc).
+    public init(points: Double, weight: Int, apcaPx: Double? = nil) {
         self.points = points
         self.weight = weight
         isLargeText = WCAG.isLargeText(points: points, weight: weight)
         wcagAA = isLargeText ? WCAG.aaLargeText : WCAG.aaNormalText
         wcagAAA = isLargeText ? WCAG.aaaLargeText : WCAG.aaaNormalText
         hig = isLargeText ? AppleContrastPolicy.higMinimum : AppleContrastPolicy.higCustomSmallText
-        apcaMinimumLc = APCAMinimumLc.minimumLc(px: points, weight: AppleFontWeight(cssWeight: weight).cssWeight)
+        self.apcaPx = apcaPx ?? points
+        apcaMinimumLc = APCAMinimumLc.minimumLc(px: self.apcaPx, weight: AppleFontWeight(cssWeight: weight).cssWeight)
         let named = AppleFontWeight(cssWeight: weight)
         weightWarning = named.isLight
             ? "\(named.rawValue) weight (\(weight)): the HIG advises avoiding Ultralight, Thin and Light weights, which can be difficult to see, especially when text is small (HIG Typography)."

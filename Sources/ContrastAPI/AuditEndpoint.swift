@@ -125,7 +125,8 @@ struct AuditEndpoint {
             let weight = try cf.appleFontWeight() ?? 400
             let unit = try cf.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
             if let size = try cf.number("fontSize", in: 0.1...1000) {
-                text = AppleTextRequirement(points: unit == .pt ? size : size * 3 / 4, weight: weight)
+                // APCA reads pt as px (the Apple convention) and px as given.
+                text = AppleTextRequirement(points: unit == .pt ? size : size * 3 / 4, weight: weight, apcaPx: size)
             } else if cf.has("fontWeight") || cf.has("fontSizeUnit") {
                 throw Problem.invalidField(cf.field("fontSize"), "fontSize (or textStyle) is required when fontWeight or fontSizeUnit is given")
             }

@@ -291,7 +291,8 @@ struct PaletteRequest {
             guard role.acceptsTextSize else {
                 throw Problem.contradictory(cf.field("fontSize"), cf.field("role"), "fontSize gives a text size, but role \(role.rawValue) is not text; use role text, secondaryText or tint, or drop fontSize")
             }
-            text = AppleTextRequirement(points: spec.points, weight: spec.weight)
+            // APCA reads pt as px (the Apple convention) and px as given.
+            text = AppleTextRequirement(points: spec.points, weight: spec.weight, apcaPx: spec.value)
         }
         var t = defaultTarget(role, text)
         if let v = cf.value("target") { t = try TargetInput.parse(v, at: cf.field("target"), fromQuery: fromQuery) }

@@ -1,3 +1,4 @@
+import ColorScience
 import ContrastAPI
 import Foundation
 import JSONValue
@@ -266,6 +267,23 @@ struct AppleModelTests {
         #expect(chip?["passes"] == true)
         #expect(context(chip?["contexts"], "light")?["surfaces"]?.array?.first?["foreground"] == "label")
         #expect(context(chip?["contexts"], "dark-base")?["surfaces"]?.array?.first?["foreground"] == "label (light appearance)")
+    }
+
+    /// A size in CSS px reaches APCA's lookup as those px in audits and palettes (it was shrunk to
+    /// 0.75× as points read as px: 17 px needed "no contrast", 24 px Lc 75 instead of 59.4;
+    /// hostile test, stop 14). Points keep the Apple convention, 1 iOS pt as 1 CSS px.
+    @Test func apcaSizesInPxAreNotShrunk() {
+        func auditMinimum(_ size: Double, _ unit: String) -> JSON? {
+            let j = ok(call("POST", "/v1/audit", body: ##"{"policy": "apca", "colors": [{"name": "b", "color": "#777", "fontSize": \##(size), "fontSizeUnit": "\##(unit)"}]}"##))
+            return find(j["colors"], "name", "b")?["requirement"]?["minimum"]
+        }
+        let px24 = APCAMinimumLc.minimumLc(px: 24, weight: 400)!
+        #expect(abs(px24 - 59.4) < 0.05, "\(px24)")
+        #expect(auditMinimum(24, "px")?.double == px24)
+        #expect(auditMinimum(17, "px")?.double == APCAMinimumLc.minimumLc(px: 17, weight: 400))
+        #expect(auditMinimum(17, "pt")?.double == APCAMinimumLc.minimumLc(px: 17, weight: 400))
+        let palette = ok(call("POST", "/v1/palette/dark", body: ##"{"policy": "apca", "colors": [{"name": "b", "color": "#777", "fontSize": 24, "fontSizeUnit": "px"}]}"##))
+        #expect(palette["colors"]?.array?.first?["target"]?["minimum"]?.double == px24, "\(String(describing: palette["colors"]?.array?.first?["target"]))")
     }
 
     @Test func auditPoliciesRolesAndAdaptiveColors() {
