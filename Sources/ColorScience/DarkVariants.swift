@@ -343,8 +343,16 @@ public enum DarkVariants {
         }
         // Backgrounds with palette text the text could not pass on: move the background (against
         // the text as generated so far), then generate the affected text once more, per variant.
+        // An increased-contrast variant starts from its standard one (light → light increased,
+        // dark → dark increased): when a background's standard variant moves, its increased one
+        // starts again from there, and the text on it is generated again at that index too. The
+        // dark increased variant had kept the dark search's start, so Increase Contrast could
+        // lower the contrast the dark variant had reached (hostile test).
+        var pending: [Int: Set<Int>] = [:]
         for (index, v) in PaletteVariant.allCases.enumerated() {
-            var regenerate = Set<Int>()
+            var regenerate = pending[index] ?? []
+            let increased: PaletteVariant? = v == .light ? .lightIncreasedContrast : v == .dark ? .darkIncreasedContrast : nil
+            let increasedIndex = increased.flatMap { PaletteVariant.allCases.firstIndex(of: $0) }
             for (i, e) in entries.enumerated() where e.role == .background && e.given[v] == nil {
                 guard let texts = textOn[e.name], let r = results[i] else { continue }
                 let texted = texts.compactMap { results[$0] }
@@ -353,8 +361,19 @@ public enum DarkVariants {
                 if moved {
                     backgrounds[e.name]?[v] = variant.color
                     regenerate.formUnion(texts)
+                    if let increased, let increasedIndex, e.given[increased] == nil {
+                        let old = results[i]!.variants[increasedIndex]
+                        results[i]!.variants[increasedIndex] = PaletteVariantResult(
+                            variant: increased, color: variant.color, method: .unchanged, direction: nil, start: variant.color,
+                            target: old.target, deltaEOK: deltaEOK(variant.color, e.color), deltaE2000: deltaE2000(variant.color, e.color),
+                            measurements: [], worst: nil, passes: true, suggestion: nil, notes: [])
+                        backgrounds[e.name]?[increased] = variant.color
+                        pending[increasedIndex, default: []].formUnion(texts)
+                    }
                 }
             }
+            // Text generated again here starts its increased-contrast variant from the new one.
+            if let increasedIndex { pending[increasedIndex, default: []].formUnion(regenerate) }
             for t in regenerate.sorted() {
                 guard var text = results[t] else { continue }
                 text.variants[index] = generated(text, v, backgrounds: backgrounds, environment: environment)
@@ -380,6 +399,12 @@ public enum DarkVariants {
                 r.variants[v].measurements = rows
                 r.variants[v].worst = rows.min { $0.margin < $1.margin }
                 r.variants[v].passes = rows.allSatisfy(\.passes)
+                // A generated variant that fails is a best effort, whatever its start was called
+                // (it had stayed `unchanged` or `mirrored` with passes false; hostile test). The
+                // light color as given stays `original`, with its suggestion.
+                if !r.variants[v].passes && variant != .light && r.variants[v].method != .given {
+                    r.variants[v].method = .bestEffort
+                }
             }
             results[i] = r
         }
@@ -462,10 +487,15 @@ public enum DarkVariants {
             }
             return variant(e, .dark, from: light, on: on, extra: keeper,
                            extraNote: "keeps at least the contrast it had on its light surface (text polarity flips)")
-        case .lightIncreasedContrast:
-            return variant(e, v, from: r[.light].color, on: on, extra: nil, extraNote: "")
-        case .darkIncreasedContrast:
-            return variant(e, v, from: r[.dark].color, on: on, extra: nil, extraNote: "")
+        case .lightIncreasedContrast, .darkIncreasedContrast:
+            let start = r[v == .lightIncreasedContrast ? .light : .dark].color
+            // On palette backgrounds (a button's title), increased contrast strengthens the
+            // polarity the color has: white text on a green button stays light and the button
+            // darkens, as Apple's increased-contrast fills do. The search had flipped it to black
+            // and lightened the button (hostile test).
+            let keeper = e.on.isEmpty ? nil : polarityKeeper(start, on: on)
+            return variant(e, v, from: start, on: on, extra: keeper,
+                           extraNote: "keeps its polarity on its surfaces (increased contrast never turns light text dark or dark text light)")
         }
     }
 
@@ -507,6 +537,19 @@ public enum DarkVariants {
             return AppleCompositing.flatten(bg, over: c.systemBackground)
         }
         return c.systemBackground
+    }
+
+    /// A margin that is +∞ while a candidate stays on the same side (lighter or darker) of every
+    /// surface as `start`, and far below any contrast margin (−1000) once it crosses one.
+    static func polarityKeeper(_ start: DisplayColor, on surfaces: [Placed]) -> (DisplayColor) -> Double {
+        let lighter = surfaces.map { WCAG.relativeLuminance(AppleCompositing.flatten(start, over: $0.srgb)) > $0.luminance }
+        return { candidate in
+            for (s, wasLighter) in zip(surfaces, lighter)
+            where (WCAG.relativeLuminance(AppleCompositing.flatten(candidate, over: s.srgb)) > s.luminance) != wasLighter {
+                return -1000
+            }
+            return .infinity
+        }
     }
 
     /// A margin that is ≥ 0 when a dark candidate has at least the WCAG contrast `light` had on
