@@ -63,6 +63,14 @@ final class Middleware: Sendable {
         var response: HTTPResponse
         if let allowOrigin, CORSPolicy.isPreflight(request), let allow = router.allowedMethods(for: request.path) {
             response = cors.preflight(allowOrigin: allowOrigin, allow: allow)
+        } else if auth.isEnabled, BearerAuth.protects(request.path), CORSPolicy.isPreflight(request),
+                  router.allowedMethods(for: request.path) == nil {
+            // Preflights carry no token, so under the protected prefixes an unknown path answers
+            // as a known one would (with every method the server takes): a 404 here told anyone
+            // which routes exist, where every other request without a token gets 401 (hostile test).
+            let allow = router.allMethods
+            response = allowOrigin.map { cors.preflight(allowOrigin: $0, allow: allow) }
+                ?? HTTPResponse(status: 204, headers: [("Allow", allow)])
         } else if auth.isEnabled, BearerAuth.protects(request.path), !CORSPolicy.isPreflight(request),
                   case let verdict = auth.check(authorization: request.header("authorization")), verdict != .allowed {
             response = auth.challenge(verdict)

@@ -142,7 +142,7 @@ public struct Router: Sendable {
     }
 
     /// Every method some route answers, as an `Allow` value (`OPTIONS *`).
-    var allMethods: String {
+    public var allMethods: String {
         Router.allowHeader(for: routes.values.flatMap(\.handlers.keys) + (fallback == nil ? [] : ["GET"]))
     }
 

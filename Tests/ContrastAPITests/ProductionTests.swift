@@ -241,6 +241,15 @@ private let otherToken = "another-token-abcdefghijklmnop"
             "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
         #expect(foreign.status == 204)
         #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+        // Under the protected prefixes a preflight cannot tell known routes from unknown ones
+        // (unknown ones answered 404; hostile test, stop 14): both 204, from any origin.
+        for origin in ["https://evil.example", "https://design.example"] {
+            for path in ["/v1/contrast", "/v1/secret-admin", "/api/nope", "/metrics"] {
+                let probe = try live.request("OPTIONS", path, headers: ["Origin": origin, "Access-Control-Request-Method": "GET"])
+                #expect(probe.status == 204, "\(origin) \(path): \(probe.status)")
+            }
+        }
+        #expect(try live.request("GET", "/v1/secret-admin").status == 401)
         // The actual request: allowed origin echoed, exposed headers, Vary: Origin, also on 401.
         let actual = try live.request("POST", "/v1/contrast", headers: [
             "Origin": "https://design.example", "Authorization": "Bearer \(token)"],
