@@ -35,6 +35,11 @@ public final class ServerRunner: Sendable {
         }
         log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
 
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")
+        }
+
         let signalNumber = StopSignal.wait()
         log("info", "stopping on signal \(signalNumber): no new connections; finishing in-flight requests (up to \(configuration.shutdownGracePeriodSeconds) s)")
         server.stop()

@@ -325,8 +325,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
         if !ServiceConfiguration.isListenAddress(host) {
             throw ConfigurationError(key: "host", problem: "must be an IPv4 or IPv6 address or localhost, got \"\(host.prefix(80))\"")
         }
+        // The default `Public` (next to where the server starts) may be absent: the API then runs
+        // without the page (ServerRunner warns). A folder that was asked for must exist; a
+        // `--config` elsewhere had stopped startup for a folder it never named (hostile test).
         var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if publicDirectory != ServiceConfiguration().publicDirectory,
+           !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw ConfigurationError(key: "publicDirectory", problem: "\(publicDirectory) is not a directory (the web page is served from it)")
         }
         for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {

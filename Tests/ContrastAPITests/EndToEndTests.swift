@@ -94,7 +94,7 @@ struct ExecutableTests {
         return nil
     }
 
-    func run(_ args: [String], env: [String: String] = [:], untilLine: String? = nil) throws -> (Process, Pipe) {
+    func run(_ args: [String], env: [String: String] = [:], untilLine: String? = nil, directory: URL? = nil) throws -> (Process, Pipe) {
         let p = Process()
         guard let binary = Self.binary else {
             Issue.record("contrast-server is not built next to the tests (swift build)")
@@ -102,7 +102,7 @@ struct ExecutableTests {
         }
         p.executableURL = binary
         p.arguments = args
-        p.currentDirectoryURL = repositoryRoot
+        p.currentDirectoryURL = directory ?? repositoryRoot
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CONTRAST_") }
         environment.merge(env) { $1 }
         p.environment = environment
@@ -132,6 +132,32 @@ struct ExecutableTests {
         p.waitUntilExit()
         #expect(p.terminationStatus != 0)
         #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("--port"))
+    }
+
+    /// Started with a `--config` elsewhere, where no `Public/` folder is, the API runs without the
+    /// page and says so; it had stopped with "publicDirectory: Public is not a directory" for a
+    /// folder the file never named (hostile test, stop 14).
+    @Test func startsWithoutTheDefaultPublicFolder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nopublic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"port": 0}"#.utf8).write(to: dir.appendingPathComponent("c.json"))
+        let (p, err) = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
+        let collected = Mutex("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            collected.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !collected.withLock({ $0.contains("web page is not served") }), Date() < deadline, p.isRunning {
+            usleep(10_000)
+        }
+        err.fileHandleForReading.readabilityHandler = nil
+        let text = collected.withLock { $0 }
+        #expect(p.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
     }
 
     @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
