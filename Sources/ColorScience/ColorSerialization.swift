@@ -44,6 +44,12 @@ extension Color {
         func comp(_ i: Int, _ value: Double, decimals: Int, suffix: String = "") -> String {
             isNone[i] ? "none" : ColorFormatting.number(value, decimals: decimals) + suffix
         }
+        /// A hue in `[0, 360)` that rounds to 360 at `decimals` is written 0 (359.99999 → `360`
+        /// broke the documented range; hostile test).
+        func hue(_ i: Int, _ value: Double, decimals: Int) -> String {
+            let text = comp(i, value, decimals: decimals)
+            return text == "360" ? "0" : text
+        }
         let body: String
         switch space {
         case .srgb:
@@ -55,13 +61,15 @@ extension Color {
                 body = "color(srgb \(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
             }
         case .hsl, .hwb:
-            body = "\(space.rawValue)(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4, suffix: "%")) \(comp(2, c.z, decimals: 4, suffix: "%"))"
-        case .lab, .lch:
-            body = "\(space.rawValue)(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4)) \(comp(2, c.z, decimals: 4))"
+            body = "\(space.rawValue)(\(hue(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4, suffix: "%")) \(comp(2, c.z, decimals: 4, suffix: "%"))"
+        case .lab:
+            body = "lab(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4)) \(comp(2, c.z, decimals: 4))"
+        case .lch:
+            body = "lch(\(comp(0, c.x, decimals: 4)) \(comp(1, c.y, decimals: 4)) \(hue(2, c.z, decimals: 4))"
         case .oklab:
             body = "oklab(\(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
         case .oklch:
-            body = "oklch(\(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 4))"
+            body = "oklch(\(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(hue(2, c.z, decimals: 4))"
         case .srgbLinear, .displayP3, .rec2020, .xyzD65, .xyzD50:
             body = "color(\(space.rawValue) \(comp(0, c.x, decimals: 6)) \(comp(1, c.y, decimals: 6)) \(comp(2, c.z, decimals: 6))"
         }

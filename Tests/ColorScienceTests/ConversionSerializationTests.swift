@@ -34,6 +34,10 @@ struct ConversionSerializationTests {
             ("color(srgb 2 2 2)", "color(srgb 2 2 2)"),
             ("hsl(none 100% 50%)", "hsl(none 100% 50%)"),
             ("hsl(-120, 100%, 50%)", "hsl(240 100% 50%)"),
+            // A hue just under 360 that rounds to 360 is written 0, inside [0, 360) (hostile test, stop 14).
+            ("hsl(-0.0000001 100% 50%)", "hsl(0 100% 50%)"),
+            ("oklch(0.5 0.1 359.99999)", "oklch(0.5 0.1 0)"),
+            ("lch(50 30 -0.00001)", "lch(50 30 0)"),
             ("hwb(90 10% 20%)", "hwb(90 10% 20%)"),
             ("lab(50% -20 30.5)", "lab(50 -20 30.5)"),
             ("lch(50 30 none / 25%)", "lch(50 30 none / 0.25)"),
