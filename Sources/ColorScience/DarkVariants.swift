@@ -685,7 +685,8 @@ public enum DarkVariants {
 
     /// The dark start of a background: a light surface (luminance ≥ `midLuminance` over the light
     /// systemBackground) becomes the darkest color of its hue and chroma whose contrast with the
-    /// dark systemBackground is the contrast it had with the light one; a dark one is kept.
+    /// dark systemBackground is the contrast it had with the light one, among the colors that keep
+    /// at least half its chroma (a tint stays a tint); a dark one is kept.
     static func mirror(_ light: DisplayColor, environment: PaletteEnvironment) -> (color: DisplayColor, mirrored: Bool) {
         guard let lc = environment.contexts(for: .light).first, let dc = environment.contexts(for: .dark).first else {
             return (light, false)
@@ -697,12 +698,22 @@ public enum DarkVariants {
         let yDark = WCAG.relativeLuminance(dc.systemBackground)
         let start = LightnessPath(light)
         let path = LightnessPath(lightness: 0, chroma: start.chroma, hue: start.hue, alpha: light.alpha)
-        let scan = NearestPassingColor.scan(span: 1) { s in
+        // A tinted color keeps its tint: the search stops where sRGB leaves less than half its
+        // chroma (near white). A red 8% wash otherwise reached its contrast only as a white wash,
+        // chroma 0 (hostile test); past that point it takes the lightest color that keeps the tint.
+        var span = 1.0
+        if start.chroma >= 0.02 {
+            while span > 0, path.quantized(atLightness: span).color.converted(to: .oklch).coordinates.y < start.chroma / 2 {
+                span -= 0.005
+            }
+            span = Swift.max(span, 0)
+        }
+        let scan = NearestPassingColor.scan(span: span) { s in
             let c = path.quantized(atLightness: s)
             let yc = WCAG.relativeLuminance(AppleCompositing.flatten(c, over: dc.systemBackground))
             return yc >= yDark ? WCAG.contrastRatio(yc, yDark) - c0 : -1
         }
-        return (path.quantized(atLightness: scan.passing ?? 1), true)
+        return (path.quantized(atLightness: scan.passing ?? span), true)
     }
 
     /// Where a background color is measured in a context: itself when opaque, else composited

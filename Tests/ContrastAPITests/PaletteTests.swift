@@ -584,6 +584,23 @@ struct PaletteTests {
         #expect(ratio("#ffffff", on: lightIC) >= 7 && ratio("#ffffff", on: lightIC) > ratio("#ffffff", on: light), "\(lightIC)")
     }
 
+    /// A tinted translucent wash keeps its tint in dark: the mirror had reached the light
+    /// contrast only as a white wash (#f3000d14 → #ffffff14, chroma 0; hostile test, stop 14).
+    @Test func tintedWashKeepsItsTintInDark() throws {
+        let j = ok(call("POST", "/v1/palette/dark", body: ##"{"policy": "wcag-aa", "colors": [{"name": "wash", "role": "background", "color": "#f3000d14"}]}"##))
+        checkConsistent(j)
+        let variants = j["colors"]?.array?.first?["variants"]
+        let light = try CSSColorParser.parse(variants?["light"]?["hex"]?.string ?? "").converted(to: .oklch).coordinates
+        for v in ["dark", "darkIncreasedContrast"] {
+            let hex = variants?[v]?["hex"]?.string ?? ""
+            let dark = try CSSColorParser.parse(hex).converted(to: .oklch).coordinates
+            #expect(dark.y >= light.y / 2, "\(v) \(hex) chroma \(dark.y) of \(light.y)")
+            let hueDifference = abs(((dark.z - light.z) + 540).truncatingRemainder(dividingBy: 360) - 180)
+            #expect(hueDifference < 10, "\(v) \(hex) hue \(dark.z) vs \(light.z)")
+            #expect(hex.hasSuffix("14"), "\(hex)")
+        }
+    }
+
     @Test func exportSamplePaletteAndOptions() throws {
         let j = ok(call("POST", "/v1/palette/dark", body: Self.samplePalette))
         try checkExports(Self.samplePalette, expected: j)
