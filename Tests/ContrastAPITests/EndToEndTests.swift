@@ -137,23 +137,29 @@ struct ExecutableTests {
     /// Started with a `--config` elsewhere, where no `Public/` folder is, the API runs without the
     /// page and says so; it had stopped with "publicDirectory: Public is not a directory" for a
     /// folder the file never named (hostile test, stop 14).
-    @Test func startsWithoutTheDefaultPublicFolder() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nopublic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Data(#"{"port": 0}"#.utf8).write(to: dir.appendingPathComponent("c.json"))
-        let (p, err) = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
+    /// What the running process `p` writes to standard error (`err`) until it contains `marker`,
+    /// the process exits, or 10 s pass, read without blocking past that deadline.
+    func standardError(of p: Process, _ err: Pipe, until marker: String) -> String {
         let collected = Mutex("")
         err.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             collected.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
         }
         let deadline = Date().addingTimeInterval(10)
-        while !collected.withLock({ $0.contains("web page is not served") }), Date() < deadline, p.isRunning {
+        while !collected.withLock({ $0.contains(marker) }), Date() < deadline, p.isRunning {
             usleep(10_000)
         }
         err.fileHandleForReading.readabilityHandler = nil
-        let text = collected.withLock { $0 }
+        return collected.withLock { $0 }
+    }
+
+    @Test func startsWithoutTheDefaultPublicFolder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nopublic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"port": 0}"#.utf8).write(to: dir.appendingPathComponent("c.json"))
+        let (p, err) = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
+        let text = standardError(of: p, err, until: "web page is not served")
         #expect(p.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
@@ -163,17 +169,7 @@ struct ExecutableTests {
     @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
         let (p, err) = try run(["--port", "0"])
         // Read the startup line to learn the port, without blocking past the deadline.
-        let collected = Mutex("")
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            collected.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while !collected.withLock({ $0.contains("listening on") }), Date() < deadline, p.isRunning {
-            usleep(10_000)
-        }
-        err.fileHandleForReading.readabilityHandler = nil
-        let text = collected.withLock { $0 }
+        let text = standardError(of: p, err, until: "listening on")
         let port = text.range(of: ##"127\.0\.0\.1:(\d+)"##, options: .regularExpression).map { Int(text[$0].split(separator: ":")[1])! }
         #expect(port != nil, "\(text)")
         kill(p.processIdentifier, SIGTERM)
