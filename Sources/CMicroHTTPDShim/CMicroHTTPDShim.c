@@ -124,9 +124,15 @@ unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_argume
     if (query == NULL) {
         return 0;
     }
-    unsigned long parts = 1;
+    // Arguments are the non-empty `&`-separated parts (`a=1&&b=2&` has two; empty ones name
+    // nothing and are skipped, as the server skips them).
+    unsigned long parts = 0;
+    int in_part = 0;
     for (const char *p = query + 1; *p != '\0'; p++) {
         if (*p == '&') {
+            in_part = 0;
+        } else if (!in_part) {
+            in_part = 1;
             parts++;
         }
     }

@@ -25,6 +25,7 @@ public struct BearerAuth: Sendable {
     /// Whether `path` needs a token when authentication is on.
     public static func protects(_ path: String) -> Bool {
         path == "/metrics" || path == "/v1" || path == "/api" || path.hasPrefix("/v1/") || path.hasPrefix("/api/")
+            || path.hasPrefix("/metrics/")  // as the other prefixes: no probing below it (hostile test)
     }
 
     /// The outcome of checking one request's `Authorization` field.

@@ -108,6 +108,13 @@ func httpServerAccessHandler(
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
             let headers = readHeaders(connection)
+            if originPath(url) != url, !absoluteFormAuthorityIsValid(url) {
+                requestCls.pointee = nil
+                return reject(.problem(status: 400, title: "Bad Request",
+                                       detail: "The request target's authority is not a host and optional port (RFC 9112 §3.2.2; user info is not allowed, RFC 9110 §4.2.4)."),
+                              connection: connection, url: url, method: method, context: context, receivedAt: receivedAt,
+                              headers: headers.fields, close: true)
+            }
             if let marker = requestCls.pointee, let arguments = QueryArgumentsMarker.arguments(marker) {
                 requestCls.pointee = nil
                 return reject(tooManyQueryArguments(arguments), connection: connection, url: url, method: method,
@@ -282,18 +289,45 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     }
 }
 
-/// RFC 3986 §3.2.2 and §3.2.3: the bytes of `uri-host [":" port]` — unreserved, pct-encoded,
-/// sub-delims, and `:` `[` `]` for ports and IP literals.
+/// RFC 3986 §3.2.2 `reg-name` bytes: unreserved, pct-encoded and sub-delims (IPv4 addresses are
+/// made of them too).
 @inline(__always)
-private func isHostByte(_ byte: UInt8) -> Bool {
+private func isRegNameByte(_ byte: UInt8) -> Bool {
     switch byte {
     case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
     case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"),
          UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-         UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"): return true
+         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): return true
     default: return false
     }
+}
+
+/// Whether `value` is `uri-host [":" port]` (RFC 9112 §3.2, RFC 3986 §3.2.2–§3.2.3): an IP literal
+/// in brackets (hex digits, `:` and `.`) or a reg-name, then optionally `:` and at most 5 digits.
+/// An empty value is allowed (a target without authority); a port without a host is not.
+/// It had been a byte filter, so `localhost:abc`, `a:80:80` and `[::1` passed (hostile test).
+func isHostAndPort(_ value: UnsafeRawBufferPointer) -> Bool {
+    if value.isEmpty { return true }
+    var index = 0
+    if value[0] == UInt8(ascii: "[") {
+        guard let close = value.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+        for byte in value[1..<close] {
+            let ok = (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
+                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            if !ok { return false }
+        }
+        index = close + 1
+    } else {
+        while index < value.count && value[index] != UInt8(ascii: ":") {
+            guard isRegNameByte(value[index]) else { return false }
+            index += 1
+        }
+        if index == 0 { return false }
+    }
+    if index == value.count { return true }
+    guard value[index] == UInt8(ascii: ":") else { return false }
+    let port = value[(index + 1)...]
+    return port.count <= 5 && port.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
 }
 
 /// Whether `name` is `lowercase` in any ASCII case.
@@ -351,7 +385,7 @@ private func readHeaders(_ connection: OpaquePointer) -> HeaderCensus {
             let raw = { value.map { makeString($0, valueSize) } ?? "" }
             if asciiCaseInsensitiveEquals(name, "host") {
                 census.pointee.hosts += 1
-                if let value, !UnsafeRawBufferPointer(start: value + start, count: end - start).allSatisfy(isHostByte) {
+                if let value, !isHostAndPort(UnsafeRawBufferPointer(start: value + start, count: end - start)) {
                     census.pointee.badHost = true
                 }
             } else if asciiCaseInsensitiveEquals(name, "content-length") {
@@ -520,6 +554,15 @@ func originPath(_ url: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
         return UnsafeRawPointer(rootPath.utf8Start).assumingMemoryBound(to: CChar.self)
     }
     return url + index
+}
+
+/// For an absolute-form target (`http://authority/path`): whether the authority is a host and
+/// optional port (`isHostAndPort`; `user@host` is refused, as is a space or a port of letters).
+func absoluteFormAuthorityIsValid(_ url: UnsafePointer<CChar>) -> Bool {
+    let start: UnsafePointer<CChar> = strstr(url, "://").map { UnsafePointer($0 + 3) } ?? url
+    var length = 0
+    while start[length] != 0 && start[length] != 0x2F { length += 1 }
+    return isHostAndPort(UnsafeRawBufferPointer(start: start, count: length))
 }
 
 /// `/` as a NUL-terminated C string.

@@ -244,12 +244,13 @@ private let otherToken = "another-token-abcdefghijklmnop"
         // Under the protected prefixes a preflight cannot tell known routes from unknown ones
         // (unknown ones answered 404; hostile test, stop 14): both 204, from any origin.
         for origin in ["https://evil.example", "https://design.example"] {
-            for path in ["/v1/contrast", "/v1/secret-admin", "/api/nope", "/metrics"] {
+            for path in ["/v1/contrast", "/v1/secret-admin", "/api/nope", "/metrics", "/metrics/x"] {
                 let probe = try live.request("OPTIONS", path, headers: ["Origin": origin, "Access-Control-Request-Method": "GET"])
                 #expect(probe.status == 204, "\(origin) \(path): \(probe.status)")
             }
         }
         #expect(try live.request("GET", "/v1/secret-admin").status == 401)
+        #expect(try live.request("GET", "/metrics/x").status == 401)
         // The actual request: allowed origin echoed, exposed headers, Vary: Origin, also on 401.
         let actual = try live.request("POST", "/v1/contrast", headers: [
             "Origin": "https://design.example", "Authorization": "Bearer \(token)"],
@@ -661,15 +662,22 @@ private let otherToken = "another-token-abcdefghijklmnop"
         let post = try live.raw("POST http://x/v1/contrast HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 41\r\n\r\n{\"foreground\":\"#000\",\"background\":\"#fff\"}")
         #expect(post.status == 200 && post.json["ratio"] == 21, "\(post.text)")
 
+        // An absolute-form authority is a host and port too; user info is refused (RFC 9110 §4.2.4).
+        for target in ["http://localhost:abc/healthz", "http://user@localhost/healthz", "http://a:1:2/healthz"] {
+            let bad = try live.raw("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(bad.status == 400 && bad.json["type"] == "/problems/malformed-request", "\(target): \(bad.status)")
+        }
         let star = try live.raw("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(star.status == 204 && star.header("Allow") == "GET, HEAD, POST, OPTIONS", "\(star.status) \(star.header("Allow") ?? "")")
         #expect(try live.raw("GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").status == 400)
 
-        for host in ["a b", "x/y", "a\"b", "é.example", "a@b"] {
+        for host in ["a b", "x/y", "a\"b", "é.example", "a@b",
+                     // Structure, not only bytes (second hostile pass, stop 14).
+                     "localhost:abc", "localhost:-1", "localhost:80:80", ":80", "[::1", "[::1]x", "[zz]", "localhost:123456"] {
             let answer = try live.raw("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
             #expect(answer.status == 400 && answer.json["type"] == "/problems/malformed-request", "\(host): \(answer.text)")
         }
-        for host in ["x", "127.0.0.1:8080", "[::1]:80", "a-b.example", "xn--nxasmq6b.example", ""] {
+        for host in ["x", "127.0.0.1:8080", "[::1]:80", "[::1]", "a-b.example", "xn--nxasmq6b.example", "", "localhost:"] {
             #expect(try live.raw("GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n").status == 200, "\(host)")
         }
 

@@ -177,6 +177,9 @@ private func limitsRouter() -> Router {
                 #expect((over.jsonObject?["detail"] as? String)?.contains("\(n) arguments") == true)
                 #expect(Date().timeIntervalSince(started) < 2, "\(n) arguments took \(Date().timeIntervalSince(started)) s")
             }
+            // Empty parts name nothing and do not count (a trailing `&` made 100 arguments 101).
+            let padded = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + query(limit) + "&&&" + String(repeating: "&", count: 200)))
+            #expect(padded.status == 200 && padded.text == String(limit), "\(padded.statusLine)")
             // A POST with a body is refused the same way, and the server still answers.
             let post = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/count?" + query(500), body: "{}"))
             #expect(post.status == 414)

@@ -71,7 +71,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
 size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s);
 
 /// For the `MHD_OPTION_URI_LOG_CALLBACK`, which sees the request target before libmicrohttpd
-/// splits its query: when the query has more than `max_arguments` `&`-separated parts, cuts it
+/// splits its query: when the query has more than `max_arguments` non-empty `&`-separated parts, cuts it
 /// off in place (a NUL right after the `?`, where libmicrohttpd starts reading arguments) and
 /// returns the number of parts; otherwise returns 0 and changes nothing. libmicrohttpd 0.9.75
 /// keeps one 56-byte record per argument in the connection's pool, and a query of about 460
