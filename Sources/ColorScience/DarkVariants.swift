@@ -812,13 +812,19 @@ public enum DarkVariants {
         return r
     }
 
-    /// For a variant that is the color as given (`original`, or `given` for this variant) and lies
+    /// For a variant that is the color as given (`original`, `given` for this variant, or an
+    /// `unchanged` variant equal to the light color as given, which is that same color) and lies
     /// outside sRGB: keeps that color in `wideGamutColor` and says what is measured instead.
     static func noteWideGamut(_ r: inout PaletteVariantResult, _ e: PaletteEntry) {
         let asGiven: Color?
         switch r.method {
         case .original: asGiven = e.color
         case .given: asGiven = e.given[r.variant]
+        case .unchanged:
+            // Kept from a start that is the light color as given (dark mode kept a tint unchanged):
+            // the export had written the sRGB mapping in every block but the light one (hostile test).
+            let light = e.given[.light] ?? e.color
+            asGiven = r.color == DisplayColor(light).quantized ? light : nil
         default: asGiven = nil
         }
         guard let asGiven, DisplayColor(asGiven).wasGamutMapped else { return }

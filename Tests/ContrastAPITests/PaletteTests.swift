@@ -545,7 +545,8 @@ struct PaletteTests {
         #expect(amber?["light"]?["method"] == "original")
         #expect(amber?["light"]?["hex"] == "#ffba00")
         #expect(amber?["light"]?["notes"]?.array?.contains { $0.string?.contains("outside sRGB") == true } == true)
-        #expect(amber?["dark"]?["gamutMapped"] == false)
+        // Dark keeps the tint unchanged (it passes 1.5:1): the same color as given, so mapped too.
+        #expect(amber?["dark"]?["gamutMapped"] == .bool(amber?["dark"]?["method"] == "unchanged"))
         #expect(j["colors"]?.array?[1]["variants"]?["light"]?["gamutMapped"] == false)
         // Display P3 export: the light value is the color as given (its own P3 components).
         let given = try CSSColorParser.parse("oklch(82.8% 0.189 84.429)").converted(to: .displayP3).coordinates
@@ -558,6 +559,19 @@ struct PaletteTests {
         let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body + ##", "format": "tokens", "colorSpace": "display-p3"}"##).body)
         let components = tokens["color"]?["amber400"]?["$value"]?["components"]?.array?.compactMap(\.double) ?? []
         #expect(components.count == 3 && abs(components[2] - given.z) < 1e-3, "\(components)")
+        // A variant kept unchanged is that same color: every block keeps it (second hostile pass).
+        let deep = ##"{"colors": [{"name": "deep", "role": "background", "color": "color(display-p3 0.2 0 0.45)"}], "policy": "wcag-aa""##
+        let dark = ok(call("POST", "/v1/palette/dark", body: deep + "}"))
+        let variants = dark["colors"]?.array?.first?["variants"]
+        for v in ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"] where variants?[v]?["method"] == "unchanged" || v == "light" {
+            #expect(variants?[v]?["gamutMapped"] == true, "\(v)")
+        }
+        let deepCSS = call("POST", "/v1/palette/export", body: deep + ##", "format": "css", "colorSpace": "display-p3"}"##).text
+        let unchangedCount = ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"].filter {
+            $0 == "light" || variants?[$0]?["method"] == "unchanged"
+        }.count
+        #expect(unchangedCount == 4, "\(String(describing: variants))")
+        #expect(deepCSS.components(separatedBy: "--deep: color(display-p3 0.2 0 0.45);").count - 1 == unchangedCount, "\(deepCSS)")
     }
 
     /// Increased contrast starts from the standard variant it strengthens and keeps the polarity
