@@ -43,7 +43,9 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             // it suggested: "did you mean systemRed" for `red` + U+200B misled (hostile test).
             let invisible = text.unicodeScalars.first { $0.properties.generalCategory == .format }
             let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .format }))
-            if let invisible, !visible.isEmpty, (try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil {
+            let visibleIsColor = !visible.isEmpty && ((try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil
+                || (try? resolveSystemColor(visible, at: path, context: context ?? AppleRequestScope.context)) != nil)
+            if let invisible, visibleIsColor {
                 var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: it contains the invisible character U+\(String(invisible.value, radix: 16, uppercase: true).leftPadded(to: 4)); without it, '\(visible.prefix(40))' is a color")
                 problem.extra.append(("suggestions", .array([.string(visible)])))
                 throw problem

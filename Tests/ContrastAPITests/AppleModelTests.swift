@@ -454,6 +454,10 @@ struct AppleModelTests {
         let zeroWidth = expectProblem(call("GET", "/v1/contrast?foreground=red%E2%80%8B&background=white"), 400, parameter: "foreground")
         #expect(zeroWidth["detail"]?.string?.contains("invisible character U+200B; without it, 'red' is a color") == true, "\(zeroWidth)")
         #expect(zeroWidth["suggestions"]?.array == ["red"])
+        for (input, visible) in [("system%E2%80%8BBlue", "systemBlue"), ("label%EF%BB%BF", "label"), ("systemBlue%E2%80%8B", "systemBlue")] {
+            let hidden = expectProblem(call("GET", "/v1/contrast?foreground=\(input)&background=white"), 400, parameter: "foreground")
+            #expect(hidden["detail"]?.string?.contains("invisible character") == true && hidden["suggestions"]?.array == [.string(visible)], "\(hidden)")
+        }
         let empty = expectProblem(call("GET", "/v1/contrast?foreground=&background=white"), 400, parameter: "foreground")
         #expect(empty["detail"]?.string?.contains("write # as %23") == true, "\(empty)")
         let emptyBody = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "", "background": "white"}"##), 400, pointer: "/foreground")
