@@ -61,7 +61,13 @@ public struct CORSPolicy: Sendable {
     /// leading or trailing hyphen, at most 253 bytes in all (RFC 1123 §2.1).
     private static func isHostName(_ text: Substring) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 253 else { return false }
-        for label in text.split(separator: ".", omittingEmptySubsequences: false) {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) {
+            // All digits: an IPv4 address as browsers write it (four 0–255, no leading zeros);
+            // `256.1.1.1` is no address and never arrives (second hostile pass).
+            return labels.count == 4 && labels.allSatisfy { ($0 == "0" || $0.first != "0") && $0.count <= 3 && Int($0)! <= 255 }
+        }
+        for label in labels {
             let bytes = label.utf8
             guard !bytes.isEmpty, bytes.count <= 63, bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "-"),
                   bytes.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") })
@@ -70,8 +76,10 @@ public struct CORSPolicy: Sendable {
         return true
     }
 
+    /// 1–65535 without leading zeros (a browser sends `:80`, never `:080`).
     private static func isPort(_ text: Substring) -> Bool {
-        guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let n = Int(text) else { return false }
+        guard !text.isEmpty, text.count <= 5, text.first != "0", text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
+              let n = Int(text) else { return false }
         return n >= 1 && n <= 65535
     }
 
@@ -99,10 +107,17 @@ public struct CORSPolicy: Sendable {
     }
 
     /// A configured origin as compared: lower-cased (scheme and host are case-insensitive), a
-    /// trailing `/` (a common typo in configuration) dropped. Request origins are only lower-cased.
+    /// trailing `/` (a common typo in configuration) dropped, and the scheme's default port
+    /// (`:443` for https, `:80` for http) dropped, as browsers serialize origins without it
+    /// (RFC 6454 §6.2). Request origins are only lower-cased.
     static func normalized(_ origin: String) -> String {
         var lowered = origin.lowercased()
         while lowered.hasSuffix("/") { lowered.removeLast() }
+        if lowered.hasPrefix("https://") && lowered.hasSuffix(":443") {
+            lowered.removeLast(4)
+        } else if lowered.hasPrefix("http://") && lowered.hasSuffix(":80") {
+            lowered.removeLast(3)
+        }
         return lowered
     }
 }

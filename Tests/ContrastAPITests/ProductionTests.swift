@@ -275,6 +275,11 @@ private let otherToken = "another-token-abcdefghijklmnop"
 
         #expect(CORSPolicy(allowedOrigins: ["*"]).allowOrigin(for: "https://x.example") == "*")
         #expect(CORSPolicy(allowedOrigins: ["https://A.example/"]).allowOrigin(for: "https://a.example") == "https://a.example")
+        // The default port is dropped, as browsers send origins without it (second hostile pass).
+        #expect(CORSPolicy(allowedOrigins: ["https://a.example:443"]).allowOrigin(for: "https://a.example") == "https://a.example")
+        #expect(CORSPolicy(allowedOrigins: ["http://a.example:80/"]).allowOrigin(for: "http://a.example") == "http://a.example")
+        #expect(CORSPolicy(allowedOrigins: ["http://a.example:8080"]).allowOrigin(for: "http://a.example:8080") == "http://a.example:8080")
+        #expect(CORSPolicy(allowedOrigins: ["https://a.example:80"]).allowOrigin(for: "https://a.example") == nil)
         // Letter case is ignored (scheme and host are case-insensitive); a path is no origin.
         #expect(CORSPolicy(allowedOrigins: ["https://a.example"]).allowOrigin(for: "HTTPS://A.example") == "HTTPS://A.example")
         #expect(CORSPolicy(allowedOrigins: ["https://a.example"]).allowOrigin(for: "https://a.example/") == nil)
