@@ -445,7 +445,13 @@ public enum DarkVariants {
             light = finish(e, .light, original, method: .original, start: original, direction: nil, on: lightSurfaces)
         }
         if !light.passes && e.given[.light] == nil && !lightSurfaces.isEmpty {
-            let (move, unchanged) = NearestPassingColor.nearest(to: original) { margin($0, on: lightSurfaces, target: e.target) }
+            // On palette backgrounds the suggestion keeps the color's polarity (white text on a
+            // button stays light and the button moves), as the increased variants do.
+            let keeper = e.on.isEmpty ? nil : polarityKeeper(original, on: lightSurfaces)
+            let (move, unchanged) = NearestPassingColor.nearest(to: original) { c in
+                let m = margin(c, on: lightSurfaces, target: e.target)
+                return keeper.map { Swift.min(m, $0(c)) } ?? m
+            }
             if move.passes && !unchanged {
                 if adjustLight {
                     light = finish(e, .light, move.color, method: .adjusted, start: original, direction: move.direction, on: lightSurfaces)

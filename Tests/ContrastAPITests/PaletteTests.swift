@@ -596,6 +596,13 @@ struct PaletteTests {
         #expect(btn?["lightIncreasedContrast"]?["passes"] == true && label?["lightIncreasedContrast"]?["passes"] == true)
         let lightIC = btn?["lightIncreasedContrast"]?["hex"]?.string ?? "", light = btn?["light"]?["hex"]?.string ?? ""
         #expect(ratio("#ffffff", on: lightIC) >= 7 && ratio("#ffffff", on: lightIC) > ratio("#ffffff", on: light), "\(lightIC)")
+        // adjustLight too: white text on a #3b82f6 button stays white and the button darkens
+        // (it had turned the text #1e1e1e; second hostile pass).
+        let adjusted = ok(call("POST", "/v1/palette/dark", body: ##"{"policy": "wcag-aa", "adjustLight": true, "colors": [{"name": "btn", "role": "background", "color": "#3b82f6"}, {"name": "btnText", "role": "text", "color": "#ffffff", "on": ["btn"]}]}"##))
+        checkConsistent(adjusted)
+        let adjustedText = adjusted["colors"]?.array?[1]["variants"]?["light"], adjustedButton = adjusted["colors"]?.array?[0]["variants"]?["light"]
+        #expect(adjustedText?["hex"] == "#ffffff" && adjustedText?["passes"] == true, "\(String(describing: adjustedText?["hex"]))")
+        #expect(ratio("#ffffff", on: adjustedButton?["hex"]?.string ?? "") >= 4.5, "\(String(describing: adjustedButton?["hex"]))")
     }
 
     /// A tinted translucent wash keeps its tint in dark: the mirror had reached the light
