@@ -60,9 +60,10 @@ public struct Router: Sendable {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard Router.isStandardMethod(request.method) else {
+        guard Router.isRegisteredMethod(request.method) else {
             // RFC 9110 §9.1: an unrecognized method SHOULD get 501, not 405 (which would claim
-            // the method exists but is not allowed here).
+            // the method exists but is not allowed here). Registered ones (QUERY, PROPFIND, …)
+            // are recognized: 405 below.
             return .problem(status: 501, title: "Not Implemented",
                             detail: "The method \(request.method.prefix(32)) is not implemented; this server answers \(allMethods).")
         }
@@ -131,15 +132,23 @@ public struct Router: Sendable {
 
     private static let methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    /// Whether `method` is one of RFC 9110 §9's methods or PATCH (RFC 5789): known, so a route
-    /// without it answers 405; any other method is 501. Compared directly, not hashed: it runs
-    /// on every request.
-    static func isStandardMethod(_ method: String) -> Bool {
+    /// Whether `method` is in the IANA HTTP Method Registry (RFC 9110 §16.1): recognized, so a
+    /// route without it answers 405; any other token (`BREW`, lower-case `get`) is 501. The usual
+    /// ones are compared directly, not hashed: this runs on every request.
+    static func isRegisteredMethod(_ method: String) -> Bool {
         switch method {
         case "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "TRACE", "CONNECT": return true
-        default: return false
+        default: return registeredMethods.contains(method)
         }
     }
+
+    /// The rest of the IANA HTTP Method Registry (WebDAV, CalDAV, versioning, QUERY, …).
+    static let registeredMethods: Set<String> = [
+        "ACL", "BASELINE-CONTROL", "BIND", "CHECKIN", "CHECKOUT", "COPY", "LABEL", "LINK", "LOCK", "MERGE",
+        "MKACTIVITY", "MKCALENDAR", "MKCOL", "MKREDIRECTREF", "MKWORKSPACE", "MOVE", "ORDERPATCH", "PRI",
+        "PROPFIND", "PROPPATCH", "QUERY", "REBIND", "REPORT", "SEARCH", "UNBIND", "UNCHECKOUT", "UNLINK",
+        "UNLOCK", "UPDATE", "UPDATEREDIRECTREF", "VERSION-CONTROL",
+    ]
 
     /// Every method some route answers, as an `Allow` value (`OPTIONS *`).
     public var allMethods: String {
