@@ -108,7 +108,8 @@ func httpServerAccessHandler(
                               method: method, context: context, receivedAt: receivedAt, close: true)
             }
             let headers = readHeaders(connection)
-            if originPath(url) != url, !absoluteFormAuthorityIsValid(url) {
+            let path = originPath(url)
+            if path != url, let form = absoluteForm(url), !isHostAndPort(form.authority) {
                 requestCls.pointee = nil
                 return reject(.problem(status: 400, title: "Bad Request",
                                        detail: "The request target's authority is not a host and optional port (RFC 9112 §3.2.2; user info is not allowed, RFC 9110 §4.2.4)."),
@@ -125,7 +126,7 @@ func httpServerAccessHandler(
                               receivedAt: receivedAt, headers: headers.fields, close: true)
             }
             var expected = 0
-            let limit = context.bodyLimit(for: originPath(url))
+            let limit = context.bodyLimit(for: path)
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
                     return reject(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
@@ -353,7 +354,7 @@ private struct HeaderCensus {
     var contentEncoding: String?
     var badName = false
     var badValue = false
-    /// A `Host` value with a character no host and port can hold (RFC 9112 §3.2, RFC 3986 §3.2.2).
+    /// A `Host` value that is not a host and optional port (`isHostAndPort`; RFC 9112 §3.2).
     var badHost = false
     /// Bytes of all fields as sent: `name: value` and CRLF.
     var bytes = 0
@@ -534,35 +535,32 @@ private func parseContentLength(_ text: UnsafePointer<CChar>) -> Int? {
 }
 
 /// The path of a request target: itself in origin form (`/path`, the usual case, checked by
-/// its first byte), the part after the authority in absolute form (`http://host/path`, which a
-/// server MUST accept, RFC 9112 §3.2.2; `/` when there is no path). Any other form is returned
-/// as it is (`*`, or a target the router and the static files refuse).
+/// its first byte), the path of `absoluteForm` otherwise. Any other form is returned as it is
+/// (`*`, or a target the router and the static files refuse).
 @inline(__always)
 func originPath(_ url: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
     if url[0] == 0x2F { return url }
+    return absoluteForm(url)?.path ?? url
+}
+
+/// An absolute-form target (`http://authority/path`, which a server MUST accept, RFC 9112
+/// §3.2.2) split into its authority bytes (checked with `isHostAndPort`: `user@host`, a space or
+/// a port of letters are refused) and its path (`/` when there is none); nil for other forms.
+func absoluteForm(_ url: UnsafePointer<CChar>) -> (authority: UnsafeRawBufferPointer, path: UnsafePointer<CChar>)? {
     func lower(_ c: CChar) -> UInt8 {
         let byte = UInt8(bitPattern: c)
         return byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
     guard lower(url[0]) == UInt8(ascii: "h"), lower(url[1]) == UInt8(ascii: "t"), lower(url[2]) == UInt8(ascii: "t"),
-          lower(url[3]) == UInt8(ascii: "p") else { return url }
+          lower(url[3]) == UInt8(ascii: "p") else { return nil }
     var index = lower(url[4]) == UInt8(ascii: "s") ? 5 : 4
-    guard url[index] == 0x3A, url[index + 1] == 0x2F, url[index + 2] == 0x2F else { return url }
+    guard url[index] == 0x3A, url[index + 1] == 0x2F, url[index + 2] == 0x2F else { return nil }
     index += 3
+    let authorityStart = index
     while url[index] != 0 && url[index] != 0x2F { index += 1 }
-    if url[index] == 0 {
-        return UnsafeRawPointer(rootPath.utf8Start).assumingMemoryBound(to: CChar.self)
-    }
-    return url + index
-}
-
-/// For an absolute-form target (`http://authority/path`): whether the authority is a host and
-/// optional port (`isHostAndPort`; `user@host` is refused, as is a space or a port of letters).
-func absoluteFormAuthorityIsValid(_ url: UnsafePointer<CChar>) -> Bool {
-    let start: UnsafePointer<CChar> = strstr(url, "://").map { UnsafePointer($0 + 3) } ?? url
-    var length = 0
-    while start[length] != 0 && start[length] != 0x2F { length += 1 }
-    return isHostAndPort(UnsafeRawBufferPointer(start: start, count: length))
+    let authority = UnsafeRawBufferPointer(start: url + authorityStart, count: index - authorityStart)
+    let path = url[index] == 0 ? UnsafeRawPointer(rootPath.utf8Start).assumingMemoryBound(to: CChar.self) : url + index
+    return (authority, path)
 }
 
 /// `/` as a NUL-terminated C string.
