@@ -41,14 +41,16 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         case .invalid(let why):
             // An invisible character (U+200B pasted with a name) is named, and the color without
             // it suggested: "did you mean systemRed" for `red` + U+200B misled (hostile test).
-            let invisible = text.unicodeScalars.first { $0.properties.generalCategory == .format }
-            let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .format }))
-            let visibleIsColor = !visible.isEmpty && ((try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil
-                || (try? resolveSystemColor(visible, at: path, context: context ?? AppleRequestScope.context)) != nil)
-            if let invisible, visibleIsColor {
-                var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: it contains the invisible character U+\(String(invisible.value, radix: 16, uppercase: true).leftPadded(to: 4)); without it, '\(visible.prefix(40))' is a color")
-                problem.extra.append(("suggestions", .array([.string(visible)])))
-                throw problem
+            // Only colors that hold one are parsed again without it.
+            if let invisible = text.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
+                let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+                let visibleIsColor = !visible.isEmpty && ((try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil
+                    || (try? resolveSystemColor(visible, at: path, context: context ?? AppleRequestScope.context)) != nil)
+                if visibleIsColor {
+                    var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: it contains the invisible character U+\(String(invisible.value, radix: 16, uppercase: true).leftPadded(to: 4)); without it, '\(visible.prefix(40))' is a color")
+                    problem.extra.append(("suggestions", .array([.string(visible)])))
+                    throw problem
+                }
             }
             // Misspelt names: Apple system colors first, then CSS named colors (`redd`).
             let system = systemColorSuggestions(text)
