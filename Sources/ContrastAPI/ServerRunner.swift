@@ -35,8 +35,7 @@ public final class ServerRunner: Sendable {
         }
         log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
 
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !configuration.hasPublicDirectory {
             log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")
         }
 

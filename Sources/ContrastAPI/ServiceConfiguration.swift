@@ -328,15 +328,19 @@ public struct ServiceConfiguration: Sendable, Equatable {
         // The default `Public` (next to where the server starts) may be absent: the API then runs
         // without the page (ServerRunner warns). A folder that was asked for must exist; a
         // `--config` elsewhere had stopped startup for a folder it never named (hostile test).
-        var isDirectory: ObjCBool = false
-        if publicDirectory != ServiceConfiguration().publicDirectory,
-           !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if publicDirectory != ServiceConfiguration().publicDirectory, !hasPublicDirectory {
             throw ConfigurationError(key: "publicDirectory", problem: "\(publicDirectory) is not a directory (the web page is served from it)")
         }
         for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {
             throw ConfigurationError(key: "corsAllowedOrigins",
                                      problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https, an ASCII host name (xn-- punycode for others; no * wildcard), a port 1–65535 and no path, or *")
         }
+    }
+
+    /// Whether `publicDirectory` is a directory (the web page is served from it).
+    var hasPublicDirectory: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     static func isListenAddress(_ host: String) -> Bool {
