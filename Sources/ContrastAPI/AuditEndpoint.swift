@@ -168,10 +168,8 @@ struct AuditEndpoint {
                 // Judged by the system label on it (or the other appearance's, where it contrasts
                 // more: white on a dark fill in light mode); translucent backgrounds on every
                 // system background.
-                let under: [(String, SIMD3<Double>)] = resolved.display.alpha >= 1
-                    ? [(color.name, resolved.display.srgb)]
-                    : systemSurfaces.map { ("\(color.name) over \($0.0)", AppleCompositing.flatten(resolved.display, over: $0.1)) }
-                let text = Self.backgroundLabel(under: under.map(\.1), in: context, requirement: req, data: data)
+                let under = Self.placements(of: resolved.display, named: color.name, over: systemSurfaces)
+                let text = Self.backgroundLabel(under: under.map(\.srgb), in: context, requirement: req, data: data)
                 for (name, s) in under { add(name, s, text.labelName, text.label) }
             } else {
                 for (name, s) in systemSurfaces { add(name, s, color.name, resolved.display) }
@@ -179,12 +177,8 @@ struct AuditEndpoint {
                     // A translucent palette background lies over every system surface, as its own
                     // rows judge it (over systemBackground alone, text passed where it failed).
                     let bg = try other.input.resolve(in: context).color.display
-                    if bg.alpha >= 1 {
-                        add("custom:\(other.name)", bg.srgb, color.name, resolved.display)
-                    } else {
-                        for (name, s) in systemSurfaces {
-                            add("custom:\(other.name) over \(name)", AppleCompositing.flatten(bg, over: s), color.name, resolved.display)
-                        }
+                    for (name, s) in Self.placements(of: bg, named: "custom:\(other.name)", over: systemSurfaces) {
+                        add(name, s, color.name, resolved.display)
                     }
                 }
             }
@@ -227,6 +221,14 @@ struct AuditEndpoint {
         o.append("suggestion", AuditSuggestion.json(suggestions))
         o.append("suggestionNote", .string(AuditSuggestion.note))
         return (.object(o), failing.isEmpty)
+    }
+
+    /// Where a background shows in a context: itself when opaque, else composited over each
+    /// system surface, named `<name> over <surface>` (as `DarkVariants` places them).
+    static func placements(of background: DisplayColor, named name: String,
+                           over systemSurfaces: [(String, SIMD3<Double>)]) -> [(name: String, srgb: SIMD3<Double>)] {
+        if background.alpha >= 1 { return [(name, background.srgb)] }
+        return systemSurfaces.map { ("\(name) over \($0.0)", AppleCompositing.flatten(background, over: $0.1)) }
     }
 
     /// The system label text on a background-role color that shows as `surfaces` in `context`:
