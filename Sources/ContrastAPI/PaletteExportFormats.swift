@@ -375,10 +375,7 @@ struct PaletteExport {
             let y = top + row * rh
             // The sample is drawn at the weight the verdict is for: the color's `fontWeight`, or
             // regular (400). It was semibold, heavier than the 17 pt regular text judged.
-            var weight = 400
-            if row < request.colors.count, case .number(let w)? = request.colors[row].input["fontWeight"], w.isFinite {
-                weight = min(max(Int(w), 1), 1000)
-            }
+            let weight = request.colors[row].fontWeight ?? 400
             s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(r.entry.name)))</text>"
             s += "<text x=\"8\" y=\"\(y + 48)\" font-size=\"11\" fill=\"#3c3c43\">\(SVGDrawing.xml(r.entry.role.rawValue)) · \(SVGDrawing.xml(r[.light].color.hex))</text>\n"
             for (i, c) in columns.enumerated() {

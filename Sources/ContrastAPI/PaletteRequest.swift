@@ -134,6 +134,8 @@ struct PaletteRequestColor {
     var target: ContrastTarget
     var increasedTarget: ContrastTarget
     var input: JSON
+    /// The text's CSS weight when a size was given (drawn in the SVG swatch sheet); nil otherwise.
+    var fontWeight: Int? = nil
 
     var entry: PaletteEntry {
         PaletteEntry(name: name, role: role, color: color.color, target: target, increasedTarget: increasedTarget,
@@ -307,7 +309,7 @@ struct PaletteRequest {
             }
         }
         return PaletteRequestColor(name: name, role: role, color: color, on: on, onSystem: onSystem, given: given, target: t,
-                                   increasedTarget: ic, input: item)
+                                   increasedTarget: ic, input: item, fontWeight: text?.weight)
     }
 
     /// 400: an Increase Contrast target that asks less than the standard target.
