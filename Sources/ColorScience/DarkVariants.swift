@@ -616,7 +616,7 @@ public enum DarkVariants {
         r.color = move.color
         if r.wideGamutColor != nil {  // no longer the color as given
             r.wideGamutColor = nil
-            r.notes.removeAll { $0.hasPrefix("The color as given is outside sRGB") }
+            r.notes.removeAll { $0 == wideGamutNote(current.color) }
         }
         r.method = .adjusted
         r.direction = move.direction
@@ -769,8 +769,10 @@ public enum DarkVariants {
                           target: ContrastTarget) -> [PaletteMeasurement] {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
-            let text = textLabel(on: color, named: name, in: c, target: target)
-            for s in placements(ofBackground: color, named: name, in: c) {
+            let under = placements(ofBackground: color, named: name, in: c)
+            let text = textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
+                                 appearance: c.context.appearance, target: target)
+            for s in under {
                 rows.append(measure(text.label, named: text.labelName, on: s, target: target))
             }
         }
@@ -835,7 +837,12 @@ public enum DarkVariants {
         }
         guard let asGiven, DisplayColor(asGiven).wasGamutMapped else { return }
         r.wideGamutColor = asGiven
-        r.notes.append("The color as given is outside sRGB: \(r.color.hex), its CSS Color 4 gamut mapping into sRGB (what an sRGB display shows), is measured and reported; a display-p3 export keeps the color as given.")
+        r.notes.append(wideGamutNote(r.color))
+    }
+
+    /// The note of a variant that is a color given outside sRGB, measured as `measured`.
+    static func wideGamutNote(_ measured: DisplayColor) -> String {
+        "The color as given is outside sRGB: \(measured.hex), its CSS Color 4 gamut mapping into sRGB (what an sRGB display shows), is measured and reported; a display-p3 export keeps the color as given."
     }
 
     static func deltaEOK(_ c: DisplayColor, _ original: Color) -> Double {
