@@ -9,10 +9,14 @@ let package = Package(
     products: [
         .executable(name: "contrast-server", targets: ["contrast-server"]),
         .library(name: "ColorScience", targets: ["ColorScience"]),
+        .library(name: "AppleDesign", targets: ["AppleDesign"]),
     ],
     targets: [
         // Pure color science: parsing, conversions, luminance, contrast, compositing. No I/O, no JSON.
         .target(name: "ColorScience"),
+        // Apple's design model on top of the core: system colors, Dynamic Type, materials, the
+        // audit policy, dark and increased-contrast variants, table stripes. No I/O, no JSON.
+        .target(name: "AppleDesign", dependencies: ["ColorScience"]),
 
         // libmicrohttpd from Debian (libmicrohttpd-dev), dynamically linked (LGPL).
         .systemLibrary(
@@ -49,7 +53,7 @@ let package = Package(
         // The API: endpoints, validation, JSON, problem details. The only place that knows both.
         .target(
             name: "ContrastAPI",
-            dependencies: ["ColorScience", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
+            dependencies: ["ColorScience", "AppleDesign", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
             resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json")]
         ),
 
@@ -60,9 +64,10 @@ let package = Package(
         .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"]),
 
         .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
+        .testTarget(name: "AppleDesignTests", dependencies: ["AppleDesign", "ColorScience"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
-        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "JSONValue", "contrast-server", "ImageProcessing"]),
+        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "AppleDesign", "JSONValue", "contrast-server", "ImageProcessing"]),
         .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),
     ]
 )

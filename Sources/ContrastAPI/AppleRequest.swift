@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue
@@ -54,7 +55,7 @@ extension Fields {
         let names = E.allCases.map(\.rawValue)
         // Suggest canonical names only: an alias close to the input suggests what it stands for.
         var suggestions: [String] = []
-        for candidate in AppleNameMatching.suggestions(for: s, among: names + aliases.keys.sorted(), limit: 6) {
+        for candidate in NameSuggestions.suggestions(for: s, among: names + aliases.keys.sorted(), limit: 6) {
             let canonical = aliases[candidate]?.rawValue ?? candidate
             if !suggestions.contains(canonical) { suggestions.append(canonical) }
         }
@@ -95,7 +96,7 @@ extension Fields {
             if let w = AppleFontWeight(name: s) { return w.cssWeight }
             let names = AppleFontWeight.allCases.map(\.rawValue) + (emphasized == nil ? [] : ["emphasized"])
             throw Problem.unknownName(field(key), what: "font weight", got: s, known: names,
-                                      suggestions: AppleNameMatching.suggestions(for: s, among: names))
+                                      suggestions: NameSuggestions.suggestions(for: s, among: names))
         }
         return try integer(key, in: 1...1000)
     }
@@ -133,14 +134,14 @@ struct TextStyleSelection: Sendable {
         guard let style = table.style(named: name) else {
             let names = table.styles.map(\.name)
             throw Problem.unknownName(f.field("textStyle"), what: "text style", got: name, known: names,
-                                      suggestions: AppleNameMatching.suggestions(for: name, among: names + table.aliases.keys.sorted()))
+                                      suggestions: NameSuggestions.suggestions(for: name, among: names + table.aliases.keys.sorted()))
         }
         var index = table.defaultCategoryIndex
         if let c = try f.string("contentSizeCategory", maxLength: 64) {
             guard let i = table.categoryIndex(named: c) else {
                 throw Problem.unknownName(f.field("contentSizeCategory"), what: "content size category", got: c,
                                           known: table.categories.map(\.name),
-                                          suggestions: AppleNameMatching.suggestions(for: c, among: table.categoryNames))
+                                          suggestions: NameSuggestions.suggestions(for: c, among: table.categoryNames))
             }
             index = i
         }
@@ -298,7 +299,7 @@ enum AppleJSON {
     static func wcag(_ ratio: Double) -> JSON { ContrastEndpoint.wcagVerdicts(ratio) }
 
     /// A requirement: metric, minimum (null when nothing can meet it), basis.
-    static func requirement(_ r: AppleContrastRequirement) -> JSON {
+    static func requirement(_ r: ContrastTarget) -> JSON {
         .object([("metric", .string(r.metric.rawValue)), ("minimum", .number(r.minimum.isFinite ? r.minimum : nil)),
                  ("basis", .string(r.basis))])
     }

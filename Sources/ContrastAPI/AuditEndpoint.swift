@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue
@@ -50,7 +51,7 @@ struct AuditEndpoint {
         var inputJSON: JSON
         var text: AppleTextRequirement?
         var textStyle: TextStyleSelection?
-        var requirement: AppleContrastRequirement
+        var requirement: ContrastTarget
     }
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
@@ -100,7 +101,7 @@ struct AuditEndpoint {
         guard case .object(let o) = item else {
             let input = try AdaptiveColorInput.parse(item, at: path, fromQuery: fromQuery, hexOrder: hexOrder)
             return AuditColor(name: input.text, role: .text, input: input, inputJSON: item, text: nil, textStyle: nil,
-                              requirement: .of(role: .text, policy: policy, text: nil))
+                              requirement: .apple(role: .text, policy: policy, text: nil))
         }
         let cf = Fields(object: o, path: path, fromQuery: fromQuery)
         try cf.rejectUnknown(colorFields)
@@ -132,7 +133,7 @@ struct AuditEndpoint {
             }
         }
         return AuditColor(name: name, role: role, input: input, inputJSON: .object(colorMembers), text: text, textStyle: style,
-                          requirement: .of(role: role, policy: policy, text: text))
+                          requirement: .apple(role: role, policy: policy, text: text))
     }
 
     /// One measured row.
@@ -235,14 +236,14 @@ struct AuditEndpoint {
     /// `label`, or the other appearance's label where it contrasts more (`DarkVariants.textLabel`,
     /// the palette's rule).
     static func backgroundLabel(under surfaces: [SIMD3<Double>], in context: AppleColorContext,
-                                requirement: AppleContrastRequirement, data: AppleData) -> (label: DisplayColor, labelName: String, margin: Double) {
+                                requirement: ContrastTarget, data: AppleData) -> (label: DisplayColor, labelName: String, margin: Double) {
         var inverse = context
         inverse.appearance = context.appearance == .light ? .dark : .light
         inverse.level = .base
         let label = data.catalog.resolve("label", in: context)?.value.displayColor
             ?? DisplayColor(srgb: SIMD3(repeating: context.appearance == .dark ? 1 : 0))
         return DarkVariants.textLabel(under: surfaces, label: label, inverseLabel: data.catalog.resolve("label", in: inverse)?.value.displayColor,
-                                      appearance: context.appearance, target: ContrastTarget(requirement))
+                                      appearance: context.appearance, target: requirement)
     }
 
     static func rowJSON(_ r: Row) -> JSON {

@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import JSONValue
 
@@ -20,8 +21,8 @@ enum AuditSuggestion {
     ///   "worst": {"ratio", "ratioText", "apcaLc", "value"}, "passes"}`; `passes` false (and the
     ///   best worst case) when no color of the hue passes everywhere.
     static func context(_ context: AppleColorContext, role: AppleColorRole, color: DisplayColor, surfaces: [SIMD3<Double>],
-                        systemSurfaces: [SIMD3<Double>], requirement: AppleContrastRequirement, data: AppleData) -> JSON {
-        let target = ContrastTarget(requirement)
+                        systemSurfaces: [SIMD3<Double>], requirement: ContrastTarget, data: AppleData) -> JSON {
+        let target = requirement
         func measurements(_ c: DisplayColor) -> [ContrastMeasurement] {
             if role == .background {
                 let under = c.alpha >= 1 ? [c.srgb] : systemSurfaces.map { AppleCompositing.flatten(c, over: $0) }

@@ -1,4 +1,5 @@
 import Foundation
+import AppleDesign
 import ColorScience
 import JSONValue
 
@@ -129,7 +130,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
 func systemColorSuggestions(_ text: String) -> [String] {
     var t = text.trimmingWhitespace()
     if t.hasPrefix("UIColor.") { t.removeFirst("UIColor.".count) }
-    guard AppleNameMatching.isPlainName(t, maxLength: maxSystemColorNameLength), case .success(let data) = AppleData.shared
+    guard NameSuggestions.isPlainName(t, maxLength: maxSystemColorNameLength), case .success(let data) = AppleData.shared
     else { return [] }
     return data.catalog.suggestions(for: t)
 }

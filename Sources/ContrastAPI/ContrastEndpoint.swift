@@ -1,4 +1,5 @@
 import Foundation
+import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue

@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import HTTPServer
 import ImageProcessing

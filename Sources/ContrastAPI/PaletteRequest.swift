@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import JSONValue
 
@@ -45,7 +46,7 @@ enum TargetInput {
             default:
                 let names = ["AA", "AAA", "AA-large", "AAA-large", "non-text", "hig", "apca"]
                 throw Problem.unknownName(path, what: "target", got: s, known: names,
-                                          suggestions: AppleNameMatching.suggestions(for: s, among: names))
+                                          suggestions: NameSuggestions.suggestions(for: s, among: names))
             }
         case .object(let o):
             return try parse(Fields(object: o, path: path, fromQuery: fromQuery))
@@ -234,7 +235,7 @@ struct PaletteRequest {
                 guard let k = firstIndex[name] else {
                     throw Problem.unknownName(path, what: "palette background", got: name,
                                               known: colors.filter { $0.role == .background }.map(\.name),
-                                              suggestions: AppleNameMatching.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
+                                              suggestions: NameSuggestions.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
                 }
                 guard colors[k].role == .background else {
                     throw Problem.invalidField(path, "\(path.display): '\(name.prefix(64))' has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
@@ -247,7 +248,7 @@ struct PaletteRequest {
     static func parseColor(_ item: JSON, at path: FieldPath, fromQuery: Bool, hexOrder: HexOrder, policy: AppleContrastPolicy,
                            target: ContrastTarget?, increasedTarget: ContrastTarget?) throws(Problem) -> PaletteRequestColor {
         func defaultTarget(_ role: AppleColorRole, _ text: AppleTextRequirement?) -> ContrastTarget {
-            target ?? ContrastTarget(AppleContrastRequirement.of(role: role, policy: policy, text: text))
+            target ?? ContrastTarget.apple(role: role, policy: policy, text: text)
         }
         let lightContext = AppleColorContext.default
         guard case .object(let o) = item else {

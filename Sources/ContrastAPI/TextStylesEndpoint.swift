@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue
@@ -33,7 +34,7 @@ struct TextStylesEndpoint {
             guard let s = table.style(named: name) else {
                 let names = table.styles.map(\.name)
                 throw Problem.unknownName(f.field("textStyle"), what: "text style", got: name, known: names,
-                                          suggestions: AppleNameMatching.suggestions(for: name, among: names + table.aliases.keys.sorted()))
+                                          suggestions: NameSuggestions.suggestions(for: name, among: names + table.aliases.keys.sorted()))
             }
             styles = [s]
         }
@@ -42,7 +43,7 @@ struct TextStylesEndpoint {
             guard let i = table.categoryIndex(named: c) else {
                 throw Problem.unknownName(f.field("contentSizeCategory"), what: "content size category", got: c,
                                           known: table.categories.map(\.name),
-                                          suggestions: AppleNameMatching.suggestions(for: c, among: table.categoryNames))
+                                          suggestions: NameSuggestions.suggestions(for: c, among: table.categoryNames))
             }
             indices = [i]
         }

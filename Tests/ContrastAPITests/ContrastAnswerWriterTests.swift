@@ -1,4 +1,5 @@
 @testable import ContrastAPI
+import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue

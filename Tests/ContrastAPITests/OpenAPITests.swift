@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 @testable import ContrastAPI
 import Foundation

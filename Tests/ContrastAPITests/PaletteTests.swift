@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 @testable import ContrastAPI
 import Foundation
@@ -773,7 +774,7 @@ struct PaletteTests {
         let data = try AppleData.get()
         let context = AppleColorContext(appearance: .dark, level: .elevated)
         let surfaces = data.catalog.backgroundNames.compactMap { data.catalog.resolve($0, in: context)?.value.srgb }
-        let requirement = AppleContrastRequirement.of(role: .text, policy: .wcagAA, text: nil)
+        let requirement = ContrastTarget.apple(role: .text, policy: .wcagAA, text: nil)
         let j = AuditSuggestion.context(context, role: .text, color: DisplayColor(.srgb8(153, 153, 153)), surfaces: surfaces,
                                         systemSurfaces: surfaces, requirement: requirement, data: data)
         #expect(j["context"] == "dark-elevated" && j["passes"] == true && j["direction"] == "lighter")

@@ -1,4 +1,4 @@
-import Foundation  // pow for the a98-rgb and prophoto-rgb transfer functions
+import Foundation
 
 /// Why a string is not a usable CSS color.
 public enum ColorParseError: Error, Equatable, Sendable {
@@ -898,38 +898,5 @@ struct ColorSyntax {
             none = ComponentFlags(repeating: false)
         }
         return Color(space: space, coordinates: coords, alpha: alpha, isNone: none)
-    }
-}
-
-/// The two CSS predefined RGB spaces without a `ColorSpace` case (CSS Color 4 §10.5, §10.6;
-/// §18 sample code `lin_a98rgb`, `lin_a98rgb_to_XYZ`, `lin_ProPhoto`, `lin_ProPhoto_to_XYZ`).
-enum PredefinedRGB {
-    static let a98ToXYZ = ColorSpaceTree.Matrix3(
-        SIMD3(573536.0 / 994567, 263643.0 / 1420810, 187206.0 / 994567),
-        SIMD3(591459.0 / 1989134, 6239551.0 / 9945670, 374412.0 / 4972835),
-        SIMD3(53769.0 / 1989134, 351524.0 / 4972835, 4929758.0 / 4972835))
-    static let prophotoToXYZ = ColorSpaceTree.Matrix3(
-        SIMD3(0.79776664490064230, 0.13518129740053308, 0.03134773412839220),
-        SIMD3(0.28807482881940130, 0.71183523424187300, 0.00008993693872564),
-        SIMD3(0.00000000000000000, 0.00000000000000000, 0.82510460251046020))
-
-    /// a98-rgb (gamma 563/256, sign-symmetric) → XYZ D65.
-    static func a98RGBToXYZD65(_ c: SIMD3<Double>) -> SIMD3<Double> {
-        let linear = ColorSpaceTree.map(c) { v in
-            let r = pow(abs(v), 563.0 / 256)
-            return v < 0 ? -r : r
-        }
-        return a98ToXYZ(linear)
-    }
-
-    /// prophoto-rgb (gamma 1.8, linear below 16/512, sign-symmetric) → XYZ D50.
-    static func prophotoRGBToXYZD50(_ c: SIMD3<Double>) -> SIMD3<Double> {
-        let linear = ColorSpaceTree.map(c) { v in
-            let a = abs(v)
-            if a <= 16.0 / 512 { return v / 16 }
-            let r = pow(a, 1.8)
-            return v < 0 ? -r : r
-        }
-        return prophotoToXYZ(linear)
     }
 }

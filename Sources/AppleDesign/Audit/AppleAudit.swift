@@ -10,6 +10,7 @@
 // - APCA "in a Nutshell" use levels and the apca-w3 font lookup (APCAFontLookup.swift).
 
 /// The contrast rule set an audit applies.
+import ColorScience
 public enum AppleContrastPolicy: String, Sendable, CaseIterable, Hashable {
     /// HIG (default): at least 4.5:1 for everything, and 7:1 for small text in custom colors.
     case hig
@@ -49,64 +50,31 @@ public enum AppleColorRole: String, Sendable, CaseIterable, Hashable {
     public var acceptsTextSize: Bool { self == .text || self == .secondaryText || self == .tint }
 }
 
-/// The metric a requirement is stated in.
-public enum AppleContrastMetric: String, Sendable, Hashable {
-    /// WCAG 2.x contrast ratio `1...21`.
-    case wcag2
-    /// APCA |Lc| `0...108`.
-    case apca
-}
-
-/// The minimum a policy asks of one color in one role.
-public struct AppleContrastRequirement: Sendable, Hashable {
-    /// WCAG ratio or APCA |Lc|.
-    public var metric: AppleContrastMetric
-    /// Minimum ratio (`wcag2`) or minimum |Lc| (`apca`).
-    public var minimum: Double
-    /// Why, in words, with the rule's source.
-    public var basis: String
-
-    /// A requirement; `minimum` may be `.infinity` when nothing can meet it.
-    public init(metric: AppleContrastMetric, minimum: Double, basis: String) {
-        self.metric = metric
-        self.minimum = minimum
-        self.basis = basis
-    }
-
-    /// Whether a measurement meets the requirement (unrounded, `>=`).
-    public func isMet(by m: ContrastMeasurement) -> Bool {
-        value(of: m) >= minimum
-    }
-
-    /// The measured value in this requirement's metric: the ratio, or |Lc|.
-    public func value(of m: ContrastMeasurement) -> Double {
-        metric == .wcag2 ? m.ratio : abs(m.apcaLc)
-    }
-
-    /// The minimum for `role` under `policy`. `text` is the text size when known; text roles
+extension ContrastTarget {
+    /// The minimum Apple's guidance (or the chosen `policy`) asks of a color in `role`. `text` is the text size when known; text roles
     /// without one are judged as body text (17 pt Regular, the iOS default size, sources §8).
-    public static func of(role: AppleColorRole, policy: AppleContrastPolicy, text: AppleTextRequirement?) -> AppleContrastRequirement {
+    public static func apple(role: AppleColorRole, policy: AppleContrastPolicy, text: AppleTextRequirement?) -> ContrastTarget {
         let t = text ?? AppleTextRequirement(points: 17, weight: 400)
         let sizeWords = "\(AppleFormatting.number(t.points)) pt at weight \(t.weight)\(text == nil ? " (no size given: body text assumed)" : "")"
         let large = t.isLargeText ? "large" : "small"
         switch (policy, role.isText) {
         case (.hig, true):
-            return AppleContrastRequirement(
+            return ContrastTarget(
                 metric: .wcag2, minimum: t.hig,
                 basis: t.isLargeText
                     ? "HIG Dark Mode: no lower than 4.5:1 (\(large) text, \(sizeWords))"
                     : "HIG Dark Mode: strive for 7:1 for custom colors, especially in small text (\(sizeWords))")
         case (.hig, false):
-            return AppleContrastRequirement(metric: .wcag2, minimum: AppleContrastPolicy.higMinimum,
+            return ContrastTarget(metric: .wcag2, minimum: AppleContrastPolicy.higMinimum,
                                             basis: "HIG Dark Mode: contrast between colors no lower than 4.5:1")
         case (.wcagAA, true):
-            return AppleContrastRequirement(metric: .wcag2, minimum: t.wcagAA,
+            return ContrastTarget(metric: .wcag2, minimum: t.wcagAA,
                                             basis: "WCAG 2.2 SC 1.4.3 AA, \(large) text (\(sizeWords))")
         case (.wcagAAA, true):
-            return AppleContrastRequirement(metric: .wcag2, minimum: t.wcagAAA,
+            return ContrastTarget(metric: .wcag2, minimum: t.wcagAAA,
                                             basis: "WCAG 2.2 SC 1.4.6 AAA, \(large) text (\(sizeWords))")
         case (.wcagAA, false), (.wcagAAA, false):
-            return AppleContrastRequirement(metric: .wcag2, minimum: WCAG.aaNonText,
+            return ContrastTarget(metric: .wcag2, minimum: WCAG.aaNonText,
                                             basis: "WCAG 2.2 SC 1.4.11 non-text contrast 3:1 (no AAA level exists)")
         case (.apca, true):
             // The lookup's size: the points as px (1 iOS pt taken as 1 CSS px), or px as given.
@@ -114,13 +82,13 @@ public struct AppleContrastRequirement: Sendable, Hashable {
                 ? "\(sizeWords), 1 iOS pt taken as 1 CSS px"
                 : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)"
             if let lc = t.apcaMinimumLc {
-                return AppleContrastRequirement(metric: .apca, minimum: lc,
+                return ContrastTarget(metric: .apca, minimum: lc,
                                                 basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(lookupWords)")
             }
-            return AppleContrastRequirement(metric: .apca, minimum: .infinity,
+            return ContrastTarget(metric: .apca, minimum: .infinity,
                                             basis: "APCA font lookup (apca-w3 0.1.9): no contrast makes \(lookupWords) usable for text")
         case (.apca, false):
-            return AppleContrastRequirement(metric: .apca, minimum: APCALevel.largeOrHeavyText.minimumLc,
+            return ContrastTarget(metric: .apca, minimum: APCALevel.largeOrHeavyText.minimumLc,
                                             basis: "APCA in a Nutshell: Lc 45 for fine pictograms and icons")
         }
     }

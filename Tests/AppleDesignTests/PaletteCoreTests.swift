@@ -1,3 +1,4 @@
+@testable import AppleDesign
 @testable import ColorScience
 import Foundation
 import Testing

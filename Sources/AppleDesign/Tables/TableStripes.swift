@@ -18,6 +18,7 @@
 // (default 1.1; Apple's own stripes are 1.12:1 in light and 1.23:1 in dark).
 
 /// A proposal for the alternate row.
+import ColorScience
 public struct TableStripeProposal: Sendable {
     /// Which way the alternate row moved from the base.
     public enum Direction: String, Sendable {

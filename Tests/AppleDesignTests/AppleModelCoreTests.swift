@@ -1,3 +1,4 @@
+@testable import AppleDesign
 @testable import ColorScience
 import Foundation
 import Testing
@@ -126,7 +127,7 @@ struct AppleModelCoreTests {
         #expect(Self.catalog.suggestions(for: "SystemBlue").first == "systemBlue")
         #expect(Self.catalog.suggestions(for: "secondaryLable").first == "secondaryLabel")
         #expect(Self.catalog.suggestions(for: "zzzzzzzz").isEmpty)
-        #expect(AppleNameMatching.distance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+        #expect(NameSuggestions.distance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
     }
 
     // MARK: Compositing
@@ -223,20 +224,20 @@ struct AppleModelCoreTests {
     // MARK: Audit requirements
 
     @Test func policyRequirements() {
-        let body = AppleContrastRequirement.of(role: .text, policy: .hig, text: nil)
+        let body = ContrastTarget.apple(role: .text, policy: .hig, text: nil)
         #expect(body.metric == .wcag2 && body.minimum == 7)
-        let large = AppleContrastRequirement.of(role: .text, policy: .hig, text: AppleTextRequirement(points: 28, weight: 400))
+        let large = ContrastTarget.apple(role: .text, policy: .hig, text: AppleTextRequirement(points: 28, weight: 400))
         #expect(large.minimum == 4.5)
-        #expect(AppleContrastRequirement.of(role: .icon, policy: .wcagAA, text: nil).minimum == 3)
-        #expect(AppleContrastRequirement.of(role: .nonText, policy: .wcagAAA, text: nil).minimum == 3)
-        #expect(AppleContrastRequirement.of(role: .secondaryText, policy: .wcagAAA, text: nil).minimum == 7)
-        let apca = AppleContrastRequirement.of(role: .tint, policy: .apca, text: nil)
+        #expect(ContrastTarget.apple(role: .icon, policy: .wcagAA, text: nil).minimum == 3)
+        #expect(ContrastTarget.apple(role: .nonText, policy: .wcagAAA, text: nil).minimum == 3)
+        #expect(ContrastTarget.apple(role: .secondaryText, policy: .wcagAAA, text: nil).minimum == 7)
+        let apca = ContrastTarget.apple(role: .tint, policy: .apca, text: nil)
         #expect(apca.metric == .apca && apca.minimum == APCAMinimumLc.minimumLc(px: 17, weight: 400))
-        #expect(AppleContrastRequirement.of(role: .icon, policy: .apca, text: nil).minimum == 45)
+        #expect(ContrastTarget.apple(role: .icon, policy: .apca, text: nil).minimum == 45)
         // isMet compares the unrounded value with >=.
         let m = ContrastMeasurement.flattened(foreground: SIMD3(repeating: 0x77 / 255.0), background: SIMD3(repeating: 1))
-        #expect(!AppleContrastRequirement(metric: .wcag2, minimum: 4.5, basis: "").isMet(by: m))  // 4.478
-        #expect(AppleContrastRequirement(metric: .wcag2, minimum: 4.47, basis: "").isMet(by: m))
+        #expect(!ContrastTarget(metric: .wcag2, minimum: 4.5, basis: "").isMet(by: m))  // 4.478
+        #expect(ContrastTarget(metric: .wcag2, minimum: 4.47, basis: "").isMet(by: m))
     }
 
     // MARK: Table stripes

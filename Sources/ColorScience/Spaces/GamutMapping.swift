@@ -57,12 +57,6 @@ public enum GamutMapping {
         color.isInGamut(gamut, epsilon: 0)
     }
 
-    /// ΔE OK: Euclidean distance in OKLab (CSS Color 4 §13.2, deltaEOK.js).
-    static func deltaEOK(_ a: Color, _ b: Color) -> Double {
-        let d = a.converted(to: .oklab).coordinates - b.converted(to: .oklab).coordinates
-        return (d * d).sum().squareRoot()
-    }
-
     /// CSS Color 4 §13.2 "binary search gamut mapping with local MINDE", step by step.
     static func css4(_ origin: Color, gamut: ColorSpace) -> Color {
         // 2. origin in OKLCH
@@ -85,7 +79,7 @@ public enum GamutMapping {
         var high = current.coordinates.y
         var lowInGamut = true
         var clipped = clip(current, into: gamut)
-        var e = deltaEOK(clipped, current)
+        var e = ColorDifference.deltaEOK(clipped, current)
         if e < jnd { return clipped }
         // 18. binary search on chroma
         while high - low > epsilon {
@@ -96,7 +90,7 @@ public enum GamutMapping {
                 continue
             }
             clipped = clip(current, into: gamut)
-            e = deltaEOK(clipped, current)
+            e = ColorDifference.deltaEOK(clipped, current)
             if e < jnd {
                 if jnd - e < epsilon { return clipped }
                 lowInGamut = false

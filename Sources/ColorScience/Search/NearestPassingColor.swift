@@ -24,126 +24,6 @@ import Foundation
 //
 // Everything is deterministic: no randomness, fixed step counts, fixed tie order.
 
-/// A contrast a color must reach: a WCAG 2.x ratio or an APCA |Lc|.
-public struct ContrastTarget: Sendable, Hashable {
-    /// The measure a target is stated in.
-    public enum Metric: String, Sendable, CaseIterable, Hashable {
-        /// WCAG 2.x contrast ratio `1...21`.
-        case wcag2
-        /// APCA 0.0.98G-4g |Lc| `0...108` (text = foreground).
-        case apca
-    }
-
-    /// WCAG ratio or APCA |Lc|.
-    public var metric: Metric
-    /// Minimum ratio (`wcag2`, `1...21`) or minimum |Lc| (`apca`, `0...108`); may be `.infinity`
-    /// when nothing can meet it (e.g. APCA text too small at any contrast).
-    public var minimum: Double
-    /// Why, in words, with the rule's source (e.g. "WCAG 2.2 SC 1.4.3 AA, normal text").
-    public var basis: String
-
-    /// A target; `minimum` is stored as given.
-    public init(metric: Metric, minimum: Double, basis: String) {
-        self.metric = metric
-        self.minimum = minimum
-        self.basis = basis
-    }
-
-    /// A WCAG 2.x ratio target `1...21`.
-    public static func ratio(_ minimum: Double, basis: String? = nil) -> ContrastTarget {
-        ContrastTarget(metric: .wcag2, minimum: minimum, basis: basis ?? "WCAG 2.x contrast ratio of at least \(ContrastTarget.format(minimum)):1")
-    }
-
-    /// An APCA |Lc| target `0...108`.
-    public static func apcaLc(_ minimum: Double, basis: String? = nil) -> ContrastTarget {
-        ContrastTarget(metric: .apca, minimum: minimum, basis: basis ?? "APCA \(APCA.version) |Lc| of at least \(ContrastTarget.format(minimum))")
-    }
-
-    /// The target an Apple audit requirement states (same metric, minimum and basis).
-    public init(_ requirement: AppleContrastRequirement) {
-        self.init(metric: requirement.metric == .wcag2 ? .wcag2 : .apca, minimum: requirement.minimum,
-                  basis: requirement.basis)
-    }
-
-    /// The measured value in this target's metric: the ratio, or |Lc|.
-    @inlinable
-    public func value(of m: ContrastMeasurement) -> Double {
-        metric == .wcag2 ? m.ratio : abs(m.apcaLc)
-    }
-
-    /// Whether a measurement meets the target (unrounded, `>=`).
-    public func isMet(by m: ContrastMeasurement) -> Bool { value(of: m) >= minimum }
-
-    /// True when some pair of colors can meet the target (ratio ≤ 21, |Lc| ≤ 108, finite).
-    public var isReachable: Bool {
-        minimum.isFinite && minimum <= (metric == .wcag2 ? 21 : 108)
-    }
-
-    /// The increased-contrast target derived from this one, for the Increase Contrast variants:
-    /// - WCAG: the next WCAG text level — below 4.5 → 4.5 (AA text), below 7 → 7 (AAA text), 7 or
-    ///   more stays (no higher level exists). A 3:1 non-text target becomes 4.5:1, which is what
-    ///   Apple's iOS 26 increased-contrast tints reach on their backgrounds (README, Palettes).
-    /// - APCA: +15 Lc, APCA's step from a minimum to an enhanced level ("APCA in a Nutshell"),
-    ///   capped at Lc 90 (preferred body text); a minimum of 90 or more stays.
-    public var increased: ContrastTarget {
-        switch metric {
-        case .wcag2:
-            let next = minimum < WCAG.aaNormalText ? WCAG.aaNormalText : (minimum < WCAG.aaaNormalText ? WCAG.aaaNormalText : minimum)
-            return .ratio(next, basis: next == minimum
-                ? "\(basis); already at the highest WCAG level, so increased contrast asks the same"
-                : "increased contrast: the next WCAG text level above \(ContrastTarget.format(minimum)):1 is \(ContrastTarget.format(next)):1 (\(next == WCAG.aaNormalText ? "AA text, SC 1.4.3" : "AAA text, SC 1.4.6"))")
-        case .apca:
-            let next = minimum >= 90 ? minimum : Swift.min(minimum + 15, 90)
-            return .apcaLc(next, basis: next == minimum
-                ? "\(basis); already at APCA's preferred level, so increased contrast asks the same"
-                : "increased contrast: APCA enhanced level, Lc \(ContrastTarget.format(minimum)) + 15 (capped at Lc 90)")
-        }
-    }
-
-    /// A number for texts: integers without a fraction, else up to 4 decimals.
-    static func format(_ d: Double) -> String {
-        guard d.isFinite else { return "∞" }
-        return ColorFormatting.number(d, decimals: 4)
-    }
-}
-
-extension DisplayColor {
-    /// The color exactly as its 8-bit hex (`Color.hex`) states it: each channel and alpha
-    /// rounded half up to n/255 (CSS Color 4 §15.2), so contrast measured on the result is the
-    /// contrast of the reported hex. Always allocates nothing; idempotent.
-    public var quantized: DisplayColor {
-        DisplayColor(srgb: EightBit.quantize(srgb), alpha: EightBit.quantize(alpha), wasGamutMapped: wasGamutMapped)
-    }
-
-    /// `#rrggbb`, or `#rrggbbaa` when alpha is below 1 (rounded half up, as `Color.hex`).
-    public var hex: String { Color.srgb(srgb.x, srgb.y, srgb.z, alpha: alpha).hex }
-
-    /// The color as a `Color` in sRGB.
-    public var color: Color { Color.srgb(srgb.x, srgb.y, srgb.z, alpha: alpha) }
-}
-
-/// 8-bit quantization as `Color.hex` writes colors (round half up from `x × 255`).
-public enum EightBit {
-    /// One channel `0...1` → the nearest n/255 (half up; NaN → 0; clipped to `0...1`).
-    @inlinable
-    public static func quantize(_ v: Double) -> Double {
-        Double(byte(v)) / 255
-    }
-
-    /// Three channels → the nearest n/255 each.
-    @inlinable
-    public static func quantize(_ v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(quantize(v.x), quantize(v.y), quantize(v.z))
-    }
-
-    /// The byte `0...255` a channel `0...1` is written as (same rounding as `Color.hex`).
-    @inlinable
-    public static func byte(_ v: Double) -> Int {
-        let c = v.isNaN ? 0 : Swift.min(Swift.max(v, 0), 1)
-        return Swift.min(255, Int((c * 255 + 0.5 + 1e-9).rounded(.down)))
-    }
-}
-
 /// The constant-hue path a color moves along: OKLCH lightness changes, hue stays, chroma stays
 /// unless sRGB cannot show it at that lightness.
 public struct LightnessPath: Sendable {
@@ -254,13 +134,13 @@ public enum NearestPassingColor {
     static let bisectionTolerance = 1e-7
 
     /// The outcome of searching one path: the first passing parameter, or the best seen.
-    struct Scan {
+    package struct Scan {
         /// Path parameter (distance from the start) of the first passing point, if any.
-        var passing: Double?
+        package var passing: Double?
         /// Margin (value − minimum) at `passing`, or the best margin seen when none passed.
-        var margin: Double
+        package var margin: Double
         /// Path parameter of the best margin seen (when none passed).
-        var best: Double
+        package var best: Double
     }
 
     /// Scans a path parameter `s` in `(0, span]` for the first point whose margin is ≥ 0.
@@ -269,7 +149,7 @@ public enum NearestPassingColor {
     ///   - span: how far the path runs (OKLCH lightness units, `0...1`).
     ///   - margin: value − minimum of the quantized point at `s`; ≥ 0 passes. Called at most
     ///     about `span × 256 + 30` times.
-    static func scan(span: Double, margin: (Double) -> Double) -> Scan {
+    package static func scan(span: Double, margin: (Double) -> Double) -> Scan {
         guard span > 1e-12 else { return Scan(passing: nil, margin: -.infinity, best: 0) }
         let n = Swift.max(4, Int((span * stepsPerUnit).rounded(.up)))
         var previous = 0.0
@@ -340,15 +220,9 @@ public enum NearestPassingColor {
         ColorSpaceTree.xyzToOKLab(ColorSpaceTree.linearSRGBToXYZ(ColorSpaceTree.map(srgb, ColorSpaceTree.srgbToLinear)))
     }
 
-    @inline(__always)
-    static func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-        let d = a - b
-        return (d * d).sum().squareRoot()
-    }
-
     /// ΔE OK between gamma-encoded sRGB `srgb` and OKLab coordinates `reference`.
     static func oklabDistance(_ srgb: SIMD3<Double>, _ reference: SIMD3<Double>) -> Double {
-        distance(oklab(srgb), reference)
+        ColorDifference.deltaEOK(oklab1: oklab(srgb), oklab2: reference)
     }
 
     // MARK: Pairs
@@ -453,9 +327,9 @@ public enum NearestPassingColor {
             return Candidate(
                 direction: direction, moving: moving, foreground: fg, background: bg, measurement: m, value: v,
                 passes: v >= target.minimum,
-                foregroundDeltaEOK: fgMoved ? distance(fgC.converted(to: .oklab).coordinates, fgLab) : 0,
+                foregroundDeltaEOK: fgMoved ? ColorDifference.deltaEOK(oklab1: fgC.converted(to: .oklab).coordinates, oklab2: fgLab) : 0,
                 foregroundDeltaE2000: fgMoved ? ColorDifference.deltaE2000(fgC, foreground) : 0,
-                backgroundDeltaEOK: bgMoved ? distance(bgC.converted(to: .oklab).coordinates, bgLab) : 0,
+                backgroundDeltaEOK: bgMoved ? ColorDifference.deltaEOK(oklab1: bgC.converted(to: .oklab).coordinates, oklab2: bgLab) : 0,
                 backgroundDeltaE2000: bgMoved ? ColorDifference.deltaE2000(bgC, background) : 0)
         }
         func margin(_ fg: DisplayColor, _ bg: DisplayColor) -> Double {

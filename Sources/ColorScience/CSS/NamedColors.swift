@@ -190,7 +190,7 @@ extension CSSColorParser {
     /// `redd` or `grey50`), closest first; empty unless `text` is letters and digits only.
     public static func namedColorSuggestions(for text: String, limit: Int = 3) -> [String] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard AppleNameMatching.isPlainName(trimmed) else { return [] }
-        return AppleNameMatching.suggestions(for: trimmed, among: CSSNamedColors.sortedNames, limit: limit)
+        guard NameSuggestions.isPlainName(trimmed) else { return [] }
+        return NameSuggestions.suggestions(for: trimmed, among: CSSNamedColors.sortedNames, limit: limit)
     }
 }

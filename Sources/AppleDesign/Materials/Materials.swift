@@ -12,6 +12,7 @@
 // contrast is reported as a range over content from black to white (or over given content).
 
 /// The iOS standard materials, thinnest to thickest, plus chrome (bars).
+import ColorScience
 public enum AppleMaterialKind: String, Sendable, CaseIterable, Hashable {
     case ultraThin, thin, regular, thick, chrome
 

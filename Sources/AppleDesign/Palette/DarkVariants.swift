@@ -1,3 +1,4 @@
+import ColorScience
 import Foundation
 
 // Dark-mode and increased-contrast variants of a light palette, checked on every Apple surface
@@ -846,7 +847,7 @@ public enum DarkVariants {
     }
 
     static func deltaEOK(_ c: DisplayColor, _ original: Color) -> Double {
-        NearestPassingColor.distance(NearestPassingColor.oklab(c.srgb), original.converted(to: .oklab).coordinates)
+        ColorDifference.deltaEOK(oklab1: NearestPassingColor.oklab(c.srgb), oklab2: original.converted(to: .oklab).coordinates)
     }
 
     static func deltaE2000(_ c: DisplayColor, _ original: Color) -> Double {

@@ -13,7 +13,7 @@ extension Color {
         let count = alpha < 1 ? 9 : 7
         return String(unsafeUninitializedCapacity: count) { buffer in
             func put(_ value: Double, at index: Int) {
-                let b = ColorFormatting.byte(value)
+                let b = EightBit.byte(value)
                 buffer[index] = ColorFormatting.hexDigit(b >> 4)
                 buffer[index + 1] = ColorFormatting.hexDigit(b & 15)
             }
@@ -82,13 +82,6 @@ extension Color {
 
 /// Number formatting helpers for serialization (internal).
 enum ColorFormatting {
-    /// The 8-bit value `0...255` of `value` clipped to `0...1`, rounded half up from `× 255`.
-    /// A 1e-9 allowance absorbs float error on exact halves such as 127.5.
-    static func byte(_ value: Double) -> Int {
-        let v = value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
-        return Swift.min(255, Int((v * 255 + 0.5 + 1e-9).rounded(.down)))
-    }
-
     /// The lower-case hex digit of `0...15` as an ASCII byte.
     @inline(__always)
     static func hexDigit(_ nibble: Int) -> UInt8 {
