@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 // ContrastService: WCAG/APCA contrast and Apple dark-mode palette calculator as a JSON HTTP API.
 // No outside Swift packages: only the toolchain and Debian C libraries (system-library targets).
+//
+// Layers (docs/architecture.md): ColorScience (pure color science) ← AppleDesign (Apple's model)
+// ← ContrastAPI (the only place that knows colors and HTTP) → HTTPServer (no color knowledge).
+// The executables in Sources/Executables stay thin; C libraries sit in Sources/System.
 import PackageDescription
 
 let package = Package(
@@ -12,43 +16,22 @@ let package = Package(
         .library(name: "AppleDesign", targets: ["AppleDesign"]),
     ],
     targets: [
-        // Pure color science: parsing, conversions, luminance, contrast, compositing. No I/O, no JSON.
+        // Pure color science: parsing, conversions, luminance, contrast, compositing. No I/O, no
+        // JSON, no HTTP, no Apple names.
         .target(name: "ColorScience"),
         // Apple's design model on top of the core: system colors, Dynamic Type, materials, the
         // audit policy, dark and increased-contrast variants, table stripes. No I/O, no JSON.
         .target(name: "AppleDesign", dependencies: ["ColorScience"]),
 
-        // libmicrohttpd from Debian (libmicrohttpd-dev), dynamically linked (LGPL).
-        .systemLibrary(
-            name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
-        ),
-        // Non-variadic, prefixed wrappers for MHD's variadic C functions.
-        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-
-        // HTTP server wrapper: routing, bodies, queries, responses, static files. No color knowledge.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CZlib", "JSONValue"]),
-
-        // zlib from Debian (zlib1g-dev) for gzip content coding of large responses.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-
         // Strict RFC 8259 JSON values: ordered objects, exact types, JSON-pointer error locations.
         .target(name: "JSONValue"),
 
-        // libvips from Debian (libvips-dev; runtime libvips42): PNG, JPEG, WebP, ICC via lcms2.
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads.
-        .target(name: "CVipsShim", dependencies: ["CVips"], linkerSettings: [.linkedLibrary("lcms2")]),
+        // HTTP server wrapper: the libmicrohttpd daemon, routing, middleware, static files. No
+        // color knowledge.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "CZlib", "JSONValue"]),
+
         // Image decode/encode, luminance statistics, white-background detection, dim rule. No HTTP.
         .target(name: "ImageProcessing", dependencies: ["ColorScience", "CVipsShim"]),
-        // bench/image-bench's in-process runner (decode + dim + encode); not part of the service.
-        .executableTarget(name: "image-bench-runner", dependencies: ["ImageProcessing", "ColorScience"]),
-
-        // libzip from Debian (libzip-dev; runtime libzip4): zip archives of /v1/palette/export.
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
-        // Prefixed wrappers: build a zip archive in memory and read one back.
-        .target(name: "CZipShim", dependencies: ["CZip"]),
 
         // The API: endpoints, validation, JSON, problem details. The only place that knows both.
         .target(
@@ -57,12 +40,36 @@ let package = Package(
             resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json")]
         ),
 
+        // --- Executables (Sources/Executables) ---
         // Thin executable: configuration, signals, start.
-        .executableTarget(name: "contrast-server", dependencies: ["ContrastAPI", "HTTPServer"]),
-
+        .executableTarget(name: "contrast-server", dependencies: ["ContrastAPI", "HTTPServer"],
+                          path: "Sources/Executables/contrast-server"),
         // bench/run: the color core timed without HTTP (compared with bench/core.c).
-        .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"]),
+        .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"],
+                          path: "Sources/Executables/contrast-core-bench"),
+        // bench/image-bench's in-process runner (decode + dim + encode); not part of the service.
+        .executableTarget(name: "image-bench-runner", dependencies: ["ImageProcessing", "ColorScience"],
+                          path: "Sources/Executables/image-bench-runner"),
 
+        // --- C libraries from Debian and their shims (Sources/System) ---
+        // libmicrohttpd (libmicrohttpd-dev), dynamically linked (LGPL).
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD",
+                       pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Non-variadic, prefixed wrappers for MHD's variadic C functions.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Sources/System/CMicroHTTPDShim"),
+        // zlib (zlib1g-dev) for gzip content coding of large responses.
+        .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libvips (libvips-dev; runtime libvips42): PNG, JPEG, WebP, ICC via lcms2.
+        .systemLibrary(name: "CVips", path: "Sources/System/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads.
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/System/CVipsShim",
+                linkerSettings: [.linkedLibrary("lcms2")]),
+        // libzip (libzip-dev; runtime libzip4): zip archives of /v1/palette/export.
+        .systemLibrary(name: "CZip", path: "Sources/System/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // Prefixed wrappers: build a zip archive in memory and read one back.
+        .target(name: "CZipShim", dependencies: ["CZip"], path: "Sources/System/CZipShim"),
+
+        // --- Tests ---
         .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
         .testTarget(name: "AppleDesignTests", dependencies: ["AppleDesign", "ColorScience"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue"]),

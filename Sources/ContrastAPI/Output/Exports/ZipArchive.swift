@@ -1,7 +1,7 @@
 import CZipShim
 
 /// Zip archives in memory, through libzip (Debian `libzip-dev`, runtime `libzip4`; see
-/// `Sources/CZipShim`). Used by `/v1/palette/export` for the Xcode asset catalog and the
+/// `Sources/System/CZipShim`). Used by `/v1/palette/export` for the Xcode asset catalog and the
 /// Android resources; tests read the archives back with `entries(of:)`.
 enum ZipArchive {
     /// A failure of libzip, with its message.
