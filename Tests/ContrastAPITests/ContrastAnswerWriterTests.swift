@@ -42,5 +42,5 @@ struct ContrastAnswerWriterTests {
 
 /// The APCA font table's member names are literals: they must name the table's weights in order.
 @Test func apcaWeightKeysNameTheWeights() {
-    #expect(APCAEndpoint.weightKeys.map { $0.description } == ColorScience.APCAFontLookup.weights.map { String($0) })
+    #expect(APCAJSON.weightKeys.map { $0.description } == ColorScience.APCAFontLookup.weights.map { String($0) })
 }

@@ -775,8 +775,10 @@ struct PaletteTests {
         let context = AppleColorContext(appearance: .dark, level: .elevated)
         let surfaces = data.catalog.backgroundNames.compactMap { data.catalog.resolve($0, in: context)?.value.srgb }
         let requirement = ContrastTarget.apple(role: .text, policy: .wcagAA, text: nil)
-        let j = AuditSuggestion.context(context, role: .text, color: DisplayColor(.srgb8(153, 153, 153)), surfaces: surfaces,
-                                        systemSurfaces: surfaces, requirement: requirement, data: data)
+        let color = DisplayColor(.srgb8(153, 153, 153))
+        let fix = ColorAudit.fix(color, role: .text, surfaces: surfaces, systemSurfaces: surfaces, requirement: requirement,
+                                 in: context, catalog: data.catalog)
+        let j = AuditSuggestion.context(context, fix: fix, from: color, requirement: requirement)
         #expect(j["context"] == "dark-elevated" && j["passes"] == true && j["direction"] == "lighter")
         let hex = try #require(j["hex"]?.string)
         #expect(ratio(hex, on: "#3a3a3c") >= 4.5)

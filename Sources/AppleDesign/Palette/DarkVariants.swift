@@ -723,13 +723,11 @@ public enum DarkVariants {
         return (path.quantized(atLightness: scan.passing ?? span), true)
     }
 
-    /// Where a background color is measured in a context: itself when opaque, else composited
-    /// over each distinct system surface.
+    /// Where a background color is measured in a context (``BackgroundPlacement``): itself when
+    /// opaque, else composited over each distinct system surface.
     static func placements(ofBackground color: DisplayColor, named name: String, in c: PaletteEnvironment.Context) -> [Placed] {
-        if color.alpha >= 1 { return [Placed(context: c.context, name: name, srgb: color.srgb)] }
-        return c.surfaces.map { s in
-            Placed(context: c.context, name: "\(name) over \(s.name)", srgb: AppleCompositing.flatten(color, over: s.srgb))
-        }
+        BackgroundPlacement.placements(of: color, named: name, over: c.surfaces.map { ($0.name, $0.srgb) })
+            .map { Placed(context: c.context, name: $0.name, srgb: $0.srgb) }
     }
 
     /// The system label text on a background in context `c`: `label`, or the other appearance's
@@ -740,30 +738,8 @@ public enum DarkVariants {
     /// several surfaces, and its text cannot change color between them).
     static func textLabel(on color: DisplayColor, named name: String, in c: PaletteEnvironment.Context,
                           target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
-        textLabel(under: placements(ofBackground: color, named: name, in: c).map(\.srgb), label: c.label,
+        BackgroundPlacement.textLabel(under: placements(ofBackground: color, named: name, in: c).map(\.srgb), label: c.label,
                   inverseLabel: c.inverseLabel, appearance: c.context.appearance, target: target)
-    }
-
-    /// The system label text on a background that shows as `surfaces` (opaque sRGB `0...1`: the
-    /// background itself, or a translucent one composited over each system surface) in a context
-    /// of `appearance`: `label`, or `inverseLabel` (the other appearance's label) when its worst
-    /// case over the surfaces is better; with its name (`label`, `label (dark appearance)`,
-    /// `label (light appearance)`) and that worst `value − minimum` of `target`. The one rule for
-    /// backgrounds without palette text, in `/v1/palette/dark` and `/v1/audit` alike.
-    public static func textLabel(under surfaces: [SIMD3<Double>], label: DisplayColor, inverseLabel: DisplayColor?,
-                                 appearance: AppleAppearance, target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
-        func worst(_ label: DisplayColor) -> Double {
-            var m = Double.infinity
-            for s in surfaces {
-                m = Swift.min(m, target.value(of: ContrastMeasurement.opaque(foreground: label, background: s)) - target.minimum)
-            }
-            return m
-        }
-        let own = worst(label)
-        if let inverse = inverseLabel, case let other = worst(inverse), other > own {
-            return (inverse, appearance == .light ? "label (dark appearance)" : "label (light appearance)", other)
-        }
-        return (label, "label", own)
     }
 
     static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
@@ -771,7 +747,7 @@ public enum DarkVariants {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
             let under = placements(ofBackground: color, named: name, in: c)
-            let text = textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
+            let text = BackgroundPlacement.textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
                                  appearance: c.context.appearance, target: target)
             for s in under {
                 rows.append(measure(text.label, named: text.labelName, on: s, target: target))

@@ -28,7 +28,7 @@ import JSONValue
 /// "notes"}`. `suggestion` is null when every context passes, else `{"contexts": [{"context",
 /// "hex", "rgba", "oklch", "direction", "deltaEOK", "deltaE2000", "worst", "passes"}], "method"}`:
 /// per failing context the nearest color of the same hue that passes on all its surfaces
-/// (see ``AuditSuggestion``).
+/// (see ``ColorAudit`` for the algorithm, ``AuditSuggestion`` for its JSON).
 struct AuditEndpoint {
     static let fields: Set<String> = ["colors", "policy", "generation", "hexOrder"]
     static let colorFields: Set<String> = AdaptiveColorInput.objectFields.union([
@@ -136,60 +136,33 @@ struct AuditEndpoint {
                           requirement: .apple(role: role, policy: policy, text: text))
     }
 
-    /// One measured row.
-    struct Row {
-        var surface: String
-        var surfaceColor: SIMD3<Double>
-        var foreground: String
-        var m: ContrastMeasurement
-        var value: Double
-        var passes: Bool
-    }
-
     static func audit(_ color: AuditColor, colors: [AuditColor], contexts: [AppleColorContext],
                       data: AppleData) throws(Problem) -> (JSON, Bool) {
         let req = color.requirement
         var contextJSON: [JSON] = []
-        var worstCase: (context: AppleColorContext, row: Row)?
+        var worstCase: (context: AppleColorContext, row: ColorAudit.Row)?
         var failing: [String] = []
         var suggestions: [JSON] = []
         for context in contexts {
-            var systemSurfaces: [(String, SIMD3<Double>)] = []
-            for name in data.catalog.backgroundNames {
-                if let r = data.catalog.resolve(name, in: context) { systemSurfaces.append((name, r.value.srgb)) }
-            }
+            let systemSurfaces = ColorAudit.systemSurfaces(in: context, catalog: data.catalog)
             let (variant, resolved) = try color.input.resolve(in: context)
-            var rows: [Row] = []
-            func add(_ surface: String, _ s: SIMD3<Double>, _ fgName: String, _ fg: DisplayColor) {
-                let m = AppleCompositing.measure(fg, on: s)
-                rows.append(Row(surface: surface, surfaceColor: s, foreground: fgName, m: m, value: req.value(of: m),
-                                passes: req.isMet(by: m)))
-            }
-            if color.role == .background {
-                // Judged by the system label on it (or the other appearance's, where it contrasts
-                // more: white on a dark fill in light mode); translucent backgrounds on every
-                // system background.
-                let under = Self.placements(of: resolved.display, named: color.name, over: systemSurfaces)
-                let text = Self.backgroundLabel(under: under.map(\.srgb), in: context, requirement: req, data: data)
-                for (name, s) in under { add(name, s, text.labelName, text.label) }
-            } else {
-                for (name, s) in systemSurfaces { add(name, s, color.name, resolved.display) }
+            var customBackgrounds: [(name: String, color: DisplayColor)] = []
+            if color.role != .background {
                 for other in colors where other.role == .background {
-                    // A translucent palette background lies over every system surface, as its own
-                    // rows judge it (over systemBackground alone, text passed where it failed).
-                    let bg = try other.input.resolve(in: context).color.display
-                    for (name, s) in Self.placements(of: bg, named: "custom:\(other.name)", over: systemSurfaces) {
-                        add(name, s, color.name, resolved.display)
-                    }
+                    customBackgrounds.append((other.name, try other.input.resolve(in: context).color.display))
                 }
             }
+            let rows = ColorAudit.rows(of: resolved.display, named: color.name, role: color.role, requirement: req,
+                                       customBackgrounds: customBackgrounds, systemSurfaces: systemSurfaces,
+                                       in: context, catalog: data.catalog)
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
             let passes = rows.allSatisfy(\.passes)
             if !passes {
                 failing.append(context.id)
-                suggestions.append(AuditSuggestion.context(
-                    context, role: color.role, color: resolved.display, surfaces: rows.map(\.surfaceColor),
-                    systemSurfaces: systemSurfaces.map(\.1), requirement: req, data: data))
+                let fix = ColorAudit.fix(resolved.display, role: color.role, surfaces: rows.map(\.surfaceColor),
+                                         systemSurfaces: systemSurfaces.map(\.srgb), requirement: req,
+                                         in: context, catalog: data.catalog)
+                suggestions.append(AuditSuggestion.context(context, fix: fix, from: resolved.display, requirement: req))
             }
             if worstCase == nil || worst.value < worstCase!.row.value { worstCase = (context, worst) }
             var c = JSONObject()
@@ -224,30 +197,8 @@ struct AuditEndpoint {
         return (.object(o), failing.isEmpty)
     }
 
-    /// Where a background shows in a context: itself when opaque, else composited over each
-    /// system surface, named `<name> over <surface>` (as `DarkVariants` places them).
-    static func placements(of background: DisplayColor, named name: String,
-                           over systemSurfaces: [(String, SIMD3<Double>)]) -> [(name: String, srgb: SIMD3<Double>)] {
-        if background.alpha >= 1 { return [(name, background.srgb)] }
-        return systemSurfaces.map { ("\(name) over \($0.0)", AppleCompositing.flatten(background, over: $0.1)) }
-    }
-
-    /// The system label text on a background-role color that shows as `surfaces` in `context`:
-    /// `label`, or the other appearance's label where it contrasts more (`DarkVariants.textLabel`,
-    /// the palette's rule).
-    static func backgroundLabel(under surfaces: [SIMD3<Double>], in context: AppleColorContext,
-                                requirement: ContrastTarget, data: AppleData) -> (label: DisplayColor, labelName: String, margin: Double) {
-        var inverse = context
-        inverse.appearance = context.appearance == .light ? .dark : .light
-        inverse.level = .base
-        let label = data.catalog.resolve("label", in: context)?.value.displayColor
-            ?? DisplayColor(srgb: SIMD3(repeating: context.appearance == .dark ? 1 : 0))
-        return DarkVariants.textLabel(under: surfaces, label: label, inverseLabel: data.catalog.resolve("label", in: inverse)?.value.displayColor,
-                                      appearance: context.appearance, target: requirement)
-    }
-
-    static func rowJSON(_ r: Row) -> JSON {
-        ColorJSON.surfaceRow(surface: r.surface, surfaceColor: r.surfaceColor, foreground: r.foreground, r.m,
+    static func rowJSON(_ r: ColorAudit.Row) -> JSON {
+        ColorJSON.surfaceRow(surface: r.surface, surfaceColor: r.surfaceColor, foreground: r.foreground, r.measurement,
                              value: r.value, passes: r.passes)
     }
 

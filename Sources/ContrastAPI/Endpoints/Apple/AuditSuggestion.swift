@@ -2,40 +2,19 @@ import AppleDesign
 import ColorScience
 import JSONValue
 
-/// The fix suggestions of `POST /v1/audit` (its `suggestion` hook): for each failing context, the
-/// nearest color of the same hue that passes on every surface of that context, found as
-/// `POST /v1/suggest` finds it (`NearestPassingColor`; OKLCH lightness, hue kept, judged as the
-/// 8-bit hex it is reported as).
+/// The JSON of `POST /v1/audit`'s `suggestion` member: for each failing context, the nearest color
+/// of the same hue that passes on every surface of that context (found by ``ColorAudit``).
 enum AuditSuggestion {
-    /// One failing context's suggestion.
+    /// One failing context's suggestion (``ColorAudit/fix(_:role:surfaces:systemSurfaces:requirement:in:catalog:)``).
     ///
     /// - Parameters:
-    ///   - role: the audited role; a `background` moves itself under the system label that
-    ///     contrasts with it (see `AuditEndpoint.backgroundLabel`), every other role moves on the
-    ///     context's surfaces.
-    ///   - color: the color as resolved in `context`.
-    ///   - surfaces: the opaque surfaces it was measured on (foreground roles).
-    ///   - systemSurfaces: the context's system backgrounds (a translucent background is
-    ///     composited over each).
+    ///   - fix: the nearest passing color found for the context.
+    ///   - color: the color as resolved in `context` (ΔE is measured from it).
     /// - Returns: `{"context", "hex", "rgba", "oklch", "direction", "deltaEOK", "deltaE2000",
     ///   "worst": {"ratio", "ratioText", "apcaLc", "value"}, "passes"}`; `passes` false (and the
     ///   best worst case) when no color of the hue passes everywhere.
-    static func context(_ context: AppleColorContext, role: AppleColorRole, color: DisplayColor, surfaces: [SIMD3<Double>],
-                        systemSurfaces: [SIMD3<Double>], requirement: ContrastTarget, data: AppleData) -> JSON {
-        let target = requirement
-        func measurements(_ c: DisplayColor) -> [ContrastMeasurement] {
-            if role == .background {
-                let under = c.alpha >= 1 ? [c.srgb] : systemSurfaces.map { AppleCompositing.flatten(c, over: $0) }
-                let label = AuditEndpoint.backgroundLabel(under: under, in: context, requirement: requirement, data: data).label
-                return under.map { ContrastMeasurement.opaque(foreground: label, background: $0) }
-            }
-            return surfaces.map { ContrastMeasurement.opaque(foreground: c, background: $0) }
-        }
-        func margin(_ c: DisplayColor) -> Double {
-            measurements(c).map { target.value(of: $0) - target.minimum }.min() ?? .infinity
-        }
-        let (move, unchanged) = NearestPassingColor.nearest(to: color, margin: margin)
-        let worst = measurements(move.color).min { target.value(of: $0) < target.value(of: $1) }
+    static func context(_ context: AppleColorContext, fix: ColorAudit.Fix, from color: DisplayColor, requirement target: ContrastTarget) -> JSON {
+        let (move, unchanged, worst) = (fix.move, fix.unchanged, fix.worst)
         var o = JSONObject()
         o.append("context", .string(context.id))
         o.append("hex", .string(move.color.hex))

@@ -87,7 +87,7 @@ struct SimulateEndpoint {
                     ("ratio", .number(before.ratio)),
                     ("simulatedRatio", .number(after.ratio)),
                     ("simulatedRatioText", .string(WCAG.ratioText(after.ratio))),
-                    ("simulatedWcag", ContrastEndpoint.wcagVerdicts(after.ratio)),
+                    ("simulatedWcag", ContrastJSON.wcagVerdicts(after.ratio)),
                     ("apcaLc", .number(before.apcaLc)),
                     ("simulatedApcaLc", .number(after.apcaLc)),
                 ]))

@@ -18,87 +18,13 @@ struct APCAEndpoint {
         o.append("lc", .number(lc))
         o.append("version", .string(APCA.version))
         o.append("informational", .bool(true))
-        o.append("level", levelJSON(lc))
-        o.append("minimumFontSizePx", fontTable(lc))
-        if let text { o.append("text", sufficiency(lc: lc, text: text)) }
+        o.append("level", APCAJSON.levelJSON(lc))
+        o.append("minimumFontSizePx", APCAJSON.fontTable(lc))
+        if let text { o.append("text", APCAJSON.sufficiency(lc: lc, text: text)) }
         o.append("levels", .array(APCALevel.allCases.map { level in
-            .object([("name", .string(name(level))), ("minimumLc", .number(level.minimumLc)), ("use", .string(use(level)))])
+            .object([("name", .string(APCAJSON.name(level))), ("minimumLc", .number(level.minimumLc)), ("use", .string(APCAJSON.use(level)))])
         }))
         o.append("source", .string(APCAFontLookup.source))
         return .object(o)
-    }
-
-    /// The highest level |lc| reaches: `{"name", "minimumLc", "use"}`, or null below Lc 15.
-    static func levelJSON(_ lc: Double) -> JSON {
-        JSON.build { levelJSON(lc, into: &$0) }
-    }
-
-    static func levelJSON<S: JSONSink>(_ lc: Double, into s: inout S) {
-        guard let level = APCALevel.level(for: lc) else { return s.null() }
-        s.object { s in
-            s.member("name", name(level))
-            s.member("minimumLc", level.minimumLc)
-            s.member("use", use(level))
-        }
-    }
-
-    /// `{"100": px | null, …, "900": px | null}`.
-    static func fontTable(_ lc: Double) -> JSON {
-        JSON.build { fontTable(APCAFontLookup.requirements(lc: lc), into: &$0) }
-    }
-
-    /// The weights of `APCAFontLookup.weights` as member names, `"100"` … `"900"` (literals, so
-    /// the byte writer copies them without escaping; a test holds them equal to the weights).
-    static let weightKeys: [StaticString] = ["100", "200", "300", "400", "500", "600", "700", "800", "900"]
-
-    /// `{"100": px | null, …, "900": px | null}` of a row from `APCAFontLookup.requirements(lc:)`.
-    static func fontTable<S: JSONSink>(_ row: [FontSizeRequirement], into s: inout S) {
-        s.object { s in
-            for (key, requirement) in zip(weightKeys, row) {
-                s.key(key)
-                if let px = requirement.minimumPx { s.number(px) } else { s.null() }
-            }
-        }
-    }
-
-    /// Whether a text size and weight suffice for `lc`. Weights between table columns use the
-    /// next lighter column (the stricter one).
-    static func sufficiency(lc: Double, text: TextSpec) -> JSON {
-        JSON.build { sufficiency(APCAFontLookup.requirements(lc: lc), text: text, into: &$0) }
-    }
-
-    /// `{"px", "fontWeight", "weightColumn", "minimumPx", "sufficient"}` with the row already looked up.
-    static func sufficiency<S: JSONSink>(_ row: [FontSizeRequirement], text: TextSpec, into s: inout S) {
-        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
-        let minimum = row[index].minimumPx
-        s.object { s in
-            s.member("px", text.apcaPx)
-            s.member("fontWeight", text.weight)
-            s.member("weightColumn", APCAFontLookup.weights[index])
-            s.member("minimumPx", minimum)
-            s.member("sufficient", minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
-        }
-    }
-
-    static func name(_ level: APCALevel) -> String {
-        switch level {
-        case .nonText: return "nonText"
-        case .anyText: return "anyText"
-        case .largeOrHeavyText: return "largeOrHeavyText"
-        case .otherText: return "otherText"
-        case .minimumBodyText: return "minimumBodyText"
-        case .preferredBodyText: return "preferredBodyText"
-        }
-    }
-
-    static func use(_ level: APCALevel) -> String {
-        switch level {
-        case .nonText: return "Lc 15: minimum for non-text (dividers, focus outlines)"
-        case .anyText: return "Lc 30: minimum for any text (placeholder, disabled)"
-        case .largeOrHeavyText: return "Lc 45: large or heavy text"
-        case .otherText: return "Lc 60: other content text"
-        case .minimumBodyText: return "Lc 75: minimum for body text"
-        case .preferredBodyText: return "Lc 90: preferred for body text"
-        }
     }
 }

@@ -4,56 +4,6 @@ import ColorScience
 import HTTPServer
 import JSONValue
 
-/// Contrast metrics selectable with `algorithm`.
-enum ContrastAlgorithm: String, CaseIterable, Sendable {
-    /// WCAG 2.x contrast ratio `1...21` (default).
-    case wcag2
-    /// APCA Lc `-108...106` (informational).
-    case apca
-    /// Difference of CIE Lab (D50) lightness `0...100`.
-    case lstar
-    /// Weber contrast `0...50000`.
-    case weber
-    /// Michelson contrast `0...1`.
-    case michelson
-}
-
-/// Units of `fontSize`.
-enum FontSizeUnit: String, CaseIterable, Sendable {
-    case pt, px
-}
-
-/// A text size and weight from a request, in both units.
-struct TextSpec: Sendable {
-    var points: Double
-    var weight: Int
-    var unit: FontSizeUnit
-    var value: Double
-
-    var px: Double { points * 4 / 3 }
-    /// The size APCA's font lookup is given, in CSS px: `px`, except for an iOS text style, whose
-    /// points are read as px (the HIG convention the README documents; `apcaPointsAsPx`).
-    var apcaPx: Double { apcaPointsAsPx ? points : px }
-    /// Set for sizes from an Apple text style.
-    var apcaPointsAsPx = false
-    var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
-
-    /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
-    static func from(_ f: Fields) throws(Problem) -> TextSpec? {
-        let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
-        let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
-        guard let size = try f.number("fontSize", in: 0.1...1000) else {
-            if f.has("fontWeight") || f.has("fontSizeUnit") {
-                // Weight alone cannot decide large text; say so instead of guessing a size.
-                throw Problem.invalidField(f.field("fontSize"), "fontSize is required when fontWeight or fontSizeUnit is given")
-            }
-            return nil
-        }
-        let points = unit == .pt ? size : size * 3 / 4
-        return TextSpec(points: points, weight: weight, unit: unit, value: size)
-    }
-}
-
 /// `POST /v1/contrast` and `GET /v1/contrast?foreground=…&background=…`.
 struct ContrastEndpoint {
     static let fields: Set<String> = Set([
@@ -81,7 +31,7 @@ struct ContrastEndpoint {
         let (fg8, bg8) = (EightBit.quantize(fg), EightBit.quantize(bg))
         guard fg8 != fg || bg8 != bg else { return nil }
         let ratio8 = WCAG.contrastRatio(WCAG.relativeLuminance(fg8), WCAG.relativeLuminance(bg8))
-        guard MatrixEndpoint.verdictIndex(ratio8) != MatrixEndpoint.verdictIndex(ratio) else { return nil }
+        guard ContrastJSON.verdictIndex(ratio8) != ContrastJSON.verdictIndex(ratio) else { return nil }
         return "as the 8-bit hex shown (\(ColorJSON.hex(fg8)) on \(ColorJSON.hex(bg8))) the ratio is \(WCAG.ratioText(ratio8)):1, "
             + "and a WCAG verdict changes: the verdicts here are for the colors as given; use /v1/suggest for a hex pair that passes"
     }
@@ -143,18 +93,18 @@ struct ContrastEndpoint {
             }
         }
         out.key("wcag")
-        wcagVerdicts(m.ratio, into: &out)
+        ContrastJSON.wcagVerdicts(m.ratio, into: &out)
         if let text {
             out.key("text")
-            textVerdict(text, ratio: m.ratio, into: &out)
+            ContrastJSON.textVerdict(text, ratio: m.ratio, into: &out)
         }
         out.key("apca")
-        apcaJSON(m.apcaLc, text: text, into: &out)
+        ContrastJSON.apca(m.apcaLc, text: text, into: &out)
         let usedSystemColor = fg.systemColor != nil || bg.systemColor != nil || backdrop?.systemColor != nil
         apple.annotate(into: &out, m, usedSystemColor: usedSystemColor)
         if algorithm != .wcag2 {
             out.member("algorithm", algorithm.rawValue)
-            out.member("value", metric(algorithm, m))
+            out.member("value", algorithm.value(of: m))
         }
         var notes: [String] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
@@ -248,79 +198,5 @@ struct ContrastEndpoint {
             }
         }
         return layers
-    }
-
-    /// `{"AA": {"normalText", "largeText", "nonText"}, "AAA": {"normalText", "largeText"}}`,
-    /// each `ratio >= threshold` on the unrounded ratio (WCAG 2.2 SC 1.4.3, 1.4.6, 1.4.11).
-    static func wcagVerdicts(_ ratio: Double) -> JSON {
-        JSON.build { wcagVerdicts(ratio, into: &$0) }
-    }
-
-    static func wcagVerdicts<S: JSONSink>(_ ratio: Double, into s: inout S) {
-        s.object { s in
-            s.object("AA") { s in
-                s.member("normalText", ratio >= WCAG.aaNormalText)
-                s.member("largeText", ratio >= WCAG.aaLargeText)
-                s.member("nonText", ratio >= WCAG.aaNonText)
-            }
-            s.object("AAA") { s in
-                s.member("normalText", ratio >= WCAG.aaaNormalText)
-                s.member("largeText", ratio >= WCAG.aaaLargeText)
-            }
-        }
-    }
-
-    /// `{"fontSize", "fontSizeUnit", "points", "px", "fontWeight", "isLarge", "requiredRatio":
-    /// {"AA", "AAA"}, "passes": {"AA", "AAA"}}` (WCAG 2.2 large text: 18 pt, or 14 pt bold).
-    static func textVerdict<S: JSONSink>(_ t: TextSpec, ratio: Double, into s: inout S) {
-        let aa = t.isLarge ? WCAG.aaLargeText : WCAG.aaNormalText
-        let aaa = t.isLarge ? WCAG.aaaLargeText : WCAG.aaaNormalText
-        s.object { s in
-            s.member("fontSize", t.value)
-            s.member("fontSizeUnit", t.unit.rawValue)
-            s.member("points", t.points)
-            s.member("px", t.px)
-            s.member("fontWeight", t.weight)
-            s.member("isLarge", t.isLarge)
-            s.object("requiredRatio") { s in
-                s.member("AA", aa)
-                s.member("AAA", aaa)
-            }
-            s.object("passes") { s in
-                s.member("AA", ratio >= aa)
-                s.member("AAA", ratio >= aaa)
-            }
-        }
-    }
-
-    /// `{"lc", "version", "informational", "level", "minimumFontSizePx", "text"?}`: Lc with its
-    /// sign, the highest APCA use level it reaches (|Lc| 15 non-text … 90 preferred body text), the
-    /// apca-w3 minimum font size in px per weight 100…900 (`null` = not usable for text), and with a
-    /// text size whether that size and weight suffice.
-    static func apcaJSON<S: JSONSink>(_ lc: Double, text: TextSpec? = nil, into s: inout S) {
-        s.object { s in
-            s.member("lc", lc)
-            s.member("version", APCA.version)
-            s.member("informational", true)
-            s.key("level")
-            APCAEndpoint.levelJSON(lc, into: &s)
-            let row = APCAFontLookup.requirements(lc: lc)
-            s.key("minimumFontSizePx")
-            APCAEndpoint.fontTable(row, into: &s)
-            if let text {
-                s.key("text")
-                APCAEndpoint.sufficiency(row, text: text, into: &s)
-            }
-        }
-    }
-
-    static func metric(_ a: ContrastAlgorithm, _ m: ContrastMeasurement) -> Double {
-        switch a {
-        case .wcag2: return m.ratio
-        case .apca: return m.apcaLc
-        case .lstar: return PerceptualContrast.lstarDifference(m.effectiveForeground, m.effectiveBackground)
-        case .weber: return PerceptualContrast.weber(m.effectiveForeground, m.effectiveBackground)
-        case .michelson: return PerceptualContrast.michelson(m.effectiveForeground, m.effectiveBackground)
-        }
     }
 }

@@ -95,13 +95,13 @@ struct MatrixEndpoint {
                     let value = algorithm == .wcag2 ? nil : (algorithm == .apca ? lc : nil)
                     var cell = Cell(ratio: ratio, lc: lc, value: value, effectiveForeground: fg.srgb, effectiveBackground: bg.srgb)
                     if algorithm != .wcag2 && algorithm != .apca {
-                        cell.value = ContrastEndpoint.metric(algorithm, .flattened(foreground: fg.srgb, background: bg.srgb))
+                        cell.value = algorithm.value(of: .flattened(foreground: fg.srgb, background: bg.srgb))
                     }
                     return cell
                 }
                 m = ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)
                 return Cell(ratio: m.ratio, lc: m.apcaLc,
-                            value: algorithm == .wcag2 ? nil : ContrastEndpoint.metric(algorithm, m),
+                            value: algorithm == .wcag2 ? nil : algorithm.value(of: m),
                             effectiveForeground: m.effectiveForeground, effectiveBackground: m.effectiveBackground)
             }
         }
@@ -146,7 +146,7 @@ struct MatrixEndpoint {
                     out.raw(#","ratioText":""#)
                     appendRatioText(cell.ratio, into: &out)
                     // The five verdicts as one precomputed piece (from `","AA":` to `"apcaLc":`).
-                    out.raw(verdictPieces[verdictIndex(cell.ratio)])
+                    out.raw(verdictPieces[ContrastJSON.verdictIndex(cell.ratio)])
                     if square && j > i {
                         pieceStart[i * n + j] = start
                         pieceEnd[i * n + j] = out.count
@@ -163,12 +163,6 @@ struct MatrixEndpoint {
         }
         out.raw("]}")
         return out.bytes
-    }
-
-    /// The five WCAG verdicts of a ratio as the bits of `0..<32`: AA normal, large, non-text, AAA normal, large.
-    static func verdictIndex(_ ratio: Double) -> Int {
-        (ratio >= WCAG.aaNormalText ? 1 : 0) | (ratio >= WCAG.aaLargeText ? 2 : 0) | (ratio >= WCAG.aaNonText ? 4 : 0)
-            | (ratio >= WCAG.aaaNormalText ? 8 : 0) | (ratio >= WCAG.aaaLargeText ? 16 : 0)
     }
 
     /// For each `verdictIndex`, the JSON between a cell's ratio text and its Lc:

@@ -27,10 +27,6 @@ struct PaletteExportEndpoint {
     let maxPaletteSize: Int
 
     enum Format: String, CaseIterable { case xcassets, css, tokens, android, svg }
-    enum ExportColorSpace: String, CaseIterable {
-        case srgb
-        case displayP3 = "display-p3"
-    }
 
     static let formatAliases: [String: Format] = ["xcode": .xcassets, "dtcg": .tokens, "design-tokens": .tokens, "w3c": .tokens]
 

@@ -3,6 +3,14 @@ import ColorScience
 import Foundation
 import JSONValue
 
+/// The color space an export states its components in (`colorSpace`).
+enum ExportColorSpace: String, CaseIterable {
+    /// sRGB (default): every format.
+    case srgb
+    /// The same colors as Display P3 components: xcassets, css and tokens.
+    case displayP3 = "display-p3"
+}
+
 /// The writers of `/v1/palette/export`: one generated palette as an Xcode asset catalog,
 /// CSS custom properties, W3C design tokens, Android resources or an SVG swatch sheet.
 ///
@@ -12,7 +20,7 @@ struct PaletteExport {
     let name: String
     let request: PaletteRequest
     let results: [PaletteEntryResult]
-    let colorSpace: PaletteExportEndpoint.ExportColorSpace
+    let colorSpace: ExportColorSpace
 
     /// Asset catalogs and Android resources list variants in this order.
     static let order: [PaletteVariant] = [.light, .dark, .lightIncreasedContrast, .darkIncreasedContrast]

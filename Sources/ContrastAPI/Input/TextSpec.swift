@@ -1,0 +1,62 @@
+import ColorScience
+
+/// Contrast metrics selectable with `algorithm`.
+enum ContrastAlgorithm: String, CaseIterable, Sendable {
+    /// WCAG 2.x contrast ratio `1...21` (default).
+    case wcag2
+    /// APCA Lc `-108...106` (informational).
+    case apca
+    /// Difference of CIE Lab (D50) lightness `0...100`.
+    case lstar
+    /// Weber contrast `0...50000`.
+    case weber
+    /// Michelson contrast `0...1`.
+    case michelson
+
+    /// The measured value in this algorithm's unit: the ratio, Lc (signed), ΔL*, Weber or Michelson.
+    func value(of m: ContrastMeasurement) -> Double {
+        switch self {
+        case .wcag2: return m.ratio
+        case .apca: return m.apcaLc
+        case .lstar: return PerceptualContrast.lstarDifference(m.effectiveForeground, m.effectiveBackground)
+        case .weber: return PerceptualContrast.weber(m.effectiveForeground, m.effectiveBackground)
+        case .michelson: return PerceptualContrast.michelson(m.effectiveForeground, m.effectiveBackground)
+        }
+    }
+}
+
+/// Units of `fontSize`.
+enum FontSizeUnit: String, CaseIterable, Sendable {
+    case pt, px
+}
+
+/// A text size and weight from a request, in both units.
+struct TextSpec: Sendable {
+    var points: Double
+    var weight: Int
+    var unit: FontSizeUnit
+    var value: Double
+
+    var px: Double { points * 4 / 3 }
+    /// The size APCA's font lookup is given, in CSS px: `px`, except for an iOS text style, whose
+    /// points are read as px (the HIG convention the README documents; `apcaPointsAsPx`).
+    var apcaPx: Double { apcaPointsAsPx ? points : px }
+    /// Set for sizes from an Apple text style.
+    var apcaPointsAsPx = false
+    var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
+
+    /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
+    static func from(_ f: Fields) throws(Problem) -> TextSpec? {
+        let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
+        let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
+        guard let size = try f.number("fontSize", in: 0.1...1000) else {
+            if f.has("fontWeight") || f.has("fontSizeUnit") {
+                // Weight alone cannot decide large text; say so instead of guessing a size.
+                throw Problem.invalidField(f.field("fontSize"), "fontSize is required when fontWeight or fontSizeUnit is given")
+            }
+            return nil
+        }
+        let points = unit == .pt ? size : size * 3 / 4
+        return TextSpec(points: points, weight: weight, unit: unit, value: size)
+    }
+}

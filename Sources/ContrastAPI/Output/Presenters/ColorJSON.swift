@@ -1,0 +1,84 @@
+import ColorScience
+import JSONValue
+
+/// JSON encodings of colors shared by the endpoints.
+enum ColorJSON {
+    /// `#rrggbb` (or `#rrggbbaa` when translucent) of displayable sRGB `0...1`, round half up.
+    static func hex(_ srgb: SIMD3<Double>, alpha: Double = 1) -> String {
+        Color.srgb(srgb.x, srgb.y, srgb.z, alpha: alpha).hex
+    }
+
+    /// `[r, g, b, alpha]` with r, g, b on the 0–255 scale, unrounded, alpha `0...1`.
+    static func rgba(_ srgb: SIMD3<Double>, alpha: Double = 1) -> JSON {
+        .numbers([srgb.x * 255, srgb.y * 255, srgb.z * 255, alpha])
+    }
+
+    /// `rgba(_:alpha:)` into a sink.
+    static func rgba<S: JSONSink>(_ srgb: SIMD3<Double>, alpha: Double = 1, into s: inout S) {
+        s.beginArray()
+        s.number(srgb.x * 255)
+        s.number(srgb.y * 255)
+        s.number(srgb.z * 255)
+        s.number(alpha)
+        s.endArray()
+    }
+
+    /// The description of a request color: input, hex, rgba, relative luminance, gamut mapping.
+    static func describe(_ c: ResolvedColor) -> JSON {
+        JSON.build { describe(c, into: &$0) }
+    }
+
+    /// `{"input", "hex", "rgba", "relativeLuminance", "space", "gamutMapped", "systemColor"?}`.
+    static func describe<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+        s.object { s in describeMembers(c, into: &s) }
+    }
+
+    /// The members of `describe` inside an object the caller opened (to add its own first).
+    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+        s.member("input", c.input)
+        s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
+        s.key("rgba")
+        rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
+        s.member("relativeLuminance", c.display.relativeLuminance)
+        s.member("space", c.color.space.rawValue)
+        s.member("gamutMapped", c.display.wasGamutMapped)
+        if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
+    }
+
+    /// An effective (opaque, composited) color: hex, rgba, relative luminance.
+    static func effective(_ srgb: SIMD3<Double>) -> JSON {
+        JSON.build { effective(srgb, into: &$0) }
+    }
+
+    /// `{"hex", "rgba", "relativeLuminance"}` of an opaque color.
+    static func effective<S: JSONSink>(_ srgb: SIMD3<Double>, into s: inout S) {
+        s.object { s in
+            s.member("hex", hex(srgb))
+            s.key("rgba")
+            rgba(srgb, into: &s)
+            s.member("relativeLuminance", WCAG.relativeLuminance(srgb))
+        }
+    }
+
+    /// One measured surface of an audit or a palette variant: `{"context"?, "surface",
+    /// "surfaceHex", "foreground", "effectiveForeground", "ratio", "ratioText", "apcaLc", "value",
+    /// "minimum"?, "passes"}`; `value` is the measurement in the target's metric (ratio or |Lc|),
+    /// `minimum` the value the row was judged against, when given.
+    static func surfaceRow(context: String? = nil, surface: String, surfaceColor: SIMD3<Double>, foreground: String,
+                           _ m: ContrastMeasurement, value: Double, minimum: Double? = nil, passes: Bool) -> JSON {
+        var o = JSONObject()
+        if let context { o.append("context", .string(context)) }
+        o.append("surface", .string(surface))
+        o.append("surfaceHex", .string(hex(surfaceColor)))
+        o.append("foreground", .string(foreground))
+        o.append("effectiveForeground", .string(hex(m.effectiveForeground)))
+        o.append("ratio", .number(m.ratio))
+        o.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+        o.append("apcaLc", .number(m.apcaLc))
+        o.append("value", .number(value))
+        if let minimum { o.append("minimum", .number(minimum)) }
+        o.append("passes", .bool(passes))
+        return .object(o)
+    }
+
+}
