@@ -140,7 +140,7 @@ private struct Site {
         let files = StaticFiles(root: site.root)
         var router = Router()
         router.add("GET", "/api") { _ in .text("api") }
-        router.setFallback { files.response(for: $0) ?? Router.notFound($0) }
+        router.setFallback { files.response(for: $0) ?? Router().notFound($0) }
         try withServer(handler: router.handler) { server in
             let css = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/style.css"))
             #expect(css.status == 200)

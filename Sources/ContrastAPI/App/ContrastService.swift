@@ -17,6 +17,7 @@ public struct ContrastService: Sendable {
         self.configuration = configuration
         let middleware = Middleware(configuration: configuration)
         var r = Router()
+        r.problems = Problem.renderer
         let json = ContrastService.json
         let health = JSON.object([("status", "ok"), ("version", .string(ContrastService.version))]).serialized()
         r.add("GET", "/healthz") { _ in  // a constant: serialized once
@@ -51,7 +52,11 @@ public struct ContrastService: Sendable {
         r.add("POST", "/v1/palette/dark", json(paletteDark.handle))
         let paletteExport = PaletteExportEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/palette/export", { paletteExport.handle($0) })
-        let files = StaticFiles(root: configuration.publicDirectory)
+        let files = {
+            var files = StaticFiles(root: configuration.publicDirectory)
+            files.problems = Problem.renderer
+            return files
+        }()
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
             if let response = files.response(for: request) { return Middleware.pagePolicy(response) }

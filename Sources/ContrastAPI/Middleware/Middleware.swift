@@ -77,14 +77,13 @@ final class Middleware: Sendable {
         } else {
             response = cached(request, answer: answer)
         }
-        if response.status >= 400 { response = Problem.adopt(response) }  // the router's and StaticFiles' own answers
         finish(&response, requestID: requestID, allowOrigin: allowOrigin)
         return response
     }
 
     /// The same headers on an answer the HTTP server made itself (413, 429, 503, …).
     func decorateRejection(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
-        var response = Problem.adopt(response)
+        var response = response
         let requestID = RequestIDGenerator.accepted(request.header("x-request-id")) ?? requestIDs.next()
         if response.header("Cache-Control") == nil {
             response.headers.append(("Cache-Control", "no-store"))
@@ -143,9 +142,6 @@ final class Middleware: Sendable {
         } else if response.status >= 400 && response.header("Cache-Control") == nil {
             response.headers.append(("Cache-Control", "no-store"))
         }
-        // The server's own problems take the API's shape before a HEAD answer loses its body, so
-        // that its Content-Length is the GET's (it was the shorter about:blank body's).
-        if isHead && response.status >= 400 { response = Problem.adopt(response) }
         return isHead ? Router.withoutBody(response) : response
     }
 
@@ -255,6 +251,7 @@ extension ContrastService {
         // value (configuration included) per request cost about 2k instructions.
         let server = HTTPServer(
             configuration: configuration.server,
+            problems: Problem.renderer,
             handler: { request in
                 let started = MonotonicClock.nanoseconds()
                 middleware.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)

@@ -96,28 +96,11 @@ extension Problem {
 }
 
 extension Problem {
-    /// The kinds of the problems the HTTP layer answers itself (`about:blank` there), by status.
-    static let serverKinds: [Int: String] = [
-        400: "malformed-request", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
-        414: "too-many-query-arguments", 415: "unsupported-media-type", 429: "too-many-connections", 431: "header-fields-too-large",
-        501: "not-implemented", 503: "server-busy",
-    ]
-
-    /// `response` in the API's problem shape when the HTTP layer made it (`"type": "about:blank"`):
-    /// `type` becomes `/problems/<kind>` of `serverKinds` and a numeric `limit` a JSON number.
-    /// Every other response is returned unchanged (a look at its first bytes).
-    static func adopt(_ response: HTTPResponse) -> HTTPResponse {
-        // `HTTPResponse.problem` writes `type` first: the API's own problems are told apart by
-        // their first bytes, without parsing them again.
-        guard response.status >= 400, let kind = serverKinds[response.status],
-              response.body.starts(with: #"{"type":"about:blank""#.utf8),
-              response.header("content-type") == "application/problem+json",
-              case .object(var o)? = try? JSONParser.parse(response.body)
-        else { return response }
-        o.set("type", .string("/problems/\(kind)"))
-        if case .string(let text)? = o["limit"], let limit = Int(text) { o.set("limit", .number(Double(limit))) }
-        var adopted = response
-        adopted.body = JSON.object(o).serialized()
-        return adopted
+    /// The problems the HTTP layer answers itself (404, 405, 413, 414, 429, 431, 501, 503,
+    /// framing 400s) in the API's one shape: `type` `/problems/<kind>` and `limit` a JSON number.
+    /// Given to the router, the static files and the server, so every problem is written once.
+    static let renderer = ProblemRenderer { p in
+        Problem(status: p.status, kind: p.kind, title: p.title, detail: p.detail,
+                extra: p.limit.map { [("limit", .number(Double($0)))] } ?? []).json.serialized()
     }
 }

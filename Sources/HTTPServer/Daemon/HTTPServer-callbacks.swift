@@ -35,11 +35,15 @@ final class ServerContext: Sendable {
     let rejectionHandler: HTTPServer.RejectionHandler?
     /// `ServerConfiguration.maxHeaderBytes`.
     let maxHeaderBytes: Int
+    /// Renders the problems the server answers itself (``HTTPServer/init(configuration:problems:handler:rejectionHandler:)``).
+    let problems: ProblemRenderer
 
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
-         rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max) {
+         rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
+         problems: ProblemRenderer = .standard) {
         self.handler = handler
+        self.problems = problems
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.bodyLimitPaths = maxBodyBytesByPath.map { ($0.key.utf8CString, $0.value) }
@@ -111,14 +115,13 @@ func httpServerAccessHandler(
             let path = originPath(url)
             if path != url, let form = absoluteForm(url), !isHostAndPort(form.authority) {
                 requestCls.pointee = nil
-                return reject(.problem(status: 400, title: "Bad Request",
-                                       detail: "The request target's authority is not a host and optional port (RFC 9112 §3.2.2; user info is not allowed, RFC 9110 §4.2.4)."),
+                return reject(.badRequest("The request target's authority is not a host and optional port (RFC 9112 §3.2.2; user info is not allowed, RFC 9110 §4.2.4)."),
                               connection: connection, url: url, method: method, context: context, receivedAt: receivedAt,
                               headers: headers.fields, close: true)
             }
             if let marker = requestCls.pointee, let arguments = QueryArgumentsMarker.arguments(marker) {
                 requestCls.pointee = nil
-                return reject(tooManyQueryArguments(arguments), connection: connection, url: url, method: method,
+                return reject(.tooManyQueryArguments(arguments, limit: HTTPServer.maxQueryArguments), connection: connection, url: url, method: method,
                               context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
             }
             if let refusal = framingRefusal(headers, version: version, maxHeaderBytes: context.maxHeaderBytes) {
@@ -129,12 +132,12 @@ func httpServerAccessHandler(
             let limit = context.bodyLimit(for: path)
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
-                    return reject(.problem(status: 400, title: "Bad Request", detail: "Content-Length is not a valid number."),
+                    return reject(.badRequest("Content-Length is not a valid number."),
                                   connection: connection, url: url, method: method, context: context, receivedAt: receivedAt,
                                   headers: headers.fields)
                 }
                 if length > limit {
-                    return reject(payloadTooLarge(limit), connection: connection, url: url, method: method,
+                    return reject(.contentTooLarge(limit: limit), connection: connection, url: url, method: method,
                                   context: context, receivedAt: receivedAt, headers: headers.fields)
                 }
                 expected = length
@@ -175,7 +178,7 @@ func httpServerAccessHandler(
         state.connection?.enter(ConnectionRecord.handling)
         let isHead = strcmpHEAD(method)
         if state.tooLarge {
-            return reject(payloadTooLarge(state.limit), connection: connection, url: url, method: method,
+            return reject(.contentTooLarge(limit: state.limit), connection: connection, url: url, method: method,
                           context: context, receivedAt: state.receivedAt, headers: state.headers, close: true)
         }
         var body: [UInt8] = []
@@ -225,7 +228,7 @@ func httpServerRequestCompleted(
 /// Queues an answer the server makes itself (413, 400, 429, 503), after the rejection handler
 /// has seen it. The request passed to that handler has headers but no body or query.
 private func reject(
-    _ response: HTTPResponse,
+    _ problem: HTTPProblem,
     connection: OpaquePointer,
     url: UnsafePointer<CChar>,
     method: UnsafePointer<CChar>,
@@ -236,7 +239,7 @@ private func reject(
 ) -> MHD_Result {
     let record = connectionRecord(connection)
     record?.enter(ConnectionRecord.handling)
-    var response = response
+    var response = context.problems.response(problem)
     if let rejectionHandler = context.rejectionHandler {
         let request = HTTPRequest(
             method: String(cString: method),
@@ -255,25 +258,9 @@ private func reject(
     return queue(response, on: connection, context: context, isHead: strcmpHEAD(method))
 }
 
-private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPResponse {
-    var response: HTTPResponse
-    if status == 429 {
-        response = .problem(
-            status: 429,
-            title: "Too Many Requests",
-            detail: "This client has more than \(context.tracker.perIPConnectionLimit) connections open; close some and retry.",
-            extra: [("limit", String(context.tracker.perIPConnectionLimit))]
-        )
-    } else {
-        response = .problem(
-            status: 503,
-            title: "Service Unavailable",
-            detail: "The server has more than \(context.tracker.connectionLimit) connections open; retry shortly.",
-            extra: [("limit", String(context.tracker.connectionLimit))]
-        )
-    }
-    response.headers.append(("Retry-After", "1"))
-    return response
+private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPProblem {
+    status == 429 ? .tooManyConnections(limit: context.tracker.perIPConnectionLimit)
+        : .serverBusy(limit: context.tracker.connectionLimit)
 }
 
 // MARK: - Request framing
@@ -345,7 +332,7 @@ private func asciiCaseInsensitiveEquals(_ name: UnsafeRawBufferPointer, _ lowerc
 
 /// The request's header fields, read in one pass: keyed by lower-cased name (repeated fields
 /// joined with ", ", RFC 9110 §5.3), with what they say about the request's framing.
-private struct HeaderCensus {
+struct HeaderCensus {
     var fields = HTTPHeaderFields()
     var hosts = 0
     var contentLengths = 0
@@ -419,14 +406,10 @@ private func headerFields(_ connection: OpaquePointer) -> HTTPHeaderFields {
 /// content coding on the body (415: bodies are not decoded); a field name with whitespace or
 /// control characters; header fields over `maxHeaderBytes` (431). libmicrohttpd answers a
 /// `Content-Length` that is not a number itself.
-private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar>?, maxHeaderBytes: Int) -> HTTPResponse? {
-    func badRequest(_ detail: String) -> HTTPResponse {
-        .problem(status: 400, title: "Bad Request", detail: detail)
-    }
+func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar>?, maxHeaderBytes: Int) -> HTTPProblem? {
+    func badRequest(_ detail: String) -> HTTPProblem { .badRequest(detail) }
     if census.bytes > maxHeaderBytes {
-        return .problem(status: 431, title: "Request Header Fields Too Large",
-                        detail: "The header fields take \(census.bytes) bytes; the limit is \(maxHeaderBytes).",
-                        extra: [("limit", String(maxHeaderBytes))])
+        return .headerFieldsTooLarge(bytes: census.bytes, limit: maxHeaderBytes)
     }
     if census.badName {
         return badRequest("A header field name is empty or has a character other than letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 §5.1).")
@@ -463,17 +446,13 @@ private func framingRefusal(_ census: HeaderCensus, version: UnsafePointer<CChar
             return badRequest("Transfer-Encoding must be exactly 'chunked', without surrounding whitespace.")
         }
         if codings != ["chunked"] {
-            return .problem(status: 501, title: "Not Implemented",
-                            detail: "Transfer-Encoding '\(coding.prefix(64))' is not supported; only chunked is (RFC 9112 §6.1).")
+            return .notImplemented("Transfer-Encoding '\(coding.prefix(64))' is not supported; only chunked is (RFC 9112 §6.1).")
         }
     }
     let hasBody = census.contentLengths > 0 || census.transferEncoding != nil
     if hasBody, let coding = census.contentEncoding, Compression.trim(Substring(coding)).lowercased() != "identity" {
-        var response = HTTPResponse.problem(
-            status: 415, title: "Unsupported Media Type",
-            detail: "Request bodies with Content-Encoding '\(coding.prefix(64))' are not accepted: send the body uncompressed.")
-        response.headers.append(("Accept-Encoding", "identity"))  // RFC 9110 §15.5.16
-        return response
+        return .unsupportedMediaType("Request bodies with Content-Encoding '\(coding.prefix(64))' are not accepted: send the body uncompressed.",
+                                     acceptEncoding: "identity")  // RFC 9110 §15.5.16
     }
     return nil
 }
@@ -497,24 +476,6 @@ private func isHTTP11OrLater(_ version: UnsafePointer<CChar>) -> Bool {
         pointer += 1
     }
     return nonZero
-}
-
-private func tooManyQueryArguments(_ arguments: Int) -> HTTPResponse {
-    .problem(
-        status: 414,
-        title: "URI Too Long",
-        detail: "The query has \(arguments) arguments; at most \(HTTPServer.maxQueryArguments) are accepted.",
-        extra: [("limit", String(HTTPServer.maxQueryArguments))]
-    )
-}
-
-private func payloadTooLarge(_ limit: Int) -> HTTPResponse {
-    .problem(
-        status: 413,
-        title: "Content Too Large",
-        detail: "The request body exceeds the limit of \(limit) bytes.",
-        extra: [("limit", String(limit))]
-    )
 }
 
 /// Decimal digits only, no sign, no overflow; nil otherwise.

@@ -59,8 +59,10 @@ public final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - handler: answers every request that passes the limits.
+    ///   - problems: renders the problems the server answers itself (413, 414, 429, 503, framing
+    ///     400s): the application's one problem shape; ``ProblemRenderer/standard`` by default.
     ///   - rejectionHandler: sees the answers the server makes itself (see ``RejectionHandler``).
-    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler,
+    public init(configuration: ServerConfiguration, problems: ProblemRenderer = .standard, handler: @escaping HTTPHandler,
                 rejectionHandler: RejectionHandler? = nil) {
         self.configuration = configuration
         self.context = ServerContext(
@@ -73,7 +75,8 @@ public final class HTTPServer: Sendable {
                 requestTimeoutSeconds: max(0, configuration.requestTimeoutSeconds)
             ),
             rejectionHandler: rejectionHandler,
-            maxHeaderBytes: configuration.maxHeaderBytes > 0 ? configuration.maxHeaderBytes : .max
+            maxHeaderBytes: configuration.maxHeaderBytes > 0 ? configuration.maxHeaderBytes : .max,
+            problems: problems
         )
     }
 

@@ -24,6 +24,8 @@ public struct Router: Sendable {
 
     private var routes: [String: Route] = [:]
     private var fallback: HTTPHandler?
+    /// Renders the router's own problems (404, 405, 501, a bad `*` target).
+    public var problems: ProblemRenderer = .standard
 
     public init() {}
 
@@ -64,17 +66,16 @@ public struct Router: Sendable {
             // RFC 9110 §9.1: an unrecognized method SHOULD get 501, not 405 (which would claim
             // the method exists but is not allowed here). Registered ones (QUERY, PROPFIND, …)
             // are recognized: 405 below.
-            return .problem(status: 501, title: "Not Implemented",
-                            detail: "The method \(request.method.prefix(32)) is not implemented; this server answers \(allMethods).")
+            return problems.response(.notImplemented("The method \(request.method.prefix(32)) is not implemented; this server answers \(allMethods)."))
         }
         if request.path == "*" {
             // The asterisk form names the server itself, for OPTIONS only (RFC 9112 §3.2.4, RFC 9110 §9.3.7).
             if request.method == "OPTIONS" { return HTTPResponse(status: 204, headers: [("Allow", allMethods)]) }
-            return .problem(status: 400, title: "Bad Request", detail: "The target * is only for OPTIONS (RFC 9112 §3.2.4).")
+            return problems.response(.badRequest("The target * is only for OPTIONS (RFC 9112 §3.2.4)."))
         }
         guard let route = routes[request.path] else {
             guard let fallback else {
-                return Router.notFound(request)
+                return notFound(request)
             }
             let response = fallback(request)
             return request.method == "HEAD" ? Router.withoutBody(response) : response
@@ -92,29 +93,23 @@ public struct Router: Sendable {
             // Content-Length included (RFC 9110 §9.3.2); its own detail named HEAD and was longer.
             var asGet = request
             asGet.method = "GET"
-            return Router.withoutBody(Router.methodNotAllowed(asGet, allow: route.allow))
+            return Router.withoutBody(methodNotAllowed(asGet, allow: route.allow))
         case "OPTIONS":
             return HTTPResponse(status: 204, headers: [("Allow", route.allow)])
         default:
             break
         }
-        return Router.methodNotAllowed(request, allow: route.allow)
+        return methodNotAllowed(request, allow: route.allow)
     }
 
-    /// The 404 problem details answer for `request`.
-    public static func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        .problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).")
+    /// The 404 problem details answer for `request`, in the shape of ``problems``.
+    public func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        problems.response(.notFound(path: request.path))
     }
 
-    /// The 405 problem details answer for `request`, with `Allow: allow`.
-    public static func methodNotAllowed(_ request: HTTPRequest, allow: String) -> HTTPResponse {
-        var response = HTTPResponse.problem(
-            status: 405,
-            title: "Method Not Allowed",
-            detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow)."
-        )
-        response.headers.append(("Allow", allow))
-        return response
+    /// The 405 problem details answer for `request`, with `Allow: allow`, in the shape of ``problems``.
+    public func methodNotAllowed(_ request: HTTPRequest, allow: String) -> HTTPResponse {
+        problems.response(.methodNotAllowed(request.method, path: request.path, allow: allow))
     }
 
     /// `response` as a `HEAD` answer: no body, and `Content-Length` stating the length the

@@ -27,6 +27,8 @@ import Darwin
 public struct StaticFiles: Sendable {
     /// The directory as given.
     public let root: String
+    /// Renders the 400 for a path that is not allowed.
+    public var problems: ProblemRenderer = .standard
     /// Files larger than this are treated as absent.
     public var maxFileBytes: Int = 16 * 1024 * 1024
     private let resolvedRoot: String?
@@ -45,7 +47,7 @@ public struct StaticFiles: Sendable {
         let relative: String
         switch StaticFiles.relativePath(for: request.path) {
         case .invalid:
-            return .problem(status: 400, title: "Bad Request", detail: "The request path is not allowed.")
+            return problems.response(.badRequest("The request path is not allowed."))
         case .hidden:
             return nil
         case .file(let path):
@@ -89,7 +91,7 @@ public struct StaticFiles: Sendable {
         case "OPTIONS":
             return HTTPResponse(status: 204, headers: [("Allow", "GET, HEAD, OPTIONS")])
         default:
-            return Router.methodNotAllowed(request, allow: "GET, HEAD, OPTIONS")
+            return problems.response(.methodNotAllowed(request.method, path: request.path, allow: "GET, HEAD, OPTIONS"))
         }
 
         let name = relative.split(separator: "/").last.map(String.init) ?? ""

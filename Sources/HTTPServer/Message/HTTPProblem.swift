@@ -1,0 +1,116 @@
+/// A problem the HTTP layer answers itself, before or instead of the application (RFC 9457
+/// problem details): a stable `kind`, the status, a title, a detail for a person, an optional
+/// numeric limit, and the header fields the answer needs (`Allow`, `Retry-After`,
+/// `Accept-Encoding`). A value, not yet a body: it is rendered once, by the ``ProblemRenderer``
+/// the application configures on the ``Router``, the ``StaticFiles`` and the ``HTTPServer``.
+public struct HTTPProblem: Sendable {
+    /// HTTP status `400...599`.
+    public var status: Int
+    /// Stable kind, e.g. `not-found`, `payload-too-large` (an application may turn it into a
+    /// `type` URI; the standard renderer writes `about:blank`).
+    public var kind: String
+    /// The status's reason phrase, e.g. `Not Found`.
+    public var title: String
+    /// What exactly is wrong, for a person.
+    public var detail: String
+    /// The limit that was passed (bytes, arguments, connections), if any.
+    public var limit: Int?
+    /// Header fields the answer carries after `Content-Type`, in order.
+    public var headers: [(name: String, value: String)]
+
+    public init(status: Int, kind: String, title: String, detail: String, limit: Int? = nil,
+                headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.limit = limit
+        self.headers = headers
+    }
+
+    /// 400 `malformed-request`: the request's framing, target or path is not acceptable.
+    public static func badRequest(_ detail: String) -> HTTPProblem {
+        HTTPProblem(status: 400, kind: "malformed-request", title: "Bad Request", detail: detail)
+    }
+
+    /// 404 `not-found`: nothing at `path`.
+    public static func notFound(path: String) -> HTTPProblem {
+        HTTPProblem(status: 404, kind: "not-found", title: "Not Found", detail: "No resource at \(path).")
+    }
+
+    /// 405 `method-not-allowed` with `Allow: allow` (RFC 9110 §15.5.6).
+    public static func methodNotAllowed(_ method: String, path: String, allow: String) -> HTTPProblem {
+        HTTPProblem(status: 405, kind: "method-not-allowed", title: "Method Not Allowed",
+                    detail: "\(method) is not allowed on \(path); allowed: \(allow).", headers: [("Allow", allow)])
+    }
+
+    /// 413 `payload-too-large`: the body exceeds `limit` bytes.
+    public static func contentTooLarge(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 413, kind: "payload-too-large", title: "Content Too Large",
+                    detail: "The request body exceeds the limit of \(limit) bytes.", limit: limit)
+    }
+
+    /// 414 `too-many-query-arguments`: the query has `arguments` parts, over `limit`.
+    public static func tooManyQueryArguments(_ arguments: Int, limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 414, kind: "too-many-query-arguments", title: "URI Too Long",
+                    detail: "The query has \(arguments) arguments; at most \(limit) are accepted.", limit: limit)
+    }
+
+    /// 415 `unsupported-media-type`, with `Accept-Encoding: identity` when a content coding was
+    /// refused (RFC 9110 §15.5.16).
+    public static func unsupportedMediaType(_ detail: String, acceptEncoding: String? = nil) -> HTTPProblem {
+        HTTPProblem(status: 415, kind: "unsupported-media-type", title: "Unsupported Media Type", detail: detail,
+                    headers: acceptEncoding.map { [("Accept-Encoding", $0)] } ?? [])
+    }
+
+    /// 429 `too-many-connections`: this client has more than `limit` connections (`Retry-After: 1`).
+    public static func tooManyConnections(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 429, kind: "too-many-connections", title: "Too Many Requests",
+                    detail: "This client has more than \(limit) connections open; close some and retry.",
+                    limit: limit, headers: [("Retry-After", "1")])
+    }
+
+    /// 431 `header-fields-too-large`: the header fields take `bytes`, over `limit`.
+    public static func headerFieldsTooLarge(bytes: Int, limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 431, kind: "header-fields-too-large", title: "Request Header Fields Too Large",
+                    detail: "The header fields take \(bytes) bytes; the limit is \(limit).", limit: limit)
+    }
+
+    /// 501 `not-implemented`: a method or transfer coding the server does not implement.
+    public static func notImplemented(_ detail: String) -> HTTPProblem {
+        HTTPProblem(status: 501, kind: "not-implemented", title: "Not Implemented", detail: detail)
+    }
+
+    /// 503 `server-busy`: the server has more than `limit` connections (`Retry-After: 1`).
+    public static func serverBusy(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
+                    detail: "The server has more than \(limit) connections open; retry shortly.",
+                    limit: limit, headers: [("Retry-After", "1")])
+    }
+}
+
+/// Turns an ``HTTPProblem`` into its answer: the one problem shape of a server, chosen by the
+/// application. The answer is `application/problem+json` with the problem's header fields.
+public struct ProblemRenderer: Sendable {
+    /// The problem's JSON body.
+    public let body: @Sendable (HTTPProblem) -> [UInt8]
+
+    public init(body: @escaping @Sendable (HTTPProblem) -> [UInt8]) {
+        self.body = body
+    }
+
+    /// The answer carrying `problem`: `Content-Type: application/problem+json`, then the
+    /// problem's own header fields.
+    public func response(_ problem: HTTPProblem) -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/problem+json")]
+        headers.append(contentsOf: problem.headers)
+        return HTTPResponse(status: problem.status, headers: headers, body: body(problem))
+    }
+
+    /// The shape of a server without an application's: `{"type":"about:blank","title",
+    /// "status","detail","limit"?}` with `limit` as a JSON string (``HTTPResponse/problem(status:title:detail:type:extra:)``).
+    public static let standard = ProblemRenderer { problem in
+        HTTPResponse.problem(status: problem.status, title: problem.title, detail: problem.detail,
+                             extra: problem.limit.map { [("limit", String($0))] } ?? []).body
+    }
+}
