@@ -59,10 +59,15 @@ let package = Package(
         // bench/run: the color core timed without HTTP (compared with bench/core.c).
         .executableTarget(name: "contrast-core-bench", dependencies: ["ColorScience"]),
 
-        .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue"]),
+        // What the test targets share: the one raw HTTP client, the one fixture loader
+        // (Tests/Fixtures), polling instead of sleeping, and the servers on port 0 (bare HTTP
+        // layer, the service in-process, the built executable). A library, not a test target.
+        .target(name: "TestSupport", dependencies: ["ContrastAPI", "HTTPServer", "JSONValue"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue", "TestSupport"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
-        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "JSONValue", "contrast-server", "ImageProcessing"]),
+        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "JSONValue", "contrast-server", "ImageProcessing", "TestSupport"]),
         .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),
     ]
 )
