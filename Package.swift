@@ -70,11 +70,16 @@ let package = Package(
         .target(name: "CZipShim", dependencies: ["CZip"], path: "Sources/System/CZipShim"),
 
         // --- Tests ---
-        .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience"]),
-        .testTarget(name: "AppleDesignTests", dependencies: ["AppleDesign", "ColorScience"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue"]),
+        // What the test targets share: the one raw HTTP client, the one fixture loader
+        // (Tests/Fixtures), polling instead of sleeping, and the servers on port 0 (bare HTTP
+        // layer, the service in-process, the built executable). A library, not a test target.
+        .target(name: "TestSupport", dependencies: ["ContrastAPI", "HTTPServer", "JSONValue"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience", "TestSupport"]),
+        .testTarget(name: "AppleDesignTests", dependencies: ["AppleDesign", "ColorScience", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue", "TestSupport"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
-        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "AppleDesign", "JSONValue", "contrast-server", "ImageProcessing"]),
+        .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "AppleDesign", "JSONValue", "contrast-server", "ImageProcessing", "TestSupport"]),
         .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),
     ]
 )

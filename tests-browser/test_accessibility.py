@@ -34,8 +34,8 @@ def serious(violations):
 
 def open_full(page, scheme):
     """The page with every panel filled: results, tiles, a palette grid and an error shown."""
-    page.open(scheme=scheme, fragment="fg=secondaryLabel&bg=systemBackground"
-              if page.server.has("/v1/system-colors", "GET") else "fg=%23767676&bg=%23ffffff")
+    assert page.server.has("/v1/system-colors", "GET"), "the server answers 404 for /v1/system-colors"
+    page.open(scheme=scheme, fragment="fg=secondaryLabel&bg=systemBackground")
     page.el("#palette-run").click()
     page.wait(lambda: page.el("#palette-results").is_displayed(), message="the grid")
     page.wait(lambda: page.els("#matrix-svg svg"), message="the SVG")

@@ -1,6 +1,7 @@
 @testable import AppleDesign
 @testable import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// The pure Apple model: contexts, catalog lookup and fallbacks, label compositing, materials,
@@ -290,15 +291,20 @@ struct AppleModelCoreTests {
             #expect(!p.found, "#\(String(text, radix: 16)): \(p.alternate * 255)")
         }
         var rng = SystemRandomNumberGenerator()
+        var found = 0
         for _ in 0..<300 {
             let base = SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))
             let texts = (0..<2).map { _ in DisplayColor(srgb: SIMD3(Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng), Double.random(in: 0...1, using: &rng))) }
             let p = TableStripes.propose(base: base, texts: texts, targetRatio: 3)
             guard p.found else { continue }
+            found += 1
+            // One row per text on each stripe: the zip below cannot pass by comparing nothing.
+            #expect(p.onBase.count == texts.count && p.onAlternate.count == texts.count)
             for (b, a) in zip(p.onBase, p.onAlternate) {
                 #expect((b.foregroundLuminance < b.backgroundLuminance) == (a.foregroundLuminance < a.backgroundLuminance))
             }
         }
+        #expect(found > 0, "no random pair found a stripe: the polarity check never ran")
     }
 }
 

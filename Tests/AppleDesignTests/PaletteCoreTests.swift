@@ -1,6 +1,7 @@
 @testable import AppleDesign
 @testable import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// The palette core: nearest passing color (`NearestPassingColor`) and dark / increased-contrast
@@ -94,18 +95,23 @@ struct PaletteCoreTests {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % 256)
         }
+        var candidates = 0, unreachable = 0
         for i in 0..<60 {
             let fg = Color.srgb8(next(), next(), next()), bg = Color.srgb8(next(), next(), next())
             let moving = NearestPassingColor.Moving.allCases[i % 3]
             let target: ContrastTarget = i % 4 == 0 ? .ratio(7) : .ratio(4.5)
             let s = NearestPassingColor.suggest(foreground: fg, background: bg, target: target, moving: moving)
             for o in s.outcomes {
+                if o.candidate != nil { candidates += 1 }
+                if o.bestReachable != nil { unreachable += 1 }
                 if let c = o.candidate {
                     #expect(Self.remeasured(c.foreground.hex, c.background.hex) >= target.minimum, "\(fg.hex) \(bg.hex) \(moving)")
                 }
                 if let b = o.bestReachable { #expect(Self.remeasured(b.foreground.hex, b.background.hex) < target.minimum) }
             }
         }
+        // Both kinds of outcome were checked, not only skipped over.
+        #expect(candidates > 0 && unreachable > 0, "candidates \(candidates), best reachable \(unreachable)")
     }
 
     /// A color already passing stays unchanged: no candidates, the best is the pair as given.

@@ -1,5 +1,6 @@
 @testable import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// APCA font lookup against apca-w3 0.1.9 `fontLookupAPCA` (Tests/Fixtures/apca_font.jsonl) and

@@ -1,5 +1,6 @@
 @testable import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// Colour-vision-deficiency simulation against ColorAide 8.13.1 `filter(kind, amount, method=...)`

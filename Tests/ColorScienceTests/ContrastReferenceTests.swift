@@ -1,17 +1,18 @@
 import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// Reference vectors: Tests/Fixtures/contrast.jsonl (WCAG formula, apca-w3 0.1.9, color.js 0.7)
 /// and composite.jsonl (ColorAide 8.13.1), plus the math, compositing and rounding field cases.
 struct ContrastReferenceTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
-
+    /// The rows of a fixture; a missing or unreadable file fails the test that asked.
     static func rows(_ name: String) -> [[String: Any]] {
-        let text = (try? String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        do {
+            return try FixtureLoader.jsonLines(name)
+        } catch {
+            Issue.record("fixture \(name): \(error)")
+            return []
         }
     }
 

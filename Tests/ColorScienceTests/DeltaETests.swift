@@ -1,5 +1,6 @@
 @testable import ColorScience
 import Foundation
+import TestSupport
 import Testing
 
 /// ΔE 76 / CIEDE2000 / ΔE OK against ColorAide 8.13.1 (Tests/Fixtures/delta_e.jsonl, Lab D65) and

@@ -1,4 +1,5 @@
 @testable import ColorScience
+import TestSupport
 import Testing
 import Foundation
 

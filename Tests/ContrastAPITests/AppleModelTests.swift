@@ -3,6 +3,7 @@ import ColorScience
 import ContrastAPI
 import Foundation
 import JSONValue
+import TestSupport
 import Testing
 
 /// The Apple model endpoints against the bundled data: pinned published values, the sources
@@ -12,8 +13,7 @@ struct AppleModelTests {
     /// Ratios quoted in the data's notes are floored like `ratioText` (hostile test: the indigo
     /// note said 5.98:1 on black for (109,124,255), which is 5.977…).
     @Test func ratiosInDisagreementNotesAreFloored() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/ContrastAPI/Resources/apple_hig_supplement.json")
+        let url = repositoryRoot.appendingPathComponent("Sources/ContrastAPI/Resources/apple_hig_supplement.json")
         let json = try JSONParser.parse(Array(try Data(contentsOf: url)))
         var checked = 0
         for entry in json["disagreements"]?.array ?? [] {
@@ -418,6 +418,7 @@ struct AppleModelTests {
             #expect((a?["deltaEOK"]?.double ?? 0) >= 0.03)
             #expect((a?["rowContrast"]?.double ?? 0) >= 1.1)
             #expect(a?["alternateRow"]?["hex"] != a?["baseRow"]?["hex"])
+            #expect(a?["texts"]?.array?.count == 2, "one row per text color: \(String(describing: a))")
             for t in a?["texts"]?.array ?? [] {
                 #expect(t["baseRow"]?["passes"] == true && t["alternateRow"]?["passes"] == true, "\(t)")
                 #expect((t["alternateRow"]?["ratio"]?.double ?? 0) >= 4.5)

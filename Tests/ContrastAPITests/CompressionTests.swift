@@ -1,6 +1,7 @@
 import ContrastAPI
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// gzip content coding of large responses, checked with the system's gzip as the decoder.

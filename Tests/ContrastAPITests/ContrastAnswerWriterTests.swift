@@ -3,6 +3,7 @@ import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue
+import TestSupport
 import Testing
 
 /// `/v1/contrast` writes its answer as bytes (no JSON tree, for speed); the same code writing into

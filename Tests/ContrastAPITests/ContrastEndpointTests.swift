@@ -1,6 +1,7 @@
 import ContrastAPI
 import Foundation
 import JSONValue
+import TestSupport
 import Testing
 
 /// `/v1/contrast` and `/api/webaim` answered in-process (no sockets).
@@ -40,10 +41,8 @@ struct ContrastEndpointTests {
     }
 
     @Test func referenceRowsThroughTheAPI() throws {
-        let lines = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/contrast.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
-        for line in lines.prefix(120) {
-            let row = try JSONParser.parse(String(line))
+        let rows = try FixtureLoader.jsonValues("contrast.jsonl", expectedCount: 309)
+        for row in rows.prefix(120) {
             let fg = row["foreground"]!.string!, bg = row["background"]!.string!
             let r = call("GET", "/v1/contrast?foreground=\(q(fg))&background=\(q(bg))")
             let want = row["wcag2"]!.double!

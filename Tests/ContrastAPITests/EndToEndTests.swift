@@ -2,6 +2,7 @@ import ContrastAPI
 import Foundation
 import JSONValue
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real server on port 0, spoken to over TCP.
@@ -85,32 +86,14 @@ struct EndToEndTests {
 /// The `contrast-server` executable: configuration errors, startup, SIGTERM.
 @Suite(.serialized)
 struct ExecutableTests {
-    static var binary: URL? {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
-            let url = candidate.appendingPathComponent("contrast-server")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    /// Runs the built executable; a missing build fails the test (never skips it).
+    func run(_ args: [String], env: [String: String] = [:], directory: URL? = nil) throws -> ServerProcess {
+        do {
+            return try ServerProcess(arguments: args, environment: env, directory: directory ?? repositoryRoot)
+        } catch {
+            Issue.record("\(error)")
+            throw error
         }
-        return nil
-    }
-
-    func run(_ args: [String], env: [String: String] = [:], untilLine: String? = nil, directory: URL? = nil) throws -> (Process, Pipe) {
-        let p = Process()
-        guard let binary = Self.binary else {
-            Issue.record("contrast-server is not built next to the tests (swift build)")
-            throw POSIXError(.ENOENT)
-        }
-        p.executableURL = binary
-        p.arguments = args
-        p.currentDirectoryURL = directory ?? repositoryRoot
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CONTRAST_") }
-        environment.merge(env) { $1 }
-        p.environment = environment
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        return (p, err)
     }
 
     @Test func badConfigNamesTheKeyAndFails() throws {
@@ -122,60 +105,41 @@ struct ExecutableTests {
         for (text, expected) in cases {
             let file = dir.appendingPathComponent("c.json")
             try Data(text.utf8).write(to: file)
-            let (p, err) = try run(["--config", file.path])
-            p.waitUntilExit()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(p.terminationStatus != 0)
+            let p = try run(["--config", file.path])
+            let message = p.finalLog()
+            #expect(p.process.terminationStatus != 0)
             #expect(message.contains(expected), "\(message)")
         }
-        let (p, err) = try run(["--port", "99999"])
-        p.waitUntilExit()
-        #expect(p.terminationStatus != 0)
-        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("--port"))
+        let p = try run(["--port", "99999"])
+        let message = p.finalLog()
+        #expect(p.process.terminationStatus != 0)
+        #expect(message.contains("--port"), "\(message)")
     }
 
     /// Started with a `--config` elsewhere, where no `Public/` folder is, the API runs without the
     /// page and says so; it had stopped with "publicDirectory: Public is not a directory" for a
     /// folder the file never named (hostile test, stop 14).
-    /// What the running process `p` writes to standard error (`err`) until it contains `marker`,
-    /// the process exits, or 10 s pass, read without blocking past that deadline.
-    func standardError(of p: Process, _ err: Pipe, until marker: String) -> String {
-        let collected = Mutex("")
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            collected.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while !collected.withLock({ $0.contains(marker) }), Date() < deadline, p.isRunning {
-            usleep(10_000)
-        }
-        err.fileHandleForReading.readabilityHandler = nil
-        return collected.withLock { $0 }
-    }
-
     @Test func startsWithoutTheDefaultPublicFolder() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nopublic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data(#"{"port": 0}"#.utf8).write(to: dir.appendingPathComponent("c.json"))
-        let (p, err) = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
-        let text = standardError(of: p, err, until: "web page is not served")
-        #expect(p.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
-        kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let p = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
+        p.waitForLog("web page is not served")
+        let text = p.log
+        #expect(p.process.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
+        p.terminate()
+        #expect(p.process.terminationStatus == 0)
     }
 
     @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
-        let (p, err) = try run(["--port", "0"])
-        // Read the startup line to learn the port, without blocking past the deadline.
-        let text = standardError(of: p, err, until: "listening on")
-        let port = text.range(of: ##"127\.0\.0\.1:(\d+)"##, options: .regularExpression).map { Int(text[$0].split(separator: ":")[1])! }
-        #expect(port != nil, "\(text)")
-        kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
-        #expect(p.terminationReason == .exit)
+        let p = try run(["--port", "0"])
+        // The startup line says the port.
+        let port = try? p.waitForPort()
+        #expect(port != nil, "\(p.log)")
+        p.terminate()
+        #expect(p.process.terminationStatus == 0)
+        #expect(p.process.terminationReason == .exit)
     }
 }
 

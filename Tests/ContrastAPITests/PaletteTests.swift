@@ -6,6 +6,7 @@ import Foundation
 import FoundationXML
 #endif
 import JSONValue
+import TestSupport
 import Testing
 
 /// `/v1/suggest`, `/v1/palette/dark` and `/v1/palette/export`: boundary cases, real palettes
@@ -32,8 +33,7 @@ struct PaletteTests {
 
     /// A fixture palette: name → value for a mode (nil mode = mode-independent).
     private func palette(_ file: String, mode: String?) throws -> [(name: String, value: String)] {
-        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/palettes/\(file).json")
-        let o = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        let o = try FixtureLoader.jsonFile("palettes/\(file).json") as! [String: Any]
         return (o["colors"] as! [[String: Any]]).compactMap { c in
             let m = c["mode"] as? String
             guard m == mode else { return nil }
@@ -49,6 +49,8 @@ struct PaletteTests {
     /// the ratio re-measured from the hex strings matches, and a variant passes only when all of
     /// its rows do.
     private func checkConsistent(_ j: JSON, sourceLocation: SourceLocation = #_sourceLocation) {
+        let colorCount = j["colors"]?.array?.count ?? 0
+        #expect(colorCount > 0, "no colors to check", sourceLocation: sourceLocation)
         for color in j["colors"]?.array ?? [] {
             guard case .object(let variants)? = color["variants"] else { Issue.record("no variants"); continue }
             for (name, v) in variants.members {
@@ -105,6 +107,7 @@ struct PaletteTests {
     /// `#fff0` made both directions say "moving … only lowers the contrast").
     @Test func suggestOnATranslucentBackgroundNamesTheBackdrop() {
         let clear = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777", "background": "#fff0"}"##))
+        #expect(clear["suggestions"]?.array?.count == 2, "\(clear)")   // lighter and darker
         for s in clear["suggestions"]?.array ?? [] {
             #expect(s["found"] == false)
             #expect(s["reason"]?.string?.hasPrefix("the background is fully transparent (alpha 0) and no backdrop was given") == true, "\(s)")
@@ -141,6 +144,7 @@ struct PaletteTests {
     @Test func suggestNoPassDirection() {
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#808080", "background": "#777777", "target": 7}"##))
         #expect(j["best"] == .null)
+        #expect(j["suggestions"]?.array?.count == 2, "\(j)")   // lighter and darker
         for s in j["suggestions"]?.array ?? [] {
             #expect(s["found"] == false)
             #expect(s["reason"]?.string?.hasPrefix("no foreground") == true)
@@ -297,6 +301,7 @@ struct PaletteTests {
         #expect(Set(rows.compactMap { $0["minimum"]?.double }) == [4.5, 3])
         checkConsistent(mixed)
         let black = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f2f2f7"}, {"name": "bt", "color": "#000000", "on": ["card"]}], "policy": "wcag-aa"}"##))
+        #expect(black["colors"]?.array?.count == 2)
         for entry in black["colors"]?.array ?? [] {
             for name in ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"] {
                 let v = entry["variants"]?[name] ?? .null
@@ -358,6 +363,7 @@ struct PaletteTests {
         for items in requests {
             let j = ok(call("POST", "/v1/palette/dark", body: body(["colors": items, "policy": "wcag-aa"])))
             checkConsistent(j)
+            #expect(j["colors"]?.array?.count == items.count)
             for c in j["colors"]?.array ?? [] {
                 for v in ["dark", "lightIncreasedContrast", "darkIncreasedContrast"] {
                     #expect(c["variants"]?[v]?["passes"] == true, "\(c["name"]!) \(v): \(c["variants"]?[v]?["failingSurfaces"] ?? .null)")
@@ -411,7 +417,10 @@ struct PaletteTests {
             }
             #expect(colors.allSatisfy { $0["idiom"] == "universal" && $0["color"]?["color-space"] == "srgb" }, sourceLocation: sourceLocation)
         }
-        // The same archive through /usr/bin/unzip when present (CI installs only libzip).
+        // The same archive through an independent reader, Info-ZIP's unzip (.ci/apt-packages.txt
+        // installs it): missing, the check fails instead of passing unseen.
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip"),
+                "/usr/bin/unzip is missing: install it (apt-get install unzip, listed in .ci/apt-packages.txt)", sourceLocation: sourceLocation)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip") {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("palette-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -586,8 +595,15 @@ struct PaletteTests {
         checkConsistent(wash)
         let tint = wash["colors"]?.array?[0]["variants"], txt = wash["colors"]?.array?[1]["variants"]
         #expect(tint?["darkIncreasedContrast"]?["start"] == tint?["dark"]?["hex"], "\(String(describing: tint?["darkIncreasedContrast"]?["start"]))")
-        if txt?["darkIncreasedContrast"]?["passes"] == true {
-            let dark = txt?["dark"]?["worst"]?["value"]?.double ?? .nan, increased = txt?["darkIncreasedContrast"]?["worst"]?["value"]?.double ?? .nan
+        // The increased variant should pass and be at least as strong as the standard dark one.
+        // These assertions sat inside `if passes == true`, so they never ran: the variant fails
+        // (|Lc| 81.18 for darkIncreasedContrast against 83.41 for dark, target Lc 90 for
+        // secondary text on the 10%-alpha wash). Issue 21 made the check unconditional; the
+        // product defect is recorded as known until the increased search is fixed.
+        let icPasses = txt?["darkIncreasedContrast"]?["passes"] == true
+        let dark = txt?["dark"]?["worst"]?["value"]?.double ?? .nan, increased = txt?["darkIncreasedContrast"]?["worst"]?["value"]?.double ?? .nan
+        withKnownIssue("darkIncreasedContrast of secondary text on a translucent wash fails and is weaker than dark (|Lc| 81.18 < 83.41)") {
+            #expect(icPasses, "darkIncreasedContrast does not pass")
             #expect(abs(increased) >= abs(dark), "\(increased) < \(dark)")
         }
         let button = ok(call("POST", "/v1/palette/dark", body: ##"{"policy": "wcag-aa", "colors": [{"name": "btn", "role": "background", "color": "#1f883d"}, {"name": "btnText", "role": "text", "color": "#ffffff", "on": ["btn"]}]}"##))

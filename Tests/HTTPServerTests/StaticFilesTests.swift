@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 /// A temporary site: `<tmp>/site` is the root, `<tmp>/secret.txt` lies outside it.

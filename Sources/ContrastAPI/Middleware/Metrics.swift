@@ -144,6 +144,9 @@ public final class Metrics: Sendable {
             out += "# HELP contrast_http_open_connections TCP connections open now.\n"
             out += "# TYPE contrast_http_open_connections gauge\n"
             out += "contrast_http_open_connections \(statistics.openConnections)\n"
+            out += "# HELP contrast_http_requests_in_progress Requests whose headers have arrived and whose answer is not sent yet (body still arriving included).\n"
+            out += "# TYPE contrast_http_requests_in_progress gauge\n"
+            out += "contrast_http_requests_in_progress \(statistics.requestsInProgress)\n"
         }
         out += "# HELP contrast_build_info Version of the running service.\n"
         out += "# TYPE contrast_build_info gauge\n"

@@ -7,7 +7,7 @@ import JSONValue
 ///
 /// Request: `color`; `to`: a space or list of spaces (default: all) among `srgb`, `srgb-linear`,
 /// `display-p3`, `rec2020`, `xyz-d65`, `xyz-d50`, `lab` (D50), `lch`, `oklab`, `oklch`, `hsl`,
-/// `hwb`, `hex` (GET: comma-separated); `gamut`: `srgb` or `display-p3` to gamut-map first;
+/// `hwb`, `hex` (GET: comma-separated); `gamut`: `srgb`, `display-p3` or `rec2020` to gamut-map first;
 /// `gamutMethod`: `css4` (default, CSS Color 4 §13.2) or `clip`.
 ///
 /// Response: `input`, `space` (as parsed), `alpha`, `inGamut` (`srgb`, `display-p3`, `rec2020`),
@@ -23,7 +23,17 @@ struct ConvertEndpoint {
         var space: ColorSpace? { ColorSpace(rawValue: rawValue) }
     }
 
-    enum Gamut: String, CaseIterable { case srgb, displayP3 = "display-p3" }
+    enum Gamut: String, CaseIterable {
+        case srgb, displayP3 = "display-p3", rec2020
+
+        var space: ColorSpace {
+            switch self {
+            case .srgb: .srgb
+            case .displayP3: .displayP3
+            case .rec2020: .rec2020
+            }
+        }
+    }
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
         let f = try Fields.from(request)
@@ -34,7 +44,7 @@ struct ConvertEndpoint {
         let gamut = try f.choice("gamut", Gamut.self)
         let method = try f.choice("gamutMethod", GamutMapping.Method.self)
         if method != nil && gamut == nil {
-            throw Problem.invalidField(f.field("gamutMethod"), "gamutMethod needs gamut (srgb or display-p3)")
+            throw Problem.invalidField(f.field("gamutMethod"), "gamutMethod needs gamut (srgb, display-p3 or rec2020)")
         }
 
         var out = JSONObject()
@@ -48,7 +58,7 @@ struct ConvertEndpoint {
         ]))
         var color = input.color
         if let gamut {
-            let destination: ColorSpace = gamut == .srgb ? .srgb : .displayP3
+            let destination = gamut.space
             let m = method ?? .css4
             let applied = !input.color.isInGamut(destination)
             color = GamutMapping.map(input.color, to: destination, method: m)

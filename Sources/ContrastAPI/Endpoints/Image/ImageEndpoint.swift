@@ -29,7 +29,7 @@ struct ImageEndpoint: Sendable {
     static let analyzeFields: Set<String> = ["background", "systemBackground", "targetLc"]
     static let dimFields: Set<String> = analyzeFields.union(["amount", "format", "quality"])
 
-    /// iOS dark-appearance `systemBackground` levels (Tests/Fixtures/apple_system_colors.json,
+    /// iOS dark-appearance `systemBackground` levels (Resources/apple_system_colors.json,
     /// `backgrounds.systemBackground.dark_base` / `dark_elevated`).
     enum SystemBackground: String, CaseIterable, Sendable {
         case base, elevated

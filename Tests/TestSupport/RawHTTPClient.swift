@@ -1,40 +1,71 @@
 import Foundation
-import HTTPServer
+import JSONValue
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A parsed HTTP/1.1 answer as it came off the wire.
-struct RawResponse {
-    var statusLine: String
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+/// A parsed HTTP/1.1 answer as it came off the wire, header fields in order (repeats kept).
+public struct RawResponse: Sendable {
+    public var statusLine: String
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    public init(statusLine: String, status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.statusLine = statusLine
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first field called `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// Every field called `name`, in order.
+    public func headers(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
 
-    /// The body parsed as a JSON object (fails the caller's expectation if it is not one).
-    var jsonObject: [String: Any]? {
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as a strict JSON value (`.null` when it is not JSON).
+    public var json: JSON { (try? JSONParser.parse(body)) ?? .null }
+
+    /// The body parsed as a JSON object by Foundation (nil if it is not one).
+    public var jsonObject: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+
+    /// The same answer with lower-cased, unique header names (the last repeat wins).
+    public var reply: Reply {
+        var fields: [String: String] = [:]
+        for (name, value) in headers { fields[name.lowercased()] = value }
+        return Reply(status: status, headers: fields, body: body)
     }
 }
 
-enum RawHTTPError: Error {
+public enum RawHTTPError: Error, CustomStringConvertible {
     case socket(String)
     case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .socket(let s): return "socket: \(s)"
+        case .malformed(let s): return "malformed answer: \(s)"
+        }
+    }
 }
 
-/// A tiny blocking TCP client that sends exactly the bytes it is given: for requests no
-/// well-behaved client library would send (`..` paths, lying lengths, endless bodies).
-final class RawHTTPConnection {
-    private let fd: Int32
+/// The one raw HTTP client of the tests: a blocking TCP connection that sends exactly the bytes
+/// it is given, for requests no well-behaved client library would send (`..` paths, lying
+/// lengths, endless bodies, one byte at a time). IPv4 or IPv6 by the host's form.
+public final class RawHTTPConnection: @unchecked Sendable {
+    public let fd: Int32
 
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.socket("socket: \(errno)") }
@@ -68,9 +99,10 @@ final class RawHTTPConnection {
 
     deinit { close(fd) }
 
-    /// Sends all of `bytes`; false when the peer has closed (EPIPE/ECONNRESET).
+    /// Sends all of `bytes`; false when the peer has closed (EPIPE/ECONNRESET): it may answer
+    /// early and close.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -81,10 +113,17 @@ final class RawHTTPConnection {
     }
 
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
-    /// Reads until the peer closes (or the timeout), then parses one response.
-    func readToEnd() -> [UInt8] {
+    /// Reads whatever arrives next (at most `limit` bytes); empty when the peer closed.
+    public func receiveSome(limit: Int = 4096) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return n > 0 ? Array(buffer[0..<n]) : []
+    }
+
+    /// Reads until the peer closes (or the receive timeout passes).
+    public func readToEnd() -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -95,8 +134,8 @@ final class RawHTTPConnection {
         return data
     }
 
-    /// Reads exactly one response framed by Content-Length (for keep-alive connections).
-    func readResponse(isHead: Bool = false) throws -> RawResponse {
+    /// Reads exactly one response framed by Content-Length or chunking (keep-alive connections).
+    public func readResponse(isHead: Bool = false) throws -> RawResponse {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -111,21 +150,24 @@ final class RawHTTPConnection {
     }
 }
 
-enum RawHTTP {
-    /// One request on a fresh connection with `Connection: close`; returns the parsed answer.
-    static func exchange(port: Int, _ request: String, isHead: Bool = false) throws -> RawResponse {
-        try exchange(port: port, Array(request.utf8), isHead: isHead)
+public enum RawHTTP {
+    /// One request on a fresh connection (it should say `Connection: close`); the parsed answer.
+    public static func exchange(port: Int, _ request: String, host: String = "127.0.0.1", isHead: Bool = false,
+                                timeoutSeconds: Int = 10) throws -> RawResponse {
+        try exchange(port: port, Array(request.utf8), host: host, isHead: isHead, timeoutSeconds: timeoutSeconds)
     }
 
-    static func exchange(port: Int, _ request: [UInt8], isHead: Bool = false) throws -> RawResponse {
-        let connection = try RawHTTPConnection(port: port)
+    public static func exchange(port: Int, _ request: [UInt8], host: String = "127.0.0.1", isHead: Bool = false,
+                                timeoutSeconds: Int = 10) throws -> RawResponse {
+        let connection = try RawHTTPConnection(port: port, host: host, timeoutSeconds: timeoutSeconds)
         connection.send(request)
         return try parse(connection.readToEnd(), isHead: isHead, requireComplete: false)
     }
 
-    /// `GET`-style request text with `Host` and `Connection: close`.
-    static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil) -> String {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+    /// Request text with `Host` and `Connection: close`; `headers` are whole field lines.
+    public static func request(_ method: String, _ target: String, headers: [String] = [], body: String? = nil,
+                               host: String = "localhost") -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
         for header in headers { text += header + "\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n"
@@ -133,7 +175,8 @@ enum RawHTTP {
         return text
     }
 
-    static func parse(_ data: [UInt8], isHead: Bool, requireComplete: Bool) throws -> RawResponse {
+    /// Parses one answer. Without `requireComplete` a short body is returned as it is.
+    public static func parse(_ data: [UInt8], isHead: Bool, requireComplete: Bool) throws -> RawResponse {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = data.firstRange(of: separator) else {
             throw RawHTTPError.malformed("no end of headers in \(data.count) bytes: \(String(decoding: data, as: UTF8.self))")
@@ -178,20 +221,28 @@ enum RawHTTP {
     }
 }
 
-/// A server on a free port with a small configuration; stopped at the end of `body`.
-func withServer<T>(
-    _ configure: (inout ServerConfiguration) -> Void = { _ in },
-    handler: @escaping HTTPHandler,
-    _ body: (HTTPServer) throws -> T
-) throws -> T {
-    var configuration = ServerConfiguration()
-    configuration.port = 0
-    configuration.threads = 2
-    configuration.connectionTimeoutSeconds = 10
-    configuration.shutdownGracePeriodSeconds = 5
-    configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler)
-    try server.start()
-    defer { server.stop() }
-    return try body(server)
+/// A parsed HTTP answer with lower-cased, unique header names: from the wire or from
+/// `ContrastService.handle` in-process.
+public struct Reply: Sendable {
+    public var status: Int
+    public var headers: [String: String]  // lower-cased names
+    public var body: [UInt8]
+
+    public var json: JSON {
+        (try? JSONParser.parse(body)) ?? .string("<not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))>")
+    }
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+extension JSON {
+    public var double: Double? { if case .number(let d) = self { return d }; return nil }
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var array: [JSON]? { if case .array(let a) = self { return a }; return nil }
 }

@@ -1,0 +1,67 @@
+@testable import ContrastAPI
+import Foundation
+import HTTPServer
+import JSONValue
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGTERM with a request in flight. Over the real server on port 0
+/// (`ProductionServer`) unless it is a pure function.
+@Suite(.serialized) struct ShutdownTests {
+    /// SIGTERM while a request is in progress (headers in, body still arriving): the server
+    /// stops accepting, answers the request when its body is complete, and exits 0.
+    @Test func sigtermFinishesTheRequestInFlightThenExitsZero() throws {
+        let server = try ServerProcess(environment: ["CONTRAST_SHUTDOWN_GRACE_PERIOD_SECONDS": "10", "CONTRAST_AUTH_TOKENS": token])
+        let port = try server.waitForPort()
+        let text = server.log
+        // Lifecycle lines have the access log's shape: time, level, msg (hostile test, stop 14).
+        let listening = try #require(text.split(separator: "\n").first { $0.contains("listening on") })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])
+        #expect(fields["level"] as? String == "info" && (fields["msg"] as? String)?.hasPrefix("listening on") == true, "\(listening)")
+        #expect((fields["time"] as? String)?.hasSuffix("Z") == true && fields["message"] == nil, "\(listening)")
+
+        func inProgress() -> Int? {
+            guard let metrics = try? RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics", headers: ["Authorization: Bearer \(token)"])),
+                let line = metrics.text.split(separator: "\n").first(where: { $0.hasPrefix("contrast_http_requests_in_progress ") })
+            else { return nil }
+            return Int(line.split(separator: " ")[1])
+        }
+        let body = ##"{"foreground": "#777777", "background": "#ffffff"}"##
+        let connection = try RawHTTPConnection(port: port, timeoutSeconds: 30)
+        let head = "POST /v1/contrast HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nX-Request-ID: in-flight-1\r\n\r\n"
+        connection.send(head + body.prefix(10))
+        // The headers are in once the server counts the request in progress (the scrape is the other one).
+        #expect(waitUntil { (inProgress() ?? 0) >= 2 }, "the request never showed as in progress")
+        kill(server.process.processIdentifier, SIGTERM)
+        // No new connections are served once stopping: wait until a new request gets no 200.
+        let refusing = waitUntil {
+            guard let late = try? RawHTTPConnection(port: port, timeoutSeconds: 1) else { return true }
+            late.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return !String(decoding: late.readToEnd(), as: UTF8.self).contains("200 OK")
+        }
+        #expect(refusing, "still serving new connections after SIGTERM")
+        #expect(server.process.isRunning, "exited without waiting for the request in flight")
+        connection.send(String(body.dropFirst(10)))
+        let bodyCompleted = Date()
+        let answer = try RawHTTP.parse(connection.readToEnd(), isHead: false, requireComplete: false)
+        #expect(answer.status == 200)
+        #expect(answer.json["ratioText"] == "4.47")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        let log = server.finalLog()
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        // It exits once the request is answered, not when the 10 s grace period runs out.
+        #expect(Date().timeIntervalSince(bodyCompleted) < 8)
+
+        #expect(log.contains("\"requestId\":\"in-flight-1\""), "\(log)")
+        #expect(log.contains("\"path\":\"/v1/contrast\""))
+        #expect(!log.contains(token))   // query secrets: oneJSONAccessLogLinePerRequestWithoutQueriesOrSecrets
+        #expect(log.contains("stopped"))
+    }
+}

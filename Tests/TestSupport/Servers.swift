@@ -1,0 +1,164 @@
+import ContrastAPI
+import Foundation
+import HTTPServer
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The three ways the tests start a real server on a free port (port 0): the bare HTTP layer
+// (`withServer`), the service in this process (`LiveServer`), and the built `contrast-server`
+// executable in a child process (`ServerProcess`).
+
+/// A bare `HTTPServer` on a free port with a small configuration; stopped at the end of `body`.
+public func withServer<T>(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    handler: @escaping HTTPHandler,
+    _ body: (HTTPServer) throws -> T
+) throws -> T {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.threads = 2
+    configuration.connectionTimeoutSeconds = 10
+    configuration.shutdownGracePeriodSeconds = 5
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, handler: handler)
+    try server.start()
+    defer { server.stop() }
+    return try body(server)
+}
+
+/// Configuration for tests: the repository's Public/ folder, port 0, defaults otherwise.
+public func testConfiguration() -> ServiceConfiguration {
+    var c = ServiceConfiguration()
+    c.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
+    c.port = 0
+    return c
+}
+
+/// The service on a real `HTTPServer` on a free loopback port, stopped when released.
+public final class LiveServer: @unchecked Sendable {
+    public let server: HTTPServer
+    public var port: Int { server.port }
+
+    public init(configuration: ServiceConfiguration = testConfiguration()) throws {
+        let service = ContrastService(configuration: configuration)
+        server = HTTPServer(configuration: configuration.server, handler: { service.handle($0) })
+        try server.start()
+    }
+
+    deinit { server.stop() }
+
+    /// Sends raw bytes and reads the whole response (the request should say `Connection: close`).
+    public func raw(_ request: [UInt8]) throws -> Reply {
+        try RawHTTP.exchange(port: port, request).reply
+    }
+
+    /// Sends one request with `Connection: close`.
+    public func request(_ method: String, _ target: String, body: String? = nil,
+                        headers: [String: String] = ["Content-Type": "application/json"]) throws -> Reply {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (k, v) in headers where body != nil || k.lowercased() != "content-type" { text += "\(k): \(v)\r\n" }
+        if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+        text += "\r\n" + (body ?? "")
+        return try raw(Array(text.utf8))
+    }
+}
+
+public enum ServerProcessError: Error, CustomStringConvertible {
+    case notBuilt
+    case noPort(String)
+    public var description: String {
+        switch self {
+        case .notBuilt: return "contrast-server is not built next to the tests (swift build)"
+        case .noPort(let log): return "contrast-server did not say where it listens: \(log)"
+        }
+    }
+}
+
+/// The built `contrast-server` executable, started on port 0 in a child process; its standard
+/// error is collected, and it is killed when released if still running.
+public final class ServerProcess: @unchecked Sendable {
+    /// The executable beside the test bundle (or in `.build/debug`).
+    public static var binary: URL? {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")] {
+            let url = candidate.appendingPathComponent("contrast-server")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    public let process = Process()
+    private final class Sink: Sendable { let state = Mutex((text: "", closed: false)) }
+    private let collected = Sink()
+    /// The port it listens on (0 until `waitForPort`).
+    public private(set) var port = 0
+
+    /// Starts `executable` (default: the built one) with `arguments` (default `--port 0`);
+    /// `CONTRAST_*` variables of the test's environment are dropped, `environment` is added.
+    public init(executable: URL? = nil, arguments: [String] = ["--port", "0"], environment: [String: String] = [:],
+                directory: URL = repositoryRoot) throws {
+        guard let binary = executable ?? Self.binary else { throw ServerProcessError.notBuilt }
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CONTRAST_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let sink = collected
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                sink.state.withLock { $0.closed = true }
+                return
+            }
+            sink.state.withLock { $0.text += String(decoding: chunk, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    /// What the process wrote to standard error so far.
+    public var log: String { collected.state.withLock { $0.text } }
+
+    /// Waits (polling, at most `limit` s) until the log contains `marker` or the process exits.
+    @discardableResult
+    public func waitForLog(_ marker: String, limit: TimeInterval = 30) -> Bool {
+        waitUntil(limit: limit) { log.contains(marker) || !process.isRunning }
+        return log.contains(marker)
+    }
+
+    /// Waits for the "listening on 127.0.0.1:PORT" line and returns the port.
+    @discardableResult
+    public func waitForPort(limit: TimeInterval = 30) throws -> Int {
+        waitForLog("listening on", limit: limit)
+        let text = log
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(text[range].split(separator: ":")[1])
+        else { throw ServerProcessError.noPort(text) }
+        self.port = port
+        return port
+    }
+
+    /// Sends SIGTERM and waits for the exit (the caller checks the status).
+    public func terminate() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+    }
+
+    /// Waits until the process has exited and its standard error is read to the end of file.
+    public func finalLog(limit: TimeInterval = 30) -> String {
+        process.waitUntilExit()
+        waitUntil(limit: limit) { collected.state.withLock { $0.closed } }
+        return log
+    }
+}
