@@ -25,7 +25,7 @@ import Glibc
         #expect(refused.header("X-Request-ID") == "over-limit")
         #expect(refused.header("Content-Security-Policy") != nil)
         #expect(refused.header("Cache-Control") == "no-store")
-        let metrics = live.service.middleware.metrics.render()
+        let metrics = live.service.metrics.render()
         #expect(metrics.contains(#"contrast_http_rejected_total{reason="too_many_connections_from_client"} 1"#))
     }
 
@@ -42,8 +42,8 @@ import Glibc
         #expect(busy.header("Retry-After") != nil)
         #expect(busy.header("X-Request-ID") == "busy-1")
         #expect(busy.header("Content-Security-Policy") != nil)
-        #expect(waitUntil { live.service.middleware.metrics.render().contains(#"contrast_http_rejected_total{reason="too_many_connections"} 1"#) },
-                "\(live.service.middleware.metrics.render().split(separator: "\n").filter { $0.contains("rejected") })")
+        #expect(waitUntil { live.service.metrics.render().contains(#"contrast_http_rejected_total{reason="too_many_connections"} 1"#) },
+                "\(live.service.metrics.render().split(separator: "\n").filter { $0.contains("rejected") })")
         _ = held
     }
 
@@ -68,7 +68,7 @@ import Glibc
         }
         #expect(index < request.count)
         #expect(slow.readToEnd().isEmpty)
-        #expect(waitUntil { live.service.middleware.metrics.render().contains(#"contrast_http_rejected_total{reason="request_timeout"} 1"#) },
+        #expect(waitUntil { live.service.metrics.render().contains(#"contrast_http_rejected_total{reason="request_timeout"} 1"#) },
                 "not cut off by the request deadline after \(Date().timeIntervalSince(started)) s")
     }
 }

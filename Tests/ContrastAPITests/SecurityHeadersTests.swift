@@ -105,7 +105,7 @@ import Glibc
             // The page gets the page's policy; everything else (its script, JSON, problems) the
             // API's, which lets nothing load or run.
             #expect(answer.headers("Content-Security-Policy")
-                        == [index == 0 ? Middleware.contentSecurityPolicy : Middleware.apiContentSecurityPolicy],
+                        == [index == 0 ? SecurityHeaders.contentSecurityPolicy : SecurityHeaders.apiContentSecurityPolicy],
                     "\(answer.status) \(answer.header("Content-Type") ?? "")")
             #expect(answer.header("Referrer-Policy") == "no-referrer")
             #expect(answer.header("X-Frame-Options") == "DENY")
@@ -113,10 +113,10 @@ import Glibc
             #expect(answer.header("Strict-Transport-Security") == nil)   // plain HTTP
         }
         #expect(answers.last?.header("Cache-Control") == "no-store")
-        let csp = Middleware.contentSecurityPolicy
+        let csp = SecurityHeaders.contentSecurityPolicy
         #expect(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"))
         #expect(csp.contains("script-src 'self';") && !csp.contains("script-src 'self' 'unsafe"))
-        #expect(Middleware.apiContentSecurityPolicy == "default-src 'none'; frame-ancestors 'none'")
+        #expect(SecurityHeaders.apiContentSecurityPolicy == "default-src 'none'; frame-ancestors 'none'")
         // A 304 carries no policy: a cache would take it into the stored page (RFC 9111 §4.3.4)
         // and the API's policy would then block the page's scripts.
         let page = try live.request("GET", "/")
@@ -126,8 +126,8 @@ import Glibc
         let apiRevalidated = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff", headers: ["If-None-Match": api.header("ETag") ?? "-"])
         #expect(apiRevalidated.status == 304 && apiRevalidated.header("Content-Security-Policy") == nil)
         #expect(answers[0].header("Content-Type")?.hasPrefix("text/html") == true)
-        #expect(Middleware.isHTML("text/html") && Middleware.isHTML("TEXT/HTML; charset=utf-8") && Middleware.isHTML("text/html ;q=1"))
-        #expect(!Middleware.isHTML("text/htmlx") && !Middleware.isHTML("text/htm") && !Middleware.isHTML("application/json"))
+        #expect(SecurityHeaders.isHTML("text/html") && SecurityHeaders.isHTML("TEXT/HTML; charset=utf-8") && SecurityHeaders.isHTML("text/html ;q=1"))
+        #expect(!SecurityHeaders.isHTML("text/htmlx") && !SecurityHeaders.isHTML("text/htm") && !SecurityHeaders.isHTML("application/json"))
     }
 
     /// The CSP allows no inline script: the pages in Public/ must not rely on one.

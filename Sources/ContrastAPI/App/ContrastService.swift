@@ -9,13 +9,18 @@ public struct ContrastService: Sendable {
 
     public let configuration: ServiceConfiguration
     public let router: Router
-    /// Request ids, CORS, bearer tokens, caching, security headers, metrics (Middleware.swift).
-    let middleware: Middleware
+    /// Request counts and durations served at `/metrics`.
+    let metrics: Metrics
+    /// Request ids, CORS, bearer tokens, security headers, caching: the steps of
+    /// ``ServiceMiddleware`` every answer goes through (the server adds metrics and the access log).
+    let steps: [any HTTPMiddleware]
+    /// `steps` as a chain, for answering in-process.
+    let chain: MiddlewareChain
 
     /// Builds the routes from `configuration` (public directory, limits).
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
-        let middleware = Middleware(configuration: configuration)
+        let metrics = Metrics(tls: !configuration.tlsCertificateFile.isEmpty)
         var r = Router()
         r.problems = Problem.renderer
         let json = ContrastService.json
@@ -23,7 +28,7 @@ public struct ContrastService: Sendable {
         r.add("GET", "/healthz") { _ in  // a constant: serialized once
             HTTPResponse(status: 200, contentType: "application/json", body: health)
         }
-        r.add("GET", "/metrics") { _ in middleware.metrics.response() }
+        r.add("GET", "/metrics") { _ in metrics.response() }
         r.add("GET", "/openapi.json") { _ in OpenAPI.response() }
         r.add("GET", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
         r.add("POST", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
@@ -59,22 +64,24 @@ public struct ContrastService: Sendable {
         }()
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
-            if let response = files.response(for: request) { return Middleware.pagePolicy(response) }
+            if let response = files.response(for: request) { return SecurityHeaders.pagePolicy(response) }
             return Problem(status: 404, kind: "not-found", title: "Not Found",
                            detail: "no endpoint or file at \(request.path)").response
         }
         self.router = r
-        self.middleware = middleware
+        self.metrics = metrics
+        self.steps = ServiceMiddleware.steps(configuration: configuration, router: r)
+        self.chain = MiddlewareChain(steps)
     }
 
-    /// Answers one request.
+    /// Answers one request: the middleware steps, the router, then gzip for large answers.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        ContrastService.handle(request, middleware: middleware, router: router)
+        ContrastService.handle(request, chain: chain, router: router)
     }
 
-    /// The middleware around the router, then gzip for large answers.
-    static func handle(_ request: HTTPRequest, middleware: Middleware, router: Router) -> HTTPResponse {
-        middleware.handle(request, router: router) { Compression.apply(to: router.handle($0), for: $0) }
+    /// `request` through `chain` to `router`, then gzip for large answers.
+    static func handle(_ request: HTTPRequest, chain: MiddlewareChain, router: Router) -> HTTPResponse {
+        chain.respond(to: request) { Compression.apply(to: router.handle($0), for: $0) }
     }
 
     /// Adapts an endpoint that returns JSON or throws a `Problem`.

@@ -33,7 +33,7 @@ public final class ServerRunner: Sendable {
             log("error", "cannot start: \(error)")
             return 1
         }
-        log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(service.middleware.auth.isEnabled ? "on" : "off"))")
+        log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(!service.configuration.authTokens.isEmpty ? "on" : "off"))")
 
         if !configuration.hasPublicDirectory {
             log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")

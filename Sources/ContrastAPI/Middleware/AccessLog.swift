@@ -116,3 +116,26 @@ public struct AccessLog: Sendable {
         line.append(UInt8(ascii: "Z"))
     }
 }
+
+/// Middleware: one ``AccessLog`` line per answer, rejections included, after every other step
+/// (so the line has the answer's request id and final size).
+struct AccessLogging: HTTPMiddleware {
+    let log: AccessLog
+
+    func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        // The headers' arrival is the start (the server sets it); a clock read only without it.
+        let started = request.receivedAtNanoseconds > 0 ? request.receivedAtNanoseconds : MonotonicClock.nanoseconds()
+        let response = next(request)
+        if log.logs(status: response.status) {
+            log.record(requestID: response.header("X-Request-ID") ?? "-", method: request.method, path: request.path,
+                       status: response.status,
+                       durationMilliseconds: MonotonicClock.seconds(since: request, started: started) * 1000,
+                       bytes: response.body.count, remote: request.remoteAddress)
+        }
+        return response
+    }
+
+    func decorate(rejectionOf request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        respond(to: request, next: next)
+    }
+}

@@ -141,3 +141,16 @@ public struct BearerAuth: Sendable {
         return index == bytes.count
     }
 }
+
+/// Middleware: with tokens configured, a request to a protected path (``BearerAuth/protects(_:)``)
+/// without a valid `Authorization: Bearer` token gets the 401 of ``BearerAuth/challenge(_:)``
+/// before any handler runs. CORS preflights pass (``CORSPreflight`` answers them first).
+struct BearerAuthentication: HTTPMiddleware {
+    let auth: BearerAuth
+
+    func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        guard auth.isEnabled, BearerAuth.protects(request.path), !CORSPolicy.isPreflight(request) else { return next(request) }
+        let verdict = auth.check(authorization: request.header("authorization"))
+        return verdict == .allowed ? next(request) : auth.challenge(verdict)
+    }
+}

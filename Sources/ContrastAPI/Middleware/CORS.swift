@@ -121,3 +121,55 @@ public struct CORSPolicy: Sendable {
         return lowered
     }
 }
+
+/// Middleware: the CORS fields on every answer, rejections included: for an allowed `Origin`,
+/// `Access-Control-Allow-Origin` and `Access-Control-Expose-Headers` (unless the answer has
+/// them, as a preflight does); with any origin configured, `Vary: Origin`. Nothing at all when
+/// no origin is configured.
+struct CORSHeaders: HTTPMiddleware {
+    let policy: CORSPolicy
+
+    func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        guard policy.isEnabled else { return next(request) }
+        let allowOrigin = policy.allowOrigin(for: request.header("origin"))
+        var response = next(request)
+        if let allowOrigin, response.header("Access-Control-Allow-Origin") == nil {
+            response.headers.append(("Access-Control-Allow-Origin", allowOrigin))
+            response.headers.append(("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders))
+        }
+        if response.header("Vary")?.lowercased().contains("origin") != true {
+            response.headers.append(("Vary", "Origin"))
+        }
+        return response
+    }
+
+    func decorate(rejectionOf request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        respond(to: request, next: next)
+    }
+}
+
+/// Middleware: CORS preflights answered before authentication (browsers send no token with
+/// them). An allowed origin's preflight on a routed path gets the 204 of ``CORSPolicy/preflight(allowOrigin:allow:)``.
+/// With bearer tokens on, a preflight on an unknown path under a protected prefix is answered as
+/// a known path would be (every method the server takes): a 404 there told anyone which routes
+/// exist, where every other request without a token gets 401 (hostile test).
+struct CORSPreflight: HTTPMiddleware {
+    let policy: CORSPolicy
+    let router: Router
+    /// Bearer tokens are on: unknown protected paths must not be told apart from known ones.
+    let hidesUnknownRoutes: Bool
+
+    func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        guard request.method == "OPTIONS", CORSPolicy.isPreflight(request) else { return next(request) }
+        let allowOrigin = policy.allowOrigin(for: request.header("origin"))
+        if let allowOrigin, let allow = router.allowedMethods(for: request.path) {
+            return policy.preflight(allowOrigin: allowOrigin, allow: allow)
+        }
+        if hidesUnknownRoutes, BearerAuth.protects(request.path), router.allowedMethods(for: request.path) == nil {
+            let allow = router.allMethods
+            return allowOrigin.map { policy.preflight(allowOrigin: $0, allow: allow) }
+                ?? HTTPResponse(status: 204, headers: [("Allow", allow)])
+        }
+        return next(request)
+    }
+}

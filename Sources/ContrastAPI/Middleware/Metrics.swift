@@ -182,3 +182,42 @@ public final class Metrics: Sendable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
+
+/// Middleware: counts every answer, rejections included, in ``Metrics`` (route, method, status,
+/// duration from the arrival of the headers), and keeps `contrast_http_requests_in_flight`.
+struct MetricsRecording: HTTPMiddleware {
+    let metrics: Metrics
+    let router: Router
+
+    func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        let started = MonotonicClock.nanoseconds()
+        metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
+        let response = next(request)
+        metrics.inFlight.wrappingSubtract(1, ordering: .relaxed)
+        record(request, response, started: started)
+        return response
+    }
+
+    func decorate(rejectionOf request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        let started = MonotonicClock.nanoseconds()
+        let response = next(request)
+        record(request, response, started: started)
+        return response
+    }
+
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, started: UInt64) {
+        let seconds = MonotonicClock.seconds(since: request, started: started)
+        let route = Metrics.routeLabel(for: request.path, status: response.status, router: router)
+        metrics.record(route: route, method: request.method, status: response.status, seconds: seconds)
+    }
+}
+
+extension MonotonicClock {
+    /// Seconds from the arrival of `request`'s headers (or from `started`, when the request did
+    /// not come through the server, or came earlier) to now.
+    static func seconds(since request: HTTPRequest, started: UInt64) -> Double {
+        let now = MonotonicClock.nanoseconds()
+        let from = request.receivedAtNanoseconds > 0 ? min(request.receivedAtNanoseconds, started) : started
+        return Double(now &- from) / 1e9
+    }
+}

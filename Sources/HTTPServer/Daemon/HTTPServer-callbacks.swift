@@ -616,7 +616,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     let status = (100...999).contains(response.status) ? response.status : 500
     var mhdResponse: OpaquePointer?
     if (isHead || status == 304) && response.body.isEmpty, let length = statedContentLength(response), length > 0 {
-        // A bodiless HEAD answer (see `Router.withoutBody`) stating the GET length: MHD sends
+        // A bodiless HEAD answer (see `HTTPResponse.headAnswer`) stating the GET length: MHD sends
         // a body's length but never a body for HEAD, so give it a body it will not read.
         mhdResponse = MHD_create_response_from_callback(UInt64(length), 4096, httpServerNoBodyReader, nil, nil)
     } else {

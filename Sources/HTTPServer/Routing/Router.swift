@@ -78,22 +78,22 @@ public struct Router: Sendable {
                 return notFound(request)
             }
             let response = fallback(request)
-            return request.method == "HEAD" ? Router.withoutBody(response) : response
+            return request.method == "HEAD" ? response.headAnswer() : response
         }
         if let handler = route.handlers[request.method] {
             let response = handler(request)
-            return request.method == "HEAD" ? Router.withoutBody(response) : response
+            return request.method == "HEAD" ? response.headAnswer() : response
         }
         switch request.method {
         case "HEAD":
             if let get = route.handlers["GET"] {
-                return Router.withoutBody(get(request))
+                return get(request).headAnswer()
             }
             // The GET's 405, without its body: a HEAD answer states the GET's fields, its
             // Content-Length included (RFC 9110 §9.3.2); its own detail named HEAD and was longer.
             var asGet = request
             asGet.method = "GET"
-            return Router.withoutBody(methodNotAllowed(asGet, allow: route.allow))
+            return methodNotAllowed(asGet, allow: route.allow).headAnswer()
         case "OPTIONS":
             return HTTPResponse(status: 204, headers: [("Allow", route.allow)])
         default:
@@ -110,19 +110,6 @@ public struct Router: Sendable {
     /// The 405 problem details answer for `request`, with `Allow: allow`, in the shape of ``problems``.
     public func methodNotAllowed(_ request: HTTPRequest, allow: String) -> HTTPResponse {
         problems.response(.methodNotAllowed(request.method, path: request.path, allow: allow))
-    }
-
-    /// `response` as a `HEAD` answer: no body, and `Content-Length` stating the length the
-    /// body had (unless the status forbids a length or one is already set).
-    public static func withoutBody(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        let length = response.body.count
-        response.body = []
-        let mayStateLength = response.status >= 200 && response.status != 204 && response.status != 304
-        if mayStateLength && response.header("Content-Length") == nil {
-            response.headers.append(("Content-Length", String(length)))
-        }
-        return response
     }
 
     private static let methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
