@@ -4,7 +4,7 @@ import ColorScience
 /// pixel's WCAG 2.x relative luminance `0...1` (sRGB, D65), after translucent pixels were
 /// composited over the background.
 ///
-/// Definitions (chosen here, stated in the README):
+/// Definitions (chosen here, stated in docs/algorithms/image-dim.md, "Measurements"):
 /// - near-white: every sRGB channel ≥ 230 of 255 (0.902), which takes in off-white paper and
 ///   UI grays such as `#F2F2F7` and JPEG noise around white, and leaves out tinted colors;
 /// - border band: the outer `max(1, round(2% of the shorter side))` pixels on all four edges.

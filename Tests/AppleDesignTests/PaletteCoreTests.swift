@@ -374,7 +374,7 @@ struct PaletteCoreTests {
     }
 
     /// How close the method comes to Apple's own dark tints (iOS 26, 3:1 non-text target on every
-    /// dark surface): the README reports mean 0.029 and max 0.061 ΔE OK (bench/apple-likeness).
+    /// dark surface): docs/algorithms/palettes.md reports mean 0.029 and max 0.061 ΔE OK (bench/apple-likeness).
     @Test func appleLikenessOfTints() throws {
         let tints: [(String, String, String)] = [
             ("systemRed", "#ff383c", "#ff4245"), ("systemOrange", "#ff8d28", "#ff9230"), ("systemYellow", "#ffcc00", "#ffd600"),

@@ -4,7 +4,7 @@ import Foundation
 // Dark-mode and increased-contrast variants of a light palette, checked on every Apple surface
 // each color sits on.
 //
-// Method (README, "Palettes"; measured against Apple's own tints by bench/apple-likeness):
+// Method (docs/algorithms/palettes.md, "Dark variants"; measured against Apple's own tints by bench/apple-likeness):
 // - Every variant is searched along the constant-hue OKLCH path of `NearestPassingColor`: hue
 //   kept, chroma kept unless sRGB cannot show it, lightness moved as little as possible (ΔE OK),
 //   judged as the 8-bit color it is reported as.

@@ -3,7 +3,7 @@ import Foundation
 // Nearest passing color: for a foreground/background pair that misses a contrast target, the
 // closest colors (in ΔE OK) that reach it, found along a path of constant hue in OKLCH.
 //
-// Method (documented in the README, "Palettes"):
+// Method (docs/algorithms/palettes.md, "Nearest passing color"):
 // 1. The color to move is taken as the screen shows it (sRGB, gamut-mapped by CSS Color 4 §13.2
 //    when needed) and expressed in OKLCH (L, C, h) (CSS Color 4 §9; Ottosson 2020).
 // 2. Its path is `L ↦ oklch(L, min(C, Cmax(L, h)), h)` for L from the original lightness to 1

@@ -314,7 +314,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
           --healthcheck   ask the running server's /healthz and exit 0 when it answers 200
 
         Every setting also comes from config.json keys and CONTRAST_* environment variables
-        (see the README's Configuration section). A bad value exits with code 2, naming the key.
+        (see docs/operations.md, "Configuration"). A bad value exits with code 2, naming the key.
         """
 
     /// Checks what a single key's type and range cannot: `host` is an IP literal (or

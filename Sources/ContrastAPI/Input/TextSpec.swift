@@ -39,7 +39,7 @@ struct TextSpec: Sendable {
 
     var px: Double { points * 4 / 3 }
     /// The size APCA's font lookup is given, in CSS px: `px`, except for an iOS text style, whose
-    /// points are read as px (the HIG convention the README documents; `apcaPointsAsPx`).
+    /// points are read as px (the HIG convention in docs/algorithms/apca.md, "Two meanings of pt for APCA"; `apcaPointsAsPx`).
     var apcaPx: Double { apcaPointsAsPx ? points : px }
     /// Set for sizes from an Apple text style.
     var apcaPointsAsPx = false

@@ -9,7 +9,7 @@ import JSONValue
 public struct Problem: Error, Sendable, Equatable {
     /// HTTP status `400...599`.
     public var status: Int
-    /// Stable problem kind; `type` is `/problems/<kind>` relative to the service (see README).
+    /// Stable problem kind; `type` is `/problems/<kind>` relative to the service (every kind: docs/api/errors.md).
     public var kind: String
     /// Short, stable summary of the kind.
     public var title: String

@@ -4,7 +4,7 @@ import HTTPServer
 import JSONValue
 
 /// `POST /v1/palette/dark`: dark-mode and increased-contrast variants of a light palette, each
-/// measured on every Apple surface it sits on (`DarkVariants`; method in the README, "Palettes").
+/// measured on every Apple surface it sits on (`DarkVariants`; method in docs/algorithms/palettes.md, "Dark variants").
 ///
 /// Request: see `PaletteRequest` (colors with roles, policy or targets, generation).
 ///
