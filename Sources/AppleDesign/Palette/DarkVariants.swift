@@ -636,12 +636,7 @@ public enum DarkVariants {
                     direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
             let target = e.target(for: v)
             let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target)
-            var r = PaletteVariantResult(
-                variant: v, color: color, method: method, direction: direction, start: start, target: target,
-                deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
-                worst: rows.min { $0.margin < $1.margin }, passes: rows.allSatisfy(\.passes), suggestion: nil, notes: [])
-            noteWideGamut(&r, e)
-            return r
+            return result(e, v, color, method: method, start: start, direction: direction, target: target, rows: rows)
         }
         func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
             let contexts = environment.contexts(for: v), target = e.target(for: v)
@@ -789,6 +784,14 @@ public enum DarkVariants {
                        start: DisplayColor, direction: NearestPassingColor.Direction?, on surfaces: [Placed]) -> PaletteVariantResult {
         let target = e.target(for: v)
         let rows = surfaces.map { measure(color, named: e.name, on: $0, target: target) }
+        return result(e, v, color, method: method, start: start, direction: direction, target: target, rows: rows)
+    }
+
+    /// A variant's result from its measured rows: worst row, verdict, ΔE from the given color,
+    /// and the wide-gamut note.
+    static func result(_ e: PaletteEntry, _ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod,
+                       start: DisplayColor, direction: NearestPassingColor.Direction?, target: ContrastTarget,
+                       rows: [PaletteMeasurement]) -> PaletteVariantResult {
         var r = PaletteVariantResult(
             variant: v, color: color, method: method, direction: direction, start: start, target: target,
             deltaEOK: deltaEOK(color, e.color), deltaE2000: deltaE2000(color, e.color), measurements: rows,
