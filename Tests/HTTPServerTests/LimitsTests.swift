@@ -183,9 +183,23 @@ private func limitsRouter() -> Router {
                 // Answered at once, not when the 20 s request deadline cut the request off.
                 #expect(server.statistics.requestsTimedOut == 0, "\(n) arguments waited for the deadline (\(Date().timeIntervalSince(started)) s)")
             }
-            // Empty parts name nothing and do not count (a trailing `&` made 100 arguments 101).
-            let padded = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + query(limit) + "&&&" + String(repeating: "&", count: 200)))
+            // Empty parts name nothing and do not count as arguments (a trailing `&` made 100
+            // arguments 101): 100 arguments and 103 empty parts are 203 parts, within 256.
+            let padded = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + query(limit) + "&&&" + String(repeating: "&", count: 100)))
             #expect(padded.status == 200 && padded.text == String(limit), "\(padded.statusLine)")
+            // But every part costs libmicrohttpd pool memory: `?` and 504 `&` hung the request
+            // without an answer until the deadline (hostile test). More than 256 parts get a 414.
+            for empties in [256, 504, 5000] {
+                let started = Date()
+                let hollow = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?" + String(repeating: "&", count: empties)), timeoutSeconds: 60)
+                #expect(hollow.status == 414, "\(empties): \(hollow.statusLine)")
+                #expect(hollow.jsonObject?["limit"] as? String == String(HTTPServer.maxQueryParts))
+                #expect(hollow.jsonObject?["detail"] as? String
+                    == "The query has \(empties + 1) '&'-separated parts, empty ones included; at most 256 are accepted.")
+                #expect(server.statistics.requestsTimedOut == 0, "\(empties) empty parts waited for the deadline (\(Date().timeIntervalSince(started)) s)")
+            }
+            let atPartLimit = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?a=1" + String(repeating: "&", count: 255)))
+            #expect(atPartLimit.status == 200 && atPartLimit.text == "1", "\(atPartLimit.statusLine)")
             // A POST with a body is refused the same way, and the server still answers.
             let post = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/count?" + query(500), body: "{}"))
             #expect(post.status == 414)

@@ -121,7 +121,10 @@ func httpServerAccessHandler(
             }
             if let marker = requestCls.pointee, let arguments = QueryArgumentsMarker.arguments(marker) {
                 requestCls.pointee = nil
-                return reject(.tooManyQueryArguments(arguments, limit: HTTPServer.maxQueryArguments), connection: connection, url: url, method: method,
+                let problem: HTTPProblem = QueryArgumentsMarker.countsParts(marker)
+                    ? .tooManyQueryParts(arguments, limit: HTTPServer.maxQueryParts)
+                    : .tooManyQueryArguments(arguments, limit: HTTPServer.maxQueryArguments)
+                return reject(problem, connection: connection, url: url, method: method,
                               context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
             }
             if let refusal = framingRefusal(headers, version: version, maxHeaderBytes: context.maxHeaderBytes) {

@@ -240,21 +240,28 @@ func httpServerRequestLineArrived(
     if let connection, let record = connectionRecord(connection) {
         record.enter(ConnectionRecord.receiving)
     }
-    let arguments = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments))
-    return arguments == 0 ? nil : QueryArgumentsMarker.pointer(arguments: Int(arguments))
+    var byParts: Int32 = 0
+    let count = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments), UInt(HTTPServer.maxQueryParts), &byParts)
+    return count == 0 ? nil : QueryArgumentsMarker.pointer(count: Int(count), byParts: byParts != 0)
 }
 
-/// A request whose query was cut off for having too many arguments, carried in `*req_cls`
-/// from the URI log callback to the access handler: an odd address (never a `RequestState`,
-/// whose allocations are aligned), with the number of arguments in the other bits.
+/// A request whose query was cut off for having too many arguments or parts, carried in
+/// `*req_cls` from the URI log callback to the access handler: an odd address (never a
+/// `RequestState`, whose allocations are aligned), bit 1 set when the parts were too many, and
+/// the count in the bits from 4 on.
 enum QueryArgumentsMarker {
-    static func pointer(arguments: Int) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(bitPattern: UInt(min(arguments, Int(UInt32.max))) << 4 | 1)!
+    static func pointer(count: Int, byParts: Bool) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(min(count, Int(UInt32.max))) << 4 | (byParts ? 2 : 0) | 1)!
     }
 
-    /// The number of arguments when `pointer` is a marker, else nil.
+    /// The count when `pointer` is a marker, else nil.
     static func arguments(_ pointer: UnsafeMutableRawPointer) -> Int? {
         let bits = UInt(bitPattern: pointer)
         return bits & 1 == 1 ? Int(bits >> 4) : nil
+    }
+
+    /// Whether the marker counts parts (empty ones included) rather than arguments.
+    static func countsParts(_ pointer: UnsafeMutableRawPointer) -> Bool {
+        UInt(bitPattern: pointer) & 2 != 0
     }
 }

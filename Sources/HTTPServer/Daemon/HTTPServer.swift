@@ -31,12 +31,16 @@ import Darwin
 /// Limits (see ``ServerConfiguration``): body size (413), connections in all and per client IP
 /// (503 and 429, answered; libmicrohttpd closes connections past a further headroom), header
 /// size (431, answered by libmicrohttpd as a small HTML page), query arguments (414, more than
-/// ``maxQueryArguments``), idle connections and slow requests (closed without an answer). HTTPS
+/// ``maxQueryArguments``, or more than ``maxQueryParts`` parts), idle connections and slow requests (closed without an answer). HTTPS
 /// when a certificate and key are configured.
 public final class HTTPServer: Sendable {
-    /// Most query arguments a request may have (`&`-separated parts); more get a 414 problem
-    /// before libmicrohttpd reads them into its per-connection pool, which about 460 filled.
+    /// Most query arguments a request may have (non-empty `&`-separated parts); more get a 414
+    /// problem before libmicrohttpd reads them into its per-connection pool, which about 460 filled.
     public static let maxQueryArguments = 100
+    /// Most `&`-separated parts a query may have, empty ones included: each costs libmicrohttpd a
+    /// pool record too, and `?` followed by 504 `&` filled the pool so that the request hung
+    /// (500 got libmicrohttpd's own HTML 431). Half of that; more get a 414 problem.
+    public static let maxQueryParts = 256
 
     /// Sees each answer the server makes without calling the handler — 413 (body over the
     /// limit), 400 (bad `Content-Length`), 414 (too many query arguments), 429 and 503 (over

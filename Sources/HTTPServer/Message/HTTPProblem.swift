@@ -56,6 +56,14 @@ public struct HTTPProblem: Sendable {
                     detail: "The query has \(arguments) arguments; at most \(limit) are accepted.", limit: limit)
     }
 
+    /// 414 `too-many-query-arguments`: the query has `parts` `&`-separated parts counting empty
+    /// ones, over `limit`.
+    public static func tooManyQueryParts(_ parts: Int, limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 414, kind: "too-many-query-arguments", title: "URI Too Long",
+                    detail: "The query has \(parts) '&'-separated parts, empty ones included; at most \(limit) are accepted.",
+                    limit: limit)
+    }
+
     /// 415 `unsupported-media-type`, with `Accept-Encoding: identity` when a content coding was
     /// refused (RFC 9110 §15.5.16).
     public static func unsupportedMediaType(_ detail: String, acceptEncoding: String? = nil) -> HTTPProblem {

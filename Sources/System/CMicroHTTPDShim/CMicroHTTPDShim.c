@@ -114,7 +114,9 @@ static int cmhd_hex_value(char c) {
     return -1;
 }
 
-unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments) {
+unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments, unsigned long max_parts,
+                                       int *by_parts) {
+    *by_parts = 0;
     if (uri == NULL) {
         return 0;
     }
@@ -124,23 +126,31 @@ unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_argume
     if (query == NULL) {
         return 0;
     }
-    // Arguments are the non-empty `&`-separated parts (`a=1&&b=2&` has two; empty ones name
-    // nothing and are skipped, as the server skips them).
-    unsigned long parts = 0;
+    // Arguments are the non-empty `&`-separated parts (`a=1&&b=2&` has two; the server skips
+    // empty ones). Every part, empty or not, costs libmicrohttpd a record in the connection's
+    // memory pool: `?` and 504 `&` filled the pool and the request hung (hostile test), so the
+    // parts are capped too.
+    unsigned long arguments = 0, parts = 1;
     int in_part = 0;
     for (const char *p = query + 1; *p != '\0'; p++) {
         if (*p == '&') {
             in_part = 0;
+            parts++;
         } else if (!in_part) {
             in_part = 1;
-            parts++;
+            arguments++;
         }
     }
-    if (parts <= max_arguments) {
-        return 0;
+    if (arguments > max_arguments) {
+        query[1] = '\0';
+        return arguments;
     }
-    query[1] = '\0';
-    return parts;
+    if (parts > max_parts) {
+        query[1] = '\0';
+        *by_parts = 1;
+        return parts;
+    }
+    return 0;
 }
 
 size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s) {

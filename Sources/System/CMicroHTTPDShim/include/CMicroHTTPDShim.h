@@ -77,7 +77,11 @@ size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connect
 /// keeps one 56-byte record per argument in the connection's pool, and a query of about 460
 /// arguments filled the 32 KiB pool so that its own 431 could not be sent: the request then hung
 /// until the request timeout.
-unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments);
+/// Also refuses more than `max_parts` `&`-separated parts counting empty ones (each costs a pool
+/// record too: `?` followed by 504 `&` filled the pool and hung); then `*by_parts` is set to 1 and
+/// the number of parts is returned.
+unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments, unsigned long max_parts,
+                                       int *by_parts);
 
 /// The port the daemon's listen socket is bound to (useful after binding port 0);
 /// 0 when unknown (for example after `MHD_quiesce_daemon`).
