@@ -93,6 +93,14 @@ import Glibc
         #expect(try live.raw("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: \(String(repeating: "a", count: 40000))\r\n\r\n").status == 431)
         // Still the same: HTTP/1.0 needs no Host, chunked alone is read, identity is no coding.
         #expect(try live.raw("GET /healthz HTTP/1.0\r\n\r\n").status == 200)
+        // A higher minor version is read as the highest one implemented, HTTP/1.1 (RFC 9110 §2.5:
+        // a recipient "SHOULD process the message as if it were in the highest minor version
+        // within that major version to which the recipient is conformant"), so HTTP/1.2 is no 505;
+        // another major version is (libmicrohttpd answers it), and so is HTTP/0.9.
+        let minor = try live.raw("GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(minor.status == 200 && minor.statusLine.hasPrefix("HTTP/1.1 "), "\(minor.statusLine)")
+        #expect(try live.raw("GET /healthz HTTP/2.0\r\nHost: x\r\nConnection: close\r\n\r\n").status == 505)
+        #expect(try live.raw("GET /healthz HTTP/0.9\r\nHost: x\r\nConnection: close\r\n\r\n").status == 505)
         let chunked = try live.raw("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n29\r\n\(body)\r\n0\r\n\r\n")
         #expect(chunked.status == 200 && chunked.json["ratio"] != nil, "\(chunked.text)")
         let identity = try live.request("POST", "/v1/contrast", headers: ["Content-Encoding": "identity"], body: body)
