@@ -7,6 +7,14 @@ public struct ContrastService: Sendable {
     /// Service version reported by `/healthz`.
     public static let version = "0.1.0"
 
+    /// Routes whose work can take long (image decoding, palettes, matrices, audits,
+    /// simulations): the server runs them on its bounded heavy-work pool, with a deadline, so
+    /// `/healthz` and small requests are never behind them (``ServerConfiguration/heavyPaths``).
+    public static let heavyPaths: Set<String> = [
+        ImageEndpoint.analyzePath, ImageEndpoint.dimPath, "/v1/contrast/matrix", "/v1/palette/dark",
+        "/v1/palette/export", "/v1/simulate", "/v1/audit", "/v1/table-stripes",
+    ]
+
     public let configuration: ServiceConfiguration
     public let router: Router
     /// Request counts and durations served at `/metrics`.

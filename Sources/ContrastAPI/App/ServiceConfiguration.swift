@@ -57,6 +57,17 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var tlsKeyFile = ""
     /// `max-age` of successful GET answers, seconds `0...31536000` (0 = `no-cache`).
     public var cacheMaxAgeSeconds = 300
+    /// Threads that run heavy requests (images, palettes, matrices, audits, simulations: the
+    /// paths in ``ContrastService/heavyPaths``) off the HTTP worker threads, `1...64`.
+    public var heavyWorkers = 1
+    /// Heavy requests that may wait for a worker, `0...1024`; more get 503 `server-busy`.
+    public var heavyQueueLimit = 8
+    /// Seconds a heavy request may take before it is answered 503 `deadline-exceeded`,
+    /// `0...3600` (0 = no deadline).
+    public var heavyDeadlineSeconds = 30
+    /// MiB that request bodies and unsent answers may hold in all, `0...65536` (0 = no budget);
+    /// past it, heavy requests get 503 `server-busy`.
+    public var memoryBudgetMiB = 128
 
     /// The bearer tokens, read by `load` from `authTokensFile` and `CONTRAST_AUTH_TOKENS`.
     /// Not part of `json` or `==`, and never printed.
@@ -159,6 +170,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         optionalStringKey("tlsCertificateFile", "CONTRAST_TLS_CERTIFICATE_FILE", \.tlsCertificateFile),
         optionalStringKey("tlsKeyFile", "CONTRAST_TLS_KEY_FILE", \.tlsKeyFile),
         intKey("cacheMaxAgeSeconds", "CONTRAST_CACHE_MAX_AGE_SECONDS", 0...31_536_000, \.cacheMaxAgeSeconds),
+        intKey("heavyWorkers", "CONTRAST_HEAVY_WORKERS", 1...64, \.heavyWorkers),
+        intKey("heavyQueueLimit", "CONTRAST_HEAVY_QUEUE_LIMIT", 0...1024, \.heavyQueueLimit),
+        intKey("heavyDeadlineSeconds", "CONTRAST_HEAVY_DEADLINE_SECONDS", 0...3600, \.heavyDeadlineSeconds),
+        intKey("memoryBudgetMiB", "CONTRAST_MEMORY_BUDGET_MIB", 0...65536, \.memoryBudgetMiB),
     ]
 
     /// Applies a config file's JSON text. Unknown keys and wrong types are errors naming the key.
@@ -236,6 +251,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.shutdownGracePeriodSeconds = Double(shutdownGracePeriodSeconds)
         s.tlsCertificatePEM = tlsCertificatePEM
         s.tlsPrivateKeyPEM = tlsKeyPEM
+        s.heavyPaths = ContrastService.heavyPaths
+        s.heavyWorkers = heavyWorkers
+        s.heavyQueueLimit = heavyQueueLimit
+        s.heavyDeadlineSeconds = Double(heavyDeadlineSeconds)
+        s.memoryBudgetBytes = memoryBudgetMiB * 1_048_576
         return s
     }
 

@@ -126,6 +126,9 @@ struct AccessLogging: HTTPMiddleware {
         // The headers' arrival is the start (the server sets it); a clock read only without it.
         let started = request.receivedAtNanoseconds > 0 ? request.receivedAtNanoseconds : MonotonicClock.nanoseconds()
         let response = next(request)
+        // A heavy request the server already answered 503 (deadline, shutdown): that 503 was
+        // logged; this answer is never sent, so it is never logged.
+        if let ticket = request.workTicket, !ticket.claim() { return response }
         if log.logs(status: response.status) {
             log.record(requestID: response.header("X-Request-ID") ?? "-", method: request.method, path: request.path,
                        status: response.status,

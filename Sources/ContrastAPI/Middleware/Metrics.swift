@@ -206,6 +206,8 @@ struct MetricsRecording: HTTPMiddleware {
     }
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, started: UInt64) {
+        // Not sent: the server answered this heavy request 503 instead (and counted that).
+        if let ticket = request.workTicket, !ticket.claim() { return }
         let seconds = MonotonicClock.seconds(since: request, started: started)
         let route = Metrics.routeLabel(for: request.path, status: response.status, router: router)
         metrics.record(route: route, method: request.method, status: response.status, seconds: seconds)

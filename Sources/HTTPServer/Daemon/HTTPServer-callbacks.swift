@@ -37,13 +37,31 @@ final class ServerContext: Sendable {
     let maxHeaderBytes: Int
     /// Renders the problems the server answers itself (``HTTPServer/init(configuration:problems:handler:rejectionHandler:)``).
     let problems: ProblemRenderer
+    /// The pool heavy requests run on, when any path is heavy (``HeavyWorkPool``).
+    let heavy: HeavyWorkPool?
+    /// ``ServerConfiguration/heavyPaths`` as NUL-terminated UTF-8, compared like `bodyLimitPaths`.
+    private let heavyPaths: [ContiguousArray<CChar>]
+    /// ``ServerConfiguration/heavyDeadlineSeconds``, for the 503's message.
+    let heavyDeadlineSeconds: Double
+    /// ``ServerConfiguration/memoryBudgetBytes`` (`.max` for none).
+    let memoryBudget: Int
+    /// Bytes held by request bodies being received and answers not yet sent, each counted
+    /// once it reaches `bufferedThreshold` (small ones are not worth an atomic add per request).
+    let bufferedBytes = Atomic<Int>(0)
+    static let bufferedThreshold = 16_384
 
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
-         problems: ProblemRenderer = .standard) {
+         problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], heavyWorkers: Int = 1,
+         heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, memoryBudget: Int = 0) {
         self.handler = handler
         self.problems = problems
+        self.heavyPaths = heavyPaths.map { $0.utf8CString }
+        self.heavy = heavyPaths.isEmpty ? nil
+            : HeavyWorkPool(workers: heavyWorkers, queueLimit: heavyQueueLimit, deadlineSeconds: heavyDeadlineSeconds)
+        self.heavyDeadlineSeconds = heavyDeadlineSeconds
+        self.memoryBudget = memoryBudget > 0 ? memoryBudget : .max
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.bodyLimitPaths = maxBodyBytesByPath.map { ($0.key.utf8CString, $0.value) }
@@ -51,6 +69,15 @@ final class ServerContext: Sendable {
         self.rejectionHandler = rejectionHandler
         let (scaled, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 8)
         self.discardLimit = overflow ? Int.max : max(scaled, 8 * 1_048_576)
+    }
+
+    /// Whether `url` is a heavy path (no allocation; only paths of `url`'s length are compared).
+    func isHeavy(_ url: UnsafePointer<CChar>) -> Bool {
+        let length = strlen(url) + 1
+        for path in heavyPaths where path.count == length {
+            if path.withUnsafeBufferPointer({ memcmp($0.baseAddress!, url, length) }) == 0 { return true }
+        }
+        return false
     }
 
     /// The body cap for `url` (no allocation).
@@ -79,6 +106,9 @@ final class RequestState {
         self.connection = connection
         self.headers = headers
     }
+    /// Bytes this request counts in `ServerContext.bufferedBytes` (body kept, answer queued),
+    /// given back when it completes.
+    var bufferedBytes = 0
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
     var discarded = 0
@@ -173,6 +203,11 @@ func httpServerAccessHandler(
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkSize) { bytes in
                     state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: chunkSize))
                 }
+                // Counted in the memory budget once it is more than a small request's body.
+                if state.body.count >= ServerContext.bufferedThreshold {
+                    context.bufferedBytes.wrappingAdd(state.body.count - state.bufferedBytes, ordering: .relaxed)
+                    state.bufferedBytes = state.body.count
+                }
             }
             return .YES
         }
@@ -197,9 +232,59 @@ func httpServerAccessHandler(
             receivedAtNanoseconds: state.receivedAt
         )
         request.malformedQueryParameter = arguments.malformed
+        if let pool = context.heavy, context.isHeavy(originPath(url)) {
+            return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
+        }
         let response = context.handler(request)
-        return queue(response, on: connection, context: context, isHead: isHead)
+        return queue(response, on: connection, context: context, isHead: isHead, state: state)
     }
+}
+
+/// Hands a heavy request to the pool (see ``HeavyWorkPool``): the connection is suspended, a
+/// worker runs the handler and queues its answer, then resumes the connection. A full queue or
+/// an exhausted memory budget is a 503 at once.
+private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: OpaquePointer, context: ServerContext,
+                      state: RequestState, isHead: Bool) -> MHD_Result {
+    var request = request
+    let ticket = WorkTicket()
+    request.workTicket = ticket
+    var bare = request
+    bare.body = []
+    bare.workTicket = nil  // the server's own answer is recorded like any rejection, ticket or not
+    let job = HeavyJob(ticket: ticket, admittedAt: MonotonicClock.nanoseconds(), connection: connection, request: bare,
+                       isHead: isHead, state: state)
+    MHD_suspend_connection(connection)
+    if context.bufferedBytes.load(ordering: .relaxed) > context.memoryBudget {
+        answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: nil)
+        return .YES
+    }
+    let work = request
+    let submitted = pool.submit(job) {
+        let response = context.handler(work)
+        if job.ticket.claim() {
+            _ = queue(response, on: job.connection, context: context, isHead: job.isHead, state: job.state)
+            pool.finish(job)
+            MHD_resume_connection(job.connection)
+        }
+    }
+    if !submitted {
+        answerInstead(.heavyWorkQueueFull(limit: pool.workers + pool.queueLimit), job: job, context: context, pool: nil)
+    }
+    return .YES
+}
+
+/// Answers a suspended heavy request with the server's `problem` instead of its handler's
+/// answer (queue full, deadline, shutdown), when its ticket is still unclaimed: decorated and
+/// recorded by the rejection handler like any answer the server makes itself, queued, resumed.
+func answerInstead(_ problem: HTTPProblem, job: HeavyJob, context: ServerContext, pool: HeavyWorkPool?) {
+    guard job.ticket.abandon() else { return }
+    var response = context.problems.response(problem)
+    if let rejectionHandler = context.rejectionHandler {
+        response = rejectionHandler(job.request, response)
+    }
+    _ = queue(response, on: job.connection, context: context, isHead: job.isHead, state: job.state)
+    pool?.finish(job)
+    MHD_resume_connection(job.connection)
 }
 
 /// `MHD_RequestCompletedCallback`: frees the request's state (also after broken connections).
@@ -220,8 +305,11 @@ func httpServerRequestCompleted(
     requestCls.pointee = nil
     // A request cut off after its request line may still hold the marker: nothing to free.
     guard QueryArgumentsMarker.arguments(statePointer) == nil else { return }
-    Unmanaged<RequestState>.fromOpaque(statePointer).release()
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer)
+    let buffered = state.takeUnretainedValue().bufferedBytes
+    state.release()
     _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+        if buffered != 0 { context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
 }
@@ -258,7 +346,7 @@ private func reject(
     if close && !context.draining.load(ordering: .relaxed) {
         response.headers.append(("Connection", "close"))
     }
-    return queue(response, on: connection, context: context, isHead: strcmpHEAD(method))
+    return queue(response, on: connection, context: context, isHead: strcmpHEAD(method), state: nil)
 }
 
 private func overConnectionLimit(_ status: Int, context: ServerContext) -> HTTPProblem {
@@ -353,7 +441,10 @@ func clientAddress(_ connection: OpaquePointer) -> String? {
 // MARK: - Sending the response
 
 /// Hands `response` to MHD (body copied once by MHD) and releases our reference to it.
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext, isHead: Bool) -> MHD_Result {
+/// `state`, when given, counts the answer's bytes in `ServerContext.bufferedBytes` until the
+/// request completes (libmicrohttpd holds its copy until then).
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext, isHead: Bool,
+                   state: RequestState?) -> MHD_Result {
     let status = (100...999).contains(response.status) ? response.status : 500
     var mhdResponse: OpaquePointer?
     if (isHead || status == 304) && response.body.isEmpty, let length = statedContentLength(response), length > 0 {
@@ -381,6 +472,10 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     }
     if context.draining.load(ordering: .relaxed) {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    }
+    if let state, response.body.count >= ServerContext.bufferedThreshold {
+        state.bufferedBytes += response.body.count
+        context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
     }
     return MHD_queue_response(connection, UInt32(status), mhdResponse)
 }

@@ -80,7 +80,12 @@ public final class HTTPServer: Sendable {
             ),
             rejectionHandler: rejectionHandler,
             maxHeaderBytes: configuration.maxHeaderBytes > 0 ? configuration.maxHeaderBytes : .max,
-            problems: problems
+            problems: problems,
+            heavyPaths: configuration.heavyPaths,
+            heavyWorkers: configuration.heavyWorkers,
+            heavyQueueLimit: configuration.heavyQueueLimit,
+            heavyDeadlineSeconds: configuration.heavyDeadlineSeconds,
+            memoryBudget: configuration.memoryBudgetBytes
         )
     }
 
@@ -136,6 +141,21 @@ public final class HTTPServer: Sendable {
                 timer.resume()
                 daemon.reaper = timer
             }
+            if let pool = context.heavy, pool.deadlineNanoseconds != .max {
+                let context = self.context
+                let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "HTTPServer.heavy-deadlines"))
+                timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
+                timer.setEventHandler {
+                    let now = MonotonicClock.nanoseconds()
+                    guard now > pool.deadlineNanoseconds else { return }
+                    for job in pool.overdue(admittedBefore: now - pool.deadlineNanoseconds) {
+                        answerInstead(.deadlineExceeded(seconds: context.heavyDeadlineSeconds), job: job, context: context,
+                                      pool: pool)
+                    }
+                }
+                timer.resume()
+                daemon.deadlines = timer
+            }
             state = .running(daemon)
         }
     }
@@ -156,6 +176,18 @@ public final class HTTPServer: Sendable {
             let deadline = Self.monotonicSeconds() + max(0, configuration.shutdownGracePeriodSeconds)
             while context.inFlight.load(ordering: .acquiring) > 0 && Self.monotonicSeconds() < deadline {
                 usleep(2_000)
+            }
+            if let pool = context.heavy {
+                // The grace period is a hard deadline: heavy requests still unanswered get a 503
+                // (recorded as such), never a closed connection; then a moment to send them.
+                daemon.deadlines?.cancel()
+                for job in pool.overdue(admittedBefore: .max) {
+                    answerInstead(.shuttingDown(), job: job, context: context, pool: pool)
+                }
+                let flush = Self.monotonicSeconds() + 2
+                while context.inFlight.load(ordering: .acquiring) > 0 && Self.monotonicSeconds() < flush {
+                    usleep(2_000)
+                }
             }
             MHD_stop_daemon(daemon.pointer)
             if listenSocket >= 0 {
@@ -209,6 +241,9 @@ public final class HTTPServer: Sendable {
         }
 
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if context.heavy != nil {
+            flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue  // heavy requests wait suspended for their worker
+        }
         if config.isTLS {
             flags |= MHD_USE_TLS.rawValue
         }
@@ -291,10 +326,13 @@ private struct DaemonHandle: @unchecked Sendable {
     let strings: DaemonStrings
     /// The request-deadline timer, when `requestTimeoutSeconds` > 0.
     var reaper: DispatchSourceTimer?
+    /// The heavy-work deadline timer, when heavy paths and a deadline are configured.
+    var deadlines: DispatchSourceTimer?
 
     /// After `MHD_stop_daemon`: stops the timer and frees the C strings.
     func release() {
         reaper?.cancel()
+        deadlines?.cancel()
         strings.free()
     }
 }

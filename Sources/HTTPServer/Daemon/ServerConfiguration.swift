@@ -45,6 +45,19 @@ public struct ServerConfiguration: Sendable {
     /// MHD zeroes this pool between requests, so a larger value costs time on every request
     /// (64 KiB spent ~10% of CPU in memset in a keep-alive benchmark); 32 KiB is MHD's default.
     public var connectionMemoryLimitBytes: Int = 32 * 1024
+    /// Paths (exact, as routed) whose requests are heavy: run on a bounded pool off the worker
+    /// threads, with a deadline (see ``HTTPServer``'s heavy work). Empty: none.
+    public var heavyPaths: Set<String> = []
+    /// Threads of the heavy-work pool.
+    public var heavyWorkers: Int = 1
+    /// Heavy requests that may wait for a worker; more get 503 `server-busy` at once.
+    public var heavyQueueLimit: Int = 8
+    /// Seconds a heavy request may take from admission to answer; then it is answered 503
+    /// `deadline-exceeded` and its result dropped. 0 = no deadline.
+    public var heavyDeadlineSeconds: Double = 30
+    /// Bytes that request bodies being received and answers waiting to be sent may hold in all;
+    /// past it, new heavy requests get 503 `server-busy`. 0 = no budget.
+    public var memoryBudgetBytes: Int = 128 * 1_048_576
     /// How long ``HTTPServer/stop()`` waits for requests in progress before closing connections.
     public var shutdownGracePeriodSeconds: Double = 10
     /// Print libmicrohttpd's runtime error messages (client errors, resets) to stderr.

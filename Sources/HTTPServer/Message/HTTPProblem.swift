@@ -89,6 +89,34 @@ public struct HTTPProblem: Sendable {
         HTTPProblem(status: 501, kind: "not-implemented", title: "Not Implemented", detail: detail)
     }
 
+    /// 503 `server-busy`: the heavy-work queue holds `limit` requests already (`Retry-After: 1`).
+    public static func heavyWorkQueueFull(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
+                    detail: "The server is already working on or queueing \(limit) heavy requests (images, palettes, matrices); retry shortly.",
+                    limit: limit, headers: [("Retry-After", "1")])
+    }
+
+    /// 503 `server-busy`: request bodies and unsent answers already hold `limit` bytes (`Retry-After: 1`).
+    public static func memoryBudgetExceeded(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
+                    detail: "Request bodies and answers waiting to be sent hold more than the server's memory budget of \(limit) bytes; retry shortly.",
+                    limit: limit, headers: [("Retry-After", "1")])
+    }
+
+    /// 503 `deadline-exceeded`: a heavy request took longer than `seconds`; its work is dropped.
+    public static func deadlineExceeded(seconds: Double) -> HTTPProblem {
+        HTTPProblem(status: 503, kind: "deadline-exceeded", title: "Service Unavailable",
+                    detail: "The request took longer than the server's limit of \(seconds.formatted) s for heavy work and was abandoned.",
+                    headers: [("Retry-After", "1")])
+    }
+
+    /// 503 `shutting-down`: the server stopped before this request was answered.
+    public static func shuttingDown() -> HTTPProblem {
+        HTTPProblem(status: 503, kind: "shutting-down", title: "Service Unavailable",
+                    detail: "The server is shutting down and stopped before this request was answered; retry on another instance.",
+                    headers: [("Retry-After", "1")])
+    }
+
     /// 503 `server-busy`: the server has more than `limit` connections (`Retry-After: 1`).
     public static func serverBusy(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
@@ -121,4 +149,9 @@ public struct ProblemRenderer: Sendable {
         HTTPResponse.problem(status: problem.status, title: problem.title, detail: problem.detail,
                              extra: problem.limit.map { [("limit", String($0))] } ?? []).body
     }
+}
+
+private extension Double {
+    /// `20` for whole numbers, `2.5` otherwise.
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

@@ -31,6 +31,9 @@ public struct HTTPRequest: Sendable {
     /// ``MonotonicClock/nanoseconds()`` when the server had the request's headers (before the
     /// body was read); 0 for requests built by hand. For durations in logs and metrics.
     public var receivedAtNanoseconds: UInt64 = 0
+    /// For a heavy request run on the server's work pool: who answers it (``WorkTicket``).
+    /// Middleware that records answers claims it first. Nil for every other request.
+    public var workTicket: WorkTicket? = nil
 
     /// Creates a request. Header names are lower-cased here (costs one pass over `headers`).
     public init(

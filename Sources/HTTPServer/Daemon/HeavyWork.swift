@@ -1,0 +1,118 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+/// Heavy requests (image decoding, large palettes and matrices: the paths in
+/// ``ServerConfiguration/heavyPaths``) run off libmicrohttpd's worker threads, on a bounded pool
+/// with a bounded queue, so `/healthz` and small requests are never behind one:
+///
+/// - the connection is suspended (`MHD_suspend_connection`) and the request handed to the pool;
+///   a worker runs the handler, queues its answer and resumes the connection;
+/// - a full queue, or buffered bytes over ``ServerConfiguration/memoryBudgetBytes``, is a 503
+///   problem with `Retry-After` at once;
+/// - a request still unanswered ``ServerConfiguration/heavyDeadlineSeconds`` after it was
+///   admitted is answered 503 (`deadline-exceeded`) and its late result dropped;
+/// - on ``HTTPServer/stop()``, heavy requests still unanswered when the grace period ends are
+///   answered 503 too, never dropped.
+///
+/// Who answers is decided once per request by its ``WorkTicket``: the handler's answer, or the
+/// server's 503, never both.
+final class HeavyWorkPool: Sendable {
+    let workers: Int
+    let queueLimit: Int
+    let deadlineNanoseconds: UInt64
+    /// Requests admitted and not yet answered (running or waiting).
+    let admitted = Atomic<Int>(0)
+    private let queue = DispatchQueue(label: "HTTPServer.heavy-work", attributes: .concurrent)
+    private let running: DispatchSemaphore
+    /// Admitted jobs by ticket, for the deadline sweep and shutdown.
+    private let jobs = Mutex<[ObjectIdentifier: HeavyJob]>([:])
+
+    init(workers: Int, queueLimit: Int, deadlineSeconds: Double) {
+        self.workers = max(1, workers)
+        self.queueLimit = max(0, queueLimit)
+        self.deadlineNanoseconds = deadlineSeconds > 0 ? UInt64(deadlineSeconds * 1e9) : .max
+        running = DispatchSemaphore(value: self.workers)
+    }
+
+    /// Admits `job` (running it on a worker when one is free) unless `workers + queueLimit`
+    /// requests are already admitted; false then.
+    func submit(_ job: HeavyJob, run: @escaping @Sendable () -> Void) -> Bool {
+        var current = admitted.load(ordering: .relaxed)
+        while true {
+            guard current < workers + queueLimit else { return false }
+            let (exchanged, original) = admitted.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            current = original
+        }
+        jobs.withLock { $0[ObjectIdentifier(job.ticket)] = job }
+        queue.async { [running] in
+            running.wait()
+            defer { running.signal() }
+            if !job.ticket.isAbandoned { run() }
+        }
+        return true
+    }
+
+    /// Forgets `job` once it is answered (by its handler or by the server).
+    func finish(_ job: HeavyJob) {
+        let removed = jobs.withLock { $0.removeValue(forKey: ObjectIdentifier(job.ticket)) != nil }
+        if removed { admitted.wrappingSubtract(1, ordering: .relaxed) }
+    }
+
+    /// The jobs admitted at or before `cutoff` (monotonic nanoseconds) and not yet answered.
+    func overdue(admittedBefore cutoff: UInt64) -> [HeavyJob] {
+        jobs.withLock { jobs in jobs.values.filter { $0.admittedAt <= cutoff } }
+    }
+}
+
+/// One heavy request between admission and its answer.
+final class HeavyJob: Sendable {
+    let ticket: WorkTicket
+    let admittedAt: UInt64
+    /// The suspended connection (`MHD_Connection *`), valid until it is resumed.
+    nonisolated(unsafe) let connection: OpaquePointer
+    /// The request as the rejection handler sees it (headers, no body).
+    let request: HTTPRequest
+    let isHead: Bool
+    /// The request's state (its buffered bytes), touched only while the connection is suspended.
+    nonisolated(unsafe) let state: RequestState
+
+    init(ticket: WorkTicket, admittedAt: UInt64, connection: OpaquePointer, request: HTTPRequest, isHead: Bool,
+         state: RequestState) {
+        self.ticket = ticket
+        self.admittedAt = admittedAt
+        self.connection = connection
+        self.request = request
+        self.isHead = isHead
+        self.state = state
+    }
+}
+
+/// Who answers one heavy request: its handler (``claim()``) or the server's 503 (on its
+/// deadline or at shutdown), decided once. Middleware that records answers (the access log,
+/// metrics) claims the ticket before recording, so an answer the client never got is never
+/// logged as sent.
+public final class WorkTicket: Sendable {
+    private static let running = 0, answered = 1, abandoned = 2
+    private let state = Atomic<Int>(WorkTicket.running)
+
+    init() {}
+
+    /// Makes the handler's answer the one sent: true unless the server has already answered
+    /// 503 (then the handler's answer is dropped). Idempotent.
+    @discardableResult
+    public func claim() -> Bool {
+        let (exchanged, original) = state.compareExchange(expected: WorkTicket.running, desired: WorkTicket.answered,
+                                                          ordering: .acquiringAndReleasing)
+        return exchanged || original == WorkTicket.answered
+    }
+
+    /// True once the server has answered instead of the handler.
+    public var isAbandoned: Bool { state.load(ordering: .acquiring) == WorkTicket.abandoned }
+
+    /// Makes the server's answer the one sent: true unless the handler's answer was claimed.
+    func abandon() -> Bool {
+        state.compareExchange(expected: WorkTicket.running, desired: WorkTicket.abandoned, ordering: .acquiringAndReleasing).exchanged
+    }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+@testable import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+/// The heavy-work pool (issue #17): heavy requests run off libmicrohttpd's threads, a full queue
+/// and an exhausted memory budget are 503 at once, a deadline and shutdown answer 503 instead of
+/// dropping the connection, and a late answer is never recorded as sent.
+@Suite struct HeavyWorkTests {
+    /// A handler that blocks `/slow` until released and tells when it entered.
+    final class Gate: Sendable {
+        let entered = Atomic<Int>(0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = Atomic<Int>(0)
+
+        var handler: HTTPHandler {
+            { [self] request in
+                if request.path == "/slow" {
+                    entered.wrappingAdd(1, ordering: .relaxed)
+                    release.wait()
+                    finished.wrappingAdd(1, ordering: .relaxed)
+                    return .text("slow done")
+                }
+                return .text("quick")
+            }
+        }
+    }
+
+    /// Records what the rejection handler saw (the server's own answers).
+    final class Seen: Sendable {
+        let statuses = Mutex<[Int]>([])
+    }
+
+    func server(_ gate: Gate, seen: Seen? = nil, _ configure: (inout ServerConfiguration) -> Void) throws -> HTTPServer {
+        var c = ServerConfiguration()
+        c.port = 0
+        c.threads = 1   // one libmicrohttpd thread: a request run on it would hold up every other
+        c.connectionTimeoutSeconds = 60
+        c.shutdownGracePeriodSeconds = 30
+        c.heavyPaths = ["/slow"]
+        configure(&c)
+        let server = HTTPServer(configuration: c, handler: gate.handler, rejectionHandler: { _, response in
+            seen?.statuses.withLock { $0.append(response.status) }
+            return response
+        })
+        try server.start()
+        return server
+    }
+
+    /// The answer to a request sent on another thread.
+    final class Pending: Sendable {
+        let response = Mutex<RawResponse?>(nil)
+        func withLock<T: Sendable>(_ body: @Sendable (inout RawResponse?) -> T) -> T { response.withLock { body(&$0) } }
+    }
+
+    /// Sends `GET path` on a connection of its own, read on another thread.
+    func background(_ port: Int, _ path: String) -> (DispatchSemaphore, Pending) {
+        let done = DispatchSemaphore(value: 0)
+        let result = Pending()
+        DispatchQueue.global().async {
+            let response = try? RawHTTP.exchange(port: port, RawHTTP.request("GET", path), timeoutSeconds: 60)
+            result.withLock { $0 = response }
+            done.signal()
+        }
+        return (done, result)
+    }
+
+    @Test func quickRequestsAreNeverBehindAHeavyOne() throws {
+        let gate = Gate()
+        let server = try server(gate) { _ in }
+        defer { gate.release.signal(); server.stop() }
+        let (done, slow) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        // The only libmicrohttpd thread is free: a quick request is answered while /slow runs.
+        let quick = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quick"), timeoutSeconds: 10)
+        #expect(quick.status == 200 && quick.text == "quick")
+        #expect(gate.finished.load(ordering: .relaxed) == 0)
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(slow.withLock { $0?.status } == 200 && slow.withLock { $0?.text } == "slow done")
+    }
+
+    @Test func aFullQueueIs503AtOnce() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 1 }
+        defer { gate.release.signal(); gate.release.signal(); server.stop() }
+        let (first, _) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let (second, _) = background(server.port, "/slow")   // waits in the queue
+        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
+        let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10)
+        #expect(third.status == 503 && third.header("Retry-After") == "1", "\(third.statusLine)")
+        #expect(third.jsonObject?["detail"] as? String
+            == "The server is already working on or queueing 2 heavy requests (images, palettes, matrices); retry shortly.")
+        #expect(seen.statuses.withLock { $0 } == [503])
+        gate.release.signal()
+        gate.release.signal()
+        #expect(first.wait(timeout: .now() + 30) == .success && second.wait(timeout: .now() + 30) == .success)
+    }
+
+    @Test func aRequestPastItsDeadlineIsAnswered503AndItsLateAnswerDropped() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.heavyDeadlineSeconds = 0.5 }
+        defer { gate.release.signal(); server.stop() }
+        let answer = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 20)
+        #expect(answer.status == 503, "\(answer.statusLine)")
+        #expect(answer.jsonObject?["detail"] as? String
+            == "The request took longer than the server's limit of 0.5 s for heavy work and was abandoned.")
+        #expect(seen.statuses.withLock { $0 } == [503])
+        gate.release.signal()
+        #expect(waitUntil { gate.finished.load(ordering: .relaxed) == 1 })
+        // The server still serves, the abandoned work gave its slot back.
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quick")).status == 200)
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+    }
+
+    @Test func stopAnswersUnfinishedHeavyRequests503() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.shutdownGracePeriodSeconds = 0.5; $0.heavyDeadlineSeconds = 0 }
+        let (done, slow) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        server.stop()   // the grace period ends with /slow still running
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        // The client got an answer, not a closed connection, and it was recorded as a 503.
+        #expect(slow.withLock { $0?.status } == 503, "\(String(describing: slow.withLock { $0?.statusLine }))")
+        #expect(slow.withLock { $0?.jsonObject?["type"] as? String } == "about:blank")
+        #expect(seen.statuses.withLock { $0 } == [503])
+        gate.release.signal()
+    }
+
+    @Test func aMemoryBudgetRefusesHeavyWorkWhenBodiesHoldIt() throws {
+        let gate = Gate()
+        let server = try server(gate) { $0.memoryBudgetBytes = 10_000 }
+        defer { server.stop() }
+        let body = String(repeating: "x", count: 50_000)
+        let answer = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/slow", body: body), timeoutSeconds: 10)
+        #expect(answer.status == 503 && answer.header("Retry-After") == "1", "\(answer.statusLine)")
+        #expect((answer.jsonObject?["detail"] as? String)?.contains("memory budget of 10000 bytes") == true)
+        #expect(gate.entered.load(ordering: .relaxed) == 0)
+        // The body's bytes are given back when the request completes.
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        let small = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/quick", body: "x"))
+        #expect(small.status == 200)
+    }
+}
