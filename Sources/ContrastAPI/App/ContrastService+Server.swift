@@ -5,7 +5,9 @@ extension ContrastService {
     /// and one access-log line per request (`accessLog`, standard error at `logLevel` when nil)
     /// around it (``ServiceMiddleware/observed(_:metrics:router:log:)``); the answers the server
     /// makes itself (413, 414, 429, 503) get the same decorating steps, with `Cache-Control:
-    /// no-store`; every problem in the API's shape (``Problem/renderer``). Call `start()` on it.
+    /// no-store`; a request with a large body that cannot reach an endpoint (401, 404, 405) is
+    /// answered from its headers, before the body is read; every problem in the API's shape
+    /// (``Problem/renderer``). Call `start()` on it.
     public func makeServer(accessLog: AccessLog? = nil) -> HTTPServer {
         let log = accessLog ?? AccessLog(level: configuration.logLevel)
         let router = self.router
@@ -25,6 +27,14 @@ extension ContrastService {
                     response.headers.append(("Cache-Control", "no-store"))
                 }
                 return chain.decorate(rejectionOf: request, response)
+            },
+            earlyHandler: { [auth = BearerAuth(tokens: configuration.authTokens)] request in
+                // A large body is not read for a request that cannot reach an endpoint: without
+                // a valid token (401), or to a path or method with no handler (404, 405).
+                let unauthorized = auth.isEnabled && BearerAuth.protects(request.path) && !CORSPolicy.isPreflight(request)
+                    && auth.check(authorization: request.header("authorization")) != .allowed
+                guard unauthorized || !router.routes(request.method, request.path) else { return nil }
+                return ContrastService.handle(request, chain: chain, router: router)
             }
         )
         metrics.attach { [weak server] in server?.statistics ?? HTTPServerStatistics() }

@@ -67,7 +67,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var heavyDeadlineSeconds = 30
     /// MiB that request bodies and unsent answers may hold in all, `0...65536` (0 = no budget);
     /// past it, heavy requests get 503 `server-busy`.
-    public var memoryBudgetMiB = 128
+    public var memoryBudgetMiB = 64
 
     /// The bearer tokens, read by `load` from `authTokensFile` and `CONTRAST_AUTH_TOKENS`.
     /// Not part of `json` or `==`, and never printed.

@@ -4,6 +4,7 @@
 
 import CMicroHTTPD
 import CMicroHTTPDShim
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -45,6 +46,8 @@ final class ServerContext: Sendable {
     let heavyDeadlineSeconds: Double
     /// ``ServerConfiguration/memoryBudgetBytes`` (`.max` for none).
     let memoryBudget: Int
+    /// Answers a request from its headers alone when its body is large (``HTTPServer/EarlyHandler``).
+    let earlyHandler: HTTPServer.EarlyHandler?
     /// Bytes held by request bodies being received and answers not yet sent, each counted
     /// once it reaches `bufferedThreshold` (small ones are not worth an atomic add per request).
     let bufferedBytes = Atomic<Int>(0)
@@ -54,8 +57,10 @@ final class ServerContext: Sendable {
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
          problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], heavyWorkers: Int = 1,
-         heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, memoryBudget: Int = 0) {
+         heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, memoryBudget: Int = 0,
+         earlyHandler: HTTPServer.EarlyHandler? = nil) {
         self.handler = handler
+        self.earlyHandler = earlyHandler
         self.problems = problems
         self.heavyPaths = heavyPaths.map { $0.utf8CString }
         self.heavy = heavyPaths.isEmpty ? nil
@@ -161,20 +166,35 @@ func httpServerAccessHandler(
                 return reject(refusal, connection: connection, url: url, method: method, context: context,
                               receivedAt: receivedAt, headers: headers.fields, close: true)
             }
-            var expected = 0
             let limit = context.bodyLimit(for: path)
+            var declared: Int?
             if let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") {
                 guard let length = parseContentLength(lengthText) else {
                     return reject(.badRequest("Content-Length is not a valid number."),
                                   connection: connection, url: url, method: method, context: context, receivedAt: receivedAt,
                                   headers: headers.fields)
                 }
-                if length > limit {
-                    return reject(.contentTooLarge(limit: limit), connection: connection, url: url, method: method,
-                                  context: context, receivedAt: receivedAt, headers: headers.fields)
-                }
-                expected = length
+                declared = length
             }
+            if let early = context.earlyHandler, (declared ?? 0) > ServerContext.bufferedThreshold || headers.transferEncoding != nil {
+                // A large body is worth refusing before it is read, and before its size is
+                // judged (401, 404, 405): the request as its headers state it, without query or body.
+                let headRequest = HTTPRequest(method: methodString(method), path: String(cString: path), query: [],
+                                              lowercasedHeaders: headers.fields, body: [],
+                                              remoteAddress: requestAddress(record, connection), receivedAtNanoseconds: receivedAt)
+                if let response = early(headRequest) {
+                    requestCls.pointee = nil
+                    record?.enter(ConnectionRecord.handling)
+                    var response = response
+                    response.headers.append(("Connection", "close"))  // the body is never read
+                    return queue(response, on: connection, context: context, isHead: strcmpHEAD(method), state: nil)
+                }
+            }
+            if let length = declared, length > limit {
+                return reject(.contentTooLarge(limit: limit), connection: connection, url: url, method: method,
+                              context: context, receivedAt: receivedAt, headers: headers.fields)
+            }
+            let expected = declared ?? 0
             let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record, headers: headers.fields)
             if expected > 0 {
                 state.body.reserveCapacity(expected)
@@ -476,6 +496,8 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     if let state, response.body.count >= ServerContext.bufferedThreshold {
         state.bufferedBytes += response.body.count
         context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
+        // A large answer must be read within the request deadline (the reaper drops the client).
+        state.connection?.enter(ConnectionRecord.sending)
     }
     return MHD_queue_response(connection, UInt32(status), mhdResponse)
 }

@@ -48,6 +48,12 @@ public final class HTTPServer: Sendable {
     /// the answer to send, e.g. with more header fields. The request has headers, no body.
     public typealias RejectionHandler = @Sendable (HTTPRequest, HTTPResponse) -> HTTPResponse
 
+    /// Sees a request whose declared body is large (over 16 KiB, or chunked) as soon as its
+    /// headers have arrived (method, path, header fields; no query, no body) and returns the
+    /// answer to send without reading the body — a 401 without a token, a 404 or 405 — or nil to
+    /// read the body and call the handler. The answer is sent as it is, with `Connection: close`.
+    public typealias EarlyHandler = @Sendable (HTTPRequest) -> HTTPResponse?
+
     // All mutable state is behind `lifecycle` (a Mutex) or atomics.
 
     public let configuration: ServerConfiguration
@@ -66,8 +72,9 @@ public final class HTTPServer: Sendable {
     ///   - problems: renders the problems the server answers itself (413, 414, 429, 503, framing
     ///     400s): the application's one problem shape; ``ProblemRenderer/standard`` by default.
     ///   - rejectionHandler: sees the answers the server makes itself (see ``RejectionHandler``).
+    ///   - earlyHandler: answers large requests from their headers alone (see ``EarlyHandler``).
     public init(configuration: ServerConfiguration, problems: ProblemRenderer = .standard, handler: @escaping HTTPHandler,
-                rejectionHandler: RejectionHandler? = nil) {
+                rejectionHandler: RejectionHandler? = nil, earlyHandler: EarlyHandler? = nil) {
         self.configuration = configuration
         self.context = ServerContext(
             handler: handler,
@@ -85,7 +92,8 @@ public final class HTTPServer: Sendable {
             heavyWorkers: configuration.heavyWorkers,
             heavyQueueLimit: configuration.heavyQueueLimit,
             heavyDeadlineSeconds: configuration.heavyDeadlineSeconds,
-            memoryBudget: configuration.memoryBudgetBytes
+            memoryBudget: configuration.memoryBudgetBytes,
+            earlyHandler: earlyHandler
         )
     }
 

@@ -57,7 +57,7 @@ public struct ServerConfiguration: Sendable {
     public var heavyDeadlineSeconds: Double = 30
     /// Bytes that request bodies being received and answers waiting to be sent may hold in all;
     /// past it, new heavy requests get 503 `server-busy`. 0 = no budget.
-    public var memoryBudgetBytes: Int = 128 * 1_048_576
+    public var memoryBudgetBytes: Int = 64 * 1_048_576
     /// How long ``HTTPServer/stop()`` waits for requests in progress before closing connections.
     public var shutdownGracePeriodSeconds: Double = 10
     /// Print libmicrohttpd's runtime error messages (client errors, resets) to stderr.

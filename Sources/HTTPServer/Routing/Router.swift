@@ -56,6 +56,11 @@ public struct Router: Sendable {
         Array(routes.keys)
     }
 
+    /// Whether a handler is registered for `method` on `path` (the fallback not counted).
+    public func routes(_ method: String, _ path: String) -> Bool {
+        routes[path]?.handlers[method] != nil
+    }
+
     /// The methods answered on `path` as an `Allow` value, or nil for an unrouted path.
     public func allowedMethods(for path: String) -> String? {
         routes[path]?.allow
