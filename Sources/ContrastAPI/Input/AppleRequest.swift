@@ -27,7 +27,7 @@ enum AppleRequestScope {
 extension Problem {
     /// 400: a name is not one of the known names; `suggestions` lists close matches.
     static func unknownName(_ field: FieldPath, what: String, got: String, known: [String], suggestions: [String]) -> Problem {
-        var detail = "\(field.display): unknown \(what) '\(got.prefix(64))'"
+        var detail = "\(field.display): unknown \(what) \(ClientText.quoted(got))"
         detail += suggestions.first.map { "; did you mean '\($0)'?" } ?? "."
         if !known.isEmpty && known.count <= 16 { detail += " Known: \(known.joined(separator: ", "))." }
         return Problem(status: 400, kind: "invalid-field", title: "Invalid request field", detail: detail,

@@ -107,7 +107,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         // not handed to the CSS parser ("unexpected text after the color").
         guard data.catalog.color(named: name) != nil else {
             let close = data.catalog.suggestions(for: name)
-            var p = Problem.invalidColor(path, "\(path.display): '\(name)' is not an Apple system color"
+            var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(name)) is not an Apple system color"
                 + (close.first.map { "; did you mean 'UIColor.\($0)'?" } ?? ""))
             if !close.isEmpty { p.extra.append(("suggestions", .array(close.map { .string("UIColor.\($0)") }))) }
             throw p
@@ -115,7 +115,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     } else if let dot = name.lastIndex(of: ".") {
         let rest = String(name[name.index(after: dot)...])
         if data.catalog.color(named: rest) != nil {
-            var p = Problem.invalidColor(path, "\(path.display): '\(trimmed)' is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
+            var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
             p.extra.append(("suggestions", .array([.string(rest)])))
             throw p
         }

@@ -238,7 +238,7 @@ struct PaletteRequest {
                                               suggestions: NameSuggestions.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
                 }
                 guard colors[k].role == .background else {
-                    throw Problem.invalidField(path, "\(path.display): '\(name.prefix(64))' has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
+                    throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(name)) has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
                 }
             }
         }

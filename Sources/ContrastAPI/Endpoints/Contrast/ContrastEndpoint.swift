@@ -143,10 +143,10 @@ struct ContrastEndpoint {
                 }
             }
             guard (2...3).contains(lengths.count) else {
-                throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got '\(shadow.prefix(60))'")
+                throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got \(ClientText.quoted(shadow))")
             }
             if lengths.count == 3 && lengths[2] < 0 {
-                throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got '\(shadow.prefix(60))'")
+                throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got \(ClientText.quoted(shadow))")
             }
             if !colorParts.isEmpty { _ = try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder) }
             if lengths.contains(where: { $0 != 0 }) {

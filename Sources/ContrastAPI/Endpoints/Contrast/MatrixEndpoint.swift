@@ -34,10 +34,10 @@ struct MatrixEndpoint {
             var format = try f.choice("format", Format.self)
             if let q = request.queryValue("format") {
                 guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {
-                    throw Problem.invalidField(.query("format"), "query parameter 'format' must be one of json, csv, svg, got '\(q.prefix(40))'")
+                    throw Problem.invalidField(.query("format"), "\(FieldPath.query("format").display) must be one of json, csv, svg, got \(ClientText.quoted(q))")
                 }
                 if let format, format != qf {
-                    throw Problem.contradictory(.query("format"), f.field("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                    throw Problem.contradictory(.query("format"), f.field("format"), "\(FieldPath.query("format").display) (\(qf.rawValue)) contradicts \(f.field("format").display) (\(format.rawValue)) of the body")
                 }
                 format = qf
             }

@@ -235,7 +235,7 @@ struct ImageEndpoint: Sendable {
             let undeclared = ["", "application/octet-stream", "application/x-www-form-urlencoded"]
             if !undeclared.contains(media) {
                 guard let format = ImageFormat(mediaType: media) else {
-                    throw Problem.unsupportedMediaType("send the image as image/png, image/jpeg or image/webp, not \(media.prefix(80))")
+                    throw Problem.unsupportedMediaType("send the image as image/png, image/jpeg or image/webp, not \(ClientText.quoted(media))")
                 }
                 declared = format
             }
