@@ -5,8 +5,8 @@ import JSONValue
 import TestSupport
 import Testing
 
-/// What problem details say, over a real server on port 0: client text echoed bounded (hostile
-/// test 10).
+/// What problem details say, over a real server on port 0: client text echoed bounded, stray
+/// characters in colors named where they are (hostile tests 10 and 11).
 @Suite(.serialized) struct ProblemMessageTests {
     static let live = try! LiveServer()
 
@@ -64,5 +64,34 @@ import Testing
         #expect(text.unicodeScalars.count == 65 && length == 10_001)
         #expect(ClientText.quoted("short") == "'short'")
         #expect(ClientText.quoted(String(repeating: "é", count: 65)) == "'\(String(repeating: "é", count: 64))…' (65 characters, shortened)")
+    }
+
+    // MARK: 11. Confusing messages
+
+    /// U+00A0 or U+000B before a color: the character, its position and "before the color",
+    /// and the color without it suggested (not systemRed); the same in a query.
+    @Test func strayCharactersBeforeAColor() throws {
+        let around = "is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are)"
+        let cases: [(String, String, String)] = [
+            (#"\u00a0#fff"#, "U+00A0 (no-break space) at character 1, before the color, \(around); without it, '#fff' is a color", "#fff"),
+            (#"\u00a0red"#, "U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'red' is a color", "red"),
+            (#"\u000bred"#, "U+000B (line tabulation) at character 1, before the color, \(around); without it, 'red' is a color", "red"),
+            (#"\u000bsystemRed"#, "U+000B (line tabulation) at character 1, before the color, \(around); without it, 'systemRed' is a color", "systemRed"),
+        ]
+        for (json, message, suggestion) in cases {
+            let r = try Self.post("/v1/contrast", #"{"foreground": "\#(json)", "background": "white"}"#)
+            let j = expectProblem(r, 400, kind: "invalid-color")
+            #expect(j["detail"] == .string("'/foreground' is not a valid CSS color: " + message), "\(json)")
+            #expect(j["pointer"] == "/foreground" && j["suggestions"]?.array == [.string(suggestion)], "\(json): \(r.text)")
+        }
+        let q = expectProblem(try Self.get("/v1/contrast?foreground=%C2%A0red&background=white"), 400, parameter: "foreground")
+        #expect(q["detail"] == .string("query parameter 'foreground' is not a valid CSS color: U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'red' is a color"))
+        #expect(q["suggestions"]?.array == ["red"])
+        // Not a color without it either: the suggestions are for what is left.
+        let redd = expectProblem(try Self.post("/v1/contrast", #"{"foreground": "\u00a0redd", "background": "white"}"#), 400, pointer: "/foreground")
+        #expect(redd["detail"] == .string("'/foreground' is not a valid CSS color: U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'redd' is not a color either: unknown color name 'redd'; did you mean the CSS color 'red'?"))
+        #expect(redd["suggestions"]?.array?.first == "red")
+        // Tab, LF, CR, FF and space around a name are CSS whitespace, trimmed.
+        #expect(try Self.post("/v1/contrast", #"{"foreground": " \t\n\r\fsystemRed ", "background": "white"}"#).status == 200)
     }
 }
