@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// What problem details say, over a real server on port 0: client text echoed bounded, stray
-/// characters in colors named where they are (hostile tests 10 and 11).
+/// characters in colors named where they are, malformed query names as sent (hostile tests 10
+/// and 11).
 @Suite(.serialized) struct ProblemMessageTests {
     static let live = try! LiveServer()
 
@@ -93,5 +94,17 @@ import Testing
         #expect(redd["suggestions"]?.array?.first == "red")
         // Tab, LF, CR, FF and space around a name are CSS whitespace, trimmed.
         #expect(try Self.post("/v1/contrast", #"{"foreground": " \t\n\r\fsystemRed ", "background": "white"}"#).status == 200)
+    }
+
+    /// A bad escape in a query parameter's name is reported as the client sent it, not with
+    /// U+FFFD, which the client cannot match.
+    @Test func malformedQueryNameIsReportedAsSent() throws {
+        let tail = " is not valid percent-encoded UTF-8: every % must start an escape of two hex digits (%25 for % itself), %00 is refused, and the decoded bytes must be UTF-8"
+        for name in ["fore%ZZground", "x%00", "caf%C3", "%", "a%2"] {
+            let j = expectProblem(try Self.get("/v1/contrast?\(name)=red&background=white"), 400, kind: "invalid-field")
+            #expect(j["parameter"] == .string(name) && j["detail"] == .string("query parameter '\(name)'" + tail), "\(name): \(j)")
+        }
+        // A good name with a bad value is named decoded, as every parameter is.
+        expectProblem(try Self.get("/v1/contrast?fore%67round=%ZZ&background=white"), 400, parameter: "foreground")
     }
 }
