@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// What problem details say, over a real server on port 0: client text echoed bounded, stray
-/// characters in colors named where they are, malformed query names as sent (hostile tests 10
-/// and 11).
+/// characters in colors named where they are, malformed query names as sent, `to` read alike
+/// from GET and POST (hostile tests 10 to 12).
 @Suite(.serialized) struct ProblemMessageTests {
     static let live = try! LiveServer()
 
@@ -106,5 +106,33 @@ import Testing
         }
         // A good name with a bad value is named decoded, as every parameter is.
         expectProblem(try Self.get("/v1/contrast?fore%67round=%ZZ&background=white"), 400, parameter: "foreground")
+    }
+
+    // MARK: 12. GET and POST read `to` alike
+
+    @Test func convertTargetsHaveOneLimitAndOneValidation() throws {
+        let spaces = Array(repeating: "%20", count: 1000).joined(separator: ",")
+        let many = expectProblem(try Self.get("/v1/convert?color=red&to=\(spaces)"), 400, parameter: "to")
+        #expect(many["detail"] == "query parameter 'to' lists 1000 color spaces; at most 32" && many["limit"] == 32)
+        let names33 = Array(repeating: "srgb", count: 33)
+        let get33 = expectProblem(try Self.get("/v1/convert?color=red&to=\(names33.joined(separator: ","))"), 400, parameter: "to")
+        #expect(get33["detail"] == "query parameter 'to' lists 33 color spaces; at most 32" && get33["limit"] == 32)
+        let post33 = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "to": [\#(names33.map { "\"\($0)\"" }.joined(separator: ","))]}"#), 400, pointer: "/to")
+        #expect(post33["detail"] == "'/to' lists 33 color spaces; at most 32" && post33["limit"] == 32)
+        let names32 = Array(repeating: "srgb", count: 32).joined(separator: ",")
+        #expect(try Self.get("/v1/convert?color=red&to=\(names32)").status == 200)
+        // Blank entries are refused, naming the parameter or the element.
+        let blank = expectProblem(try Self.get("/v1/convert?color=red&to=srgb,,hex"), 400, parameter: "to")
+        #expect(blank["detail"] == "query parameter 'to' (entry 2 of 3) is blank; give a color space")
+        let space = expectProblem(try Self.get("/v1/convert?color=red&to=%20"), 400, parameter: "to")
+        #expect(space["detail"] == "query parameter 'to' is blank; give a color space")
+        let postBlank = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "to": ["srgb", " "]}"#), 400, pointer: "/to/1")
+        #expect(postBlank["detail"] == "'/to/1' is blank; give a color space")
+        let unknown = expectProblem(try Self.get("/v1/convert?color=red&to=oklch,%20xyzz"), 400, parameter: "to")
+        #expect(unknown["detail"] == "query parameter 'to' (entry 2 of 2): unknown color space 'xyzz'; known: srgb, srgb-linear, display-p3, rec2020, xyz-d65, xyz-d50, lab, lch, oklab, oklch, hsl, hwb, hex")
+        // Spaces around entries are trimmed in both forms.
+        let getAnswer = try Self.get("/v1/convert?color=red&to=oklch,%20hex").json
+        let postAnswer = try Self.post("/v1/convert", #"{"color": "red", "to": ["oklch", " hex"]}"#).json
+        #expect(getAnswer["conversions"] == postAnswer["conversions"] && getAnswer["conversions"]?["hex"] == "#ff0000")
     }
 }

@@ -327,6 +327,61 @@ public struct Fields: Sendable {
         return items
     }
 
+    /// A list of names from a fixed set, read alike from a body and a query: a JSON string or
+    /// an array of strings in a body, a comma-separated list in a query (`to=oklch,hex`). At most
+    /// `maxCount` entries, each trimmed of whitespace; a blank entry or an unknown name is a 400
+    /// naming the entry (`/to/2`; in a query the parameter, with the entry's place in the list),
+    /// as is a longer list (with `limit`). `resolve` maps a name to its value (nil: unknown).
+    func names<T>(_ key: String, what: String, maxCount: Int, known: [String],
+                  resolve: (String) -> T?) throws(Problem) -> [T]? {
+        guard let v = value(key) else { return nil }
+        let path = field(key)
+        func tooMany(_ count: Int) -> Problem {
+            var p = Problem.invalidField(path, "\(path.display) lists \(count) \(what)s; at most \(maxCount)")
+            p.extra.append(("limit", .number(Double(maxCount))))
+            return p
+        }
+        // Each entry with the path a problem names and how a message names it.
+        var entries: [(text: Substring, path: FieldPath, display: String)] = []
+        switch v {
+        case .string(let s) where fromQuery:
+            // Counted before splitting: a list of 1,000 entries is refused without making them.
+            let count = s.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: ",") ? 1 : 0) }
+            guard count <= maxCount else { throw tooMany(count) }
+            let parts = s.split(separator: ",", omittingEmptySubsequences: false)
+            for (i, part) in parts.enumerated() {
+                entries.append((part, path, parts.count == 1 ? path.display : "\(path.display) (entry \(i + 1) of \(parts.count))"))
+            }
+        case .string(let s):
+            entries = [(Substring(s), path, path.display)]
+        case .array(let items):
+            guard items.count <= maxCount else { throw tooMany(items.count) }
+            if items.isEmpty { throw Problem.invalidField(path, "\(path.display) is an empty list; give at least one \(what)") }
+            for (i, item) in items.enumerated() {
+                let itemPath = path.appending(index: i)
+                guard case .string(let s) = item else {
+                    throw Problem.invalidField(itemPath, "\(itemPath.display) must be a string (a \(what)), not \(item.typeName)")
+                }
+                entries.append((Substring(s), itemPath, itemPath.display))
+            }
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be a \(what) or a list of them, not \(v.typeName)")
+        }
+        var values: [T] = []
+        values.reserveCapacity(entries.count)
+        for entry in entries {
+            let name = entry.text.trimmingWhitespace(newlines: false)
+            if name.isEmpty {
+                throw Problem.invalidField(entry.path, "\(entry.display) is blank; give a \(what)")
+            }
+            guard let value = resolve(name) else {
+                throw Problem.invalidField(entry.path, "\(entry.display): unknown \(what) \(ClientText.quoted(name)); known: \(known.joined(separator: ", "))")
+            }
+            values.append(value)
+        }
+        return values
+    }
+
     /// Decimal number syntax for query values: optional sign, digits, fraction, exponent.
     static func decimal(_ s: String) -> Double? {
         let t = s.trimmingWhitespace(newlines: false)
