@@ -7,7 +7,7 @@ import Testing
 
 /// What problem details say, over a real server on port 0: client text echoed bounded, stray
 /// characters in colors named where they are, malformed query names as sent, `to` read alike
-/// from GET and POST (hostile tests 10 to 12).
+/// from GET and POST, and every field named in one form (hostile tests 10 to 12).
 @Suite(.serialized) struct ProblemMessageTests {
     static let live = try! LiveServer()
 
@@ -134,5 +134,22 @@ import Testing
         let getAnswer = try Self.get("/v1/convert?color=red&to=oklch,%20hex").json
         let postAnswer = try Self.post("/v1/convert", #"{"color": "red", "to": ["oklch", " hex"]}"#).json
         #expect(getAnswer["conversions"] == postAnswer["conversions"] && getAnswer["conversions"]?["hex"] == "#ff0000")
+    }
+
+    // MARK: One form for field names
+
+    /// A message names a body member by its pointer and a query parameter as such, also when it
+    /// names a second field.
+    @Test func fieldsAreNamedInOneForm() throws {
+        let get = expectProblem(try Self.get("/v1/contrast?foreground=red&background=white&fontWeight=700"), 400, parameter: "fontSize")
+        #expect(get["detail"] == "query parameter 'fontSize' is required when query parameter 'fontWeight' is given")
+        let post = expectProblem(try Self.post("/v1/contrast", #"{"foreground": "red", "background": "white", "fontSizeUnit": "px"}"#), 400, pointer: "/fontSize")
+        #expect(post["detail"] == "'/fontSize' is required when '/fontSizeUnit' is given")
+        let backdrop = expectProblem(try Self.get("/v1/contrast?foreground=red&background=white&backdrop=%230008"), 400, parameter: "backdrop")
+        #expect(backdrop["detail"] == "query parameter 'backdrop' must be opaque: it is what lies behind everything")
+        let method = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "gamutMethod": "clip"}"#), 400, pointer: "/gamutMethod")
+        #expect(method["detail"] == "'/gamutMethod' needs '/gamut' (srgb, display-p3 or rec2020)")
+        let type = expectProblem(try Self.post("/v1/simulate", #"{"colors": ["red"], "type": "blue"}"#), 400, pointer: "/type")
+        #expect(type["detail"] == "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got 'blue'")
     }
 }

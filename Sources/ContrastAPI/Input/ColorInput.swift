@@ -171,7 +171,7 @@ extension Fields {
         let bg = try color("background", required: true, hexOrder: hexOrder)!
         let backdrop = try color("backdrop", hexOrder: hexOrder)
         if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
+            throw Problem.invalidField(field("backdrop"), "\(field("backdrop").display) must be opaque: it is what lies behind everything")
         }
         return ColorPairInput(foreground: fg, background: bg, backdrop: backdrop, hexOrder: hexOrder)
     }

@@ -44,7 +44,7 @@ struct ConvertEndpoint {
         let gamut = try f.choice("gamut", Gamut.self)
         let method = try f.choice("gamutMethod", GamutMapping.Method.self)
         if method != nil && gamut == nil {
-            throw Problem.invalidField(f.field("gamutMethod"), "gamutMethod needs gamut (srgb, display-p3 or rec2020)")
+            throw Problem.invalidField(f.field("gamutMethod"), "\(f.field("gamutMethod").display) needs \(f.field("gamut").display) (srgb, display-p3 or rec2020)")
         }
 
         var out = JSONObject()

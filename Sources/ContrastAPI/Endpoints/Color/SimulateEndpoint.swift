@@ -32,7 +32,7 @@ struct SimulateEndpoint {
             // Achromatopsia is simulated from luminance, by no dichromacy model: a model asked
             // for would silently go unused (hostile test).
             throw Problem.contradictory(f.field("model"), f.field("type"),
-                                        "'model' chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave 'model' out")
+                                        "\(f.field("model").display) chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave \(f.field("model").display) out")
         }
         let threshold = try f.number("threshold", in: 0...1) ?? Self.defaultThreshold
 

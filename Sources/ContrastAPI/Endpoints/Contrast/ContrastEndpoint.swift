@@ -53,7 +53,7 @@ struct ContrastEndpoint {
             var page = bg.display.srgb
             if bg.display.alpha < 1 {
                 guard let backdrop else {
-                    throw Problem.invalidField(f.field("background"), "with layers, background is the page color and must be opaque (or give an opaque backdrop)")
+                    throw Problem.invalidField(f.field("background"), "with \(f.field("layers").display), \(f.field("background").display) is the page color and must be opaque (or give an opaque \(f.field("backdrop").display))")
                 }
                 page = Compositing.sourceOver(bg.display.srgb, alpha: bg.display.alpha, overOpaque: backdrop.display.srgb)
             }
