@@ -88,6 +88,17 @@ public struct JSONParser {
         self.maxDepth = maxDepth
     }
 
+    /// A key quoted for a message, at most 64 characters (Unicode scalars) of it: a 1 MB key is
+    /// cut with `…` and its length said, as ContrastAPI's `ClientText` cuts client text.
+    static func quotedKey(_ key: String) -> String {
+        let limit = 64
+        let scalars = key.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+              end != scalars.endIndex else { return "\"\(key)\"" }
+        let length = limit + scalars[end...].count
+        return "\"\(String(String.UnicodeScalarView(scalars[..<end])))…\" (\(length) characters, shortened)"
+    }
+
     private func fail(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: index)
     }
@@ -152,11 +163,11 @@ public struct JSONParser {
             // Duplicates: a scan of the few members of a request object, a set once there are
             // many (a scan per member made a 1 MB object of 90k members take 21 s).
             if keys?.contains(key) ?? (object[key] != nil) {
-                throw JSONParseError(reason: "duplicate key \"\(key)\" in object", offset: keyOffset)
+                throw JSONParseError(reason: "duplicate key \(Self.quotedKey(key)) in object", offset: keyOffset)
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail("expected ':' after object key \"\(key)\"")
+                throw fail("expected ':' after object key \(Self.quotedKey(key))")
             }
             index += 1
             skipWhitespace()

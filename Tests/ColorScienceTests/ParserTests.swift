@@ -322,6 +322,44 @@ struct ParserTests {
         }
     }
 
+    /// A character that looks like whitespace or is invisible but is not CSS whitespace is named,
+    /// with its position, where it lies and what the text is without it (hostile test: U+00A0
+    /// before `#fff` was "unexpected text after the color: '#fff'", U+000B before `red` was
+    /// "'\u{B}' is not a CSS color").
+    @Test("stray characters are named, with their place")
+    func strayCharacters() {
+        let around = "is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are)"
+        let cases: [(String, String)] = [
+            ("\u{A0}#fff", "U+00A0 (no-break space) at character 1, before the color, \(around); without it, '#fff' is a color"),
+            ("\u{B}red", "U+000B (line tabulation) at character 1, before the color, \(around); without it, 'red' is a color"),
+            (" red\u{200B} ", "U+200B (zero width space) at character 5, after the color, \(around); without it, 'red' is a color"),
+            ("\u{3000}\u{A0}#fff", "U+3000 (ideographic space) at character 1, before the color (and 1 more such character), \(around); without them, '#fff' is a color"),
+            ("rgb(1\u{A0}2 3)", "U+00A0 (no-break space) at character 6, inside the color, is not part of any CSS color; without it, 'rgb(12 3)' is not a color either: rgb() needs 3 components, got 2"),
+            ("\u{A0}redd", "U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'redd' is not a color either: unknown color name 'redd'"),
+            ("\u{85}currentcolor", "U+0085 (next line) at character 1, before the color, \(around); without it, 'currentcolor' is valid CSS, but currentcolor depends on the element's color and is not supported"),
+            ("\u{A0}", "U+00A0 (no-break space) at character 1 is not whitespace CSS allows, and there is no color besides"),
+        ]
+        for (input, message) in cases {
+            #expect(Self.error(input) == .invalid(message), "\(input.debugDescription): \(String(describing: Self.error(input)))")
+        }
+        let stray = CSSStrayCharacters.find(in: " \u{A0}#fff\u{200B}")
+        #expect(stray == CSSStrayCharacters(first: "\u{A0}", position: 2, place: .before, count: 2, remainder: "#fff"))
+        #expect(CSSStrayCharacters.find(in: " \t#fff\n") == nil)
+    }
+
+    /// What starts the text is judged before what follows it: `redd blue` has no color for
+    /// "unexpected text after the color" to follow; text after an unsupported keyword still makes
+    /// it invalid.
+    @Test("the head is judged before the text after it")
+    func headBeforeTrailingText() {
+        #expect(Self.error("redd blue") == .invalid("unknown color name 'redd'"))
+        #expect(Self.error("#ggg x") == .invalid("'#ggg' is not a hex color: 'g' is not a hexadecimal digit"))
+        #expect(Self.error("foo(1 2 3) x") == .invalid("unknown color function 'foo()'"))
+        #expect(Self.error("red blue") == .invalid("unexpected text after the color: 'blue'"))
+        #expect(Self.error("currentcolor x") == .invalid("unexpected text after the color: 'x'"))
+        #expect(Self.error("currentcolor") == .unsupported("currentcolor depends on the element's color and is not supported"))
+    }
+
     @Test("document-dependent CSS is unsupported, not invalid")
     func unsupported() {
         for s in ["currentcolor", "currentColor", "Canvas", "CanvasText", "LinkText", "VisitedText", "ActiveText",

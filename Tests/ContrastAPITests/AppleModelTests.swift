@@ -454,11 +454,14 @@ struct AppleModelTests {
         // An invisible character is named and the color without it suggested, not systemRed;
         // an empty query color explains %23 (hostile test, stop 14).
         let zeroWidth = expectProblem(call("GET", "/v1/contrast?foreground=red%E2%80%8B&background=white"), 400, parameter: "foreground")
-        #expect(zeroWidth["detail"]?.string?.contains("invisible character U+200B; without it, 'red' is a color") == true, "\(zeroWidth)")
+        #expect(zeroWidth["detail"]?.string?.contains("U+200B (zero width space) at character 4, after the color, is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are); without it, 'red' is a color") == true, "\(zeroWidth)")
         #expect(zeroWidth["suggestions"]?.array == ["red"])
-        for (input, visible) in [("system%E2%80%8BBlue", "systemBlue"), ("label%EF%BB%BF", "label"), ("systemBlue%E2%80%8B", "systemBlue")] {
+        for (input, visible, place) in [("system%E2%80%8BBlue", "systemBlue", "at character 7, inside the color, is not part of any CSS color"),
+                                        ("label%EF%BB%BF", "label", "at character 6, after the color"),
+                                        ("systemBlue%E2%80%8B", "systemBlue", "at character 11, after the color")] {
             let hidden = expectProblem(call("GET", "/v1/contrast?foreground=\(input)&background=white"), 400, parameter: "foreground")
-            #expect(hidden["detail"]?.string?.contains("invisible character") == true && hidden["suggestions"]?.array == [.string(visible)], "\(hidden)")
+            #expect(hidden["detail"]?.string?.contains(place) == true && hidden["detail"]?.string?.hasSuffix("without it, '\(visible)' is a color") == true
+                    && hidden["suggestions"]?.array == [.string(visible)], "\(hidden)")
         }
         let empty = expectProblem(call("GET", "/v1/contrast?foreground=&background=white"), 400, parameter: "foreground")
         #expect(empty["detail"]?.string?.contains("write # as %23") == true, "\(empty)")

@@ -64,7 +64,12 @@ private func testRouter(gate: HandlerGate = HandlerGate()) -> Router {
             #expect(nul.text == "/query|a=x\u{FFFD}00y&b=A|first a=x\u{FFFD}00y|malformed a")
             let cases: [(String, String)] = [
                 ("/query?a=1&b=%ZZ", "|malformed b"), ("/query?a=1&b=%2", "|malformed b"), ("/query?b=%C3%28", "|malformed b"),
-                ("/query?x%G1=1", "|malformed x\u{FFFD}G1"), ("/query?a=%25ZZ&b=caf%C3%A9", ""),
+                ("/query?a=%25ZZ&b=caf%C3%A9", ""),
+                // A malformed name is named as sent, percent-encoded, not with U+FFFD (which a
+                // client cannot match; hostile test: fore%ZZground).
+                ("/query?x%G1=1", "|malformed x%G1"), ("/query?fore%ZZground=1", "|malformed fore%ZZground"),
+                ("/query?n%00=1", "|malformed n%00"), ("/query?caf%C3=1", "|malformed caf%C3"),
+                ("/query?caf%C3%A9%=1", "|malformed caf%C3%A9%"), ("/query?%25%ZZ=1", "|malformed %25%ZZ"),
             ]
             for (target, suffix) in cases {
                 let reply = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", target))
@@ -75,6 +80,18 @@ private func testRouter(gate: HandlerGate = HandlerGate()) -> Router {
             let path = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quer%ZZy"))
             #expect(path.status == 404)
         }
+    }
+
+    /// The percent-encoding of a malformed query name, byte by byte: the marker byte 0xFF of a
+    /// `%` that started no valid escape is `%` again; a decoded `%FF` before two hex digits is not.
+    @Test func percentEncodedQueryNames() {
+        func encoded(_ bytes: [UInt8]) -> String { HTTPRequest.percentEncodedQueryName(bytes) }
+        #expect(encoded(Array("fore".utf8) + [0xFF] + Array("ZZground".utf8)) == "fore%ZZground")
+        #expect(encoded([0xFF, 0x30, 0x30]) == "%00")
+        #expect(encoded([0xFF]) == "%")
+        #expect(encoded([0xFF, 0x34, 0x31]) == "%FF41")
+        #expect(encoded([0x63, 0xC3, 0xA9, 0xC3]) == "c%C3%A9%C3")
+        #expect(encoded(Array("a b%&=#+\u{7F}\n".utf8)) == "a%20b%25%26%3D%23%2B%7F%0A")
     }
 
     @Test func postBodyEchoWithHeadersAndRemoteAddress() throws {

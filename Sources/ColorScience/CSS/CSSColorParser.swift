@@ -77,7 +77,33 @@ public enum CSSColorParser {
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba) throws(ColorParseError) -> Color {
         // Fast path for the most common input, `#rrggbb` and friends, straight from UTF-8 bytes.
         if let color = fastHex(text, hexOrder: hexOrder) { return color }
-        return try parseTokenized(text, hexOrder: hexOrder)
+        do {
+            return try parseTokenized(text, hexOrder: hexOrder)
+        } catch {
+            throw strayCharacterError(text, hexOrder: hexOrder) ?? error
+        }
+    }
+
+    /// For text that is not a color and holds a stray character (`CSSStrayCharacters`: U+00A0
+    /// before `#fff`, U+000B before `red`): that character, where it is, and what the text is
+    /// without it: "U+00A0 (no-break space) at character 1, before the color, is not whitespace
+    /// CSS allows around a color (only space, tab, LF, CR and FF are); without it, '#fff' is a
+    /// color". Nil when the text holds none (the tokenizer's message stands).
+    static func strayCharacterError(_ text: String, hexOrder: HexOrder) -> ColorParseError? {
+        guard let stray = CSSStrayCharacters.find(in: text) else { return nil }
+        let it = stray.count == 1 ? "it" : "them"
+        let rest = stray.remainder
+        let quoted = rest.count > 40 ? "'\(rest.prefix(37))...'" : "'\(rest)'"
+        if rest.isEmpty { return .invalid(stray.description) }
+        do {
+            _ = try parseTokenized(rest, hexOrder: hexOrder)
+            return .invalid("\(stray.description); without \(it), \(quoted) is a color")
+        } catch {
+            switch error {
+            case .invalid(let why): return .invalid("\(stray.description); without \(it), \(quoted) is not a color either: \(why)")
+            case .unsupported(let why): return .invalid("\(stray.description); without \(it), \(quoted) is valid CSS, but \(why)")
+            }
+        }
     }
 
     /// The full CSS Syntax 3 path (every syntax, precise error messages).
@@ -451,8 +477,7 @@ struct ColorSyntax {
         let head = tokens[first]
         switch head.kind {
         case .hash(let digits):
-            try expectEnd(after: first + 1, upTo: last)
-            return try parseHex(digits)
+            return try color(try parseHex(digits), thenEnd: first + 1, upTo: last)
         case .ident(let raw):
             var next = first + 1
             while next < last, tokens[next].kind == .whitespace { next += 1 }
@@ -460,8 +485,7 @@ struct ColorSyntax {
                Self.colorFunctions.contains(CSSTokenizer.asciiLowercased(raw)) {
                 throw .invalid("no space is allowed between '\(raw.prefix(40))' and '('")
             }
-            try expectEnd(after: first + 1, upTo: last)
-            return try keyword(raw)
+            return try color(try keyword(raw), thenEnd: first + 1, upTo: last)
         case .function(let raw):
             let name = CSSTokenizer.asciiLowercased(raw)
             // Find the matching ')' (or end of input, which closes the function).
@@ -477,8 +501,7 @@ struct ColorSyntax {
                 k += 1
             }
             let inner = Array(tokens[(first + 1)..<Swift.min(k, last)])
-            if k < last { try expectEnd(after: k + 1, upTo: last) }
-            return try function(name, inner)
+            return try color(try function(name, inner), thenEnd: k + 1, upTo: last)
         case .delim("#"):
             throw .invalid("'#' must be followed directly by 3, 4, 6 or 8 hex digits")
         case .number, .percentage, .dimension:
@@ -486,6 +509,21 @@ struct ColorSyntax {
         default:
             throw .invalid("'\(text(head))' is not a CSS color")
         }
+    }
+
+    /// The color of the head, when only whitespace follows it up to `end`. The head is judged
+    /// first: `redd blue` is an unknown name, not "unexpected text after the color" (there is no
+    /// color). Text after it still makes an unsupported head (`currentcolor x`) invalid.
+    func color(_ head: @autoclosure () throws(ColorParseError) -> Color, thenEnd index: Int, upTo end: Int) throws(ColorParseError) -> Color {
+        let color: Color
+        do {
+            color = try head()
+        } catch {
+            if case .unsupported = error, index < end { try expectEnd(after: index, upTo: end) }
+            throw error
+        }
+        if index < end { try expectEnd(after: index, upTo: end) }
+        return color
     }
 
     func expectEnd(after index: Int, upTo end: Int) throws(ColorParseError) {

@@ -27,7 +27,7 @@ enum AppleRequestScope {
 extension Problem {
     /// 400: a name is not one of the known names; `suggestions` lists close matches.
     static func unknownName(_ field: FieldPath, what: String, got: String, known: [String], suggestions: [String]) -> Problem {
-        var detail = "\(field.display): unknown \(what) '\(got.prefix(64))'"
+        var detail = "\(field.display): unknown \(what) \(ClientText.quoted(got))"
         detail += suggestions.first.map { "; did you mean '\($0)'?" } ?? "."
         if !known.isEmpty && known.count <= 16 { detail += " Known: \(known.joined(separator: ", "))." }
         return Problem(status: 400, kind: "invalid-field", title: "Invalid request field", detail: detail,
@@ -123,13 +123,13 @@ struct TextStyleSelection: Sendable {
         guard let name = try f.string("textStyle", maxLength: 64) else {
             if f.has("contentSizeCategory") {
                 throw Problem.contradictory(f.field("contentSizeCategory"), f.field("textStyle"),
-                                            "contentSizeCategory needs a textStyle: a category only scales a text style")
+                                            "\(f.field("contentSizeCategory").display) needs \(f.field("textStyle").display): a category only scales a text style")
             }
             return nil
         }
         for key in ["fontSize", "fontSizeUnit"] where f.has(key) {
             throw Problem.contradictory(f.field("textStyle"), f.field(key),
-                                        "textStyle and \(key) both set the text size; send one of them")
+                                        "\(f.field("textStyle").display) and \(f.field(key).display) both set the text size; send one of them")
         }
         guard let style = table.style(named: name) else {
             let names = table.styles.map(\.name)

@@ -40,18 +40,27 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     } catch {
         switch error {
         case .invalid(let why):
-            // An invisible character (U+200B pasted with a name) is named, and the color without
-            // it suggested: "did you mean systemRed" for `red` + U+200B misled (hostile test).
-            // Only colors that hold one are parsed again without it.
-            if let invisible = text.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
-                let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .format }))
-                let visibleIsColor = !visible.isEmpty && ((try? CSSColorParser.parse(visible, hexOrder: hexOrder)) != nil
-                    || (try? resolveSystemColor(visible, at: path, context: context ?? AppleRequestScope.context)) != nil)
-                if visibleIsColor {
-                    var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: it contains the invisible character U+\(String(invisible.value, radix: 16, uppercase: true).leftPadded(to: 4)); without it, '\(visible.prefix(40))' is a color")
-                    problem.extra.append(("suggestions", .array([.string(visible)])))
+            var text = text
+            if let stray = CSSStrayCharacters.find(in: text) {
+                // A character CSS does not take as whitespace, or an invisible one (U+00A0 before
+                // `#fff`, U+000B before `red`, U+200B after it): the parser's message names it and
+                // where it is; what to suggest is the text without it, which may be an Apple name
+                // (hostile tests: U+00A0 `red` suggested systemRed, U+000B `red` was "'' is not a
+                // CSS color").
+                let rest = stray.remainder
+                if !rest.isEmpty, (try? resolveSystemColor(rest, at: path, context: context ?? AppleRequestScope.context)) != nil {
+                    let it = stray.count == 1 ? "it" : "them"
+                    var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(stray.description); without \(it), \(ClientText.quoted(rest)) is a color")
+                    problem.extra.append(("suggestions", .array([.string(rest)])))
                     throw problem
                 }
+                if !rest.isEmpty, (try? CSSColorParser.parse(rest, hexOrder: hexOrder)) != nil {
+                    var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)")
+                    problem.extra.append(("suggestions", .array([.string(rest)])))
+                    throw problem
+                }
+                // Not a color without them either: the suggestions are for what is left.
+                text = rest
             }
             // Misspelt names: Apple system colors first, then CSS named colors (`redd`).
             let system = systemColorSuggestions(text)
@@ -72,23 +81,17 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     }
 }
 
-extension String {
-    /// The string with leading zeros up to `width` characters (`"A0"` → `"00A0"`).
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
-
 /// The longest Apple system color name with its `UIColor.` prefix is far below this.
 let maxSystemColorNameLength = 64
 
 /// Resolves an Apple system color name in `context`; nil when `text` is not one (then it is
 /// parsed as CSS). A known name behind a prefix other than `UIColor.` is a 400.
 func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorContext) throws(Problem) -> ResolvedColor? {
-    // Names start with an ASCII letter after any ASCII whitespace (space, tab, LF, VT, FF, CR;
-    // other spaces, such as U+00A0, are not trimmed, as they are not around CSS colors): `#…`,
-    // digits and the like are CSS, known without making a trimmed copy.
-    let isSpace = { (b: UInt8) in b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+    // Names start with an ASCII letter after any CSS whitespace (space, tab, LF, FF, CR: what
+    // may surround a CSS color; U+000B and U+00A0 are not trimmed, as CSS does not trim them, and
+    // get the same message as before a CSS color): `#…`, digits and the like are CSS, known
+    // without making a trimmed copy.
+    let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D }
     // A leading '.' too: SwiftUI's `.systemBlue` is refused with the explanation below.
     guard let first = text.utf8.first(where: { !isSpace($0) }),
           (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z") || first == UInt8(ascii: ".") else { return nil }
@@ -107,7 +110,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         // not handed to the CSS parser ("unexpected text after the color").
         guard data.catalog.color(named: name) != nil else {
             let close = data.catalog.suggestions(for: name)
-            var p = Problem.invalidColor(path, "\(path.display): '\(name)' is not an Apple system color"
+            var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(name)) is not an Apple system color"
                 + (close.first.map { "; did you mean 'UIColor.\($0)'?" } ?? ""))
             if !close.isEmpty { p.extra.append(("suggestions", .array(close.map { .string("UIColor.\($0)") }))) }
             throw p
@@ -115,7 +118,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     } else if let dot = name.lastIndex(of: ".") {
         let rest = String(name[name.index(after: dot)...])
         if data.catalog.color(named: rest) != nil {
-            var p = Problem.invalidColor(path, "\(path.display): '\(trimmed)' is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
+            var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
             p.extra.append(("suggestions", .array([.string(rest)])))
             throw p
         }
@@ -168,7 +171,7 @@ extension Fields {
         let bg = try color("background", required: true, hexOrder: hexOrder)!
         let backdrop = try color("backdrop", hexOrder: hexOrder)
         if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(field("backdrop"), "backdrop must be opaque: it is what lies behind everything")
+            throw Problem.invalidField(field("backdrop"), "\(field("backdrop").display) must be opaque: it is what lies behind everything")
         }
         return ColorPairInput(foreground: fg, background: bg, backdrop: backdrop, hexOrder: hexOrder)
     }

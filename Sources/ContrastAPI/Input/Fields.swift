@@ -28,9 +28,14 @@ public struct FieldPath: Sendable, Equatable {
     static func query(_ name: String) -> FieldPath { FieldPath(base: name, isQuery: true) }
 
     /// The RFC 6901 JSON pointer of a body member (`/colors/2/value`); nil for a query parameter.
-    public var pointer: String? { isQuery ? nil : joined }
-    /// The query parameter name (`colors[2]`); nil for a body member.
-    public var parameter: String? { isQuery ? joined : nil }
+    /// Each reference token is cut to `ClientText.limit` characters (see `isShortened`).
+    public var pointer: String? { isQuery ? nil : bounded.text }
+    /// The query parameter name (`colors[2]`); nil for a body member. Cut to
+    /// `ClientText.limit` characters (see `isShortened`).
+    public var parameter: String? { isQuery ? bounded.text : nil }
+    /// Whether `pointer` or `parameter` had a client-given name cut short (it then ends in `…`
+    /// where the name was cut, and no longer resolves).
+    var isShortened: Bool { bounded.longest != nil }
 
     private var joined: String {
         switch last {
@@ -43,16 +48,48 @@ public struct FieldPath: Sendable, Equatable {
         }
     }
 
+    /// `joined` with every name in it cut to `ClientText.limit` characters, and the length of
+    /// the longest name that was cut (nil when none was). A query parameter is one name; a
+    /// pointer is cut token by token, so `/colors/3/` stays readable before a long member name.
+    private var bounded: (text: String, longest: Int?) {
+        let full = joined
+        if full.utf8.count <= ClientText.limit { return (full, nil) }
+        if isQuery {
+            let (text, length) = ClientText.cut(full)
+            return (text, length)
+        }
+        var out = ""
+        var longest: Int? = nil
+        for (i, token) in full.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+            if i > 0 { out += "/" }
+            var (text, length) = ClientText.cut(token)
+            if let length {
+                // Not half an escape: `~0`/`~1` stand for one character of the name.
+                if text.hasSuffix("~…") { text.removeLast(2); text += "…" }
+                let escapes = token.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "~") ? 1 : 0) }
+                longest = max(longest ?? 0, length - escapes)
+            }
+            out += text
+        }
+        return (out, longest)
+    }
+
     public static func == (a: FieldPath, b: FieldPath) -> Bool {
         a.isQuery == b.isQuery && a.joined == b.joined
     }
 
-    /// How the field is named in messages: `foreground` or `/colors/2/value`.
+    /// How a field is named in every message: the JSON pointer of a body member in quotes
+    /// (`'/colors/2/value'`, or `request body` for the whole body), `query parameter 'name'`
+    /// for a query parameter; a name cut short is followed by its length.
     var display: String {
-        if isQuery { return "query parameter '\(joined)'" }
-        let p = joined
-        return p.isEmpty ? "request body" : "'\(p)'"
+        let (text, longest) = bounded
+        let note = longest.map { " (a name of \($0) characters, shortened)" } ?? ""
+        if isQuery { return "query parameter '\(text)'\(note)" }
+        return text.isEmpty ? "request body" : "'\(text)'\(note)"
     }
+
+    /// What the fields next to this one are called in messages: `fields` or `parameters`.
+    var siblingsNoun: String { isQuery ? "parameters" : "fields" }
 
     /// The path of a member below this one.
     func appending(_ key: String) -> FieldPath {
@@ -89,11 +126,12 @@ public struct Fields: Sendable {
         for item in request.query {
             guard allowedQuery.contains(item.name) else {
                 let also = allowedQuery.isEmpty ? "" : " (only \(allowedQuery.sorted().joined(separator: ", ")) may be given in the query)"
-                throw Problem.invalidField(.query(item.name),
-                    "query parameter '\(item.name.prefix(64))' is not accepted by \(request.method) \(request.path): send the input in the JSON body\(also)")
+                let path = FieldPath.query(item.name)
+                throw Problem.invalidField(path,
+                    "\(path.display) is not accepted by \(request.method) \(request.path): send the input in the JSON body\(also)")
             }
             if !seen.insert(item.name).inserted {
-                throw Problem.invalidField(.query(item.name), "query parameter '\(item.name)' is given more than once")
+                throw Problem.invalidField(.query(item.name), "\(FieldPath.query(item.name).display) is given more than once")
             }
         }
         // The usual exact "application/json" needs no lower-casing (a copy for 16 bytes).
@@ -109,7 +147,7 @@ public struct Fields: Sendable {
             let accepted = media == "application/json" || isJSONSuffix || media == "text/plain"
                 || media == "application/x-www-form-urlencoded" || media.isEmpty
             if !accepted {
-                throw Problem.unsupportedMediaType("send the request body as application/json, not \(media)")
+                throw Problem.unsupportedMediaType("send the request body as application/json, not \(ClientText.quoted(media))")
             }
             if let semicolon {
                 for parameter in type[type.index(after: semicolon)...].split(separator: ";") {
@@ -117,7 +155,7 @@ public struct Fields: Sendable {
                     guard pair.count == 2, pair[0] == "charset" else { continue }
                     let charset = pair[1].trimmingCharacters(in: ["\""])
                     if charset != "utf-8" && charset != "utf8" {
-                        throw Problem.unsupportedMediaType("JSON request bodies are UTF-8 (RFC 8259 §8.1), not charset \(charset.prefix(32))")
+                        throw Problem.unsupportedMediaType("JSON request bodies are UTF-8 (RFC 8259 §8.1), not charset \(ClientText.quoted(charset))")
                     }
                 }
             }
@@ -127,7 +165,8 @@ public struct Fields: Sendable {
             json = try JSONParser.parse(request.body, maxDepth: maxDepth)
         } catch where error.isNumberOutOfRange {
             // Valid JSON whose number no double holds: the member is refused, by name.
-            throw Problem.invalidField(.body(error.pointer), "\(error.reason) (at most ±1.7976931348623157e308)")
+            let path = FieldPath.body(error.pointer)
+            throw Problem.invalidField(path, "\(path.display): \(error.reason) (at most ±1.7976931348623157e308)")
         } catch {
             throw Problem.malformedJSON("request body is not valid JSON: \(error.description)")
         }
@@ -141,7 +180,8 @@ public struct Fields: Sendable {
     /// reaching a parser as U+FFFD or a stray `%` (`%ZZ` was "'%' is not a CSS color").
     static func rejectMalformedQuery(_ request: HTTPRequest) throws(Problem) {
         if let name = request.malformedQueryParameter {
-            throw Problem.invalidField(.query(name), "query parameter '\(name.prefix(64))' is not valid percent-encoded UTF-8: "
+            let path = FieldPath.query(name)
+            throw Problem.invalidField(path, "\(path.display) is not valid percent-encoded UTF-8: "
                 + "every % must start an escape of two hex digits (%25 for % itself), %00 is refused, and the decoded bytes must be UTF-8")
         }
     }
@@ -152,7 +192,7 @@ public struct Fields: Sendable {
         var o = JSONObject()
         for item in request.query {
             if o[item.name] != nil {
-                throw Problem.invalidField(.query(item.name), "query parameter '\(item.name)' is given more than once")
+                throw Problem.invalidField(.query(item.name), "\(FieldPath.query(item.name).display) is given more than once")
             }
             o.append(item.name, .string(item.value ?? ""))
         }
@@ -169,9 +209,9 @@ public struct Fields: Sendable {
     /// Refuses members other than `allowed`, so a misspelt option is not silently ignored.
     func rejectUnknown(_ allowed: Set<String>) throws(Problem) {
         for member in object.storage where !allowed.contains(member.key) {
-            let key = member.key
+            let path = field(member.key)
             let known = allowed.sorted().joined(separator: ", ")
-            throw Problem.invalidField(field(key), "unknown field '\(key)'; known fields: \(known)")
+            throw Problem.invalidField(path, "\(path.display) is unknown; known \(path.siblingsNoun): \(known)")
         }
     }
 
@@ -210,7 +250,7 @@ public struct Fields: Sendable {
         case .number(let n): d = n
         case .string(let s) where fromQuery:
             guard let n = Fields.decimal(s) else {
-                throw Problem.invalidField(field(key), "\(field(key).display) must be a number, got '\(s.prefix(40))'")
+                throw Problem.invalidField(field(key), "\(field(key).display) must be a number, got \(ClientText.quoted(s))")
             }
             d = n
         default:
@@ -242,7 +282,7 @@ public struct Fields: Sendable {
             case "false", "0", "no": return false
             default: break
             }
-            throw Problem.invalidField(field(key), "\(field(key).display) must be true or false, got '\(s.prefix(40))'")
+            throw Problem.invalidField(field(key), "\(field(key).display) must be true or false, got \(ClientText.quoted(s))")
         default:
             throw Problem.invalidField(field(key), "\(field(key).display) must be a boolean, not \(v.typeName)")
         }
@@ -253,7 +293,7 @@ public struct Fields: Sendable {
         guard let s = try string(key) else { return nil }
         if let e = E.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) { return e }
         let names = E.allCases.map(\.rawValue).joined(separator: ", ")
-        throw Problem.invalidField(field(key), "\(field(key).display) must be one of \(names), got '\(s.prefix(40))'")
+        throw Problem.invalidField(field(key), "\(field(key).display) must be one of \(names), got \(ClientText.quoted(s))")
     }
 
     /// A nested object member.
@@ -285,6 +325,61 @@ public struct Fields: Sendable {
             throw Problem.tooLarge(field(key), "\(field(key).display) has \(items.count) elements; the limit is \(maxCount)", limit: maxCount)
         }
         return items
+    }
+
+    /// A list of names from a fixed set, read alike from a body and a query: a JSON string or
+    /// an array of strings in a body, a comma-separated list in a query (`to=oklch,hex`). At most
+    /// `maxCount` entries, each trimmed of whitespace; a blank entry or an unknown name is a 400
+    /// naming the entry (`/to/2`; in a query the parameter, with the entry's place in the list),
+    /// as is a longer list (with `limit`). `resolve` maps a name to its value (nil: unknown).
+    func names<T>(_ key: String, what: String, maxCount: Int, known: [String],
+                  resolve: (String) -> T?) throws(Problem) -> [T]? {
+        guard let v = value(key) else { return nil }
+        let path = field(key)
+        func tooMany(_ count: Int) -> Problem {
+            var p = Problem.invalidField(path, "\(path.display) lists \(count) \(what)s; at most \(maxCount)")
+            p.extra.append(("limit", .number(Double(maxCount))))
+            return p
+        }
+        // Each entry with the path a problem names and how a message names it.
+        var entries: [(text: Substring, path: FieldPath, display: String)] = []
+        switch v {
+        case .string(let s) where fromQuery:
+            // Counted before splitting: a list of 1,000 entries is refused without making them.
+            let count = s.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: ",") ? 1 : 0) }
+            guard count <= maxCount else { throw tooMany(count) }
+            let parts = s.split(separator: ",", omittingEmptySubsequences: false)
+            for (i, part) in parts.enumerated() {
+                entries.append((part, path, parts.count == 1 ? path.display : "\(path.display) (entry \(i + 1) of \(parts.count))"))
+            }
+        case .string(let s):
+            entries = [(Substring(s), path, path.display)]
+        case .array(let items):
+            guard items.count <= maxCount else { throw tooMany(items.count) }
+            if items.isEmpty { throw Problem.invalidField(path, "\(path.display) is an empty list; give at least one \(what)") }
+            for (i, item) in items.enumerated() {
+                let itemPath = path.appending(index: i)
+                guard case .string(let s) = item else {
+                    throw Problem.invalidField(itemPath, "\(itemPath.display) must be a string (a \(what)), not \(item.typeName)")
+                }
+                entries.append((Substring(s), itemPath, itemPath.display))
+            }
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be a \(what) or a list of them, not \(v.typeName)")
+        }
+        var values: [T] = []
+        values.reserveCapacity(entries.count)
+        for entry in entries {
+            let name = entry.text.trimmingWhitespace(newlines: false)
+            if name.isEmpty {
+                throw Problem.invalidField(entry.path, "\(entry.display) is blank; give a \(what)")
+            }
+            guard let value = resolve(name) else {
+                throw Problem.invalidField(entry.path, "\(entry.display): unknown \(what) \(ClientText.quoted(name)); known: \(known.joined(separator: ", "))")
+            }
+            values.append(value)
+        }
+        return values
     }
 
     /// Decimal number syntax for query values: optional sign, digits, fraction, exponent.

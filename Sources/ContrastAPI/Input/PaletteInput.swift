@@ -38,7 +38,7 @@ extension Fields {
                 throw Problem.invalidField(path, "\(path.display) must be a color string or {\"name\", \"color\"}, not \(item.typeName)")
             }
             if let first = firstIndex[entry.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name '\(entry.name)' of \(field(key).appending(index: first).display); names must be unique")
+                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(entry.name)) of \(field(key).appending(index: first).display); names must be unique")
             }
             firstIndex[entry.name] = i
             colors.append(entry)

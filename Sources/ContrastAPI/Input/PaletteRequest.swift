@@ -59,7 +59,7 @@ enum TargetInput {
         try f.rejectUnknown(objectFields)
         func exclusive(_ key: String, _ others: [String]) throws(Problem) {
             for other in others where f.has(other) {
-                throw Problem.contradictory(f.field(other), f.field(key), "\(key) states the minimum directly; drop \(other) or \(key)")
+                throw Problem.contradictory(f.field(other), f.field(key), "\(f.field(key).display) states the minimum directly; drop \(f.field(other).display) or \(f.field(key).display)")
             }
         }
         if let r = try f.number("ratio", in: 1...21) {
@@ -69,19 +69,19 @@ enum TargetInput {
         if let lc = try f.number("lc", in: 0...108) {
             try exclusive("lc", ["level", "textSize", "fontSize", "fontSizeUnit", "fontWeight"])
             if let p = try f.choice("policy", Policy.self), p != .apca {
-                throw Problem.contradictory(f.field("lc"), f.field("policy"), "lc is an APCA minimum; policy \(p.rawValue) is not APCA")
+                throw Problem.contradictory(f.field("lc"), f.field("policy"), "\(f.field("lc").display) is an APCA minimum; \(f.field("policy").display) \(p.rawValue) is not APCA")
             }
             return .apcaLc(lc)
         }
         let policy = try f.choice("policy", Policy.self) ?? .wcag
         let level = try f.choice("level", Level.self)
         if let level, policy != .wcag {
-            throw Problem.contradictory(f.field("level"), f.field("policy"), "level \(level.rawValue) is a WCAG level; policy \(policy.rawValue) has none")
+            throw Problem.contradictory(f.field("level"), f.field("policy"), "\(f.field("level").display) \(level.rawValue) is a WCAG level; \(f.field("policy").display) \(policy.rawValue) has none")
         }
         let size = try f.choice("textSize", TextSize.self)
         let text = try TextSpec.from(f)
         if size != nil && text != nil {
-            throw Problem.contradictory(f.field("textSize"), f.field("fontSize"), "textSize and fontSize both give the text size; send one of them")
+            throw Problem.contradictory(f.field("textSize"), f.field("fontSize"), "\(f.field("textSize").display) and \(f.field("fontSize").display) both give the text size; send one of them")
         }
         let aaa = level == .AAA
         switch policy {
@@ -100,7 +100,7 @@ enum TargetInput {
         case .apca:
             if let text {
                 guard let lc = APCAMinimumLc.minimumLc(px: text.px, weight: text.weight) else {
-                    throw Problem.invalidField(f.field("fontSize"), "APCA's font lookup allows no contrast for \(Fields.format(text.px)) px at weight \(text.weight); use a larger size or weight, or give lc")
+                    throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display): APCA's font lookup allows no contrast for \(Fields.format(text.px)) px at weight \(text.weight); use a larger size or weight, or give \(f.field("lc").display)")
                 }
                 return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.format(text.px)) px at weight \(text.weight)")
             }
@@ -214,10 +214,10 @@ struct PaletteRequest {
                                    target: target, increasedTarget: icTarget)
             if c.name == "system" {
                 // `on: ["system"]` means the system backgrounds; a color of that name would be ambiguous.
-                throw Problem.invalidField(path.appending("name"), "the name 'system' is reserved (in `on` it stands for the system backgrounds); choose another name")
+                throw Problem.invalidField(path.appending("name"), "\(path.appending("name").display): the name 'system' is reserved (in 'on' it stands for the system backgrounds); choose another name")
             }
             if let first = firstIndex[c.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name '\(c.name.prefix(64))' of \(f.field("colors").appending(index: first).display); names must be unique")
+                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(c.name)) of \(f.field("colors").appending(index: first).display); names must be unique")
             }
             firstIndex[c.name] = i
             colors.append(c)
@@ -238,7 +238,7 @@ struct PaletteRequest {
                                               suggestions: NameSuggestions.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
                 }
                 guard colors[k].role == .background else {
-                    throw Problem.invalidField(path, "\(path.display): '\(name.prefix(64))' has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
+                    throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(name)) has role \(colors[k].role.rawValue); a color can only be placed on a background-role color (or \"system\")")
                 }
             }
         }
@@ -275,7 +275,7 @@ struct PaletteRequest {
         var onSystem: Bool?
         if let items = try cf.array("on", maxCount: maxOn) {
             if role == .background {
-                throw Problem.contradictory(cf.field("on"), cf.field("role"), "on places a color on backgrounds; a background-role color cannot be placed on another")
+                throw Problem.contradictory(cf.field("on"), cf.field("role"), "\(cf.field("on").display) places a color on backgrounds; a color of \(cf.field("role").display) background cannot be placed on another")
             }
             onSystem = false
             for (j, v) in items.enumerated() {
@@ -292,7 +292,7 @@ struct PaletteRequest {
         var text: AppleTextRequirement?
         if let spec = try TextSpec.from(cf) {
             guard role.acceptsTextSize else {
-                throw Problem.contradictory(cf.field("fontSize"), cf.field("role"), "fontSize gives a text size, but role \(role.rawValue) is not text; use role text, secondaryText or tint, or drop fontSize")
+                throw Problem.contradictory(cf.field("fontSize"), cf.field("role"), "\(cf.field("fontSize").display) gives a text size, but \(cf.field("role").display) \(role.rawValue) is not text; use role text, secondaryText or tint, or drop \(cf.field("fontSize").display)")
             }
             // APCA reads pt as px (the Apple convention) and px as given.
             text = AppleTextRequirement(points: spec.points, weight: spec.weight, apcaPx: spec.value)

@@ -50,9 +50,9 @@ struct TextSpec: Sendable {
         let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
         let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
         guard let size = try f.number("fontSize", in: 0.1...1000) else {
-            if f.has("fontWeight") || f.has("fontSizeUnit") {
+            if let given = ["fontWeight", "fontSizeUnit"].first(where: f.has) {
                 // Weight alone cannot decide large text; say so instead of guessing a size.
-                throw Problem.invalidField(f.field("fontSize"), "fontSize is required when fontWeight or fontSizeUnit is given")
+                throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is required when \(f.field(given).display) is given")
             }
             return nil
         }

@@ -6,6 +6,10 @@ import JSONValue
 /// Body: `{"type", "title", "status", "detail", "pointer"?, "parameter"?, ...}` where `pointer`
 /// is the RFC 6901 JSON pointer of the offending member of a JSON body (e.g. `/foreground`),
 /// and `parameter` names the offending query parameter of a GET request.
+///
+/// Client text (member and parameter names, colors, names) reaches a problem only through
+/// `ClientText` and `FieldPath`, which cut it to `ClientText.limit` characters: a 1 MB member
+/// name must not make a 2 MB answer.
 public struct Problem: Error, Sendable, Equatable {
     /// HTTP status `400...599`.
     public var status: Int
@@ -60,6 +64,17 @@ public struct Problem: Error, Sendable, Equatable {
 }
 
 extension Problem {
+    /// A problem about one field: `pointer` or `parameter` from `field` (each client-given name in
+    /// it cut by `ClientText`); when one was cut, `pointerShortened` or `parameterShortened` is
+    /// true, since the shortened pointer no longer resolves (docs/api/errors.md).
+    init(status: Int, kind: String, title: String, detail: String, field: FieldPath, extra: [(String, JSON)] = []) {
+        self.init(status: status, kind: kind, title: title, detail: detail,
+                  pointer: field.pointer, parameter: field.parameter, extra: extra)
+        if field.isShortened {
+            self.extra.insert((field.parameter == nil ? "pointerShortened" : "parameterShortened", .bool(true)), at: 0)
+        }
+    }
+
     /// 400: the body is not JSON or not the JSON expected.
     static func malformedJSON(_ detail: String) -> Problem {
         Problem(status: 400, kind: "malformed-json", title: "Request body is not valid JSON", detail: detail)
@@ -67,31 +82,58 @@ extension Problem {
 
     /// 400: a field is missing, has the wrong type, or an invalid value.
     static func invalidField(_ field: FieldPath, _ detail: String) -> Problem {
-        Problem(status: 400, kind: "invalid-field", title: "Invalid request field", detail: detail,
-                pointer: field.pointer, parameter: field.parameter)
+        Problem(status: 400, kind: "invalid-field", title: "Invalid request field", detail: detail, field: field)
     }
 
     /// 400: a color string is not a valid CSS color.
     static func invalidColor(_ field: FieldPath, _ detail: String) -> Problem {
-        Problem(status: 400, kind: "invalid-color", title: "Invalid color", detail: detail,
-                pointer: field.pointer, parameter: field.parameter)
+        Problem(status: 400, kind: "invalid-color", title: "Invalid color", detail: detail, field: field)
     }
 
     /// 422: valid CSS that this service cannot evaluate (document-dependent colors).
     static func unsupportedColor(_ field: FieldPath, _ detail: String) -> Problem {
-        Problem(status: 422, kind: "unsupported-color", title: "Unsupported color syntax", detail: detail,
-                pointer: field.pointer, parameter: field.parameter)
+        Problem(status: 422, kind: "unsupported-color", title: "Unsupported color syntax", detail: detail, field: field)
     }
 
     /// 413/422: an input is larger than a configured limit.
     static func tooLarge(_ field: FieldPath, _ detail: String, limit: Int, status: Int = 413) -> Problem {
         Problem(status: status, kind: "limit-exceeded", title: "Input exceeds a configured limit", detail: detail,
-                pointer: field.pointer, parameter: field.parameter, extra: [("limit", .number(Double(limit)))])
+                field: field, extra: [("limit", .number(Double(limit)))])
     }
 
     /// 415: the body's media type is not accepted.
     static func unsupportedMediaType(_ detail: String) -> Problem {
         Problem(status: 415, kind: "unsupported-media-type", title: "Unsupported Media Type", detail: detail)
+    }
+}
+
+/// Client text quoted in a problem's `detail`, bounded: at most `limit` characters (Unicode
+/// scalars) are echoed, a longer text is cut there with `…` and its length is said, so what a
+/// client sends can be recognised without being sent back whole (docs/api/errors.md,
+/// "Client text in problems"). Every echo of client text goes through here.
+enum ClientText {
+    /// Characters of client text echoed at most.
+    static let limit = 64
+
+    /// `text` cut to `limit` characters with `…` appended, and its length in characters when
+    /// it was cut (nil when it is whole).
+    static func cut<S: StringProtocol>(_ text: S) -> (text: String, length: Int?) {
+        var end = text.unicodeScalars.startIndex
+        var n = 0
+        while n < limit, end != text.unicodeScalars.endIndex {
+            text.unicodeScalars.formIndex(after: &end)
+            n += 1
+        }
+        if end == text.unicodeScalars.endIndex { return (String(text), nil) }
+        // Counted by scalars, not Characters: one Character can hold any number of scalars.
+        let length = n + text.unicodeScalars[end...].count
+        return (String(String.UnicodeScalarView(text.unicodeScalars[..<end])) + "…", length)
+    }
+
+    /// `'text'`, or `'first 64 characters…' (N characters, shortened)` for a longer text.
+    static func quoted<S: StringProtocol>(_ text: S) -> String {
+        let (t, length) = cut(text)
+        return "'\(t)'" + (length.map { " (\($0) characters, shortened)" } ?? "")
     }
 }
 

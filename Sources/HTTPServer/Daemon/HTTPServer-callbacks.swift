@@ -426,7 +426,8 @@ private func queryArguments(_ connection: OpaquePointer) -> (query: [(name: Stri
             result.pointee.query.append((name.string, text?.string))
             // Invalid UTF-8, from the bytes sent or from a malformed escape (see cmhd_unescape_marking_malformed).
             if result.pointee.malformed == nil && (!name.isValid || text?.isValid == false) {
-                result.pointee.malformed = name.string
+                result.pointee.malformed = name.isValid ? name.string
+                    : key.withMemoryRebound(to: UInt8.self, capacity: keySize) { HTTPRequest.percentEncodedQueryName(UnsafeBufferPointer(start: $0, count: keySize)) }
             }
             return .YES
         }, pointer)

@@ -21,6 +21,8 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String?)]
     /// The name of the first query argument whose name or value is not valid percent-encoded
     /// UTF-8 (a `%` without two hex digits, `%00`, or bytes that are not UTF-8); nil when all are.
+    /// A name that is itself malformed is given as sent, percent-encoded (`fore%ZZground`, see
+    /// ``percentEncodedQueryName(_:)``), not decoded with U+FFFD, so a client can match it.
     public var malformedQueryParameter: String? = nil
     /// Header fields by lower-cased name. Repeated fields are joined with ", ".
     public var headers: HTTPHeaderFields
@@ -70,6 +72,39 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         self.receivedAtNanoseconds = receivedAtNanoseconds
+    }
+
+    /// A query name that is not valid UTF-8 once decoded, percent-encoded again as the client sent
+    /// it: `fore%ZZground`, `%00`, `caf%C3`. `bytes` are the name as the server decoded it, where
+    /// a `%` that did not start a valid escape (or started `%00`) became the byte 0xFF
+    /// (`cmhd_unescape_marking_malformed`): that byte is written back as `%`, except before two
+    /// hex digits other than `00`, where only a decoded `%FF` can have made it. Other bytes that
+    /// a query must escape, and all bytes that are not ASCII, are written `%XX`; so are a decoded
+    /// `%` (`%25`) and space (`%20`, for a `+` or `%20`).
+    public static func percentEncodedQueryName(_ bytes: some Collection<UInt8>) -> String {
+        let bytes = Array(bytes)
+        func isHex(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+        }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3)
+        for (i, b) in bytes.enumerated() {
+            if b == 0xFF {
+                let escapeFollows = i + 2 < bytes.count && isHex(bytes[i + 1]) && isHex(bytes[i + 2])
+                    && !(bytes[i + 1] == 0x30 && bytes[i + 2] == 0x30)
+                if !escapeFollows { out.append(UInt8(ascii: "%")); continue }
+            }
+            let plain = b > 0x20 && b < 0x7F && !"%&=#+\"<>\\^`{|}".utf8.contains(b)
+            if plain {
+                out.append(b)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The value of the first query argument called `name`; `""` for `?name` without `=`,

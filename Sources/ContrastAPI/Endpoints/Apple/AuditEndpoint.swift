@@ -62,7 +62,7 @@ struct AuditEndpoint {
         let generation = try f.appleGeneration() ?? .newest
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         guard let items = try f.array("colors", required: true, maxCount: maxColors), !items.isEmpty else {
-            throw Problem.invalidField(f.field("colors"), "colors must list at least one color")
+            throw Problem.invalidField(f.field("colors"), "\(f.field("colors").display) must list at least one color")
         }
         var colors: [AuditColor] = []
         for (i, item) in items.enumerated() {
@@ -117,7 +117,7 @@ struct AuditEndpoint {
         if !role.acceptsTextSize {
             if let key = sizeKeys.first(where: { cf.has($0) }) {
                 throw Problem.contradictory(cf.field(key), cf.field("role"),
-                                            "\(key) gives a text size, but role \(role.rawValue) is not text; use role text, secondaryText or tint, or drop \(key)")
+                                            "\(cf.field(key).display) gives a text size, but \(cf.field("role").display) \(role.rawValue) is not text; use role text, secondaryText or tint, or drop \(cf.field(key).display)")
             }
         } else if let s = try TextStyleSelection.from(cf, table: data.dynamicType) {
             style = s
@@ -128,8 +128,8 @@ struct AuditEndpoint {
             if let size = try cf.number("fontSize", in: 0.1...1000) {
                 // APCA reads pt as px (the Apple convention) and px as given.
                 text = AppleTextRequirement(points: unit == .pt ? size : size * 3 / 4, weight: weight, apcaPx: size)
-            } else if cf.has("fontWeight") || cf.has("fontSizeUnit") {
-                throw Problem.invalidField(cf.field("fontSize"), "fontSize (or textStyle) is required when fontWeight or fontSizeUnit is given")
+            } else if let given = ["fontWeight", "fontSizeUnit"].first(where: cf.has) {
+                throw Problem.invalidField(cf.field("fontSize"), "\(cf.field("fontSize").display) (or \(cf.field("textStyle").display)) is required when \(cf.field(given).display) is given")
             }
         }
         return AuditColor(name: name, role: role, input: input, inputJSON: .object(colorMembers), text: text, textStyle: style,

@@ -34,7 +34,7 @@ struct LabelsEndpoint {
         let customDark = try f.color("darkLabelColor", context: .default)
         if customDark != nil && custom == nil {
             throw Problem.contradictory(f.field("darkLabelColor"), f.field("labelColor"),
-                                        "darkLabelColor overrides labelColor in dark appearance; give labelColor too")
+                                        "\(f.field("darkLabelColor").display) overrides \(f.field("labelColor").display) in dark appearance; give \(f.field("labelColor").display) too")
         }
 
         var facts: [JSON] = []

@@ -34,7 +34,7 @@ struct MaterialsEndpoint {
         let generation = try f.appleGeneration() ?? .newest
         let content = try f.color("content", context: .default)
         if let content, content.display.alpha < 1 {
-            throw Problem.invalidField(f.field("content"), "content must be opaque: it is what lies behind the material")
+            throw Problem.invalidField(f.field("content"), "\(f.field("content").display) must be opaque: it is what lies behind the material")
         }
         let contents = content.map { [$0.display.srgb] } ?? AppleMaterials.grayContent
         let quaternaryWarning = data.materialNotes["quaternaryWarning"].flatMap(AppleData.stringValue)

@@ -40,7 +40,7 @@ struct SystemColorsEndpoint {
             }
             if let category, category != color.category {
                 throw Problem.contradictory(f.field("category"), f.field("name"),
-                                            "\(name) is in category \(color.category.rawValue), not \(category.rawValue)")
+                                            "\(f.field("name").display): \(name) is in category \(color.category.rawValue), not \(f.field("category").display) \(category.rawValue)")
             }
             colors = [color]
         } else if let category {

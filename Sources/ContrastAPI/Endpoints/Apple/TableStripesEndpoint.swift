@@ -37,7 +37,7 @@ struct TableStripesEndpoint {
         let minDeltaE = try f.number("minDeltaE", in: 0.005...1) ?? TableStripes.defaultMinimumDeltaEOK
         let minRowContrast = try f.number("minRowContrast", in: 1...21) ?? TableStripes.defaultMinimumRowContrast
         guard let items = try f.array("textColors", required: true, maxCount: maxTextColors), !items.isEmpty else {
-            throw Problem.invalidField(f.field("textColors"), "textColors must list at least one color")
+            throw Problem.invalidField(f.field("textColors"), "\(f.field("textColors").display) must list at least one color")
         }
         var texts: [AdaptiveColorInput] = []
         for (i, item) in items.enumerated() {

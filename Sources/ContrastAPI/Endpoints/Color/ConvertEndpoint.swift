@@ -44,7 +44,7 @@ struct ConvertEndpoint {
         let gamut = try f.choice("gamut", Gamut.self)
         let method = try f.choice("gamutMethod", GamutMapping.Method.self)
         if method != nil && gamut == nil {
-            throw Problem.invalidField(f.field("gamutMethod"), "gamutMethod needs gamut (srgb, display-p3 or rec2020)")
+            throw Problem.invalidField(f.field("gamutMethod"), "\(f.field("gamutMethod").display) needs \(f.field("gamut").display) (srgb, display-p3 or rec2020)")
         }
 
         var out = JSONObject()
@@ -85,34 +85,19 @@ struct ConvertEndpoint {
         return .object(out)
     }
 
+    /// Most spaces `to` may list.
+    static let maxTargets = 32
+
+    /// `to`, read by the one path GET and POST share (`Fields.names`): the same limit, the same
+    /// refusal of empty entries and unknown names; repeated spaces are kept once.
     static func parseTargets(_ f: Fields) throws(Problem) -> [Target] {
-        guard let v = f.value("to") else { return Target.allCases }
-        var names: [(String, FieldPath)] = []
-        switch v {
-        case .string(let s) where f.fromQuery:
-            names = s.split(separator: ",").map { ($0.trimmingWhitespace(newlines: false), f.field("to")) }
-        case .string(let s):
-            names = [(s, f.field("to"))]
-        case .array(let items):
-            guard items.count <= 32 else { throw Problem.invalidField(f.field("to"), "'/to' lists more than 32 spaces") }
-            for (i, item) in items.enumerated() {
-                guard case .string(let s) = item else {
-                    throw Problem.invalidField(f.field("to").appending(index: i), "each space must be a string, not \(item.typeName)")
-                }
-                names.append((s, f.field("to").appending(index: i)))
-            }
-        default:
-            throw Problem.invalidField(f.field("to"), "\(f.field("to").display) must be a space name or a list of them, not \(v.typeName)")
-        }
-        if names.isEmpty { throw Problem.invalidField(f.field("to"), "\(f.field("to").display) names no space") }
+        let known = Target.allCases.map(\.rawValue)
+        guard let listed = try f.names("to", what: "color space", maxCount: maxTargets, known: known, resolve: { name in
+            let key = name.lowercased()
+            return Target(rawValue: key == "xyz" ? "xyz-d65" : key)
+        }) else { return Target.allCases }
         var targets: [Target] = []
-        for (name, path) in names {
-            let key = name.lowercased() == "xyz" ? "xyz-d65" : name.lowercased()
-            guard let t = Target(rawValue: key) else {
-                throw Problem.invalidField(path, "unknown color space '\(name.prefix(40))'; known: \(Target.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if !targets.contains(t) { targets.append(t) }
-        }
+        for t in listed where !targets.contains(t) { targets.append(t) }
         return targets
     }
 

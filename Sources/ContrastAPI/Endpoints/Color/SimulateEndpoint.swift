@@ -24,7 +24,7 @@ struct SimulateEndpoint {
         let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
         let typeName = try f.string("type", required: true, maxLength: 32)!
         guard let type = CVDType(name: typeName.lowercased()) else {
-            throw Problem.invalidField(f.field("type"), "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got '\(typeName)'")
+            throw Problem.invalidField(f.field("type"), "\(f.field("type").display) must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got \(ClientText.quoted(typeName))")
         }
         let severity = try f.number("severity", in: 0...1) ?? 1
         let model = try f.choice("model", CVDModel.self) ?? .machado2009
@@ -32,7 +32,7 @@ struct SimulateEndpoint {
             // Achromatopsia is simulated from luminance, by no dichromacy model: a model asked
             // for would silently go unused (hostile test).
             throw Problem.contradictory(f.field("model"), f.field("type"),
-                                        "'model' chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave 'model' out")
+                                        "\(f.field("model").display) chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave \(f.field("model").display) out")
         }
         let threshold = try f.number("threshold", in: 0...1) ?? Self.defaultThreshold
 
@@ -75,7 +75,7 @@ struct SimulateEndpoint {
                 for key in ["foreground", "background"] {
                     let name = try pf.string(key, required: true, maxLength: 256)!
                     guard let i = index[name] else {
-                        throw Problem.invalidField(pf.field(key), "\(pf.field(key).display) names no color of the palette: '\(name.prefix(40))'")
+                        throw Problem.invalidField(pf.field(key), "\(pf.field(key).display) names no color of the palette: \(ClientText.quoted(name))")
                     }
                     ends.append(i)
                 }

@@ -53,7 +53,7 @@ struct ContrastEndpoint {
             var page = bg.display.srgb
             if bg.display.alpha < 1 {
                 guard let backdrop else {
-                    throw Problem.invalidField(f.field("background"), "with layers, background is the page color and must be opaque (or give an opaque backdrop)")
+                    throw Problem.invalidField(f.field("background"), "with \(f.field("layers").display), \(f.field("background").display) is the page color and must be opaque (or give an opaque \(f.field("backdrop").display))")
                 }
                 page = Compositing.sourceOver(bg.display.srgb, alpha: bg.display.alpha, overOpaque: backdrop.display.srgb)
             }
@@ -143,10 +143,10 @@ struct ContrastEndpoint {
                 }
             }
             guard (2...3).contains(lengths.count) else {
-                throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got '\(shadow.prefix(60))'")
+                throw Problem.invalidField(path, "\(path.display) must be CSS text-shadow: 2 or 3 lengths and an optional color per shadow, got \(ClientText.quoted(shadow))")
             }
             if lengths.count == 3 && lengths[2] < 0 {
-                throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got '\(shadow.prefix(60))'")
+                throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got \(ClientText.quoted(shadow))")
             }
             if !colorParts.isEmpty { _ = try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder) }
             if lengths.contains(where: { $0 != 0 }) {

@@ -34,10 +34,10 @@ struct MatrixEndpoint {
             var format = try f.choice("format", Format.self)
             if let q = request.queryValue("format") {
                 guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {
-                    throw Problem.invalidField(.query("format"), "query parameter 'format' must be one of json, csv, svg, got '\(q.prefix(40))'")
+                    throw Problem.invalidField(.query("format"), "\(FieldPath.query("format").display) must be one of json, csv, svg, got \(ClientText.quoted(q))")
                 }
                 if let format, format != qf {
-                    throw Problem.contradictory(.query("format"), f.field("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                    throw Problem.contradictory(.query("format"), f.field("format"), "\(FieldPath.query("format").display) (\(qf.rawValue)) contradicts \(f.field("format").display) (\(format.rawValue)) of the body")
                 }
                 format = qf
             }
@@ -46,7 +46,7 @@ struct MatrixEndpoint {
             let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
             let backdrop = try f.color("backdrop", hexOrder: hexOrder)
             if let backdrop, backdrop.display.alpha < 1 {
-                throw Problem.invalidField(f.field("backdrop"), "backdrop must be opaque")
+                throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque")
             }
             if backdrop == nil {
                 // Each pair of translucent colors is measured over every gray backdrop level
@@ -57,7 +57,7 @@ struct MatrixEndpoint {
                         f.field("colors"),
                         "\(translucent) translucent colors make \(translucent * translucent) translucent-on-translucent pairs, "
                             + "each measured over all 256 gray backdrops; at most \(MatrixEndpoint.maxTranslucentPairs) "
-                            + "(32 translucent colors) without a backdrop: give an opaque 'backdrop' to measure them over it",
+                            + "(32 translucent colors) without a backdrop: give an opaque \(f.field("backdrop").display) to measure them over it",
                         limit: MatrixEndpoint.maxTranslucentPairs, status: 422)
                 }
             }

@@ -29,7 +29,7 @@ struct WebAIMEndpoint {
         let raw = try f.string(key, required: true, maxLength: 16)!
         let digits = raw.hasPrefix("#") ? String(raw.dropFirst()) : raw
         guard digits.count == 3 || digits.count == 6, digits.allSatisfy(\.isHexDigit) else {
-            throw Problem.invalidColor(f.field(key), "\(f.field(key).display) must be a 3- or 6-digit hex color such as 0000FF, got '\(raw)'")
+            throw Problem.invalidColor(f.field(key), "\(f.field(key).display) must be a 3- or 6-digit hex color such as 0000FF, got \(ClientText.quoted(raw))")
         }
         let c = try resolveColor("#" + digits, at: f.field(key))
         return c.display.srgb

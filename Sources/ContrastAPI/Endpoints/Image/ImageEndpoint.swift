@@ -129,7 +129,7 @@ struct ImageEndpoint: Sendable {
         let setting = try Self.setting(f)
         let amount = try f.number("amount", in: 0...1)
         if amount != nil && f.has("targetLc") {
-            throw Problem.contradictory(f.field("targetLc"), f.field("amount"), "targetLc chooses the recommended factor; it cannot be combined with an explicit amount")
+            throw Problem.contradictory(f.field("targetLc"), f.field("amount"), "\(f.field("targetLc").display) chooses the recommended factor; it cannot be combined with an explicit \(f.field("amount").display)")
         }
         // `jpg` as well, as `Content-Type: image/jpg` is accepted on the way in (hostile test).
         let output = try f.appleChoice("format", ImageFormat.self, what: "output format", aliases: ["jpg": .jpeg])
@@ -137,7 +137,7 @@ struct ImageEndpoint: Sendable {
         let file = try openImage(request)
         let target = output ?? file.format
         if f.has("quality") && target == .png {
-            throw Problem.contradictory(f.field("quality"), f.field("format"), "quality applies to JPEG and WebP output; this answer is PNG (lossless), so it would be ignored")
+            throw Problem.contradictory(f.field("quality"), f.field("format"), "\(f.field("quality").display) applies to JPEG and WebP output; this answer is PNG (lossless), so it would be ignored")
         }
         if target == .webp && max(file.width, file.height) > 16383 {
             throw Problem(status: 422, kind: "unsupported-image", title: "Unsupported image",
@@ -189,13 +189,13 @@ struct ImageEndpoint: Sendable {
     /// The background (`background` or `systemBackground`) and the rule (`targetLc`).
     static func setting(_ f: Fields) throws(Problem) -> Setting {
         if f.has("background") && f.has("systemBackground") {
-            throw Problem.contradictory(f.field("systemBackground"), f.field("background"), "give either background or systemBackground, not both")
+            throw Problem.contradictory(f.field("systemBackground"), f.field("background"), "give either \(f.field("background").display) or \(f.field("systemBackground").display), not both")
         }
         let rule = DimRule(targetLc: try f.number("targetLc", in: 15...106) ?? DimRule.defaultTargetLc)
         // These routes are about dark mode: a system color name resolves in dark (base) there.
         if let c = try f.color("background", context: AppleColorContext(appearance: .dark, level: .base)) {
             guard c.display.alpha >= 1 else {
-                throw Problem.invalidField(f.field("background"), "background must be opaque: it is what the image is shown on")
+                throw Problem.invalidField(f.field("background"), "\(f.field("background").display) must be opaque: it is what the image is shown on")
             }
             var o = JSONObject()
             o.append("source", "background")
@@ -235,7 +235,7 @@ struct ImageEndpoint: Sendable {
             let undeclared = ["", "application/octet-stream", "application/x-www-form-urlencoded"]
             if !undeclared.contains(media) {
                 guard let format = ImageFormat(mediaType: media) else {
-                    throw Problem.unsupportedMediaType("send the image as image/png, image/jpeg or image/webp, not \(media.prefix(80))")
+                    throw Problem.unsupportedMediaType("send the image as image/png, image/jpeg or image/webp, not \(ClientText.quoted(media))")
                 }
                 declared = format
             }

@@ -38,16 +38,16 @@ struct PaletteExportEndpoint {
                 let qf = try Fields(object: JSONObject([("format", .string(q))]), path: .query(""), fromQuery: true)
                     .appleChoice("format", Format.self, what: "export format", aliases: Self.formatAliases)!
                 if let format, format != qf {
-                    throw Problem.contradictory(.query("format"), f.field("format"), "query parameter 'format' (\(qf.rawValue)) contradicts the body's format (\(format.rawValue))")
+                    throw Problem.contradictory(.query("format"), f.field("format"), "\(FieldPath.query("format").display) (\(qf.rawValue)) contradicts \(f.field("format").display) (\(format.rawValue)) of the body")
                 }
                 format = qf
             }
             guard let format else {
-                throw Problem.invalidField(f.field("format"), "format is required (in the body or as ?format=): one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw Problem.invalidField(f.field("format"), "\(f.field("format").display) is required (in the body, or as \(FieldPath.query("format").display)): one of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let space = try f.choice("colorSpace", ExportColorSpace.self) ?? .srgb
             if space == .displayP3 && (format == .android || format == .svg) {
-                throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop colorSpace or choose xcassets, css or tokens")
+                throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop \(f.field("colorSpace").display) or choose xcassets, css or tokens")
             }
             let name = try Self.fileName(f)
             let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name"])

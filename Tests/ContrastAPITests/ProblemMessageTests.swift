@@ -1,0 +1,155 @@
+@testable import ContrastAPI
+import Foundation
+import HTTPServer
+import JSONValue
+import TestSupport
+import Testing
+
+/// What problem details say, over a real server on port 0: client text echoed bounded, stray
+/// characters in colors named where they are, malformed query names as sent, `to` read alike
+/// from GET and POST, and every field named in one form (hostile tests 10 to 12).
+@Suite(.serialized) struct ProblemMessageTests {
+    static let live = try! LiveServer()
+
+    static func get(_ target: String) throws -> Reply { try live.request("GET", target) }
+    static func post(_ path: String, _ body: String) throws -> Reply { try live.request("POST", path, body: body) }
+
+    // MARK: 10. Client text is echoed bounded
+
+    /// A 1 MB unknown member name was echoed in `detail` and in `pointer`: a 2 MB answer. Now
+    /// both hold its first 64 characters, the detail says how long it was, and
+    /// `pointerShortened` says the pointer no longer resolves.
+    @Test func hugeMemberNameIsCut() throws {
+        let name = String(repeating: "x", count: 1_000_000)
+        let r = try Self.post("/v1/convert", #"{"color": "red", "\#(name)": 1}"#)
+        let j = expectProblem(r, 400, kind: "invalid-field")
+        let cut = String(repeating: "x", count: 64) + "…"
+        #expect(j["detail"] == .string("'/\(cut)' (a name of 1000000 characters, shortened) is unknown; known fields: color, gamut, gamutMethod, hexOrder, to"))
+        #expect(j["pointer"] == .string("/" + cut))
+        #expect(j["pointerShortened"] == true)
+        #expect(r.body.count < 600, "\(r.body.count) bytes")
+        // Nested: the pointer keeps its short steps and cuts the long name only.
+        let nested = try Self.post("/v1/contrast/matrix", #"{"colors": [{"color": "red", "\#(String(repeating: "n", count: 5000))": 1}]}"#)
+        let n = expectProblem(nested, 400, kind: "invalid-field")
+        #expect(n["pointer"] == .string("/colors/0/" + String(repeating: "n", count: 64) + "…"))
+        #expect(n["detail"]?.string?.hasSuffix("(a name of 5000 characters, shortened) is unknown; known fields: color, name") == true, "\(n)")
+        // A short unknown name is whole, with no flag.
+        let short = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "colour": 1}"#), 400, pointer: "/colour")
+        #expect(short["detail"] == "'/colour' is unknown; known fields: color, gamut, gamutMethod, hexOrder, to")
+        #expect(short["pointerShortened"] as JSON? == .none)
+    }
+
+    /// The same for a query parameter's name, for a value echoed in a detail, and for the JSON
+    /// parser's messages (a duplicate key, a number no double holds under a long name).
+    @Test func otherEchoesAreCut() throws {
+        let name = String(repeating: "q", count: 5000)
+        let cut = String(repeating: "q", count: 64) + "…"
+        let query = expectProblem(try Self.get("/v1/convert?color=red&\(name)=1"), 400, kind: "invalid-field")
+        #expect(query["detail"] == .string("query parameter '\(cut)' (a name of 5000 characters, shortened) is unknown; known parameters: color, gamut, gamutMethod, hexOrder, to"))
+        #expect(query["parameter"] == .string(cut) && query["parameterShortened"] == true)
+        let value = String(repeating: "v", count: 1000)
+        let choice = expectProblem(try Self.get("/v1/contrast?foreground=red&background=white&algorithm=\(value)"), 400, parameter: "algorithm")
+        #expect(choice["detail"] == .string("query parameter 'algorithm' must be one of wcag2, apca, lstar, weber, michelson, got '\(String(repeating: "v", count: 64))…' (1000 characters, shortened)"))
+        let key = String(repeating: "k", count: 400_000)
+        let duplicate = expectProblem(try Self.post("/v1/convert", #"{"\#(key)": 1, "\#(key)": 2}"#), 400, kind: "malformed-json")
+        #expect(duplicate["detail"] == .string("request body is not valid JSON: duplicate key \"\(String(repeating: "k", count: 64))…\" (400000 characters, shortened) in object at byte 400008"))
+        let number = expectProblem(try Self.post("/v1/convert", #"{"\#(key)": 1e400}"#), 400, kind: "invalid-field")
+        #expect(number["pointer"] == .string("/" + String(repeating: "k", count: 64) + "…") && number["pointerShortened"] == true)
+        #expect(number["detail"]?.string?.hasPrefix("'/\(String(repeating: "k", count: 64))…' (a name of 400000 characters, shortened): number 1e400 is outside the double range") == true, "\(number)")
+    }
+
+    /// Cut by Unicode scalars, not by Characters: one Character can hold any number of them.
+    @Test func clientTextCountsScalars() {
+        let bomb = "a" + String(repeating: "\u{301}", count: 10_000)
+        let (text, length) = ClientText.cut(bomb)
+        #expect(text.unicodeScalars.count == 65 && length == 10_001)
+        #expect(ClientText.quoted("short") == "'short'")
+        #expect(ClientText.quoted(String(repeating: "é", count: 65)) == "'\(String(repeating: "é", count: 64))…' (65 characters, shortened)")
+    }
+
+    // MARK: 11. Confusing messages
+
+    /// U+00A0 or U+000B before a color: the character, its position and "before the color",
+    /// and the color without it suggested (not systemRed); the same in a query.
+    @Test func strayCharactersBeforeAColor() throws {
+        let around = "is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are)"
+        let cases: [(String, String, String)] = [
+            (#"\u00a0#fff"#, "U+00A0 (no-break space) at character 1, before the color, \(around); without it, '#fff' is a color", "#fff"),
+            (#"\u00a0red"#, "U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'red' is a color", "red"),
+            (#"\u000bred"#, "U+000B (line tabulation) at character 1, before the color, \(around); without it, 'red' is a color", "red"),
+            (#"\u000bsystemRed"#, "U+000B (line tabulation) at character 1, before the color, \(around); without it, 'systemRed' is a color", "systemRed"),
+        ]
+        for (json, message, suggestion) in cases {
+            let r = try Self.post("/v1/contrast", #"{"foreground": "\#(json)", "background": "white"}"#)
+            let j = expectProblem(r, 400, kind: "invalid-color")
+            #expect(j["detail"] == .string("'/foreground' is not a valid CSS color: " + message), "\(json)")
+            #expect(j["pointer"] == "/foreground" && j["suggestions"]?.array == [.string(suggestion)], "\(json): \(r.text)")
+        }
+        let q = expectProblem(try Self.get("/v1/contrast?foreground=%C2%A0red&background=white"), 400, parameter: "foreground")
+        #expect(q["detail"] == .string("query parameter 'foreground' is not a valid CSS color: U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'red' is a color"))
+        #expect(q["suggestions"]?.array == ["red"])
+        // Not a color without it either: the suggestions are for what is left.
+        let redd = expectProblem(try Self.post("/v1/contrast", #"{"foreground": "\u00a0redd", "background": "white"}"#), 400, pointer: "/foreground")
+        #expect(redd["detail"] == .string("'/foreground' is not a valid CSS color: U+00A0 (no-break space) at character 1, before the color, \(around); without it, 'redd' is not a color either: unknown color name 'redd'; did you mean the CSS color 'red'?"))
+        #expect(redd["suggestions"]?.array?.first == "red")
+        // Tab, LF, CR, FF and space around a name are CSS whitespace, trimmed.
+        #expect(try Self.post("/v1/contrast", #"{"foreground": " \t\n\r\fsystemRed ", "background": "white"}"#).status == 200)
+    }
+
+    /// A bad escape in a query parameter's name is reported as the client sent it, not with
+    /// U+FFFD, which the client cannot match.
+    @Test func malformedQueryNameIsReportedAsSent() throws {
+        let tail = " is not valid percent-encoded UTF-8: every % must start an escape of two hex digits (%25 for % itself), %00 is refused, and the decoded bytes must be UTF-8"
+        for name in ["fore%ZZground", "x%00", "caf%C3", "%", "a%2"] {
+            let j = expectProblem(try Self.get("/v1/contrast?\(name)=red&background=white"), 400, kind: "invalid-field")
+            #expect(j["parameter"] == .string(name) && j["detail"] == .string("query parameter '\(name)'" + tail), "\(name): \(j)")
+        }
+        // A good name with a bad value is named decoded, as every parameter is.
+        expectProblem(try Self.get("/v1/contrast?fore%67round=%ZZ&background=white"), 400, parameter: "foreground")
+    }
+
+    // MARK: 12. GET and POST read `to` alike
+
+    @Test func convertTargetsHaveOneLimitAndOneValidation() throws {
+        let spaces = Array(repeating: "%20", count: 1000).joined(separator: ",")
+        let many = expectProblem(try Self.get("/v1/convert?color=red&to=\(spaces)"), 400, parameter: "to")
+        #expect(many["detail"] == "query parameter 'to' lists 1000 color spaces; at most 32" && many["limit"] == 32)
+        let names33 = Array(repeating: "srgb", count: 33)
+        let get33 = expectProblem(try Self.get("/v1/convert?color=red&to=\(names33.joined(separator: ","))"), 400, parameter: "to")
+        #expect(get33["detail"] == "query parameter 'to' lists 33 color spaces; at most 32" && get33["limit"] == 32)
+        let post33 = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "to": [\#(names33.map { "\"\($0)\"" }.joined(separator: ","))]}"#), 400, pointer: "/to")
+        #expect(post33["detail"] == "'/to' lists 33 color spaces; at most 32" && post33["limit"] == 32)
+        let names32 = Array(repeating: "srgb", count: 32).joined(separator: ",")
+        #expect(try Self.get("/v1/convert?color=red&to=\(names32)").status == 200)
+        // Blank entries are refused, naming the parameter or the element.
+        let blank = expectProblem(try Self.get("/v1/convert?color=red&to=srgb,,hex"), 400, parameter: "to")
+        #expect(blank["detail"] == "query parameter 'to' (entry 2 of 3) is blank; give a color space")
+        let space = expectProblem(try Self.get("/v1/convert?color=red&to=%20"), 400, parameter: "to")
+        #expect(space["detail"] == "query parameter 'to' is blank; give a color space")
+        let postBlank = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "to": ["srgb", " "]}"#), 400, pointer: "/to/1")
+        #expect(postBlank["detail"] == "'/to/1' is blank; give a color space")
+        let unknown = expectProblem(try Self.get("/v1/convert?color=red&to=oklch,%20xyzz"), 400, parameter: "to")
+        #expect(unknown["detail"] == "query parameter 'to' (entry 2 of 2): unknown color space 'xyzz'; known: srgb, srgb-linear, display-p3, rec2020, xyz-d65, xyz-d50, lab, lch, oklab, oklch, hsl, hwb, hex")
+        // Spaces around entries are trimmed in both forms.
+        let getAnswer = try Self.get("/v1/convert?color=red&to=oklch,%20hex").json
+        let postAnswer = try Self.post("/v1/convert", #"{"color": "red", "to": ["oklch", " hex"]}"#).json
+        #expect(getAnswer["conversions"] == postAnswer["conversions"] && getAnswer["conversions"]?["hex"] == "#ff0000")
+    }
+
+    // MARK: One form for field names
+
+    /// A message names a body member by its pointer and a query parameter as such, also when it
+    /// names a second field.
+    @Test func fieldsAreNamedInOneForm() throws {
+        let get = expectProblem(try Self.get("/v1/contrast?foreground=red&background=white&fontWeight=700"), 400, parameter: "fontSize")
+        #expect(get["detail"] == "query parameter 'fontSize' is required when query parameter 'fontWeight' is given")
+        let post = expectProblem(try Self.post("/v1/contrast", #"{"foreground": "red", "background": "white", "fontSizeUnit": "px"}"#), 400, pointer: "/fontSize")
+        #expect(post["detail"] == "'/fontSize' is required when '/fontSizeUnit' is given")
+        let backdrop = expectProblem(try Self.get("/v1/contrast?foreground=red&background=white&backdrop=%230008"), 400, parameter: "backdrop")
+        #expect(backdrop["detail"] == "query parameter 'backdrop' must be opaque: it is what lies behind everything")
+        let method = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "gamutMethod": "clip"}"#), 400, pointer: "/gamutMethod")
+        #expect(method["detail"] == "'/gamutMethod' needs '/gamut' (srgb, display-p3 or rec2020)")
+        let type = expectProblem(try Self.post("/v1/simulate", #"{"colors": ["red"], "type": "blue"}"#), 400, pointer: "/type")
+        #expect(type["detail"] == "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got 'blue'")
+    }
+}
