@@ -12,8 +12,10 @@ import CVipsShim
 /// Cost: one pass over the bytes (plus a CRC-32 of each PNG chunk and at most
 /// ``maxICCProfileBytes`` of inflating for a PNG's ICC profile).
 struct ContainerCheck {
-    /// The bytes to decode: for PNG, the chunks up to `IEND` without the compressed text chunks
-    /// (`zTXt`, compressed `iTXt`) and without any `iCCP` after the first; otherwise the input.
+    /// The bytes to decode: for PNG, the critical chunks up to `IEND` and the ancillary chunks
+    /// libpng and libvips use, without the compressed text chunks (`zTXt`, compressed `iTXt`),
+    /// any `iCCP` after the first, text chunks past ``maxTextChunks``, or APNG and unknown
+    /// chunks; otherwise the input.
     var bytes: [UInt8]
     /// Frames the file holds: for an APNG, `acTL`'s count when it matches the `fcTL` chunks
     /// present, else 1 (the animation is malformed; the default image is what every viewer
@@ -21,6 +23,11 @@ struct ContainerCheck {
     var frames: Int = 1
     /// What was wrong with an APNG's animation chunks, when they were ignored.
     var animationProblem: String?
+
+    /// Uncompressed text chunks (`tEXt`, `iTXt`) passed on; later ones are dropped. libvips
+    /// makes each a metadata item and writes it back, so a file of a million tiny text chunks
+    /// would cost far more than it weighs.
+    static let maxTextChunks = 64
 
     /// The largest ICC profile a PNG's `iCCP` chunk may inflate to. Real profiles are a few
     /// hundred bytes (matrix/TRC) to a few hundred kilobytes (LUT-based); 4 MiB leaves room.
@@ -56,6 +63,7 @@ struct ContainerCheck {
         var sawIDAT = false, sawPLTE = false, sawICC = false
         var declaredFrames: Int?
         var frameControls = 0
+        var textChunks = 0
         while true {
             guard position + 8 <= data.count else {
                 throw fail(position == data.count
@@ -63,10 +71,11 @@ struct ContainerCheck {
                     : "the file ends inside a chunk header at byte \(position) (truncated)")
             }
             let length = Int(word(data, position))
-            let typeBytes = Array(data[position + 4..<position + 8])
-            let type = String(decoding: typeBytes, as: UTF8.self)
-            guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw fail("the chunk at byte \(position) has no valid type (bytes \(hex(typeBytes)))")
+            // The type as a number: a file of a million empty chunks must not cost a million strings.
+            let code = word(data, position + 4)
+            var type: String { String(decoding: data[position + 4..<position + 8], as: UTF8.self) }
+            guard data[position + 4..<position + 8].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw fail("the chunk at byte \(position) has no valid type (bytes \(hex(Array(data[position + 4..<position + 8]))))")
             }
             guard length <= 0x7FFF_FFFF else {
                 throw fail("the \(type) chunk at byte \(position) declares \(length) bytes, more than PNG allows")
@@ -81,13 +90,13 @@ struct ContainerCheck {
             guard crc == word(data, end - 4) else {
                 throw fail("the \(type) chunk at byte \(position) fails its CRC check (damaged)")
             }
-            if index == 0 && (type != "IHDR" || length != 13) {
-                throw fail(type == "IHDR" ? "the IHDR chunk is \(length) bytes, not 13" : "the first chunk is \(type), not IHDR")
+            if index == 0 && (code != Chunk.IHDR || length != 13) {
+                throw fail(code == Chunk.IHDR ? "the IHDR chunk is \(length) bytes, not 13" : "the first chunk is \(type), not IHDR")
             }
             let body = position + 8
             var keep = true
-            switch type {
-            case "IEND":
+            switch code {
+            case Chunk.IEND:
                 guard sawIDAT else { throw fail("there is no IDAT chunk: the file holds no pixel data") }
                 out += data[position..<end]
                 var result = ContainerCheck(bytes: out)
@@ -99,35 +108,49 @@ struct ContainerCheck {
                     }
                 }
                 return result
-            case "IDAT":
+            case Chunk.IDAT:
                 sawIDAT = true
-            case "PLTE":
+            case Chunk.PLTE:
                 sawPLTE = true
-            case "zTXt":
+            case Chunk.zTXt:
                 keep = false  // compressed text: never inflated (libpng would, in full)
-            case "iTXt":
+            case Chunk.iTXt:
                 // keyword (1–79 bytes), NUL, compression flag: keep only uncompressed text (XMP).
                 let limit = min(body + 80, body + length)
                 if let nul = data[body..<limit].firstIndex(of: 0), nul + 1 < body + length {
-                    keep = data[nul + 1] == 0
+                    keep = data[nul + 1] == 0 && textChunks < maxTextChunks
                 } else {
                     keep = false
                 }
-            case "iCCP":
+                if keep { textChunks += 1 }
+            case Chunk.tEXt:
+                keep = textChunks < maxTextChunks
+                if keep { textChunks += 1 }
+            case Chunk.iCCP:
                 if sawICC || sawIDAT || sawPLTE {
                     keep = false  // a second or misplaced profile: libpng ignores it anyway
                 } else {
                     sawICC = true
                     try checkICC(data, body: body, length: length)
                 }
-            case "acTL":
+            case Chunk.acTL:
                 if declaredFrames == nil && !sawIDAT && length == 8 {
                     declaredFrames = Int(word(data, body))
                 }
-            case "fcTL":
+            case Chunk.fcTL:
                 frameControls += 1
+                keep = false
             default:
-                break
+                if data[position + 4] & 0x20 == 0 {  // critical: an uppercase first letter
+                    guard code == Chunk.IHDR && index == 0 else {
+                        throw fail(code == Chunk.IHDR ? "the file has a second IHDR chunk at byte \(position)"
+                            : "the \(type) chunk at byte \(position) is critical but not part of PNG: no decoder can read the file")
+                    }
+                } else {
+                    // Only the ancillary chunks libpng and libvips use go on; the rest (APNG
+                    // frames, private and unknown chunks) would only cost libpng a pass per read.
+                    keep = Chunk.used.contains(code)
+                }
             }
             if keep { out += data[position..<end] }
             position = end
@@ -152,6 +175,21 @@ struct ContainerCheck {
         }
         guard size >= 0 else {
             throw .corrupt(.png, "the iCCP chunk's compressed ICC profile is not a complete zlib stream")
+        }
+    }
+
+    /// PNG chunk types as big-endian numbers.
+    enum Chunk {
+        static let IHDR = code("IHDR"), IDAT = code("IDAT"), IEND = code("IEND"), PLTE = code("PLTE")
+        static let zTXt = code("zTXt"), iTXt = code("iTXt"), iCCP = code("iCCP")
+        static let acTL = code("acTL"), fcTL = code("fcTL"), tEXt = code("tEXt")
+        /// Ancillary chunks that libpng or libvips read: transparency, colour space, background,
+        /// resolution, significant bits, EXIF, time (text and ICC are handled on their own).
+        static let used: Set<UInt32> = Set(["tRNS", "gAMA", "cHRM", "sRGB", "bKGD", "pHYs", "sBIT", "eXIf", "tIME"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
+
+        static func code(_ type: StaticString) -> UInt32 {
+            type.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
         }
     }
 
