@@ -227,12 +227,8 @@ public final class ImageFile {
     /// Why decoding the pixels failed, in our words (libvips's own text is not readable per
     /// request): the decoder stopped at its first error or warning.
     var pixelFailure: ImageError {
-        let data = switch format {
-        case .png: "its compressed pixel data (IDAT) is damaged or ends"
-        case .jpeg: "its compressed pixel data is damaged or ends"
-        case .webp: "its compressed pixel data is damaged or ends"
-        }
-        return .corrupt(format, "\(data) before all \(height) rows of the \(width) × \(height) pixels its header declares were decoded")
+        let data = format == .png ? "its compressed pixel data (IDAT)" : "its compressed pixel data"
+        return .corrupt(format, "\(data) is damaged or ends before all \(height) rows of the \(width) × \(height) pixels its header declares were decoded")
     }
 
     /// A new load of the bytes for one top-to-bottom pass over the pixels.
