@@ -61,9 +61,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libvips (libvips-dev; runtime libvips42): PNG, JPEG, WebP, ICC via lcms2.
         .systemLibrary(name: "CVips", path: "Sources/System/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads.
+        // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads
+        // and an lcms2 optimization plugin, and zlib for the PNG chunk check (inflated size, CRC).
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/System/CVipsShim",
-                linkerSettings: [.linkedLibrary("lcms2")]),
+                linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("z")]),
         // libzip (libzip-dev; runtime libzip4): zip archives of /v1/palette/export.
         .systemLibrary(name: "CZip", path: "Sources/System/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // Prefixed wrappers: build a zip archive in memory and read one back.

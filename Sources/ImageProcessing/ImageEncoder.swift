@@ -18,7 +18,7 @@ public enum ImageEncoder {
               pixels.count == width * height * bands else {
             throw .unsupported("encode: \(pixels.count) samples do not make \(width) × \(height) × \(bands) bands")
         }
-        let fail: (String) -> ImageError = { .encodeFailed(format, $0) }
+        let fail = ImageError.encodeFailed(format, "libvips's \(format.displayName) encoder failed")
         let made: OpaquePointer?
         if bitsPerSample == 16 {
             made = pixels.withUnsafeBytes {
@@ -30,7 +30,7 @@ public enum ImageEncoder {
                 cvips_new_from_memory($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), Int32(CVIPS_BAND_UCHAR))
             }
         }
-        guard let made else { throw fail(Vips.takeError()) }
+        guard let made else { throw fail }
         var img = VipsHandle(made)
         let interpretation: Int32 = cmyk && bands == 4 ? Int32(CVIPS_INTERP_CMYK) : bands <= 2
             ? Int32(bitsPerSample == 16 ? CVIPS_INTERP_GREY16 : CVIPS_INTERP_B_W)
@@ -45,7 +45,7 @@ public enum ImageEncoder {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard cvips_save(Int32(format.cCode), img.pointer, Int32(quality), &buffer, &length) == 0, let buffer else {
-            throw fail(Vips.takeError())
+            throw fail
         }
         defer { cvips_free(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))

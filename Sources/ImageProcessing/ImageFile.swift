@@ -107,8 +107,13 @@ public final class ImageFile {
     public let hasAlpha: Bool
     /// EXIF orientation `1...8` (1 when absent). Kept in dimmed output; pixels are not rotated.
     public let orientation: Int
-    /// Frames in the file; only the first is read.
+    /// Frames in the file; only the first is read. For an APNG, the count its `acTL` chunk
+    /// declares only when the file holds that many `fcTL` chunks (else 1: see
+    /// ``animationProblem``).
     public let pageCount: Int
+    /// Why an APNG's animation chunks were not believed (`acTL` and the `fcTL` chunks disagree);
+    /// nil otherwise.
+    public let animationProblem: String?
     /// Whether the pixels are CMYK.
     public let isCMYK: Bool
     /// The embedded ICC profile.
@@ -127,9 +132,9 @@ public final class ImageFile {
     /// Bands that carry color (without alpha).
     public var colorBands: Int { bands - (hasAlpha ? 1 : 0) }
 
-    init(format: ImageFormat, image: VipsHandle, data: [UInt8]) throws(ImageError) {
+    init(format: ImageFormat, image: VipsHandle, container: ContainerCheck) throws(ImageError) {
         self.format = format
-        self.data = data
+        self.data = container.bytes
         width = image.width
         height = image.height
         bands = image.bands
@@ -137,8 +142,10 @@ public final class ImageFile {
         hasAlpha = image.hasAlpha
         orientation = (1...8).contains(image.orientation) ? image.orientation : 1
         // libvips 8.14 reads an animated PNG (APNG) as its default image only: its frame count
-        // comes from the acTL chunk (hostile test: an APNG reported 1 frame and no note).
-        pageCount = max(1, image.pageCount, format == .png ? ImageFile.apngFrameCount(data) ?? 1 : 1)
+        // comes from the container check, which believes acTL only when the fcTL chunks agree
+        // (hostile tests: an APNG reported 1 frame and no note; then acTL's 2147483647 echoed).
+        pageCount = max(1, image.pageCount, container.frames)
+        animationProblem = container.animationProblem
         isCMYK = image.interpretation == Int32(CVIPS_INTERP_CMYK)
         iccProfile = image.iccProfile
         guard bitsPerSample == 8 || bitsPerSample == 16 else {
@@ -166,8 +173,9 @@ public final class ImageFile {
         colorHandling = handling
     }
 
-    /// The `num_frames` of an APNG's `acTL` chunk (APNG 1.0 §2.1), which precedes the first
-    /// `IDAT`; nil for a still PNG or a malformed chunk list.
+    /// The `num_frames` an APNG's `acTL` chunk declares (APNG 1.0 §2.1), which precedes the
+    /// first `IDAT`; nil for a still PNG or a malformed chunk list. Only what the sender wrote:
+    /// ``pageCount`` uses it only when the `fcTL` chunks agree (``ContainerCheck``).
     static func apngFrameCount(_ data: [UInt8]) -> Int? {
         func word(_ at: Int) -> Int? {
             guard at >= 0, at + 4 <= data.count else { return nil }
@@ -187,25 +195,40 @@ public final class ImageFile {
 
     /// Opens `data` as `format`, reading only the header, and refuses images whose header
     /// declares more than `maxPixels` pixels (decompression bombs) before decoding anything.
-    /// - Throws: `.empty`, `.tooManyPixels`, `.corrupt` (the header is unreadable),
-    ///   `.unsupported`, `.unavailable`.
+    /// The container is checked first (``ContainerCheck``): truncation, bad lengths or CRCs
+    /// are refused with their reason, and a PNG's compressed text chunks are dropped unread.
+    /// - Throws: `.empty`, `.tooManyPixels`, `.corrupt` (the container is damaged or the header
+    ///   unreadable), `.unsupported`, `.unavailable`.
     public static func open(_ data: [UInt8], format: ImageFormat, maxPixels: Int) throws(ImageError) -> ImageFile {
         guard !data.isEmpty else { throw .empty }
+        guard ImageFormat.sniff(data) == format else {
+            throw .corrupt(format, "the data does not start with the \(format.displayName) signature")
+        }
+        let container = try ContainerCheck.check(data, format: format)
         try Vips.start()
-        let image = try load(data, format: format)
+        let image = try load(container.bytes, format: format)
         let (w, h) = (image.width, image.height)
         guard w > 0, h > 0 else { throw .corrupt(format, "the header declares \(w) × \(h) pixels") }
         let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
         if overflow || pixels > maxPixels {
             throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels)
         }
-        return try ImageFile(format: format, image: image, data: data)
+        return try ImageFile(format: format, image: image, container: container)
     }
 
     static func load(_ data: [UInt8], format: ImageFormat) throws(ImageError) -> VipsHandle {
         try withBytes(data) { (raw: UnsafeRawBufferPointer) throws(ImageError) -> VipsHandle in
-            try Vips.make({ .corrupt(format, $0) }) { cvips_load(Int32(format.cCode), raw.baseAddress, raw.count, $0) }
+            try Vips.make(.corrupt(format, "the \(format.displayName) decoder could not read its header")) {
+                cvips_load(Int32(format.cCode), raw.baseAddress, raw.count, $0)
+            }
         }
+    }
+
+    /// Why decoding the pixels failed, in our words (libvips's own text is not readable per
+    /// request): the decoder stopped at its first error or warning.
+    var pixelFailure: ImageError {
+        let data = format == .png ? "its compressed pixel data (IDAT)" : "its compressed pixel data"
+        return .corrupt(format, "\(data) is damaged or ends before all \(height) rows of the \(width) × \(height) pixels its header declares were decoded")
     }
 
     /// A new load of the bytes for one top-to-bottom pass over the pixels.
@@ -221,42 +244,58 @@ public final class ImageFile {
     /// over the background (source-over on gamma-encoded values, as browsers and UIKit do).
     /// - Throws: `.corrupt` when the pixel data is truncated or damaged.
     public func statistics(over background: SIMD3<Double>) throws(ImageError) -> LuminanceStatistics {
-        let fail: (String) -> ImageError = { [format] in .corrupt(format, $0) }
-        var img = try srgb8(fail)
+        var img = try srgb8()
         if img.hasAlpha {
             let bg = [background.x, background.y, background.z].map { min(max($0, 0), 1) * 255 }
-            img = try Vips.make(fail) { cvips_flatten(img.pointer, $0, bg, 3, 255) }
+            img = try Vips.make(stepFailure("composite its alpha channel over the background")) {
+                cvips_flatten(img.pointer, $0, bg, 3, 255)
+            }
         }
         guard img.bands == 3, img.bitsPerSample == 8 else {
             throw .unsupported("the image could not be brought to 8-bit RGB for measuring (\(img.bands) bands)")
         }
         var length = 0
-        guard let memory = cvips_write_to_memory(img.pointer, &length) else { throw fail(Vips.takeError()) }
+        // The pixels are decoded here, so a damaged or short file fails here.
+        guard let memory = cvips_write_to_memory(img.pointer, &length) else { throw pixelFailure }
         defer { cvips_free(memory) }
         guard length == width * height * 3 else {
-            throw fail("decoded \(length) bytes for \(width) × \(height) RGB pixels")
+            throw .corrupt(format, "decoding gave \(length) bytes for \(width) × \(height) RGB pixels")
         }
         let rgb = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length)
         return LuminanceStatistics.measure(rgb: rgb, width: width, height: height)
     }
 
     /// The image as 8-bit sRGB, 3 bands plus alpha if it has one.
-    func srgb8(_ fail: (String) -> ImageError) throws(ImageError) -> VipsHandle {
+    func srgb8() throws(ImageError) -> VipsHandle {
         var img = try freshImage()
         switch colorHandling {
         case .profileKept, .convertedToSRGB:
             if iccProfile != nil {
-                img = try Vips.make(fail) { cvips_icc_to_srgb(img.pointer, $0, 8) }
+                img = try Vips.make(profileFailure) { cvips_icc_to_srgb(img.pointer, $0, 8) }
             } else {
-                img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+                img = try Vips.make(stepFailure("convert its colors to sRGB")) {
+                    cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB))
+                }
             }
         case .assumedSRGB:
             break
         }
         if img.bitsPerSample != 8 || img.bands - (img.hasAlpha ? 1 : 0) != 3 || img.interpretation != Int32(CVIPS_INTERP_SRGB) {
-            img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+            img = try Vips.make(stepFailure("convert its colors to 8-bit sRGB")) {
+                cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB))
+            }
         }
         return img
+    }
+
+    /// A processing step that failed without being the decoder's doing.
+    func stepFailure(_ what: String) -> ImageError {
+        .unsupported("the \(format.displayName) image could not be processed: libvips could not \(what)")
+    }
+
+    /// The embedded profile could not be turned into a transform to sRGB.
+    var profileFailure: ImageError {
+        .corrupt(format, "its embedded ICC profile (\(colorHandling.profileDescription ?? "unnamed")) cannot convert its colors to sRGB")
     }
 
     // MARK: - Dimming
@@ -278,7 +317,6 @@ public final class ImageFile {
     public func dimmed(factor: Double, as output: ImageFormat? = nil, quality: Int = 90,
                        flattenOver: SIMD3<Double>) throws(ImageError) -> EncodedImage {
         let target = output ?? format
-        let fail: (String) -> ImageError = { [format] in .corrupt(format, $0) }
         var img = try freshImage()
         var curves: [ToneCurve]
         switch colorHandling {
@@ -288,9 +326,11 @@ public final class ImageFile {
             curves = iccProfile.flatMap { ICCProfile.toneCurves($0, codes: bitsPerSample == 16 ? 65536 : 256) } ?? []
         case .convertedToSRGB:
             if iccProfile != nil {
-                img = try Vips.make(fail) { cvips_icc_to_srgb(img.pointer, $0, Int32(bitsPerSample)) }
+                img = try Vips.make(profileFailure) { cvips_icc_to_srgb(img.pointer, $0, Int32(bitsPerSample)) }
             } else {
-                img = try Vips.make(fail) { cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB)) }
+                img = try Vips.make(stepFailure("convert its colors to sRGB")) {
+                    cvips_colourspace(img.pointer, $0, Int32(CVIPS_INTERP_SRGB))
+                }
             }
             curves = Array(repeating: ToneCurve.srgb(codes: img.bitsPerSample == 16 ? 65536 : 256), count: 3)
         }
@@ -299,7 +339,7 @@ public final class ImageFile {
             throw .unsupported("the image's color bands (\(colorCount)) do not match its profile's tone curves (\(curves.count))")
         }
         if factor < 1 {
-            img = try applyCurves(img, curves: curves, factor: factor, colorCount: colorCount, fail)
+            img = try applyCurves(img, curves: curves, factor: factor, colorCount: colorCount)
         }
         var flattened: SIMD3<Double>?
         if target == .jpeg && img.hasAlpha {
@@ -307,17 +347,21 @@ public final class ImageFile {
             let bg = colorCount == 1
                 ? [DimRecommendation.encode(WCAG.relativeLuminance(flattenOver)) * scale]
                 : [flattenOver.x, flattenOver.y, flattenOver.z].map { min(max($0, 0), 1) * scale }
-            img = try Vips.make(fail) { cvips_flatten(img.pointer, $0, bg, Int32(bg.count), scale) }
+            img = try Vips.make(stepFailure("composite its alpha channel over the background")) {
+                cvips_flatten(img.pointer, $0, bg, Int32(bg.count), scale)
+            }
             flattened = flattenOver
         }
         if target != .png && img.bitsPerSample == 16 {
-            img = try Vips.make(fail) {
+            img = try Vips.make(stepFailure("reduce it to 8 bits")) {
                 cvips_colourspace(img.pointer, $0, Int32(colorCount == 1 ? CVIPS_INTERP_B_W : CVIPS_INTERP_SRGB))
             }
             // colourspace may drop the profile of a kept P3 image when it changes depth: put it back.
             if case .profileKept = colorHandling, let icc = iccProfile, img.iccProfile == nil {
                 img = try withBytes(icc) { (raw: UnsafeRawBufferPointer) throws(ImageError) -> VipsHandle in
-                    try Vips.make(fail) { cvips_copy_with(img.pointer, $0, raw.baseAddress, raw.count, 0, -1) }
+                    try Vips.make(stepFailure("attach its ICC profile")) {
+                        cvips_copy_with(img.pointer, $0, raw.baseAddress, raw.count, 0, -1)
+                    }
                 }
             }
         }
@@ -325,16 +369,12 @@ public final class ImageFile {
         var length = 0
         guard cvips_save(Int32(target.cCode), img.pointer, Int32(min(max(quality, 1), 100)), &buffer, &length) == 0,
               let buffer else {
-            let reason = Vips.takeError()
-            // Pixels are decoded while saving, so a damaged input fails here too. The message
-            // cannot tell (libvips's error buffer is process-wide), so decode once more, keeping
-            // nothing, to learn whose fault it is.
+            // Pixels are decoded while saving, so a damaged input fails here too. libvips's
+            // text cannot tell (and is not read), so decode once more, keeping nothing, to
+            // learn whose fault it is.
             let check = try freshImage()
-            if cvips_decode_check(check.pointer) != 0 {
-                let why = Vips.takeError()
-                throw fail(why == "unknown error" ? reason : why)
-            }
-            throw .encodeFailed(target, reason)
+            if cvips_decode_check(check.pointer) != 0 { throw pixelFailure }
+            throw .encodeFailed(target, "libvips's \(target.displayName) encoder failed")
         }
         defer { cvips_free(buffer) }
         let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
@@ -342,8 +382,8 @@ public final class ImageFile {
     }
 
     /// Maps the color bands through the dim tables of `curves`; alpha is joined back untouched.
-    func applyCurves(_ img: VipsHandle, curves: [ToneCurve], factor: Double, colorCount: Int,
-                     _ fail: (String) -> ImageError) throws(ImageError) -> VipsHandle {
+    func applyCurves(_ img: VipsHandle, curves: [ToneCurve], factor: Double, colorCount: Int) throws(ImageError) -> VipsHandle {
+        let fail = stepFailure("apply the dimming tables")
         let tables = curves.map { $0.dimTable(factor: factor) }
         let codes = tables[0].count
         let sixteen = img.bitsPerSample == 16
@@ -368,7 +408,7 @@ public final class ImageFile {
                 cvips_new_from_memory($0.baseAddress, $0.count, Int32(codes), 1, Int32(colorCount), Int32(CVIPS_BAND_UCHAR))
             }
         }
-        guard let lutImage else { throw .unavailable("libvips could not make a look-up table: \(Vips.takeError())") }
+        guard let lutImage else { throw .unavailable("libvips could not make a look-up table") }
         let lut = VipsHandle(lutImage)
         let color = img.bands == colorCount ? img
             : try Vips.make(fail) { cvips_extract_bands(img.pointer, $0, 0, Int32(colorCount)) }
@@ -388,7 +428,7 @@ public final class ImageFile {
         var length = 0
         let image = try freshImage()
         guard let memory = cvips_write_to_memory(image.pointer, &length) else {
-            throw .corrupt(format, Vips.takeError())
+            throw pixelFailure
         }
         defer { cvips_free(memory) }
         let samples: [UInt16]

@@ -42,42 +42,48 @@ final class VipsHandle {
     }
 }
 
-/// Process-wide libvips start-up and error text.
+/// Process-wide libvips start-up.
+///
+/// libvips's error text is never read: its error buffer is one for the whole process, filled
+/// from worker threads too, so it can hold another request's message (hostile test: a
+/// successful request's libjpeg warning appeared in a later client's 400). The shim freezes
+/// it at start-up; every failure here is described in this module's own words.
 enum Vips {
     /// libvips started (once, thread-safe) with the cache off and all but three loaders blocked.
     static let startError: String? = {
-        cvips_init() == 0 ? nil : "libvips did not start: \(takeError())"
+        guard cvips_init() != 0 else { return nil }
+        let lines = String(cString: cvips_start_error_text()).split(whereSeparator: \.isNewline)
+        let reason = lines.prefix(2).joined(separator: "; ")
+        return "libvips did not start: " + (reason.isEmpty ? "unknown reason" : reason)
     }()
 
     static func start() throws(ImageError) {
         if let startError { throw .unavailable(startError) }
     }
 
-    /// Takes and clears libvips's error buffer, keeping the first two lines (at most 300 bytes).
-    /// The buffer is process-wide, so under load it can hold another request's message too.
-    static func takeError() -> String {
-        guard let raw = cvips_error_take() else { return "unknown error" }
-        defer { cvips_free(raw) }
-        let lines = String(cString: raw).split(whereSeparator: \.isNewline)
-            .map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let text = lines.prefix(2).joined(separator: "; ")
-        let clipped = text.utf8.count > 300 ? String(decoding: Array(text.utf8.prefix(300)), as: UTF8.self) + "…" : text
-        return clipped.isEmpty ? "unknown error" : clipped
-    }
-
     /// Runs one operation that returns a new image through its out-parameter.
-    /// - Throws: `fail(reason)` with libvips's reason when it returns non-zero.
+    /// - Throws: `error` when libvips returns non-zero.
     static func make(
-        _ fail: (String) -> ImageError,
+        _ error: @autoclosure () -> ImageError,
         _ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32
     ) throws(ImageError) -> VipsHandle {
         var out: OpaquePointer?
         let status = body(&out)
         guard status == 0, let out else {
             if let out { cvips_unref(out) }
-            throw fail(takeError())
+            throw error()
         }
         return VipsHandle(out)
+    }
+
+    /// How many colour transforms of small images skipped lcms2's precalculation (for tests).
+    static var precalcSkipped: Int { Int(cvips_precalc_skipped()) }
+
+    /// Whether libvips's generic, sniffing loader opens `bytes` (for tests: it never should,
+    /// as every loader but the PNG, JPEG and WebP buffer loaders is blocked).
+    static func genericLoaderOpens(_ bytes: [UInt8]) -> Bool {
+        guard startError == nil else { return false }
+        return bytes.withUnsafeBytes { cvips_generic_load_buffer($0.baseAddress, $0.count) } == 0
     }
 }
 

@@ -36,4 +36,22 @@ import Glibc
             if response.status >= 400 { expectProblem(Reply(response), response.status) }
         }
     }
+
+    /// Replays the image fuzzer's corpus (fuzz/corpus/image: the body is the image, as in
+    /// fuzz/FuzzImage.swift) through both image routes: never a 5xx, every 4xx a problem.
+    /// Inputs that crashed or hung the fuzzer are added there.
+    @Test func imageFuzzCorpusReplaysWithoutServerErrors() throws {
+        let folder = repositoryRoot.appendingPathComponent("fuzz/corpus/image")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files.count >= 15)
+        let service = ContrastService(configuration: testConfiguration())
+        for file in files {
+            let body = Array(try Data(contentsOf: folder.appendingPathComponent(file)))
+            for path in ["/v1/image/analyze", "/v1/image/dim"] {
+                let response = service.handle(HTTPRequest(method: "POST", path: path, body: body))
+                #expect(response.status < 500, "\(file) on \(path): \(response.status)")
+                if response.status >= 400 { expectProblem(Reply(response), response.status) }
+            }
+        }
+    }
 }

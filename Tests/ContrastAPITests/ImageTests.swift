@@ -389,3 +389,141 @@ enum ColorJSONProbe {
         Color.srgb(c.x, c.y, c.z, alpha: 1).hex
     }
 }
+
+/// The hostile test's inputs over HTTP: each a kind of fault, each a 4xx problem (or a bounded
+/// 200) that names what is wrong.
+@Suite(.serialized)
+struct HostileImageTests {
+    static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + payload
+        var c: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            c ^= UInt32(byte)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        c ^= 0xFFFF_FFFF
+        let n = payload.count
+        return [UInt8(n >> 24 & 255), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)] + body
+            + [UInt8(c >> 24), UInt8(c >> 16 & 255), UInt8(c >> 8 & 255), UInt8(c & 255)]
+    }
+
+    /// `png` (from libvips: IHDR is its first 33 bytes) with `extra` chunks after IHDR.
+    static func inserting(_ extra: [[UInt8]], into png: [UInt8]) -> [UInt8] {
+        Array(png.prefix(33)) + extra.flatMap { $0 } + Array(png.dropFirst(33))
+    }
+
+    /// A zlib stream that inflates to `count` zero bytes (fixed Huffman codes: a literal 0, then
+    /// matches of 258 at distance 1), as in ImageProcessingTests, where it is checked.
+    static func zlibZeros(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var bits: UInt64 = 0, used = 0
+        func put(_ value: Int, _ n: Int) {  // LSB first
+            bits |= UInt64(value) << UInt64(used)
+            used += n
+            while used >= 8 { out.append(UInt8(bits & 255)); bits >>= 8; used -= 8 }
+        }
+        func code(_ value: Int, _ n: Int) {  // Huffman codes go MSB first
+            var r = 0
+            for i in 0..<n where value & (1 << i) != 0 { r |= 1 << (n - 1 - i) }
+            put(r, n)
+        }
+        put(1, 1); put(1, 2)
+        var left = count - 1
+        code(0x30, 8)
+        while left >= 258 { code(0xC5, 8); code(0, 5); left -= 258 }
+        while left > 0 { code(0x30, 8); left -= 1 }
+        code(0, 7)
+        if used > 0 { out.append(UInt8(bits & 255)) }
+        let b = UInt32(count % 65521)
+        return out + [UInt8(b >> 8), UInt8(b & 255), 0, 1]
+    }
+
+    static func noiseJPEG() throws -> [UInt8] {
+        var state: UInt32 = 99
+        let px = (0..<(80 * 80 * 3)).map { _ -> UInt16 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt16(state >> 24)
+        }
+        return try ImageEncoder.encode(pixels: px, width: 80, height: 80, bands: 3, format: .jpeg, quality: 90)
+    }
+
+    /// 1 MB of zTXt chunks that inflate to 100 MB each froze the server for 7.5 s (analyze)
+    /// and 12 s (dim); they are dropped unread, so both answer in milliseconds.
+    @Test func pngOfCompressedTextChunksAnswersAtOnce() throws {
+        let bomb = Self.zlibZeros(40_000_000)  // 250 KB
+        let extra = (0..<8).map { Self.chunk("zTXt", Array("k\($0)".utf8) + [0, 0] + bomb) }
+        let png = Self.inserting(extra, into: try ImageSamples.encode(.png))
+        #expect(png.count > 1_000_000)
+        for path in ["/v1/image/analyze", "/v1/image/dim?amount=0.8"] {
+            let start = ContinuousClock.now
+            let r = callImage(path, png)
+            let elapsed = ContinuousClock.now - start
+            #expect(r.status == 200, "\(r.text)")
+            // Inflating 320 MB three times per load takes seconds; the chunk walk, milliseconds.
+            #expect(elapsed < .seconds(2), "\(path) took \(elapsed)")
+        }
+    }
+
+    @Test func oversizedICCProfileIs422() throws {
+        let iccp = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.zlibZeros(5_000_000))
+        let png = Self.inserting([iccp], into: try ImageSamples.encode(.png))
+        let j = expectProblem(callImage("/v1/image/analyze", png), 422, kind: "unsupported-image")
+        #expect(j["detail"]?.string?.contains("ICC profile (iCCP chunk) inflates to more than 4194304 bytes") == true)
+    }
+
+    /// A JPEG cut at 60% with FFD9 appended, and one whose header claims 6000 × 6000 over data
+    /// for 8 × 8, were answered 200 (grey fill, and dimmed). Both are 400 on both routes now.
+    @Test func damagedJPEGsAre400OnBothRoutes() throws {
+        let jpeg = try Self.noiseJPEG()
+        let cut = Array(jpeg.prefix(jpeg.count * 6 / 10)) + [0xFF, 0xD9]
+        var claims = try ImageSamples.encode(.jpeg, width: 8, height: 8)
+        let sof = try #require((2..<claims.count - 9).first { claims[$0] == 0xFF && (0xC0...0xC2).contains(claims[$0 + 1]) })
+        claims.replaceSubrange(sof + 5..<sof + 9, with: [0x17, 0x70, 0x17, 0x70])  // 6000 × 6000
+        for (bytes, rows) in [(cut, "all 80 rows of the 80 × 80 pixels"), (claims, "all 6000 rows of the 6000 × 6000 pixels")] {
+            for path in ["/v1/image/analyze", "/v1/image/dim", "/v1/image/dim?amount=0.5&format=png"] {
+                let j = expectProblem(callImage(path, bytes, contentType: "image/jpeg"), 400, kind: "invalid-image")
+                #expect(j["detail"] == .string("the JPEG data is truncated or corrupt: its compressed pixel data is damaged or ends before \(rows) its header declares were decoded"), "\(path)")
+            }
+        }
+    }
+
+    /// A successful request's decoder warning stayed in libvips's process-wide error buffer and
+    /// became a later client's 400 detail. Each detail now speaks of its own file only.
+    @Test func decoderTextNeverCrossesRequests() throws {
+        let server = try LiveServer()
+        let jpeg = try Self.noiseJPEG()
+        let cut = Array(jpeg.prefix(jpeg.count * 6 / 10)) + [0xFF, 0xD9]
+        let png = try ImageSamples.encode(.png, width: 120, height: 90)
+        let idatAt = try #require((8..<png.count - 4).first { png[$0..<$0 + 4].elementsEqual("IDAT".utf8) }) - 4
+        let idatLength = Int(png[idatAt]) << 24 | Int(png[idatAt + 1]) << 16 | Int(png[idatAt + 2]) << 8 | Int(png[idatAt + 3])
+        let idat = Array(png[idatAt + 8..<idatAt + 8 + idatLength])
+        let shortPNG = Array(png.prefix(idatAt)) + Self.chunk("IDAT", Array(idat.prefix(idat.count / 3))) + Self.chunk("IEND", [])
+        let details = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in 0..<6 {
+                let isJPEG = (worker + i) % 2 == 0
+                let r = try? server.post("/v1/image/analyze", isJPEG ? cut : shortPNG, contentType: nil)
+                details.withLock { $0.append("\(isJPEG ? "jpeg" : "png") \(r?.status ?? 0) \(r?.json["detail"]?.string ?? "")") }
+            }
+        }
+        let all = details.withLock { $0 }
+        #expect(all.count == 24)
+        for line in all {
+            if line.hasPrefix("jpeg") {
+                #expect(line.hasPrefix("jpeg 400 the JPEG data is truncated or corrupt: ") && !line.contains("PNG") && !line.contains("Vips"), "\(line)")
+            } else {
+                #expect(line == "png 400 the PNG data is truncated or corrupt: its compressed pixel data (IDAT) is damaged or ends before all 90 rows of the 120 × 90 pixels its header declares were decoded", "\(line)")
+            }
+        }
+    }
+
+    /// An APNG whose acTL says 2147483647 frames over one fcTL chunk: `frames` was the echo.
+    @Test func apngFramesAreValidatedAgainstItsFrameControls() throws {
+        let still = try ImageSamples.encode(.png, width: 20, height: 20)
+        let fctl = Self.chunk("fcTL", [0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 20] + [UInt8](repeating: 0, count: 14))
+        let apng = Self.inserting([Self.chunk("acTL", [0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]), fctl], into: still)
+        let j = callImage("/v1/image/analyze", apng).json
+        #expect(j["image"]?["frames"] == 1)
+        #expect(j["notes"]?.array?.contains(.string("the APNG animation chunks were ignored (its acTL chunk declares 2147483647 frames but the file has 1 fcTL chunks): the file was read as the still image every viewer shows")) == true, "\(j)")
+    }
+}

@@ -105,6 +105,9 @@ struct ImageEndpoint: Sendable {
         if file.pageCount > 1 {
             notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))
         }
+        if let problem = file.animationProblem {
+            notes.append(.string("the APNG animation chunks were ignored (\(problem)): the file was read as the still image every viewer shows"))
+        }
         out.append("notes", .array(notes))
         return .object(out)
     }

@@ -4,8 +4,9 @@
 // (`vips_pngload_buffer(buf, len, &out, "fail_on", ..., NULL)`), so each one used here gets a
 // fixed-signature wrapper with the `cvips_` prefix. libvips types stay opaque to Swift.
 //
-// Conventions: functions returning `int` return 0 on success and -1 on failure, with the
-// reason in libvips's error buffer (read it with `cvips_error_take`). Every `VipsImage **out`
+// Conventions: functions returning `int` return 0 on success and -1 on failure. libvips's
+// error buffer is process-wide (and written from its worker threads), so it is frozen at
+// start-up and never read: callers say what failed in their own words. Every `VipsImage **out`
 // receives a new reference that the caller releases with `cvips_unref`. Buffers returned
 // through `void **` are g_malloc'ed and released with `cvips_free`.
 #ifndef CVIPS_SHIM_INTERFACE_H
@@ -29,22 +30,43 @@ typedef enum {
 /// Starts libvips once per process (thread-safe; later calls return the first result).
 /// Also: disables the operation cache (buffer loads must never be served from another
 /// request's cache entry), blocks every loader but the PNG, JPEG and WebP buffer loaders
-/// and all "untrusted" operations, and silences libvips's stderr warnings.
-/// Returns 0 on success.
+/// and all "untrusted" operations, silences libvips's stderr warnings, freezes libvips's
+/// process-wide error buffer (no error text is recorded, so none can reach another request),
+/// and installs an lcms2 optimization plugin that skips the precalculated grid for images of
+/// fewer than `CVIPS_PRECALC_MIN_PIXELS` pixels. Returns 0 on success.
 int cvips_init(void);
 
+/// libvips's own reason when `cvips_init` failed (read from its error buffer during start-up,
+/// when no request's text can be there); empty otherwise.
+const char *cvips_start_error_text(void);
+
+/// Colour transforms of images with fewer pixels than this are not precalculated by lcms2
+/// (a 17^4 grid for CMYK would cost more than converting the pixels one by one).
+#define CVIPS_PRECALC_MIN_PIXELS 65536
+
+/// How many lcms2 transforms were left unoptimized under that rule since start-up (for tests).
+int cvips_precalc_skipped(void);
+
 /// Opens an image from memory with the loader of `format` only (never by sniffing), failing
-/// on decoder errors and truncation (`fail_on=error`). Only the header is read here; pixels
-/// are decoded when first needed. The bytes are copied, so `buf` may be freed at once.
+/// on the decoder's first error or warning (`fail_on=warning`: truncated or damaged data,
+/// a header that declares more rows than the data holds). Only the header is read here;
+/// pixels are decoded when first needed. The bytes are copied, so `buf` may be freed at once.
 int cvips_load(int format, const void *buf, size_t len, VipsImage **out);
 
 void cvips_unref(VipsImage *image);
 void cvips_free(void *pointer);
 
-/// The libvips error buffer as a new string (free with `cvips_free`), and clears it; when it is
-/// empty, the last libvips warning logged on this thread (libpng reports its errors that way).
-/// The buffer is process-wide: under concurrency it may hold another request's message.
-char *cvips_error_take(void);
+/// For tests: libvips's generic loader (`vips_image_new_from_buffer`, which picks a loader by
+/// sniffing) on `buf`. 0 when some loader opened it; -1 when none may (all but three are blocked).
+int cvips_generic_load_buffer(const void *buf, size_t len);
+
+/// The size of the zlib stream `data` inflated, without keeping the output: -1 when it is not
+/// a complete zlib stream, -2 as soon as more than `cap` bytes come out (so the work is bounded
+/// by `cap`).
+long long cvips_inflated_size(const void *data, size_t length, size_t cap);
+
+/// zlib's CRC-32 (PNG chunks), continuing from `crc` (0 to start).
+unsigned int cvips_crc32(unsigned int crc, const void *data, size_t length);
 
 int cvips_width(VipsImage *image);
 int cvips_height(VipsImage *image);
@@ -85,8 +107,10 @@ int cvips_copy_with(VipsImage *in, VipsImage **out, const void *icc, size_t icc_
 
 /// Transforms with the embedded ICC profile to libvips's built-in sRGB profile (relative
 /// colorimetric, black point compensation off), `depth` 8 or 16. Alpha is carried through.
+/// Small images skip lcms2's precalculation (see `CVIPS_PRECALC_MIN_PIXELS`).
 int cvips_icc_to_srgb(VipsImage *in, VipsImage **out, int depth);
-/// `vips_colourspace` to `interpretation`.
+/// `vips_colourspace` to `interpretation` (CMYK without a profile: through libvips's default
+/// CMYK profile, with the same small-image rule as `cvips_icc_to_srgb`).
 int cvips_colourspace(VipsImage *in, VipsImage **out, int interpretation);
 int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
 int cvips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
@@ -100,7 +124,7 @@ int cvips_cast(VipsImage *in, VipsImage **out, int band_format);
 VipsImage *cvips_new_from_memory(const void *data, size_t length, int width, int height,
                                  int bands, int band_format);
 /// Decodes every pixel once, keeping nothing (a streaming average): 0 when the whole image
-/// decodes, -1 with the decoder's reason otherwise.
+/// decodes, -1 otherwise.
 int cvips_decode_check(VipsImage *in);
 /// Decodes every pixel into a new g_malloc'ed buffer (rows top to bottom, bands interleaved).
 void *cvips_write_to_memory(VipsImage *in, size_t *length);

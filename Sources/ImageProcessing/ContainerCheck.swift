@@ -1,0 +1,309 @@
+import CVipsShim
+
+/// The container of an image, read and checked in Swift before libvips sees the bytes.
+///
+/// Why: libvips's decoders either do too much for hostile input or say too little. libpng
+/// inflates every compressed text chunk and ICC profile in full, up to 50 MB each and again on
+/// every load (hostile test: a 1 MB PNG of `zTXt` chunks cost 7.5 s of CPU per analysis);
+/// libvips's error text cannot be read per request (see ``Vips``), so the reasons for refusing
+/// a damaged file are found here, in this module's own words; and an APNG's `acTL` frame count
+/// is whatever the sender wrote.
+///
+/// Cost: one pass over the bytes (plus a CRC-32 of each PNG chunk and at most
+/// ``maxICCProfileBytes`` of inflating for a PNG's ICC profile).
+struct ContainerCheck {
+    /// The bytes to decode: for PNG, the critical chunks up to `IEND` and the ancillary chunks
+    /// libpng and libvips use, without the compressed text chunks (`zTXt`, compressed `iTXt`),
+    /// any `iCCP` after the first, text chunks past ``maxTextChunks``, or APNG and unknown
+    /// chunks; otherwise the input.
+    var bytes: [UInt8]
+    /// Frames the file holds: for an APNG, `acTL`'s count when it matches the `fcTL` chunks
+    /// present, else 1 (the animation is malformed; the default image is what every viewer
+    /// shows); 1 for anything else.
+    var frames: Int = 1
+    /// What was wrong with an APNG's animation chunks, when they were ignored.
+    var animationProblem: String?
+
+    /// Uncompressed text chunks (`tEXt`, `iTXt`) passed on; later ones are dropped. libvips
+    /// makes each a metadata item and writes it back, so a file of a million tiny text chunks
+    /// would cost far more than it weighs.
+    static let maxTextChunks = 64
+
+    /// The largest ICC profile a PNG's `iCCP` chunk may inflate to. Real profiles are a few
+    /// hundred bytes (matrix/TRC) to a few hundred kilobytes (LUT-based); 4 MiB leaves room.
+    static let maxICCProfileBytes = 4 << 20
+
+    /// Checks `data` (whose signature says `format`).
+    /// - Throws: `.corrupt` naming the first structural problem (truncation, a bad chunk or
+    ///   segment length, a CRC mismatch, missing image data), `.unsupported` for a PNG ICC
+    ///   profile larger than ``maxICCProfileBytes``.
+    static func check(_ data: [UInt8], format: ImageFormat) throws(ImageError) -> ContainerCheck {
+        switch format {
+        case .png: return try png(data)
+        case .jpeg:
+            try jpeg(data)
+            return ContainerCheck(bytes: data)
+        case .webp:
+            try webp(data)
+            return ContainerCheck(bytes: data)
+        }
+    }
+
+    // MARK: - PNG (ISO/IEC 15948, APNG 1.0)
+
+    static func png(_ data: [UInt8]) throws(ImageError) -> ContainerCheck {
+        func fail(_ why: String) -> ImageError { .corrupt(.png, why) }
+        guard data.count >= 8, data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw fail("the PNG signature is incomplete")
+        }
+        var out: [UInt8] = Array(data[0..<8])
+        out.reserveCapacity(data.count)
+        var position = 8
+        var index = 0
+        var sawIDAT = false, sawPLTE = false, sawICC = false
+        var declaredFrames: Int?
+        var frameControls = 0
+        var textChunks = 0
+        while true {
+            guard position + 8 <= data.count else {
+                throw fail(position == data.count
+                    ? "the file ends after \(data.count) bytes without an IEND chunk (truncated)"
+                    : "the file ends inside a chunk header at byte \(position) (truncated)")
+            }
+            let length = Int(word(data, position))
+            // The type as a number: a file of a million empty chunks must not cost a million strings.
+            let code = word(data, position + 4)
+            var type: String { String(decoding: data[position + 4..<position + 8], as: UTF8.self) }
+            guard data[position + 4..<position + 8].allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw fail("the chunk at byte \(position) has no valid type (bytes \(hex(Array(data[position + 4..<position + 8]))))")
+            }
+            guard length <= 0x7FFF_FFFF else {
+                throw fail("the \(type) chunk at byte \(position) declares \(length) bytes, more than PNG allows")
+            }
+            let end = position + 12 + length
+            guard end <= data.count else {
+                throw fail("the \(type) chunk at byte \(position) declares \(length) bytes but only \(max(0, data.count - position - 12)) follow (truncated)")
+            }
+            let crc = data.withUnsafeBufferPointer { buffer in
+                cvips_crc32(0, buffer.baseAddress! + position + 4, 4 + length)
+            }
+            guard crc == word(data, end - 4) else {
+                throw fail("the \(type) chunk at byte \(position) fails its CRC check (damaged)")
+            }
+            if index == 0 && (code != Chunk.IHDR || length != 13) {
+                throw fail(code == Chunk.IHDR ? "the IHDR chunk is \(length) bytes, not 13" : "the first chunk is \(type), not IHDR")
+            }
+            let body = position + 8
+            var keep = true
+            switch code {
+            case Chunk.IEND:
+                guard sawIDAT else { throw fail("there is no IDAT chunk: the file holds no pixel data") }
+                out += data[position..<end]
+                var result = ContainerCheck(bytes: out)
+                if let declaredFrames {
+                    if declaredFrames == frameControls {
+                        result.frames = declaredFrames
+                    } else {
+                        result.animationProblem = "its acTL chunk declares \(declaredFrames) frames but the file has \(frameControls) fcTL chunks"
+                    }
+                }
+                return result
+            case Chunk.IDAT:
+                sawIDAT = true
+            case Chunk.PLTE:
+                sawPLTE = true
+            case Chunk.zTXt:
+                keep = false  // compressed text: never inflated (libpng would, in full)
+            case Chunk.iTXt:
+                // keyword (1–79 bytes), NUL, compression flag: keep only uncompressed text (XMP).
+                let limit = min(body + 80, body + length)
+                if let nul = data[body..<limit].firstIndex(of: 0), nul + 1 < body + length {
+                    keep = data[nul + 1] == 0 && textChunks < maxTextChunks
+                } else {
+                    keep = false
+                }
+                if keep { textChunks += 1 }
+            case Chunk.tEXt:
+                keep = textChunks < maxTextChunks
+                if keep { textChunks += 1 }
+            case Chunk.iCCP:
+                if sawICC || sawIDAT || sawPLTE {
+                    keep = false  // a second or misplaced profile: libpng ignores it anyway
+                } else {
+                    sawICC = true
+                    try checkICC(data, body: body, length: length)
+                }
+            case Chunk.acTL:
+                if declaredFrames == nil && !sawIDAT && length == 8 {
+                    declaredFrames = Int(word(data, body))
+                }
+            case Chunk.fcTL:
+                frameControls += 1
+                keep = false
+            default:
+                if data[position + 4] & 0x20 == 0 {  // critical: an uppercase first letter
+                    guard code == Chunk.IHDR && index == 0 else {
+                        throw fail(code == Chunk.IHDR ? "the file has a second IHDR chunk at byte \(position)"
+                            : "the \(type) chunk at byte \(position) is critical but not part of PNG: no decoder can read the file")
+                    }
+                } else {
+                    // Only the ancillary chunks libpng and libvips use go on; the rest (APNG
+                    // frames, private and unknown chunks) would only cost libpng a pass per read.
+                    keep = Chunk.used.contains(code)
+                }
+            }
+            if keep { out += data[position..<end] }
+            position = end
+            index += 1
+        }
+    }
+
+    /// The `iCCP` chunk's profile: a keyword, NUL, method 0, then a zlib stream that must
+    /// inflate completely to at most ``maxICCProfileBytes``.
+    static func checkICC(_ data: [UInt8], body: Int, length: Int) throws(ImageError) {
+        let limit = min(body + 80, body + length)
+        guard let nul = data[body..<limit].firstIndex(of: 0), nul > body, nul + 2 <= body + length,
+              data[nul + 1] == 0 else {
+            throw .corrupt(.png, "the iCCP chunk (embedded ICC profile) has no valid name or compression method")
+        }
+        let start = nul + 2, count = body + length - start
+        let size = data.withUnsafeBufferPointer { buffer in
+            cvips_inflated_size(buffer.baseAddress! + start, count, maxICCProfileBytes)
+        }
+        if size == -2 {
+            throw .unsupported("the PNG's embedded ICC profile (iCCP chunk) inflates to more than \(maxICCProfileBytes) bytes (4 MiB), more than this service reads; real profiles are far smaller")
+        }
+        guard size >= 0 else {
+            throw .corrupt(.png, "the iCCP chunk's compressed ICC profile is not a complete zlib stream")
+        }
+    }
+
+    /// PNG chunk types as big-endian numbers.
+    enum Chunk {
+        static let IHDR = code("IHDR"), IDAT = code("IDAT"), IEND = code("IEND"), PLTE = code("PLTE")
+        static let zTXt = code("zTXt"), iTXt = code("iTXt"), iCCP = code("iCCP")
+        static let acTL = code("acTL"), fcTL = code("fcTL"), tEXt = code("tEXt")
+        /// Ancillary chunks that libpng or libvips read: transparency, colour space, background,
+        /// resolution, significant bits, EXIF, time (text and ICC are handled on their own).
+        static let used: Set<UInt32> = Set(["tRNS", "gAMA", "cHRM", "sRGB", "bKGD", "pHYs", "sBIT", "eXIf", "tIME"]
+            .map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
+
+        static func code(_ type: StaticString) -> UInt32 {
+            type.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+        }
+    }
+
+    // MARK: - JPEG (ITU-T T.81)
+
+    /// The marker segments up to the first scan (lengths inside the data, a frame header with
+    /// non-zero dimensions before it), and an end-of-image marker after it.
+    static func jpeg(_ data: [UInt8]) throws(ImageError) {
+        func fail(_ why: String) -> ImageError { .corrupt(.jpeg, why) }
+        var position = 2  // after SOI
+        var sawFrame = false
+        while true {
+            guard position + 2 <= data.count else {
+                throw fail("the file ends after \(data.count) bytes, before its image data (no SOS marker; truncated)")
+            }
+            guard data[position] == 0xFF else {
+                throw fail("byte \(position) should start a marker (FF) but is \(hex([data[position]]))")
+            }
+            let marker = data[position + 1]
+            if marker == 0xFF { position += 1; continue }  // fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { position += 2; continue }  // no length
+            if marker == 0xD8 || marker == 0xD9 || marker == 0x00 {
+                throw fail("marker FF\(hex([marker])) at byte \(position) comes before any image data")
+            }
+            guard position + 4 <= data.count else {
+                throw fail("the file ends inside the FF\(hex([marker])) segment at byte \(position) (truncated)")
+            }
+            let length = Int(data[position + 2]) << 8 | Int(data[position + 3])
+            guard length >= 2, position + 2 + length <= data.count else {
+                throw fail("the FF\(hex([marker])) segment at byte \(position) declares \(length) bytes but only \(data.count - position - 2) follow (truncated)")
+            }
+            let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+            if isFrame {
+                guard length >= 8 else { throw fail("the frame header (SOF) at byte \(position) is too short") }
+                let height = Int(data[position + 5]) << 8 | Int(data[position + 6])
+                let width = Int(data[position + 7]) << 8 | Int(data[position + 8])
+                guard width > 0, height > 0 else {
+                    throw fail("the frame header declares \(width) × \(height) pixels")
+                }
+                sawFrame = true
+            }
+            if marker == 0xDA {
+                guard sawFrame else { throw fail("the image data (SOS) comes before any frame header (SOF)") }
+                // Entropy-coded data never holds FF D9 (FF is followed by 00 or a restart
+                // marker), so the first FF D9 after the scan header is the end of the image.
+                var i = position + 2 + length
+                while i + 1 < data.count {
+                    if data[i] == 0xFF && data[i + 1] == 0xD9 { return }
+                    i += 1
+                }
+                throw fail("the file ends without an end-of-image marker (FF D9): it is truncated")
+            }
+            position += 2 + length
+        }
+    }
+
+    // MARK: - WebP (RIFF)
+
+    /// The RIFF size and the chunk list inside it: each chunk within the file, the first a
+    /// VP8, VP8L or VP8X chunk.
+    static func webp(_ data: [UInt8]) throws(ImageError) {
+        func fail(_ why: String) -> ImageError { .corrupt(.webp, why) }
+        guard data.count >= 12 else { throw fail("the RIFF header is incomplete") }
+        let riffSize = Int(littleWord(data, 4))
+        guard 8 + riffSize <= data.count else {
+            throw fail("the RIFF header declares \(8 + riffSize) bytes but the file has \(data.count) (truncated)")
+        }
+        let end = 8 + riffSize
+        var position = 12
+        var first = true
+        while position < end {
+            guard position + 8 <= end else { throw fail("the file ends inside a chunk header at byte \(position) (truncated)") }
+            let fourcc = String(decoding: data[position..<position + 4], as: UTF8.self)
+            let size = Int(littleWord(data, position + 4))
+            guard position + 8 + size <= end else {
+                throw fail("the \(fourcc.trimmingTrailingSpaces) chunk at byte \(position) declares \(size) bytes but only \(end - position - 8) follow (truncated)")
+            }
+            if first {
+                guard ["VP8 ", "VP8L", "VP8X"].contains(fourcc) else {
+                    throw fail("the first chunk is \(fourcc.trimmingTrailingSpaces), not VP8, VP8L or VP8X")
+                }
+                first = false
+            }
+            position += 8 + size + (size & 1)
+        }
+        if first { throw fail("the RIFF container holds no chunk") }
+    }
+
+    // MARK: - helpers
+
+    /// The inflated size of a zlib stream, stopping past `cap`: -1 incomplete, -2 over `cap`.
+    static func inflatedSize(_ stream: [UInt8], cap: Int) -> Int {
+        Int(stream.withUnsafeBytes { cvips_inflated_size($0.baseAddress, $0.count, cap) })
+    }
+
+    static func word(_ data: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
+    }
+
+    static func littleWord(_ data: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(data[at]) | UInt32(data[at + 1]) << 8 | UInt32(data[at + 2]) << 16 | UInt32(data[at + 3]) << 24
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return bytes.map { String(decoding: [digits[Int($0 >> 4)], digits[Int($0 & 15)]], as: UTF8.self) }
+            .joined(separator: " ")
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingSpaces: String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
