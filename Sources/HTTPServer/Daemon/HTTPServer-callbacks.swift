@@ -280,6 +280,12 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     }
     let work = request
     let submitted = pool.submit(job) {
+        // Checked again when a worker takes it: the requests ahead of it in the queue may have
+        // spent the budget since it was admitted (sixteen 19 MB matrices, never read).
+        if context.bufferedBytes.load(ordering: .relaxed) > context.memoryBudget {
+            answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: pool)
+            return
+        }
         let response = context.handler(work)
         if job.ticket.claim() {
             _ = queue(response, on: job.connection, context: context, isHead: job.isHead, state: job.state)
