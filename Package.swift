@@ -81,6 +81,6 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue", "TestSupport"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "AppleDesign", "JSONValue", "contrast-server", "ImageProcessing", "TestSupport"]),
-        .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience"]),
+        .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ColorScience", "TestSupport"]),
     ]
 )

@@ -412,31 +412,7 @@ struct HostileImageTests {
         Array(png.prefix(33)) + extra.flatMap { $0 } + Array(png.dropFirst(33))
     }
 
-    /// A zlib stream that inflates to `count` zero bytes (fixed Huffman codes: a literal 0, then
-    /// matches of 258 at distance 1), as in ImageProcessingTests, where it is checked.
-    static func zlibZeros(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var bits: UInt64 = 0, used = 0
-        func put(_ value: Int, _ n: Int) {  // LSB first
-            bits |= UInt64(value) << UInt64(used)
-            used += n
-            while used >= 8 { out.append(UInt8(bits & 255)); bits >>= 8; used -= 8 }
-        }
-        func code(_ value: Int, _ n: Int) {  // Huffman codes go MSB first
-            var r = 0
-            for i in 0..<n where value & (1 << i) != 0 { r |= 1 << (n - 1 - i) }
-            put(r, n)
-        }
-        put(1, 1); put(1, 2)
-        var left = count - 1
-        code(0x30, 8)
-        while left >= 258 { code(0xC5, 8); code(0, 5); left -= 258 }
-        while left > 0 { code(0x30, 8); left -= 1 }
-        code(0, 7)
-        if used > 0 { out.append(UInt8(bits & 255)) }
-        let b = UInt32(count % 65521)
-        return out + [UInt8(b >> 8), UInt8(b & 255), 0, 1]
-    }
+
 
     static func noiseJPEG() throws -> [UInt8] {
         var state: UInt32 = 99
@@ -450,7 +426,7 @@ struct HostileImageTests {
     /// 1 MB of zTXt chunks that inflate to 100 MB each froze the server for 7.5 s (analyze)
     /// and 12 s (dim); they are dropped unread, so both answer in milliseconds.
     @Test func pngOfCompressedTextChunksAnswersAtOnce() throws {
-        let bomb = Self.zlibZeros(40_000_000)  // 250 KB
+        let bomb = ZlibStreams.zeros(40_000_000)  // 250 KB
         let extra = (0..<8).map { Self.chunk("zTXt", Array("k\($0)".utf8) + [0, 0] + bomb) }
         let png = Self.inserting(extra, into: try ImageSamples.encode(.png))
         #expect(png.count > 1_000_000)
@@ -465,7 +441,7 @@ struct HostileImageTests {
     }
 
     @Test func oversizedICCProfileIs422() throws {
-        let iccp = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.zlibZeros(5_000_000))
+        let iccp = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + ZlibStreams.zeros(5_000_000))
         let png = Self.inserting([iccp], into: try ImageSamples.encode(.png))
         let j = expectProblem(callImage("/v1/image/analyze", png), 422, kind: "unsupported-image")
         #expect(j["detail"]?.string?.contains("ICC profile (iCCP chunk) inflates to more than 4194304 bytes") == true)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImageProcessing
+import TestSupport
 import Testing
 
 /// Inputs from the hostile test, each a kind of fault: compressed PNG metadata that inflates to
@@ -40,31 +41,7 @@ import Testing
         return out
     }
 
-    /// A zlib stream that inflates to `count` zero bytes, written by hand (fixed Huffman codes:
-    /// one literal 0, then matches of length 258 at distance 1): 13 bits per 258 bytes.
-    static func zlibZeros(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var bits: UInt64 = 0, used = 0
-        func put(_ value: Int, _ n: Int) {  // LSB first
-            bits |= UInt64(value) << UInt64(used)
-            used += n
-            while used >= 8 { out.append(UInt8(bits & 255)); bits >>= 8; used -= 8 }
-        }
-        func code(_ value: Int, _ n: Int) {  // Huffman codes go MSB first
-            var r = 0
-            for i in 0..<n where value & (1 << i) != 0 { r |= 1 << (n - 1 - i) }
-            put(r, n)
-        }
-        put(1, 1); put(1, 2)  // final block, fixed Huffman
-        var left = count
-        code(0x30, 8); left -= 1  // literal 0
-        while left >= 258 { code(0xC5, 8); code(0, 5); left -= 258 }  // length 258, distance 1
-        while left > 0 { code(0x30, 8); left -= 1 }
-        code(0, 7)  // end of block
-        if used > 0 { out.append(UInt8(bits & 255)) }
-        let a: UInt32 = 1, b = UInt32(count % 65521)
-        return out + [UInt8(b >> 8), UInt8(b & 255), UInt8(a >> 8), UInt8(a & 255)]
-    }
+
 
     /// CPU seconds used by this thread (libvips reads PNG headers on the calling thread).
     static func threadCPU() -> Double {
@@ -86,7 +63,7 @@ import Testing
 
     @Test func theHandWrittenZlibStreamInflatesToItsCount() {
         for count in [1, 258, 259, 1000, 70_000] {
-            let stream = Self.zlibZeros(count)
+            let stream = ZlibStreams.zeros(count)
             #expect(ContainerCheck.inflatedSize(stream, cap: 1 << 20) == count)
         }
     }
@@ -95,7 +72,7 @@ import Testing
     /// inflated every one in full on each of libvips's header reads (hostile test: 7.5 s of CPU
     /// per analysis of a 1 MB file). They are dropped unread now.
     @Test func compressedTextChunksAreNeverInflated() throws {
-        let bomb = Self.zlibZeros(40_000_000)
+        let bomb = ZlibStreams.zeros(40_000_000)
         var extra: [[UInt8]] = []
         for i in 0..<10 {
             extra.append(Self.chunk("zTXt", Array("k\(i)".utf8) + [0, 0] + bomb))
@@ -125,7 +102,7 @@ import Testing
 
     /// An ICC profile is inflated only up to 4 MiB; larger is refused before libvips sees it.
     @Test func oversizedICCProfileIsRefused() throws {
-        let big = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.zlibZeros(ContainerCheck.maxICCProfileBytes + 1))
+        let big = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + ZlibStreams.zeros(ContainerCheck.maxICCProfileBytes + 1))
         let png = Self.inserting([big], into: try TestImages.png())
         #expect(throws: ImageError.unsupported("the PNG's embedded ICC profile (iCCP chunk) inflates to more than 4194304 bytes (4 MiB), more than this service reads; real profiles are far smaller")) {
             try ImageFile.open(png, format: .png, maxPixels: 10_000)
