@@ -197,6 +197,9 @@ struct ContainerCheck {
 
     /// The marker segments up to the first scan (lengths inside the data, a frame header with
     /// non-zero dimensions before it), and an end-of-image marker after it.
+    /// Most scans (SOS segments) a JPEG may have: libjpeg decodes the whole image once per scan.
+    static let maxJPEGScans = 100
+
     static func jpeg(_ data: [UInt8]) throws(ImageError) {
         func fail(_ why: String) -> ImageError { .corrupt(.jpeg, why) }
         var position = 2  // after SOI
@@ -235,9 +238,21 @@ struct ContainerCheck {
                 guard sawFrame else { throw fail("the image data (SOS) comes before any frame header (SOF)") }
                 // Entropy-coded data never holds FF D9 (FF is followed by 00 or a restart
                 // marker), so the first FF D9 after the scan header is the end of the image.
+                // Every further FF DA starts another scan: a progressive JPEG of 6000 × 6000
+                // with 2500 cheap scans (265 KB) cost 19 s of decoding, and the heavy-work
+                // deadline cannot stop libjpeg (outside test). Encoders write about 10.
                 var i = position + 2 + length
+                var scans = 1
                 while i + 1 < data.count {
-                    if data[i] == 0xFF && data[i + 1] == 0xD9 { return }
+                    if data[i] == 0xFF {
+                        if data[i + 1] == 0xD9 { return }
+                        if data[i + 1] == 0xDA {
+                            scans += 1
+                            if scans > maxJPEGScans {
+                                throw fail("the image has more than \(maxJPEGScans) scans (progressive passes); encoders write about 10, and each costs a full decoding pass")
+                            }
+                        }
+                    }
                     i += 1
                 }
                 throw fail("the file ends without an end-of-image marker (FF D9): it is truncated")

@@ -151,4 +151,24 @@ import Testing
         let small = try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/quick", body: "x"))
         #expect(small.status == 200)
     }
+
+    /// A declared body counts in the memory budget from its headers: twenty uploads each
+    /// stalled one byte short of 19 MB took RSS to 456 MB while the budget only refused heavy work
+    /// (outside test). A body that would pass the budget is refused with 503 before it is read.
+    @Test func declaredBodiesReserveTheMemoryBudget() throws {
+        let gate = Gate()
+        let server = try server(gate) { $0.memoryBudgetBytes = 100_000; $0.maxBodyBytes = 1_000_000 }
+        defer { server.stop() }
+        let stalled = try RawHTTPConnection(port: server.port, timeoutSeconds: 20)
+        #expect(stalled.send("POST /quick HTTP/1.1\r\nHost: x\r\nContent-Length: 80000\r\n\r\n" + String(repeating: "a", count: 1000)))
+        #expect(waitUntil { server.statistics.requestsInProgress == 1 })
+        let second = try RawHTTP.exchange(port: server.port,
+                                          "POST /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 80000\r\n\r\n",
+                                          timeoutSeconds: 10)
+        #expect(second.status == 503 && second.header("Retry-After") == "1", "\(second.statusLine)")
+        #expect((second.jsonObject?["detail"] as? String)?.contains("memory budget of 100000 bytes") == true)
+        // Small bodies are not counted, and the stalled one's reservation is given back when it ends.
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/quick", body: "x")).status == 200)
+        withExtendedLifetime(stalled) {}
+    }
 }

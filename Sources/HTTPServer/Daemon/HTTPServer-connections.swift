@@ -71,10 +71,6 @@ final class ConnectionRecord: Sendable {
     static let handling = 2
     /// Kept alive after an answer, waiting for the next request line.
     static let keptAlive = 3
-    /// A large answer is queued and the client has not read it all yet: the same deadline as
-    /// receiving, so a client that never reads cannot hold the answer's memory (hostile test:
-    /// sixteen 19 MB answers never read took RSS over 500 MB).
-    static let sending = 4
 
     let phase = Atomic<Int>(ConnectionRecord.fresh)
     /// `MonotonicClock.coarseMilliseconds()` when `phase` was last set.
@@ -184,8 +180,7 @@ final class ConnectionTracker: Sendable {
                       !record.timedOut.load(ordering: .relaxed), record.fd >= 0
                 else { continue }
                 record.timedOut.store(true, ordering: .relaxed)
-                // An idle kept-alive connection closing is routine; the others were too slow
-                // (receiving a request, or reading a large answer).
+                // An idle kept-alive connection closing is routine; the others were too slow.
                 if phase != ConnectionRecord.keptAlive {
                     timedOut.wrappingAdd(1, ordering: .relaxed)
                 }

@@ -181,6 +181,11 @@ public final class HTTPServer: Sendable {
             }
             context.draining.store(true, ordering: .releasing)
             let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+            // Closed at once, not after the grace period: a new connection is refused now
+            // instead of waiting in the kernel's backlog to be reset at exit (hostile test).
+            if listenSocket >= 0 {
+                close(listenSocket)
+            }
             let deadline = Self.monotonicSeconds() + max(0, configuration.shutdownGracePeriodSeconds)
             while context.inFlight.load(ordering: .acquiring) > 0 && Self.monotonicSeconds() < deadline {
                 usleep(2_000)
@@ -198,9 +203,6 @@ public final class HTTPServer: Sendable {
                 }
             }
             MHD_stop_daemon(daemon.pointer)
-            if listenSocket >= 0 {
-                close(listenSocket)
-            }
             daemon.release()
             state = .stopped
         }
