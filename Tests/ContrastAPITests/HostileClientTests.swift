@@ -41,4 +41,18 @@ import Testing
             #expect(answer.header("Connection") == "close")
         }
     }
+
+    /// Only ASCII whitespace is trimmed around names: `?name=%E2%80%8Blabel` (a zero-width space)
+    /// and `%C2%A0label` (a no-break space) found `label` (outside test), while the docs say such
+    /// characters make a system color name invalid.
+    @Test func invisibleCharactersAroundANameAreNotTrimmed() throws {
+        let live = try ProductionServer()
+        for bad in ["%E2%80%8Blabel", "%C2%A0label", "label%E2%80%8B"] {
+            let answer = try live.request("GET", "/v1/system-colors?name=\(bad)")
+            #expect(answer.status == 400, "\(bad): \(answer.statusLine)")
+            #expect(answer.jsonObject?["parameter"] as? String == "name")
+        }
+        #expect(try live.request("GET", "/v1/system-colors?name=label%20").status == 200)
+        #expect(try live.request("GET", "/v1/system-colors?name=%09label").status == 200)
+    }
 }
