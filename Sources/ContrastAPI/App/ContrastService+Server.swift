@@ -28,12 +28,10 @@ extension ContrastService {
                 }
                 return chain.decorate(rejectionOf: request, response)
             },
-            earlyHandler: { [auth = BearerAuth(tokens: configuration.authTokens)] request in
+            earlyHandler: { [auth] request in
                 // A large body is not read for a request that cannot reach an endpoint: without
                 // a valid token (401), or to a path or method with no handler (404, 405).
-                let unauthorized = auth.isEnabled && BearerAuth.protects(request.path) && !CORSPolicy.isPreflight(request)
-                    && auth.check(authorization: request.header("authorization")) != .allowed
-                guard unauthorized || !router.routes(request.method, request.path) else { return nil }
+                guard auth.refusal(of: request) != nil || !router.routes(request.method, request.path) else { return nil }
                 return ContrastService.handle(request, chain: chain, router: router)
             }
         )

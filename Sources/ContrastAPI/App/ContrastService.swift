@@ -19,6 +19,8 @@ public struct ContrastService: Sendable {
     public let router: Router
     /// Request counts and durations served at `/metrics`.
     let metrics: Metrics
+    /// The bearer tokens (``BearerAuthentication`` and the server's early answer).
+    let auth: BearerAuth
     /// Request ids, CORS, bearer tokens, security headers, caching: the steps of
     /// ``ServiceMiddleware`` every answer goes through (the server adds metrics and the access log).
     let steps: [any HTTPMiddleware]
@@ -78,7 +80,8 @@ public struct ContrastService: Sendable {
         }
         self.router = r
         self.metrics = metrics
-        self.steps = ServiceMiddleware.steps(configuration: configuration, router: r)
+        self.auth = BearerAuth(tokens: configuration.authTokens)
+        self.steps = ServiceMiddleware.steps(configuration: configuration, router: r, auth: auth)
         self.chain = MiddlewareChain(steps)
     }
 

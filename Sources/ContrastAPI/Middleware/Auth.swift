@@ -77,6 +77,15 @@ public struct BearerAuth: Sendable {
         bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
+    /// Why `request` is refused (a protected path without a valid token), or nil when it may go
+    /// on: authentication off, an open path, a CORS preflight (browsers send no token), or a valid
+    /// token. The one rule of ``BearerAuthentication`` and of the server's early answer.
+    func refusal(of request: HTTPRequest) -> Verdict? {
+        guard isEnabled, BearerAuth.protects(request.path), !CORSPolicy.isPreflight(request) else { return nil }
+        let verdict = check(authorization: request.header("authorization"))
+        return verdict == .allowed ? nil : verdict
+    }
+
     /// The 401 answer: problem details with `WWW-Authenticate: Bearer`. An invalid token also
     /// gets `error="invalid_token"` (RFC 6750 §3.1); a missing one does not.
     func challenge(_ verdict: Verdict) -> HTTPResponse {
@@ -149,8 +158,7 @@ struct BearerAuthentication: HTTPMiddleware {
     let auth: BearerAuth
 
     func respond(to request: HTTPRequest, next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
-        guard auth.isEnabled, BearerAuth.protects(request.path), !CORSPolicy.isPreflight(request) else { return next(request) }
-        let verdict = auth.check(authorization: request.header("authorization"))
-        return verdict == .allowed ? next(request) : auth.challenge(verdict)
+        if let verdict = auth.refusal(of: request) { return auth.challenge(verdict) }
+        return next(request)
     }
 }

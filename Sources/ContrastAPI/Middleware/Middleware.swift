@@ -20,8 +20,7 @@ import HTTPServer
 enum ServiceMiddleware {
     /// The steps every answer goes through, in order (without metrics and the access log, which
     /// only the running server adds: ``observed(_:metrics:router:log:)``).
-    static func steps(configuration: ServiceConfiguration, router: Router) -> [any HTTPMiddleware] {
-        let auth = BearerAuth(tokens: configuration.authTokens)
+    static func steps(configuration: ServiceConfiguration, router: Router, auth: BearerAuth) -> [any HTTPMiddleware] {
         let cors = CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins)
         let maxAge = configuration.cacheMaxAgeSeconds
         let cacheControl = maxAge == 0 ? "no-cache" : "\(auth.isEnabled ? "private" : "public"), max-age=\(maxAge)"

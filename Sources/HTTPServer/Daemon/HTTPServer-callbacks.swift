@@ -4,7 +4,6 @@
 
 import CMicroHTTPD
 import CMicroHTTPDShim
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
