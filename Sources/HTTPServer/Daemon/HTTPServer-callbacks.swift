@@ -52,6 +52,9 @@ final class ServerContext: Sendable {
     let bufferedBytes = Atomic<Int>(0)
     static let bufferedThreshold = 16_384
 
+    /// Whether buffered bodies and answers already hold more than the memory budget.
+    var isOverMemoryBudget: Bool { bufferedBytes.load(ordering: .relaxed) > memoryBudget }
+
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
@@ -288,7 +291,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let job = HeavyJob(ticket: ticket, admittedAt: MonotonicClock.nanoseconds(), connection: connection, request: bare,
                        isHead: isHead, state: state)
     MHD_suspend_connection(connection)
-    if context.bufferedBytes.load(ordering: .relaxed) > context.memoryBudget {
+    if context.isOverMemoryBudget {
         answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: nil)
         return .YES
     }
@@ -296,7 +299,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let submitted = pool.submit(job) {
         // Checked again when a worker takes it: the requests ahead of it in the queue may have
         // spent the budget since it was admitted (sixteen 19 MB matrices, never read).
-        if context.bufferedBytes.load(ordering: .relaxed) > context.memoryBudget {
+        if context.isOverMemoryBudget {
             answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: pool)
             return
         }
