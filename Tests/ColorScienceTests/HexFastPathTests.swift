@@ -14,7 +14,7 @@ struct HexFastPathTests {
             let text = ["", " ", "\t", "\n "].randomElement(using: &rng)! + "#" + body + ["", " ", "\r\n"].randomElement(using: &rng)!
             for order in [HexOrder.rgba, .argb] {
                 let fast = try #require(CSSColorParser.fastHex(text, hexOrder: order))
-                let slow = try CSSColorParser.parseTokenized(text, hexOrder: order)
+                let slow = try CSSColorParser.parseTokenized(text, hexOrder: order).color
                 #expect(fast == slow, "\(text.debugDescription) \(order)")
             }
         }

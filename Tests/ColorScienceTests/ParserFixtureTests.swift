@@ -111,6 +111,10 @@ struct ParserFixtureTests {
             guard let canvas = FixtureLoader.doubles(row["srgb8_chromium_canvas"]),
                   case .parsed(let color) = Self.outcome(input),
                   color.alpha == 1, color.isInGamut(.srgb) else { continue }
+            // A canvas resolves light-dark() by the canvas's own used color scheme (it painted
+            // `light-dark(#fff, #000)` black), not an element's: css5.jsonl holds light-dark()
+            // under color-scheme light and dark.
+            if input.lowercased().contains("light-dark(") { continue }
             let got = Self.bytes(color.converted(to: .srgb).coordinates)
             #expect(got == canvas.map { Int($0) }, "\(input.debugDescription): \(got) vs canvas \(canvas)")
             compared += 1

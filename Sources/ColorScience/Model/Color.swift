@@ -20,6 +20,13 @@ public struct Color: Sendable, Equatable, Hashable {
     /// Which of the three coordinates were given as the keyword `none`.
     public var isNone: ComponentFlags
 
+    /// Whether alpha was the keyword `none` (stored as 0 by the parser; `color-mix()` then takes
+    /// the other color's alpha, CSS Color 4 §12.3). Kept in `isNone`'s fourth flag.
+    public var alphaIsNone: Bool {
+        get { isNone[3] }
+        set { isNone[3] = newValue }
+    }
+
     /// Creates a color; `alpha` is stored as given (callers validate ranges).
     public init(space: ColorSpace, coordinates: SIMD3<Double>, alpha: Double = 1,
                 isNone: ComponentFlags = ComponentFlags(repeating: false)) {
@@ -79,7 +86,7 @@ public struct ComponentFlags: Sendable, Equatable, Hashable {
         self[2] = c2
     }
 
-    /// Flag of component `index` `0...2`.
+    /// Flag of component `index` `0...2`; index 3 is alpha (`Color.alphaIsNone`).
     public subscript(index: Int) -> Bool {
         get { bits & (1 << UInt8(index)) != 0 }
         set { if newValue { bits |= 1 << UInt8(index) } else { bits &= ~(1 << UInt8(index)) } }

@@ -34,4 +34,38 @@ enum PredefinedRGB {
         }
         return prophotoToXYZ(linear)
     }
+
+    /// The inverse of a 3×3 matrix (the two above are well conditioned; the result agrees with
+    /// the sample code's rational inverses to about 1e-15).
+    static func inverse(_ m: ColorSpaceTree.Matrix3) -> ColorSpaceTree.Matrix3 {
+        let (a, b, c) = (m.r0.x, m.r0.y, m.r0.z)
+        let (d, e, f) = (m.r1.x, m.r1.y, m.r1.z)
+        let (g, h, i) = (m.r2.x, m.r2.y, m.r2.z)
+        let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        return ColorSpaceTree.Matrix3(
+            SIMD3(e * i - f * h, c * h - b * i, b * f - c * e) / det,
+            SIMD3(f * g - d * i, a * i - c * g, c * d - a * f) / det,
+            SIMD3(d * h - e * g, b * g - a * h, a * e - b * d) / det)
+    }
+    static let xyzToA98 = inverse(a98ToXYZ)
+    static let xyzToProphoto = inverse(prophotoToXYZ)
+
+    /// XYZ D65 → a98-rgb (inverse of `a98RGBToXYZD65`; gamma 256/563, sign-symmetric).
+    static func xyzD65ToA98RGB(_ xyz: SIMD3<Double>) -> SIMD3<Double> {
+        ColorSpaceTree.map(xyzToA98(xyz)) { v in
+            let r = pow(abs(v), 256.0 / 563)
+            return v < 0 ? -r : r
+        }
+    }
+
+    /// XYZ D50 → prophoto-rgb (inverse of `prophotoRGBToXYZD50`; 1/1.8 power, linear below
+    /// 1/512, sign-symmetric).
+    static func xyzD50ToProphotoRGB(_ xyz: SIMD3<Double>) -> SIMD3<Double> {
+        ColorSpaceTree.map(xyzToProphoto(xyz)) { v in
+            let a = abs(v)
+            if a < 1.0 / 512 { return v * 16 }
+            let r = pow(a, 1 / 1.8)
+            return v < 0 ? -r : r
+        }
+    }
 }

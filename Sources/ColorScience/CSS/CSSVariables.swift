@@ -1,0 +1,136 @@
+// var() substitution (CSS Custom Properties 1 §3) from a set of custom properties the caller
+// gives (a request's `variables`, a theme file's declarations): `var(--name)` and
+// `var(--name, fallback)`, reference chains, cycles and undefined names reported with the chain.
+// Substitution is textual: the reference is replaced by the property's value (trimmed of CSS
+// whitespace), which is itself substituted first.
+
+/// Custom properties colors may refer to with `var()`.
+public struct CSSVariables: Sendable, Equatable {
+    /// Most properties accepted in one set.
+    public static let maximumCount = 1024
+    /// Longest property value, in Unicode scalars.
+    public static let maximumValueLength = 1024
+    /// Longest text a color may become after substitution, in Unicode scalars.
+    public static let maximumExpandedLength = 8192
+    /// Longest reference chain (`--a` → `--b` → …).
+    public static let maximumChain = 32
+
+    /// Property name (with its `--`) → value, as given.
+    public let values: [String: String]
+
+    /// A set of properties; check each name with `problem(withName:)` and each value's length
+    /// first (callers name the offending member).
+    public init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    /// Why `name` cannot be a custom property name (CSS Custom Properties 1 §2: `--` followed
+    /// by name characters; escapes are not accepted here), or nil when it can.
+    public static func problem(withName name: String) -> String? {
+        guard name.hasPrefix("--") else { return "a custom property name starts with '--'" }
+        guard name.unicodeScalars.count > 2 else { return "'--' alone is not a custom property name" }
+        guard name.unicodeScalars.count <= 256 else { return "a custom property name is at most 256 characters" }
+        for c in name.unicodeScalars.dropFirst(2) where !CSSTokenizer.isNameChar(c) {
+            return "'\(c.escapedForMessage)' may not appear in a custom property name (letters, digits, '-' and '_' may)"
+        }
+        return nil
+    }
+
+    /// Whether `text` holds a `var(` (ASCII case-insensitive), so substitution has work to do.
+    public static func mayReferToVariables(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 4 else { return false }
+        for k in 0...(bytes.count - 4) where bytes[k + 3] == UInt8(ascii: "(") {
+            if bytes[k] | 0x20 == UInt8(ascii: "v") && bytes[k + 1] | 0x20 == UInt8(ascii: "a") && bytes[k + 2] | 0x20 == UInt8(ascii: "r") {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// `text` with every `var()` replaced by its value (recursively) or fallback.
+    /// - Throws: `ColorParseError.invalid` for an undefined property without fallback, a cycle,
+    ///   a chain longer than `maximumChain`, a malformed `var()`, or a result longer than
+    ///   `maximumExpandedLength`; the message names the property and the chain, e.g.
+    ///   "--brand-hover → --brand: '--brand' is not defined in variables".
+    public func substitute(in text: String) throws(ColorParseError) -> String {
+        var cache: [String: String] = [:]
+        return try expand(text, chain: [], cache: &cache)
+    }
+
+    func expand(_ text: String, chain: [String], cache: inout [String: String]) throws(ColorParseError) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var tokenizer = CSSTokenizer(scalars)
+        let tokens = tokenizer.tokenize()
+        var out = String.UnicodeScalarView()
+        var copied = 0
+        var k = 0
+        func chainText(_ names: [String]) -> String { names.joined(separator: " → ") }
+        while k < tokens.count {
+            guard case .function(let raw) = tokens[k].kind, CSSTokenizer.asciiLowercased(raw) == "var" else { k += 1; continue }
+            let end = ColorSyntax.blockEnd(tokens, from: k, upTo: tokens.count)
+            let inner = Array(tokens[(k + 1)..<Swift.min(end, tokens.count)])
+            var j = 0
+            while j < inner.count, inner[j].kind == .whitespace { j += 1 }
+            guard j < inner.count, case .ident(let name) = inner[j].kind, name.hasPrefix("--") else {
+                throw .invalid("var() must name a custom property such as var(--brand)")
+            }
+            j += 1
+            while j < inner.count, inner[j].kind == .whitespace { j += 1 }
+            var fallback: String? = nil
+            if j < inner.count {
+                guard inner[j].kind == .comma else {
+                    throw .invalid("var(\(name)) takes a property name and an optional fallback after a comma")
+                }
+                let from = inner[j].range.upperBound
+                let to = end < tokens.count ? tokens[end].range.lowerBound : scalars.count
+                var v = String.UnicodeScalarView()
+                v.append(contentsOf: scalars[from..<to])
+                fallback = String(v)
+            }
+            let replacement: String
+            if let value = values[name] {
+                if let i = chain.firstIndex(of: name) {
+                    throw .invalid("variables refer to each other in a cycle: \(chainText(Array(chain[i...]) + [name]))")
+                }
+                if chain.count >= Self.maximumChain {
+                    throw .invalid("variables refer to each other more than \(Self.maximumChain) deep: \(chainText(chain.prefix(4) + ["…", name]))")
+                }
+                if let known = cache[name] {
+                    replacement = known
+                } else {
+                    replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache)
+                    cache[name] = replacement
+                }
+            } else if let fallback {
+                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache)
+            } else {
+                let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
+                throw .invalid("var(\(name)): '\(name)' is not defined in variables and has no fallback\(via)")
+            }
+            out.append(contentsOf: scalars[copied..<tokens[k].range.lowerBound])
+            out.append(contentsOf: replacement.unicodeScalars)
+            copied = end < tokens.count ? tokens[end].range.upperBound : scalars.count
+            if out.count > Self.maximumExpandedLength {
+                throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
+            }
+            k = end + 1
+        }
+        out.append(contentsOf: scalars[copied...])
+        if out.count > Self.maximumExpandedLength {
+            throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
+        }
+        return String(out)
+    }
+}
+
+extension Unicode.Scalar {
+    /// The scalar itself when printable ASCII, else `U+XXXX`.
+    var escapedForMessage: String {
+        value >= 0x21 && value < 0x7F ? String(self) : "U+" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
+    }
+}
+
+extension String {
+    func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
+}
