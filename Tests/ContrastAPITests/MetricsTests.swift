@@ -16,7 +16,7 @@ import Glibc
     @Test func prometheusMetricsCountRoutesStatusesLatencyAndRejections() throws {
         let live = try ProductionServer { $0.maxBodyBytes = 200 }
         for _ in 0..<3 { _ = try live.request("GET", "/v1/contrast?foreground=%23000&background=%23fff") }
-        _ = try live.request("GET", "/v1/contrast?foreground=bad&background=%23fff")
+        _ = try live.request("GET", "/v1/contrast?foreground=nope&background=%23fff")
         _ = try live.request("GET", "/no/such/page")
         _ = try live.request("GET", "/")
         _ = try live.request("POST", "/v1/contrast", body: String(repeating: "x", count: 300))

@@ -232,6 +232,9 @@ struct CSSMath {
 
     mutating func function(_ name: String, _ token: CSSToken) throws(ColorParseError) -> CSSMathValue {
         guard Self.functions.contains(name) else {
+            if ColorSyntax.mathFunctions.contains(name) {
+                throw .unsupported("\(name)() depends on the document and is not supported; send the computed value")
+            }
             throw .invalid("'\(name)()' is not a CSS math function usable in a color")
         }
         if name == "calc" || name == "-webkit-calc" { return try group(closing: token) }

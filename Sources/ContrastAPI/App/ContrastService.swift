@@ -55,7 +55,7 @@ public struct ContrastService: Sendable {
         r.add("POST", "/v1/difference", json(DifferenceEndpoint.handle))
         r.add("GET", "/v1/apca/font", json(APCAEndpoint.handle))
         let matrix = MatrixEndpoint(maxPaletteSize: configuration.maxPaletteSize)
-        r.add("POST", "/v1/contrast/matrix", { matrix.handle($0) })
+        r.add("POST", "/v1/contrast/matrix", { request in CSSRequestScope.run(request) { matrix.handle(request) } })
         let simulate = SimulateEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/simulate", json(simulate.handle))
         let images = ImageEndpoint(configuration: configuration)
@@ -66,7 +66,7 @@ public struct ContrastService: Sendable {
         let paletteDark = PaletteDarkEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/palette/dark", json(paletteDark.handle))
         let paletteExport = PaletteExportEndpoint(maxPaletteSize: configuration.maxPaletteSize)
-        r.add("POST", "/v1/palette/export", { paletteExport.handle($0) })
+        r.add("POST", "/v1/palette/export", { request in CSSRequestScope.run(request) { paletteExport.handle(request) } })
         let files = {
             var files = StaticFiles(root: configuration.publicDirectory)
             files.problems = Problem.renderer
@@ -103,10 +103,12 @@ public struct ContrastService: Sendable {
     /// Adapts an endpoint that writes its JSON answer as bytes itself (see `JSONByteWriter`).
     static func jsonBytes(_ body: @escaping @Sendable (HTTPRequest) throws(Problem) -> [UInt8]) -> HTTPHandler {
         return { request in
-            do throws(Problem) {
-                return HTTPResponse(status: 200, contentType: "application/json", body: try body(request))
-            } catch {
-                return error.response
+            CSSRequestScope.run(request) {
+                do throws(Problem) {
+                    return HTTPResponse(status: 200, contentType: "application/json", body: try body(request))
+                } catch {
+                    return error.response
+                }
             }
         }
     }

@@ -13,6 +13,11 @@ struct ResolvedColor: Sendable {
     var display: DisplayColor
     /// What an Apple system color name resolved to (nil for CSS colors).
     var systemColor: AppleColorResolution? = nil
+    /// How the string was read, when worth saying: a bare hex taken as `#…`, the `light-dark()`
+    /// branch used, a `var()` substitution (empty for plain colors).
+    var notes: [String] = []
+    /// Whether a `light-dark()` made the color depend on the appearance.
+    var dependsOnAppearance = false
 }
 
 /// Longest color string accepted; the longest valid CSS color of interest is far shorter.
@@ -34,9 +39,13 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     if let system = try resolveSystemColor(text, at: path, context: context ?? AppleRequestScope.context) {
         return system
     }
+    let appearance = (context ?? AppleRequestScope.context).appearance
+    let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
+                              variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {
-        let color = try CSSColorParser.parse(text, hexOrder: hexOrder)
-        return ResolvedColor(input: text, color: color, display: DisplayColor(color))
+        let parsed = try CSSColorParser.parse(text, hexOrder: hexOrder, context: css)
+        return ResolvedColor(input: text, color: parsed.color, display: DisplayColor(parsed.color),
+                             notes: parsed.notes, dependsOnAppearance: parsed.dependsOnColorScheme)
     } catch {
         switch error {
         case .invalid(let why):
@@ -76,7 +85,13 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
             throw problem
         case .unsupported(let why):
-            throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)")
+            var hint = ""
+            if css.variables == nil && CSSVariables.mayReferToVariables(text) {
+                hint = path.parameter == nil
+                    ? " (give the custom properties in the body's \"variables\" member, e.g. {\"variables\": {\"--brand\": \"#0066cc\"}})"
+                    : " (custom properties can be given in a POST body's \"variables\" member)"
+            }
+            throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
 }

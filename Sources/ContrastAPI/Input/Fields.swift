@@ -170,9 +170,10 @@ public struct Fields: Sendable {
         } catch {
             throw Problem.malformedJSON("request body is not valid JSON: \(error.description)")
         }
-        guard case .object(let o) = json else {
+        guard case .object(var o) = json else {
             throw Problem.invalidField(.body(""), "request body must be a JSON object, not \(json.typeName)")
         }
+        if CSSRequestScope.slot != nil { try CSSRequestScope.take(from: &o, at: .body("")) }
         return Fields(object: o, path: .body(""), fromQuery: false)
     }
 

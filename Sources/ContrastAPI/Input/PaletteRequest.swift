@@ -251,14 +251,18 @@ struct PaletteRequest {
             target ?? ContrastTarget.apple(role: role, policy: policy, text: text)
         }
         let lightContext = AppleColorContext.default
+        let darkContext = AppleColorContext(appearance: .dark, level: .base)
         guard case .object(let o) = item else {
             guard case .string(let s) = item else {
                 throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"name\", \"role\", \"color\", …}, not \(item.typeName)")
             }
             let color = try resolveColor(s, at: path, hexOrder: hexOrder, context: lightContext)
+            var given: [PaletteVariant: ResolvedColor] = [:]
+            // `light-dark(a, b)`: b is the dark variant as given.
+            if color.dependsOnAppearance { given[.dark] = try resolveColor(s, at: path, hexOrder: hexOrder, context: darkContext) }
             let t = defaultTarget(.text, nil)
             if !t.isReachable { throw unreachable(path, t) }
-            return PaletteRequestColor(name: s, role: .text, color: color, on: [], onSystem: nil, given: [:], target: t,
+            return PaletteRequestColor(name: s, role: .text, color: color, on: [], onSystem: nil, given: given, target: t,
                                        increasedTarget: increasedTarget ?? t.increased, input: item)
         }
         let cf = Fields(object: o, path: path, fromQuery: fromQuery)
@@ -269,7 +273,15 @@ struct PaletteRequest {
         if name.isEmpty { throw Problem.invalidField(cf.field("name"), "\(cf.field("name").display) must not be empty") }
         var given: [PaletteVariant: ResolvedColor] = [:]
         for (key, variant) in variantKeys {
-            if let c = try cf.color(key, hexOrder: hexOrder, context: lightContext) { given[variant] = c }
+            let context = variant == .dark || variant == .darkIncreasedContrast ? darkContext : lightContext
+            if let c = try cf.color(key, hexOrder: hexOrder, context: context) { given[variant] = c }
+        }
+        if color.dependsOnAppearance {
+            // `light-dark(a, b)`: b is the dark variant as given.
+            if given[.dark] != nil {
+                throw Problem.contradictory(cf.field("dark"), cf.field("color"), "\(cf.field("color").display) is a light-dark() whose second color is the dark variant; give \(cf.field("dark").display) or use light-dark(), not both")
+            }
+            given[.dark] = try cf.color("color", required: true, hexOrder: hexOrder, context: darkContext)!
         }
         var on: [String] = []
         var onSystem: Bool?

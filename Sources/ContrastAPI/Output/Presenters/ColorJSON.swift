@@ -43,6 +43,10 @@ enum ColorJSON {
         s.member("space", c.color.space.rawValue)
         s.member("gamutMapped", c.display.wasGamutMapped)
         if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
+        if !c.notes.isEmpty {
+            s.key("notes")
+            s.array { a in for note in c.notes { a.value(.string(note)) } }
+        }
     }
 
     /// An effective (opaque, composited) color: hex, rgba, relative luminance.

@@ -1,0 +1,80 @@
+import Foundation
+import ColorScience
+import HTTPServer
+import JSONValue
+
+/// The request's custom properties (`"variables": {"--brand": "#0066cc", …}`), for `var()` in
+/// any color member of a POST body (CSS Custom Properties 1 §3, resolved by `CSSVariables`).
+///
+/// The member is read by `Fields.body` and taken out of the body before the endpoint sees it,
+/// so every endpoint taking colors accepts it. It lives in a task-local slot bound around the
+/// endpoint only when the body may hold it (the bytes `variables` or a `\u` escape appear), so a
+/// plain request binds nothing.
+enum CSSRequestScope {
+    /// Where `Fields.body` puts the parsed variables for this request.
+    final class Slot: @unchecked Sendable {
+        var variables: CSSVariables?
+    }
+
+    @TaskLocal static var slot: Slot?
+
+    /// This request's variables, or nil.
+    static var variables: CSSVariables? { slot?.variables }
+
+    /// Runs `body` with a slot bound when `request`'s body may hold a `variables` member.
+    static func run(_ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
+        guard request.method == "POST", mayHoldVariables(request.body) else { return body() }
+        return $slot.withValue(Slot()) { body() }
+    }
+
+    /// Whether `bytes` contain `variables` or `\u` (an escaped member name).
+    static func mayHoldVariables(_ bytes: [UInt8]) -> Bool {
+        let n = bytes.count
+        guard n >= 2 else { return false }
+        let needle = Array("variables".utf8)
+        var i = 0
+        while i < n - 1 {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\\") && bytes[i + 1] == UInt8(ascii: "u") { return true }
+            if b == UInt8(ascii: "v"), i + needle.count <= n, bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Reads and validates `variables` from a POST body object, removes it, and stores it in
+    /// the slot. 400 naming the member for a value that is not an object of strings, a name that
+    /// is not a custom property name, more than `CSSVariables.maximumCount` properties, or a
+    /// value longer than `CSSVariables.maximumValueLength` characters.
+    static func take(from object: inout JSONObject, at path: FieldPath) throws(Problem) {
+        guard let value = object["variables"] else { return }
+        let field = path.appending("variables")
+        object = JSONObject(object.members.filter { $0.key != "variables" })
+        if case .null = value { return }
+        guard let slot else {
+            // Only reachable when the body's bytes hid the name (impossible: a `\u` binds too).
+            throw Problem.invalidField(field, "\(field.display) could not be read")
+        }
+        guard case .object(let members) = value else {
+            throw Problem.invalidField(field, "\(field.display) must be an object of custom properties such as {\"--brand\": \"#0066cc\"}, not \(value.typeName)")
+        }
+        if members.count > CSSVariables.maximumCount {
+            throw Problem.invalidField(field, "\(field.display) has \(members.count) properties; at most \(CSSVariables.maximumCount) are accepted")
+        }
+        var values: [String: String] = [:]
+        for member in members.storage {
+            let at = field.appending(member.key)
+            if let why = CSSVariables.problem(withName: member.key) {
+                throw Problem.invalidField(at, "\(field.display): \(ClientText.quoted(member.key)) is not a custom property name: \(why)")
+            }
+            guard case .string(let text) = member.value else {
+                throw Problem.invalidField(at, "\(at.display) must be a string holding a CSS value, not \(member.value.typeName)")
+            }
+            if text.unicodeScalars.count > CSSVariables.maximumValueLength {
+                throw Problem.invalidField(at, "\(at.display) is longer than \(CSSVariables.maximumValueLength) characters")
+            }
+            values[member.key] = text
+        }
+        slot.variables = CSSVariables(values)
+    }
+}
