@@ -1,0 +1,133 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// CSS Color 5 in color members, over HTTP against the real server: the inputs design tools
+/// write (Tailwind v4's `color-mix()` opacity, relative colors, `light-dark()`, `var()` with
+/// `variables`, hex without `#`) and their errors. Expected values are independent of the
+/// parser: ColorAide 8.13.1 (`Color('#3b82f6').convert('oklch')` is 0.6230830326348527,
+/// 0.1880147345079221, 259.81452852548153) and Chromium 156 (the row comments).
+@Suite(.serialized)
+struct CSSColorInputTests {
+    func post(_ live: LiveServer, _ path: String, _ body: String) throws -> Reply {
+        try live.request("POST", path, body: body)
+    }
+
+    @Test("Tailwind v4's bg-blue-500/50 (color-mix with transparent) is the color at alpha 0.5")
+    func tailwindOpacityModifier() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "color-mix(in oklab, var(--color-blue-500) 50%, transparent)", "background": "#ffffff", "variables": {"--color-blue-500": "oklch(62.3% 0.214 259.815)"}}"##)
+        #expect(r.status == 200, "\(r.text)")
+        // Mixed with transparent (premultiplied), a color keeps its channels at half alpha: the
+        // answer is the one for oklch(62.3% 0.214 259.815 / 0.5) (gamut-mapped #2b7fff at 50%).
+        let same = try post(live, "/v1/contrast", ##"{"foreground": "oklch(62.3% 0.214 259.815 / 0.5)", "background": "#ffffff"}"##)
+        #expect(r.json["foreground"]?["hex"] == "#2b7fff80")
+        #expect(r.json["foreground"]?["hex"] == same.json["foreground"]?["hex"])
+        #expect(abs((r.json["ratio"]?.double ?? 0) - (same.json["ratio"]?.double ?? 1)) < 1e-9)
+        #expect(r.json["foreground"]?["space"] == "oklab")
+        let notes = r.json["foreground"]?["notes"]?.array ?? []
+        #expect(notes.contains { $0.string?.contains("with the variables substituted") == true }, "\(r.text)")
+    }
+
+    @Test("relative color: oklch(from #3b82f6 calc(l - 0.1) c h) lowers OKLCH lightness by exactly 0.1")
+    func relativeColor() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/convert", ##"{"color": "oklch(from #3b82f6 calc(l - 0.1) c h)", "to": "oklch"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        let c = r.json["conversions"]?["oklch"]?["coordinates"]?.array?.compactMap(\.double) ?? []
+        #expect(c.count == 3)
+        if c.count == 3 {
+            #expect(abs(c[0] - (0.6230830326348527 - 0.1)) < 1e-9)
+            #expect(abs(c[1] - 0.1880147345079221) < 1e-9)
+            #expect(abs(c[2] - 259.81452852548153) < 1e-6)
+        }
+    }
+
+    @Test("light-dark() follows the request's appearance and says which branch it used")
+    func lightDarkByAppearance() throws {
+        let live = try LiveServer()
+        let light = try post(live, "/v1/contrast", ##"{"foreground": "light-dark(#1c1c1e, #f2f2f7)", "background": "light-dark(#ffffff, #000000)"}"##)
+        #expect(light.json["foreground"]?["hex"] == "#1c1c1e")
+        #expect(light.json["background"]?["hex"] == "#ffffff")
+        let dark = try post(live, "/v1/contrast", ##"{"foreground": "light-dark(#1c1c1e, #f2f2f7)", "background": "light-dark(#ffffff, #000000)", "appearance": "dark"}"##)
+        #expect(dark.json["foreground"]?["hex"] == "#f2f2f7")
+        #expect(dark.json["background"]?["hex"] == "#000000")
+        #expect(dark.json["foreground"]?["notes"]?.array?.first?.string?.contains("used the dark color '#f2f2f7'") == true, "\(dark.text)")
+        // Both branches must be valid whichever is used.
+        let bad = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "light-dark(#000, nope)", "background": "#fff"}"##), 400, pointer: "/foreground")
+        #expect(bad["detail"]?.string?.contains("unknown color name 'nope'") == true)
+    }
+
+    @Test("a palette takes light-dark()'s second color as the given dark variant")
+    func paletteLightDark() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/palette/dark", ##"{"colors": [{"name": "brand", "color": "light-dark(#0066cc, #4da3ff)"}]}"##)
+        #expect(r.status == 200, "\(r.text)")
+        let variants = r.json["colors"]?.array?.first?["variants"]
+        #expect(variants?["light"]?["hex"] == "#0066cc")
+        #expect(variants?["dark"]?["hex"] == "#4da3ff")
+        #expect(variants?["dark"]?["method"] == "given")
+        expectProblem(try post(live, "/v1/palette/dark", ##"{"colors": [{"name": "brand", "color": "light-dark(#0066cc, #4da3ff)", "dark": "#fff"}]}"##), 400, pointer: "/colors/0/dark")
+    }
+
+    @Test("hex without # is read as hex with a note, in bodies and queries; a JSON number stays a 400")
+    func bareHex() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "1F2937", "background": "FFF"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["foreground"]?["hex"] == "#1f2937")
+        #expect(r.json["background"]?["hex"] == "#ffffff")
+        #expect(r.json["foreground"]?["notes"]?.array?.first?.string?.contains("read as the hex color #1F2937") == true)
+        #expect(r.json["ratioText"] == "14.67")
+        let get = try live.request("GET", "/v1/contrast?foreground=1F2937&background=ffffff")
+        #expect(get.status == 200 && get.json["ratioText"] == "14.67", "\(get.text)")
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": 1234, "background": "#fff"}"##), 400, pointer: "/foreground")
+        // Five digits are no hex color: the message stays the parser's.
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "12345", "background": "#fff"}"##), 400, pointer: "/foreground")
+    }
+
+    @Test("variables: chains resolve; cycles, undefined names and bad names are 400s naming them")
+    func variables() throws {
+        let live = try LiveServer()
+        let ok = try post(live, "/v1/contrast", ##"{"foreground": "var(--text)", "background": "var(--surface, #fff)", "variables": {"--brand": "#0066cc", "--text": "var(--brand)"}}"##)
+        #expect(ok.status == 200, "\(ok.text)")
+        #expect(ok.json["foreground"]?["hex"] == "#0066cc")
+        #expect(ok.json["background"]?["hex"] == "#ffffff")
+        let cycle = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--a)", "background": "#fff", "variables": {"--a": "var(--b)", "--b": "var(--a)"}}"##), 400, pointer: "/foreground")
+        #expect(cycle["detail"]?.string?.contains("--a → --b → --a") == true, "\(cycle)")
+        let missing = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--a)", "background": "#fff", "variables": {"--a": "color-mix(in srgb, var(--nope), white)"}}"##), 400, pointer: "/foreground")
+        #expect(missing["detail"]?.string?.contains("'--nope' is not defined in variables and has no fallback (referenced by --a)") == true, "\(missing)")
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": {"brand": "#000"}}"##), 400, pointer: "/variables/brand")
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": {"--brand": 3}}"##), 400, pointer: "/variables/--brand")
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": ["--brand"]}"##), 400, pointer: "/variables")
+        // Exponential references are bounded by the expanded length, not paid for.
+        var props: [String] = [#""--v0": "red""#]
+        for i in 1...30 { props.append("\"--v\(i)\": \"color-mix(in srgb, var(--v\(i - 1)), var(--v\(i - 1)))\"") }
+        let bomb = try post(live, "/v1/contrast", "{\"foreground\": \"var(--v30)\", \"background\": \"#fff\", \"variables\": {\(props.joined(separator: ", "))}}")
+        expectProblem(bomb, 400, pointer: "/foreground")
+        #expect(bomb.json["detail"]?.string?.contains("more than 8192 characters") == true, "\(bomb.text)")
+        // An escaped member name is the same member.
+        let escaped = try post(live, "/v1/contrast", ##"{"foreground": "var(--x)", "background": "#fff", "\u0076ariables": {"--x": "#000"}}"##)
+        #expect(escaped.status == 200 && escaped.json["foreground"]?["hex"] == "#000000", "\(escaped.text)")
+        // Without variables, var() is valid CSS that needs a document: 422 saying how to give them.
+        let none = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--brand)", "background": "#fff"}"##), 422, pointer: "/foreground")
+        #expect(none["detail"]?.string?.contains("\"variables\" member") == true)
+    }
+
+    @Test("contrast-color() and invalid CSS Color 5 over HTTP")
+    func contrastColorAndErrors() throws {
+        let live = try LiveServer()
+        // Chromium 156: contrast-color(#777) is black, contrast-color(#555) white.
+        #expect(try post(live, "/v1/contrast", ##"{"foreground": "contrast-color(#777)", "background": "#777"}"##).json["foreground"]?["hex"] == "#000000")
+        #expect(try post(live, "/v1/contrast", ##"{"foreground": "contrast-color(#555)", "background": "#555"}"##).json["foreground"]?["hex"] == "#ffffff")
+        let pct = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "color-mix(in srgb, red 120%, blue)", "background": "#fff"}"##), 400, kind: "invalid-color")
+        #expect(pct["detail"]?.string?.contains("between 0% and 100%") == true)
+        let hue = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "color-mix(in srgb longer hue, red, blue)", "background": "#fff"}"##), 400, kind: "invalid-color")
+        #expect(hue["detail"]?.string?.contains("polar") == true)
+        let calc = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "hsl(from red calc(h + 10deg) s l)", "background": "#fff"}"##), 400, kind: "invalid-color")
+        #expect(calc["detail"]?.string?.contains("cannot add an angle to a number") == true, "\(calc)")
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "currentcolor", "background": "#fff"}"##), 422, kind: "unsupported-color")
+    }
+}
