@@ -188,3 +188,27 @@ def test_token_field_when_the_server_needs_one(driver):
     finally:
         driver.execute_script("sessionStorage.clear()")
         stop_server(proc, log)
+
+
+def test_hex_without_hash_and_css_color_5(page, server):
+    """Hex as Figma copies it (no '#') and CSS Color 5 work in the page, with the API's note;
+    an invalid input then clears the numbers instead of leaving the old ones beside the error."""
+    page.open()
+    page.type("#fg-text", "1F2937")
+    page.settle()
+    status, answer = server.api("/v1/contrast", {"foreground": "1F2937", "background": "#ffffff"})
+    assert status == 200
+    page.wait(lambda: page.text("#ratio") == f"{answer['ratioText']}:1", message="the ratio of 1F2937")
+    assert page.el("#fg-picker").get_attribute("value") == "#1f2937"
+    page.wait(lambda: "read as the hex color #1F2937" in page.text("#result-notes"), message="the bare-hex note")
+    page.type("#fg-text", "color-mix(in oklab, #1F2937 50%, white)")
+    page.settle()
+    status, answer = server.api("/v1/contrast", {"foreground": "color-mix(in oklab, #1F2937 50%, white)", "background": "#ffffff"})
+    assert status == 200
+    page.wait(lambda: page.text("#ratio") == f"{answer['ratioText']}:1", message="the ratio of the color-mix()")
+    # Invalid: no stale ratio next to the error.
+    page.type("#fg-text", "color-mix(in srgb, red 120%, blue)")
+    page.settle()
+    page.wait(lambda: page.text("#fg-error") != "", message="the error")
+    assert "between 0% and 100%" in page.text("#fg-error")
+    assert page.text("#ratio") == "–"

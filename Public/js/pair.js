@@ -134,6 +134,8 @@ function render(d) {
   if (apca.text && apca.text.sufficient === false) all.push(`APCA: Lc ${fmt(apca.lc, 1)} is not enough for this size and weight (font lookup).`);
   if (ts && ts.passes && ts.passes.apca === false && ts.apcaMinimumLc) all.push(`APCA: ${ts.title} needs at least Lc ${ts.apcaMinimumLc}.`);
   for (const side of ['foreground', 'background']) {
+    // How the color was read: hex without '#', the light-dark() branch, a var() substitution.
+    for (const n of (d[side] && d[side].notes) || []) all.push(`${side}: ${n}`);
     const sc = d[side] && d[side].systemColor;
     if (sc) all.push(`${side}: ${sc.name} is ${sc.value.hex} in ${sc.context.id} (${sc.valueGeneration}, confidence ${sc.confidence}).`);
   }

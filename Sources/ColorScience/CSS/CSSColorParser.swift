@@ -128,6 +128,13 @@ public enum CSSColorParser {
         }
     }
 
+    /// A hex color (`#` and 3, 4, 6 or 8 hex digits, CSS whitespace around it allowed) without
+    /// tokenizing, or nil for any other text (which `parse` then reads). The same color `parse`
+    /// gives for such text, for callers that want the common case before building a context.
+    public static func parseHexColor(_ text: String, hexOrder: HexOrder = .rgba) -> Color? {
+        fastHex(text, hexOrder: hexOrder)
+    }
+
     /// The hex digits of `text` when it is 3, 4, 6 or 8 hex digits and nothing else (CSS
     /// whitespace around them allowed), else nil.
     static func bareHexDigits(_ text: String) -> String? {

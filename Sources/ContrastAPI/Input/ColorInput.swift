@@ -39,6 +39,10 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     if let system = try resolveSystemColor(text, at: path, context: context ?? AppleRequestScope.context) {
         return system
     }
+    // `#rrggbb` and friends first: no context to read for them.
+    if let color = CSSColorParser.parseHexColor(text, hexOrder: hexOrder) {
+        return ResolvedColor(input: text, color: color, display: DisplayColor(color))
+    }
     let appearance = (context ?? AppleRequestScope.context).appearance
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)

@@ -1,9 +1,41 @@
 // Times the color core without HTTP, as the service uses it: parse two hex colors with the CSS
 // parser, bring them to display sRGB, WCAG ratio + APCA Lc. Prints "ns-per-pair checksum".
 // Same pairs and loop as bench/core.c (the C baseline); run by bench/run.
+// `contrast-core-bench --parse [rounds]` instead times the CSS parser on one string per syntax
+// (plain hex first, the baseline of the same run) and prints "ns-per-parse<TAB>syntax<TAB>text"
+// lines; run by bench/parse.
 import ColorScience
 import Dispatch
 import Foundation
+
+if CommandLine.arguments.dropFirst().first == "--parse" {
+    let rounds = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 200_000 : 200_000
+    let variables = CSSVariables(["--brand": "#0066cc", "--brand-hover": "oklch(from var(--brand) calc(l - 0.1) c h)"])
+    let cases: [(String, String, CSSColorContext)] = [
+        ("hex (baseline)", "#3b82f6", CSSColorContext()),
+        ("named", "rebeccapurple", CSSColorContext()),
+        ("oklch()", "oklch(62.3% 0.214 259.815)", CSSColorContext()),
+        ("color-mix() Tailwind opacity", "color-mix(in oklab, oklch(62.3% 0.214 259.815) 50%, transparent)", CSSColorContext()),
+        ("color-mix() oklch longer hue", "color-mix(in oklch longer hue, #3b82f6 30%, hsl(30 80% 50%))", CSSColorContext()),
+        ("relative oklch(from) calc()", "oklch(from #3b82f6 calc(l - 0.1) c h)", CSSColorContext()),
+        ("relative rgb(from) / alpha", "rgb(from #3b82f6 r g b / calc(alpha * 0.5))", CSSColorContext()),
+        ("light-dark()", "light-dark(#1c1c1e, #f2f2f7)", CSSColorContext(colorScheme: .dark)),
+        ("contrast-color()", "contrast-color(#3b82f6)", CSSColorContext()),
+        ("var() chain", "var(--brand-hover)", CSSColorContext(variables: variables)),
+        ("bare hex", "3b82f6", CSSColorContext(acceptsBareHex: true)),
+    ]
+    var sink = 0.0
+    for (name, text, context) in cases {
+        // Warm up, then time.
+        for _ in 0..<1000 { sink += (try? CSSColorParser.parse(text, context: context))?.color.alpha ?? 0 }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<rounds { sink += (try? CSSColorParser.parse(text, context: context))?.color.alpha ?? .nan }
+        let ns = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds)
+        print(String(format: "%.1f", ns) + "\t\(name)\t\(text)")
+    }
+    if sink.isNaN { print("a case failed to parse") }
+    exit(0)
+}
 
 let pairs = 100_000
 let rounds = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 20 : 20
