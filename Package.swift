@@ -23,6 +23,11 @@ let package = Package(
         // audit policy, dark and increased-contrast variants, table stripes. No I/O, no JSON.
         .target(name: "AppleDesign", dependencies: ["ColorScience"]),
 
+        // Design-token and theme files: the formats (DTCG, Tokens Studio, Style Dictionary, Figma
+        // Variables, CSS, Tailwind, Material), aliases and modes, pair rules and presets, the
+        // contrast audit of a design system. No HTTP.
+        .target(name: "DesignTokens", dependencies: ["ColorScience", "AppleDesign", "JSONValue"]),
+
         // Strict RFC 8259 JSON values: ordered objects, exact types, JSON-pointer error locations.
         .target(name: "JSONValue"),
 
@@ -36,7 +41,7 @@ let package = Package(
         // The API: endpoints, validation, JSON, problem details. The only place that knows both.
         .target(
             name: "ContrastAPI",
-            dependencies: ["ColorScience", "AppleDesign", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
+            dependencies: ["ColorScience", "AppleDesign", "DesignTokens", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
             resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json")]
         ),
 
@@ -78,6 +83,7 @@ let package = Package(
 
         .testTarget(name: "ColorScienceTests", dependencies: ["ColorScience", "TestSupport"]),
         .testTarget(name: "AppleDesignTests", dependencies: ["AppleDesign", "ColorScience", "TestSupport"]),
+        .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "ColorScience", "JSONValue", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "JSONValue", "TestSupport"]),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
         .testTarget(name: "ContrastAPITests", dependencies: ["ContrastAPI", "HTTPServer", "ColorScience", "AppleDesign", "JSONValue", "contrast-server", "ImageProcessing", "TestSupport"]),

@@ -1,0 +1,164 @@
+import ColorScience
+
+// The design-token model every format reader produces (DTCG 2025.10 terms: token, group, alias,
+// mode): each token's value per mode, where it is written, and what is not a color.
+
+/// A design-token or theme file as submitted: its name (used in messages and report locations),
+/// its text (so line numbers survive), and optionally the mode all its tokens belong to (one file
+/// per mode, e.g. `light.tokens.json` and `dark.tokens.json`).
+public struct TokenFile: Sendable, Equatable {
+    public var name: String
+    public var content: String
+    public var mode: String?
+
+    public init(name: String, content: String, mode: String? = nil) {
+        self.name = name
+        self.content = content
+        self.mode = mode
+    }
+}
+
+/// Where something is written: file name, 1-based line and column (in Unicode scalars) of a
+/// token's key or declaration.
+public struct TokenLocation: Sendable, Hashable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+/// One token's value in one mode, as written (before aliases are followed).
+public enum TokenValue: Sendable, Equatable {
+    /// A color as CSS text, with the format's own conventions already undone: Figma's 0–1 floats
+    /// and DTCG 2025.10 color objects become `color(srgb r g b / a)` (or their `colorSpace`),
+    /// shadcn's bare HSL triplets `hsl(…)`, Material's channel triplets `rgb(…)`. In CSS formats
+    /// the text may hold `var(--x)` inside functions (`color-mix(in oklab, var(--x) 50%, white)`).
+    case css(String)
+    /// The whole value is another token (DTCG and Tokens Studio `{color.blue.500}`, Style
+    /// Dictionary `{name.value}`, Figma `VARIABLE_ALIAS`, CSS `var(--x)`), by its path.
+    case alias(String)
+    /// Not a color (a dimension, number, shadow, gradient, font …): skipped and counted.
+    case other(type: String)
+}
+
+/// One design token: its path, its value in the base (every mode unless overridden) and per mode,
+/// and where each is written.
+public struct DesignToken: Sendable, Equatable {
+    /// The token's name as pair rules match it: DTCG/Tokens Studio dotted path
+    /// (`color.text.default`), Figma variable name (`fgColor/default`), CSS custom property
+    /// (`--foreground`), Material id (`md.sys.color.on-primary`).
+    public var path: String
+    /// The value in every mode that does not override it (CSS `:root`, DTCG `$value`).
+    public var base: TokenValue?
+    /// Mode name → value there.
+    public var modes: [String: TokenValue]
+    /// Where the base value (or the first definition) is written.
+    public var location: TokenLocation
+    /// Mode name → where that mode's value is written, when not at `location`.
+    public var modeLocations: [String: TokenLocation]
+    /// The declared type when the format has one (`color`, `dimension`, …).
+    public var type: String?
+
+    public init(path: String, base: TokenValue?, modes: [String: TokenValue] = [:], location: TokenLocation,
+                modeLocations: [String: TokenLocation] = [:], type: String? = nil) {
+        self.path = path
+        self.base = base
+        self.modes = modes
+        self.location = location
+        self.modeLocations = modeLocations
+        self.type = type
+    }
+
+    /// The value in `mode` (its override, else the base).
+    public func value(in mode: String?) -> TokenValue? {
+        if let mode, let v = modes[mode] { return v }
+        return base
+    }
+
+    /// Where the value in `mode` is written.
+    public func location(in mode: String?) -> TokenLocation {
+        if let mode, let l = modeLocations[mode] { return l }
+        return location
+    }
+}
+
+/// The formats read (detected from content, or named by `tokenFormat`).
+public enum TokenFormat: String, Sendable, CaseIterable {
+    /// W3C Design Tokens (DTCG 2025.10): `$value`, `$type` inheritance, `{a.b}` aliases, modes in
+    /// `$extensions` (Terrazzo `mode`, Figma SDS `com.figma.sds.modes`) or one file per mode, and
+    /// the 2025.10 resolver document.
+    case dtcg
+    /// Tokens Studio: token sets with `value`/`type` and `$themes.json`/`$metadata.json`.
+    case tokensStudio = "tokens-studio"
+    /// Style Dictionary's older `value` format, with `{name}` / `{a.b.value}` references and the
+    /// `sets` extension (light/dark/… per token).
+    case styleDictionary = "style-dictionary"
+    /// Figma Variables REST API (`GET /v1/files/:key/variables/local`).
+    case figmaVariables = "figma-variables"
+    /// CSS custom properties: `:root`, `.dark`, `[data-theme=…]`, `@media (prefers-color-scheme)`
+    /// and `(prefers-contrast: more)` blocks as modes.
+    case css
+    /// Tailwind CSS v4: `@theme { --color-…: … }` (and the CSS around it).
+    case tailwind
+    /// Material Theme Builder exports: DSP `entities` and the flat dotted-key JSON.
+    case material
+}
+
+/// All tokens of the submitted files, with the modes they define.
+public struct TokenSet: Sendable {
+    public var format: TokenFormat
+    /// Tokens in file order.
+    public var tokens: [DesignToken]
+    /// Modes in the order the files define them; empty when the files have none (one mode).
+    public var modes: [String]
+    /// What the reader wants said (a file read as a given mode, a quirk handled).
+    public var notes: [String]
+
+    public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = []) {
+        self.format = format
+        self.tokens = tokens
+        self.modes = modes
+        self.notes = notes
+    }
+}
+
+/// Why files could not be read: which file, token and line, and why.
+public struct TokenError: Error, Sendable, Equatable {
+    public var file: String?
+    public var path: String?
+    public var location: TokenLocation?
+    public var reason: String
+
+    public init(file: String? = nil, path: String? = nil, location: TokenLocation? = nil, reason: String) {
+        self.file = file
+        self.path = path
+        self.location = location ?? nil
+        self.reason = reason
+    }
+
+    /// "theme.css line 12: --brand: …" style text.
+    public var message: String {
+        var where_ = ""
+        if let location { where_ = "\(location.file) line \(location.line), column \(location.column)" }
+        else if let file { where_ = file }
+        let token = path.map { "token '\($0)'" }
+        let parts = [where_.isEmpty ? nil : where_, token].compactMap { $0 }.joined(separator: ", ")
+        return parts.isEmpty ? reason : "\(parts): \(reason)"
+    }
+}
+
+/// A reader of one format.
+public protocol TokenFormatReader {
+    /// The format read.
+    static var format: TokenFormat { get }
+    /// Whether `files` look like this format (cheap checks of content and names).
+    static func detect(_ files: [TokenFile]) -> Bool
+    /// The tokens of `files`.
+    /// - Throws: `TokenError` naming the file, token and line for malformed input.
+    static func read(_ files: [TokenFile]) throws(TokenError) -> TokenSet
+}
