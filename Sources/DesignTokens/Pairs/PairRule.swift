@@ -1,0 +1,156 @@
+import AppleDesign
+import ColorScience
+
+// Which token pairs an audit checks: rules a design system states (foreground and background
+// patterns, a role or text size, a policy) and presets for the conventions of popular systems.
+
+/// What the foreground of a pair is.
+public enum PairRole: String, Sendable, CaseIterable {
+    /// Body text (WCAG 2.2 SC 1.4.3: 4.5:1 AA, 7:1 AAA).
+    case text
+    /// Large text, 18 pt or 14 pt bold and up (SC 1.4.3: 3:1 AA, 4.5:1 AAA).
+    case largeText = "large-text"
+    /// Icons and glyphs (SC 1.4.11: 3:1; APCA: Lc 45).
+    case icon
+    /// Other non-text UI: borders, focus rings, chart marks (SC 1.4.11: 3:1).
+    case nonText = "non-text"
+}
+
+/// The rule set pairs are judged by.
+public enum TokenPolicy: String, Sendable, CaseIterable {
+    case wcagAA = "wcag-aa"
+    case wcagAAA = "wcag-aaa"
+    case apca
+    case hig
+
+    var apple: AppleContrastPolicy {
+        switch self {
+        case .wcagAA: return .wcagAA
+        case .wcagAAA: return .wcagAAA
+        case .apca: return .apca
+        case .hig: return .hig
+        }
+    }
+}
+
+/// One rule: every foreground token matching `foreground` on every background token matching
+/// `background` (with the same captures), judged as `role` at `fontSize`/`fontWeight` by `policy`.
+public struct PairRule: Sendable {
+    public var foreground: TokenPattern
+    public var background: TokenPattern
+    public var role: PairRole
+    /// CSS px (nil: the role's default: 16 px for text, 24 px for large text).
+    public var fontSize: Double?
+    /// CSS weight 100–900 (nil: 400, or 700 nowhere implied).
+    public var fontWeight: Int?
+    /// Nil: the audit's policy.
+    public var policy: TokenPolicy?
+    /// A token composited under a translucent background (Primer's `-muted` backgrounds over
+    /// `bgColor-default`); may use the captures.
+    public var backdrop: TokenPattern?
+    /// Where the rule comes from: "rules[2]" or "preset shadcn".
+    public var source: String
+
+    public init(foreground: TokenPattern, background: TokenPattern, role: PairRole = .text, fontSize: Double? = nil,
+                fontWeight: Int? = nil, policy: TokenPolicy? = nil, backdrop: TokenPattern? = nil, source: String) {
+        self.foreground = foreground
+        self.background = background
+        self.role = role
+        self.fontSize = fontSize
+        self.fontWeight = fontWeight
+        self.policy = policy
+        self.backdrop = backdrop
+        self.source = source
+    }
+
+    /// The minimum this rule asks under `policy`: WCAG 2.2 SC 1.4.3/1.4.6/1.4.11, APCA's font
+    /// lookup (apca-w3 0.1.9) for text and Lc 45 for icons and non-text ("APCA in a Nutshell"),
+    /// or HIG, exactly as `/v1/audit` states them (`ContrastTarget.apple`).
+    public func target(_ policy: TokenPolicy) -> ContrastTarget {
+        let p = (self.policy ?? policy).apple
+        let weight = fontWeight ?? 400
+        switch role {
+        case .text, .largeText:
+            let px = fontSize ?? (role == .largeText ? 24 : 16)
+            // CSS px → pt (WCAG's large text is 18 pt = 24 px, or 14 pt = 18.67 px bold).
+            let text = AppleTextRequirement(points: px * 0.75, weight: weight, apcaPx: px)
+            return ContrastTarget.apple(role: .text, policy: p, text: text)
+        case .icon:
+            return ContrastTarget.apple(role: .icon, policy: p, text: nil)
+        case .nonText:
+            return ContrastTarget.apple(role: .nonText, policy: p, text: nil)
+        }
+    }
+}
+
+/// Pair conventions of popular design systems, each with its source.
+public enum PairPreset: String, Sendable, CaseIterable {
+    /// shadcn/ui: `--x-foreground` on `--x` (also as Tailwind v4's `--color-x-foreground`), and
+    /// `--muted-foreground` on `--background` (ui.shadcn.com/docs/theming: "background and
+    /// foreground convention").
+    case shadcn
+    /// Material 3: `on-x` on `x` for every role and container, `on-surface-variant` on the surface
+    /// and its containers, `inverse-on-surface` and `inverse-primary` on `inverse-surface`
+    /// (m3.material.io/styles/color/roles).
+    case material3
+    /// Radix Colors: steps 11 and 12 (text) on steps 1 and 2 (backgrounds) of each scale
+    /// (radix-ui.com/colors/docs/palette-composition/understanding-the-scale).
+    case radix
+    /// Primer: `fgColor-*` on `bgColor-*`: default and muted text on the default and muted
+    /// backgrounds, `onEmphasis` on the emphasis backgrounds, role text on its muted background
+    /// composited over `bgColor-default`, button text on its button (primer.style/foundations/
+    /// primitives/color).
+    case primer
+    /// Apple: every color as text on the iOS system backgrounds (`systemBackground`,
+    /// `secondarySystemBackground`, `tertiarySystemBackground` and the grouped ones), as
+    /// `/v1/audit` does (HIG Dark Mode, Color). The API layer supplies the backgrounds.
+    case apple
+
+    /// Where the convention is written.
+    public var source: String {
+        switch self {
+        case .shadcn: return "https://ui.shadcn.com/docs/theming (background/foreground convention)"
+        case .material3: return "https://m3.material.io/styles/color/roles"
+        case .radix: return "https://www.radix-ui.com/colors/docs/palette-composition/understanding-the-scale"
+        case .primer: return "https://primer.style/foundations/primitives/color"
+        case .apple: return "https://developer.apple.com/design/human-interface-guidelines/dark-mode"
+        }
+    }
+
+    /// The preset's rules.
+    public var rules: [PairRule] {
+        func r(_ fg: String, _ bg: String, _ role: PairRole = .text, backdrop: String? = nil) -> PairRule {
+            // The patterns are constants: they compile.
+            PairRule(foreground: try! TokenPattern(fg), background: try! TokenPattern(bg), role: role,
+                     backdrop: backdrop.map { try! TokenPattern($0) }, source: "preset \(rawValue)")
+        }
+        switch self {
+        case .shadcn:
+            return [r("{p}{x}-foreground", "{p}{x}"), r("{p}foreground", "{p}background"),
+                    r("{p}muted-foreground", "{p}background")]
+        case .material3:
+            return [r("{p}on-{x}", "{p}{x}"), r("{p}on-surface-variant", "{p}surface"),
+                    r("{p}on-surface", "{p}surface-container{s}"), r("{p}on-surface-variant", "{p}surface-container{s}"),
+                    r("{p}inverse-primary", "{p}inverse-surface")]
+        case .radix:
+            return [r("{p}11", "{p}1"), r("{p}12", "{p}1"), r("{p}11", "{p}2"), r("{p}12", "{p}2")]
+        case .primer:
+            var rules = [r("{p}fgColor{s}default", "{p}bgColor{s}default"), r("{p}fgColor{s}muted", "{p}bgColor{s}default"),
+                         r("{p}fgColor{s}muted", "{p}bgColor{s}muted", backdrop: "{p}bgColor{s}default"),
+                         r("{p}fgColor{s}default", "{p}bgColor{s}muted", backdrop: "{p}bgColor{s}default"),
+                         r("{p}fgColor{s}default", "{p}bgColor{s}inset"),
+                         r("{p}fgColor{s}onEmphasis", "{p}bgColor{s}emphasis"),
+                         r("{p}fgColor{s}onEmphasis", "{p}bgColor{s}{r}-emphasis"),
+                         r("{p}fgColor{s}link", "{p}bgColor{s}default"),
+                         r("{p}button-primary-fgColor-rest", "{p}button-primary-bgColor-rest"),
+                         r("{p}button-danger-fgColor-rest", "{p}button-danger-bgColor-rest")]
+            for role in ["accent", "success", "attention", "severe", "danger", "open", "closed", "done", "sponsors"] {
+                rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}default"))
+                rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}\(role)-muted", backdrop: "{p}bgColor{s}default"))
+            }
+            return rules
+        case .apple:
+            return [r("**", "apple.system*")]
+        }
+    }
+}

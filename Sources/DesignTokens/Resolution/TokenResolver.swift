@@ -1,0 +1,152 @@
+import ColorScience
+
+// Following aliases to colors, per mode (DTCG 2025.10 §3.8 aliases; CSS Custom Properties 1 §3
+// for var()): alias chains with cycle detection, case-insensitive matching when the exact path is
+// unknown (Figma SDS writes `{@color_primitives.Gray.900}` for the key `gray.900`), and CSS text
+// parsed by the color core with the mode's custom properties for var() inside functions.
+
+/// A token's color in one mode, and how it was reached.
+public struct ResolvedToken: Sendable {
+    /// The token asked for.
+    public var path: String
+    /// The tokens passed through, the token asked for first, the one holding the color last
+    /// (`["color.text.action", "color.blue.6"]`); one element when the value is a color itself.
+    public var chain: [String]
+    /// The CSS text the color was read from (after var() substitution).
+    public var css: String
+    /// The color.
+    public var color: Color
+    /// Where the value holding the color is written.
+    public var location: TokenLocation
+}
+
+/// Why a token has no color in a mode.
+public enum ResolutionFailure: Error, Sendable, Equatable {
+    /// A non-color value (dimension, shadow …): the token is skipped, not an error.
+    case notAColor(type: String)
+    /// The token has no value in this mode.
+    case noValue
+    /// A real error: unknown alias, cycle, invalid color (named with file, token, line).
+    case error(TokenError)
+}
+
+/// Resolves tokens of one `TokenSet` in its modes; results are memoized per (path, mode).
+public final class TokenResolver: @unchecked Sendable {
+    /// Longest alias chain followed.
+    public static let maximumChain = 64
+
+    public let set: TokenSet
+    private var index: [String: Int] = [:]
+    private var folded: [String: [Int]] = [:]
+    private var memo: [String: Result<ResolvedToken, ResolutionFailure>] = [:]
+    private var variables: [String: CSSVariables] = [:]
+
+    public init(_ set: TokenSet) {
+        self.set = set
+        for (i, t) in set.tokens.enumerated() {
+            if index[t.path] == nil { index[t.path] = i }
+            folded[Self.fold(t.path), default: []].append(i)
+        }
+    }
+
+    /// The key case-insensitive matching uses: lowercased, `@` prefixes of segments dropped.
+    static func fold(_ path: String) -> String {
+        path.lowercased().split(separator: ".", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("@") ? $0.dropFirst() : $0 }.joined(separator: ".")
+    }
+
+    /// The token at `path` (exact, else the one case-insensitive match), or nil.
+    public func token(_ path: String) -> DesignToken? {
+        if let i = index[path] { return set.tokens[i] }
+        if let candidates = folded[Self.fold(path)], candidates.count == 1 { return set.tokens[candidates[0]] }
+        return nil
+    }
+
+    /// The color-scheme `light-dark()` takes in `mode`: dark when the mode's name says so.
+    static func colorScheme(_ mode: String?) -> CSSColorScheme {
+        guard let mode else { return .light }
+        return mode.lowercased().contains("dark") ? .dark : .light
+    }
+
+    /// `path` in `mode` (nil: the base values).
+    public func resolve(_ path: String, mode: String?) -> Result<ResolvedToken, ResolutionFailure> {
+        let key = (mode ?? "") + "\u{0}" + path
+        if let known = memo[key] { return known }
+        let result = follow(path, mode: mode, chain: [])
+        memo[key] = result
+        return result
+    }
+
+    private func follow(_ path: String, mode: String?, chain: [String]) -> Result<ResolvedToken, ResolutionFailure> {
+        guard let token = token(path) else {
+            let from = chain.last.flatMap { token($0) }
+            let location = from.map { $0.location(in: mode) }
+            let via = chain.isEmpty ? "" : " (alias chain: \(chain.joined(separator: " → ")) → \(path))"
+            return .failure(.error(TokenError(file: location?.file, path: chain.last ?? path, location: location,
+                                              reason: "alias to '\(path)', which is not a token of the submitted files\(via)")))
+        }
+        if chain.contains(token.path) {
+            let start = chain.firstIndex(of: token.path)!
+            return .failure(.error(TokenError(file: token.location.file, path: token.path, location: token.location(in: mode),
+                                              reason: "aliases form a cycle: \((chain[start...] + [token.path]).joined(separator: " → "))")))
+        }
+        if chain.count >= Self.maximumChain {
+            return .failure(.error(TokenError(file: token.location.file, path: token.path, location: token.location(in: mode),
+                                              reason: "alias chain longer than \(Self.maximumChain): \(chain.prefix(3).joined(separator: " → ")) → …")))
+        }
+        let here = chain + [token.path]
+        guard let value = token.value(in: mode) else { return .failure(.noValue) }
+        let location = token.location(in: mode)
+        switch value {
+        case .other(let type):
+            if chain.isEmpty { return .failure(.notAColor(type: type)) }
+            return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                              reason: "alias chain \(here.joined(separator: " → ")) ends in a \(type), not a color")))
+        case .alias(let target):
+            if let memoized = chain.isEmpty ? nil : memo[(mode ?? "") + "\u{0}" + target], case .success(var r) = memoized,
+               !r.chain.contains(where: here.contains) {
+                r.chain = here + r.chain
+                r.path = here[0]
+                return .success(r)
+            }
+            switch follow(target, mode: mode, chain: here) {
+            case .success(var r):
+                r.path = here[0]
+                return .success(r)
+            case .failure(let f): return .failure(f)
+            }
+        case .css(let text):
+            let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
+                                          variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
+            do throws(ColorParseError) {
+                let parsed = try CSSColorParser.parse(text, context: context)
+                var css = text
+                if context.variables != nil, let expanded = try? context.variables!.substitute(in: text) { css = expanded }
+                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location))
+            } catch {
+                let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
+                let via = chain.isEmpty ? "" : " (reached through \(here.joined(separator: " → ")))"
+                return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                                  reason: "'\(shown)' is not a color: \(error.message)\(via)")))
+            }
+        }
+    }
+
+    /// The custom properties of `mode` for var() inside CSS values: every `--` token's text
+    /// there (an alias as `var(--target)`).
+    private func variables(for mode: String?) -> CSSVariables {
+        let key = mode ?? ""
+        if let v = variables[key] { return v }
+        var values: [String: String] = [:]
+        for t in set.tokens where t.path.hasPrefix("--") {
+            switch t.value(in: mode) {
+            case .css(let text)?: values[t.path] = text
+            case .alias(let target)?: values[t.path] = target.hasPrefix("--") ? "var(\(target))" : nil
+            default: break
+            }
+        }
+        let v = CSSVariables(values)
+        variables[key] = v
+        return v
+    }
+}

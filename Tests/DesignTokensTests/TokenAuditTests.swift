@@ -1,0 +1,79 @@
+import ColorScience
+import Testing
+@testable import DesignTokens
+
+/// Resolution, patterns and the audit on small hand-made token sets (the real files are audited
+/// end to end in ContrastAPITests).
+@Suite struct TokenAuditTests {
+    static func at(_ line: Int) -> TokenLocation { TokenLocation(file: "t.json", line: line, column: 3) }
+
+    static let set = TokenSet(format: .dtcg, tokens: [
+        DesignToken(path: "color.gray.900", base: .css("#111827"), modes: ["dark": .css("#f9fafb")], location: at(1)),
+        DesignToken(path: "color.white", base: .css("#ffffff"), modes: ["dark": .css("#030712")], location: at(2)),
+        DesignToken(path: "color.text.default", base: .alias("color.gray.900"), location: at(3)),
+        DesignToken(path: "color.text.subtle", base: .css("#9ca3af"), location: at(4)),
+        DesignToken(path: "color.surface.default", base: .alias("color.white"), location: at(5)),
+        DesignToken(path: "color.loop.a", base: .alias("color.loop.b"), location: at(6)),
+        DesignToken(path: "color.loop.b", base: .alias("color.loop.a"), location: at(7)),
+        DesignToken(path: "size.radius", base: .other(type: "dimension"), location: at(8)),
+    ], modes: ["light", "dark"])
+
+    @Test("aliases resolve per mode with their chain; cycles name the chain and line")
+    func resolution() throws {
+        let r = TokenResolver(Self.set)
+        guard case .success(let light) = r.resolve("color.text.default", mode: "light") else { Issue.record("no light"); return }
+        #expect(light.chain == ["color.text.default", "color.gray.900"])
+        #expect(light.color == Color.srgb8(0x11, 0x18, 0x27))
+        guard case .success(let dark) = r.resolve("color.text.default", mode: "dark") else { Issue.record("no dark"); return }
+        #expect(dark.color == Color.srgb8(0xf9, 0xfa, 0xfb))
+        guard case .failure(.error(let e)) = r.resolve("color.loop.a", mode: "light") else { Issue.record("no cycle"); return }
+        #expect(e.reason == "aliases form a cycle: color.loop.a → color.loop.b → color.loop.a")
+        #expect(e.location?.line == 6)
+        if case .failure(.notAColor(let type)) = r.resolve("size.radius", mode: nil) { #expect(type == "dimension") } else { Issue.record("radius resolved") }
+        // Case-insensitive fallback, as Figma SDS writes aliases.
+        #expect(r.token("Color.Gray.900")?.path == "color.gray.900")
+    }
+
+    @Test("patterns: * stays in a segment, ** crosses, captures must agree")
+    func patterns() throws {
+        let p = try TokenPattern("color.text.*")
+        #expect(p.match("color.text.default") != nil)
+        #expect(p.match("color.text.brand.default") == nil)
+        #expect(try TokenPattern("color.**").match("color.text.brand.default") != nil)
+        let fg = try TokenPattern("{p}{x}-foreground")
+        let caps = try #require(fg.match("--primary-foreground"))
+        #expect(try TokenPattern("{p}{x}").substituting(caps).text == "--primary")
+        #expect(try TokenPattern("{p}on-{x}").match("md.sys.color.on-primary-container").map { $0["p"]! + $0["x"]! } == "md.sys.color.primary-container")
+        #expect(throws: TokenError.self) { try TokenPattern("color.{x") }
+    }
+
+    @Test("the audit measures every pair in every mode and suggests a passing color for failures")
+    func audit() throws {
+        let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.default"), source: "rules[0]")]
+        let report = try TokenAudit.run(Self.set, rules: rules)
+        #expect(report.results.count == 4)  // 2 text tokens × 2 modes
+        #expect(report.summaries.map(\.pairs) == [2, 2])
+        let subtleLight = try #require(report.results.first { $0.foregroundPath == "color.text.subtle" && $0.mode == "light" })
+        // #9ca3af on white: 2.54:1 (WCAG 2 relative luminance by hand: 0.3613 → 1.05 / 0.4113).
+        #expect(abs((subtleLight.value ?? 0) - 1.05 / (WCAG.relativeLuminance(SIMD3(0x9c, 0xa3, 0xaf) / 255) + 0.05)) < 1e-12)
+        #expect(!subtleLight.passes)
+        let s = try #require(subtleLight.suggestion)
+        #expect(s.value >= 4.5)
+        #expect(!report.passes)
+        #expect(report.skippedNonColor == 1)
+        // A rule matching nothing is reported.
+        let none = try TokenAudit.run(Self.set, rules: [PairRule(foreground: try TokenPattern("color.nope.*"), background: try TokenPattern("color.surface.*"), source: "x")])
+        #expect(none.unmatchedRules == [0])
+        // A cycle in a pair is an error naming it, unless reported.
+        let loop = [PairRule(foreground: try TokenPattern("color.loop.a"), background: try TokenPattern("color.white"), source: "x")]
+        #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: loop) }
+        var options = TokenAuditOptions()
+        options.reportUnresolved = true
+        let reported = try TokenAudit.run(Self.set, rules: loop, options: options)
+        #expect(reported.summaries.map(\.unresolved) == [1, 1])
+        // Unknown modes are refused.
+        options.modes = ["sepia"]
+        #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: rules, options: options) }
+    }
+}
+
