@@ -12,7 +12,7 @@ public struct ContrastService: Sendable {
     /// `/healthz` and small requests are never behind them (``ServerConfiguration/heavyPaths``).
     public static let heavyPaths: Set<String> = [
         ImageEndpoint.analyzePath, ImageEndpoint.dimPath, "/v1/contrast/matrix", "/v1/palette/dark",
-        "/v1/palette/export", "/v1/simulate", "/v1/audit", "/v1/table-stripes",
+        "/v1/palette/export", "/v1/simulate", "/v1/audit", "/v1/table-stripes", TokensAuditEndpoint.path,
     ]
 
     public let configuration: ServiceConfiguration
@@ -65,6 +65,8 @@ public struct ContrastService: Sendable {
         r.add("POST", "/v1/suggest", json(SuggestEndpoint.handle))
         let paletteDark = PaletteDarkEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/palette/dark", json(paletteDark.handle))
+        let tokensAudit = TokensAuditEndpoint()
+        r.add("POST", TokensAuditEndpoint.path, { request in CSSRequestScope.run(request) { tokensAudit.handle(request) } })
         let paletteExport = PaletteExportEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/palette/export", { request in CSSRequestScope.run(request) { paletteExport.handle(request) } })
         let files = {

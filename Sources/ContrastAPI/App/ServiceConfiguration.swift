@@ -31,6 +31,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Largest image accepted by `/v1/image/*`, bytes `1...1073741824` (20 MiB). These two paths
     /// get this as their HTTP body cap instead of `maxBodyBytes`; larger bodies get 413.
     public var maxImageBytes = 20_971_520
+    /// Largest body of `/v1/tokens/audit` (token files), bytes `1...1073741824` (8 MiB: the
+    /// Figma Variables REST response of a large design system is over 1 MiB).
+    public var maxTokenBytes = 8_388_608
     /// Most pixels (width × height) an image header may declare, `1...1000000000` (40 MP);
     /// more gets 422 before any pixel is decoded (decompression bombs).
     public var maxImagePixels = 40_000_000
@@ -161,6 +164,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         stringKey("logLevel", "CONTRAST_LOG_LEVEL", allowed: ["debug", "info", "warn", "error"], \.logLevel),
         intKey("maxPaletteSize", "CONTRAST_MAX_PALETTE_SIZE", 1...4096, \.maxPaletteSize),
         intKey("maxImageBytes", "CONTRAST_MAX_IMAGE_BYTES", 1...1_073_741_824, \.maxImageBytes),
+        intKey("maxTokenBytes", "CONTRAST_MAX_TOKEN_BYTES", 1...1_073_741_824, \.maxTokenBytes),
         intKey("maxImagePixels", "CONTRAST_MAX_IMAGE_PIXELS", 1...1_000_000_000, \.maxImagePixels),
         intKey("requestTimeoutSeconds", "CONTRAST_REQUEST_TIMEOUT_SECONDS", 0...3600, \.requestTimeoutSeconds),
         intKey("maxHeaderBytes", "CONTRAST_MAX_HEADER_BYTES", 1024...16384, \.maxHeaderBytes),
@@ -243,6 +247,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.maxBodyBytes = maxBodyBytes
         s.maxBodyBytesByPath[ImageEndpoint.analyzePath] = maxImageBytes
         s.maxBodyBytesByPath[ImageEndpoint.dimPath] = maxImageBytes
+        s.maxBodyBytesByPath[TokensAuditEndpoint.path] = maxTokenBytes
         s.connectionLimit = connectionLimit
         s.perIPConnectionLimit = perIPConnectionLimit
         s.connectionTimeoutSeconds = connectionTimeoutSeconds

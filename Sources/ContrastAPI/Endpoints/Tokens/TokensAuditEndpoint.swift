@@ -1,0 +1,89 @@
+import AppleDesign
+import ColorScience
+import DesignTokens
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/tokens/audit`: a design system's token files in, the contrast of every named pair
+/// in every mode out, as JSON, JUnit XML, SARIF 2.1.0 or a text table (docs/api/tokens.md).
+///
+/// The files are read by `DesignTokens.TokenFormats` (DTCG, Tokens Studio, Style Dictionary,
+/// Figma Variables, CSS, Tailwind v4, Material), the pairs come from `rules` and presets, and
+/// `TokenAudit` measures them. `failOn: "failure"` turns a failing audit into a 422 with the same
+/// report, so `curl --fail-with-body` fails a CI job. Heavy path: runs on the heavy workers.
+struct TokensAuditEndpoint {
+    static let path = "/v1/tokens/audit"
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(Problem) {
+            let req = try TokenAuditRequest.parse(request)
+            var set: TokenSet
+            do throws(TokenError) {
+                set = try TokenFormats.read(req.files, format: req.format)
+            } catch {
+                throw Self.problem(error, files: req.files)
+            }
+            if req.presets.contains(.apple) { try Self.addAppleBackgrounds(to: &set) }
+            let report: TokenAuditReport
+            do throws(TokenError) {
+                report = try TokenAudit.run(set, rules: req.rules, options: req.options)
+            } catch {
+                throw Self.problem(error, files: req.files)
+            }
+            let status = req.failOn == .failure && !report.passes ? 422 : 200
+            var response: HTTPResponse
+            switch req.report {
+            case .json:
+                response = HTTPResponse(status: status, contentType: "application/json",
+                                        body: TokenAuditJSON.document(report, policy: req.options.policy).serialized())
+            case .junit:
+                response = HTTPResponse(status: status, contentType: "application/xml; charset=utf-8", body: Array(TokenAuditJUnit.document(report).utf8))
+            case .sarif:
+                response = HTTPResponse(status: status, contentType: "application/sarif+json",
+                                        body: TokenAuditSARIF.document(report).serialized())
+            case .text:
+                response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(TokenAuditText.document(report).utf8))
+            }
+            response.headers.append(("X-Audit-Passes", report.passes ? "true" : "false"))
+            return response
+        } catch {
+            return error.response
+        }
+    }
+
+    /// A reading or audit error as a 400 naming the file, token and line.
+    static func problem(_ error: TokenError, files: [TokenFile]) -> Problem {
+        var extra: [(String, JSON)] = []
+        if let file = error.file ?? error.location?.file { extra.append(("file", .string(file))) }
+        if let path = error.path { extra.append(("token", .string(path))) }
+        if let l = error.location {
+            extra.append(("line", .number(Double(l.line))))
+            extra.append(("column", .number(Double(l.column))))
+        }
+        var field = FieldPath.body("/files")
+        if let file = error.file ?? error.location?.file, let i = files.firstIndex(where: { $0.name == file }) {
+            field = FieldPath.body("/files/\(i)/content")
+        }
+        return Problem(status: 400, kind: "invalid-tokens", title: "Invalid design tokens",
+                       detail: error.message.count > 600 ? String(error.message.prefix(599)) + "…" : error.message, field: field, extra: extra)
+    }
+
+    /// The Apple preset's backgrounds: iOS system backgrounds as tokens `apple.<name>`, light in
+    /// the base and dark in every mode whose name says dark (modes `light` and `dark` when the
+    /// files have none).
+    static func addAppleBackgrounds(to set: inout TokenSet) throws(Problem) {
+        let data = try AppleData.get()
+        if set.modes.isEmpty { set.modes = ["light", "dark"] }
+        let names = ["systemBackground", "secondarySystemBackground", "tertiarySystemBackground",
+                     "systemGroupedBackground", "secondarySystemGroupedBackground", "tertiarySystemGroupedBackground"]
+        let at = TokenLocation(file: "(Apple system colors)", line: 1, column: 1)
+        for name in names {
+            guard let light = data.catalog.resolve(name, in: .default)?.value.color,
+                  let dark = data.catalog.resolve(name, in: AppleColorContext(appearance: .dark, level: .base))?.value.color else { continue }
+            func css(_ c: Color) -> TokenValue { .css(ColorJSON.hex(DisplayColor(c).srgb, alpha: DisplayColor(c).alpha)) }
+            var modes: [String: TokenValue] = [:]
+            for m in set.modes where m.lowercased().contains("dark") { modes[m] = css(dark) }
+            set.tokens.append(DesignToken(path: "apple.\(name)", base: css(light), modes: modes, location: at))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import AppleDesign
+import ColorScience
+import DesignTokens
+import HTTPServer
+import JSONValue
+
+/// What `POST /v1/tokens/audit` was asked: the files, how to read them, which pairs, how to judge
+/// and report them. From a JSON body `{"files": [{"name", "content", "mode"?}], …}` or a raw token
+/// file as the body with the options in the query.
+struct TokenAuditRequest {
+    /// Members of the JSON body (and query parameters of the raw form, but `files` and `rules`).
+    static let fields: Set<String> = ["files", "tokenFormat", "preset", "rules", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
+    /// Query parameters of the raw form.
+    static let queryFields: Set<String> = ["name", "tokenFormat", "preset", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
+    static let ruleFields: Set<String> = ["foreground", "background", "role", "fontSize", "fontWeight", "policy", "backdrop"]
+    static let maxFiles = 64
+    static let maxRules = 2000
+    static let maxFileNameBytes = 256
+
+    enum Report: String, CaseIterable { case json, junit, sarif, text }
+    enum FailOn: String, CaseIterable { case never, failure }
+    enum Unresolved: String, CaseIterable { case error, report }
+
+    var files: [TokenFile]
+    var format: TokenFormat?
+    var presets: [PairPreset]
+    var rules: [PairRule]
+    var options: TokenAuditOptions
+    var report: Report
+    var failOn: FailOn
+
+    /// Reads the request.
+    static func parse(_ request: HTTPRequest) throws(Problem) -> TokenAuditRequest {
+        let f: Fields
+        var files: [TokenFile] = []
+        if Self.isJSONRequest(request) {
+            f = try Fields.body(request, maxDepth: 64)
+            try f.rejectUnknown(fields)
+            guard let items = try f.array("files", maxCount: maxFiles) else {
+                throw Problem.invalidField(f.field("files"), "\(f.field("files").display) is required: [{\"name\": \"tokens.json\", \"content\": \"<the file's text>\"}] (or send one token file as the body, options in the query)")
+            }
+            if items.isEmpty { throw Problem.invalidField(f.field("files"), "\(f.field("files").display) is empty: give at least one file") }
+            var names = Set<String>()
+            for (i, item) in items.enumerated() {
+                let path = f.field("files").appending(index: i)
+                guard case .object(let o) = item else {
+                    throw Problem.invalidField(path, "\(path.display) must be an object {\"name\", \"content\", \"mode\"?}, not \(item.typeName)")
+                }
+                let ff = Fields(object: o, path: path, fromQuery: false)
+                try ff.rejectUnknown(["name", "content", "mode"])
+                let name = try ff.string("name", required: true, maxLength: maxFileNameBytes)!
+                if name.isEmpty { throw Problem.invalidField(ff.field("name"), "\(ff.field("name").display) must not be empty") }
+                if !names.insert(name).inserted { throw Problem.invalidField(ff.field("name"), "\(ff.field("name").display): \(ClientText.quoted(name)) is given twice") }
+                let content = try ff.string("content", required: true, maxLength: Int.max)!
+                let mode = try ff.string("mode", maxLength: 128)
+                files.append(TokenFile(name: name, content: content, mode: mode))
+            }
+        } else {
+            try Fields.rejectMalformedQuery(request)
+            f = try Fields.query(request)
+            try f.rejectUnknown(queryFields)
+            guard let text = String(validating: request.body, as: UTF8.self) else {
+                throw Problem.invalidField(.body(""), "the token file in the body is not UTF-8 text")
+            }
+            if text.isEmpty {
+                throw Problem.invalidField(.body(""), "the body is empty: send a token file (or a JSON request {\"files\": […]})")
+            }
+            files = [TokenFile(name: try f.string("name", maxLength: maxFileNameBytes) ?? "tokens", content: text)]
+        }
+        var format: TokenFormat? = nil
+        if f.has("tokenFormat") { format = try f.choice("tokenFormat", TokenFormat.self) }
+        var presets: [PairPreset] = []
+        if let v = f.value("preset") {
+            let names: [String]
+            switch v {
+            case .string(let s): names = s.split(separator: ",").map { $0.trimmingWhitespace() }
+            case .array(let a):
+                names = try a.enumerated().map { (i, e) throws(Problem) -> String in
+                    guard case .string(let s) = e else { throw Problem.invalidField(f.field("preset").appending(index: i), "\(f.field("preset").appending(index: i).display) must be a preset name") }
+                    return s
+                }
+            default: throw Problem.invalidField(f.field("preset"), "\(f.field("preset").display) must be a preset name or a list of them")
+            }
+            for n in names {
+                guard let p = PairPreset(rawValue: n.lowercased()) else {
+                    throw Problem.invalidField(f.field("preset"), "\(f.field("preset").display): unknown preset \(ClientText.quoted(n)); presets: \(PairPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                if !presets.contains(p) { presets.append(p) }
+            }
+        }
+        var rules: [PairRule] = []
+        if let items = try f.array("rules", maxCount: maxRules) {
+            for (i, item) in items.enumerated() {
+                let path = f.field("rules").appending(index: i)
+                guard case .object(let o) = item else { throw Problem.invalidField(path, "\(path.display) must be an object {\"foreground\", \"background\", …}") }
+                let rf = Fields(object: o, path: path, fromQuery: false)
+                try rf.rejectUnknown(ruleFields)
+                func pattern(_ key: String, required: Bool) throws(Problem) -> TokenPattern? {
+                    guard let s = try rf.string(key, required: required, maxLength: TokenPattern.maximumLength) else { return nil }
+                    if s.isEmpty { throw Problem.invalidField(rf.field(key), "\(rf.field(key).display) must not be empty") }
+                    do throws(TokenError) { return try TokenPattern(s) } catch {
+                        throw Problem.invalidField(rf.field(key), "\(rf.field(key).display): \(error.reason)")
+                    }
+                }
+                let fg = try pattern("foreground", required: true)!
+                let bg = try pattern("background", required: true)!
+                let backdrop = try pattern("backdrop", required: false)
+                let role = try rf.choice("role", PairRole.self) ?? .text
+                let size = try rf.number("fontSize", in: 1...1000)
+                let weight = try rf.number("fontWeight", in: 100...900).map { Int($0) }
+                let policy = try rf.choice("policy", TokenPolicy.self)
+                rules.append(PairRule(foreground: fg, background: bg, role: role, fontSize: size, fontWeight: weight,
+                                      policy: policy, backdrop: backdrop, source: "rules[\(i)]"))
+            }
+        }
+        if presets.isEmpty && rules.isEmpty {
+            throw Problem.invalidField(f.field("preset"), "say which pairs to check: give \(f.field("rules").display) ([{\"foreground\": \"color.text.*\", \"background\": \"color.surface.*\"}]) or \(f.field("preset").display), one of \(PairPreset.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")); pairs are never guessed")
+        }
+        var options = TokenAuditOptions()
+        options.policy = try f.choice("policy", TokenPolicy.self) ?? .wcagAA
+        if let v = f.value("modes") {
+            switch v {
+            case .string(let s): options.modes = s.split(separator: ",").map { $0.trimmingWhitespace() }
+            case .array(let a):
+                options.modes = try a.enumerated().map { (i, e) throws(Problem) -> String in
+                    guard case .string(let s) = e else { throw Problem.invalidField(f.field("modes").appending(index: i), "\(f.field("modes").appending(index: i).display) must be a mode name") }
+                    return s
+                }
+            default: throw Problem.invalidField(f.field("modes"), "\(f.field("modes").display) must be a list of mode names")
+            }
+        }
+        options.reportUnresolved = (try f.choice("unresolved", Unresolved.self) ?? .error) == .report
+        if f.has("suggest") { options.suggest = try f.bool("suggest") ?? true }
+        let report = try f.choice("report", Report.self) ?? Self.reportFromAccept(request) ?? .json
+        let failOn = try f.choice("failOn", FailOn.self) ?? .never
+        for p in presets { rules += p.rules }
+        return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn)
+    }
+
+    /// A JSON request (`{"files": …}`) rather than a raw token file: a JSON object body whose
+    /// first member is `files`, or that has a `files` array, is a request.
+    static func isJSONRequest(_ request: HTTPRequest) -> Bool {
+        let type = request.header("content-type")?.lowercased() ?? ""
+        if type.hasPrefix("text/css") { return false }
+        guard let json = try? JSONParser.parse(request.body, maxDepth: 64), case .object(let o) = json else { return false }
+        if case .array? = o["files"] { return true }
+        return false
+    }
+
+    /// The report an `Accept` header asks for, when it names one.
+    static func reportFromAccept(_ request: HTTPRequest) -> Report? {
+        guard let accept = request.header("accept")?.lowercased() else { return nil }
+        if accept.contains("application/sarif+json") { return .sarif }
+        if accept.contains("application/junit+xml") || accept.contains("application/xml") || accept.contains("text/xml") { return .junit }
+        if accept.contains("text/plain") && !accept.contains("application/json") { return .text }
+        return nil
+    }
+}

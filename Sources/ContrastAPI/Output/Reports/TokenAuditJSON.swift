@@ -1,0 +1,119 @@
+import ColorScience
+import DesignTokens
+import JSONValue
+
+/// The JSON report of a token audit (`report: json`, the default): every pair in every mode with
+/// both tokens' alias chains and locations, the resolved colors, the unrounded ratio and its
+/// floored text, APCA Lc, the verdict, and for failures the nearest passing foreground.
+enum TokenAuditJSON {
+    static func location(_ l: TokenLocation) -> JSON {
+        .object([("file", .string(l.file)), ("line", .number(Double(l.line))), ("column", .number(Double(l.column)))])
+    }
+
+    static func token(_ t: ResolvedToken) -> JSON {
+        let d = DisplayColor(t.color)
+        return .object([
+            ("token", .string(t.path)), ("chain", .array(t.chain.map { .string($0) })), ("value", .string(t.css)),
+            ("hex", .string(ColorJSON.hex(d.srgb, alpha: d.alpha))), ("location", location(t.location)),
+        ])
+    }
+
+    static func target(_ t: ContrastTarget) -> JSON {
+        .object([("metric", .string(t.metric.rawValue)), ("minimum", t.minimum.isFinite ? .number(t.minimum) : .null), ("basis", .string(t.basis))])
+    }
+
+    /// One line per pair for humans: "color.text.subtle on color.surface.default (dark): 2.54:1, needs 4.5:1".
+    static func describe(_ r: PairResult) -> String {
+        let mode = r.mode.map { " (\($0))" } ?? ""
+        guard let m = r.measurement, let v = r.value else {
+            return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): not measured: \(r.unresolved?.message ?? "unresolved")"
+        }
+        let got = r.target.metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(String(format: "%.1f", v))"
+        let need = r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
+        return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): \(got), \(r.passes ? "meets" : "needs") \(need)"
+    }
+
+    static func document(_ report: TokenAuditReport, policy: TokenPolicy) -> JSON {
+        var o = JSONObject()
+        o.append("format", .string(report.format.rawValue))
+        o.append("policy", .string(policy.rawValue))
+        o.append("passes", .bool(report.passes))
+        o.append("apcaVersion", .string(APCA.version))
+        o.append("modes", .array(report.modes.map { $0.map { .string($0) } ?? .null }))
+        let total = report.summaries.reduce(into: (0, 0, 0, 0)) { $0.0 += $1.pairs; $0.1 += $1.passing; $0.2 += $1.failing; $0.3 += $1.unresolved }
+        o.append("summary", .object([
+            ("tokens", .number(Double(report.tokenCount))), ("skippedNonColor", .number(Double(report.skippedNonColor))),
+            ("pairs", .number(Double(total.0))), ("passing", .number(Double(total.1))), ("failing", .number(Double(total.2))),
+            ("unresolved", .number(Double(total.3))),
+            ("byMode", .array(report.summaries.map { s in
+                .object([("mode", s.mode.map { .string($0) } ?? .null), ("pairs", .number(Double(s.pairs))), ("passing", .number(Double(s.passing))),
+                         ("failing", .number(Double(s.failing))), ("unresolved", .number(Double(s.unresolved)))])
+            })),
+        ]))
+        o.append("rules", .array(report.rules.enumerated().map { (i, r) in
+            var ro = JSONObject()
+            ro.append("index", .number(Double(i)))
+            ro.append("source", .string(r.source))
+            ro.append("foreground", .string(r.foreground.text))
+            ro.append("background", .string(r.background.text))
+            if let b = r.backdrop { ro.append("backdrop", .string(b.text)) }
+            ro.append("role", .string(r.role.rawValue))
+            if let s = r.fontSize { ro.append("fontSize", .number(s)) }
+            if let w = r.fontWeight { ro.append("fontWeight", .number(Double(w))) }
+            ro.append("target", target(r.target(r.policy ?? policy)))
+            ro.append("matched", .bool(!report.unmatchedRules.contains(i)))
+            return .object(ro)
+        }))
+        o.append("pairs", .array(report.results.map { r in
+            var p = JSONObject()
+            p.append("mode", r.mode.map { .string($0) } ?? .null)
+            p.append("rule", .number(Double(r.rule)))
+            p.append("foreground", r.foreground.map(token) ?? .object([("token", .string(r.foregroundPath))]))
+            p.append("background", r.background.map(token) ?? .object([("token", .string(r.backgroundPath))]))
+            if let b = r.backdrop { p.append("backdrop", token(b)) }
+            if let m = r.measurement {
+                p.append("ratio", .number(m.ratio))
+                p.append("ratioText", .string(WCAG.ratioText(m.ratio)))
+                p.append("apcaLc", .number(m.apcaLc))
+                if let range = m.ratioRange { p.append("ratioRange", .object([("min", .number(range.min)), ("max", .number(range.max))])) }
+            }
+            p.append("target", target(r.target))
+            if let v = r.value { p.append("value", .number(v)) }
+            p.append("passes", .bool(r.passes))
+            if let e = r.unresolved {
+                var u = JSONObject()
+                u.append("reason", .string(e.message))
+                if let path = e.path { u.append("token", .string(path)) }
+                if let l = e.location { u.append("location", location(l)) }
+                p.append("unresolved", .object(u))
+            }
+            if let s = r.suggestion {
+                let fg = r.foreground!
+                p.append("suggestion", .object([
+                    ("token", .string(fg.path)), ("definedBy", .string(fg.chain.last ?? fg.path)),
+                    ("hex", .string(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
+                    ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
+                    ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.foregroundDeltaEOK)),
+                ]))
+            }
+            p.append("summary", .string(describe(r)))
+            return .object(p)
+        }))
+        var warnings: [JSON] = report.unmatchedRules.map { i in
+            let r = report.rules[i]
+            return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
+        }
+        if report.results.isEmpty { warnings.append(.string("no pair was checked: the rules and presets match no tokens of these files")) }
+        o.append("warnings", .array(warnings))
+        o.append("notes", .array(report.notes.map { .string($0) }))
+        return .object(o)
+    }
+}
+
+extension ContrastTarget {
+    /// A minimum for texts: integers without a fraction.
+    static func formatted(_ d: Double) -> String {
+        guard d.isFinite else { return "∞" }
+        return d == d.rounded() ? String(Int(d)) : String(d)
+    }
+}

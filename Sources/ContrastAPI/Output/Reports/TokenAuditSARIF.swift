@@ -1,0 +1,56 @@
+import ColorScience
+import DesignTokens
+import JSONValue
+
+/// SARIF 2.1.0 (OASIS) of a token audit (`report: sarif`): one result per failing or unresolved
+/// pair, located at the foreground token's line and column in the submitted file, so code review
+/// tools (GitHub code scanning, GitLab) annotate the line that defines the color.
+enum TokenAuditSARIF {
+    static func document(_ report: TokenAuditReport) -> JSON {
+        var rules: [JSON] = []
+        var ruleIDs: [String: Int] = [:]
+        var results: [JSON] = []
+        func ruleID(_ r: PairResult) -> String {
+            let id = r.unresolved != nil ? "tokens/unresolved" : "contrast/\(r.target.metric.rawValue)-\(ContrastTarget.formatted(r.target.minimum))"
+            if ruleIDs[id] == nil {
+                ruleIDs[id] = rules.count
+                let text = r.unresolved != nil ? "A token of a checked pair cannot be resolved to a color" : r.target.basis
+                rules.append(.object([
+                    ("id", .string(id)), ("name", .string(r.unresolved != nil ? "UnresolvedToken" : "InsufficientContrast")),
+                    ("shortDescription", .object([("text", .string(text))])),
+                    ("helpUri", .string("https://www.w3.org/TR/WCAG22/#contrast-minimum")),
+                ]))
+            }
+            return id
+        }
+        for r in report.results where !r.passes {
+            let id = ruleID(r)
+            var message = TokenAuditJSON.describe(r)
+            if let s = r.suggestion { message += "; nearest passing color for \(r.foregroundPath): \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))" }
+            var o = JSONObject()
+            o.append("ruleId", .string(id))
+            o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
+            o.append("level", .string("error"))
+            o.append("message", .object([("text", .string(message))]))
+            if let l = r.foreground?.location ?? r.unresolved?.location {
+                o.append("locations", .array([.object([("physicalLocation", .object([
+                    ("artifactLocation", .object([("uri", .string(l.file))])),
+                    ("region", .object([("startLine", .number(Double(l.line))), ("startColumn", .number(Double(l.column)))])),
+                ]))])]))
+            }
+            o.append("partialFingerprints", .object([("pair", .string("\(r.mode ?? "")|\(r.foregroundPath)|\(r.backgroundPath)"))]))
+            results.append(.object(o))
+        }
+        return .object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+            ("version", .string("2.1.0")),
+            ("runs", .array([.object([
+                ("tool", .object([("driver", .object([
+                    ("name", .string("ContrastService")), ("version", .string(ContrastService.version)),
+                    ("informationUri", .string("https://www.w3.org/TR/WCAG22/")), ("rules", .array(rules)),
+                ]))])),
+                ("results", .array(results)),
+            ])])),
+        ])
+    }
+}

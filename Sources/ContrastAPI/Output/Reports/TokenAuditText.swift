@@ -1,0 +1,44 @@
+import ColorScience
+import DesignTokens
+
+/// The plain-text table of a token audit (`report: text`), for a terminal: one line per pair,
+/// failures first, then the summary per mode.
+enum TokenAuditText {
+    static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+
+    static func document(_ report: TokenAuditReport) -> String {
+        var rows: [[String]] = [["MODE", "FOREGROUND", "BACKGROUND", "CONTRAST", "NEEDS", "RESULT"]]
+        let ordered = report.results.filter { !$0.passes } + report.results.filter(\.passes)
+        for r in ordered {
+            let got: String, need: String
+            if let m = r.measurement, let v = r.value {
+                got = r.target.metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(String(format: "%.1f", v))"
+                need = r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
+            } else {
+                (got, need) = ("–", "–")
+            }
+            var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
+            if let s = r.suggestion { result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha)))" }
+            rows.append([r.mode ?? "-", r.foregroundPath, r.backgroundPath, got, need, result])
+        }
+        let widths = (0..<6).map { c in min(rows.map { $0[c].count }.max() ?? 0, 48) }
+        var out = rows.map { row in (0..<6).map { pad(row[$0], widths[$0]) }.joined(separator: "  ").trimmingTrailingSpaces }.joined(separator: "\n")
+        out += "\n\n"
+        for s in report.summaries {
+            out += "\(s.mode ?? "default"): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
+        }
+        for i in report.unmatchedRules {
+            out += "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair\n"
+        }
+        out += report.passes ? "PASS\n" : "FAIL\n"
+        return out
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}
