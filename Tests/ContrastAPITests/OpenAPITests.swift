@@ -318,6 +318,10 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/convert", body: ##"{"color": "lab(150 200 -200)", "to": ["hex", "lch", "xyz"], "gamut": "display-p3"}"##, status: 200),
             Sample(method: "POST", target: "/v1/convert", body: ##"{"color": "var(--brand)"}"##, status: 422),
 
+            Sample(method: "POST", target: "/v1/tokens/audit", body: ##"{"files": [{"name": "theme.css", "content": ":root { --foreground: #111; --background: #fff; --muted-foreground: #999; }"}], "preset": "shadcn"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/tokens/audit", body: ##"{"files": [{"name": "theme.css", "content": ":root { --foreground: #999; --background: #fff; }"}], "preset": "shadcn", "failOn": "failure"}"##, status: 422),
+            Sample(method: "POST", target: "/v1/tokens/audit", body: ##"{"files": [{"name": "theme.css", "content": ":root { --foreground: #111; }"}]}"##, status: 400),
+
             Sample(method: "GET", target: "/v1/difference?a=red&b=blue", status: 200),
             Sample(method: "POST", target: "/v1/difference", body: ##"{"a": "red", "b": "#ff1010", "lab": "d50"}"##, status: 200),
             Sample(method: "POST", target: "/v1/difference", body: ##"{"a": "red"}"##, status: 400),
