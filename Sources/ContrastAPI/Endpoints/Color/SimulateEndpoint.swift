@@ -51,6 +51,7 @@ struct SimulateEndpoint {
                     ("hex", .string(ColorJSON.hex(simulated[i].srgb, alpha: simulated[i].alpha))),
                     ("rgba", ColorJSON.rgba(simulated[i].srgb, alpha: simulated[i].alpha)),
                     ("relativeLuminance", .number(simulated[i].relativeLuminance)),
+                    ("apcaY", .number(ColorJSON.apcaY(simulated[i].srgb))),
                 ])),
             ]))
         }
