@@ -1,4 +1,6 @@
+import ColorScience
 import Foundation
+import ImageProcessing
 import JSONValue
 import TestSupport
 import Testing
@@ -64,5 +66,43 @@ struct APCAAnswerTests {
         let rgba = (simulated["rgba"]?.array ?? []).compactMap(\.double)
         try #require(rgba.count == 4, "\(sim.text)")
         #expect(abs(simulated["apcaY"]!.double! - Self.ys(rgba[0] / 255, rgba[1] / 255, rgba[2] / 255)) < 1e-12)
+    }
+
+    /// Every answer that carries an Lc (measured, or a minimum) names the APCA version once:
+    /// `apca.version` in `/v1/contrast`, `version` in `/v1/apca/font`, `apcaVersion` elsewhere.
+    @Test func everyAnswerWithAnLcNamesTheAPCAVersion() throws {
+        #expect(APCA.version == "0.0.98G-4g")
+        let server = try LiveServer()
+        let requests: [(String, String, String?)] = [
+            ("POST", "/v1/contrast/matrix", ##"{"colors": ["#000", "#fff"]}"##),
+            ("GET", "/v1/suggest?foreground=%23999&background=white", nil),
+            ("POST", "/v1/suggest", ##"{"foreground": "#777", "background": "#fff", "target": "apca"}"##),
+            ("POST", "/v1/audit", ##"{"colors": ["#777777"]}"##),
+            ("GET", "/v1/labels?appearance=dark&level=base&contrast=standard", nil),
+            ("GET", "/v1/materials?material=thin&appearance=dark", nil),
+            ("GET", "/v1/text-styles?textStyle=body", nil),
+            ("POST", "/v1/table-stripes", ##"{"textColors": ["label"]}"##),
+            ("POST", "/v1/palette/dark", ##"{"colors": ["#007aff"]}"##),
+            ("POST", "/v1/simulate", ##"{"colors": ["red", "green"], "type": "deutan", "pairs": [{"foreground": "red", "background": "green"}]}"##),
+        ]
+        for (method, target, body) in requests {
+            let r = try server.request(method, target, body: body)
+            #expect(r.status == 200, "\(method) \(target): \(r.text.prefix(300))")
+            #expect(r.json["apcaVersion"] == "0.0.98G-4g", "\(method) \(target) has no apcaVersion")
+            #expect(r.json["apca"] == nil && r.json["version"] == nil, "\(method) \(target): one version member")
+        }
+        // Where it was already: once, in the APCA block or as the answer's subject.
+        let contrast = try server.request("GET", "/v1/contrast?foreground=%23777&background=white")
+        #expect(contrast.json["apca"]?["version"] == "0.0.98G-4g" && contrast.json["apcaVersion"] == nil)
+        let font = try server.request("GET", "/v1/apca/font?lc=60")
+        #expect(font.json["version"] == "0.0.98G-4g")
+        // No Lc, no version: simulate without pairs, the system colors, WebAIM's shape.
+        let plain = try server.request("POST", "/v1/simulate", body: ##"{"colors": ["red"], "type": "deutan"}"##)
+        #expect(plain.status == 200 && plain.json["apcaVersion"] == nil)
+        #expect(try server.request("GET", "/api/webaim?fcolor=777777&bcolor=FFFFFF").json["apcaVersion"] == nil)
+        // The image analysis (targetLc, apcaLc of the white levels).
+        let analyzed = callImage("/v1/image/analyze", try ImageSamples.encode(.png, width: 40, height: 30))
+        #expect(analyzed.status == 200 && analyzed.json["apcaVersion"] == "0.0.98G-4g", "\(analyzed.text.prefix(300))")
+        #expect(analyzed.json["recommendation"]?["whiteLevel"]?["before"]?["apcaY"]?.double != nil)
     }
 }

@@ -94,6 +94,8 @@ struct SimulateEndpoint {
                 ]))
             }
             out.append("pairs", .array(pairs))
+            // Only pairs carry an Lc.
+            out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         }
 
         // Pairs that become hard to tell apart.

@@ -90,6 +90,7 @@ struct ImageEndpoint: Sendable {
             ("areaShareThreshold", .number(DimRule.areaShareThreshold)),
         ]))
         out.append("recommendation", Self.describe(rec))
+        out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         var notes: [JSON] = []
         switch file.colorHandling {
         case .assumedSRGB:

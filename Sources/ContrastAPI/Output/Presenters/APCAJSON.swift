@@ -4,6 +4,11 @@ import JSONValue
 /// JSON pieces of APCA answers (`/v1/apca/font` and the `apca` block of contrast answers): the
 /// use level an Lc reaches, the apca-w3 0.1.9 font-size row, and whether a size suffices.
 enum APCAJSON {
+    /// `("apcaVersion", "0.0.98G-4g")`: the member every answer carrying an Lc (measured or a
+    /// minimum) has once, at its top level, so a client knows which APCA the numbers are from.
+    /// `/v1/contrast` states it as `apca.version` and `/v1/apca/font` as `version`.
+    static let versionMember: (String, JSON) = ("apcaVersion", .string(APCA.version))
+
     /// The highest level |lc| reaches: `{"name", "minimumLc", "use"}`, or null below Lc 15.
     static func levelJSON(_ lc: Double) -> JSON {
         JSON.build { levelJSON(lc, into: &$0) }
