@@ -50,15 +50,27 @@ enum APCAJSON {
 
     /// `{"px", "fontWeight", "weightColumn", "minimumPx", "sufficient"}` with the row already looked up.
     static func sufficiency<S: JSONSink>(_ row: [FontSizeRequirement], text: TextSpec, into s: inout S) {
-        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
-        let minimum = row[index].minimumPx
+        let (index, minimum, sufficient) = lookup(row, text: text)
         s.object { s in
             s.member("px", text.apcaPx)
             s.member("fontWeight", text.weight)
             s.member("weightColumn", APCAFontLookup.weights[index])
             s.member("minimumPx", minimum)
-            s.member("sufficient", minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
+            s.member("sufficient", sufficient)
         }
+    }
+
+    /// Whether the text size and weight suffice for `lc` (`sufficient` of `sufficiency`).
+    static func isSufficient(lc: Double, text: TextSpec) -> Bool {
+        lookup(APCAFontLookup.requirements(lc: lc), text: text).sufficient
+    }
+
+    /// The weight column of `text` (the next lighter one between columns), its minimum px in
+    /// `row` (nil: not usable for text) and whether the size reaches it.
+    private static func lookup(_ row: [FontSizeRequirement], text: TextSpec) -> (index: Int, minimumPx: Double?, sufficient: Bool) {
+        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
+        let minimum = row[index].minimumPx
+        return (index, minimum, minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
     }
 
     static func name(_ level: APCALevel) -> String {
