@@ -55,10 +55,20 @@ struct APCAAnswerTests {
         let b = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "rgba(255, 255, 255, 0.5)", "backdrop": "#000"}"##)
         let effBg = try #require(b.json["effectiveBackground"]?["apcaY"]?.double, "\(b.text)")
         #expect(abs(effBg - Self.ys(0.5, 0.5, 0.5)) < 1e-12)
+        // The translucent background itself: white, alpha ignored.
+        #expect(b.json["background"]?["apcaY"] == 1.0000001 && b.json["background"]?["relativeLuminance"] == 1)
         // The matrix, suggest and simulate describe their colors the same way.
         let m = try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#777777", "#336699"]}"##)
         let blue = try #require(m.json["colors"]?.array?[1]["apcaY"]?.double, "\(m.text)")
         #expect(abs(blue - Self.ys(0x33 / 255.0, 0x66 / 255.0, 0x99 / 255.0)) < 1e-12)
+        // /v1/contrast takes an opaque color's luminances from its measurement; the matrix
+        // computes them from the color: the same bits.
+        let pair = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#777777", "background": "#336699"}"##)
+        for (key, i) in [("foreground", 0), ("background", 1)] {
+            for member in ["relativeLuminance", "apcaY"] {
+                #expect(pair.json[key]?[member] == m.json["colors"]?.array?[i][member], "\(key).\(member)")
+            }
+        }
         let s = try server.request("GET", "/v1/suggest?foreground=%23777777&background=%23ffffff")
         #expect(s.json["foreground"]?["apcaY"]?.double.map { abs($0 - Self.ys(119.0 / 255, 119.0 / 255, 119.0 / 255)) < 1e-12 } == true, "\(s.text)")
         let sim = try server.request("POST", "/v1/simulate", body: ##"{"colors": ["#777777"], "type": "achromatopsia"}"##)

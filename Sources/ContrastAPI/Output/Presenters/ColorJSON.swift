@@ -30,19 +30,21 @@ enum ColorJSON {
     }
 
     /// `{"input", "hex", "rgba", "relativeLuminance", "apcaY", "space", "gamutMapped", "systemColor"?}`.
-    /// Both luminances ignore alpha (see `apcaY(_:)`).
-    static func describe<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
-        s.object { s in describeMembers(c, into: &s) }
+    /// Both luminances ignore alpha (see `apcaY(_:)`). `luminances` are the color's relative
+    /// luminance and Ys when the caller measured them already (`ContrastMeasurement` of the opaque
+    /// color: the same functions of the same channels, so the same bits), else they are computed.
+    static func describe<S: JSONSink>(_ c: ResolvedColor, luminances: (relative: Double, apcaY: Double)? = nil, into s: inout S) {
+        s.object { s in describeMembers(c, luminances: luminances, into: &s) }
     }
 
     /// The members of `describe` inside an object the caller opened (to add its own first).
-    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, luminances: (relative: Double, apcaY: Double)? = nil, into s: inout S) {
         s.member("input", c.input)
         s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
         s.key("rgba")
         rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
-        s.member("relativeLuminance", c.display.relativeLuminance)
-        s.member("apcaY", apcaY(c.display.srgb))
+        s.member("relativeLuminance", luminances?.relative ?? c.display.relativeLuminance)
+        s.member("apcaY", luminances?.apcaY ?? apcaY(c.display.srgb))
         s.member("space", c.color.space.rawValue)
         s.member("gamutMapped", c.display.wasGamutMapped)
         if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
