@@ -134,6 +134,13 @@ struct ContrastReferenceTests {
         }
         #expect(WCAG.ratioText(4.499999999999999) == "4.49")
         #expect(WCAG.ratioText(4.569999999999999) == "4.57")
+        // Every shown value of 0.00…99.99 (the text is written digit by digit), and beyond.
+        for h in 0..<10_000 {
+            let text = WCAG.ratioText((Double(h) + 0.5) / 100)
+            #expect(text == String(format: "%d.%02d", h / 100, h % 100), "\(h)")
+            if text != String(format: "%d.%02d", h / 100, h % 100) { break }
+        }
+        #expect(WCAG.ratioText(100) == "100.00" && WCAG.ratioText(123.456) == "123.45")
     }
 
     @Test func largeTextThresholds() {

@@ -160,6 +160,7 @@ struct OpenAPITests {
         }
         // `variables` is read for every POST body by Fields.body (CSSRequestScope), not by the endpoint.
         #expect(members("ContrastRequest") == ContrastEndpoint.fields.union(["variables"]))
+        #expect(members("PickRequest") == PickEndpoint.fields.union(["variables"]))
         #expect(queryNames("GET /v1/contrast") == ContrastEndpoint.fields)
         #expect(members("AuditRequest") == AuditEndpoint.fields.union(["variables"]))
         #expect(keys(objectBranch("AuditColor")) == AuditEndpoint.colorFields)
@@ -181,6 +182,7 @@ struct OpenAPITests {
         // Limits.
         let contrast = v.resolve("#/components/schemas/ContrastRequest")
         #expect(contrast?["properties"]?["layers"]?["maxItems"]?.double == Double(ContrastEndpoint.maxLayers))
+        #expect(v.resolve("#/components/schemas/PickRequest")?["properties"]?["candidates"]?["maxItems"]?.double == Double(PickEndpoint.maxCandidates))
         #expect(v.resolve("#/components/schemas/AuditRequest")?["properties"]?["colors"]?["maxItems"]?.double == Double(AuditEndpoint.maxColors))
         #expect(v.resolve("#/components/schemas/TableStripesRequest")?["properties"]?["textColors"]?["maxItems"]?.double
             == Double(TableStripesEndpoint.maxTextColors))
@@ -251,6 +253,7 @@ struct OpenAPITests {
 
     static let samples: [Sample] = {
         let palette257 = "{\"colors\": [" + (0..<257).map { "\"#\(String(format: "%06x", $0))\"" }.joined(separator: ",") + "]}"
+        let pick257 = "{\"background\": \"#fff\", \"candidates\": [" + Array(repeating: "\"#000\"", count: 257).joined(separator: ",") + "]}"
         let layers33 = "{\"foreground\": \"#000\", \"background\": \"#fff\", \"layers\": [" + Array(repeating: "\"#0001\"", count: 33).joined(separator: ",") + "]}"
         return [
             Sample(method: "GET", target: "/healthz", status: 200),
@@ -279,6 +282,14 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/contrast/matrix", body: ##"{"colors": ["#fff", "#0008"], "format": "svg", "backdrop": "#777"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast/matrix?format=pdf", body: ##"{"colors": ["#fff"]}"##, status: 400),
             Sample(method: "POST", target: "/v1/contrast/matrix", body: palette257, status: 413),
+
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#0066cc", "candidates": ["#000", "rgba(255, 255, 255, 0.9)"], "target": "AA"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#ffffff80", "candidates": ["#777", "#000"], "algorithm": "apca", "target": 90, "fontSize": 16, "fontSizeUnit": "px"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#ffffff80", "backdrop": "#000", "candidates": ["#777"], "textStyle": "body", "appearance": "dark"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#000", "#ggg"]}"##, status: 400),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": ["currentcolor"]}"##, status: 422),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": []}"##, status: 400),
+            Sample(method: "POST", target: "/v1/pick", body: pick257, status: 413),
 
             Sample(method: "GET", target: "/v1/system-colors?name=systemBackground&appearance=dark", status: 200),
             Sample(method: "GET", target: "/v1/system-colors?category=separator&level=elevated&generation=ios15", status: 200),

@@ -106,13 +106,20 @@ public enum APCA {
     ///   - text: gamma-encoded sRGB `0...1`; `textAlpha` straight alpha `0...1`.
     ///   - background: opaque gamma-encoded sRGB `0...1`.
     public static func lc(text: SIMD3<Double>, textAlpha: Double, background: SIMD3<Double>) -> Double {
-        guard textAlpha < 1 else { return lc(text: text, background: background) }
-        let a = min(max(textAlpha, 0), 1)
+        lc(textY: textScreenLuminance(text, alpha: textAlpha, over: background), backgroundY: screenLuminance(background))
+    }
+
+    /// The screen luminance Ys `lc(text:textAlpha:background:)` takes for the text: of `text`
+    /// when opaque, else of its alpha blend over `background` with each channel rounded to 8 bits
+    /// (apca-w3 `alphaBlend(…, round = true)`).
+    public static func textScreenLuminance(_ text: SIMD3<Double>, alpha: Double, over background: SIMD3<Double>) -> Double {
+        guard alpha < 1 else { return screenLuminance(text) }
+        let a = min(max(alpha, 0), 1)
         let bg255 = background * 255, fg255 = text * 255
         var blended = bg255 * (1 - a) + fg255 * a
         blended = SIMD3(min(blended.x.rounded(.toNearestOrAwayFromZero), 255),
                         min(blended.y.rounded(.toNearestOrAwayFromZero), 255),
                         min(blended.z.rounded(.toNearestOrAwayFromZero), 255))
-        return lc(text: blended / 255, background: background)
+        return screenLuminance(blended / 255)
     }
 }

@@ -58,6 +58,12 @@ public struct ContrastMeasurement: Sendable {
     /// Relative luminances `0...1` of the effective colors in the worst case.
     public var foregroundLuminance: Double
     public var backgroundLuminance: Double
+    /// APCA screen luminances Ys of the worst case's colors, as APCA took them: the background's
+    /// of `effectiveBackground`, the text's of the foreground when opaque and of its 8-bit-rounded
+    /// blend when translucent (`APCA.textScreenLuminance`). Over an unknown backdrop `apcaLc` is
+    /// the smallest over the backdrops, which need not be this case's.
+    public var apcaTextY: Double
+    public var apcaBackgroundY: Double
 
     /// Measures `foreground` over `background`, optionally over an opaque `backdrop`.
     public init(foreground: DisplayColor, background: DisplayColor, backdrop: SIMD3<Double>? = nil) {
@@ -186,13 +192,16 @@ public struct ContrastMeasurement: Sendable {
     }
 
     private init(effectiveForeground: SIMD3<Double>, effectiveBackground: SIMD3<Double>, ratio: Double,
-                 apcaLc: Double, foregroundLuminance: Double, backgroundLuminance: Double) {
+                 apcaLc: Double, foregroundLuminance: Double, backgroundLuminance: Double,
+                 apcaTextY: Double, apcaBackgroundY: Double) {
         self.effectiveForeground = effectiveForeground
         self.effectiveBackground = effectiveBackground
         self.ratio = ratio
         self.apcaLc = apcaLc
         self.foregroundLuminance = foregroundLuminance
         self.backgroundLuminance = backgroundLuminance
+        self.apcaTextY = apcaTextY
+        self.apcaBackgroundY = apcaBackgroundY
     }
 
     /// Contrast of a possibly translucent foreground on an opaque background.
@@ -201,10 +210,12 @@ public struct ContrastMeasurement: Sendable {
             ? foreground.srgb
             : Compositing.sourceOver(foreground.srgb, alpha: foreground.alpha, overOpaque: background)
         let lf = WCAG.relativeLuminance(fg), lb = WCAG.relativeLuminance(background)
-        let lc = APCA.lc(text: foreground.srgb, textAlpha: foreground.alpha, background: background)
+        // As `APCA.lc(text:textAlpha:background:)`, keeping the two Ys for the answer (`apcaY`).
+        let yt = APCA.textScreenLuminance(foreground.srgb, alpha: foreground.alpha, over: background)
+        let yb = APCA.screenLuminance(background)
         return ContrastMeasurement(effectiveForeground: fg, effectiveBackground: background,
-                                   ratio: WCAG.contrastRatio(lf, lb), apcaLc: lc,
-                                   foregroundLuminance: lf, backgroundLuminance: lb)
+                                   ratio: WCAG.contrastRatio(lf, lb), apcaLc: APCA.lc(textY: yt, backgroundY: yb),
+                                   foregroundLuminance: lf, backgroundLuminance: lb, apcaTextY: yt, apcaBackgroundY: yb)
     }
 
     /// Contrast of two opaque, already flattened colors (e.g. from `Compositing.flatten`).

@@ -69,7 +69,19 @@ public enum WCAG {
     public static func ratioText(_ ratio: Double) -> String {
         let hundredths = ratioHundredths(ratio)
         let whole = hundredths / 100, frac = hundredths % 100
-        // Concatenation of small strings stays in place; interpolation would allocate.
+        if hundredths >= 0 && hundredths < 10_000 {
+            // At most "99.99": five ASCII bytes written in place make a small string, without
+            // three conversions and two concatenations (ratioText is on every contrast answer).
+            return String(unsafeUninitializedCapacity: 5) { b in
+                var i = 0
+                if whole >= 10 { b[0] = 0x30 &+ UInt8(whole / 10); i = 1 }
+                b[i] = 0x30 &+ UInt8(whole % 10)
+                b[i + 1] = UInt8(ascii: ".")
+                b[i + 2] = 0x30 &+ UInt8(frac / 10)
+                b[i + 3] = 0x30 &+ UInt8(frac % 10)
+                return i + 4
+            }
+        }
         return String(whole) + (frac < 10 ? ".0" : ".") + String(frac)
     }
 
@@ -79,8 +91,9 @@ public enum WCAG {
     /// however little, never shows it (4.499999999999999 shows 4.49, as its verdict fails).
     public static func ratioHundredths(_ ratio: Double) -> Int {
         let hundredths = Int((ratio * 100 + 1e-9).rounded(.down))
-        for threshold in [300, 450, 700] where hundredths == threshold && ratio < Double(threshold) / 100 {
-            return threshold - 1
+        // The thresholds written out: a loop over an array literal cost an allocation per call.
+        if (hundredths == 300 && ratio < 3) || (hundredths == 450 && ratio < 4.5) || (hundredths == 700 && ratio < 7) {
+            return hundredths - 1
         }
         return hundredths
     }

@@ -42,6 +42,7 @@ public struct ContrastService: Sendable {
         r.add("GET", "/openapi.json") { _ in OpenAPI.response() }
         r.add("GET", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
         r.add("POST", "/v1/contrast", ContrastService.jsonBytes(ContrastEndpoint.handle))
+        r.add("POST", "/v1/pick", ContrastService.jsonBytes(PickEndpoint.handle))
         r.add("GET", "/v1/system-colors", json(SystemColorsEndpoint.handle))
         r.add("POST", "/v1/audit", json(AuditEndpoint.handle))
         r.add("GET", "/v1/labels", json(LabelsEndpoint.handle))

@@ -55,6 +55,26 @@ enum TargetInput {
         }
     }
 
+    /// `parse`, for a request that gives the text size beside `target` (`/v1/pick` takes
+    /// `fontSize`/`fontWeight` or `textStyle` at its top level): the names whose minimum depends
+    /// on the size — `"AA"`, `"AAA"`, `"hig"`, `"apca"` — take it from `text` (so `"AA"` for 24 pt
+    /// text is 3:1, and `"apca"` is the font lookup's Lc for that size), as the object form does
+    /// with its own `fontSize`. `"AA-large"`, numbers and objects are read as `parse` reads them.
+    /// An APCA size the font lookup allows no contrast for is a 400 naming `textPath`.
+    static func parse(_ value: JSON, at path: FieldPath, fromQuery: Bool, text: TextSpec?, textPath: FieldPath) throws(Problem) -> ContrastTarget {
+        if let text, case .string(let s) = value {
+            let remedy = "or give \(path.display) as a number (|Lc| with algorithm apca)"
+            switch s.lowercased() {
+            case "aa": return try target(policy: .wcag, level: .AA, size: nil, text: text, sizePath: textPath, remedy: remedy)
+            case "aaa": return try target(policy: .wcag, level: .AAA, size: nil, text: text, sizePath: textPath, remedy: remedy)
+            case "hig": return try target(policy: .hig, level: nil, size: nil, text: text, sizePath: textPath, remedy: remedy)
+            case "apca": return try target(policy: .apca, level: nil, size: nil, text: text, sizePath: textPath, remedy: remedy)
+            default: break
+            }
+        }
+        return try parse(value, at: path, fromQuery: fromQuery)
+    }
+
     static func parse(_ f: Fields) throws(Problem) -> ContrastTarget {
         try f.rejectUnknown(objectFields)
         func exclusive(_ key: String, _ others: [String]) throws(Problem) {
@@ -83,6 +103,15 @@ enum TargetInput {
         if size != nil && text != nil {
             throw Problem.contradictory(f.field("textSize"), f.field("fontSize"), "\(f.field("textSize").display) and \(f.field("fontSize").display) both give the text size; send one of them")
         }
+        return try target(policy: policy, level: level, size: size, text: text, sizePath: f.field("fontSize"),
+                          remedy: "or give \(f.field("lc").display)")
+    }
+
+    /// The minimum of a policy and level for a text size (`size`, or `text` whose size decides
+    /// large text and, for APCA, the font lookup's Lc). A size APCA's font lookup allows no
+    /// contrast for is a 400 naming `sizePath`, ending with `remedy`.
+    static func target(policy: Policy, level: Level?, size: TextSize?, text: TextSpec?,
+                       sizePath: FieldPath, remedy: String) throws(Problem) -> ContrastTarget {
         let aaa = level == .AAA
         switch policy {
         case .wcag:
@@ -99,10 +128,12 @@ enum TargetInput {
             return .ratio(AppleContrastPolicy.higCustomSmallText, basis: "HIG Dark Mode: strive for 7:1 for custom colors, especially in small text\(sizeWords(text))")
         case .apca:
             if let text {
-                guard let lc = APCAMinimumLc.minimumLc(px: text.px, weight: text.weight) else {
-                    throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display): APCA's font lookup allows no contrast for \(Fields.format(text.px)) px at weight \(text.weight); use a larger size or weight, or give \(f.field("lc").display)")
+                // `apcaPx`: px for a CSS size, points read as px for an Apple text style.
+                let px = text.apcaPx
+                guard let lc = APCAMinimumLc.minimumLc(px: px, weight: text.weight) else {
+                    throw Problem.invalidField(sizePath, "\(sizePath.display): APCA's font lookup allows no contrast for \(Fields.format(px)) px at weight \(text.weight); use a larger size or weight, \(remedy)")
                 }
-                return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.format(text.px)) px at weight \(text.weight)")
+                return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.format(px)) px at weight \(text.weight)")
             }
             switch size ?? .normal {
             case .normal: return .apcaLc(APCALevel.minimumBodyText.minimumLc, basis: "APCA in a Nutshell: Lc 75, minimum for body text")

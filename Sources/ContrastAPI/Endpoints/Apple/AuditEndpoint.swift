@@ -81,6 +81,7 @@ struct AuditEndpoint {
         return .object([
             ("policy", .string(policy.rawValue)),
             ("generation", .string(generation.rawValue)),
+            APCAJSON.versionMember,
             ("passes", .bool(passing == colors.count)),
             ("summary", .object([("colors", .number(Double(colors.count))), ("passing", .number(Double(passing))),
                                  ("failing", .number(Double(colors.count - passing)))])),

@@ -14,7 +14,7 @@ import JSONValue
 /// `labelColor` (custom label base color; each level uses it with the system level's alpha
 /// multiplied in), `darkLabelColor` (custom base for dark; default `labelColor`).
 ///
-/// Response: `{"generation", "facts": [string], "contexts": [{"context", "backgrounds":
+/// Response: `{"generation", "apcaVersion", "facts": [string], "contexts": [{"context", "backgrounds":
 /// [{"name", "hex"}], "labels": [{"name", "value", "summary": {"minRatio", "maxRatio", "minText",
 /// "maxText", "worstBackground", "meetsAANormalText", "meetsAALargeText"}, "on": [{"background",
 /// "backgroundHex", "effectiveForeground", "effectiveBackground", "ratio", "ratioText", "apcaLc",
@@ -88,6 +88,7 @@ struct LabelsEndpoint {
         }
         return .object([
             ("generation", .string(generation.rawValue)),
+            APCAJSON.versionMember,
             ("facts", .array(facts)),
             ("contexts", .array(out)),
             ("notes", .array([

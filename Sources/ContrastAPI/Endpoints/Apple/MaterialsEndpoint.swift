@@ -105,6 +105,7 @@ struct MaterialsEndpoint {
         }
         out.append("thresholds", .string("labels: 4.5:1 (WCAG AA text); fills and separator: 3:1 (WCAG SC 1.4.11, only where the element is needed to identify a control)"))
         out.append("generation", .string(generation.rawValue))
+        out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         out.append("content", content.map { ColorJSON.describe($0) }
             ?? .string("every gray from #000000 to #ffffff (256 levels); ratios are the range, verdicts use the minimum"))
         out.append("materials", .array(materials))

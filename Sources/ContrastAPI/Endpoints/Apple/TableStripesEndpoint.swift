@@ -94,6 +94,7 @@ struct TableStripesEndpoint {
             ("minDeltaE", .number(minDeltaE)),
             ("minRowContrast", .number(minRowContrast)),
             ("generation", .string(generation.rawValue)),
+            APCAJSON.versionMember,
             ("appearances", .array(appearances)),
             ("notes", .array([
                 "The alternate row keeps the base row's OKLCH hue and chroma and moves its lightness just far enough to reach minDeltaE (ΔE OK; about 0.02 is just noticeable) and minRowContrast (ΔE OK alone overstates differences near black), darker for light rows and lighter for dark rows when possible; hex values are 8-bit and the numbers are measured on them.",

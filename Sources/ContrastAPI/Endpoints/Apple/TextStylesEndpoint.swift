@@ -83,6 +83,7 @@ struct TextStylesEndpoint {
         return .object([
             ("source", .string(data.dynamicTypeSource)),
             ("defaultCategory", .string(table.categories[table.defaultCategoryIndex].name)),
+            APCAJSON.versionMember,
             ("categories", .array(table.categories.map(AppleJSON.category))),
             ("platformSizes", .array(data.platformTextSizes.map {
                 .object([("platform", .string($0.platform)), ("defaultSize", .number($0.defaultPoints)),

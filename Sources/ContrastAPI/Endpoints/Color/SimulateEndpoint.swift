@@ -51,6 +51,7 @@ struct SimulateEndpoint {
                     ("hex", .string(ColorJSON.hex(simulated[i].srgb, alpha: simulated[i].alpha))),
                     ("rgba", ColorJSON.rgba(simulated[i].srgb, alpha: simulated[i].alpha)),
                     ("relativeLuminance", .number(simulated[i].relativeLuminance)),
+                    ("apcaY", .number(ColorJSON.apcaY(simulated[i].srgb))),
                 ])),
             ]))
         }
@@ -93,6 +94,8 @@ struct SimulateEndpoint {
                 ]))
             }
             out.append("pairs", .array(pairs))
+            // Only pairs carry an Lc.
+            out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         }
 
         // Pairs that become hard to tell apart.

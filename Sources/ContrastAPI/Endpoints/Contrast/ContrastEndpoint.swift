@@ -68,10 +68,13 @@ struct ContrastEndpoint {
         }
 
         out.beginObject()
+        // An opaque color outside layers is its own effective color: the measurement has its
+        // luminances already (the hottest path: two colors' luminances not computed twice).
+        let measured = layers == nil
         out.key("foreground")
-        ColorJSON.describe(fg, into: &out)
+        ColorJSON.describe(fg, luminances: measured && fg.display.alpha >= 1 ? (m.foregroundLuminance, m.apcaTextY) : nil, into: &out)
         out.key("background")
-        ColorJSON.describe(bg, into: &out)
+        ColorJSON.describe(bg, luminances: measured && bg.display.alpha >= 1 ? (m.backgroundLuminance, m.apcaBackgroundY) : nil, into: &out)
         if effectiveForeground {
             out.key("effectiveForeground")
             ColorJSON.effective(m.effectiveForeground, into: &out)

@@ -6,8 +6,8 @@ import JSONValue
 /// `POST /v1/contrast/matrix`: every foreground × background pair of a palette.
 ///
 /// Request: `{"colors": [color | {"name", "color"}], "algorithm"?, "backdrop"?, "format"?}`; the
-/// format may also come as `?format=json|csv|svg`. Response (JSON): `colors` (palette order) and
-/// `rows`, where `rows[i][j]` is foreground `i` on background `j`: `ratio`, `ratioText`, `AA`,
+/// format may also come as `?format=json|csv|svg`. Response (JSON): `colors` (palette order),
+/// `algorithm`, `apcaVersion` and `rows`, where `rows[i][j]` is foreground `i` on background `j`: `ratio`, `ratioText`, `AA`,
 /// `AAA`, `apcaLc` (and `value` for another `algorithm`). CSV has one line per pair; SVG draws the
 /// grid: each cell in its colors with sample text, the ratio and an AA mark.
 struct MatrixEndpoint {
@@ -122,6 +122,8 @@ struct MatrixEndpoint {
         }
         out.raw(#"],"algorithm":"#)
         out.rawString(algorithm.rawValue)
+        out.raw(#","apcaVersion":"#)
+        out.rawString(APCA.version)
         out.raw(#","rows":["#)
         // A cell's bytes from `{"ratio":` to `"apcaLc":` are a function of its ratio alone, and
         // the WCAG ratio of an opaque pair is the same both ways round: a cell below the diagonal

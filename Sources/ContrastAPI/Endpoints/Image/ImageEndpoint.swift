@@ -90,6 +90,7 @@ struct ImageEndpoint: Sendable {
             ("areaShareThreshold", .number(DimRule.areaShareThreshold)),
         ]))
         out.append("recommendation", Self.describe(rec))
+        out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         var notes: [JSON] = []
         switch file.colorHandling {
         case .assumedSRGB:
@@ -205,6 +206,7 @@ struct ImageEndpoint: Sendable {
             o.append("input", .string(c.input))
             o.append("hex", .string(ColorJSON.hex(c.display.srgb)))
             o.append("relativeLuminance", .number(c.display.relativeLuminance))
+            o.append("apcaY", .number(ColorJSON.apcaY(c.display.srgb)))
             if let system = c.systemColor { o.append("systemColor", AppleJSON.systemColor(system)) }
             return Setting(background: c.display.srgb, backgroundJSON: .object(o), rule: rule)
         }
@@ -216,6 +218,7 @@ struct ImageEndpoint: Sendable {
             ("level", .string(level.rawValue)),
             ("hex", .string(ColorJSON.hex(bg))),
             ("relativeLuminance", .number(WCAG.relativeLuminance(bg))),
+            ("apcaY", .number(ColorJSON.apcaY(bg))),
         ]), rule: rule)
     }
 
@@ -309,11 +312,14 @@ struct ImageEndpoint: Sendable {
         return .object(o)
     }
 
-    /// A gray of luminance `y` with its WCAG ratio and APCA Lc against the background.
+    /// A gray of luminance `y` with its APCA screen luminance, WCAG ratio and APCA Lc against
+    /// the background.
     static func level(_ y: Double, _ rec: DimRecommendation) -> JSON {
-        .object([
+        let gray = SIMD3<Double>(repeating: DimRecommendation.encode(y))
+        return .object([
             ("relativeLuminance", .number(y)),
-            ("hex", .string(ColorJSON.hex(SIMD3(repeating: DimRecommendation.encode(y))))),
+            ("apcaY", .number(ColorJSON.apcaY(gray))),
+            ("hex", .string(ColorJSON.hex(gray))),
             ("wcagRatio", .number(rec.wcagRatio(y))),
             ("apcaLc", .number(rec.apcaLc(y))),
         ])

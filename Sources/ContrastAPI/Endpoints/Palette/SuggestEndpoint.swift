@@ -12,7 +12,7 @@ import JSONValue
 /// color names, resolved in the given Apple context (default light, base, standard, newest).
 ///
 /// Response: `{"foreground", "background", "backdrop"?, "target": {"metric", "minimum",
-/// "basis"}, "move", "current": pair, "passes", "suggestions": [{"direction": "lighter" |
+/// "basis"}, "apcaVersion", "move", "current": pair, "passes", "suggestions": [{"direction": "lighter" |
 /// "darker", "found", pair… | "reason", "bestReachable"}], "best": pair | null, "notes"}` where
 /// a pair is `{"direction", "foreground": color, "background": color, "deltaEOK", "deltaE2000",
 /// "ratio", "ratioText", "apcaLc", "value", "passes"}` and a color `{"hex", "rgba", "oklch",
@@ -44,6 +44,7 @@ struct SuggestEndpoint {
         o.append("background", ColorJSON.describe(bg))
         if let backdrop { o.append("backdrop", ColorJSON.describe(backdrop)) }
         o.append("target", TargetInput.json(target))
+        o.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         o.append("move", .string(moving.rawValue))
         let current = pairObject(s.current, target: target)
         o.append("current", .object(JSONObject(current.members.filter { $0.key != "direction" }.map { ($0.key, $0.value) })))

@@ -4,6 +4,11 @@ import JSONValue
 /// JSON pieces of APCA answers (`/v1/apca/font` and the `apca` block of contrast answers): the
 /// use level an Lc reaches, the apca-w3 0.1.9 font-size row, and whether a size suffices.
 enum APCAJSON {
+    /// `("apcaVersion", "0.0.98G-4g")`: the member every answer carrying an Lc (measured or a
+    /// minimum) has once, at its top level, so a client knows which APCA the numbers are from.
+    /// `/v1/contrast` states it as `apca.version` and `/v1/apca/font` as `version`.
+    static let versionMember: (String, JSON) = ("apcaVersion", .string(APCA.version))
+
     /// The highest level |lc| reaches: `{"name", "minimumLc", "use"}`, or null below Lc 15.
     static func levelJSON(_ lc: Double) -> JSON {
         JSON.build { levelJSON(lc, into: &$0) }
@@ -45,15 +50,27 @@ enum APCAJSON {
 
     /// `{"px", "fontWeight", "weightColumn", "minimumPx", "sufficient"}` with the row already looked up.
     static func sufficiency<S: JSONSink>(_ row: [FontSizeRequirement], text: TextSpec, into s: inout S) {
-        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
-        let minimum = row[index].minimumPx
+        let (index, minimum, sufficient) = lookup(row, text: text)
         s.object { s in
             s.member("px", text.apcaPx)
             s.member("fontWeight", text.weight)
             s.member("weightColumn", APCAFontLookup.weights[index])
             s.member("minimumPx", minimum)
-            s.member("sufficient", minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
+            s.member("sufficient", sufficient)
         }
+    }
+
+    /// Whether the text size and weight suffice for `lc` (`sufficient` of `sufficiency`).
+    static func isSufficient(lc: Double, text: TextSpec) -> Bool {
+        lookup(APCAFontLookup.requirements(lc: lc), text: text).sufficient
+    }
+
+    /// The weight column of `text` (the next lighter one between columns), its minimum px in
+    /// `row` (nil: not usable for text) and whether the size reaches it.
+    private static func lookup(_ row: [FontSizeRequirement], text: TextSpec) -> (index: Int, minimumPx: Double?, sufficient: Bool) {
+        let index = APCAFontLookup.weights.lastIndex { $0 <= text.weight } ?? 0
+        let minimum = row[index].minimumPx
+        return (index, minimum, minimum.map { text.apcaPx >= $0 - 1e-9 } ?? false)
     }
 
     static func name(_ level: APCALevel) -> String {

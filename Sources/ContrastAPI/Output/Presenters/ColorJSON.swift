@@ -23,23 +23,28 @@ enum ColorJSON {
         s.endArray()
     }
 
-    /// The description of a request color: input, hex, rgba, relative luminance, gamut mapping.
+    /// The description of a request color: input, hex, rgba, relative luminance, APCA screen
+    /// luminance, gamut mapping.
     static func describe(_ c: ResolvedColor) -> JSON {
         JSON.build { describe(c, into: &$0) }
     }
 
-    /// `{"input", "hex", "rgba", "relativeLuminance", "space", "gamutMapped", "systemColor"?}`.
-    static func describe<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
-        s.object { s in describeMembers(c, into: &s) }
+    /// `{"input", "hex", "rgba", "relativeLuminance", "apcaY", "space", "gamutMapped", "systemColor"?}`.
+    /// Both luminances ignore alpha (see `apcaY(_:)`). `luminances` are the color's relative
+    /// luminance and Ys when the caller measured them already (`ContrastMeasurement` of the opaque
+    /// color: the same functions of the same channels, so the same bits), else they are computed.
+    static func describe<S: JSONSink>(_ c: ResolvedColor, luminances: (relative: Double, apcaY: Double)? = nil, into s: inout S) {
+        s.object { s in describeMembers(c, luminances: luminances, into: &s) }
     }
 
     /// The members of `describe` inside an object the caller opened (to add its own first).
-    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, into s: inout S) {
+    static func describeMembers<S: JSONSink>(_ c: ResolvedColor, luminances: (relative: Double, apcaY: Double)? = nil, into s: inout S) {
         s.member("input", c.input)
         s.member("hex", hex(c.display.srgb, alpha: c.display.alpha))
         s.key("rgba")
         rgba(c.display.srgb, alpha: c.display.alpha, into: &s)
-        s.member("relativeLuminance", c.display.relativeLuminance)
+        s.member("relativeLuminance", luminances?.relative ?? c.display.relativeLuminance)
+        s.member("apcaY", luminances?.apcaY ?? apcaY(c.display.srgb))
         s.member("space", c.color.space.rawValue)
         s.member("gamutMapped", c.display.wasGamutMapped)
         if let system = c.systemColor { s.member("systemColor", AppleJSON.systemColor(system)) }
@@ -49,19 +54,29 @@ enum ColorJSON {
         }
     }
 
-    /// An effective (opaque, composited) color: hex, rgba, relative luminance.
+    /// An effective (opaque, composited) color: hex, rgba, relative luminance, APCA screen luminance.
     static func effective(_ srgb: SIMD3<Double>) -> JSON {
         JSON.build { effective(srgb, into: &$0) }
     }
 
-    /// `{"hex", "rgba", "relativeLuminance"}` of an opaque color.
+    /// `{"hex", "rgba", "relativeLuminance", "apcaY"}` of an opaque color.
     static func effective<S: JSONSink>(_ srgb: SIMD3<Double>, into s: inout S) {
         s.object { s in
             s.member("hex", hex(srgb))
             s.key("rgba")
             rgba(srgb, into: &s)
             s.member("relativeLuminance", WCAG.relativeLuminance(srgb))
+            s.member("apcaY", apcaY(srgb))
         }
+    }
+
+    /// APCA's screen luminance Ys `0...1.0000001` (the weights' sum) of gamma-encoded sRGB `0...1`
+    /// (APCA 0.0.98G-4g `sRGBtoY`: each channel to the power 2.4, weighted 0.2126729, 0.7151522, 0.0721750), as
+    /// computed before APCA's soft clamp of near-black luminances: the `apcaY` beside
+    /// `relativeLuminance` (which linearizes with the piecewise sRGB curve and weighs with the
+    /// BT.709 coefficients, so the two differ most on mid grays, where APCA and WCAG disagree).
+    static func apcaY(_ srgb: SIMD3<Double>) -> Double {
+        APCA.screenLuminance(srgb)
     }
 
     /// One measured surface of an audit or a palette variant: `{"context"?, "surface",

@@ -24,6 +24,7 @@ enum PaletteJSON {
         let passing = results.filter(\.passes).count
         o.append("policy", .string(req.policy.rawValue))
         o.append("generation", .string(req.generation.rawValue))
+        o.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         o.append("adjustLight", .bool(req.adjustLight))
         o.append("passes", .bool(passing == results.count))
         o.append("summary", .object([

@@ -1,0 +1,191 @@
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// `POST /v1/pick` over HTTP (the service on a free port): ranking, ties in list order, the
+/// first candidate meeting a target (CSS `contrast-color()`), translucent candidates, APCA, errors.
+@Suite(.serialized)
+struct PickEndpointTests {
+    /// WCAG 2.x relative luminance of a gray `0...1`, written out (sRGB piecewise curve).
+    static func luminance(_ c: Double) -> Double {
+        c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    static func ratio(_ a: Double, _ b: Double) -> Double {
+        (max(a, b) + 0.05) / (min(a, b) + 0.05)
+    }
+
+    static func pick(_ server: LiveServer, _ body: String) throws -> Reply {
+        try server.request("POST", "/v1/pick", body: body)
+    }
+
+    /// The candidates' `index` members in the answer's (ranked) order.
+    static func order(_ r: Reply) -> [Int] {
+        (r.json["candidates"]?.array ?? []).compactMap { $0["index"]?.double.map(Int.init) }
+    }
+
+    @Test func ranksByRatioBestFirstAndNamesTheWinnerAsGiven() throws {
+        let server = try LiveServer()
+        let r = try Self.pick(server, ##"{"background": "#ffffff", "candidates": ["#777777", "rgb(0 0 0)", "#595959", "#aaaaaa"]}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(Self.order(r) == [1, 2, 0, 3])
+        let candidates = r.json["candidates"]?.array ?? []
+        #expect(candidates.map { $0["rank"] } == [1, 2, 3, 4])
+        let values = candidates.compactMap { $0["value"]?.double }
+        #expect(values.count == 4 && values == values.sorted(by: >))
+        #expect(candidates.allSatisfy { $0["value"] == $0["ratio"] })
+        // #777777 on white: the ratio /v1/contrast gives, from the formula.
+        let gray = try #require(candidates.first { $0["index"] == 0 })
+        #expect(abs(gray["ratio"]!.double! - Self.ratio(Self.luminance(119.0 / 255), 1)) < 1e-12)
+        #expect(gray["ratioText"] == "4.47" && gray["wcag"]?["AA"]?["normalText"] == false)
+        #expect(gray["meetsTarget"] == nil && r.json["met"] == nil)
+        // The winner's input is the string as sent, not its hex.
+        let winner = try #require(r.json["winner"])
+        #expect(winner["index"] == 1 && winner["input"] == "rgb(0 0 0)" && winner["hex"] == "#000000")
+        #expect(winner["rank"] == 1 && winner["ratio"] == 21 && winner["chosenBy"] == "highestContrast")
+        #expect(r.json["algorithm"] == "wcag2" && r.json["apcaVersion"] == "0.0.98G-4g")
+        #expect(r.json["background"]?["input"] == "#ffffff" && r.json["background"]?["apcaY"]?.double != nil)
+    }
+
+    @Test func tiesKeepListOrder() throws {
+        let server = try LiveServer()
+        let r = try Self.pick(server, ##"{"background": "black", "candidates": ["#808080", "white", "#fff", "#ffffff"]}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(Self.order(r) == [1, 2, 3, 0])
+        #expect(r.json["winner"]?["input"] == "white" && r.json["winner"]?["index"] == 1)
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("Candidates 2, 3 have the same contrast ratio") == true } == true, "\(r.text)")
+        // The same colors in another order: the first of them still wins.
+        let reversed = try Self.pick(server, ##"{"background": "black", "candidates": ["#ffffff", "#fff", "white"]}"##)
+        #expect(Self.order(reversed) == [0, 1, 2])
+        #expect(reversed.json["winner"]?["input"] == "#ffffff")
+        // Over an unknown backdrop every candidate can reach 1:1; the translucent one measures
+        // 1.0000000000000002 from compositing noise, which is a tie, not a win.
+        let noisy = try Self.pick(server, ##"{"background": "rgb(255 255 255 / 0.5)", "candidates": ["label", "secondaryLabel"], "appearance": "dark"}"##)
+        #expect(noisy.json["winner"]?["input"] == "label" && Self.order(noisy) == [0, 1], "\(noisy.text)")
+    }
+
+    @Test func targetPicksTheFirstCandidateInListOrderThatMeetsIt() throws {
+        let server = try LiveServer()
+        // AA large text (3:1): #777777 (4.478) is the first that meets it, though black ranks higher.
+        let large = try Self.pick(server, ##"{"background": "#fff", "candidates": ["#aaaaaa", "#777777", "#000000"], "target": "AA-large"}"##)
+        #expect(large.status == 200, "\(large.text)")
+        #expect(large.json["met"] == true)
+        #expect(large.json["winner"]?["index"] == 1 && large.json["winner"]?["rank"] == 2)
+        #expect(large.json["winner"]?["chosenBy"] == "firstMeetingTarget" && large.json["winner"]?["meetsTarget"] == true)
+        #expect(large.json["target"]?["minimum"] == 3 && large.json["target"]?["metric"] == "wcag2")
+        #expect(Self.order(large) == [2, 1, 0])
+        #expect((large.json["candidates"]?.array ?? []).map { $0["meetsTarget"] } == [true, true, false])
+        // AA (4.5:1) is judged unrounded: #777777 at 4.478 fails, black is the first that meets it.
+        let aa = try Self.pick(server, ##"{"background": "#fff", "candidates": ["#aaaaaa", "#777777", "#000000"], "target": "AA"}"##)
+        #expect(aa.json["winner"]?["index"] == 2 && aa.json["met"] == true)
+        // The request's text size decides what "AA" asks: 24 pt is large text, 3:1.
+        let sized = try Self.pick(server, ##"{"background": "#fff", "candidates": ["#aaaaaa", "#777777", "#000000"], "target": "AA", "fontSize": 24}"##)
+        #expect(sized.json["target"]?["minimum"] == 3 && sized.json["winner"]?["index"] == 1, "\(sized.text)")
+        #expect(sized.json["text"]?["isLarge"] == true)
+        #expect((sized.json["candidates"]?.array ?? []).first { $0["index"] == 1 }?["textPasses"]?["AA"] == true)
+        // A number is a ratio.
+        let number = try Self.pick(server, ##"{"background": "#fff", "candidates": ["#aaaaaa", "#777777", "#000000"], "target": 4.4}"##)
+        #expect(number.json["winner"]?["index"] == 1 && number.json["target"]?["minimum"] == 4.4)
+    }
+
+    @Test func targetNotMetFallsBackToTheBestAndSaysSo() throws {
+        let server = try LiveServer()
+        let r = try Self.pick(server, ##"{"background": "#fff", "candidates": ["#aaaaaa", "#777777", "#999999"], "target": "AAA"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["met"] == false)
+        #expect(r.json["winner"]?["index"] == 1 && r.json["winner"]?["input"] == "#777777")
+        #expect(r.json["winner"]?["meetsTarget"] == false && r.json["winner"]?["chosenBy"] == "highestContrast")
+        #expect(r.json["notes"]?.array?.first?.string?.hasPrefix("No candidate meets the target") == true, "\(r.text)")
+        #expect((r.json["candidates"]?.array ?? []).allSatisfy { $0["meetsTarget"] == false })
+    }
+
+    @Test func translucentCandidatesAreComposited() throws {
+        let server = try LiveServer()
+        let r = try Self.pick(server, ##"{"background": "#ffffff", "candidates": ["#999999", "rgba(0, 0, 0, 0.5)"]}"##)
+        #expect(r.status == 200, "\(r.text)")
+        // Half black over white is rgb(127.5 127.5 127.5): 3.98:1, ahead of #999999 (2.85:1);
+        // uncomposited black would be 21:1.
+        #expect(Self.order(r) == [1, 0])
+        let translucent = try #require(r.json["candidates"]?.array?.first)
+        #expect(translucent["effectiveForeground"]?["rgba"] == [127.5, 127.5, 127.5, 1])
+        #expect(translucent["effectiveForeground"]?["hex"] == "#808080")
+        #expect(abs(translucent["ratio"]!.double! - Self.ratio(Self.luminance(0.5), 1)) < 1e-12)
+        #expect(translucent["rgba"] == [0, 0, 0, 0.5])
+        // As /v1/contrast measures the same pair.
+        let pair = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "rgba(0, 0, 0, 0.5)", "background": "#ffffff"}"##)
+        #expect(translucent["ratio"] == pair.json["ratio"] && translucent["apcaLc"] == pair.json["apca"]?["lc"])
+        #expect(r.json["candidates"]?.array?.last?["effectiveForeground"] == nil)
+        // A translucent background over a backdrop: one effective background for every candidate.
+        let over = try Self.pick(server, ##"{"background": "rgba(255, 255, 255, 0.5)", "backdrop": "#000", "candidates": ["#000", "#fff"]}"##)
+        #expect(over.json["effectiveBackground"]?["hex"] == "#808080", "\(over.text)")
+        #expect(over.json["candidates"]?.array?.first?["ratioRange"] == nil)
+        // Without a backdrop: each candidate's worst case over every gray.
+        let unknown = try Self.pick(server, ##"{"background": "rgba(0, 0, 0, 0.5)", "candidates": ["#fff"]}"##)
+        #expect(unknown.json["candidates"]?.array?.first?["ratioRange"]?["max"] == 21, "\(unknown.text)")
+    }
+
+    @Test func apcaRanksByLcMagnitude() throws {
+        let server = try LiveServer()
+        // On #777777 WCAG prefers black (4.69 vs 4.48); APCA prefers white (|Lc| 76.6 vs 33.0).
+        let body = ##"{"background": "#777777", "candidates": ["#000000", "#ffffff"]"##
+        let wcag = try Self.pick(server, body + "}")
+        #expect(wcag.json["winner"]?["input"] == "#000000")
+        let apca = try Self.pick(server, body + ##", "algorithm": "apca"}"##)
+        #expect(apca.status == 200, "\(apca.text)")
+        #expect(apca.json["algorithm"] == "apca" && apca.json["winner"]?["input"] == "#ffffff")
+        #expect(Self.order(apca) == [1, 0])
+        let first = try #require(apca.json["candidates"]?.array?.first)
+        let lc = try #require(first["apcaLc"]?.double)
+        #expect(lc < -76 && lc > -77, "white on #777 is reverse polarity")
+        #expect(first["value"]?.double == abs(lc))
+        // An APCA target without `algorithm` ranks by APCA; a number with apca is |Lc|.
+        let named = try Self.pick(server, body + ##", "target": "apca"}"##)
+        #expect(named.json["algorithm"] == "apca" && named.json["target"]?["minimum"] == 75 && named.json["winner"]?["input"] == "#ffffff")
+        let number = try Self.pick(server, body + ##", "algorithm": "apca", "target": 30}"##)
+        #expect(number.json["target"]?["metric"] == "apca" && number.json["winner"]?["input"] == "#000000", "first in list order with |Lc| ≥ 30")
+        let none = try Self.pick(server, body + ##", "algorithm": "apca", "target": 90}"##)
+        #expect(none.json["met"] == false && none.json["winner"]?["input"] == "#ffffff")
+    }
+
+    @Test func appleContextResolvesSystemColors() throws {
+        let server = try LiveServer()
+        let r = try Self.pick(server, ##"{"background": "systemBackground", "candidates": ["tertiaryLabel", "label"], "appearance": "dark", "textStyle": "footnote", "target": "hig"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["appleContext"]?["appearance"] == "dark")
+        #expect(r.json["background"]?["hex"] == "#000000")
+        #expect(r.json["winner"]?["input"] == "label" && r.json["target"]?["minimum"] == 7)
+        #expect(r.json["textStyle"]?["name"] == "footnote")
+    }
+
+    @Test func badRequestsNameTheMember() throws {
+        let server = try LiveServer()
+        expectProblem(try Self.pick(server, ##"{"background": "#fff"}"##), 400, pointer: "/candidates")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": []}"##), 400, pointer: "/candidates")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": "#000"}"##), 400, pointer: "/candidates")
+        expectProblem(try Self.pick(server, ##"{"candidates": ["#000"]}"##), 400, pointer: "/background")
+        let invalid = expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000", "#fff", "red", "#ggg"]}"##), 400, pointer: "/candidates/3")
+        #expect(invalid["detail"]?.string?.contains("'/candidates/3'") == true)
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000", 7]}"##), 400, pointer: "/candidates/1")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["currentcolor"]}"##), 422, pointer: "/candidates/0")
+        // At most 256 candidates: 257 is the limit problem naming the list.
+        let many = "[" + Array(repeating: "\"#000\"", count: 257).joined(separator: ",") + "]"
+        let tooMany = expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": "## + many + "}"), 413, pointer: "/candidates")
+        #expect(tooMany["limit"] == 256 && tooMany["type"] == "/problems/limit-exceeded")
+        let most = "[" + Array(repeating: "\"#000\"", count: 256).joined(separator: ",") + "]"
+        #expect(try Self.pick(server, ##"{"background": "#fff", "candidates": "## + most + "}").status == 200)
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "algorithm": "weber"}"##), 400, pointer: "/algorithm")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "algorithm": "apca", "target": "AA"}"##), 400, pointer: "/target")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "algorithm": "apca", "target": 120}"##), 400, pointer: "/target")
+        let hint = expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "target": 60}"##), 400, pointer: "/target")
+        #expect(hint["detail"]?.string?.contains("apca") == true)
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "target": "AAAA"}"##), 400, pointer: "/target")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "target": "apca", "fontSize": 5}"##), 400, pointer: "/fontSize")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "backdrop": "#0008"}"##), 400, pointer: "/backdrop")
+        expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "foreground": "#000"}"##), 400, pointer: "/foreground")
+        // POST only: GET has no way to send a list of colors.
+        let get = try server.request("GET", "/v1/pick?background=%23fff&candidates=%23000")
+        expectProblem(get, 405)
+        #expect(get.headers["allow"]?.contains("POST") == true)
+    }
+}
