@@ -34,17 +34,17 @@ enum CSSRequestScope {
             guard let base = body.baseAddress, body.count >= 2 else { return false }
             let n = body.count
             /// Offset of the next `byte` at or after `from`, or nil.
-            func next(_ byte: Character, from: Int) -> Int? {
-                guard from < n, let hit = memchr(base + from, Int32(byte.asciiValue!), n - from) else { return nil }
+            func next(_ byte: UInt8, from: Int) -> Int? {
+                guard from < n, let hit = memchr(base + from, Int32(byte), n - from) else { return nil }
                 return UnsafeRawPointer(hit) - base
             }
             var i = 0
-            while let k = next("\\", from: i) {
+            while let k = next(UInt8(ascii: "\\"), from: i) {
                 if k + 1 < n && body[k + 1] == UInt8(ascii: "u") { return true }
                 i = k + 2
             }
             i = 0
-            while let k = next("v", from: i) {
+            while let k = next(UInt8(ascii: "v"), from: i) {
                 if n - k >= 9 && memcmp(base + k, "variables", 9) == 0 { return true }
                 i = k + 1
             }

@@ -11,13 +11,40 @@ struct ResolvedColor: Sendable {
     var color: Color
     /// Displayable sRGB (gamut-mapped when needed) with alpha.
     var display: DisplayColor
+    /// What is rarely there, in one optional reference: copies of a plain hex color (the hot
+    /// path of `/v1/contrast`) stay small, and nil costs no retain.
+    private var details: Details?
+
+    /// The rarely present parts of a resolved color.
+    final class Details: Sendable {
+        let systemColor: AppleColorResolution?
+        let notes: [String]
+        let dependsOnAppearance: Bool
+
+        init(systemColor: AppleColorResolution?, notes: [String], dependsOnAppearance: Bool) {
+            self.systemColor = systemColor
+            self.notes = notes
+            self.dependsOnAppearance = dependsOnAppearance
+        }
+    }
+
+    init(input: String, color: Color, display: DisplayColor, systemColor: AppleColorResolution? = nil,
+         notes: [String] = [], dependsOnAppearance: Bool = false) {
+        self.input = input
+        self.color = color
+        self.display = display
+        if systemColor != nil || !notes.isEmpty || dependsOnAppearance {
+            details = Details(systemColor: systemColor, notes: notes, dependsOnAppearance: dependsOnAppearance)
+        }
+    }
+
     /// What an Apple system color name resolved to (nil for CSS colors).
-    var systemColor: AppleColorResolution? = nil
+    var systemColor: AppleColorResolution? { details?.systemColor }
     /// How the string was read, when worth saying: a bare hex taken as `#…`, the `light-dark()`
     /// branch used, a `var()` substitution (empty for plain colors).
-    var notes: [String] = []
+    var notes: [String] { details?.notes ?? [] }
     /// Whether a `light-dark()` made the color depend on the appearance.
-    var dependsOnAppearance = false
+    var dependsOnAppearance: Bool { details?.dependsOnAppearance ?? false }
 }
 
 /// Longest color string accepted; the longest valid CSS color of interest is far shorter.

@@ -173,7 +173,8 @@ public struct Fields: Sendable {
         guard case .object(var o) = json else {
             throw Problem.invalidField(.body(""), "request body must be a JSON object, not \(json.typeName)")
         }
-        if o["variables"] != nil { try CSSRequestScope.take(from: &o, at: .body("")) }
+        // Only a body whose bytes name `variables` has a slot bound (CSSRequestScope.run).
+        if CSSRequestScope.slot != nil { try CSSRequestScope.take(from: &o, at: .body("")) }
         return Fields(object: o, path: .body(""), fromQuery: false)
     }
 
