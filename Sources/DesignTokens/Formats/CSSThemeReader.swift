@@ -8,10 +8,7 @@ public enum CSSThemeReader: TokenFormatReader {
 
     /// Stub: every file is text that does not start like JSON.
     public static func detect(_ files: [TokenFile]) -> Bool {
-        !files.isEmpty && files.allSatisfy { file in
-            let first = file.content.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-            return first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
-        }
+        !files.isEmpty && files.allSatisfy { !JSONTokenDocument.looksLikeJSON($0) }
     }
 
     /// Stub: always throws.
