@@ -36,6 +36,48 @@ public enum TokenFormats {
         return detect(documents: documents)
     }
 
+    /// The tokens of `files` in `format` (detected when nil).
+    /// - Throws: `TokenError` when the format cannot be told or the files are not in it, and the
+    ///   reader's errors (malformed input, unknown structure, the limits above), each naming the
+    ///   file, the token and the line.
+    public static func read(_ files: [TokenFile], format: TokenFormat?) throws(TokenError) -> TokenSet {
+        guard !files.isEmpty else { throw TokenError(reason: "no token files were given") }
+        let named = TokenFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        var chosen = format
+        var documents: [JSONTokenDocument]? = nil
+        if chosen == nil {
+            let jsonFiles = files.filter(JSONTokenDocument.looksLikeJSON)
+            if jsonFiles.isEmpty {
+                chosen = detectCSS(files)
+            } else if jsonFiles.count != files.count {
+                let css = files.first { !JSONTokenDocument.looksLikeJSON($0) }!
+                throw TokenError(file: css.name, reason: "\(jsonFiles[0].name) is JSON but \(css.name) is not: send the files of one format per request")
+            } else {
+                let parsed = try parseAll(files)
+                documents = parsed
+                chosen = detect(documents: parsed)
+            }
+        }
+        guard let chosen else {
+            throw TokenError(file: files.count == 1 ? files[0].name : nil,
+                             reason: "the token format could not be told from the content: name it with tokenFormat (one of \(named))")
+        }
+        switch chosen {
+        case .css, .tailwind:
+            return try CSSThemeReader.read(files)
+        case .dtcg, .tokensStudio, .styleDictionary, .figmaVariables, .material:
+            let docs: [JSONTokenDocument]
+            if let documents { docs = documents } else { docs = try parseAll(files, format: chosen) }
+            switch chosen {
+            case .dtcg: return try DTCGReader.read(documents: docs)
+            case .tokensStudio: return try TokensStudioReader.read(documents: docs)
+            case .styleDictionary: return try StyleDictionaryReader.read(documents: docs)
+            case .figmaVariables: return try FigmaVariablesReader.read(documents: docs)
+            default: return try MaterialReader.read(documents: docs)
+            }
+        }
+    }
+
     /// Every file parsed as JSON; a file that is not JSON at all is named with the format wanted.
     static func parseAll(_ files: [TokenFile], format: TokenFormat? = nil) throws(TokenError) -> [JSONTokenDocument] {
         var documents: [JSONTokenDocument] = []
