@@ -1,0 +1,486 @@
+import JSONValue
+
+/// W3C Design Tokens Community Group format: the Format Module 2025.10
+/// (https://www.designtokens.org/tr/2025.10/format/), its Color Module
+/// (https://www.designtokens.org/tr/2025.10/color/) and Resolver Module
+/// (https://www.designtokens.org/tr/2025.10/resolver/), and the mode extensions tools write.
+///
+/// - Tokens are objects with `$value`; other objects are groups; members starting with `$` are
+///   properties (a `$root` token is read as `group.$root`). The path is the dotted group path
+///   (`color.text.default`), with keys as written (`@color.background.default.default`).
+/// - `$type` is the token's or the nearest group's (§6.3.1). A non-color type, or an untyped
+///   value that is not a color, is `.other`: skipped and counted.
+/// - `"{color.blue.500}"` (§7.1) and `{"$ref": "#/color/blue/500"}` (§7.2, JSON Pointer) are
+///   aliases, recorded as written: figma/sds writes `{@color_primitives.Gray.900}` for the key
+///   `gray`, and resolution (elsewhere) matches case-insensitively.
+/// - Color values: strings as CSS (`#0c0c0db2`, `rgb(…)`); Color Module objects
+///   `{"colorSpace", "components", "alpha"?, "hex"?}` as CSS in their own space:
+///   `color(srgb r g b / a)`, `color(display-p3 …)`, `oklch(L C H)`, `hsl(H S% L%)`, … (`alpha`
+///   written only when given; `none` components kept).
+/// - `$extends` on a group (2025.10 §6.4) adds, as aliases, the tokens of the group it names that
+///   it does not define itself.
+///
+/// Modes, from where the files say they are:
+/// 1. Terrazzo's `$extensions.mode` (`{"light": …, "dark": …}`) on a token;
+/// 2. Figma's Simple Design System export, `$extensions["com.figma.sds"].modes` (a token of a
+///    single-mode collection lists one mode, equal to `$value`: no mode is made of it);
+/// 3. one file per mode: `TokenFile.mode` makes the file's `$value`s that mode's values;
+/// 4. a 2025.10 resolver document (`resolutionOrder`, `sets`, `modifiers`): each context of a
+///    modifier is a mode (with several modifiers, each combination, named `a + b`); `$ref`s to
+///    other files are matched by name against the submitted files (`./dark.tokens.json` →
+///    `dark.tokens.json` or `…/dark.tokens.json`). Tokens of the sets are the base; a context's
+///    value differing from the base is that mode's value.
+///
+/// The base value is `$value`; per-mode values override it.
+public enum DTCGReader: TokenFormatReader {
+    public static let format = TokenFormat.dtcg
+
+    public static func detect(_ files: [TokenFile]) -> Bool {
+        TokenFormats.detect(files) == .dtcg
+    }
+
+    public static func read(_ files: [TokenFile]) throws(TokenError) -> TokenSet {
+        try read(documents: TokenFormats.parseAll(files, format: .dtcg))
+    }
+
+    static func read(documents: [JSONTokenDocument]) throws(TokenError) -> TokenSet {
+        let resolvers = documents.filter(isResolver)
+        if resolvers.count > 1 {
+            throw TokenError(file: resolvers[1].name, location: resolvers[1].location([]),
+                             reason: "more than one resolver document (\(resolvers[0].name) is the first): send one")
+        }
+        if let resolver = resolvers.first {
+            return try readResolver(resolver, documents: documents.filter { $0 !== resolver })
+        }
+        var table = TokenTable()
+        var extends: [Walker.Extension] = []
+        var ignored: [String] = []
+        for document in documents {
+            guard case .object(let root) = document.root else {
+                throw TokenError(file: document.name, location: document.location([]),
+                                 reason: "a DTCG token file is a JSON object of groups and tokens, not a \(document.root.typeName)")
+            }
+            var walker = Walker(document: document)
+            try walker.walkGroup(root, jsonPath: [], tokenPath: [], inheritedType: nil)
+            let fileMode = document.file.mode
+            if let fileMode {
+                try table.declareMode(fileMode, at: document.location([]))
+                table.notes.append("\(document.name) read as mode '\(fileMode)'")
+            }
+            for entry in walker.entries {
+                try table.set(entry.path, mode: fileMode, value: entry.value, at: entry.location, type: entry.type)
+                for mode in entry.modes {
+                    try table.set(entry.path, mode: mode.name, value: mode.value, at: mode.location, type: nil)
+                }
+            }
+            extends += walker.extensions
+            ignored += walker.ignored
+        }
+        try applyExtends(extends, to: &table)
+        if !ignored.isEmpty {
+            table.notes.append("members that are neither tokens nor groups were skipped: \(TokenSyntax.sample(ignored))")
+        }
+        return try table.tokenSet(format: format, files: documents)
+    }
+
+    /// Whether `document` is a 2025.10 resolver document rather than a token file.
+    static func isResolver(_ document: JSONTokenDocument) -> Bool {
+        guard case .object(let root) = document.root else { return false }
+        if root["resolutionOrder"] != nil { return true }
+        if case .string(let schema)? = root["$schema"], schema.contains("resolver") { return true }
+        return false
+    }
+
+    // MARK: - One token tree
+
+    /// A token as one file (or inline source) writes it.
+    struct Entry {
+        var path: String
+        var value: TokenValue
+        var type: String?
+        var location: TokenLocation
+        var modes: [(name: String, value: TokenValue, location: TokenLocation)]
+    }
+
+    /// Walks the groups of one token tree.
+    struct Walker {
+        struct Extension {
+            var group: String
+            var target: String
+            var location: TokenLocation
+        }
+
+        let document: JSONTokenDocument
+        var entries: [Entry] = []
+        var extensions: [Extension] = []
+        var ignored: [String] = []
+
+        init(document: JSONTokenDocument) {
+            self.document = document
+        }
+
+        mutating func walkGroup(_ group: JSONObject, jsonPath: [String], tokenPath: [String],
+                                inheritedType: String?) throws(TokenError) {
+            var type = inheritedType
+            if case .string(let t)? = group["$type"] { type = t }
+            if case .string(let ext)? = group["$extends"], !tokenPath.isEmpty {
+                let target = TokenSyntax.curlyReference(ext) ?? ext
+                extensions.append(Extension(group: tokenPath.joined(separator: "."), target: target,
+                                            location: document.location(jsonPath + ["$extends"])))
+            }
+            for member in group.storage {
+                let key = member.key
+                if key.hasPrefix("$") && key != "$root" { continue }
+                let childJSON = jsonPath + [key]
+                let childPath = tokenPath + [key]
+                guard case .object(let child) = member.value else {
+                    ignored.append(childPath.joined(separator: "."))
+                    continue
+                }
+                if let value = child["$value"] {
+                    try token(child, value: value, jsonPath: childJSON, tokenPath: childPath, inheritedType: type)
+                } else {
+                    try walkGroup(child, jsonPath: childJSON, tokenPath: childPath, inheritedType: type)
+                }
+            }
+        }
+
+        private mutating func token(_ object: JSONObject, value: JSON, jsonPath: [String], tokenPath: [String],
+                                    inheritedType: String?) throws(TokenError) {
+            let path = tokenPath.joined(separator: ".")
+            var type = inheritedType
+            if case .string(let t)? = object["$type"] { type = t }
+            let base = try DTCGReader.value(value, type: type, path: path, document: document, jsonPath: jsonPath + ["$value"])
+            var modes: [(name: String, value: TokenValue, location: TokenLocation)] = []
+            if case .object(let extensions)? = object["$extensions"] {
+                // Terrazzo: every entry is a mode.
+                if case .object(let byMode)? = extensions["mode"] {
+                    for m in byMode.storage {
+                        let at = jsonPath + ["$extensions", "mode", m.key]
+                        modes.append((m.key, try DTCGReader.value(m.value, type: type, path: path, document: document, jsonPath: at),
+                                      document.location(at)))
+                    }
+                }
+                // Figma SDS: a single mode is the collection's only value, the same as `$value`.
+                if case .object(let sds)? = extensions["com.figma.sds"], case .object(let byMode)? = sds["modes"], byMode.count > 1 {
+                    for m in byMode.storage {
+                        let at = jsonPath + ["$extensions", "com.figma.sds", "modes", m.key]
+                        modes.append((m.key, try DTCGReader.value(m.value, type: type, path: path, document: document, jsonPath: at),
+                                      document.location(at)))
+                    }
+                }
+            }
+            let location = document.location(jsonPath)
+            guard entries.count < TokenFormats.maximumTokens else { throw tooManyTokens(path, at: location) }
+            entries.append(Entry(path: path, value: base, type: type, location: location, modes: modes))
+        }
+    }
+
+    // MARK: - Values
+
+    /// CSS `color()` spaces by DTCG `colorSpace` name (Color Module §4; CSS Color 4 §10).
+    static let predefinedSpaces: [String: String] = [
+        "srgb": "srgb", "srgb-linear": "srgb-linear", "display-p3": "display-p3", "a98-rgb": "a98-rgb",
+        "prophoto-rgb": "prophoto-rgb", "rec2020": "rec2020", "xyz-d65": "xyz-d65", "xyz-d50": "xyz-d50", "xyz": "xyz-d65",
+    ]
+    /// DTCG `colorSpace` names written as CSS functions; the two percentage channels of hsl/hwb
+    /// are 0–100 in DTCG (Color Module §4.7, §4.8).
+    static let functionSpaces: Set<String> = ["hsl", "hwb", "lab", "lch", "oklab", "oklch"]
+
+    /// One `$value` (or mode value) as a token value. `type` is the token's own or inherited
+    /// `$type`.
+    static func value(_ json: JSON, type: String?, path: String, document: JSONTokenDocument,
+                      jsonPath: [String]) throws(TokenError) -> TokenValue {
+        let isColor: Bool? = type.map { $0.lowercased() == "color" }
+        func fail(_ reason: String) -> TokenError {
+            let at = document.location(jsonPath)
+            return TokenError(file: document.name, path: path, location: at, reason: reason)
+        }
+        if case .string(let text) = json, let reference = TokenSyntax.curlyReference(text) {
+            return isColor == false ? .other(type: type!) : .alias(reference)
+        }
+        if case .object(let object) = json, object.count == 1, case .string(let ref)? = object["$ref"] {
+            guard let target = pointerPath(ref) else {
+                throw fail("the reference '\(ref)' is not a JSON Pointer into the token files ('#/color/blue/500')")
+            }
+            return isColor == false ? .other(type: type!) : .alias(target)
+        }
+        if isColor == false { return .other(type: type!) }
+        switch json {
+        case .string(let text):
+            if isColor == true { return .css(text) }
+            return TokenSyntax.isCSSColor(text) ? .css(text) : .other(type: "string")
+        case .object(let object):
+            if object["colorSpace"] != nil { return .css(try colorObject(object, fail: fail)) }
+            if isColor == true {
+                throw fail("a color's $value object needs 'colorSpace' and 'components' (DTCG Color Module 2025.10)")
+            }
+            return .other(type: "object")
+        default:
+            if isColor == true {
+                throw fail("a color's $value must be a color string, a reference or a color object, not a \(json.typeName)")
+            }
+            return .other(type: json.typeName)
+        }
+    }
+
+    /// A Color Module object as CSS text.
+    static func colorObject(_ object: JSONObject, fail: (String) -> TokenError) throws(TokenError) -> String {
+        guard case .string(let space)? = object["colorSpace"] else { throw fail("'colorSpace' must be a string") }
+        let name = space.lowercased()
+        guard case .array(let items)? = object["components"], items.count == 3 else {
+            throw fail("'components' must be an array of three numbers for colorSpace '\(space)'")
+        }
+        var channels: [String] = []
+        for (i, item) in items.enumerated() {
+            switch item {
+            case .number(let d): channels.append(TokenSyntax.number(d))
+            case .string(let s) where s.lowercased() == "none": channels.append("none")
+            default: throw fail("component \(i + 1) of the color must be a number or \"none\", not a \(item.typeName)")
+            }
+        }
+        var alpha = ""
+        if let a = object["alpha"] {
+            switch a {
+            case .number(let d): alpha = " / " + TokenSyntax.number(d)
+            case .string(let s) where s.lowercased() == "none": alpha = " / none"
+            default: throw fail("'alpha' must be a number from 0 to 1, not a \(a.typeName)")
+            }
+        }
+        if let css = predefinedSpaces[name] {
+            return "color(\(css) \(channels.joined(separator: " "))\(alpha))"
+        }
+        if functionSpaces.contains(name) {
+            if name == "hsl" || name == "hwb" {
+                for i in 1...2 where channels[i] != "none" { channels[i] += "%" }
+            }
+            return "\(name)(\(channels.joined(separator: " "))\(alpha))"
+        }
+        if case .string(let hex)? = object["hex"] { return hex }
+        throw fail("colorSpace '\(space)' is not one of the DTCG color spaces (srgb, display-p3, oklch, …) and there is no 'hex' to fall back on")
+    }
+
+    /// `#/color/blue/500` (or `#/color/blue/500/$value`) as the token path `color.blue.500`.
+    static func pointerPath(_ pointer: String) -> String? {
+        guard pointer.hasPrefix("#/") else { return nil }
+        var parts = pointer.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        if parts.last == "$value" { parts.removeLast() }
+        guard !parts.isEmpty, !parts.contains(where: \.isEmpty) else { return nil }
+        return parts.joined(separator: ".")
+    }
+
+    /// Tokens a group gains by `$extends`: each token under the target group that the extending
+    /// group does not define, as an alias to it.
+    static func applyExtends(_ extensions: [Walker.Extension], to table: inout TokenTable) throws(TokenError) {
+        guard !extensions.isEmpty else { return }
+        let paths = table.tokens.map(\.path)
+        for ext in extensions {
+            let prefix = ext.target + "."
+            var added = 0
+            for path in paths where path.hasPrefix(prefix) {
+                let derived = ext.group + "." + path.dropFirst(prefix.count)
+                guard !table.contains(derived) else { continue }
+                try table.set(derived, mode: nil, value: .alias(path), at: ext.location, type: table[path]?.type)
+                added += 1
+            }
+            if added == 0 && !paths.contains(where: { $0.hasPrefix(prefix) }) {
+                throw TokenError(file: ext.location.file, path: ext.group, location: ext.location,
+                                 reason: "$extends names the group '\(ext.target)', which holds no tokens")
+            }
+        }
+    }
+
+    // MARK: - Resolver documents
+
+    /// A token tree a resolver names: a file or an inline object in the resolver.
+    private struct Source {
+        var document: JSONTokenDocument
+        var jsonPath: [String]
+        var object: JSONObject
+        var key: String { document.name + "#" + jsonPath.joined(separator: "/") }
+    }
+
+    /// A step of `resolutionOrder`: a set (always applied) or a modifier (one context per mode).
+    private enum Step {
+        case set(name: String, sources: [Source])
+        case modifier(name: String, contexts: [(name: String, sources: [Source])])
+    }
+
+    private static func readResolver(_ resolver: JSONTokenDocument, documents: [JSONTokenDocument]) throws(TokenError) -> TokenSet {
+        guard case .object(let root) = resolver.root else {
+            throw TokenError(file: resolver.name, reason: "a resolver document is a JSON object")
+        }
+        func fail(_ jsonPath: [String], _ reason: String) -> TokenError {
+            TokenError(file: resolver.name, location: resolver.location(jsonPath), reason: reason)
+        }
+        guard case .array(let order)? = root["resolutionOrder"] else {
+            throw fail([], "a resolver document needs 'resolutionOrder', an array of sets and modifiers")
+        }
+        var referenced = Set<ObjectIdentifier>()
+
+        /// The document a `$ref` names, by its name as given, then by the end of a submitted name.
+        func file(named ref: String, at jsonPath: [String]) throws(TokenError) -> JSONTokenDocument {
+            var name = ref
+            while name.hasPrefix("./") { name.removeFirst(2) }
+            if name.contains("#") {
+                throw fail(jsonPath, "'\(ref)': references into part of another file are not read; refer to whole token files")
+            }
+            let match = documents.first { $0.name == name }
+                ?? documents.first { $0.name.hasSuffix("/" + name) }
+                ?? documents.first { TokenSyntax.baseName($0.name) == TokenSyntax.baseName(name) }
+            guard let match else {
+                let given = documents.map(\.name)
+                throw fail(jsonPath, "'\(ref)' names a file that was not submitted (files: \(given.isEmpty ? "none besides the resolver" : TokenSyntax.sample(given)))")
+            }
+            referenced.insert(ObjectIdentifier(match))
+            return match
+        }
+
+        /// The token trees of a `sources` (or context) array.
+        func sources(_ json: JSON?, at jsonPath: [String], depth: Int = 0) throws(TokenError) -> [Source] {
+            guard case .array(let items)? = json else { throw fail(jsonPath, "expected an array of sources") }
+            var out: [Source] = []
+            for (i, item) in items.enumerated() {
+                let at = jsonPath + [String(i)]
+                guard case .object(let object) = item else { throw fail(at, "a source is a token object or {\"$ref\": …}") }
+                if case .string(let ref)? = object["$ref"] {
+                    if ref.hasPrefix("#/sets/") {
+                        let name = String(ref.dropFirst("#/sets/".count))
+                        guard depth < 8 else { throw fail(at, "sets refer to sets more than 8 deep ('\(ref)'): is there a cycle?") }
+                        guard case .object(let sets)? = root["sets"], case .object(let set)? = sets[name] else {
+                            throw fail(at, "'\(ref)' names no set of this resolver")
+                        }
+                        out += try sources(set["sources"], at: ["sets", name, "sources"], depth: depth + 1)
+                    } else if ref.hasPrefix("#") {
+                        throw fail(at, "'\(ref)': a source refers to a set ('#/sets/…') or a token file")
+                    } else {
+                        let document = try file(named: ref, at: at)
+                        guard case .object(let tokens) = document.root else {
+                            throw TokenError(file: document.name, location: document.location([]), reason: "a token file is a JSON object")
+                        }
+                        out.append(Source(document: document, jsonPath: [], object: tokens))
+                    }
+                } else {
+                    out.append(Source(document: resolver, jsonPath: at, object: object))
+                }
+            }
+            return out
+        }
+
+        // The steps, in order.
+        var steps: [Step] = []
+        for (i, item) in order.enumerated() {
+            let at = ["resolutionOrder", String(i)]
+            guard case .object(let object) = item else { throw fail(at, "a resolutionOrder entry is an object") }
+            var body = object
+            var bodyPath = at
+            var name = "resolutionOrder[\(i)]"
+            if case .string(let ref)? = object["$ref"] {
+                let parts = ref.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 3, parts[0] == "#", parts[1] == "sets" || parts[1] == "modifiers",
+                      case .object(let group)? = root[parts[1]], case .object(let target)? = group[parts[2]] else {
+                    throw fail(at, "'\(ref)' names no set or modifier of this resolver ('#/sets/<name>' or '#/modifiers/<name>')")
+                }
+                body = target
+                bodyPath = [parts[1], parts[2]]
+                name = parts[2]
+            } else if case .string(let n)? = object["name"] {
+                name = n
+            }
+            let isModifier: Bool
+            if case .string(let kind)? = body["type"] { isModifier = kind == "modifier" } else { isModifier = body["contexts"] != nil }
+            if isModifier {
+                guard case .object(let contexts)? = body["contexts"], contexts.count > 0 else {
+                    throw fail(bodyPath, "modifier '\(name)' needs 'contexts', an object of context name → sources")
+                }
+                var list: [(name: String, sources: [Source])] = []
+                for context in contexts.storage {
+                    list.append((context.key, try sources(context.value, at: bodyPath + ["contexts", context.key])))
+                }
+                steps.append(.modifier(name: name, contexts: list))
+            } else {
+                steps.append(.set(name: name, sources: try sources(body["sources"], at: bodyPath + ["sources"])))
+            }
+        }
+
+        // Each token tree walked once.
+        var walked: [String: [Entry]] = [:]
+        var notes: [String] = []
+        var extensionModes = false
+        func entries(_ source: Source) throws(TokenError) -> [Entry] {
+            if let done = walked[source.key] { return done }
+            var walker = Walker(document: source.document)
+            try walker.walkGroup(source.object, jsonPath: source.jsonPath, tokenPath: [], inheritedType: nil)
+            if walker.entries.contains(where: { !$0.modes.isEmpty }) { extensionModes = true }
+            walked[source.key] = walker.entries
+            return walker.entries
+        }
+
+        // Modes: every combination of the modifiers' contexts.
+        let modifiers = steps.compactMap { step -> [(name: String, sources: [Source])]? in
+            if case .modifier(_, let contexts) = step { return contexts }
+            return nil
+        }
+        var combinations: [[Int]] = [[]]
+        for contexts in modifiers {
+            var next: [[Int]] = []
+            for combination in combinations {
+                for c in contexts.indices { next.append(combination + [c]) }
+                if next.count > TokenFormats.maximumModes {
+                    throw fail(["modifiers"], "the modifiers' contexts combine into more than \(TokenFormats.maximumModes) modes")
+                }
+            }
+            combinations = next
+        }
+
+        var table = TokenTable()
+        /// The winning entry per path of one layering, in first-definition order.
+        func layer(_ contexts: [Int]?) throws(TokenError) -> (order: [String], winners: [String: Entry]) {
+            var order: [String] = []
+            var winners: [String: Entry] = [:]
+            var m = 0
+            for step in steps {
+                var list: [Source] = []
+                switch step {
+                case .set(_, let s): list = s
+                case .modifier(_, let all):
+                    if let contexts { list = all[contexts[m]].sources }
+                    m += 1
+                }
+                for source in list {
+                    for entry in try entries(source) {
+                        if winners.updateValue(entry, forKey: entry.path) == nil { order.append(entry.path) }
+                    }
+                }
+            }
+            return (order, winners)
+        }
+
+        let base = try layer(nil)
+        for path in base.order {
+            let e = base.winners[path]!
+            try table.set(path, mode: nil, value: e.value, at: e.location, type: e.type)
+        }
+        for combination in combinations where !modifiers.isEmpty {
+            let mode = combination.enumerated().map { modifiers[$0.offset][$0.element].name }.joined(separator: " + ")
+            try table.declareMode(mode, at: resolver.location(["modifiers"]))
+            let layered = try layer(combination)
+            for path in layered.order {
+                let e = layered.winners[path]!
+                if let b = base.winners[path], b.location == e.location { continue }
+                try table.set(path, mode: mode, value: e.value, at: e.location, type: e.type)
+            }
+        }
+        let unreferenced = documents.filter { !referenced.contains(ObjectIdentifier($0)) }.map(\.name)
+        if !unreferenced.isEmpty {
+            notes.append("not referenced by \(resolver.name), so not read: \(TokenSyntax.sample(unreferenced))")
+        }
+        if extensionModes {
+            notes.append("$extensions modes inside files a resolver combines are not read: the resolver's contexts are the modes")
+        }
+        table.notes += notes
+        return try table.tokenSet(format: format, files: [resolver] + documents)
+    }
+}

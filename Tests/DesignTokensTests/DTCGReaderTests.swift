@@ -1,0 +1,284 @@
+import ColorScience
+import Testing
+@testable import DesignTokens
+
+/// DTCG: the three real cases (figma/sds, Terrazzo's 2025.10 conversion of it, Terrazzo's resolver
+/// fixture of Primer's blue scale), color objects in every space, references, modes and errors.
+/// Line numbers were read with `grep -n` on the fixture files.
+@Suite struct DTCGReaderTests {
+    // MARK: figma/sds tokens.json
+
+    @Test("figma-sds: 226 color tokens, modes sds_light/sds_dark/brand_b_light, responsive modes left out")
+    func figmaSDS() throws {
+        let set = try DTCGReader.read(TokenFixtures.figmaSDS())
+        #expect(set.format == .dtcg)
+        #expect(set.modes == ["sds_light", "sds_dark", "brand_b_light"])
+        #expect(set.tokens.filter { $0.type == "color" }.count == 226)
+        #expect(set.colorTokenCount == 226)
+        #expect(set.tokens.count == 337)
+        // @responsive has desktop/mobile/tablet modes of non-colors only: named, not audited.
+        #expect(set.notes.contains { $0.contains("'desktop', 'mobile', 'tablet'") && $0.contains("no colors") })
+        // Single-mode collections ("default", "value", "mode_1") make no modes.
+        #expect(!set.modes.contains("default") && !set.modes.contains("value"))
+        #expect(set["@typography_primitives.family-sans"]?.base == .other(type: "fontFamily"))
+    }
+
+    @Test("figma-sds: values and aliases as written (capitalised, dangling), with their lines")
+    func figmaSDSValues() throws {
+        let set = try DTCGReader.read(TokenFixtures.figmaSDS())
+        let gray = try #require(set["@color_primitives.gray.900"])
+        #expect(gray.base == .css("#1e1e1e"))
+        #expect(gray.modes.isEmpty)
+        #expect(gray.location.text == "tokens.json:2163:7")
+
+        let bg = try #require(set["@color.background.default.default"])
+        #expect(bg.type == "color")
+        #expect(bg.base == .alias("@color_primitives.White.1000"))
+        #expect(bg.value(in: "sds_dark") == .alias("@color_primitives.Gray.900"))
+        #expect(bg.value(in: "brand_b_light") == .alias("@color_primitives.White.1000"))
+        #expect(bg.location.text == "tokens.json:2732:9")
+        #expect(bg.location(in: "sds_dark").text == "tokens.json:2741:17")
+
+        // The dangling alias of SOURCES.md is kept for resolution to report.
+        let brand = try #require(set["@color.background.brand.default"])
+        #expect(brand.value(in: "brand_b_light") == .alias("@color_primitives.Brand B.800"))
+        #expect(brand.location(in: "brand_b_light").text == "tokens.json:2926:17")
+    }
+
+    // MARK: Terrazzo figma-sds-legacy (DTCG 2025.10)
+
+    @Test("terrazzo legacy: color objects, $type inherited from the group, light/dark from $extensions.mode")
+    func terrazzoLegacy() throws {
+        let set = try DTCGReader.read(TokenFixtures.terrazzoLegacy())
+        #expect(set.modes == ["light", "dark"])
+        #expect(set.tokens.filter { !$0.modes.isEmpty }.count == 126)
+        #expect(set.tokens.count == 298)
+
+        let black = try #require(set["color.black.100"])
+        #expect(black.type == "color")
+        #expect(black.base == .css("color(srgb 0.047058823529411764 0.047058823529411764 0.050980392156862744 / 0.050980392156862744)"))
+        #expect(black.location.text == "figma-sds-legacy.tokens.json:6:7")
+
+        let bg = try #require(set["color.background.brand.default"])
+        #expect(bg.type == "color")
+        #expect(bg.base == .alias("color.brand.800"))
+        #expect(bg.modes == ["light": .alias("color.brand.800"), "dark": .alias("color.white.100")])
+        #expect(bg.location.text == "figma-sds-legacy.tokens.json:745:9")
+        #expect(bg.location(in: "dark").text == "figma-sds-legacy.tokens.json:747:68")
+
+        #expect(set["size.radius.full"]?.base == .other(type: "dimension"))
+        #expect(set["typography.titleHero"]?.base == .other(type: "typography"))
+    }
+
+    // MARK: Terrazzo resolver (Primer blue scale)
+
+    @Test("resolver: each context of modifiers.mode is a mode; files layered as the contexts list them")
+    func resolver() throws {
+        let set = try DTCGReader.read(TokenFixtures.resolverPrimer())
+        #expect(set.modes == ["light", "light-colorblind", "light-high-contrast", "dark", "dark-dimmed", "dark-high-contrast", "dark-colorblind"])
+        #expect(set.tokens.count == 21)
+
+        // The base set (inline in the resolver): the same in every mode.
+        let alias5 = try #require(set["color.alias-5"])
+        #expect(alias5.base == .alias("color.alias-4"))
+        #expect(alias5.modes.isEmpty)
+        #expect(alias5.location.text == "color.resolver.json:18:13")
+        #expect(set["gradient.blue-pink"]?.base == .other(type: "gradient"))
+
+        // Context files: light, and light-colorblind layering its override on light.
+        let blue0 = try #require(set["color.blue.0"])
+        #expect(blue0.base == nil)
+        #expect(blue0.value(in: "light") == .css("color(srgb 0.8666666666666667 0.9568627450980393 1)"))
+        #expect(blue0.value(in: "light-colorblind") == .css("color(srgb 0.8666666666666667 0.9568627450980393 1 / 1)"))
+        #expect(blue0.location(in: "light").text == "light.tokens.json:5:7")
+        #expect(blue0.location(in: "light-colorblind").text == "light-colorblind.tokens.json:5:7")
+
+        let hdr = try #require(set["color.hdr-blue"])
+        #expect(hdr.value(in: "light") == .css("oklch(0.6412 0.239 254.98)"))
+        #expect(hdr.value(in: "dark") == .css("oklch(0.6471 0.242 257.45)"))
+        #expect(hdr.value(in: "dark-dimmed") == .css("oklch(0.6177 0.161 257.75)"))
+        #expect(hdr.location(in: "dark-dimmed").text == "dark-dimmed.tokens.json:46:5")
+
+        // Not overridden by dark-dimmed: dark's value, written in dark.tokens.json.
+        let action = try #require(set["color.text-action"])
+        #expect(action.value(in: "light") == .alias("color.blue.6"))
+        #expect(action.value(in: "dark-dimmed") == .alias("color.blue.5"))
+        #expect(action.location(in: "dark-dimmed").text == "dark.tokens.json:53:5")
+    }
+
+    @Test("resolver: a $ref to a file that was not submitted is an error at the $ref's line")
+    func resolverMissingFile() throws {
+        let files = try TokenFixtures.resolverPrimer().filter { $0.name != "dark-dimmed.tokens.json" }
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read(files) })
+        #expect(error.file == "color.resolver.json")
+        #expect(error.location?.line == 47)
+        #expect(error.reason.contains("./dark-dimmed.tokens.json"))
+    }
+
+    @Test("resolver: a file the resolver does not name is noted, not read")
+    func resolverUnreferenced() throws {
+        let files = try TokenFixtures.resolverPrimer() + TokenFixtures.text(##"{"x": {"$type": "color", "$value": "#fff"}}"##, name: "extra.json")
+        let set = try DTCGReader.read(files)
+        #expect(set["x"] == nil)
+        #expect(set.notes.contains { $0.contains("extra.json") })
+    }
+
+    @Test("resolver: two modifiers give every combination of their contexts as modes")
+    func resolverCombinations() throws {
+        let resolver = """
+        {"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}, {"$ref": "#/modifiers/contrast"}],
+         "sets": {"base": {"sources": [{"c": {"$type": "color", "fg": {"$value": "#000"}, "bg": {"$value": "#fff"}}}]}},
+         "modifiers": {
+           "theme": {"contexts": {"light": [], "dark": [{"c": {"bg": {"$type": "color", "$value": "#111"}}}]}},
+           "contrast": {"contexts": {"normal": [], "more": [{"$ref": "more.json"}]}}}}
+        """
+        let more = ##"{"c": {"fg": {"$type": "color", "$value": "{c.bg}"}}}"##
+        let set = try DTCGReader.read([TokenFile(name: "r.resolver.json", content: resolver), TokenFile(name: "tokens/more.json", content: more)])
+        #expect(set.modes == ["light + normal", "light + more", "dark + normal", "dark + more"])
+        let bg = try #require(set["c.bg"])
+        #expect(bg.base == .css("#fff"))
+        #expect(bg.value(in: "dark + more") == .css("#111"))
+        #expect(bg.value(in: "light + more") == .css("#fff"))
+        #expect(set["c.fg"]?.value(in: "light + more") == .alias("c.bg"))
+        #expect(set["c.fg"]?.location(in: "light + more").file == "tokens/more.json")
+    }
+
+    // MARK: Values
+
+    @Test("DTCG 2025.10 color objects become CSS in their own space, and the color parser reads each",
+          arguments: [
+            (##"{"colorSpace": "srgb", "components": [1, 0.5, 0], "alpha": 0.25}"##, "color(srgb 1 0.5 0 / 0.25)"),
+            (##"{"colorSpace": "srgb-linear", "components": [0.2, 0.2, 0.2]}"##, "color(srgb-linear 0.2 0.2 0.2)"),
+            (##"{"colorSpace": "display-p3", "components": [0, 0.5, 1], "alpha": 1}"##, "color(display-p3 0 0.5 1 / 1)"),
+            (##"{"colorSpace": "a98-rgb", "components": [0.1, 0.2, 0.3]}"##, "color(a98-rgb 0.1 0.2 0.3)"),
+            (##"{"colorSpace": "prophoto-rgb", "components": [0.1, 0.2, 0.3]}"##, "color(prophoto-rgb 0.1 0.2 0.3)"),
+            (##"{"colorSpace": "rec2020", "components": [0.1, 0.2, 0.3]}"##, "color(rec2020 0.1 0.2 0.3)"),
+            (##"{"colorSpace": "xyz-d65", "components": [0.2, 0.3, 0.4]}"##, "color(xyz-d65 0.2 0.3 0.4)"),
+            (##"{"colorSpace": "xyz-d50", "components": [0.2, 0.3, 0.4]}"##, "color(xyz-d50 0.2 0.3 0.4)"),
+            (##"{"colorSpace": "hsl", "components": [221, 83, 53], "hex": "#2563eb"}"##, "hsl(221 83% 53%)"),
+            (##"{"colorSpace": "hsl", "components": ["none", 0, 95]}"##, "hsl(none 0% 95%)"),
+            (##"{"colorSpace": "hwb", "components": [40, 20, 10], "alpha": 0.5}"##, "hwb(40 20% 10% / 0.5)"),
+            (##"{"colorSpace": "lab", "components": [50, 20, -30]}"##, "lab(50 20 -30)"),
+            (##"{"colorSpace": "lch", "components": [50, 30, 270]}"##, "lch(50 30 270)"),
+            (##"{"colorSpace": "oklab", "components": [0.5, 0.1, -0.1]}"##, "oklab(0.5 0.1 -0.1)"),
+            (##"{"colorSpace": "oklch", "components": [0.6412, 0.239, 254.98]}"##, "oklch(0.6412 0.239 254.98)"),
+            (##"{"colorSpace": "srgb", "components": [0.00000001, 1e-7, 0]}"##, "color(srgb 0.00000001 0.0000001 0)"),
+          ])
+    func colorObjects(json: String, css: String) throws {
+        let set = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": \##(json)}}"##))
+        #expect(set["c"]?.base == .css(css))
+        #expect((try? CSSColorParser.parse(css)) != nil, "\(css) does not parse as CSS")
+    }
+
+    @Test("an unknown colorSpace falls back to its hex; without one it is an error naming the token")
+    func unknownSpace() throws {
+        let withHex = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": {"colorSpace": "cmyk", "components": [0, 0, 0], "hex": "#123456"}}}"##))
+        #expect(withHex["c"]?.base == .css("#123456"))
+        let error = try #require(tokenError { () throws(TokenError) in
+            try DTCGReader.read(TokenFixtures.text("{\n  \"c\": {\"$type\": \"color\",\n    \"$value\": {\"colorSpace\": \"cmyk\", \"components\": [0, 0, 0]}}}", name: "odd.json"))
+        })
+        #expect(error.path == "c")
+        #expect(error.location?.text == "odd.json:3:5")
+        #expect(error.reason.contains("cmyk"))
+    }
+
+    @Test("malformed color values are errors naming the file, token and line", arguments: [
+        ##"{"colorSpace": "srgb", "components": [1, 0]}"##,
+        ##"{"colorSpace": "srgb", "components": [1, "x", 0]}"##,
+        ##"{"colorSpace": "srgb", "components": [1, 0, 0], "alpha": "half"}"##,
+        ##"{"r": 1}"##,
+        "12",
+        "true",
+    ])
+    func badColors(value: String) throws {
+        let text = "{\n  \"brand\": {\n    \"$type\": \"color\",\n    \"primary\": {\"$value\": \(value)}\n  }\n}"
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read(TokenFixtures.text(text, name: "bad.tokens.json")) })
+        #expect(error.file == "bad.tokens.json")
+        #expect(error.path == "brand.primary")
+        #expect(error.location?.text == "bad.tokens.json:4:17")
+        #expect(error.message.hasPrefix("bad.tokens.json line 4, column 17, token 'brand.primary': "))
+    }
+
+    @Test("types: non-color $type and untyped non-colors are .other; untyped color strings and aliases are read")
+    func types() throws {
+        let set = try DTCGReader.read(TokenFixtures.text("""
+        {"size": {"$type": "dimension", "sm": {"$value": {"value": 4, "unit": "px"}}, "ref": {"$value": "{size.sm}"}},
+         "plain": {"$value": "rebeccapurple"}, "word": {"$value": "Inter"}, "n": {"$value": 3}, "a": {"$value": "{plain}"},
+         "t": {"$type": "color", "odd": {"$value": "not a color"}}}
+        """))
+        #expect(set["size.sm"]?.base == .other(type: "dimension"))
+        #expect(set["size.ref"]?.base == .other(type: "dimension"))
+        #expect(set["plain"]?.base == .css("rebeccapurple"))
+        #expect(set["word"]?.base == .other(type: "string"))
+        #expect(set["n"]?.base == .other(type: "number"))
+        #expect(set["a"]?.base == .alias("plain"))
+        // Typed color text is kept for resolution to judge (a 4xx there, not a silent skip).
+        #expect(set["t.odd"]?.base == .css("not a color"))
+    }
+
+    @Test("references: {a.b}, JSON Pointer $ref, $root tokens and $extends groups")
+    func references() throws {
+        let set = try DTCGReader.read(TokenFixtures.text("""
+        {"color": {"$type": "color",
+           "blue": {"$root": {"$value": "#00f"}, "500": {"$value": "#3b82f6"}},
+           "link": {"$value": {"$ref": "#/color/blue/500/$value"}},
+           "accent": {"$value": "{color.blue.$root}"}},
+         "theme": {"$extends": "{color.blue}", "500": {"$type": "color", "$value": "#000"}}}
+        """))
+        #expect(set["color.blue.$root"]?.base == .css("#00f"))
+        #expect(set["color.link"]?.base == .alias("color.blue.500"))
+        #expect(set["color.accent"]?.base == .alias("color.blue.$root"))
+        // $extends: the group gains the tokens it does not define, as aliases.
+        #expect(set["theme.$root"]?.base == .alias("color.blue.$root"))
+        #expect(set["theme.500"]?.base == .css("#000"))
+    }
+
+    @Test("one file per mode: TokenFile.mode makes the file's values that mode's")
+    func fileModes() throws {
+        let light = TokenFile(name: "light.tokens.json", content: ##"{"bg": {"$type": "color", "$value": "#fff"}}"##, mode: "light")
+        let dark = TokenFile(name: "dark.tokens.json", content: "{\n \"bg\": {\"$type\": \"color\", \"$value\": \"#000\"}}", mode: "dark")
+        let set = try DTCGReader.read([light, dark])
+        #expect(set.modes == ["light", "dark"])
+        let bg = try #require(set["bg"])
+        #expect(bg.base == nil)
+        #expect(bg.modes == ["light": .css("#fff"), "dark": .css("#000")])
+        #expect(bg.location.text == "light.tokens.json:1:2")
+        #expect(bg.location(in: "dark").text == "dark.tokens.json:2:2")
+    }
+
+    // MARK: Limits
+
+    @Test("20,000 tokens are read; the 20,001st is a TokenError naming it and its line")
+    func tokenLimit() throws {
+        func file(_ count: Int) -> [TokenFile] {
+            var text = "{\"c\": {\"$type\": \"color\""
+            for i in 0..<count { text += ",\n  \"t\(i)\": {\"$value\": \"#000\"}" }
+            return TokenFixtures.text(text + "}}", name: "many.json")
+        }
+        #expect(try DTCGReader.read(file(20_000)).tokens.count == 20_000)
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read(file(20_001)) })
+        #expect(error.path == "c.t20000")
+        #expect(error.location?.text == "many.json:20002:3")
+        #expect(error.reason.contains("20000 tokens"))
+    }
+
+    @Test("64 modes are read; a 65th is a TokenError")
+    func modeLimit() throws {
+        func file(_ modes: Int) -> [TokenFile] {
+            let entries = (0..<modes).map { "\"m\($0)\": \"#000\"" }.joined(separator: ", ")
+            return TokenFixtures.text("{\"bg\": {\"$type\": \"color\", \"$value\": \"#fff\", \"$extensions\": {\"mode\": {\(entries)}}}}")
+        }
+        #expect(try DTCGReader.read(file(64)).modes.count == 64)
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read(file(65)) })
+        #expect(error.reason.contains("more than 64 modes"))
+        #expect(error.location?.line == 1)
+    }
+
+    @Test("a file of another format holds no DTCG tokens: an error, not an empty design system")
+    func noTokens() throws {
+        let figma = try TokenFixtures.figmaREST()
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read(figma) })
+        #expect(error.file == "get-local-variables.json")
+        #expect(error.reason.contains("no dtcg tokens"))
+    }
+}

@@ -1,0 +1,134 @@
+import Testing
+@testable import DesignTokens
+
+/// Figma Variables REST answers: the real Primer file (1,409 variables in 19 collections) and
+/// small answers for naming, aliases and errors. Columns of the one-line real file were read with
+/// `grep -bo` (it is ASCII: column = byte offset + 1).
+@Suite struct FigmaVariablesReaderTests {
+    static let primerModes = ["light", "dark", "dark dimmed", "light high contrast", "dark high contrast",
+                              "light protanopia deuteranopia", "dark protanopia deuteranopia", "light tritanopia", "dark tritanopia"]
+
+    /// Follows aliases from `path` in `mode` to a CSS value (nil when a target is unknown).
+    static func resolve(_ path: String, in mode: String, _ set: TokenSet) -> String? {
+        var current = path
+        for _ in 0..<16 {
+            guard let token = set[current], let value = token.value(in: mode) else { return nil }
+            switch value {
+            case .css(let css): return css
+            case .alias(let next): current = next
+            case .other: return nil
+            }
+        }
+        return nil
+    }
+
+    @Test("primer: 1,409 variables, 1,151 colors; the local `mode` collection's nine modes")
+    func primer() throws {
+        let set = try FigmaVariablesReader.read(TokenFixtures.figmaREST())
+        #expect(set.format == .figmaVariables)
+        #expect(set.tokens.count == 1_409)
+        #expect(set.tokens.filter { $0.type == "color" }.count == 1_151)
+        #expect(set.tokens.filter { $0.type == "float" }.count == 254)
+        #expect(set.tokens.filter { $0.type == "string" }.count == 4)
+        #expect(set.modes == Self.primerModes)
+        // Paths are unique.
+        #expect(Set(set.tokens.map(\.path)).count == 1_409)
+        #expect(set.notes.contains { $0.contains("14 alias targets are not in the answer") })
+        #expect(set.notes.contains { $0.contains("light colorblind") && $0.contains("library collection mode") })
+        #expect(set.notes.contains { $0.contains("condensed") && $0.contains("no colors") })
+    }
+
+    @Test("primer: dark fgColor/default leads to #f0f6fc and bgColor/default to #0d1117 through single-mode collections")
+    func primerDark() throws {
+        let set = try FigmaVariablesReader.read(TokenFixtures.figmaREST())
+        let fg = try #require(set["fgColor/default"])
+        #expect(fg.type == "color")
+        #expect(fg.location.text == "get-local-variables.json:1:151922")
+        #expect(fg.location(in: "dark").text == "get-local-variables.json:1:152309")
+        guard case .alias(let target)? = fg.value(in: "dark") else { Issue.record("dark is not an alias"); return }
+        // The target shares its name with base/color/light's variable: named by its collection.
+        #expect(target == "base/color/dark/base/color/neutral/12")
+        let neutral = try #require(set[target])
+        #expect(neutral.modes.isEmpty)
+        guard case .css(let css)? = neutral.base else { Issue.record("not a color"); return }
+        #expect(css == "color(srgb 0.9411764740943909 0.9647058844566345 0.9882352948188782 / 1)")
+        #expect(srgb8(css) == [0xf0, 0xf6, 0xfc])
+        #expect(Self.resolve("bgColor/default", in: "dark", set).flatMap(srgb8) == [0x0d, 0x11, 0x17])
+    }
+
+    @Test("primer: a target missing from the answer is kept by id, not dropped, and is no token")
+    func primerMissingTargets() throws {
+        let set = try FigmaVariablesReader.read(TokenFixtures.figmaREST())
+        // SOURCES.md: fgColor/default cannot be resolved in light: its chain ends at an id.
+        var target = "fgColor/default"
+        var hops = 0
+        while let token = set[target], case .alias(let next)? = token.value(in: "light"), hops < 16 {
+            target = next
+            hops += 1
+        }
+        #expect(hops == 2)  // fgColor/default → base/color/light/base/color/neutral/13 → the id
+        #expect(target.hasPrefix("VariableID:"))
+        #expect(set[target] == nil)
+        #expect(Self.resolve("fgColor/default", in: "light", set) == nil)
+        // fgColor/muted on bgColor/muted resolves in all nine modes.
+        for mode in Self.primerModes {
+            #expect(Self.resolve("fgColor/muted", in: mode, set) != nil, "fgColor/muted in \(mode)")
+            #expect(Self.resolve("bgColor/muted", in: mode, set) != nil, "bgColor/muted in \(mode)")
+        }
+    }
+
+    static let small = """
+    {"status": 200, "error": false, "meta": {
+      "variableCollections": {
+        "C:1": {"id": "C:1", "name": "theme", "remote": false, "defaultModeId": "1:1",
+                "modes": [{"modeId": "1:0", "name": "dark"}, {"modeId": "1:1", "name": "light"}], "variableIds": []},
+        "C:2": {"id": "C:2", "name": "palette/a", "remote": true, "defaultModeId": "2:0", "modes": [{"modeId": "2:0", "name": "default"}]},
+        "C:3": {"id": "C:3", "name": "palette/b", "remote": true, "defaultModeId": "3:0", "modes": [{"modeId": "3:0", "name": "default"}]},
+        "C:4": {"id": "C:4", "name": "size", "remote": false, "defaultModeId": "4:0",
+                "modes": [{"modeId": "4:0", "name": "compact"}, {"modeId": "4:1", "name": "roomy"}]}
+      },
+      "variables": {
+        "V:1": {"name": "bg", "variableCollectionId": "C:1", "resolvedType": "COLOR",
+                "valuesByMode": {"1:0": {"type": "VARIABLE_ALIAS", "id": "V:2"}, "1:1": {"type": "VARIABLE_ALIAS", "id": "V:404"}}},
+        "V:2": {"name": "gray/9", "variableCollectionId": "C:2", "resolvedType": "COLOR",
+                "valuesByMode": {"2:0": {"r": 0.1, "g": 0.2, "b": 0.30000001192092896, "a": 0.5}}},
+        "V:3": {"name": "gray/9", "variableCollectionId": "C:3", "resolvedType": "COLOR",
+                "valuesByMode": {"3:0": {"r": 1, "g": 1, "b": 1, "a": 1}}},
+        "V:4": {"name": "bg", "variableCollectionId": "C:2", "resolvedType": "COLOR",
+                "valuesByMode": {"2:0": {"r": 0, "g": 0, "b": 0, "a": 1}}},
+        "V:5": {"name": "gap", "variableCollectionId": "C:4", "resolvedType": "FLOAT",
+                "valuesByMode": {"4:0": 4, "4:1": {"type": "VARIABLE_ALIAS", "id": "V:405"}}}
+      }}}
+    """
+
+    @Test("names: the local variable keeps its name, others are <collection>/<name>; modes by name; base is the default mode")
+    func small() throws {
+        let set = try FigmaVariablesReader.read(TokenFixtures.text(Self.small, name: "vars.json"))
+        #expect(set.modes == ["dark", "light"])
+        #expect(Set(set.tokens.map(\.path)) == ["bg", "palette/a/gray/9", "palette/b/gray/9", "palette/a/bg", "gap"])
+        let bg = try #require(set["bg"])
+        #expect(bg.base == .alias("V:404"))  // the default mode is light
+        #expect(bg.value(in: "dark") == .alias("palette/a/gray/9"))
+        #expect(set["palette/a/gray/9"]?.base == .css("color(srgb 0.1 0.2 0.30000001192092896 / 0.5)"))
+        #expect(set["palette/b/gray/9"]?.base == .css("color(srgb 1 1 1 / 1)"))
+        #expect(set["gap"]?.modes == ["compact": .other(type: "float"), "roomy": .other(type: "float")])
+        #expect(set.notes.contains { $0.contains("2 alias targets") })
+        #expect(set.notes.contains { $0.contains("3 variables share a name") })
+        // Locations: the variable's key, each mode's at its mode id.
+        #expect(bg.location.line == 11)
+        #expect(bg.location(in: "dark").line == 12)
+    }
+
+    @Test("malformed answers are TokenErrors naming the file, variable and line", arguments: [
+        (##"{"meta": {"variableCollections": {}, "variables": {"V:1": {"name": "x", "variableCollectionId": "nope", "valuesByMode": {}}}}}"##, "not in meta.variableCollections"),
+        ("{\"meta\": {\"variableCollections\": {\"C\": {\"name\": \"c\", \"modes\": [{\"modeId\": \"m\", \"name\": \"d\"}]}},\n \"variables\": {\"V\": {\"name\": \"x\", \"variableCollectionId\": \"C\", \"valuesByMode\": {\"m\": {\"r\": \"red\"}}}}}}", "r\", \"g\", \"b\""),
+        (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V": {"name": "x", "variableCollectionId": "C", "valuesByMode": {}}}}}"##, "no value for mode 'd'"),
+        (##"{"status": 200}"##, "not a Figma variables answer"),
+    ])
+    func errors(json: String, reason: String) throws {
+        let error = try #require(tokenError { () throws(TokenError) in try FigmaVariablesReader.read(TokenFixtures.text(json, name: "f.json")) })
+        #expect(error.file == "f.json")
+        #expect(error.location != nil)
+        #expect(error.reason.contains(reason), "\(error.reason)")
+    }
+}
