@@ -1,18 +1,1095 @@
-// STUB — placeholder so the JSON readers' dispatch (TokenFormats) builds before the CSS reader
-// lands. The real CSSThemeReader is written on branch tokens-css in this same file; on merge,
-// take that branch's version of this file and drop this one entirely.
+import ColorScience
 
-/// CSS custom properties and Tailwind v4 `@theme` (stub: detects non-JSON text, reads nothing).
+// CSS custom properties as design tokens (CSS Custom Properties 1), including Tailwind CSS v4
+// `@theme` blocks: every `--name: value;` is a token named `--name`; where the declaration sits
+// (selector, `@media`, `@theme`) says which mode it belongs to.
+
+/// Reads theme stylesheets: custom properties in `:root`, `.dark`, `[data-theme=…]`,
+/// `@media (prefers-color-scheme: dark)`, `(prefers-contrast: more)`, class themes and Tailwind v4
+/// `@theme` blocks.
+///
+/// **Modes** come from where a declaration sits, by `modeMapping(selector:atRules:)` (its
+/// documentation lists every rule). Then, file by file:
+/// - a base rule (`:root`) that sets `color-scheme: light` or `color-scheme: dark` (one keyword,
+///   as Material Theme Builder's `theme/light.css` and `theme/dark.css` do) is that mode, with a
+///   note;
+/// - a file that another submitted file imports with a media query
+///   (`@import url(theme/dark.css) screen and (prefers-color-scheme: dark)`) is read inside that
+///   query, as a browser reads it; imports are noted, never fetched;
+/// - a file with a `TokenFile.mode` F is that mode: when all its declarations sit in one place
+///   (the base, or one mode as in Primer's `dark.css`), they are all mode F; when the file itself
+///   has several (`:root` and `.dark`), its base is F and each of its other modes M is `F-M`.
+///
+/// Within a mode the later declaration wins (source order across the files in the order given),
+/// except that `!important` beats a declaration without it and a Tailwind `@theme default` value
+/// never replaces one from elsewhere; selector specificity is not compared. A repeated declaration
+/// with the same value keeps the location of the first. Tokens keep the order in which they are
+/// first declared.
+///
+/// **Values** are read by `value(of:)`: a whole `var(--x)` is an alias, colors are CSS text,
+/// shadcn's bare HSL triplets become `hsl(…)`, Material's channel triplets stay text (type
+/// `channels`) for `var()` substitution, anything else is `.other(type:)`.
+///
+/// The format is `.tailwind` when a file holds an `@theme` block, else `.css`.
 public enum CSSThemeReader: TokenFormatReader {
-    public static let format = TokenFormat.css
+    public static let format: TokenFormat = .css
+    /// Most declarations (custom properties and others) read in one call, over all files.
+    public static let maximumDeclarations = 20_000
+    /// Deepest nesting of blocks (rules and at-rules).
+    public static let maximumNesting = 32
 
-    /// Stub: every file is text that does not start like JSON.
+    // MARK: Detection
+
+    /// CSS when a file's content is not JSON (it does not start with `{"`, `{}` or a JSON array)
+    /// and declares at least one custom property (`--name:` after `{` or `;`, comments between
+    /// them allowed).
     public static func detect(_ files: [TokenFile]) -> Bool {
-        !files.isEmpty && files.allSatisfy { !JSONTokenDocument.looksLikeJSON($0) }
+        files.contains { file in !looksLikeJSON(file.content) && declaresCustomProperty(file.content) }
     }
 
-    /// Stub: always throws.
+    static func looksLikeJSON(_ text: String) -> Bool {
+        var it = text.unicodeScalars.makeIterator()
+        func nextNonSpace() -> Unicode.Scalar? {
+            while let c = it.next() {
+                if c == "\u{FEFF}" || CSSStylesheet.Scanner.isWhitespace(c) { continue }
+                return c
+            }
+            return nil
+        }
+        guard let first = nextNonSpace() else { return false }
+        guard let second = nextNonSpace() else { return false }
+        if first == "{" { return second == "\"" || second == "}" }
+        if first == "[" { return "{[\"]-0123456789".unicodeScalars.contains(second) }
+        return false
+    }
+
+    static func declaresCustomProperty(_ text: String) -> Bool {
+        let s = Array(text.utf8)
+        var previous: UInt8 = UInt8(ascii: "{")  // the start of a file counts as a block start
+        var k = s.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while k < s.count {
+            let c = s[k]
+            if c == UInt8(ascii: "/"), k + 1 < s.count, s[k + 1] == UInt8(ascii: "*") {
+                k += 2
+                while k + 1 < s.count, !(s[k] == UInt8(ascii: "*") && s[k + 1] == UInt8(ascii: "/")) { k += 1 }
+                k += 2
+                continue
+            }
+            if c == UInt8(ascii: "-"), k + 2 < s.count, s[k + 1] == UInt8(ascii: "-"),
+               previous == UInt8(ascii: "{") || previous == UInt8(ascii: ";") {
+                var j = k + 2
+                while j < s.count, s[j] >= 0x80 || isNameByte(s[j]) { j += 1 }
+                if j > k + 2 {
+                    while j < s.count, s[j] == 0x20 || s[j] == 0x09 || s[j] == 0x0A || s[j] == 0x0D { j += 1 }
+                    if j < s.count, s[j] == UInt8(ascii: ":") { return true }
+                }
+            }
+            if !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C) { previous = c }
+            k += 1
+        }
+        return false
+    }
+
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
+    }
+
+    // MARK: Reading
+
     public static func read(_ files: [TokenFile]) throws(TokenError) -> TokenSet {
-        throw TokenError(file: files.first?.name, reason: "CSS token files are not read yet (CSSThemeReader is a stub)")
+        var sheets: [CSSStylesheet] = []
+        var counted = 0
+        for file in files {
+            let sheet = try CSSStylesheet.parse(file.content, file: file.name, maximumDeclarations: maximumDeclarations,
+                                                maximumDepth: maximumNesting, alreadyCounted: counted)
+            counted += sheet.declarationCount
+            sheets.append(sheet)
+        }
+        var notes: [String] = []
+        let importMedia = importedMedia(files: files, sheets: sheets, notes: &notes)
+
+        // Walk every file: each custom property with the modes it belongs to.
+        var walker = Walker()
+        for (index, file) in files.enumerated() {
+            walker.file = file.name
+            walker.fileIndex = index
+            let root = importMedia[index].map { ["@media \($0)"] } ?? []
+            walker.walk(sheets[index].nodes, context: Walker.Context(atRules: root))
+            walker.finishFile()
+        }
+        notes += walker.notes
+
+        // A file with a given mode: its base (and its one mode) are that mode.
+        var entries = walker.entries
+        for (index, file) in files.enumerated() {
+            guard let fileMode = file.mode else { continue }
+            var targets: [CSSModeMapping.Target] = []
+            for e in entries where e.fileIndex == index {
+                for t in e.targets where !targets.contains(t) { targets.append(t) }
+            }
+            let single = targets.count <= 1
+            for k in entries.indices where entries[k].fileIndex == index {
+                entries[k].targets = entries[k].targets.map { t in
+                    switch t {
+                    case .base: return .mode(fileMode)
+                    case .mode(let m): return .mode(single ? fileMode : "\(fileMode)-\(m)")
+                    }
+                }
+            }
+            let named = targets.compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil }
+            if single {
+                notes.append("\(file.name): read as mode '\(fileMode)', the mode given for the file" +
+                             (named.isEmpty ? "" : " (its rules are for '\(named[0])')"))
+            } else {
+                notes.append("\(file.name): its base is read as mode '\(fileMode)', the mode given for the file; its other modes as " +
+                             named.map { "'\(fileMode)-\($0)'" }.joined(separator: ", "))
+            }
+        }
+
+        // The cascade, per token and mode.
+        var merger = Merger()
+        for e in entries {
+            for t in e.targets { merger.set(e, target: t) }
+        }
+        notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
+
+        let tokens = merger.order.map { merger.token($0) }
+        var modes: [String] = []
+        for e in entries {
+            for case .mode(let m) in e.targets where !modes.contains(m) { modes.append(m) }
+        }
+        return TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: tokens, modes: modes, notes: notes)
+    }
+
+    /// For each file, the media query of an `@import` of it in another submitted file (matched
+    /// by path: the import's URL resolved against the importing file's folder, or either name a
+    /// `/`-suffix of the other). Notes every `@import`.
+    static func importedMedia(files: [TokenFile], sheets: [CSSStylesheet], notes: inout [String]) -> [String?] {
+        var media = [String?](repeating: nil, count: files.count)
+        for (index, sheet) in sheets.enumerated() {
+            let importer = files[index].name
+            for node in sheet.nodes {
+                guard case .atRule(let a) = node, a.name == "import" else { continue }
+                guard let (url, query) = parseImport(a.prelude) else {
+                    notes.append("\(importer) line \(a.position.line): '\(a.text)' is not an @import this reader understands; ignored")
+                    continue
+                }
+                let resolved = resolve(url, against: importer)
+                let target = files.indices.first { $0 != index && samePath(files[$0].name, resolved) }
+                var note = "\(importer) line \(a.position.line): \(a.text): imported files are not fetched"
+                if let target {
+                    note += "; \(files[target].name) was submitted and is read as its own file"
+                    if let query, !query.isEmpty {
+                        media[target] = query
+                        note += ", inside the media query '\(query)'"
+                    }
+                } else {
+                    note += "; to read its tokens, submit the file '\(url)' names as another file"
+                }
+                notes.append(note)
+            }
+        }
+        return media
+    }
+
+    /// `url(x) media` / `"x" media` → (x, media).
+    static func parseImport(_ prelude: String) -> (String, String?)? {
+        var rest = Substring(prelude)
+        var url: String
+        if rest.lowercased().hasPrefix("url(") {
+            guard let close = rest.firstIndex(of: ")") else { return nil }
+            url = String(rest[rest.index(rest.startIndex, offsetBy: 4)..<close])
+            rest = rest[rest.index(after: close)...]
+        } else if let q = rest.first, q == "\"" || q == "'" {
+            let body = rest.dropFirst()
+            guard let close = body.firstIndex(of: q) else { return nil }
+            url = String(body[..<close])
+            rest = body[body.index(after: close)...]
+        } else {
+            return nil
+        }
+        url = url.trimmingSpaces()
+        if let q = url.first, q == "\"" || q == "'", url.count >= 2, url.last == q { url = String(url.dropFirst().dropLast()) }
+        // `layer`, `layer(…)` and `supports(…)` (CSS Cascade 5 §2.2) say nothing about modes.
+        var query = String(rest).trimmingSpaces()
+        while true {
+            let lower = query.lowercased()
+            if lower == "layer" || lower.hasPrefix("layer ") {
+                query = String(query.dropFirst(5)).trimmingSpaces()
+            } else if lower.hasPrefix("layer(") || lower.hasPrefix("supports(") {
+                // Drop up to the `)` that closes the function.
+                var depth = 0
+                var end = query.startIndex
+                for k in query.indices {
+                    if query[k] == "(" { depth += 1 }
+                    if query[k] == ")" { depth -= 1; if depth == 0 { end = query.index(after: k); break } }
+                }
+                guard end > query.startIndex else { break }
+                query = String(query[end...]).trimmingSpaces()
+            } else {
+                break
+            }
+        }
+        return (url, query.isEmpty ? nil : query)
+    }
+
+    static func resolve(_ url: String, against importer: String) -> String {
+        if url.hasPrefix("/") || url.contains("://") { return url }
+        var parts = importer.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        for p in url.split(separator: "/") {
+            if p == "." { continue }
+            if p == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(String(p))
+        }
+        return parts.joined(separator: "/")
+    }
+
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        let a = a.hasPrefix("./") ? String(a.dropFirst(2)) : a
+        let b = b.hasPrefix("./") ? String(b.dropFirst(2)) : b
+        return a == b || a.hasSuffix("/" + b) || b.hasSuffix("/" + a)
+    }
+
+    // MARK: Walking the stylesheet
+
+    /// One custom property declaration with the modes it belongs to.
+    struct Entry {
+        var path: String
+        var value: TokenValue
+        var type: String?
+        var important: Bool
+        var themeDefault: Bool
+        var location: TokenLocation
+        var fileIndex: Int
+        var targets: [CSSModeMapping.Target]
+    }
+
+    struct Walker {
+        struct Context {
+            /// Enclosing at-rules that may say something about the mode (`@media …`, unknown ones).
+            var atRules: [String]
+            /// The selector of the enclosing rule, with CSS Nesting's `&` resolved.
+            var selector: String? = nil
+            /// The modes of the enclosing rule (nil outside any rule).
+            var targets: [CSSModeMapping.Target]? = nil
+            var themeDefault = false
+            var inTheme = false
+            /// The at-rule whose declarations are not tokens (`@keyframes spin`).
+            var skipping: String? = nil
+            /// What to say when a custom property is read here: the rule's selector or at-rule
+            /// was not understood.
+            var unrecognized: (CSSModeMapping, CSSStylesheet.Position)? = nil
+        }
+
+        var file = ""
+        var fileIndex = 0
+        var entries: [Entry] = []
+        var notes: [String] = []
+        var sawTheme = false
+        var hslTripletNames: Set<String> = []
+        var tripletCount = 0
+        var channelCount = 0
+        var importantCount = 0
+        var noted: Set<String> = []
+
+        mutating func note(_ key: String, _ text: String) {
+            if noted.insert(key).inserted { notes.append(text) }
+        }
+
+        func location(_ p: CSSStylesheet.Position) -> TokenLocation {
+            TokenLocation(file: file, line: p.line, column: p.column)
+        }
+
+        mutating func walk(_ nodes: [CSSStylesheet.Node], context: Context) {
+            for node in nodes {
+                switch node {
+                case .declaration(let d):
+                    guard d.isCustomProperty else { continue }
+                    if let skipping = context.skipping {
+                        note("skip \(file) \(skipping)", "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not theme tokens; not read")
+                        continue
+                    }
+                    let targets: [CSSModeMapping.Target]
+                    if let t = context.targets {
+                        targets = t
+                        if let (m, p) = context.unrecognized { noteUnrecognized(m, at: p) }
+                    } else {
+                        // Directly in `@theme`, or (not valid CSS) outside any rule.
+                        let m = CSSThemeReader.modeMapping(selector: nil, atRules: context.atRules)
+                        targets = m.targets
+                        if !context.inTheme {
+                            note("outside \(file)", "\(file) line \(d.position.line): custom properties outside any rule (not valid CSS) are read as \(describe(targets))")
+                        }
+                        noteUnrecognized(m, at: d.position)
+                    }
+                    var reading = CSSThemeReader.reading(of: d.value)
+                    if case .alias(let name) = reading.value, name == d.name {
+                        reading = Reading(value: .other(type: "self-reference"), type: nil, convention: nil)
+                        note("self \(file) \(d.name)", "\(file) line \(d.position.line): '\(d.name): var(\(d.name))' refers to itself (in Tailwind's `@theme inline`, to a property set outside these files); read as not a color")
+                    }
+                    switch reading.convention {
+                    case .hslTriplet?: tripletCount += 1; hslTripletNames.insert(d.name)
+                    case .hslTripletWithNumbers?:
+                        tripletCount += 1
+                        hslTripletNames.insert(d.name)
+                        notes.append("\(file) line \(d.position.line): '\(d.name): \(d.value)' is a bare HSL triplet with a number where a percentage is expected; read as hsl(\(d.value)), as browsers read hsl(var(\(d.name)))")
+                    case .channels?: channelCount += 1
+                    case nil: break
+                    }
+                    if d.important { importantCount += 1 }
+                    entries.append(Entry(path: d.name, value: reading.value, type: reading.type,
+                                         important: d.important, themeDefault: context.themeDefault,
+                                         location: location(d.position), fileIndex: fileIndex, targets: targets))
+                case .rule(let r):
+                    var inner = context
+                    inner.selector = Self.nest(r.selector, in: context.selector)
+                    if context.skipping != nil {
+                        walk(r.children, context: inner)
+                        continue
+                    }
+                    let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: context.atRules)
+                    var targets = m.targets
+                    inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, r.position)
+                    if targets == [.base], let scheme = Self.colorScheme(of: r.children) {
+                        targets = [.mode(scheme)]
+                        note("scheme \(file) \(r.position.line)", "\(file) line \(r.position.line): '\(r.selector)' sets color-scheme: \(scheme); its custom properties are read as mode '\(scheme)'")
+                    }
+                    inner.targets = targets
+                    walk(r.children, context: inner)
+                case .atRule(let a):
+                    guard let children = a.children else { continue }
+                    var inner = context
+                    switch a.name {
+                    case "media", "container", "scope", "document", "-moz-document", "utility", "variant", "custom-variant":
+                        inner.atRules.append(a.text)
+                        inner.targets = nil
+                    case "supports", "layer":
+                        break
+                    case "theme":
+                        sawTheme = true
+                        inner.inTheme = true
+                        inner.themeDefault = a.prelude.split(separator: " ").contains("default")
+                    case "keyframes", "-webkit-keyframes", "font-face", "property", "page", "counter-style",
+                         "font-feature-values", "font-palette-values", "position-try", "view-transition", "starting-style":
+                        inner.skipping = a.text
+                    default:
+                        inner.atRules.append(a.text)
+                        inner.targets = nil
+                    }
+                    if inner.targets == nil, context.selector != nil, inner.skipping == nil {
+                        // An at-rule nested in a style rule: the rule's selector under the at-rule.
+                        let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: inner.atRules)
+                        inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, a.position)
+                        inner.targets = m.targets
+                    }
+                    walk(children, context: inner)
+                }
+            }
+        }
+
+        /// The notes on one file's conventions, after it is walked.
+        mutating func finishFile() {
+            if tripletCount > 0 {
+                notes.append("\(file): \(tripletCount) bare HSL triplet\(tripletCount == 1 ? "" : "s") (shadcn's `0 0% 100%`, used as `hsl(var(--x))`) read as hsl(…)")
+            }
+            if channelCount > 0 {
+                notes.append("\(file): \(channelCount) channel triplet\(channelCount == 1 ? "" : "s") (Material's `65 14 11`, used as `rgb(var(--x-rgb))`) kept as text for var() substitution, token type 'channels': not a color by itself")
+            }
+            if importantCount > 0 {
+                notes.append("\(file): \(importantCount) custom propert\(importantCount == 1 ? "y" : "ies") marked !important; the flag only decides which declaration wins")
+            }
+            tripletCount = 0
+            channelCount = 0
+            importantCount = 0
+        }
+
+        mutating func noteUnrecognized(_ m: CSSModeMapping, at p: CSSStylesheet.Position) {
+            guard !m.unrecognized.isEmpty else { return }
+            let what = m.unrecognized.map { "'\($0)'" }.joined(separator: ", ")
+            note("unrecognized \(file) \(p.line) \(p.column)",
+                 "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; its custom properties are read as \(describe(m.targets))")
+        }
+
+        func describe(_ targets: [CSSModeMapping.Target]) -> String {
+            targets.map { t in
+                switch t {
+                case .base: return "the base"
+                case .mode(let m): return "mode '\(m)'"
+                }
+            }.joined(separator: " and ")
+        }
+
+        /// A nested rule's selector: `&` replaced by the parent (as `:is(parent)` when the
+        /// parent is a list), or the parent then a descendant combinator.
+        static func nest(_ selector: String, in parent: String?) -> String {
+            guard let parent else { return selector }
+            let parentList = CSSThemeReader.splitTopLevel(parent, by: ",")
+            let p = parentList.count == 1 ? parent : ":is(\(parent))"
+            return CSSThemeReader.splitTopLevel(selector, by: ",").map { part in
+                part.contains("&") ? part.replacingAll("&", with: p) : "\(p) \(part)"
+            }.joined(separator: ", ")
+        }
+
+        /// `color-scheme: light` or `dark` (optionally with `only`) among a rule's declarations.
+        static func colorScheme(of nodes: [CSSStylesheet.Node]) -> String? {
+            var found: String? = nil
+            for case .declaration(let d) in nodes where d.name == "color-scheme" {
+                let words = d.value.lowercased().split(separator: " ").filter { $0 != "only" }
+                found = words.count == 1 && (words[0] == "light" || words[0] == "dark") ? String(words[0]) : nil
+            }
+            return found
+        }
+    }
+
+    // MARK: The cascade
+
+    struct Slot {
+        var value: TokenValue
+        var important: Bool
+        var themeDefault: Bool
+        var location: TokenLocation
+    }
+
+    struct Merger {
+        struct Token {
+            var path: String
+            var first: TokenLocation
+            var base: Slot?
+            var modes: [String: Slot] = [:]
+            var modeOrder: [String] = []
+            var type: String?
+        }
+        var tokens: [String: Token] = [:]
+        var order: [String] = []
+
+        mutating func set(_ e: Entry, target: CSSModeMapping.Target) {
+            if tokens[e.path] == nil {
+                tokens[e.path] = Token(path: e.path, first: e.location)
+                order.append(e.path)
+            }
+            let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location)
+            if e.type != nil { tokens[e.path]!.type = e.type }
+            switch target {
+            case .base:
+                tokens[e.path]!.base = Self.winner(tokens[e.path]!.base, slot)
+            case .mode(let m):
+                if tokens[e.path]!.modes[m] == nil { tokens[e.path]!.modeOrder.append(m) }
+                tokens[e.path]!.modes[m] = Self.winner(tokens[e.path]!.modes[m], slot)
+            }
+        }
+
+        /// The declaration that wins: `!important` first, then not `@theme default`, then the later.
+        static func winner(_ old: Slot?, _ new: Slot) -> Slot {
+            guard let old else { return new }
+            if old.important != new.important { return old.important ? old : new }
+            if old.themeDefault != new.themeDefault { return old.themeDefault ? new : old }
+            if old.value == new.value { return old }
+            return new
+        }
+
+        /// `hsl(var(--x))` and `hsl(var(--x) / a)` where `--x` is a bare HSL triplet read as
+        /// `hsl(…)`: the first is an alias of `--x`, the second `hsl(from var(--x) h s l / a)`
+        /// (substituting the rewritten triplet into `hsl(…)` would give `hsl(hsl(…))`).
+        mutating func rewriteHSLReferences(tripletNames: Set<String>) -> [String] {
+            guard !tripletNames.isEmpty else { return [] }
+            var count = 0
+            func rewrite(_ slot: inout Slot) {
+                guard case .css(let text) = slot.value, let (name, alpha) = CSSThemeReader.hslReference(text),
+                      tripletNames.contains(name) else { return }
+                slot.value = alpha.map { .css("hsl(from var(\(name)) h s l / \($0))") } ?? .alias(name)
+                count += 1
+            }
+            for path in order {
+                if tokens[path]!.base != nil { rewrite(&tokens[path]!.base!) }
+                for m in tokens[path]!.modeOrder { rewrite(&tokens[path]!.modes[m]!) }
+            }
+            return count == 0 ? [] : ["\(count) value\(count == 1 ? "" : "s") of the form hsl(var(--x)) on a bare HSL triplet read as that token (with an alpha: hsl(from var(--x) h s l / alpha))"]
+        }
+
+        func token(_ path: String) -> DesignToken {
+            let t = tokens[path]!
+            var modeLocations: [String: TokenLocation] = [:]
+            for (m, slot) in t.modes { modeLocations[m] = slot.location }
+            return DesignToken(path: path, base: t.base?.value, modes: t.modes.mapValues(\.value),
+                               location: t.base?.location ?? t.first, modeLocations: modeLocations, type: t.type)
+        }
+    }
+
+    /// `hsl(var(--x))` → (`--x`, nil); `hsl(var(--x) / 50%)` → (`--x`, `50%`); also `hsla`.
+    static func hslReference(_ text: String) -> (String, String?)? {
+        let lower = text.lowercased()
+        let prefix: String
+        if lower.hasPrefix("hsl(var(") { prefix = "hsl(var(" } else if lower.hasPrefix("hsla(var(") { prefix = "hsla(var(" } else { return nil }
+        guard text.hasSuffix(")") else { return nil }
+        let inner = text.dropFirst(prefix.count).dropLast()  // `--x) / a` or `--x)`
+        guard let close = inner.firstIndex(of: ")") else { return nil }
+        let name = String(inner[..<close]).trimmingSpaces()
+        guard name.hasPrefix("--"), CSSVariables.problem(withName: name) == nil else { return nil }
+        var rest = String(inner[inner.index(after: close)...]).trimmingSpaces()
+        if rest.isEmpty { return (name, nil) }
+        guard rest.hasPrefix("/") else { return nil }
+        rest = String(rest.dropFirst()).trimmingSpaces()
+        guard !rest.isEmpty, !rest.contains("("), !rest.contains(" ") else { return nil }
+        return (name, rest)
+    }
+
+    // MARK: Values
+
+    /// A value's convention undone by `reading(of:)`.
+    enum Convention { case hslTriplet, hslTripletWithNumbers, channels }
+
+    struct Reading {
+        var value: TokenValue
+        var type: String?
+        var convention: Convention?
+    }
+
+    /// How a custom property's value is read (the text as the stylesheet scanner gives it:
+    /// comments removed, whitespace collapsed, `!important` taken off):
+    /// - a whole `var(--x)`: `.alias("--x")`; `var(--x, fallback)`: `.css(text)` when the
+    ///   fallback could be a color (so the CSS parser substitutes it later), else `.other` with
+    ///   the fallback's type;
+    /// - exactly three numbers, the second and third percentages (shadcn/Tailwind v3's
+    ///   `0 0% 100%`): `.css("hsl(0 0% 100%)")`; also when only one of the two is a percentage
+    ///   and `CSSColorParser` reads the `hsl(…)` (browsers read such `hsl(var(--x))`);
+    /// - exactly three numbers (Material's `65 14 11`, used as `rgb(var(--x-rgb))`): `.css(text)`
+    ///   with type `channels` — text for `var()` substitution, not a color by itself;
+    /// - text that `CSSColorParser` reads as a color, or a single color function (`rgb`, `hsl`,
+    ///   `hwb`, `lab`, `lch`, `oklab`, `oklch`, `color`, `color-mix`, `light-dark`,
+    ///   `contrast-color`, `device-cmyk`) with `var()` inside (resolved later), or one word the
+    ///   parser knows needs a document (`currentcolor`, system colors): `.css(text)`;
+    /// - anything else: `.other(type:)` with `number`, `percentage`, `dimension`, `duration`,
+    ///   `angle`, `string`, `fontFamily`, `shadow`, `cubicBezier`, `expression`, `keyword`,
+    ///   `reference` (other text with `var()`), `empty` or `value`.
+    /// - Returns: the value and the token type (`channels`, else nil).
+    public static func value(of text: String) -> (value: TokenValue, type: String?) {
+        let r = reading(of: text)
+        return (r.value, r.type)
+    }
+
+    static let colorFunctions: Set<String> = [
+        "rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color", "color-mix",
+        "light-dark", "contrast-color", "device-cmyk",
+    ]
+    static let wideKeywords: Set<String> = ["inherit", "initial", "unset", "revert", "revert-layer"]
+
+    static func reading(of text: String) -> Reading {
+        if text.isEmpty { return Reading(value: .other(type: "empty"), type: nil, convention: nil) }
+        if let (name, args) = singleFunction(text), name.lowercased() == "var" {
+            let parts = splitTopLevel(args, by: ",", maxSplits: 1)
+            let ref = parts[0].trimmingSpaces()
+            if parts.count == 1 {
+                if ref.hasPrefix("--") { return Reading(value: .alias(ref), type: nil, convention: nil) }
+            } else {
+                let fallback = reading(of: parts[1].trimmingSpaces())
+                switch fallback.value {
+                case .css, .alias: return Reading(value: .css(text), type: nil, convention: nil)
+                case .other(let type): return Reading(value: .other(type: type), type: nil, convention: nil)
+                }
+            }
+        }
+        let words = text.split(separator: " ")
+        if words.count == 3, words.allSatisfy({ isNumber($0.hasSuffix("%") ? $0.dropLast() : $0) }) {
+            if !words[0].hasSuffix("%") && words[1].hasSuffix("%") && words[2].hasSuffix("%") {
+                return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
+            }
+            if words.allSatisfy({ !$0.hasSuffix("%") }) {
+                return Reading(value: .css(text), type: "channels", convention: .channels)
+            }
+            // One of saturation and lightness without `%` (shadcn's slate dark `--ring: 212.7
+            // 26.8% 83.9`): `hsl(var(--ring))` is still a color for browsers, which read a number
+            // there as a percentage (CSS Color 4 §7); taken only when the parser agrees.
+            if !words[0].hasSuffix("%") && (words[1].hasSuffix("%") || words[2].hasSuffix("%")) && couldBeColor("hsl(\(text))") {
+                return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTripletWithNumbers)
+            }
+        }
+        let commaWords = text.split(separator: ",").map { $0.trimmingSpaces() }
+        if commaWords.count == 3, commaWords.allSatisfy({ isNumber(Substring($0)) }) {
+            return Reading(value: .css(text), type: "channels", convention: .channels)
+        }
+        if CSSVariables.mayReferToVariables(text) {
+            if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
+                return Reading(value: .css(text), type: nil, convention: nil)
+            }
+            return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
+        }
+        if couldBeColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
+        return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
+    }
+
+    /// Whether `CSSColorParser` reads `text` as a color (or as a color that needs a document:
+    /// `currentcolor`, a system color — one word, not a CSS-wide keyword).
+    static func couldBeColor(_ text: String) -> Bool {
+        do {
+            _ = try CSSColorParser.parse(text, context: CSSColorContext())
+            return true
+        } catch {
+            if case .unsupported = error, !text.contains(" "), !text.contains("("),
+               !wideKeywords.contains(text.lowercased()) {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// `name(args)` when that is the whole text.
+    static func singleFunction(_ text: String) -> (String, String)? {
+        guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
+        let name = text[..<open]
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ CSSStylesheet.Scanner.isNameChar($0) }) else { return nil }
+        // The `(` must close at the very end.
+        var depth = 0
+        var quote: Character? = nil
+        var k = open
+        while k < text.endIndex {
+            let c = text[k]
+            if let q = quote { if c == q { quote = nil } }
+            else if c == "\"" || c == "'" { quote = c }
+            else if c == "(" { depth += 1 }
+            else if c == ")" {
+                depth -= 1
+                if depth == 0 && text.index(after: k) != text.endIndex { return nil }
+            }
+            k = text.index(after: k)
+        }
+        return (String(name), String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+    }
+
+    static func isNumber(_ s: Substring) -> Bool {
+        var u = Array(s.utf8)
+        if let f = u.first, f == UInt8(ascii: "+") || f == UInt8(ascii: "-") { u.removeFirst() }
+        guard !u.isEmpty else { return false }
+        var digits = 0, dots = 0, k = 0
+        while k < u.count {
+            let c = u[k]
+            if c >= 0x30 && c <= 0x39 { digits += 1 }
+            else if c == UInt8(ascii: ".") { dots += 1; if dots > 1 { return false } }
+            else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                guard digits > 0, k + 1 < u.count else { return false }
+                var j = k + 1
+                if u[j] == UInt8(ascii: "+") || u[j] == UInt8(ascii: "-") { j += 1 }
+                guard j < u.count else { return false }
+                return u[j...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            } else { return false }
+            k += 1
+        }
+        return digits > 0
+    }
+
+    /// What a value that is not a color is (informational: the audit skips and counts these).
+    static func otherType(_ text: String) -> String {
+        if let (name, _) = singleFunction(text) {
+            switch name.lowercased() {
+            case "cubic-bezier", "steps", "linear": return "cubicBezier"
+            case "calc", "min", "max", "clamp", "round", "mod", "rem", "abs", "sign": return "expression"
+            case "var": return "reference"
+            default: break
+            }
+        }
+        if CSSVariables.mayReferToVariables(text) { return "reference" }
+        let words = text.split(separator: " ")
+        if words.count == 1 {
+            let w = words[0]
+            if w.first == "\"" || w.first == "'" { return "string" }
+            if isNumber(w) { return "number" }
+            if w.hasSuffix("%"), isNumber(w.dropLast()) { return "percentage" }
+            if let unitStart = w.firstIndex(where: { $0.isLetter }), isNumber(w[..<unitStart]) {
+                let unit = w[unitStart...].lowercased()
+                if unit == "ms" || unit == "s" { return "duration" }
+                if ["deg", "rad", "grad", "turn"].contains(unit) { return "angle" }
+                return "dimension"
+            }
+            return wideKeywords.contains(w.lowercased()) ? "keyword" : (w.contains("(") ? "value" : "keyword")
+        }
+        // A shadow: some part is a color, the rest lengths (and `inset`).
+        let layers = splitTopLevel(text, by: ",")
+        if layers.contains(where: { layer in
+            splitTopLevel(layer, by: " ").contains { part in
+                let p = part.trimmingSpaces()
+                return (p.hasPrefix("#") || p.contains("(")) && couldBeColor(p)
+            }
+        }) {
+            return "shadow"
+        }
+        if layers.count > 1, layers.allSatisfy({ layer in
+            let l = layer.trimmingSpaces()
+            return l.first == "\"" || l.first == "'" || l.unicodeScalars.allSatisfy { CSSStylesheet.Scanner.isNameChar($0) || $0 == " " }
+        }) {
+            return "fontFamily"
+        }
+        if text.hasPrefix("\"") || text.hasPrefix("'") { return "fontFamily" }
+        return "value"
+    }
+
+    /// `text` split at `separator` outside parentheses, brackets and strings.
+    static func splitTopLevel(_ text: String, by separator: Character, maxSplits: Int = .max) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character? = nil
+        var escaped = false
+        for c in text {
+            if let q = quote {
+                current.append(c)
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
+                continue
+            }
+            if c == "\"" || c == "'" { quote = c }
+            else if c == "(" || c == "[" { depth += 1 }
+            else if c == ")" || c == "]" { depth -= 1 }
+            else if c == separator && depth == 0 && parts.count < maxSplits {
+                parts.append(current)
+                current = ""
+                continue
+            }
+            current.append(c)
+        }
+        parts.append(current)
+        return separator == " " ? parts.filter { !$0.isEmpty } : parts.map { $0.trimmingSpaces() }
+    }
+}
+
+// MARK: - Selector → mode
+
+/// Where a rule's declarations go, by `CSSThemeReader.modeMapping(selector:atRules:)`.
+public struct CSSModeMapping: Sendable, Equatable {
+    public enum Target: Sendable, Hashable {
+        /// The value in every mode that does not override it.
+        case base
+        /// One mode.
+        case mode(String)
+    }
+    /// Where the declarations go (at least one; several for a selector list naming several).
+    public var targets: [Target]
+    /// Selectors of the list, or at-rules, that are not understood. When nothing is understood,
+    /// the single target is a mode named after the at-rules and the selector text.
+    public var unrecognized: [String]
+
+    public init(targets: [Target], unrecognized: [String] = []) {
+        self.targets = targets
+        self.unrecognized = unrecognized
+    }
+}
+
+extension CSSThemeReader {
+    /// The mode of declarations under `selector` (nil: none, as directly in `@theme`) inside
+    /// `atRules` (outermost first, each as written: `"@media (prefers-color-scheme: dark)"`).
+    ///
+    /// Base (`.base`): `:root`, `html`, `body`, `:host`, `:where(html)`, `:is(…)` of those, with
+    /// pseudo-elements (`::backdrop`) and `*` ignored; no selector; `@theme`, `@theme inline`,
+    /// `@theme default`; `@supports` and `@layer` change nothing.
+    ///
+    /// A mode name is made of up to three parts joined by `-`, in this order:
+    /// 1. a theme: class `.theme-X` or `[data-theme="X"]` (and `data-mode`, `data-color-mode`,
+    ///    `data-color-scheme`, `data-bs-theme`, `data-scheme`, `data-appearance`,
+    ///    `data-color-theme`) with X other than `light`/`dark`/`auto`/`system`; shadcn's
+    ///    `.theme-zinc` is `zinc`;
+    /// 2. a color scheme, `light` or `dark`: classes `.dark`, `.dark-theme`, `.theme-dark`,
+    ///    `.dark-mode` (and `light` ones), those attributes with `dark`/`light`, or
+    ///    `@media (prefers-color-scheme: dark)`; a selector's scheme wins over the media query's
+    ///    (Material's `@media (prefers-color-scheme: dark) { :where(html) .light-theme }` is
+    ///    `light`), and the innermost selector part wins;
+    /// 3. a contrast: `@media (prefers-contrast: more)` (or `high`), classes `.high-contrast`,
+    ///    `.increased-contrast`, `[data-contrast="more"|"high"]` give `high-contrast`;
+    ///    `(prefers-contrast: less)` gives `low-contrast`.
+    ///
+    /// So `.dark` is `dark`, `.dark .theme-zinc` is `zinc-dark`, `(prefers-contrast: more)` alone
+    /// is `high-contrast` (over the base: it is not combined with `dark`), inside
+    /// `(prefers-color-scheme: dark)` `dark-high-contrast`.
+    ///
+    /// GitHub Primer's attributes: `[data-light-theme="X"]` and `[data-dark-theme="X"]` name the
+    /// theme used when `data-color-mode` is light or dark; with `data-color-mode="auto"` the
+    /// media query picks the slot (light without one). The mode is the theme's name X itself
+    /// (`light`, `dark`, `dark_dimmed`, …), plus `-high-contrast` under a contrast query.
+    ///
+    /// Tailwind v4's `@variant dark` (and `light`) counts as the `.dark` class.
+    ///
+    /// Anything else — another class, id, attribute, `:not()`, a media feature such as
+    /// `min-width` or `print`, an at-rule such as `@container` or `@utility` — is not understood:
+    /// in a selector list the understood selectors give the targets and the others are listed
+    /// in `unrecognized`; when nothing is understood, the declarations form a mode named after
+    /// the at-rules and selector text (`".tokens"`, `"@media (min-width: 40rem) :root"`).
+    public static func modeMapping(selector: String?, atRules: [String]) -> CSSModeMapping {
+        var conditions = ModeConditions()
+        var unrecognizedAtRules: [String] = []
+        var naming: [String] = []
+        for a in atRules {
+            let (name, prelude) = splitAtRule(a)
+            switch name {
+            case "supports", "layer", "theme":
+                continue
+            case "media":
+                naming.append(a)
+                if let c = mediaConditions(prelude, onto: conditions) { conditions = c } else { unrecognizedAtRules.append(a) }
+            case "variant" where prelude == "dark" || prelude == "light":
+                // Tailwind v4's `@variant dark { … }`: the `dark` variant, `.dark` by default.
+                naming.append(a)
+                conditions.selectorScheme = prelude
+            default:
+                naming.append(a)
+                unrecognizedAtRules.append(a)
+            }
+        }
+        let selectors = selector.map { splitTopLevel($0, by: ",").filter { !$0.isEmpty } } ?? []
+        /// A mode named after the at-rules and the selector.
+        let ownName = (naming + (selector.map { [$0] } ?? [])).joined(separator: " ")
+        if !unrecognizedAtRules.isEmpty {
+            return CSSModeMapping(targets: [.mode(ownName)], unrecognized: unrecognizedAtRules)
+        }
+        guard selector != nil, !selectors.isEmpty else { return CSSModeMapping(targets: [conditions.target]) }
+        var targets: [CSSModeMapping.Target] = []
+        var unrecognized: [String] = []
+        for s in selectors {
+            if let c = selectorConditions(s, onto: conditions) {
+                if !targets.contains(c.target) { targets.append(c.target) }
+            } else {
+                unrecognized.append(s)
+            }
+        }
+        if targets.isEmpty { return CSSModeMapping(targets: [.mode(ownName)], unrecognized: selectors) }
+        return CSSModeMapping(targets: targets, unrecognized: unrecognized)
+    }
+
+    struct ModeConditions: Equatable {
+        var mediaScheme: String?
+        var selectorScheme: String?
+        var theme: String?
+        var contrast: String?
+        var primerLight: String?
+        var primerDark: String?
+
+        var target: CSSModeMapping.Target {
+            let contrastPart = contrast.map { $0 == "more" ? "high-contrast" : "low-contrast" }
+            var parts: [String] = []
+            if primerLight != nil || primerDark != nil {
+                let scheme = selectorScheme ?? mediaScheme ?? "light"
+                parts.append((scheme == "dark" ? (primerDark ?? primerLight) : (primerLight ?? primerDark))!)
+            } else {
+                if let theme { parts.append(theme) }
+                if let s = selectorScheme ?? mediaScheme { parts.append(s) }
+            }
+            if let contrastPart { parts.append(contrastPart) }
+            return parts.isEmpty ? .base : .mode(parts.joined(separator: "-"))
+        }
+    }
+
+    static func splitAtRule(_ text: String) -> (String, String) {
+        var t = Substring(text)
+        if t.first == "@" { t = t.dropFirst() }
+        let name = t.prefix { $0 != " " && $0 != "(" }
+        return (name.lowercased(), String(t[name.endIndex...]).trimmingSpaces())
+    }
+
+    /// A media query list's conditions on top of `base`, or nil when any part is not understood
+    /// (or the queries of a list disagree).
+    static func mediaConditions(_ prelude: String, onto base: ModeConditions) -> ModeConditions? {
+        var result: ModeConditions? = nil
+        for query in splitTopLevel(prelude.lowercased(), by: ",") {
+            var c = base
+            var rest = Substring(query)
+            while true {
+                rest = rest.drop { $0 == " " }
+                if rest.isEmpty { break }
+                if rest.first == "(" {
+                    guard let close = rest.firstIndex(of: ")") else { return nil }
+                    let feature = rest[rest.index(after: rest.startIndex)..<close]
+                    rest = rest[rest.index(after: close)...]
+                    let kv = feature.split(separator: ":", maxSplits: 1).map { $0.trimmingSpaces() }
+                    guard kv.count == 2 else { return nil }
+                    switch (kv[0], kv[1]) {
+                    case ("prefers-color-scheme", "dark"), ("prefers-color-scheme", "light"): c.mediaScheme = kv[1]
+                    case ("prefers-contrast", "more"), ("prefers-contrast", "high"): c.contrast = "more"
+                    case ("prefers-contrast", "less"), ("prefers-contrast", "low"): c.contrast = "less"
+                    case ("prefers-contrast", "no-preference"): break
+                    default: return nil
+                    }
+                } else {
+                    let word = rest.prefix { $0 != " " && $0 != "(" }
+                    rest = rest[word.endIndex...]
+                    guard ["screen", "all", "and", "only"].contains(String(word)) else { return nil }
+                }
+            }
+            if let r = result, r != c { return nil }
+            result = c
+        }
+        return result
+    }
+
+    /// One complex selector's conditions on top of `base`, or nil when a part is not understood.
+    static func selectorConditions(_ selector: String, onto base: ModeConditions) -> ModeConditions? {
+        var c = base
+        let s = Array(selector.unicodeScalars)
+        var k = 0
+        func ident() -> String {
+            var out = ""
+            while k < s.count, CSSStylesheet.Scanner.isNameChar(s[k]) || s[k] == "\\" {
+                if s[k] == "\\", k + 1 < s.count { k += 1 }
+                out.unicodeScalars.append(s[k]); k += 1
+            }
+            return out
+        }
+        /// Text up to the `)` or `]` matching the opener just passed.
+        func balanced(_ close: Unicode.Scalar) -> String? {
+            var depth = 1
+            var quote: Unicode.Scalar? = nil
+            var out = ""
+            while k < s.count {
+                let ch = s[k]
+                k += 1
+                if let q = quote { if ch == q { quote = nil } }
+                else if ch == "\"" || ch == "'" { quote = ch }
+                else if ch == "(" || ch == "[" { depth += 1 }
+                else if ch == ")" || ch == "]" {
+                    depth -= 1
+                    if depth == 0 { return ch == close ? out : nil }
+                }
+                out.unicodeScalars.append(ch)
+            }
+            return nil
+        }
+        while k < s.count {
+            let ch = s[k]
+            switch ch {
+            case " ", ">", "+", "~", "*", "&":
+                k += 1
+            case ".":
+                k += 1
+                guard let next = applyClass(ident(), to: c) else { return nil }
+                c = next
+            case "[":
+                k += 1
+                guard let inside = balanced("]"), let next = applyAttribute(inside, to: c) else { return nil }
+                c = next
+            case ":":
+                k += 1
+                let pseudoElement = k < s.count && s[k] == ":"
+                if pseudoElement { k += 1 }
+                let name = ident().lowercased()
+                var argument: String? = nil
+                if k < s.count, s[k] == "(" {
+                    k += 1
+                    guard let a = balanced(")") else { return nil }
+                    argument = a
+                }
+                if pseudoElement { continue }
+                switch (name, argument) {
+                case ("root", nil), ("host", nil), ("scope", nil):
+                    continue
+                case ("where", let a?), ("is", let a?), ("matches", let a?), ("-webkit-any", let a?), ("host", let a?), ("host-context", let a?):
+                    var agreed: ModeConditions? = nil
+                    for option in splitTopLevel(a, by: ",") {
+                        guard let r = selectorConditions(option, onto: c) else { return nil }
+                        if let prior = agreed, prior != r { return nil }
+                        agreed = r
+                    }
+                    guard let agreed else { return nil }
+                    c = agreed
+                default:
+                    return nil
+                }
+            default:
+                guard CSSStylesheet.Scanner.isNameChar(ch) else { return nil }
+                let type = ident().lowercased()
+                guard type == "html" || type == "body" else { return nil }
+            }
+        }
+        return c
+    }
+
+    static let schemeWords: Set<String> = ["light", "dark"]
+    static let neutralWords: Set<String> = ["auto", "system"]
+
+    static func applyClass(_ name: String, to c: ModeConditions) -> ModeConditions? {
+        var c = c
+        let n = name.lowercased()
+        switch n {
+        case "dark", "dark-theme", "theme-dark", "dark-mode":
+            c.selectorScheme = "dark"
+        case "light", "light-theme", "theme-light", "light-mode":
+            c.selectorScheme = "light"
+        case "high-contrast", "increased-contrast":
+            c.contrast = "more"
+        default:
+            guard n.hasPrefix("theme-"), n.count > 6 else { return nil }
+            c.theme = String(name.dropFirst(6))
+        }
+        return c
+    }
+
+    static let schemeAttributes: Set<String> = [
+        "data-theme", "data-mode", "data-color-mode", "data-color-scheme", "data-bs-theme", "data-scheme",
+        "data-appearance", "data-color-theme",
+    ]
+
+    /// `[name]`, `[name=value]`, `[name="value" i]`, `[name~=value]`.
+    static func applyAttribute(_ inside: String, to c: ModeConditions) -> ModeConditions? {
+        var c = c
+        let name: String
+        var value: String? = nil
+        if let eq = inside.firstIndex(of: "=") {
+            var nameEnd = eq
+            if eq > inside.startIndex {
+                let before = inside[inside.index(before: eq)]
+                if before == "~" { nameEnd = inside.index(before: eq) }
+                else if "^$*|".contains(before) { return nil }
+            }
+            name = String(inside[..<nameEnd]).trimmingSpaces().lowercased()
+            var v = String(inside[inside.index(after: eq)...]).trimmingSpaces()
+            if let q = v.first, q == "\"" || q == "'" {
+                guard let close = v.dropFirst().firstIndex(of: q) else { return nil }
+                let flags = v[v.index(after: close)...].trimmingSpaces().lowercased()
+                guard flags.isEmpty || flags == "i" || flags == "s" else { return nil }
+                v = String(v[v.index(after: v.startIndex)..<close])
+            } else if let space = v.firstIndex(of: " ") {
+                let flags = v[space...].trimmingSpaces().lowercased()
+                guard flags == "i" || flags == "s" else { return nil }
+                v = String(v[..<space])
+            }
+            value = v
+        } else {
+            name = inside.trimmingSpaces().lowercased()
+        }
+        switch name {
+        case _ where schemeAttributes.contains(name):
+            guard let value else { return c }
+            let v = value.lowercased()
+            if schemeWords.contains(v) { c.selectorScheme = v }
+            else if neutralWords.contains(v) { }
+            else if !value.isEmpty { c.theme = value }
+            else { return nil }
+        case "data-light-theme":
+            guard let value, !value.isEmpty else { return nil }
+            c.primerLight = value
+        case "data-dark-theme":
+            guard let value, !value.isEmpty else { return nil }
+            c.primerDark = value
+        case "data-contrast", "data-color-contrast":
+            switch value?.lowercased() {
+            case "more"?, "high"?: c.contrast = "more"
+            case "less"?, "low"?: c.contrast = "less"
+            case "no-preference"?, "normal"?, "standard"?: break
+            default: return nil
+            }
+        default:
+            return nil
+        }
+        return c
+    }
+}
+
+extension StringProtocol {
+    /// Trimmed of ASCII spaces at both ends.
+    fileprivate func trimmingSpaces() -> String {
+        var sub = Substring(self)
+        while sub.first == " " { sub.removeFirst() }
+        while sub.last == " " { sub.removeLast() }
+        return String(sub)
+    }
+
+    /// Every occurrence of `target` replaced by `replacement`.
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
     }
 }

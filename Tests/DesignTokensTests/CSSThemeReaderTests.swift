@@ -1,0 +1,584 @@
+import Foundation
+import Testing
+import ColorScience
+import TestSupport
+@testable import DesignTokens
+
+/// The real files of Tests/Fixtures/tokens (../shared/cases/tokens), read as their projects
+/// publish them. Expected lines and values were taken with `grep -n` on the files.
+@Suite struct CSSThemeReaderRealFileTests {
+    static func files(_ names: String...) throws -> [TokenFile] {
+        try names.map { TokenFile(name: $0, content: try String(contentsOf: FixtureLoader.url("tokens/" + $0), encoding: .utf8)) }
+    }
+
+    static func token(_ set: TokenSet, _ path: String) throws -> DesignToken {
+        try #require(set.tokens.first { $0.path == path }, "\(path) not read")
+    }
+
+    /// Every color value of every token and mode parses (after substituting the token texts of
+    /// that mode, as resolution will), or is an alias.
+    static func colorsParse(_ set: TokenSet, mode: String?) throws {
+        var values: [String: String] = [:]
+        for t in set.tokens {
+            switch t.value(in: mode) {
+            case .css(let text)?: values[t.path] = text
+            case .alias(let a)?: values[t.path] = "var(\(a))"
+            default: break
+            }
+        }
+        for t in set.tokens where t.type != "channels" {
+            guard case .css(let text)? = t.value(in: mode) else { continue }
+            let vars = CSSVariables(values)
+            let scheme: CSSColorScheme = mode?.contains("dark") == true ? .dark : .light
+            do {
+                _ = try CSSColorParser.parse(text, context: CSSColorContext(colorScheme: scheme, variables: vars))
+            } catch {
+                Issue.record("\(t.path) in \(mode ?? "base"): '\(text)' does not parse: \(error)")
+            }
+        }
+    }
+
+    @Test("shadcn themes.css: 12 class themes, light and dark, bare HSL triplets as hsl()")
+    func shadcnThemes() throws {
+        let set = try CSSThemeReader.read(try Self.files("css/shadcn-themes/themes.css"))
+        #expect(set.format == .css)
+        let names = ["zinc", "slate", "stone", "gray", "neutral", "red", "rose", "orange", "green", "blue", "yellow", "violet"]
+        #expect(set.modes == names.flatMap { [$0, "\($0)-dark"] })
+        #expect(set.tokens.count == 20)
+        let background = try Self.token(set, "--background")
+        #expect(background.base == nil)
+        #expect(background.modes["zinc"] == .css("hsl(0 0% 100%)"))
+        #expect(background.modes["zinc-dark"] == .css("hsl(240 10% 3.9%)"))
+        #expect(background.modes.count == 24)
+        #expect(background.location(in: "zinc") == TokenLocation(file: "css/shadcn-themes/themes.css", line: 3, column: 3))
+        #expect(background.location(in: "zinc-dark") == TokenLocation(file: "css/shadcn-themes/themes.css", line: 36, column: 3))
+        #expect(background.location(in: "slate") == TokenLocation(file: "css/shadcn-themes/themes.css", line: 67, column: 3))
+        let ring = try Self.token(set, "--ring")
+        #expect(ring.modes["zinc-dark"] == .css("hsl(240 4.9% 83.9%)"))
+        // The slate dark ring lacks its last '%' in the published file.
+        #expect(ring.modes["slate-dark"] == .css("hsl(212.7 26.8% 83.9)"))
+        #expect(set.notes.contains { $0.contains("line 127") && $0.contains("--ring") })
+        let radius = try Self.token(set, "--radius")
+        #expect(radius.modes["zinc"] == .other(type: "dimension"))
+        #expect(radius.modes["neutral"] == .other(type: "empty"))  // `--radius: ;`
+        #expect(radius.modes["zinc-dark"] == nil)
+        for mode in set.modes { try Self.colorsParse(set, mode: mode) }
+    }
+
+    @Test("figma-sds theme.css: :root is the base, @media (prefers-color-scheme: dark) is dark")
+    func figmaSDS() throws {
+        let set = try CSSThemeReader.read(try Self.files("css/figma-sds/theme.css"))
+        #expect(set.format == .css)
+        #expect(set.modes == ["dark"])
+        #expect(set.tokens.count == 364)
+        let brand = try Self.token(set, "--sds-color-background-brand-default")
+        #expect(brand.base == .alias("--sds-color-brand-800"))
+        #expect(brand.modes == ["dark": .alias("--sds-color-brand-100")])
+        #expect(brand.location == TokenLocation(file: "css/figma-sds/theme.css", line: 99, column: 3))
+        #expect(brand.location(in: "dark") == TokenLocation(file: "css/figma-sds/theme.css", line: 239, column: 5))
+        let text = try Self.token(set, "--sds-color-text-default-default")
+        #expect(text.base == .alias("--sds-color-gray-900"))
+        #expect(text.modes["dark"] == .alias("--sds-color-white-1000"))
+        #expect(text.location(in: "dark").line == 350)
+        #expect(try Self.token(set, "--sds-color-black-500").base == .css("#0c0c0db2"))
+        #expect(try Self.token(set, "--sds-size-radius-200").base == .other(type: "dimension"))
+        #expect(try Self.token(set, "--sds-typography-family-sans").base == .other(type: "fontFamily"))
+        try Self.colorsParse(set, mode: nil)
+        try Self.colorsParse(set, mode: "dark")
+    }
+
+    @Test("Primer light.css + dark.css: data-color-mode/data-*-theme selectors name the modes light and dark")
+    func primer() throws {
+        let set = try CSSThemeReader.read(try Self.files("css/primer-primitives/light.css", "css/primer-primitives/dark.css"))
+        #expect(set.format == .css)
+        #expect(set.modes == ["light", "dark"])
+        #expect(set.tokens.count == 859)
+        let muted = try Self.token(set, "--bgColor-accent-muted")
+        #expect(muted.base == nil)
+        #expect(muted.modes == ["light": .css("#ddf4ff"), "dark": .css("#388bfd1a")])
+        // The same value again in the @media block keeps the first block's location.
+        #expect(muted.location(in: "dark") == TokenLocation(file: "css/primer-primitives/dark.css", line: 20, column: 3))
+        #expect(muted.location(in: "light") == TokenLocation(file: "css/primer-primitives/light.css", line: 20, column: 3))
+        let translucent = try CSSColorParser.parse("#388bfd1a")
+        #expect(abs(translucent.alpha - 26.0 / 255.0) < 1e-12)
+        let link = try Self.token(set, "--fgColor-link")
+        #expect(link.modes == ["light": .alias("--fgColor-accent"), "dark": .alias("--fgColor-accent")])
+        #expect(link.location(in: "light").line == 771)
+        #expect(link.location(in: "dark").line == 495)
+        #expect(try Self.token(set, "--fgColor-default").modes == ["light": .css("#1f2328"), "dark": .css("#f0f6fc")])
+        #expect(try Self.token(set, "--shadow-floating-xlarge").modes["dark"] == .other(type: "shadow"))
+        try Self.colorsParse(set, mode: "light")
+        try Self.colorsParse(set, mode: "dark")
+    }
+
+    @Test("Primer dark.css alone is the one mode dark, in all three selector forms")
+    func primerDarkAlone() throws {
+        let set = try CSSThemeReader.read(try Self.files("css/primer-primitives/dark.css"))
+        #expect(set.modes == ["dark"])
+        #expect(set.tokens.allSatisfy { $0.base == nil && Array($0.modes.keys) == ["dark"] })
+    }
+
+    @Test("Tailwind theme.css: @theme default is the base, oklch(… none) colors, multi-line font stacks, keyframes skipped")
+    func tailwindTheme() throws {
+        let set = try CSSThemeReader.read(try Self.files("tailwind/tailwindcss/theme.css"))
+        #expect(set.format == .tailwind)
+        #expect(set.modes == [])
+        #expect(set.tokens.count == 419)
+        let zinc = try Self.token(set, "--color-zinc-50")
+        #expect(zinc.base == .css("oklch(98.5% 0 none)"))
+        #expect(zinc.location == TokenLocation(file: "tailwind/tailwindcss/theme.css", line: 238, column: 3))
+        let parsed = try CSSColorParser.parse("oklch(98.5% 0 none)")
+        #expect(parsed.space == .oklch)
+        #expect(try Self.token(set, "--color-red-500").base == .css("oklch(63.7% 0.237 25.331)"))
+        #expect(try Self.token(set, "--color-white").base == .css("#fff"))
+        let sans = try Self.token(set, "--font-sans")
+        #expect(sans.base == .other(type: "fontFamily"))
+        #expect(sans.location == TokenLocation(file: "tailwind/tailwindcss/theme.css", line: 2, column: 3))
+        #expect(try Self.token(set, "--spacing").base == .other(type: "dimension"))
+        #expect(try Self.token(set, "--shadow-md").base == .other(type: "shadow"))
+        #expect(try Self.token(set, "--ease-in").base == .other(type: "cubicBezier"))
+        #expect(set.tokens.allSatisfy { !$0.path.hasPrefix("--tw") })
+        #expect(set.tokens.filter { if case .css = $0.base { return true }; return false }.count == 26 * 11 + 2)
+        try Self.colorsParse(set, mode: nil)
+    }
+
+    @Test("shadcn v4 globals.css: @theme inline and :root are the base, .dark is dark, var() chains are aliases")
+    func shadcnV4() throws {
+        let set = try CSSThemeReader.read(try Self.files("tailwind/shadcn-v4/globals.css"))
+        #expect(set.format == .tailwind)
+        #expect(set.modes == ["dark"])
+        #expect(set.tokens.count == 93)
+        let mapped = try Self.token(set, "--color-background")
+        #expect(mapped.base == .alias("--background"))
+        #expect(mapped.location == TokenLocation(file: "tailwind/shadcn-v4/globals.css", line: 57, column: 3))
+        let background = try Self.token(set, "--background")
+        #expect(background.base == .css("oklch(1 0 0)"))
+        #expect(background.modes == ["dark": .css("oklch(0.145 0 0)")])
+        #expect(background.location.line == 101)
+        #expect(background.location(in: "dark").line == 144)
+        #expect(try Self.token(set, "--border").modes["dark"] == .css("oklch(1 0 0 / 10%)"))
+        #expect(try Self.token(set, "--chart-1").base == .alias("--color-blue-300"))
+        #expect(try Self.token(set, "--surface-foreground").base == .alias("--foreground"))
+        #expect(try Self.token(set, "--radius-sm").base == .other(type: "expression"))
+        // `--font-sans: var(--font-sans)` in @theme inline names a property set elsewhere.
+        #expect(try Self.token(set, "--font-sans").base == .other(type: "self-reference"))
+        // Rules of the page (`[data-line] span { color: … }`) hold no custom properties: no modes from them.
+        #expect(!set.notes.contains { $0.contains("not a known mode selector") })
+        try Self.colorsParse(set, mode: "dark")
+    }
+
+    @Test("theme.css with globals.css: @theme default never overrides the project's values, in either order")
+    func tailwindTogether() throws {
+        for names in [["tailwind/tailwindcss/theme.css", "tailwind/shadcn-v4/globals.css"],
+                      ["tailwind/shadcn-v4/globals.css", "tailwind/tailwindcss/theme.css"]] {
+            let files = try names.map { try Self.files($0)[0] }
+            let set = try CSSThemeReader.read(files)
+            #expect(set.format == .tailwind)
+            #expect(set.tokens.count == 502)
+            let radius = try Self.token(set, "--radius")
+            #expect(radius.location == TokenLocation(file: "tailwind/shadcn-v4/globals.css", line: 100, column: 3))
+            #expect(try Self.token(set, "--font-sans").base == .other(type: "self-reference"))
+            // `--chart-1: var(--color-blue-300)` now resolves within the files.
+            try Self.colorsParse(set, mode: nil)
+            try Self.colorsParse(set, mode: "dark")
+        }
+    }
+
+    @Test("Material DSP CSS: theme/light.css and theme/dark.css are the modes light and dark, palette the base")
+    func materialDSP() throws {
+        let withBaseline = try Self.files("material3/material-tokens-dsp/css/baseline.css", "material3/material-tokens-dsp/css/palette.css",
+                                          "material3/material-tokens-dsp/css/theme/light.css", "material3/material-tokens-dsp/css/theme/dark.css")
+        for files in [withBaseline, Array(withBaseline.dropFirst())] {
+            let set = try CSSThemeReader.read(files)
+            #expect(set.format == .css)
+            #expect(set.modes == ["light", "dark"])
+            #expect(set.tokens.count == 109)
+            let primary = try Self.token(set, "--md-sys-color-primary")
+            #expect(primary.base == nil)
+            #expect(primary.modes == ["light": .alias("--md-ref-palette-primary40"), "dark": .alias("--md-ref-palette-primary80")])
+            #expect(primary.location(in: "light") == TokenLocation(file: "material3/material-tokens-dsp/css/theme/light.css", line: 76, column: 3))
+            #expect(primary.location(in: "dark") == TokenLocation(file: "material3/material-tokens-dsp/css/theme/dark.css", line: 76, column: 3))
+            let error10 = try Self.token(set, "--md-ref-palette-error10")
+            #expect(error10.base == .css("#410e0bff"))
+            #expect(error10.modes.isEmpty)
+            #expect(error10.location.line == 21)
+            try Self.colorsParse(set, mode: "light")
+            try Self.colorsParse(set, mode: "dark")
+        }
+        // With baseline.css the @import media queries name the modes; without, `color-scheme`.
+        let imported = try CSSThemeReader.read(withBaseline)
+        #expect(imported.notes.contains { $0.contains("baseline.css line 25") && $0.contains("prefers-color-scheme: dark") && $0.contains("theme/dark.css was submitted") })
+        #expect(imported.notes.contains { $0.contains("baseline.css line 18") && $0.contains("typography.css") })
+        let hinted = try CSSThemeReader.read(Array(withBaseline.dropFirst()))
+        #expect(hinted.notes.contains { $0.contains("theme/dark.css line 17") && $0.contains("color-scheme: dark") })
+    }
+
+    @Test("Material json-branch CSS: channel triplets stay text for rgb(var(--x-rgb)); auto.css's three mechanisms")
+    func materialJSONBranch() throws {
+        let set = try CSSThemeReader.read(try Self.files("material3/material-tokens-json-branch/css/palette.css",
+                                                         "material3/material-tokens-json-branch/css/themes/auto.css"))
+        #expect(set.format == .css)
+        #expect(set.modes == ["dark", "light"])
+        #expect(set.tokens.count == 222)
+        let channels = try Self.token(set, "--md-ref-palette-error10-rgb")
+        #expect(channels.base == .css("65 14 11"))
+        #expect(channels.type == "channels")
+        #expect(channels.location == TokenLocation(file: "material3/material-tokens-json-branch/css/palette.css", line: 23, column: 3))
+        let error10 = try Self.token(set, "--md-ref-palette-error10")
+        #expect(error10.base == .css("rgb(var(--md-ref-palette-error10-rgb))"))
+        #expect(error10.type == nil)
+        // A value written over three lines.
+        #expect(try Self.token(set, "--md-ref-palette-neutral-variant0").base == .css("rgb(var(--md-ref-palette-neutral-variant0-rgb))"))
+        let outlineRGB = try Self.token(set, "--md-sys-color-outline-variant-rgb")
+        #expect(outlineRGB.base == .alias("--md-ref-palette-neutral-variant80-rgb"))
+        let primary = try Self.token(set, "--md-sys-color-primary")
+        #expect(primary.base == .alias("--md-ref-palette-primary40"))
+        #expect(primary.location.line == 119)
+        #expect(primary.modes == ["dark": .alias("--md-ref-palette-primary80"), "light": .alias("--md-ref-palette-primary40")])
+        // `.dark-theme` (line 224) and `@media (prefers-color-scheme: dark) { :where(html) }` (334) agree.
+        #expect(primary.location(in: "dark").line == 224)
+        #expect(primary.location(in: "light").line == 443)
+        // The substitution resolution will make: rgb(65 14 11).
+        let vars = CSSVariables(["--md-ref-palette-error10-rgb": "65 14 11"])
+        let color = try CSSColorParser.parse("rgb(var(--md-ref-palette-error10-rgb))", context: CSSColorContext(variables: vars)).color
+        #expect(color.coordinates.x == 65.0 / 255.0)
+        #expect(set.notes.contains { $0.contains("'.tokens'") && $0.contains("the base") })
+        try Self.colorsParse(set, mode: "dark")
+    }
+
+    @Test("every real CSS file is detected as CSS, and no real JSON file is")
+    func detection() throws {
+        for name in ["css/shadcn-themes/themes.css", "css/figma-sds/theme.css", "css/primer-primitives/light.css",
+                     "tailwind/tailwindcss/theme.css", "tailwind/shadcn-v4/globals.css",
+                     "material3/material-tokens-dsp/css/palette.css", "material3/material-tokens-json-branch/css/palette.css"] {
+            #expect(CSSThemeReader.detect(try Self.files(name)), "\(name)")
+        }
+        for name in ["dtcg/figma-sds/tokens.json", "figma-rest-api/terrazzo-primer-figma/get-local-variables.json",
+                     "material3/material-tokens-json-branch/json/palette.json"] {
+            #expect(!CSSThemeReader.detect(try Self.files(name)), "\(name)")
+        }
+        #expect(!CSSThemeReader.detect(try Self.files("material3/material-tokens-dsp/css/baseline.css")))
+    }
+}
+
+@Suite struct CSSModeMappingTests {
+    func target(_ selector: String?, _ atRules: [String] = []) -> CSSModeMapping.Target? {
+        let m = CSSThemeReader.modeMapping(selector: selector, atRules: atRules)
+        return m.targets.count == 1 && m.unrecognized.isEmpty ? m.targets[0] : nil
+    }
+
+    @Test("the base: :root, html, :where(html), @theme, no selector")
+    func base() {
+        for s in [":root", "html", ":where(html)", ":host", "body", "html:root", ":root, html", "[data-color-mode=\"auto\"] ::backdrop"] {
+            #expect(target(s) == .base, "\(s)")
+        }
+        #expect(target(nil, ["@theme"]) == .base)
+        #expect(target(nil, ["@theme inline"]) == .base)
+        #expect(target(nil, ["@theme default"]) == .base)
+        #expect(target(":root", ["@supports (color: oklch(0 0 0))", "@layer base"]) == .base)
+        #expect(target(":root", ["@media screen"]) == .base)
+    }
+
+    @Test("dark: classes, data attributes, prefers-color-scheme")
+    func dark() {
+        for s in [".dark", "html.dark", ":root.dark", "[data-theme=\"dark\"]", "[data-theme=dark]", "[data-theme='dark' i]",
+                  "[data-color-mode=\"dark\"]", "[data-bs-theme=dark]", ":where(html) .dark-theme", ".theme-dark", ":is(.dark)"] {
+            #expect(target(s) == .mode("dark"), "\(s)")
+        }
+        #expect(target(":root", ["@media (prefers-color-scheme: dark)"]) == .mode("dark"))
+        #expect(target(":root", ["@media screen and (prefers-color-scheme:dark)"]) == .mode("dark"))
+        #expect(target(nil, ["@media (prefers-color-scheme: dark)"]) == .mode("dark"))
+        #expect(target("[data-line] span", ["@variant dark"]) == nil)
+        #expect(target(":root", ["@variant dark"]) == .mode("dark"))
+        // The selector's scheme wins over the media query's (Material auto.css).
+        #expect(target(":where(html) .light-theme", ["@media (prefers-color-scheme: dark)"]) == .mode("light"))
+        #expect(target(".light .dark") == .mode("dark"))
+    }
+
+    @Test("contrast: prefers-contrast more alone, with dark and with light")
+    func contrast() {
+        #expect(target(":root", ["@media (prefers-contrast: more)"]) == .mode("high-contrast"))
+        #expect(target(":root", ["@media (prefers-contrast: high)"]) == .mode("high-contrast"))
+        #expect(target(":root", ["@media (prefers-color-scheme: dark) and (prefers-contrast: more)"]) == .mode("dark-high-contrast"))
+        #expect(target(":root", ["@media (prefers-color-scheme: dark)", "@media (prefers-contrast: more)"]) == .mode("dark-high-contrast"))
+        #expect(target(".light", ["@media (prefers-contrast: more)"]) == .mode("light-high-contrast"))
+        #expect(target(":root", ["@media (prefers-contrast: less)"]) == .mode("low-contrast"))
+        #expect(target(":root", ["@media (prefers-contrast: no-preference)"]) == .base)
+        #expect(target(".dark.high-contrast") == .mode("dark-high-contrast"))
+        #expect(target("[data-theme=dark][data-contrast=more]") == .mode("dark-high-contrast"))
+    }
+
+    @Test("class themes: .theme-zinc is zinc, .dark .theme-zinc zinc-dark, data-theme values")
+    func themes() {
+        #expect(target(".theme-zinc") == .mode("zinc"))
+        #expect(target(".dark .theme-zinc") == .mode("zinc-dark"))
+        #expect(target(".theme-zinc.dark") == .mode("zinc-dark"))
+        #expect(target("[data-theme=\"rose\"]") == .mode("rose"))
+        #expect(target("[data-theme=\"rose\"]", ["@media (prefers-color-scheme: dark)"]) == .mode("rose-dark"))
+        #expect(target("[data-theme=auto]") == .base)
+    }
+
+    @Test("Primer: the mode is the theme the data-color-mode slot selects")
+    func primer() {
+        #expect(target("[data-color-mode=\"light\"][data-light-theme=\"light\"]") == .mode("light"))
+        #expect(target("[data-color-mode=\"auto\"][data-light-theme=\"light\"]") == .mode("light"))
+        #expect(target("[data-color-mode][data-color-mode=\"auto\"][data-dark-theme=\"light\"]", ["@media (prefers-color-scheme: dark)"]) == .mode("light"))
+        #expect(target("[data-color-mode=\"dark\"][data-dark-theme=\"dark_dimmed\"]") == .mode("dark_dimmed"))
+        #expect(target("[data-color-mode=\"auto\"][data-light-theme=\"dark\"]") == .mode("dark"))
+        // data-color-mode="light" uses the light slot whatever the media query prefers.
+        let both = "[data-color-mode=\"light\"][data-light-theme=\"day\"][data-dark-theme=\"night\"]"
+        #expect(target(both, ["@media (prefers-color-scheme: dark)"]) == .mode("day"))
+        #expect(target(both.replacingOccurrences(of: "\"light\"]", with: "\"auto\"]"), ["@media (prefers-color-scheme: dark)"]) == .mode("night"))
+        let list = "[data-color-mode=\"light\"][data-light-theme=\"light\"], [data-color-mode=\"light\"][data-light-theme=\"light\"] ::backdrop, [data-color-mode=\"auto\"][data-light-theme=\"light\"]"
+        #expect(target(list) == .mode("light"))
+    }
+
+    @Test("unknown selectors and conditions: a mode named after them, listed as unrecognized")
+    func unknown() {
+        let m = CSSThemeReader.modeMapping(selector: ".tokens", atRules: [])
+        #expect(m == CSSModeMapping(targets: [.mode(".tokens")], unrecognized: [".tokens"]))
+        let media = CSSThemeReader.modeMapping(selector: ":root", atRules: ["@media (min-width: 40rem)"])
+        #expect(media.targets == [.mode("@media (min-width: 40rem) :root")])
+        #expect(media.unrecognized == ["@media (min-width: 40rem)"])
+        let mixed = CSSThemeReader.modeMapping(selector: ":where(html), .tokens", atRules: [])
+        #expect(mixed == CSSModeMapping(targets: [.base], unrecognized: [".tokens"]))
+        #expect(target(":root:not(.dark)") == nil)
+        #expect(target("#app") == nil)
+        #expect(target("[data-theme^=dark]") == nil)
+        #expect(target(":root", ["@container sidebar (min-width: 1px)"]) == nil)
+        #expect(target(":root", ["@media print"]) == nil)
+        let several = CSSThemeReader.modeMapping(selector: ":root, .dark", atRules: [])
+        #expect(several.targets == [.base, .mode("dark")])
+    }
+}
+
+@Suite struct CSSThemeReaderTests {
+    func read(_ content: String, name: String = "t.css", mode: String? = nil) throws(TokenError) -> TokenSet {
+        try CSSThemeReader.read([TokenFile(name: name, content: content, mode: mode)])
+    }
+
+    func token(_ set: TokenSet, _ path: String) throws -> DesignToken {
+        try #require(set.tokens.first { $0.path == path })
+    }
+
+    @Test("values: aliases, fallbacks, colors, triplets, non-colors")
+    func values() {
+        func v(_ text: String) -> TokenValue { CSSThemeReader.value(of: text).value }
+        #expect(v("var(--x)") == .alias("--x"))
+        #expect(v("var(--x, #fff)") == .css("var(--x, #fff)"))
+        #expect(v("var(--x, var(--y))") == .css("var(--x, var(--y))"))
+        #expect(v("var(--font, sans-serif)") == .other(type: "keyword"))
+        #expect(v("0 0% 100%") == .css("hsl(0 0% 100%)"))
+        #expect(v("240 5.9% 10%") == .css("hsl(240 5.9% 10%)"))
+        #expect(v("0% 0% 100%") == .other(type: "value"))
+        #expect(CSSThemeReader.value(of: "65 14 11") == (.css("65 14 11"), "channels"))
+        #expect(CSSThemeReader.value(of: "65, 14, 11") == (.css("65, 14, 11"), "channels"))
+        #expect(v("rgb(var(--a-rgb))") == .css("rgb(var(--a-rgb))"))
+        #expect(v("color-mix(in oklab, var(--a) 50%, white)") == .css("color-mix(in oklab, var(--a) 50%, white)"))
+        #expect(v("oklch(from var(--a) l c h / 50%)") == .css("oklch(from var(--a) l c h / 50%)"))
+        #expect(v("light-dark(#fff, #000)") == .css("light-dark(#fff, #000)"))
+        #expect(v("rebeccapurple") == .css("rebeccapurple"))
+        #expect(v("transparent") == .css("transparent"))
+        #expect(v("currentColor") == .css("currentColor"))
+        #expect(v("inherit") == .other(type: "keyword"))
+        #expect(v("0.5rem") == .other(type: "dimension"))
+        #expect(v("150ms") == .other(type: "duration"))
+        #expect(v("1.5") == .other(type: "number"))
+        #expect(v("50%") == .other(type: "percentage"))
+        #expect(v("blur(var(--x))") == .other(type: "reference"))
+        #expect(v("calc(var(--radius) * 0.6)") == .other(type: "expression"))
+        #expect(v("0 1px 2px rgb(0 0 0 / 0.05)") == .other(type: "shadow"))
+        #expect(v("Inter, 'Helvetica Neue', sans-serif") == .other(type: "fontFamily"))
+        #expect(v("\"Inter\"") == .other(type: "string"))
+        #expect(v("spin") == .other(type: "keyword"))
+        #expect(v("") == .other(type: "empty"))
+        #expect(v("abc123") == .other(type: "keyword"))  // bare hex is not guessed
+    }
+
+    @Test("comments, !important, multi-line values and CRLF; locations in Unicode scalars")
+    func scanning() throws {
+        let css = "/* é ü */ :root {\r\n  --a: /* inside */ #fff /* after */;\r\n\t--b:\r\n    rgb(\r\n      1 2 3\r\n    )\r\n  ;\r\n  /* --c: red; */\r\n  --d: red !important;\r\n  --d: blue;\r\n  --e: 'a;b}' ;\r\n  --f: url(data:image/png;base64,AAA);\r\n}\r\n.x{--g:#000}"
+        let set = try read(css)
+        #expect(set.tokens.map(\.path) == ["--a", "--b", "--d", "--e", "--f", "--g"])
+        let a = try token(set, "--a")
+        #expect(a.base == .css("#fff"))
+        #expect(a.location == TokenLocation(file: "t.css", line: 2, column: 3))
+        let b = try token(set, "--b")
+        #expect(b.base == .css("rgb(1 2 3)"))
+        #expect(b.location == TokenLocation(file: "t.css", line: 3, column: 2))
+        let d = try token(set, "--d")
+        #expect(d.base == .css("red"))  // !important beats the later declaration
+        #expect(d.location.line == 9)
+        #expect(set.notes.contains { $0.contains("!important") })
+        #expect(try token(set, "--e").base == .other(type: "string"))
+        #expect(try token(set, "--f").base == .other(type: "value"))
+        let g = try token(set, "--g")
+        #expect(g.modes == [".x": .css("#000")])
+        #expect(g.location(in: ".x") == TokenLocation(file: "t.css", line: 14, column: 4))
+        #expect(set.notes.contains { $0.contains("'.x'") && $0.contains("mode '.x'") })
+
+        // ✓ (three UTF-8 bytes) and 🎨 (two UTF-16 units) are one Unicode scalar each.
+        let unicode = try read("/* ✓🎨 */ :root { --x: #123; }")
+        #expect(try token(unicode, "--x").location.column == 18)
+    }
+
+    @Test("the later declaration wins in a mode; an equal value keeps the first location")
+    func cascade() throws {
+        let set = try read(":root { --a: #111; --b: #222; }\n:root { --a: #333; --b: #222; }")
+        #expect(try token(set, "--a").base == .css("#333"))
+        #expect(try token(set, "--a").location.line == 2)
+        #expect(try token(set, "--b").location.line == 1)
+    }
+
+    @Test("@theme default loses to @theme and :root wherever it comes; @theme makes the format tailwind")
+    func themeDefault() throws {
+        let set = try read(":root { --x: #111; }\n@theme default { --x: #222; --y: #333; }\n@theme { --y: #444; }")
+        #expect(set.format == .tailwind)
+        #expect(try token(set, "--x").base == .css("#111"))
+        #expect(try token(set, "--y").base == .css("#444"))
+        #expect(try read(":root { --x: #111; }").format == .css)
+    }
+
+    @Test("hsl(var(--x)) on a bare triplet is an alias of it; with alpha a relative color")
+    func hslReferences() throws {
+        let set = try read(":root { --primary: 240 5.9% 10%; --ring: hsl(var(--primary)); --hover: hsl(var(--primary) / 0.8); --other: hsl(var(--unknown)); }")
+        #expect(try token(set, "--primary").base == .css("hsl(240 5.9% 10%)"))
+        #expect(try token(set, "--ring").base == .alias("--primary"))
+        #expect(try token(set, "--hover").base == .css("hsl(from var(--primary) h s l / 0.8)"))
+        #expect(try token(set, "--other").base == .css("hsl(var(--unknown))"))
+        let vars = CSSVariables(["--primary": "hsl(240 5.9% 10%)"])
+        let hover = try CSSColorParser.parse("hsl(from var(--primary) h s l / 0.8)", context: CSSColorContext(variables: vars)).color
+        #expect(abs(hover.alpha - 0.8) < 1e-12)
+    }
+
+    @Test("nesting: & and nested @media take the parent rule's selector")
+    func nesting() throws {
+        let set = try read(".dark { & .theme-zinc { --a: #111; } }\n:root { --b: #fff; @media (prefers-color-scheme: dark) { --b: #000; } }\n.theme-rose { .dark & { --c: #222; } }")
+        #expect(try token(set, "--a").modes == ["zinc-dark": .css("#111")])
+        #expect(try token(set, "--b").base == .css("#fff"))
+        #expect(try token(set, "--b").modes == ["dark": .css("#000")])
+        #expect(try token(set, "--c").modes == ["rose-dark": .css("#222")])
+    }
+
+    @Test("prefers-contrast: more blocks are high-contrast modes")
+    func contrastModes() throws {
+        let set = try read(":root { --fg: #555; }\n@media (prefers-contrast: more) { :root { --fg: #000; } }\n@media (prefers-color-scheme: dark) { :root { --fg: #aaa; } }\n@media (prefers-color-scheme: dark) and (prefers-contrast: more) { :root { --fg: #fff; } }")
+        #expect(set.modes == ["high-contrast", "dark", "dark-high-contrast"])
+        #expect(try token(set, "--fg").modes == ["high-contrast": .css("#000"), "dark": .css("#aaa"), "dark-high-contrast": .css("#fff")])
+        #expect(try token(set, "--fg").location(in: "dark-high-contrast").line == 4)
+    }
+
+    @Test("a file's mode: the whole file when it has one place; its base and F-M when several")
+    func fileMode() throws {
+        let single = try read("[data-color-mode=\"dark\"][data-dark-theme=\"dark\"] { --a: #000; }", mode: "night")
+        #expect(single.modes == ["night"])
+        #expect(try token(single, "--a").modes == ["night": .css("#000")])
+        #expect(single.notes.contains { $0.contains("'night'") })
+        let several = try read(":root { --a: #fff; }\n.dark { --a: #000; }", mode: "brand")
+        #expect(several.modes == ["brand", "brand-dark"])
+        #expect(try token(several, "--a").base == nil)
+        #expect(try token(several, "--a").modes == ["brand": .css("#fff"), "brand-dark": .css("#000")])
+    }
+
+    @Test("@import with a media query gives a submitted file that mode; other imports are noted")
+    func imports() throws {
+        let files = [TokenFile(name: "css/main.css", content: "@import url(\"themes/night.css\") (prefers-color-scheme: dark);\n@import 'missing.css';\n@import \"./hc.css\" layer(theme) supports(color: red) (prefers-contrast: more);"),
+                     TokenFile(name: "css/themes/night.css", content: ":root { --bg: #000; }"),
+                     TokenFile(name: "hc.css", content: ":root { --bg: #fff; }")]
+        let set = try CSSThemeReader.read(files)
+        #expect(try token(set, "--bg").modes == ["dark": .css("#000"), "high-contrast": .css("#fff")])
+        #expect(set.notes.contains { $0.contains("main.css line 2") && $0.contains("missing.css") })
+    }
+
+    @Test("custom properties in @keyframes and @property are not tokens, and it is said")
+    func skipped() throws {
+        let set = try read("@keyframes pulse { 50% { --glow: red; opacity: 0.5; } }\n:root { --a: #fff; }")
+        #expect(set.tokens.map(\.path) == ["--a"])
+        #expect(set.notes.contains { $0.contains("@keyframes pulse") })
+    }
+
+    @Test("declarations outside any rule are read as the base, with a note")
+    func bare() throws {
+        let set = try read("--a: #fff;\n--b: var(--a);")
+        #expect(try token(set, "--b").base == .alias("--a"))
+        #expect(set.notes.contains { $0.contains("outside any rule") })
+    }
+
+    @Test("detect: CSS with custom properties, not JSON, not CSS without them")
+    func detect() {
+        #expect(CSSThemeReader.detect([TokenFile(name: "a", content: ":root{--a:#fff}")]))
+        #expect(CSSThemeReader.detect([TokenFile(name: "a", content: "[data-theme=dark] {\n  /* c */ --a: #fff;\n}")]))
+        #expect(CSSThemeReader.detect([TokenFile(name: "a", content: "\u{FEFF}--a: red;")]))
+        #expect(!CSSThemeReader.detect([TokenFile(name: "a", content: "{\"a\": \"{ --x: 1 }\"}")]))
+        #expect(!CSSThemeReader.detect([TokenFile(name: "a", content: "[{\"css\": \"; --x: 1\"}]")]))
+        #expect(!CSSThemeReader.detect([TokenFile(name: "a", content: "body { color: red; margin: 0 }")]))
+        #expect(!CSSThemeReader.detect([TokenFile(name: "a", content: ":root { color: var(--x); }")]))
+    }
+
+    func error(_ content: String, name: String = "t.css") -> TokenError? {
+        do {
+            _ = try read(content, name: name)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("malformed input: a TokenError with the file, line and column")
+    func errors() throws {
+        let block = try #require(error(":root {\n  --a: #fff;\n}\n.dark {\n  --a: #000;\n", name: "theme.css"))
+        #expect(block.file == "theme.css")
+        #expect(block.location == TokenLocation(file: "theme.css", line: 4, column: 7))
+        #expect(block.reason.contains("not closed"))
+        #expect(block.message.hasPrefix("theme.css line 4, column 7"))
+
+        let comment = try #require(error(":root { --a: #fff; }\n/* open"))
+        #expect(comment.location?.line == 2)
+        #expect(comment.reason.contains("comment"))
+
+        let stray = try #require(error(":root { --a: #fff; }\n}"))
+        #expect(stray.location == TokenLocation(file: "t.css", line: 2, column: 1))
+
+        let colon = try #require(error(":root {\n  --a #fff;\n}"))
+        #expect(colon.path == "--a")
+        #expect(colon.location?.line == 2)
+
+        let paren = try #require(error(":root {\n  --a: rgb(0 0 0;\n  --b: #fff;\n}"))
+        #expect(paren.path == "--a")
+        #expect(paren.location == TokenLocation(file: "t.css", line: 2, column: 11))
+
+        let string = try #require(error(":root {\n  --a: \"open;\n}"))
+        #expect(string.location?.line == 2)
+
+        let secondError = throwing { () throws(TokenError) in
+            try CSSThemeReader.read([TokenFile(name: "ok.css", content: ":root{--a:#fff}"), TokenFile(name: "bad.css", content: "\n\n.dark {")])
+        }
+        let second = try #require(secondError)
+        #expect(second.file == "bad.css")
+        #expect(second.location?.line == 3)
+    }
+
+    func throwing(_ body: () throws(TokenError) -> TokenSet) -> TokenError? {
+        do { _ = try body(); return nil } catch { return error }
+    }
+
+    @Test("limits: nesting deeper than 32 and more than 20,000 declarations are errors")
+    func limits() throws {
+        let ok = String(repeating: "@media screen {", count: 31) + ":root{--a:#fff}" + String(repeating: "}", count: 31)
+        #expect(try read(ok).tokens.count == 1)
+        let deep = String(repeating: "@media screen {", count: 32) + ":root{--a:#fff}" + String(repeating: "}", count: 32)
+        let depthError = try #require(error(deep))
+        #expect(depthError.reason.contains("32"))
+
+        let many = ":root {\n" + (0..<CSSThemeReader.maximumDeclarations).map { "--t\($0): #fff;" }.joined(separator: "\n") + "\n}"
+        #expect(try read(many).tokens.count == CSSThemeReader.maximumDeclarations)
+        let tooMany = try #require(error(many.dropLast(2) + "\n--over: #000;\n}"))
+        #expect(tooMany.path == "--over")
+        #expect(tooMany.location?.line == CSSThemeReader.maximumDeclarations + 2)
+        // Counted over all files.
+        let split = throwing { () throws(TokenError) in
+            try CSSThemeReader.read([TokenFile(name: "a.css", content: many), TokenFile(name: "b.css", content: ":root{--b:#fff}")])
+        }
+        #expect(split?.file == "b.css")
+    }
+}
