@@ -60,6 +60,8 @@ public struct TokenAuditReport: Sendable {
     /// Tokens read, and how many were not colors (skipped).
     public var tokenCount: Int
     public var skippedNonColor: Int
+    /// Pairs (× modes) left out because a token of them is not a color there.
+    public var skippedPairs: Int
     /// Rules that matched no pair (by index): likely a misspelt pattern.
     public var unmatchedRules: [Int]
     public var notes: [String]
@@ -85,7 +87,7 @@ public enum TokenAudit {
         // Token paths sorted, for prefix ranges.
         let paths = set.tokens.map(\.path).sorted()
         let colorPaths = paths.filter { p in
-            guard let t = resolver.token(p) else { return false }
+            guard let t = resolver.token(p), t.type != "channels" else { return false }
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
             return values.contains { if case .other = $0 { return false } else { return true } }
         }
@@ -133,6 +135,7 @@ public enum TokenAudit {
         var results: [PairResult] = []
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
+        var skippedPairs = 0
         for mode in modes {
             var summary = ModeSummary(mode: mode)
             for pair in pairs {
@@ -140,6 +143,10 @@ public enum TokenAudit {
                 let target = rule.target(options.policy)
                 var result = PairResult(rule: pair.rule, mode: mode, foregroundPath: pair.fg, backgroundPath: pair.bg,
                                         target: target, passes: false)
+                // A pair whose token is not a color (an alias to a dimension, Material's `-rgb`
+                // channel triplets a pattern also matched) is skipped and counted.
+                if case .failure(.notAColor) = resolver.resolve(pair.fg, mode: mode) { skippedPairs += 1; continue }
+                if case .failure(.notAColor) = resolver.resolve(pair.bg, mode: mode) { skippedPairs += 1; continue }
                 func take(_ r: Result<ResolvedToken, ResolutionFailure>, _ path: String) throws(TokenError) -> ResolvedToken? {
                     switch r {
                     case .success(let t): return t
@@ -189,6 +196,7 @@ public enum TokenAudit {
             return !values.isEmpty && values.allSatisfy { if case .other = $0 { return true } else { return false } }
         }.count
         return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
-                                tokenCount: set.tokens.count, skippedNonColor: skipped, unmatchedRules: unmatched, notes: set.notes)
+                                tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
+                                unmatchedRules: unmatched, notes: set.notes)
     }
 }

@@ -1,6 +1,6 @@
 // Token path patterns of pair rules: literal text, `*` (any run of characters without `.` or
-// `/`, i.e. within one path segment), `**` (any run, across segments) and `{name}` captures (one or
-// more of any characters; the same name in the foreground and background pattern must match the
+// `/`, i.e. within one path segment), `**` (any run, across segments) and `{name}` captures (any run
+// of characters, possibly empty; the same name in the foreground and background pattern must match the
 // same text: `--{x}-foreground` on `--{x}`). Matching is on UTF-8 bytes with backtracking,
 // shortest captures first.
 
@@ -117,7 +117,7 @@ public struct TokenPattern: Sendable, Hashable {
                 guard s.count >= l.count, s.prefix(l.count).elementsEqual(l) else { return false }
                 return match(rest, s.dropFirst(l.count), &captures, &steps)
             }
-            var k = s.startIndex + 1
+            var k = s.startIndex
             while k <= s.endIndex {
                 captures[name] = String(decoding: s[s.startIndex..<k], as: UTF8.self)
                 if match(rest, s[k...], &captures, &steps) { return true }

@@ -99,9 +99,8 @@ public final class TokenResolver: @unchecked Sendable {
         let location = token.location(in: mode)
         switch value {
         case .other(let type):
-            if chain.isEmpty { return .failure(.notAColor(type: type)) }
-            return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
-                                              reason: "alias chain \(here.joined(separator: " → ")) ends in a \(type), not a color")))
+            // A token (or an alias chain) that ends in a non-color is skipped, not an error.
+            return .failure(.notAColor(type: type))
         case .alias(let target):
             if let memoized = chain.isEmpty ? nil : memo[(mode ?? "") + "\u{0}" + target], case .success(var r) = memoized,
                !r.chain.contains(where: here.contains) {
@@ -115,6 +114,10 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(r)
             case .failure(let f): return .failure(f)
             }
+        case .css(let text) where token.type == "channels":
+            // Channel triplets (`--x-rgb: 65 14 11`) are text for var() in `rgb(var(--x-rgb))`.
+            _ = text
+            return .failure(.notAColor(type: "channels"))
         case .css(let text):
             let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)

@@ -43,6 +43,7 @@ enum TokenAuditJSON {
         let total = report.summaries.reduce(into: (0, 0, 0, 0)) { $0.0 += $1.pairs; $0.1 += $1.passing; $0.2 += $1.failing; $0.3 += $1.unresolved }
         o.append("summary", .object([
             ("tokens", .number(Double(report.tokenCount))), ("skippedNonColor", .number(Double(report.skippedNonColor))),
+            ("skippedPairs", .number(Double(report.skippedPairs))),
             ("pairs", .number(Double(total.0))), ("passing", .number(Double(total.1))), ("failing", .number(Double(total.2))),
             ("unresolved", .number(Double(total.3))),
             ("byMode", .array(report.summaries.map { s in
