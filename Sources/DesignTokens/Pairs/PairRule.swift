@@ -150,7 +150,7 @@ public enum PairPreset: String, Sendable, CaseIterable {
             }
             return rules
         case .apple:
-            return [r("**", "apple.system*")]
+            return [r("**", "apple.*")]
         }
     }
 }

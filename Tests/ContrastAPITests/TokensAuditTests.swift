@@ -1,0 +1,217 @@
+import ColorScience
+import ContrastAPI
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// `POST /v1/tokens/audit` end to end on the real token files of `Tests/Fixtures/tokens/` (copied
+/// from ../shared/cases/tokens, sources in its SOURCES.md), with the conventional pairs SOURCES.md
+/// lists for each system. Expected colors come from the files (grep) and SOURCES.md; ratios are
+/// recomputed here from the WCAG 2 formula.
+@Suite(.serialized)
+struct TokensAuditTests {
+    static func file(_ path: String, mode: String? = nil) throws -> JSON {
+        let text = try String(contentsOf: FixtureLoader.url("tokens/" + path), encoding: .utf8)
+        var o: [(String, JSON)] = [("name", .string(path)), ("content", .string(text))]
+        if let mode { o.append(("mode", .string(mode))) }
+        return .object(JSONObject(o))
+    }
+
+    static func files(under folder: String, ext: String) throws -> [JSON] {
+        let root = FixtureLoader.url("tokens/" + folder)
+        let all = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }
+        return try all.filter { $0.pathExtension == ext }.map { $0.path.replacingOccurrences(of: FixtureLoader.url("tokens/").path + "/", with: "") }
+            .sorted().map { try file($0) }
+    }
+
+    static func body(_ files: [JSON], _ extra: [(String, JSON)]) -> String {
+        String(decoding: JSON.object(JSONObject([("files", .array(files))] + extra)).serialized(), as: UTF8.self)
+    }
+
+    /// WCAG 2 ratio of two opaque hex colors, from the formula (WCAG 2.2 "relative luminance").
+    static func ratio(_ a: String, _ b: String) -> Double {
+        func l(_ hex: String) -> Double {
+            let v = Int(hex.dropFirst(), radix: 16)!
+            let bytes: [Int] = [(v >> 16) & 255, (v >> 8) & 255, v & 255]
+            var c: [Double] = []
+            for byte in bytes {
+                let x = Double(byte) / 255
+                c.append(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
+            }
+            let r: Double = 0.2126 * c[0]
+            return r + 0.7152 * c[1] + 0.0722 * c[2]
+        }
+        let (x, y) = (l(a), l(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    static func pair(_ r: Reply, _ fg: String, _ bg: String, mode: String?) -> JSON? {
+        r.json["pairs"]?.array?.first { p in
+            p["foreground"]?["token"]?.string == fg && p["background"]?["token"]?.string == bg
+                && (mode == nil ? p["mode"] == .null : p["mode"]?.string == mode)
+        }
+    }
+
+    @Test("every real token file loads and audits with its system's conventional pairs")
+    func everyRealFile() throws {
+        let live = try LiveServer()
+        let cases: [(String, [JSON], [(String, JSON)], String, Int)] = [
+            ("shadcn themes", [try Self.file("css/shadcn-themes/themes.css")], [("preset", "shadcn")], "css", 24),
+            ("figma-sds css", [try Self.file("css/figma-sds/theme.css")], [("rules", .array([.object(["foreground": "--sds-color-text-default-default", "background": "--sds-color-background-default-default"])]))], "css", 1),
+            ("primer css", [try Self.file("css/primer-primitives/light.css"), try Self.file("css/primer-primitives/dark.css")], [("preset", "primer")], "css", 2),
+            ("tailwind + shadcn v4", [try Self.file("tailwind/tailwindcss/theme.css"), try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")], "tailwind", 1),
+            ("dtcg figma-sds", [try Self.file("dtcg/figma-sds/tokens.json")], [("rules", .array([.object(["foreground": "@color.text.{r}.on-{r}", "background": "@color.background.{r}.default"])])), ("unresolved", "report")], "dtcg", 3),
+            ("dtcg terrazzo", [try Self.file("dtcg/terrazzo-figma-sds-legacy/figma-sds-legacy.tokens.json")], [("rules", .array([.object(["foreground": "color.text.default.default", "background": "color.background.default.default"])]))], "dtcg", 2),
+            ("dtcg resolver", try Self.files(under: "dtcg/terrazzo-resolver-primer", ext: "json"), [("rules", .array([.object(["foreground": "color.text-action", "background": "color.blue.0"])]))], "dtcg", 7),
+            ("tokens studio", try Self.files(under: "tokens-studio/adobe-spectrum-colors", ext: "json"), [("rules", .array([.object(["foreground": "Alias.content.neutral.default", "background": "Alias.background.app-frame.{l}"])]))], "tokens-studio", 4),
+            ("figma rest", [try Self.file("figma-rest-api/terrazzo-primer-figma/get-local-variables.json")], [("preset", "primer"), ("unresolved", "report")], "figma-variables", 9),
+            ("material dsp", [try Self.file("material3/material-tokens-dsp/dsp/data/tokens.json")], [("preset", "material3")], "material", 2),
+            ("material dsp css", try Self.files(under: "material3/material-tokens-dsp/css", ext: "css"), [("preset", "material3")], "css", 2),
+            ("material json", try Self.files(under: "material3/material-tokens-json-branch/json", ext: "json"), [("preset", "material3")], "material", 2),
+            ("material json css", try Self.files(under: "material3/material-tokens-json-branch/css", ext: "css"), [("preset", "material3")], "css", 2),
+            ("style dictionary spectrum", try Self.files(under: "style-dictionary/adobe-spectrum-sets", ext: "json"), [("rules", .array([.object(["foreground": "neutral-content-color-default", "background": "background-{l}-color"])]))], "style-dictionary", 3),
+            ("style dictionary material", try Self.files(under: "style-dictionary/material-tokens-sd", ext: "json"), [("rules", .array([.object(["foreground": "color.md_sys_color_on-{x}_{m}", "background": "color.md_sys_color_{x}_{m}"])]))], "style-dictionary", 1),
+        ]
+        for (name, files, extra, format, modes) in cases {
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, extra))
+            #expect(r.status == 200, "\(name): \(r.text.prefix(400))")
+            #expect(r.json["format"]?.string == format, "\(name)")
+            #expect(r.json["modes"]?.array?.count == modes, "\(name): modes \(String(describing: r.json["modes"]))")
+            let pairs = r.json["summary"]?["pairs"]?.double ?? 0
+            let measured = (r.json["summary"]?["passing"]?.double ?? 0) + (r.json["summary"]?["failing"]?.double ?? 0)
+            #expect(pairs > 0 && measured > 0, "\(name): \(String(describing: r.json["summary"]))")
+        }
+    }
+
+    @Test("known pairs: Primer light text, Figma's dark Primer colors through their alias chain")
+    func knownValues() throws {
+        let live = try LiveServer()
+        let primer = try live.request("POST", "/v1/tokens/audit", body: Self.body(
+            [try Self.file("css/primer-primitives/light.css"), try Self.file("css/primer-primitives/dark.css")], [("preset", "primer")]))
+        let p = try #require(Self.pair(primer, "--fgColor-default", "--bgColor-default", mode: "light"))
+        #expect(p["foreground"]?["hex"] == "#1f2328" && p["background"]?["hex"] == "#ffffff")
+        #expect(abs((p["ratio"]?.double ?? 0) - Self.ratio("#1f2328", "#ffffff")) < 1e-9)
+        // grep -n 'fgColor-default:' light.css → line 769, column 3.
+        #expect(p["foreground"]?["location"] == .object(["file": "css/primer-primitives/light.css", "line": 769, "column": 3]))
+        let figma = try live.request("POST", "/v1/tokens/audit", body: Self.body(
+            [try Self.file("figma-rest-api/terrazzo-primer-figma/get-local-variables.json")],
+            [("rules", .array([.object(["foreground": "fgColor/default", "background": "bgColor/default"])])), ("unresolved", "report")]))
+        let dark = try #require(Self.pair(figma, "fgColor/default", "bgColor/default", mode: "dark"))
+        // SOURCES.md: dark fgColor/default resolves to #f0f6fc and bgColor/default to #0d1117.
+        #expect(dark["foreground"]?["hex"] == "#f0f6fc" && dark["background"]?["hex"] == "#0d1117")
+        #expect(dark["foreground"]?["chain"]?.array?.count == 2)
+        #expect(abs((dark["ratio"]?.double ?? 0) - Self.ratio("#f0f6fc", "#0d1117")) < 1e-6)
+        // ...and in light it does not resolve (its target is a remote library variable).
+        let light = try #require(Self.pair(figma, "fgColor/default", "bgColor/default", mode: "light"))
+        #expect(light["unresolved"]?["reason"]?.string?.contains("not a token of the submitted files") == true)
+    }
+
+    @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")
+    func danglingAlias() throws {
+        let live = try LiveServer()
+        let files = [try Self.file("dtcg/figma-sds/tokens.json")]
+        let rules: JSON = .array([.object(["foreground": "@color.text.brand.on-brand", "background": "@color.background.brand.default"])])
+        let strict = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
+        let j = expectProblem(strict, 400, kind: "invalid-tokens")
+        #expect(j["file"] == "dtcg/figma-sds/tokens.json")
+        #expect(j["token"] == "@color.background.brand.default")
+        #expect(j["line"]?.double == 2926, "\(j)")
+        #expect(j["detail"]?.string?.contains("@color_primitives.Brand B.800") == true)
+        #expect(j["pointer"] == "/files/0/content")
+        let reported = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report")]))
+        #expect(reported.status == 200)
+        #expect(reported.json["summary"]?["unresolved"]?.double == 1)
+        #expect(reported.headers["x-audit-passes"] == "false")
+    }
+
+    @Test("errors: cycles, no pairs named, unknown modes, a token missing from one mode's file")
+    func errors() throws {
+        let live = try LiveServer()
+        let cycle = ##"{"color": {"$type": "color", "a": {"$value": "{color.b}"}, "b": {"$value": "{color.a}"}, "bg": {"$value": "#fff"}}}"##
+        let c = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(cycle)])],
+            [("rules", .array([.object(["foreground": "color.a", "background": "color.bg"])]))])), 400, kind: "invalid-tokens")
+        #expect(c["detail"]?.string?.contains("color.a → color.b → color.a") == true, "\(c)")
+        let none = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --a: #000; }"])], [])), 400)
+        #expect(none["detail"]?.string?.contains("shadcn") == true)
+        expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --foreground: #000; --background: #fff; }"])],
+            [("preset", "shadcn"), ("modes", .array(["sepia"]))])), 400)
+        // One file per mode: the dark file lacks --muted-foreground.
+        let light = JSON.object(["name": "light.css", "mode": "light", "content": ":root { --background: #fff; --muted-foreground: #555; }"])
+        let dark = JSON.object(["name": "dark.css", "mode": "dark", "content": ":root { --background: #000; }"])
+        let missing = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([light, dark], [("preset", "shadcn")])), 400, kind: "invalid-tokens")
+        #expect(missing["token"] == "--muted-foreground", "\(missing)")
+        #expect(missing["detail"]?.string?.contains("no value in mode 'dark'") == true, "\(missing)")
+        // A value that is not a color.
+        let bad = ##"{"color": {"$type": "color", "fg": {"$value": "#12345"}, "bg": {"$value": "#fff"}}}"##
+        let b = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(bad)])],
+            [("rules", .array([.object(["foreground": "color.fg", "background": "color.bg"])]))])), 400, kind: "invalid-tokens")
+        #expect(b["token"] == "color.fg" && b["line"]?.double == 1, "\(b)")
+    }
+
+    @Test("reports: JUnit, SARIF at the token's line, text, Accept; failOn gives 422 with the same report")
+    func reports() throws {
+        let live = try LiveServer()
+        // shadcn theme with one failing pair in dark (muted text too light on light muted).
+        let css = """
+        :root {
+          --background: #ffffff;
+          --foreground: #111111;
+          --muted: #f4f4f5;
+          --muted-foreground: #a1a1aa;
+        }
+        .dark {
+          --background: #09090b;
+          --foreground: #fafafa;
+        }
+        """
+        let files: [JSON] = [.object(["name": "app/globals.css", "content": .string(css)])]
+        let json = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn")]))
+        #expect(json.status == 200)
+        let failing = json.json["pairs"]?.array?.filter { $0["passes"] == false } ?? []
+        #expect(!failing.isEmpty)
+        #expect(failing.allSatisfy { $0["foreground"]?["token"] == "--muted-foreground" })
+        #expect(failing.first?["suggestion"]?["value"]?.double ?? 0 >= 4.5)
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn"), ("report", "sarif")]))
+        #expect(sarif.headers["content-type"] == "application/sarif+json")
+        #expect(sarif.json["version"] == "2.1.0")
+        let result = sarif.json["runs"]?.array?.first?["results"]?.array?.first
+        let region = result?["locations"]?.array?.first?["physicalLocation"]?["region"]
+        // --muted-foreground is declared on line 5, column 3.
+        #expect(region?["startLine"]?.double == 5 && region?["startColumn"]?.double == 3, "\(String(describing: result))")
+        #expect(result?["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"] == "app/globals.css")
+        let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn"), ("report", "junit")]))
+        #expect(junit.headers["content-type"]?.hasPrefix("application/xml") == true)
+        let xml = junit.text
+        #expect(xml.hasPrefix("<?xml"))
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == Int(json.json["summary"]?["pairs"]?.double ?? -1))
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == failing.count)
+        let text = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn")]),
+                                    headers: ["Content-Type": "application/json", "Accept": "text/plain"])
+        #expect(text.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(text.text.hasSuffix("FAIL\n"))
+        #expect(text.text.contains("--muted-foreground"))
+        // failOn: the same report, 422.
+        let failed = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn"), ("failOn", "failure")]))
+        #expect(failed.status == 422)
+        #expect(failed.body == json.body)
+        #expect(failed.headers["x-audit-passes"] == "false")
+        // The raw form: the CSS file as the body, options in the query.
+        let raw = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
+        #expect(raw.status == 200, "\(raw.text.prefix(300))")
+        #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
+    }
+
+    @Test("the Apple preset puts every color on the iOS system backgrounds in light and dark")
+    func applePreset() throws {
+        let live = try LiveServer()
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --brand: #0066cc; }"])], [("preset", "apple")]))
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["modes"] == .array(["light", "dark"]))
+        let onWhite = try #require(Self.pair(r, "--brand", "apple.systemBackground", mode: "light"))
+        #expect(onWhite["background"]?["hex"] == "#ffffff")
+        let onBlack = try #require(Self.pair(r, "--brand", "apple.systemBackground", mode: "dark"))
+        #expect(onBlack["background"]?["hex"] == "#000000")
+        #expect(r.json["summary"]?["pairs"]?.double == 12)
+    }
+}
