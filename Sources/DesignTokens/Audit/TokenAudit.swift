@@ -13,8 +13,11 @@ public struct TokenAuditOptions: Sendable {
     /// Unresolvable tokens in pairs (unknown alias, cycle, no value in a mode): an error (the
     /// default), or reported per pair and counted.
     public var reportUnresolved = false
-    /// Most pairs (rule expansions × modes) one audit measures.
-    public var maximumPairs = 100_000
+    /// Most pairs (rule expansions × modes) one audit measures (each is about 1 KB of JSON answer).
+    public var maximumPairs = 20_000
+    /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
+    /// thousand candidates); later failures say they have none.
+    public var maximumSuggestions = 1_000
     /// Suggest the nearest passing foreground for failing pairs.
     public var suggest = true
 
@@ -136,6 +139,7 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
+        var suggestions = 0
         for mode in modes {
             var summary = ModeSummary(mode: mode)
             for pair in pairs {
@@ -180,7 +184,8 @@ public enum TokenAudit {
                     let v = target.value(of: m)
                     result.value = v
                     result.passes = v >= target.minimum
-                    if !result.passes && options.suggest && target.isReachable {
+                    if !result.passes && options.suggest && target.isReachable && suggestions < options.maximumSuggestions {
+                        suggestions += 1
                         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                         result.suggestion = s.best
                     }
@@ -191,12 +196,16 @@ public enum TokenAudit {
             }
             summaries.append(summary)
         }
+        var notes = set.notes
+        if suggestions >= options.maximumSuggestions {
+            notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
+        }
         let skipped = set.tokens.filter { t in
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
             return !values.isEmpty && values.allSatisfy { if case .other = $0 { return true } else { return false } }
         }.count
         return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
                                 tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
-                                unmatchedRules: unmatched, notes: set.notes)
+                                unmatchedRules: unmatched, notes: notes)
     }
 }
