@@ -58,9 +58,9 @@ struct TokensAuditTests {
         let live = try LiveServer()
         let cases: [(String, [JSON], [(String, JSON)], String, Int)] = [
             ("shadcn themes", [try Self.file("css/shadcn-themes/themes.css")], [("preset", "shadcn")], "css", 24),
-            ("figma-sds css", [try Self.file("css/figma-sds/theme.css")], [("rules", .array([.object(["foreground": "--sds-color-text-default-default", "background": "--sds-color-background-default-default"])]))], "css", 1),
+            ("figma-sds css", [try Self.file("css/figma-sds/theme.css")], [("rules", .array([.object(["foreground": "--sds-color-text-default-default", "background": "--sds-color-background-default-default"])]))], "css", 2),
             ("primer css", [try Self.file("css/primer-primitives/light.css"), try Self.file("css/primer-primitives/dark.css")], [("preset", "primer")], "css", 2),
-            ("tailwind + shadcn v4", [try Self.file("tailwind/tailwindcss/theme.css"), try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")], "tailwind", 1),
+            ("tailwind + shadcn v4", [try Self.file("tailwind/tailwindcss/theme.css"), try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")], "tailwind", 2),
             ("dtcg figma-sds", [try Self.file("dtcg/figma-sds/tokens.json")], [("rules", .array([.object(["foreground": "@color.text.{r}.on-{r}", "background": "@color.background.{r}.default"])])), ("unresolved", "report")], "dtcg", 3),
             ("dtcg terrazzo", [try Self.file("dtcg/terrazzo-figma-sds-legacy/figma-sds-legacy.tokens.json")], [("rules", .array([.object(["foreground": "color.text.default.default", "background": "color.background.default.default"])]))], "dtcg", 2),
             ("dtcg resolver", try Self.files(under: "dtcg/terrazzo-resolver-primer", ext: "json"), [("rules", .array([.object(["foreground": "color.text-action", "background": "color.blue.0"])]))], "dtcg", 7),
@@ -200,6 +200,20 @@ struct TokensAuditTests {
         let raw = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
         #expect(raw.status == 200, "\(raw.text.prefix(300))")
         #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
+    }
+
+    @Test("one CSS file with :root and .dark audits both: :root is the light mode")
+    func rootIsLight() throws {
+        let live = try LiveServer()
+        let css = ":root { --background: #fff; --foreground: #999; }\n.dark { --background: #000; --foreground: #eee; }"
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn")]))
+        #expect(r.json["modes"] == .array(["light", "dark"]))
+        let light = try #require(Self.pair(r, "--foreground", "--background", mode: "light"))
+        #expect(light["passes"] == false)
+        #expect(abs((light["ratio"]?.double ?? 0) - Self.ratio("#999999", "#ffffff")) < 1e-9)
+        #expect(r.json["passes"] == false)
+        let only = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn"), ("modes", .array(["light"]))]))
+        #expect(only.json["summary"]?["pairs"]?.double == 1)
     }
 
     @Test("the Apple preset puts every color on the iOS system backgrounds in light and dark")

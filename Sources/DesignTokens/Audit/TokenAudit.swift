@@ -74,6 +74,22 @@ public struct TokenAuditReport: Sendable {
 
 /// Runs audits.
 public enum TokenAudit {
+    /// The modes an audit of `set` covers: the files' modes, and before them the base values as
+    /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
+    /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
+    /// mode's name says light (DTCG `$value` and Figma's default mode repeat a light mode) or no
+    /// token has a base color. It is named `light` when another mode says dark, else `default`.
+    public static func modes(of set: TokenSet) -> [String] {
+        guard !set.modes.isEmpty else { return [] }
+        let names = set.modes.map { $0.lowercased() }
+        let baseColors = set.tokens.contains { t in
+            switch t.base { case .css?, .alias?: return t.type != "channels"; default: return false }
+        }
+        guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
+        let base = names.contains(where: { $0.contains("dark") }) ? "light" : "default"
+        return set.modes.contains(base) ? set.modes : [base] + set.modes
+    }
+
     /// Audits `set` by `rules`.
     /// - Throws: `TokenError` for an unknown mode, more pairs than `options.maximumPairs`, and
     ///   (unless `options.reportUnresolved`) the first pair whose token cannot be resolved,
@@ -81,9 +97,14 @@ public enum TokenAudit {
     public static func run(_ set: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
         let resolver = TokenResolver(set)
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
+        let available = Self.modes(of: set)
+        if !set.modes.isEmpty && available.count > set.modes.count {
+            // The base values are a mode of their own (CSS `:root` beside `.dark`).
+            modes = available.map { Optional($0) }
+        }
         if let wanted = options.modes {
-            for m in wanted where !set.modes.contains(m) {
-                throw TokenError(reason: "mode '\(m)' is not in the files; their modes are \(set.modes.isEmpty ? "none (one mode)" : set.modes.joined(separator: ", "))")
+            for m in wanted where !available.contains(m) {
+                throw TokenError(reason: "mode '\(m)' is not in the files; their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
             }
             modes = wanted.map { Optional($0) }
         }
