@@ -4,7 +4,7 @@ running release server. Prints the median time of RUNS audits and the answer's s
 
 The design system: 20 hue scales × 50 steps of primitives (1,000 tokens, `color.<hue>.<step>`) and
 1,000 semantic tokens (`color.text.<n>`, `color.surface.<n>`, …) that alias primitives, different
-per mode. Rules: 500 exact `color.text.<n>` on `color.surface.<n>` pairs.
+per mode, one pair in ten failing. Rules: 500 exact `color.text.<n>` on `color.surface.<n>` pairs.
 """
 import http.client
 import json
@@ -33,6 +33,8 @@ def file_for(mode_name, mode):
     for n in range(500):
         h = n % HUES
         fg_step = 45 - (n * 7) % 12 if mode != 1 else 2 + (n * 7) % 12
+        if n % 10 == 0:  # one pair in ten fails: mid-scale text, so failures pay for suggestions
+            fg_step = 14 if mode != 1 else 36
         bg_step = 1 + n % 4 if mode != 1 else 48 - n % 4
         text[str(n)] = {"$value": f"{{color.hue{h}.{fg_step}}}"}
         surface[str(n)] = {"$value": f"{{color.hue{(h + 3) % HUES}.{bg_step}}}"}
