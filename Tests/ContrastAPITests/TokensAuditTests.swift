@@ -216,6 +216,20 @@ struct TokensAuditTests {
         #expect(only.json["summary"]?["pairs"]?.double == 1)
     }
 
+    @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")
+    func exportRoundTrip() throws {
+        let live = try LiveServer()
+        let export = try live.request("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "brand", "color": "#0066cc"}], "format": "tokens"}"##)
+        #expect(export.status == 200)
+        let audit = try live.request("POST", "/v1/tokens/audit?preset=apple", body: export.text)
+        #expect(audit.status == 200, "\(audit.text.prefix(300))")
+        #expect(audit.json["format"] == "dtcg")
+        #expect(audit.json["modes"]?.array?.count == 4, "\(String(describing: audit.json["modes"]))")
+        let light = try #require(Self.pair(audit, "color.brand", "apple.systemBackground", mode: "light"))
+        #expect(light["foreground"]?["hex"] == "#0066cc")
+        #expect(abs((light["ratio"]?.double ?? 0) - Self.ratio("#0066cc", "#ffffff")) < 1e-9)
+    }
+
     @Test("the Apple preset puts every color on the iOS system backgrounds in light and dark")
     func applePreset() throws {
         let live = try LiveServer()
