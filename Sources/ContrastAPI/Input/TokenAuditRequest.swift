@@ -28,6 +28,9 @@ struct TokenAuditRequest {
     var options: TokenAuditOptions
     var report: Report
     var failOn: FailOn
+    /// What a limit of the audit's size names: `/rules` when rules are given, else the presets
+    /// (`/preset` or the query parameter `preset`).
+    var rulesField: FieldPath = .body("/rules")
 
     /// Reads the request.
     static func parse(_ request: HTTPRequest) throws(Problem) -> TokenAuditRequest {
@@ -133,8 +136,10 @@ struct TokenAuditRequest {
         if f.has("suggest") { options.suggest = try f.bool("suggest") ?? true }
         let report = try f.choice("report", Report.self) ?? Self.reportFromAccept(request) ?? .json
         let failOn = try f.choice("failOn", FailOn.self) ?? .never
+        let rulesField = rules.isEmpty ? f.field("preset") : f.field("rules")
         for p in presets { rules += p.rules }
-        return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn)
+        return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn,
+                                 rulesField: rulesField)
     }
 
     /// A JSON request (`{"files": …}`) rather than a raw token file: a JSON object body whose

@@ -15,6 +15,14 @@ public struct TokenAuditOptions: Sendable {
     public var reportUnresolved = false
     /// Most pairs (rule expansions × modes) one audit measures (each is about 1 KB of JSON answer).
     public var maximumPairs = 20_000
+    /// Most pattern tests the rules may need, counted before any is made: for each rule, the
+    /// tokens its foreground pattern is tested on plus those its background pattern is tested
+    /// on (a background that the foreground's captures make exact is a lookup, not counted).
+    /// 1,000,000 take about a second.
+    public var maximumMatches = 1_000_000
+    /// Most steps of pattern matching in all (a backstop for patterns whose `*`, `**` and
+    /// captures backtrack a lot on long names; about 25 ns each).
+    public var maximumMatchSteps = 40_000_000
     /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
     /// thousand candidates); later failures say they have none.
     public var maximumSuggestions = 1_000
@@ -139,22 +147,67 @@ public enum TokenAudit {
             while end < colorPaths.count && colorPaths[end].hasPrefix(prefix) { end += 1 }
             return colorPaths[lo..<end]
         }
-        // Expand rules into (rule, fg, bg, backdrop) once; modes share them.
+        // The matching work, bounded before any is done.
+        func determined(_ rule: PairRule) -> Bool {
+            // A background that is exact once the foreground's captures are substituted.
+            let fgNames = Set(rule.foreground.captureNames)
+            return rule.background.captureNames.allSatisfy(fgNames.contains)
+                && !rule.background.text.contains("*")
+        }
+        var estimate = 0
+        for rule in rules {
+            estimate += rule.foreground.isExact ? 1 : candidates(rule.foreground).count
+            if !determined(rule) { estimate += candidates(rule.background).count }
+        }
+        if estimate > options.maximumMatches {
+            throw TokenError(reason: "the rules would test \(estimate) token names against their patterns (\(colorPaths.count) color tokens, \(rules.count) rules); the limit is \(options.maximumMatches): use fewer rules or patterns with a literal start (color.text.* rather than **)", limit: options.maximumMatches)
+        }
+        var steps = options.maximumMatchSteps
+        func exhausted(_ ri: Int) -> TokenError {
+            TokenError(reason: "\(rules[ri].source) (\(rules[ri].foreground.text) on \(rules[ri].background.text)) and the rules before it take more than \(options.maximumMatchSteps) steps of pattern matching: use fewer '*', '**' and captures per pattern", limit: options.maximumMatchSteps)
+        }
+        // Expand rules into (rule, fg, bg, backdrop) once; modes share them. Each token is tested
+        // once against each side's pattern; foregrounds and backgrounds are joined on their shared
+        // captures through a dictionary, not by testing every foreground × background.
         struct Pair { var rule: Int; var fg: String; var bg: String; var backdrop: String? }
         var pairs: [Pair] = []
         var seen = Set<String>()
         var unmatched: [Int] = []
         for (ri, rule) in rules.enumerated() {
             var count = 0
-            let fgCandidates: [String] = rule.foreground.isExact
-                ? (resolver.token(rule.foreground.text).map { [$0.path] } ?? [])
-                : Array(candidates(rule.foreground))
-            for fg in fgCandidates {
-                guard let captures = rule.foreground.match(fg) else { continue }
-                let bgPattern = rule.background.substituting(captures)
-                let bgs: [String] = bgPattern.isExact
-                    ? (resolver.token(bgPattern.text).map { [$0.path] } ?? [])
-                    : candidates(bgPattern).filter { bgPattern.match($0) != nil }
+            var fgMatches: [(String, [String: String])] = []
+            if rule.foreground.isExact {
+                if let t = resolver.token(rule.foreground.text) { fgMatches = [(t.path, [:])] }
+            } else {
+                do throws(TokenPattern.Exhausted) {
+                    for fg in candidates(rule.foreground) {
+                        if let c = try rule.foreground.firstMatch(fg, steps: &steps) { fgMatches.append((fg, c)) }
+                    }
+                } catch { throw exhausted(ri) }
+            }
+            // Backgrounds by the values of the captures both patterns name.
+            var fgNames = Set<String>()
+            for n in rule.foreground.captureNames { fgNames.insert(n) }
+            var shared: [String] = []
+            for n in rule.background.captureNames where fgNames.contains(n) && !shared.contains(n) { shared.append(n) }
+            let lookup = determined(rule)
+            var index: [String: [String]] = [:]
+            if !fgMatches.isEmpty && !lookup {
+                do throws(TokenPattern.Exhausted) {
+                    for bg in candidates(rule.background) {
+                        for tuple in try rule.background.bindings(bg, of: shared, steps: &steps) {
+                            index[tuple.joined(separator: "\u{0}"), default: []].append(bg)
+                        }
+                    }
+                } catch { throw exhausted(ri) }
+            }
+            for (fg, captures) in fgMatches {
+                let bgs: [String]
+                if lookup {
+                    bgs = resolver.token(rule.background.substituting(captures).text).map { [$0.path] } ?? []
+                } else {
+                    bgs = index[shared.map { captures[$0] ?? "" }.joined(separator: "\u{0}")] ?? []
+                }
                 for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
                     var backdrop: String? = nil
                     if let b = rule.backdrop?.substituting(captures) {
@@ -165,7 +218,7 @@ public enum TokenAudit {
                     pairs.append(Pair(rule: ri, fg: fg, bg: bg, backdrop: backdrop))
                     count += 1
                     if pairs.count * modes.count > options.maximumPairs {
-                        throw TokenError(reason: "the rules make more than \(options.maximumPairs) pairs (\(pairs.count) pairs × \(modes.count) modes so far); narrow the patterns")
+                        throw TokenError(reason: "the rules make more than \(options.maximumPairs) pairs (\(pairs.count) pairs × \(modes.count) modes so far); narrow the patterns", limit: options.maximumPairs)
                     }
                 }
             }

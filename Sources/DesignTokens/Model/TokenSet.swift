@@ -133,12 +133,17 @@ public struct TokenError: Error, Sendable, Equatable {
     public var path: String?
     public var location: TokenLocation?
     public var reason: String
+    /// Set when the error is a limit of the audit's size (pairs, matching work, answer), not a
+    /// fault of the files: the limit's value (the API answers 422 `limit-exceeded` naming the
+    /// rules).
+    public var limit: Int?
 
-    public init(file: String? = nil, path: String? = nil, location: TokenLocation? = nil, reason: String) {
+    public init(file: String? = nil, path: String? = nil, location: TokenLocation? = nil, reason: String, limit: Int? = nil) {
         self.file = file
         self.path = path
         self.location = location ?? nil
         self.reason = reason
+        self.limit = limit
     }
 
     /// "theme.css line 12: --brand: …" style text.

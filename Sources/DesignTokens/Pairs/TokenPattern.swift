@@ -2,7 +2,8 @@
 // `/`, i.e. within one path segment), `**` (any run, across segments) and `{name}` captures (any run
 // of characters, possibly empty; the same name in the foreground and background pattern must match the
 // same text: `--{x}-foreground` on `--{x}`). Matching is on UTF-8 bytes with backtracking,
-// shortest captures first.
+// shortest captures first; tails without captures are matched for every position at once (dynamic programming), and every match counts steps
+// against a budget the caller gives (an audit's whole budget), so no pattern runs unbounded.
 
 /// A compiled token path pattern.
 public struct TokenPattern: Sendable, Hashable {
@@ -16,6 +17,9 @@ public struct TokenPattern: Sendable, Hashable {
     /// The pattern as written.
     public let text: String
     let parts: [Part]
+    /// True for part indexes from which no capture follows: the rest matches or not whatever
+    /// was captured, decided by position alone.
+    let captureFree: [Bool]
 
     /// Longest pattern accepted, in bytes.
     public static let maximumLength = 512
@@ -55,6 +59,13 @@ public struct TokenPattern: Sendable, Hashable {
         }
         flush()
         self.parts = parts
+        var free = [Bool](repeating: true, count: parts.count + 1)
+        var k = parts.count - 1
+        while k >= 0 {
+            if case .capture = parts[k] { free[k] = false } else { free[k] = free[k + 1] }
+            k -= 1
+        }
+        self.captureFree = free
     }
 
     /// True when the pattern has no wildcard or capture: it names one token.
@@ -85,46 +96,139 @@ public struct TokenPattern: Sendable, Hashable {
         return (try? TokenPattern(out)) ?? self
     }
 
-    /// The captures when `path` matches, else nil.
+    /// The captures when `path` matches, else nil (nil too past 100,000 steps of matching).
     public func match(_ path: String) -> [String: String]? {
-        let s = Array(path.utf8)
-        var captures: [String: String] = [:]
-        var steps = 0
-        return Self.match(parts[...], s[...], &captures, &steps) ? captures : nil
+        var steps = 100_000
+        return try? firstMatch(path, steps: &steps)
     }
 
-    /// Backtracking match; `steps` bounds the work (patterns are short, paths too).
-    private static func match(_ parts: ArraySlice<Part>, _ s: ArraySlice<UInt8>, _ captures: inout [String: String], _ steps: inout Int) -> Bool {
-        steps += 1
-        if steps > 100_000 { return false }
-        guard let part = parts.first else { return s.isEmpty }
-        let rest = parts.dropFirst()
+    /// Matching took more steps than allowed.
+    public struct Exhausted: Error {}
+
+    /// The captures of the first match (shortest captures first), or nil when `path` does not
+    /// match; every step of matching counts down `steps`.
+    /// - Throws: `Exhausted` when `steps` runs out.
+    public func firstMatch(_ path: String, steps: inout Int) throws(Exhausted) -> [String: String]? {
+        let s = Array(path.utf8)
+        var result: [String: String]? = nil
+        var caps: [(String, ArraySlice<UInt8>)] = []
+        var memo: [Int: [Bool]] = [:]
+        _ = try search(0, s[...], &caps, &memo, s, &steps) { caps in
+            result = Dictionary(caps.map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }, uniquingKeysWith: { a, _ in a })
+            return true
+        }
+        return result
+    }
+
+    /// Every distinct tuple of the captures `names` (in that order) over all the ways `path`
+    /// matches; empty when it does not match. The join of pair rules: a background token is
+    /// filed under each tuple, and a foreground's own captures look it up.
+    /// - Throws: `Exhausted` when `steps` runs out.
+    public func bindings(_ path: String, of names: [String], steps: inout Int) throws(Exhausted) -> Set<[String]> {
+        let s = Array(path.utf8)
+        var out = Set<[String]>()
+        var caps: [(String, ArraySlice<UInt8>)] = []
+        var memo: [Int: [Bool]] = [:]
+        _ = try search(0, s[...], &caps, &memo, s, &steps) { caps in
+            out.insert(names.map { n in caps.first { $0.0 == n }.map { String(decoding: $0.1, as: UTF8.self) } ?? "" })
+            return false
+        }
+        return out
+    }
+
+
+    /// Backtracking search over the ways `s` matches `parts[i...]`, shortest wildcards and
+    /// captures first, calling `found` with the captures of each until it returns true. Tails
+    /// without captures are decided for every position at once (parts × length), so `**` runs
+    /// cost no exponential; `steps` bounds the rest.
+    private func search(_ i: Int, _ s: ArraySlice<UInt8>, _ caps: inout [(String, ArraySlice<UInt8>)], _ memo: inout [Int: [Bool]], _ full: [UInt8],
+                        _ steps: inout Int, _ found: (inout [(String, ArraySlice<UInt8>)]) -> Bool) throws(Exhausted) -> Bool {
+        steps -= 1
+        if steps < 0 { throw Exhausted() }
+        guard i < parts.count else {
+            guard s.isEmpty else { return false }
+            steps -= 8  // a match: its captures are copied out
+            return found(&caps)
+        }
+        if i > 0, captureFree[i] {
+            // The rest has no capture: whether it matches depends on the position only, for
+            // every position at once by dynamic programming (parts × length).
+            if memo[i] == nil { memo[i] = try tail(i, full, &steps) }
+            return memo[i]![s.startIndex] ? found(&caps) : false
+        }
+        return try searchFrom(i, s, &caps, &memo, full, &steps, found)
+    }
+
+    /// For each position p of `s`, whether `parts[i...]` (no captures) matches `s[p...]`.
+    private func tail(_ i: Int, _ s: [UInt8], _ steps: inout Int) throws(Exhausted) -> [Bool] {
+        let n = s.count
+        var next = [Bool](repeating: false, count: n + 1)
+        next[n] = true
+        var j = parts.count - 1
+        while j >= i {
+            steps -= n + 1
+            if steps < 0 { throw Exhausted() }
+            var cur = [Bool](repeating: false, count: n + 1)
+            switch parts[j] {
+            case .literal(let l):
+                if l.count <= n {
+                    for p in 0...(n - l.count) where next[p + l.count] {
+                        cur[p] = s[p..<(p + l.count)].elementsEqual(l)
+                    }
+                }
+            case .doubleStar:
+                cur[n] = next[n]
+                var p = n - 1
+                while p >= 0 { cur[p] = next[p] || cur[p + 1]; p -= 1 }
+            case .star:
+                cur[n] = next[n]
+                var p = n - 1
+                while p >= 0 {
+                    cur[p] = next[p] || (s[p] != UInt8(ascii: ".") && s[p] != UInt8(ascii: "/") && cur[p + 1])
+                    p -= 1
+                }
+            case .capture:
+                preconditionFailure("tail(_:) is only for capture-free parts")
+            }
+            next = cur
+            j -= 1
+        }
+        return next
+    }
+
+    private func searchFrom(_ i: Int, _ s: ArraySlice<UInt8>, _ caps: inout [(String, ArraySlice<UInt8>)], _ memo: inout [Int: [Bool]], _ full: [UInt8],
+                            _ steps: inout Int, _ found: (inout [(String, ArraySlice<UInt8>)]) -> Bool) throws(Exhausted) -> Bool {
+        let part = parts[i]
         switch part {
         case .literal(let l):
             guard s.count >= l.count, s.prefix(l.count).elementsEqual(l) else { return false }
-            return match(rest, s.dropFirst(l.count), &captures, &steps)
-        case .star, .doubleStar:
-            var k = s.startIndex
+            return try search(i + 1, s.dropFirst(l.count), &caps, &memo, full, &steps, found)
+        case .capture(let name) where caps.contains(where: { $0.0 == name }):
+            let bound = caps.first { $0.0 == name }!.1
+            guard s.count >= bound.count, s.prefix(bound.count).elementsEqual(bound) else { return false }
+            return try search(i + 1, s.dropFirst(bound.count), &caps, &memo, full, &steps, found)
+        case .star, .doubleStar, .capture:
+            // The next literal's first byte, to skip ends where it cannot start.
+            var next: UInt8? = nil
+            if i + 1 < parts.count, case .literal(let l) = parts[i + 1] { next = l.first }
+            let last = i + 1 == parts.count
+            var k = last ? s.endIndex : s.startIndex
+            if last, case .star = part, s.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }) { return false }
             while true {
-                if match(rest, s[k...], &captures, &steps) { return true }
+                if next == nil || (k < s.endIndex && s[k] == next!) {
+                    if case .capture(let name) = part {
+                        caps.append((name, s[s.startIndex..<k]))
+                        let done = try search(i + 1, s[k...], &caps, &memo, full, &steps, found)
+                        caps.removeLast()
+                        if done { return true }
+                    } else if try search(i + 1, s[k...], &caps, &memo, full, &steps, found) {
+                        return true
+                    }
+                }
                 guard k < s.endIndex else { return false }
                 if case .star = part, s[k] == UInt8(ascii: ".") || s[k] == UInt8(ascii: "/") { return false }
                 k += 1
             }
-        case .capture(let name):
-            if let bound = captures[name] {
-                let l = Array(bound.utf8)
-                guard s.count >= l.count, s.prefix(l.count).elementsEqual(l) else { return false }
-                return match(rest, s.dropFirst(l.count), &captures, &steps)
-            }
-            var k = s.startIndex
-            while k <= s.endIndex {
-                captures[name] = String(decoding: s[s.startIndex..<k], as: UTF8.self)
-                if match(rest, s[k...], &captures, &steps) { return true }
-                k += 1
-            }
-            captures[name] = nil
-            return false
         }
     }
 }

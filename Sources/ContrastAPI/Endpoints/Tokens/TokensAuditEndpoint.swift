@@ -28,6 +28,10 @@ struct TokensAuditEndpoint {
             do throws(TokenError) {
                 report = try TokenAudit.run(set, rules: req.rules, options: req.options)
             } catch {
+                if let limit = error.limit {
+                    // Too much work for one request (pairs, pattern matching): the rules to narrow.
+                    throw Problem.tooLarge(req.rulesField, "\(req.rulesField.display): \(error.reason)", limit: limit, status: 422)
+                }
                 throw Self.problem(error, files: req.files)
             }
             let status = req.failOn == .failure && !report.passes ? 422 : 200

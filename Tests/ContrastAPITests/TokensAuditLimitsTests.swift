@@ -1,0 +1,32 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// `POST /v1/tokens/audit` under hostile input: work and answers bounded before they are paid,
+/// client text in reports that cannot forge lines, problems naming the field to change.
+@Suite(.serialized)
+struct TokensAuditLimitsTests {
+    static func body(_ files: [JSON], _ extra: [(String, JSON)]) -> String {
+        String(decoding: JSON.object(JSONObject([("files", .array(files))] + extra)).serialized(), as: UTF8.self)
+    }
+
+    /// A CSS file of `n` custom properties `--c0` … with distinct colors.
+    static func css(_ n: Int) -> String {
+        ":root {" + (0..<n).map { String(format: "--c%d: #%06x;", $0, $0 &* 7919 % 0xffffff) }.joined() + "}"
+    }
+
+    @Test("too many pairs or too much matching is a 422 limit-exceeded naming /rules or the preset")
+    func limits() throws {
+        let live = try LiveServer()
+        // 150 tokens, every one on every other: 22,350 pairs over the 20,000 limit.
+        let r = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(Self.css(150))])],
+            [("rules", .array([.object(["foreground": "--c*", "background": "--c*"])]))])), 422, pointer: "/rules")
+        #expect(r["type"] == "/problems/limit-exceeded" && r["limit"]?.double == 20_000, "\(r)")
+        // The Apple preset puts 1,700 tokens on 6 backgrounds in 2 modes: the preset is named.
+        let p = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=apple&name=t.css", body: Self.css(1_700),
+                                               headers: ["Content-Type": "text/css"]), 422, parameter: "preset")
+        #expect(p["type"] == "/problems/limit-exceeded", "\(p)")
+    }
+}

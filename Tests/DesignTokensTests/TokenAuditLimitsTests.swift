@@ -1,0 +1,97 @@
+import ColorScience
+import Foundation
+import Testing
+@testable import DesignTokens
+
+/// The audit's work is bounded before it is paid (hostile-input findings): pattern matching is a
+/// join on shared captures, not foreground × background, and what remains is estimated and
+/// refused over a limit.
+@Suite struct TokenAuditLimitsTests {
+    /// `groups` groups of `perGroup` color tokens: `g0.tok0` …
+    static func grouped(_ groups: Int, _ perGroup: Int) -> TokenSet {
+        var tokens: [DesignToken] = []
+        for g in 0..<groups {
+            for i in 0..<perGroup {
+                let hex = String(format: "#%06x", (g * perGroup + i) &* 2_654_435 % 0xffffff)
+                tokens.append(DesignToken(path: "g\(g).tok\(i)", base: .css(hex), location: TokenLocation(file: "t.json", line: i + 1, column: 1)))
+            }
+        }
+        return TokenSet(format: .dtcg, tokens: tokens, modes: [])
+    }
+
+    static func rule(_ fg: String, _ bg: String, _ i: Int = 0) throws -> PairRule {
+        PairRule(foreground: try TokenPattern(fg), background: try TokenPattern(bg), source: "rules[\(i)]")
+    }
+
+    @Test("foregrounds and backgrounds join on shared captures, with few matching steps")
+    func join() throws {
+        // 600 tokens, 20 rules whose backgrounds capture a name no foreground shares: tested
+        // pairwise this took 7.5 s (600 × 600 × 20 backtracking matches); joined, each token is
+        // matched once per side.
+        let set = Self.grouped(50, 12)
+        var tokens = set.tokens
+        tokens.append(DesignToken(path: "g7.tok3q5", base: .css("#ffffff"), location: TokenLocation(file: "t.json", line: 99, column: 1)))
+        let withMatch = TokenSet(format: .dtcg, tokens: tokens, modes: [])
+        let rules = try (0..<20).map { try Self.rule("{a}.{x}", "{b}.{x}q\($0)", $0) }
+        var options = TokenAuditOptions()
+        options.maximumMatchSteps = 200_000
+        options.suggest = false
+        let report = try TokenAudit.run(withMatch, rules: rules, options: options)
+        // Every g*.tok3 (and g7.tok3q5 itself, as {a}.{x} with x = tok3q5, has no background).
+        #expect(Set(report.results.filter { $0.rule == 5 }.map(\.foregroundPath)) == Set((0..<50).map { "g\($0).tok3" }))
+        #expect(report.results.allSatisfy { $0.backgroundPath == "g7.tok3q5" })
+        #expect(report.unmatchedRules.count == 19)
+    }
+
+    @Test("a background pattern ambiguous on its own still joins as the substituted pattern matched")
+    func ambiguousBackground() throws {
+        let set = TokenSet(format: .css, tokens: [
+            DesignToken(path: "--primary-foreground", base: .css("#fff"), location: TokenLocation(file: "t.css", line: 1, column: 1)),
+            DesignToken(path: "--primary", base: .css("#000"), location: TokenLocation(file: "t.css", line: 2, column: 1)),
+            DesignToken(path: "x.primary", base: .css("#111"), location: TokenLocation(file: "t.css", line: 3, column: 1)),
+        ], modes: [])
+        // fg captures x = "primary"; {p}{x} must then find "--primary" with p = "--" (and
+        // "x.primary" with p = "x."), though {p}{x} alone first binds p = "".
+        let report = try TokenAudit.run(set, rules: [try Self.rule("--{x}-foreground", "{p}{x}")])
+        #expect(Set(report.results.map(\.backgroundPath)) == ["--primary", "x.primary"])
+        // ** runs are decided by position (parts × length): 30 of them on a 400-byte name that
+        // fails at its end (backtracking: 400^30 ways).
+        var steps = 30_000
+        let p = try TokenPattern(String(repeating: "**a", count: 30) + "**b")
+        #expect(try p.firstMatch(String(repeating: "a", count: 400), steps: &steps) == nil)
+    }
+
+    @Test("more pattern tests than the limit are refused before any is made; matching steps are bounded")
+    func estimate() throws {
+        let set = Self.grouped(10, 100)
+        let rules = try (0..<60).map { try Self.rule("**.zz\($0)**", "**", $0) }
+        var options = TokenAuditOptions()
+        options.maximumMatches = 100_000
+        do throws(TokenError) {
+            _ = try TokenAudit.run(set, rules: rules, options: options)
+            Issue.record("not refused")
+        } catch {
+            #expect(error.limit == 100_000)
+            #expect(error.reason.contains("120000 token names"))
+        }
+        options.maximumMatchSteps = 5_000
+        options.maximumMatches = 1_000_000
+        do throws(TokenError) {
+            _ = try TokenAudit.run(set, rules: rules, options: options)
+            Issue.record("not refused")
+        } catch {
+            #expect(error.limit == 5_000)
+            #expect(error.reason.contains("take more than 5000 steps of pattern matching"))
+        }
+        // The pair limit is a limit too (the API names the rules, not the files).
+        options.maximumMatchSteps = 40_000_000
+        options.maximumPairs = 50
+        let small = [try Self.rule("g1.*", "g2.*")]
+        do throws(TokenError) {
+            _ = try TokenAudit.run(set, rules: small, options: options)
+            Issue.record("not refused")
+        } catch {
+            #expect(error.limit == 50)
+        }
+    }
+}
