@@ -29,4 +29,28 @@ struct TokensAuditLimitsTests {
                                                headers: ["Content-Type": "text/css"]), 422, parameter: "preset")
         #expect(p["type"] == "/problems/limit-exceeded", "\(p)")
     }
+
+    @Test("a selector list is one mode per selector; long token names are refused; a report too large is refused before it is built")
+    func answerSize() throws {
+        let live = try LiveServer()
+        // Unknown selectors in a list: each its own mode, not one mode named by the whole list.
+        let css = ":root { --fg: #000; --bg: #fff; } .a, .b, .c { --fg: #777; }"
+        let modes = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
+            [("rules", .array([.object(["foreground": "--fg", "background": "--bg"])]))]))
+        #expect(modes.status == 200, "\(modes.text)")
+        #expect(modes.json["modes"]?.array?.compactMap(\.string) == ["default", ".a", ".b", ".c"], "\(modes.text.prefix(300))")
+        // A token name over 512 bytes: 400 naming it.
+        let long = String(repeating: "n", count: 600)
+        let named = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body(
+            [.object(["name": "t.css", "content": .string(":root { --\(long): #000; --bg: #fff; }")])],
+            [("rules", .array([.object(["foreground": "--n*", "background": "--bg"])]))])), 400, kind: "invalid-tokens")
+        #expect(named["token"]?.string?.hasPrefix("--nnnn") == true, "\(named)")
+        // 100 tokens with 500-byte names, every one on every other: ~40 MiB of JSON.
+        let big = ":root {" + (0..<100).map { String(format: "--%@%d: #%06x;", String(repeating: "x", count: 500), $0, $0 &* 7919 % 0xffffff) }.joined() + "}"
+        for report in ["json", "junit"] {
+            let r = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(big)])],
+                [("rules", .array([.object(["foreground": "--x*", "background": "--x*"])])), ("suggest", false), ("report", .string(report))])), 422, pointer: "/rules")
+            #expect(r["type"] == "/problems/limit-exceeded" && r["limit"]?.double == 33_554_432, "\(r)")
+        }
+    }
 }

@@ -94,4 +94,14 @@ import Testing
             #expect(error.limit == 50)
         }
     }
+
+    @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")
+    func selectorModes() {
+        let list = (0..<3).map { ".a\($0)" }.joined(separator: ", ")
+        #expect(CSSThemeReader.modeMapping(selector: list, atRules: []).targets == [.mode(".a0"), .mode(".a1"), .mode(".a2")])
+        let long = "." + String(repeating: "x", count: 300)
+        #expect(CSSThemeReader.modeMapping(selector: long, atRules: []).targets == [.mode(String(long.prefix(127)) + "…")])
+        let media = CSSThemeReader.modeMapping(selector: ".p, .q", atRules: ["@media print"])
+        #expect(media.targets == [.mode("@media print .p"), .mode("@media print .q")])
+    }
 }

@@ -31,6 +31,8 @@ struct TokenAuditRequest {
     /// What a limit of the audit's size names: `/rules` when rules are given, else the presets
     /// (`/preset` or the query parameter `preset`).
     var rulesField: FieldPath = .body("/rules")
+    /// `/modes` or the query parameter `modes`.
+    var modesField: FieldPath = .body("/modes")
 
     /// Reads the request.
     static func parse(_ request: HTTPRequest) throws(Problem) -> TokenAuditRequest {
@@ -139,7 +141,7 @@ struct TokenAuditRequest {
         let rulesField = rules.isEmpty ? f.field("preset") : f.field("rules")
         for p in presets { rules += p.rules }
         return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn,
-                                 rulesField: rulesField)
+                                 rulesField: rulesField, modesField: f.field("modes"))
     }
 
     /// A JSON request (`{"files": …}`) rather than a raw token file: a JSON object body whose

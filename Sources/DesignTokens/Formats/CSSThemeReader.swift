@@ -772,6 +772,9 @@ public struct CSSModeMapping: Sendable, Equatable {
 }
 
 extension CSSThemeReader {
+    /// Longest mode name made from selector and at-rule text, in characters.
+    public static let maximumModeNameLength = 128
+
     /// The mode of declarations under `selector` (nil: none, as directly in `@theme`) inside
     /// `atRules` (outermost first, each as written: `"@media (prefers-color-scheme: dark)"`).
     ///
@@ -808,7 +811,9 @@ extension CSSThemeReader {
     /// `min-width` or `print`, an at-rule such as `@container` or `@utility` — is not understood:
     /// in a selector list the understood selectors give the targets and the others are listed
     /// in `unrecognized`; when nothing is understood, the declarations form a mode named after
-    /// the at-rules and selector text (`".tokens"`, `"@media (min-width: 40rem) :root"`).
+    /// the at-rules and selector text (`".tokens"`, `"@media (min-width: 40rem) :root"`), one
+    /// per selector of a list (`.a, .b` is the modes `.a` and `.b`), each name cut to
+    /// `maximumModeNameLength` characters (ending in `…`).
     public static func modeMapping(selector: String?, atRules: [String]) -> CSSModeMapping {
         var conditions = ModeConditions()
         var unrecognizedAtRules: [String] = []
@@ -831,10 +836,20 @@ extension CSSThemeReader {
             }
         }
         let selectors = selector.map { splitTopLevel($0, by: ",").filter { !$0.isEmpty } } ?? []
-        /// A mode named after the at-rules and the selector.
-        let ownName = (naming + (selector.map { [$0] } ?? [])).joined(separator: " ")
+        /// A mode per selector of the list, each named after the at-rules and its selector (a
+        /// selector list is each of its selectors, as CSS applies it), cut to
+        /// `maximumModeNameLength` characters.
+        func ownNames() -> [CSSModeMapping.Target] {
+            var out: [CSSModeMapping.Target] = []
+            for s in selectors.isEmpty ? [nil] : selectors.map({ Optional($0) }) {
+                var name = (naming + (s.map { [$0] } ?? [])).joined(separator: " ")
+                if name.count > maximumModeNameLength { name = String(name.prefix(maximumModeNameLength - 1)) + "…" }
+                if !out.contains(.mode(name)) { out.append(.mode(name)) }
+            }
+            return out
+        }
         if !unrecognizedAtRules.isEmpty {
-            return CSSModeMapping(targets: [.mode(ownName)], unrecognized: unrecognizedAtRules)
+            return CSSModeMapping(targets: ownNames(), unrecognized: unrecognizedAtRules)
         }
         guard selector != nil, !selectors.isEmpty else { return CSSModeMapping(targets: [conditions.target]) }
         var targets: [CSSModeMapping.Target] = []
@@ -846,7 +861,7 @@ extension CSSThemeReader {
                 unrecognized.append(s)
             }
         }
-        if targets.isEmpty { return CSSModeMapping(targets: [.mode(ownName)], unrecognized: selectors) }
+        if targets.isEmpty { return CSSModeMapping(targets: ownNames(), unrecognized: selectors) }
         return CSSModeMapping(targets: targets, unrecognized: unrecognized)
     }
 

@@ -41,6 +41,18 @@ public enum TokenFormats {
     ///   reader's errors (malformed input, unknown structure, the limits above), each naming the
     ///   file, the token and the line.
     public static func read(_ files: [TokenFile], format: TokenFormat?) throws(TokenError) -> TokenSet {
+        let set = try readFormat(files, format: format)
+        for t in set.tokens where t.path.utf8.count > maximumNameBytes {
+            throw TokenError(file: t.location.file, path: t.path, location: t.location,
+                             reason: "the token name is \(t.path.utf8.count) bytes long; the limit is \(maximumNameBytes) bytes (the longest pattern a rule can give)")
+        }
+        return set
+    }
+
+    /// Longest token name (path) read, in UTF-8 bytes: a rule's exact pattern can name any token.
+    public static let maximumNameBytes = TokenPattern.maximumLength
+
+    static func readFormat(_ files: [TokenFile], format: TokenFormat?) throws(TokenError) -> TokenSet {
         guard !files.isEmpty else { throw TokenError(reason: "no token files were given") }
         let named = TokenFormat.allCases.map(\.rawValue).joined(separator: ", ")
         var chosen = format

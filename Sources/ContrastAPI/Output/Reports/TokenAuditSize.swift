@@ -1,0 +1,53 @@
+import DesignTokens
+
+/// An upper estimate of a token audit report's size, made from the report before any text is
+/// built, so an answer over `maximumBytes` is refused instead of built (a 7 KB CSS file whose
+/// mode was named by a 1,000-selector list made a 128 MB answer; 140 tokens with 1,500-character
+/// names 186 MB of JSON). Every client string is weighed as its format escapes it at worst (six
+/// bytes for a control character in JSON, `\u001B` in text, `&amp;` in XML; a file name thrice, as a URI percent-encodes it)
+/// and counted once for each place the format writes it.
+enum TokenAuditSize {
+    /// Largest report sent, as for /v1/contrast/matrix's answers.
+    static let maximumBytes = MatrixEndpoint.maxAnswerBytes
+
+    /// UTF-8 bytes of `s` once escaped: six for a control, quote, `&`, `<`, `>` or `\`.
+    static func weight(_ s: String) -> Int {
+        var n = 0
+        for b in s.utf8 {
+            n += b < 0x20 || b == 0x7F || b == 0x22 || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x5C ? 6 : 1
+        }
+        return n
+    }
+
+    static func estimate(_ report: TokenAuditReport, format: TokenAuditRequest.Report) -> Int {
+        var total = 4096 + report.notes.reduce(0) { $0 + 16 + weight($1) }
+        for r in report.rules {
+            total += 600 + weight(r.source) + weight(r.foreground.text) + weight(r.background.text) + (r.backdrop.map { weight($0.text) } ?? 0)
+        }
+        for s in report.summaries { total += 200 + 2 * weight(s.mode ?? "default") }
+        func token(_ t: ResolvedToken?) -> Int {
+            guard let t else { return 0 }
+            return 120 + t.chain.reduce(0) { $0 + 4 + weight($1) } + weight(t.css) + weight(t.location.file)
+        }
+        for r in report.results {
+            let names = weight(r.foregroundPath) + weight(r.backgroundPath) + weight(r.mode ?? "default")
+            let reason = r.unresolved.map { weight($0.message) + weight($0.location?.file ?? "") } ?? 0
+            let file = 3 * weight((r.foreground?.location ?? r.unresolved?.location)?.file ?? "")  // percent-encoded in SARIF
+            switch format {
+            case .json:
+                // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,
+                // the mode twice, a suggestion's token and definedBy.
+                total += 640 + 2 * names + token(r.foreground) + token(r.background) + token(r.backdrop) + reason
+                    + (r.suggestion == nil ? 0 : 160 + weight(r.foregroundPath) + weight(r.foreground?.chain.last ?? ""))
+            case .junit:
+                // The pair in the testcase's name, a failure's message and its text.
+                total += 280 + 4 * names + file + reason + r.target.basis.utf8.count
+            case .sarif:
+                if !r.passes { total += 560 + 3 * names + file + reason + r.target.basis.utf8.count }
+            case .text:
+                total += 120 + names
+            }
+        }
+        return total
+    }
+}
