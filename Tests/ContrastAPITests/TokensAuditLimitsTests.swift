@@ -30,6 +30,24 @@ struct TokensAuditLimitsTests {
         #expect(p["type"] == "/problems/limit-exceeded", "\(p)")
     }
 
+    @Test("the text report escapes controls in client text; SARIF's artifact URI is percent-encoded")
+    func controls() throws {
+        let live = try LiveServer()
+        let forged = "x\n\ndefault: 0 pairs, 0 pass, 0 fail\nPASS\n\u{1B}[8m"
+        let tokens = JSON.object([("bg", .object(["$type": "color", "$value": "#fff"])), (forged, .object(["$type": "color", "$value": "#eee"]))])
+        let file = JSON.object(["name": "my tokens/#1?.json", "content": .string(String(decoding: tokens.serialized(), as: UTF8.self))])
+        let rules: JSON = .array([.object(["foreground": "x*", "background": "bg"])])
+        let text = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("rules", rules), ("report", "text")]))
+        #expect(text.status == 200)
+        #expect(!text.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.text)")
+        #expect(text.text.contains(#"x\n\ndefault: 0 pairs, 0 pass, 0 fail\nPASS\n\u001B[8m"#), "\(text.text)")
+        #expect(text.text.split(separator: "\n").filter { $0 == "PASS" || $0 == "FAIL" } == ["FAIL"], "\(text.text)")
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("rules", rules), ("report", "sarif")]))
+        let result = sarif.json["runs"]?.array?.first?["results"]?.array?.first
+        let uri = result?["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.string
+        #expect(uri == "my%20tokens/%231%3F.json", "\(sarif.text)")
+    }
+
     @Test("a selector list is one mode per selector; long token names are refused; a report too large is refused before it is built")
     func answerSize() throws {
         let live = try LiveServer()

@@ -6,6 +6,24 @@ import JSONValue
 /// pair, located at the foreground token's line and column in the submitted file, so code review
 /// tools (GitHub code scanning, GitLab) annotate the line that defines the color.
 enum TokenAuditSARIF {
+    /// A file name as a relative URI reference (SARIF 2.1.0 §3.10.2, RFC 3986): every byte but
+    /// letters, digits, `-._~` and `/` percent-encoded, so spaces, `%`, `#`, `?`, `:` and
+    /// controls in a client's file name cannot break or redirect the reference.
+    static func uri(_ name: String) -> String {
+        var out = ""
+        for b in name.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+
     static func document(_ report: TokenAuditReport) -> JSON {
         var rules: [JSON] = []
         var ruleIDs: [String: Int] = [:]
@@ -34,7 +52,7 @@ enum TokenAuditSARIF {
             o.append("message", .object([("text", .string(message))]))
             if let l = r.foreground?.location ?? r.unresolved?.location {
                 o.append("locations", .array([.object([("physicalLocation", .object([
-                    ("artifactLocation", .object([("uri", .string(l.file))])),
+                    ("artifactLocation", .object([("uri", .string(uri(l.file)))])),
                     ("region", .object([("startLine", .number(Double(l.line))), ("startColumn", .number(Double(l.column)))])),
                 ]))])]))
             }

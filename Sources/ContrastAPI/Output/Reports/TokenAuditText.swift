@@ -4,6 +4,32 @@ import DesignTokens
 /// The plain-text table of a token audit (`report: text`), for a terminal: one line per pair,
 /// failures first, then the summary per mode.
 enum TokenAuditText {
+    /// Client text (token paths, mode names, patterns) made safe for a terminal: C0 and C1
+    /// controls and DEL as `\n`, `\r`, `\t` or `\u001B`, the bidirectional controls and line
+    /// separators (U+200E, U+200F, U+2028–U+202E, U+2066–U+2069) as `\u202E`, and `\` as `\\`,
+    /// so a name cannot end a line, forge a `PASS` or hide text with an escape sequence.
+    static func shown(_ s: String) -> String {
+        func unsafe(_ v: UInt32) -> Bool {
+            v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x200E || v == 0x200F || (0x2028...0x202E).contains(v)
+                || (0x2066...0x2069).contains(v) || v == 0x5C
+        }
+        guard s.unicodeScalars.contains(where: { unsafe($0.value) }) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            guard unsafe(u.value) else { out.unicodeScalars.append(u); continue }
+            switch u.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x5C: out += "\\\\"
+            default:
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
+        }
+        return out
+    }
+
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
     static func document(_ report: TokenAuditReport) -> String {
@@ -19,16 +45,16 @@ enum TokenAuditText {
             }
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion { result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha)))" }
-            rows.append([r.mode ?? "-", r.foregroundPath, r.backgroundPath, got, need, result])
+            rows.append([shown(r.mode ?? "-"), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
         let widths = (0..<6).map { c in min(rows.map { $0[c].count }.max() ?? 0, 48) }
         var out = rows.map { row in (0..<6).map { pad(row[$0], widths[$0]) }.joined(separator: "  ").trimmingTrailingSpaces }.joined(separator: "\n")
         out += "\n\n"
         for s in report.summaries {
-            out += "\(s.mode ?? "default"): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
+            out += "\(shown(s.mode ?? "default")): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
         }
         for i in report.unmatchedRules {
-            out += "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair\n"
+            out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
         }
         out += report.passes ? "PASS\n" : "FAIL\n"
         return out
