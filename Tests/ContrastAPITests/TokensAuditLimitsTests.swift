@@ -71,4 +71,29 @@ struct TokensAuditLimitsTests {
             #expect(r["type"] == "/problems/limit-exceeded" && r["limit"]?.double == 33_554_432, "\(r)")
         }
     }
+
+    @Test("problems echo client text cut to 64 characters with its length")
+    func echoes() throws {
+        let live = try LiveServer()
+        func audit(_ tokens: String) throws -> JSON {
+            expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(tokens)])],
+                [("rules", .array([.object(["foreground": "fg", "background": "bg"])]))])), 400, kind: "invalid-tokens")
+        }
+        let alias = String(repeating: "x", count: 500_000)
+        let a = try audit(##"{"fg": {"$type": "color", "$value": "{"## + alias + ##"}"}, "bg": {"$type": "color", "$value": "#fff"}}"##)
+        let detail = a["detail"]?.string ?? ""
+        #expect(detail.contains("alias to '" + String(repeating: "x", count: 64) + "…' (500000 characters, shortened)"), "\(detail.prefix(300))")
+        #expect(detail.count < 400, "\(detail.count)")
+        let value = String(repeating: "q", count: 5_000)
+        let v = try audit(##"{"fg": {"$type": "color", "$value": ""## + value + ##""}, "bg": {"$type": "color", "$value": "#fff"}}"##)
+        #expect(v["detail"]?.string?.contains("'" + String(repeating: "q", count: 64) + "…' (5000 characters, shortened) is not a color") == true, "\(v)")
+        #expect(v["detail"]?.string?.contains("...") == false, "\(v)")
+        // A token name over the limit: named cut to 64 characters, its length said.
+        let long = "--" + String(repeating: "n", count: 600)
+        let n = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body(
+            [.object(["name": "t.css", "content": .string(":root { \(long): #000; --bg: #fff; }")])],
+            [("rules", .array([.object(["foreground": "--n*", "background": "--bg"])]))])), 400, kind: "invalid-tokens")
+        #expect(n["token"]?.string == String(long.prefix(64)) + "…", "\(n)")
+        #expect(n["detail"]?.string?.contains("(602 characters, shortened): the token name is 602 bytes long; the limit is 512 bytes") == true, "\(n)")
+    }
 }

@@ -146,12 +146,25 @@ public struct TokenError: Error, Sendable, Equatable {
         self.limit = limit
     }
 
+    /// `'text'`, or `'first 64 characters…' (N characters, shortened)` for a longer text: client
+    /// text in messages is bounded as the API's problems bound it (docs/api/errors.md, "Client
+    /// text in problems").
+    public static func quoted<S: StringProtocol>(_ text: S) -> String {
+        let scalars = text.unicodeScalars
+        var end = scalars.startIndex
+        var n = 0
+        while n < 64, end != scalars.endIndex { scalars.formIndex(after: &end); n += 1 }
+        if end == scalars.endIndex { return "'\(text)'" }
+        let length = n + scalars[end...].count
+        return "'\(String(String.UnicodeScalarView(scalars[..<end])))…' (\(length) characters, shortened)"
+    }
+
     /// "theme.css line 12: --brand: …" style text.
     public var message: String {
         var where_ = ""
         if let location { where_ = "\(location.file) line \(location.line), column \(location.column)" }
         else if let file { where_ = file }
-        let token = path.map { "token '\($0)'" }
+        let token = path.map { "token \(TokenError.quoted($0))" }
         let parts = [where_.isEmpty ? nil : where_, token].compactMap { $0 }.joined(separator: ", ")
         return parts.isEmpty ? reason : "\(parts): \(reason)"
     }

@@ -81,9 +81,9 @@ public final class TokenResolver: @unchecked Sendable {
         guard let token = token(path) else {
             let from = chain.last.flatMap { token($0) }
             let location = from.map { $0.location(in: mode) }
-            let via = chain.isEmpty ? "" : " (alias chain: \(chain.joined(separator: " → ")) → \(path))"
+            let via = chain.isEmpty ? "" : " (alias chain: \((chain + [path]).map { TokenError.quoted($0) }.joined(separator: " → ")))"
             return .failure(.error(TokenError(file: location?.file, path: chain.last ?? path, location: location,
-                                              reason: "alias to '\(path)', which is not a token of the submitted files\(via)")))
+                                              reason: "alias to \(TokenError.quoted(path)), which is not a token of the submitted files\(via)")))
         }
         if chain.contains(token.path) {
             let start = chain.firstIndex(of: token.path)!
@@ -127,10 +127,9 @@ public final class TokenResolver: @unchecked Sendable {
                 if context.variables != nil, let expanded = try? context.variables!.substitute(in: text) { css = expanded }
                 return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location))
             } catch {
-                let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
-                let via = chain.isEmpty ? "" : " (reached through \(here.joined(separator: " → ")))"
+                let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
-                                                  reason: "'\(shown)' is not a color: \(error.message)\(via)")))
+                                                  reason: "\(TokenError.quoted(text)) is not a color: \(error.message)\(via)")))
             }
         }
     }

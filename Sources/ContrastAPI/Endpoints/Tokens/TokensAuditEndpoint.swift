@@ -64,8 +64,9 @@ struct TokensAuditEndpoint {
     /// A reading or audit error as a 400 naming the file, token and line.
     static func problem(_ error: TokenError, files: [TokenFile]) -> Problem {
         var extra: [(String, JSON)] = []
-        if let file = error.file ?? error.location?.file { extra.append(("file", .string(file))) }
-        if let path = error.path { extra.append(("token", .string(path))) }
+        // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`.
+        if let file = error.file ?? error.location?.file { extra.append(("file", .string(ClientText.cut(file).text))) }
+        if let path = error.path { extra.append(("token", .string(ClientText.cut(path).text))) }
         if let l = error.location {
             extra.append(("line", .number(Double(l.line))))
             extra.append(("column", .number(Double(l.column))))
