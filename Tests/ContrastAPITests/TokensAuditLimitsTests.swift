@@ -96,4 +96,25 @@ struct TokensAuditLimitsTests {
         #expect(n["token"]?.string == String(long.prefix(64)) + "…", "\(n)")
         #expect(n["detail"]?.string?.contains("(602 characters, shortened): the token name is 602 bytes long; the limit is 512 bytes") == true, "\(n)")
     }
+
+    @Test("variables: var() in DTCG values and CSS aliases resolve to the request's custom properties")
+    func variables() throws {
+        let live = try LiveServer()
+        let rules: JSON = .array([.object(["foreground": "fg", "background": "bg"])])
+        let dtcg = ##"{"fg": {"$type": "color", "$value": "var(--a)"}, "bg": {"$type": "color", "$value": "#fff"}}"##
+        let d = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(dtcg)])],
+            [("rules", rules), ("variables", .object(["--a": "red"]))]))
+        #expect(d.status == 200, "\(d.text.prefix(300))")
+        let fg = d.json["pairs"]?.array?.first?["foreground"]
+        #expect(fg?["hex"]?.string == "#ff0000" && fg?["value"]?.string == "red", "\(d.text.prefix(400))")
+        let css = ":root { --fg: var(--a); --bg: #fff; }"
+        let c = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
+            [("rules", .array([.object(["foreground": "--fg", "background": "--bg"])])), ("variables", .object(["--a": "oklch(from var(--bg) 0.3 c h)"]))]))
+        #expect(c.status == 200, "\(c.text.prefix(300))")
+        let cfg = c.json["pairs"]?.array?.first?["foreground"]
+        #expect(cfg?["chain"]?.array?.compactMap(\.string) == ["--fg", "--a"], "\(c.text.prefix(400))")
+        #expect(cfg?["value"]?.string == "oklch(from #fff 0.3 c h)", "\(c.text.prefix(400))")
+        // Variables are not tokens: a pattern does not pair them.
+        #expect(c.json["pairs"]?.array?.count == 1)
+    }
 }

@@ -26,6 +26,9 @@ public struct TokenAuditOptions: Sendable {
     /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
     /// thousand candidates); later failures say they have none.
     public var maximumSuggestions = 1_000
+    /// Custom properties from outside the files for var() in token values (the request's
+    /// `variables`); tokens of the same name win.
+    public var variables: [String: String] = [:]
     /// Suggest the nearest passing foreground for failing pairs.
     public var suggest = true
 
@@ -118,7 +121,7 @@ public enum TokenAudit {
     ///   (unless `options.reportUnresolved`) the first pair whose token cannot be resolved,
     ///   naming file, token, line and the alias chain.
     public static func run(_ set: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
-        let resolver = TokenResolver(set)
+        let resolver = TokenResolver(set, variables: options.variables)
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
         if !set.modes.isEmpty && available.count > set.modes.count {

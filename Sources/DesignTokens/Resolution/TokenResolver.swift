@@ -41,8 +41,14 @@ public final class TokenResolver: @unchecked Sendable {
     private var memo: [String: Result<ResolvedToken, ResolutionFailure>] = [:]
     private var variables: [String: CSSVariables] = [:]
 
-    public init(_ set: TokenSet) {
+    /// Custom properties from outside the files (the request's `variables`): for var() in token
+    /// values, and as the target of a CSS alias (`--fg: var(--brand)`); a token of the same name
+    /// wins. They are not tokens: patterns never match them.
+    public let external: [String: String]
+
+    public init(_ set: TokenSet, variables: [String: String] = [:]) {
         self.set = set
+        self.external = variables
         for (i, t) in set.tokens.enumerated() {
             if index[t.path] == nil { index[t.path] = i }
             folded[Self.fold(t.path), default: []].append(i)
@@ -78,6 +84,20 @@ public final class TokenResolver: @unchecked Sendable {
     }
 
     private func follow(_ path: String, mode: String?, chain: [String]) -> Result<ResolvedToken, ResolutionFailure> {
+        if token(path) == nil, let text = external[path], !chain.isEmpty {
+            // An alias to a custom property given as a request variable.
+            let here = chain + [path]
+            let location = token(chain.last!)!.location(in: mode)
+            let context = CSSColorContext(colorScheme: Self.colorScheme(mode), variables: variables(for: mode))
+            do throws(ColorParseError) {
+                let parsed = try CSSColorParser.parse(text, context: context)
+                let css = (try? context.variables!.substitute(in: text)) ?? text
+                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location))
+            } catch {
+                return .failure(.error(TokenError(file: location.file, path: chain.last, location: location,
+                                                  reason: "the request variable \(TokenError.quoted(path)) is not a color: \(error.message) (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))")))
+            }
+        }
         guard let token = token(path) else {
             let from = chain.last.flatMap { token($0) }
             let location = from.map { $0.location(in: mode) }
@@ -139,7 +159,7 @@ public final class TokenResolver: @unchecked Sendable {
     private func variables(for mode: String?) -> CSSVariables {
         let key = mode ?? ""
         if let v = variables[key] { return v }
-        var values: [String: String] = [:]
+        var values = external
         for t in set.tokens where t.path.hasPrefix("--") {
             switch t.value(in: mode) {
             case .css(let text)?: values[t.path] = text

@@ -16,7 +16,9 @@ struct TokensAuditEndpoint {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
-            let req = try TokenAuditRequest.parse(request)
+            var req = try TokenAuditRequest.parse(request)
+            // `variables` (taken out of the body by Fields.body): custom properties for var().
+            req.options.variables = CSSRequestScope.variables?.values ?? [:]
             var set: TokenSet
             do throws(TokenError) {
                 set = try TokenFormats.read(req.files, format: req.format)
