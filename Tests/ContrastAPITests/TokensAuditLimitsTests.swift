@@ -117,4 +117,19 @@ struct TokensAuditLimitsTests {
         // Variables are not tokens: a pattern does not pair them.
         #expect(c.json["pairs"]?.array?.count == 1)
     }
+
+    @Test("files without modes: the one mode is named default in JSON and text, as in JUnit")
+    func singleMode() throws {
+        let live = try LiveServer()
+        func body(_ report: JSON) -> String {
+            Self.body([.object(["name": "t.css", "content": ":root { --fg: #777; --bg: #fff; }"])],
+                      [("rules", .array([.object(["foreground": "--fg", "background": "--bg"])])), ("report", report)])
+        }
+        let j = try live.request("POST", "/v1/tokens/audit", body: body("json"))
+        #expect(j.json["modes"] == ["default"], "\(j.text.prefix(300))")
+        #expect(j.json["pairs"]?.array?.first?["mode"] == "default")
+        #expect(j.json["summary"]?["byMode"]?.array?.first?["mode"] == "default")
+        let t = try live.request("POST", "/v1/tokens/audit", body: body("text"))
+        #expect(t.text.split(separator: "\n").dropFirst().first?.hasPrefix("default  --fg") == true, "\(t.text)")
+    }
 }

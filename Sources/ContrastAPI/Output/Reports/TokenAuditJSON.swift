@@ -6,6 +6,10 @@ import JSONValue
 /// both tokens' alias chains and locations, the resolved colors, the unrounded ratio and its
 /// floored text, APCA Lc, the verdict, and for failures the nearest passing foreground.
 enum TokenAuditJSON {
+    /// The name of the one mode of files without modes, in every report (JUnit's suite, the text
+    /// table, JSON's `modes` and `mode`).
+    static let singleMode = "default"
+
     static func location(_ l: TokenLocation) -> JSON {
         .object([("file", .string(l.file)), ("line", .number(Double(l.line))), ("column", .number(Double(l.column)))])
     }
@@ -39,7 +43,7 @@ enum TokenAuditJSON {
         o.append("policy", .string(policy.rawValue))
         o.append("passes", .bool(report.passes))
         o.append("apcaVersion", .string(APCA.version))
-        o.append("modes", .array(report.modes.map { $0.map { .string($0) } ?? .null }))
+        o.append("modes", .array(report.modes.map { .string($0 ?? singleMode) }))
         let total = report.summaries.reduce(into: (0, 0, 0, 0)) { $0.0 += $1.pairs; $0.1 += $1.passing; $0.2 += $1.failing; $0.3 += $1.unresolved }
         o.append("summary", .object([
             ("tokens", .number(Double(report.tokenCount))), ("skippedNonColor", .number(Double(report.skippedNonColor))),
@@ -47,7 +51,7 @@ enum TokenAuditJSON {
             ("pairs", .number(Double(total.0))), ("passing", .number(Double(total.1))), ("failing", .number(Double(total.2))),
             ("unresolved", .number(Double(total.3))),
             ("byMode", .array(report.summaries.map { s in
-                .object([("mode", s.mode.map { .string($0) } ?? .null), ("pairs", .number(Double(s.pairs))), ("passing", .number(Double(s.passing))),
+                .object([("mode", .string(s.mode ?? singleMode)), ("pairs", .number(Double(s.pairs))), ("passing", .number(Double(s.passing))),
                          ("failing", .number(Double(s.failing))), ("unresolved", .number(Double(s.unresolved)))])
             })),
         ]))
@@ -67,7 +71,7 @@ enum TokenAuditJSON {
         }))
         o.append("pairs", .array(report.results.map { r in
             var p = JSONObject()
-            p.append("mode", r.mode.map { .string($0) } ?? .null)
+            p.append("mode", .string(r.mode ?? singleMode))
             p.append("rule", .number(Double(r.rule)))
             p.append("foreground", r.foreground.map(token) ?? .object([("token", .string(r.foregroundPath))]))
             p.append("background", r.background.map(token) ?? .object([("token", .string(r.backgroundPath))]))

@@ -45,7 +45,7 @@ enum TokenAuditText {
             }
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion { result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha)))" }
-            rows.append([shown(r.mode ?? "-"), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
+            rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
         let widths = (0..<6).map { c in min(rows.map { $0[c].count }.max() ?? 0, 48) }
         var out = rows.map { row in (0..<6).map { pad(row[$0], widths[$0]) }.joined(separator: "  ").trimmingTrailingSpaces }.joined(separator: "\n")
