@@ -104,4 +104,14 @@ import Testing
         let media = CSSThemeReader.modeMapping(selector: ".p, .q", atRules: ["@media print"])
         #expect(media.targets == [.mode("@media print .p"), .mode("@media print .q")])
     }
+
+    @Test("an audit whose caller has given up stops at its next poll")
+    func cancelled() throws {
+        let set = Self.grouped(10, 30)
+        var options = TokenAuditOptions()
+        options.isCancelled = { true }
+        #expect(throws: TokenError.self) { try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options) }
+        options.isCancelled = { false }
+        #expect(try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options).results.count == 900)
+    }
 }

@@ -29,6 +29,9 @@ public struct TokenAuditOptions: Sendable {
     /// Custom properties from outside the files for var() in token values (the request's
     /// `variables`); tokens of the same name win.
     public var variables: [String: String] = [:]
+    /// Polled while the audit runs: true stops it with an error (the API passes "the server has
+    /// already answered 503 deadline-exceeded", so abandoned work does not hold a heavy worker).
+    public var isCancelled: (@Sendable () -> Bool)? = nil
     /// Suggest the nearest passing foreground for failing pairs.
     public var suggest = true
 
@@ -166,6 +169,13 @@ public enum TokenAudit {
             throw TokenError(reason: "the rules would test \(estimate) token names against their patterns (\(colorPaths.count) color tokens, \(rules.count) rules); the limit is \(options.maximumMatches): use fewer rules or patterns with a literal start (color.text.* rather than **)", limit: options.maximumMatches)
         }
         var steps = options.maximumMatchSteps
+        var polls = 0
+        /// Every 256th call (and always with `now`): stops when the caller has given up.
+        func poll(now: Bool = false) throws(TokenError) {
+            polls &+= 1
+            guard now || polls & 255 == 0, let cancelled = options.isCancelled, cancelled() else { return }
+            throw TokenError(reason: "the audit was stopped: its request was abandoned (deadline)")
+        }
         func exhausted(_ ri: Int) -> TokenError {
             TokenError(reason: "\(rules[ri].source) (\(rules[ri].foreground.text) on \(rules[ri].background.text)) and the rules before it take more than \(options.maximumMatchSteps) steps of pattern matching: use fewer '*', '**' and captures per pattern", limit: options.maximumMatchSteps)
         }
@@ -177,6 +187,7 @@ public enum TokenAudit {
         var seen = Set<String>()
         var unmatched: [Int] = []
         for (ri, rule) in rules.enumerated() {
+            try poll(now: true)
             var count = 0
             var fgMatches: [(String, [String: String])] = []
             if rule.foreground.isExact {
@@ -184,6 +195,8 @@ public enum TokenAudit {
             } else {
                 do throws(TokenPattern.Exhausted) {
                     for fg in candidates(rule.foreground) {
+                        polls &+= 1
+                        if polls & 255 == 0, options.isCancelled?() == true { break }
                         if let c = try rule.foreground.firstMatch(fg, steps: &steps) { fgMatches.append((fg, c)) }
                     }
                 } catch { throw exhausted(ri) }
@@ -198,6 +211,8 @@ public enum TokenAudit {
             if !fgMatches.isEmpty && !lookup {
                 do throws(TokenPattern.Exhausted) {
                     for bg in candidates(rule.background) {
+                        polls &+= 1
+                        if polls & 255 == 0, options.isCancelled?() == true { break }
                         for tuple in try rule.background.bindings(bg, of: shared, steps: &steps) {
                             index[tuple.joined(separator: "\u{0}"), default: []].append(bg)
                         }
@@ -227,6 +242,7 @@ public enum TokenAudit {
             }
             if count == 0 { unmatched.append(ri) }
         }
+        try poll(now: true)
         var results: [PairResult] = []
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
@@ -235,6 +251,7 @@ public enum TokenAudit {
         for mode in modes {
             var summary = ModeSummary(mode: mode)
             for pair in pairs {
+                try poll()
                 let rule = rules[pair.rule]
                 let target = rule.target(options.policy)
                 var result = PairResult(rule: pair.rule, mode: mode, foregroundPath: pair.fg, backgroundPath: pair.bg,
@@ -277,6 +294,7 @@ public enum TokenAudit {
                     result.value = v
                     result.passes = v >= target.minimum
                     if !result.passes && options.suggest && target.isReachable && suggestions < options.maximumSuggestions {
+                        try poll(now: true)
                         suggestions += 1
                         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                         result.suggestion = s.best

@@ -19,6 +19,8 @@ struct TokensAuditEndpoint {
             var req = try TokenAuditRequest.parse(request)
             // `variables` (taken out of the body by Fields.body): custom properties for var().
             req.options.variables = CSSRequestScope.variables?.values ?? [:]
+            // Heavy work the server has already answered 503 (deadline-exceeded) stops early.
+            if let ticket = request.workTicket { req.options.isCancelled = { ticket.isAbandoned } }
             var set: TokenSet
             do throws(TokenError) {
                 set = try TokenFormats.read(req.files, format: req.format)
@@ -35,6 +37,10 @@ struct TokensAuditEndpoint {
                     throw Problem.tooLarge(req.rulesField, "\(req.rulesField.display): \(error.reason)", limit: limit, status: 422)
                 }
                 throw Self.problem(error, files: req.files)
+            }
+            if request.workTicket?.isAbandoned == true {
+                // The server answered 503 already: the report would be dropped, so it is not built.
+                return HTTPResponse(status: 503, contentType: "application/problem+json", body: [])
             }
             // The answer's size, bounded before it is built.
             let size = TokenAuditSize.estimate(report, format: req.report)
