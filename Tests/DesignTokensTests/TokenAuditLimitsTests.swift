@@ -34,7 +34,7 @@ import Testing
         let withMatch = TokenSet(format: .dtcg, tokens: tokens, modes: [])
         let rules = try (0..<20).map { try Self.rule("{a}.{x}", "{b}.{x}q\($0)", $0) }
         var options = TokenAuditOptions()
-        options.maximumMatchSteps = 200_000
+        options.maximumMatchSteps = 600_000
         options.suggest = false
         let report = try TokenAudit.run(withMatch, rules: rules, options: options)
         // Every g*.tok3 (and g7.tok3q5 itself, as {a}.{x} with x = tok3q5, has no background).
@@ -113,5 +113,14 @@ import Testing
         #expect(throws: TokenError.self) { try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options) }
         options.isCancelled = { false }
         #expect(try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options).results.count == 900)
+    }
+
+    @Test("every end a wildcard or capture tries counts against the step budget")
+    func loopSteps() throws {
+        // {a}{b}q on a 400-byte name without q: 400 × 400 ends tried, most skipped by the first
+        // byte of q, but each counted.
+        var steps = 50_000
+        let p = try TokenPattern("{a}{b}q")
+        #expect(throws: TokenPattern.Exhausted.self) { try p.firstMatch(String(repeating: "x", count: 400), steps: &steps) }
     }
 }

@@ -215,6 +215,9 @@ public struct TokenPattern: Sendable, Hashable {
             var k = last ? s.endIndex : s.startIndex
             if last, case .star = part, s.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }) { return false }
             while true {
+                // Every end tried is a step, also those the next literal's first byte skips.
+                steps -= 1
+                if steps < 0 { throw Exhausted() }
                 if next == nil || (k < s.endIndex && s[k] == next!) {
                     if case .capture(let name) = part {
                         caps.append((name, s[s.startIndex..<k]))
