@@ -115,6 +115,19 @@ import Testing
         #expect(try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options).results.count == 900)
     }
 
+    @Test("a CSS file of more than 64 modes is refused before its values are merged")
+    func cssModes() {
+        let root = ":root { --fg: #000; }\n"
+        let list = (0..<3_500).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
+        #expect {
+            try CSSThemeReader.read([TokenFile(name: "t.css", content: root + list)])
+        } throws: { e in
+            (e as? TokenError)?.reason.hasPrefix("more than 64 modes ('.a64' is one too many)") == true
+        }
+        let sixtyFour = (0..<64).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
+        #expect(throws: Never.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: root + sixtyFour)]) }
+    }
+
     @Test("every end a wildcard or capture tries counts against the step budget")
     func loopSteps() throws {
         // {a}{b}q on a 400-byte name without q: 400 × 400 ends tried, most skipped by the first

@@ -147,6 +147,19 @@ public enum CSSThemeReader: TokenFormatReader {
         }
 
         // The cascade, per token and mode.
+        // The modes, in order, at most TokenFormats.maximumModes (as the JSON formats), counted
+        // before any value is merged.
+        var modes: [String] = []
+        var known = Set<String>()
+        for e in entries {
+            for case .mode(let m) in e.targets where known.insert(m).inserted {
+                guard modes.count < TokenFormats.maximumModes else {
+                    throw TokenError(file: e.location.file, location: e.location,
+                                     reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(m)) is one too many): each theme selector, selector of a list and media query is a mode")
+                }
+                modes.append(m)
+            }
+        }
         var merger = Merger()
         for e in entries {
             for t in e.targets { merger.set(e, target: t) }
@@ -154,10 +167,6 @@ public enum CSSThemeReader: TokenFormatReader {
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
 
         let tokens = merger.order.map { merger.token($0) }
-        var modes: [String] = []
-        for e in entries {
-            for case .mode(let m) in e.targets where !modes.contains(m) { modes.append(m) }
-        }
         return TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: tokens, modes: modes, notes: notes)
     }
 
@@ -841,10 +850,11 @@ extension CSSThemeReader {
         /// `maximumModeNameLength` characters.
         func ownNames() -> [CSSModeMapping.Target] {
             var out: [CSSModeMapping.Target] = []
+            var seen = Set<String>()
             for s in selectors.isEmpty ? [nil] : selectors.map({ Optional($0) }) {
                 var name = (naming + (s.map { [$0] } ?? [])).joined(separator: " ")
                 if name.count > maximumModeNameLength { name = String(name.prefix(maximumModeNameLength - 1)) + "…" }
-                if !out.contains(.mode(name)) { out.append(.mode(name)) }
+                if seen.insert(name).inserted { out.append(.mode(name)) }
             }
             return out
         }
@@ -854,9 +864,10 @@ extension CSSThemeReader {
         guard selector != nil, !selectors.isEmpty else { return CSSModeMapping(targets: [conditions.target]) }
         var targets: [CSSModeMapping.Target] = []
         var unrecognized: [String] = []
+        var seen = Set<CSSModeMapping.Target>()
         for s in selectors {
             if let c = selectorConditions(s, onto: conditions) {
-                if !targets.contains(c.target) { targets.append(c.target) }
+                if seen.insert(c.target).inserted { targets.append(c.target) }
             } else {
                 unrecognized.append(s)
             }
