@@ -21,8 +21,8 @@ public struct TokenAuditOptions: Sendable {
     /// 1,000,000 take about a second.
     public var maximumMatches = 1_000_000
     /// Most steps of pattern matching in all (a backstop for patterns whose `*`, `**` and
-    /// captures backtrack a lot on long names; about 25 ns each).
-    public var maximumMatchSteps = 40_000_000
+    /// captures backtrack a lot on long names; a few ns each in a release build: about a second).
+    public var maximumMatchSteps = 200_000_000
     /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
     /// thousand candidates); later failures say they have none.
     public var maximumSuggestions = 1_000

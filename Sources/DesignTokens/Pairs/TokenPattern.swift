@@ -20,6 +20,8 @@ public struct TokenPattern: Sendable, Hashable {
     /// True for part indexes from which no capture follows: the rest matches or not whatever
     /// was captured, decided by position alone.
     let captureFree: [Bool]
+    /// Bytes of the literal parts together: no shorter path matches.
+    let literalBytes: Int
 
     /// Longest pattern accepted, in bytes.
     public static let maximumLength = 512
@@ -66,6 +68,7 @@ public struct TokenPattern: Sendable, Hashable {
             k -= 1
         }
         self.captureFree = free
+        self.literalBytes = parts.reduce(0) { if case .literal(let l) = $1 { return $0 + l.count } else { return $0 } }
     }
 
     /// True when the pattern has no wildcard or capture: it names one token.
@@ -110,6 +113,7 @@ public struct TokenPattern: Sendable, Hashable {
     /// - Throws: `Exhausted` when `steps` runs out.
     public func firstMatch(_ path: String, steps: inout Int) throws(Exhausted) -> [String: String]? {
         let s = Array(path.utf8)
+        if cannotMatch(s) { return nil }
         var result: [String: String]? = nil
         var caps: [(String, ArraySlice<UInt8>)] = []
         var memo: [Int: [Bool]] = [:]
@@ -126,6 +130,7 @@ public struct TokenPattern: Sendable, Hashable {
     /// - Throws: `Exhausted` when `steps` runs out.
     public func bindings(_ path: String, of names: [String], steps: inout Int) throws(Exhausted) -> Set<[String]> {
         let s = Array(path.utf8)
+        if cannotMatch(s) { return [] }
         var out = Set<[String]>()
         var caps: [(String, ArraySlice<UInt8>)] = []
         var memo: [Int: [Bool]] = [:]
@@ -157,6 +162,13 @@ public struct TokenPattern: Sendable, Hashable {
             return memo[i]![s.startIndex] ? found(&caps) : false
         }
         return try searchFrom(i, s, &caps, &memo, full, &steps, found)
+    }
+
+    /// True when `s` cannot match: it does not end with the pattern's last literal, or is
+    /// shorter than its literals together (a quick test before the search).
+    private func cannotMatch(_ s: [UInt8]) -> Bool {
+        if case .literal(let l)? = parts.last, s.count < l.count || !s[(s.count - l.count)...].elementsEqual(l) { return true }
+        return s.count < literalBytes
     }
 
     /// For each position p of `s`, whether `parts[i...]` (no captures) matches `s[p...]`.
