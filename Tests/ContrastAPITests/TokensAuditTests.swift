@@ -202,6 +202,28 @@ struct TokensAuditTests {
         #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
     }
 
+    @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
+    func nothingChecked() throws {
+        let live = try LiveServer()
+        let css = try String(contentsOf: FixtureLoader.url("tokens/tailwind/shadcn-v4/globals.css"), encoding: .utf8)
+        let text = try live.request("POST", "/v1/tokens/audit?preset=material3&failOn=failure&report=text&name=app/globals.css",
+                                    body: css, headers: ["Content-Type": "text/css"])
+        #expect(text.status == 422, "\(text.text.prefix(400))")
+        #expect(text.headers["x-audit-passes"] == "false")
+        #expect(text.text.contains("warning: no pair was checked"), "\(text.text)")
+        #expect(text.text.hasSuffix("FAIL\n"))
+        let typo: JSON = .array([.object(["foreground": "--forground", "background": "--background"])])
+        let json = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --foreground: #111; --background: #fff; }"])],
+                                                                               [("rules", typo), ("failOn", "failure")]))
+        #expect(json.status == 422)
+        #expect(json.json["passes"] == false)
+        #expect(json.json["summary"]?["pairs"]?.double == 0)
+        #expect(json.json["warnings"]?.array?.contains { $0.string?.hasPrefix("no pair was checked") == true } == true, "\(json.text)")
+        let junit = try live.request("POST", "/v1/tokens/audit?preset=material3&report=junit", body: css, headers: ["Content-Type": "text/css"])
+        #expect(junit.status == 200)
+        #expect(junit.text.contains("<failure message=\"no pair was checked"), "\(junit.text)")
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()

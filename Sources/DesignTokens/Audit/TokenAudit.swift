@@ -83,8 +83,29 @@ public struct TokenAuditReport: Sendable {
     public var unmatchedRules: [Int]
     public var notes: [String]
 
-    /// True when no pair fails or is unresolved.
-    public var passes: Bool { summaries.allSatisfy { $0.failing == 0 && $0.unresolved == 0 } }
+    /// Pairs measured (passing or failing) in all modes.
+    public var checkedPairs: Int { summaries.reduce(0) { $0 + $1.passing + $1.failing } }
+
+    /// True when at least one pair was measured and no pair fails or is unresolved. An audit that
+    /// measured nothing (a preset for another design system, a misspelt rule) does not pass: a CI
+    /// job must not turn green because nothing was checked.
+    public var passes: Bool {
+        checkedPairs > 0 && summaries.allSatisfy { $0.failing == 0 && $0.unresolved == 0 }
+    }
+
+    /// Why nothing was checked, when no pair was measured (nil otherwise).
+    public var nothingCheckedReason: String? {
+        guard checkedPairs == 0 else { return nil }
+        let why: String
+        if !results.isEmpty {
+            why = "every pair the rules match has a token that cannot be resolved"
+        } else if skippedPairs > 0 {
+            why = "the tokens the rules match are not colors"
+        } else {
+            why = "the rules and presets match no tokens of these files (a preset for another design system, or a misspelt pattern?)"
+        }
+        return "no pair was checked: \(why); an audit that checks nothing does not pass"
+    }
 }
 
 /// Runs audits.

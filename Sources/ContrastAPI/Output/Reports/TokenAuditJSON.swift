@@ -104,7 +104,7 @@ enum TokenAuditJSON {
             let r = report.rules[i]
             return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }
-        if report.results.isEmpty { warnings.append(.string("no pair was checked: the rules and presets match no tokens of these files")) }
+        if let reason = report.nothingCheckedReason { warnings.append(.string(reason)) }
         o.append("warnings", .array(warnings))
         o.append("notes", .array(report.notes.map { .string($0) }))
         return .object(o)

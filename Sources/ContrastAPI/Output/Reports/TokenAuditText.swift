@@ -30,6 +30,7 @@ enum TokenAuditText {
         for i in report.unmatchedRules {
             out += "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair\n"
         }
+        if let reason = report.nothingCheckedReason { out += "warning: \(reason)\n" }
         out += report.passes ? "PASS\n" : "FAIL\n"
         return out
     }
