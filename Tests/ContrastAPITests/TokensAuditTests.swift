@@ -122,7 +122,9 @@ struct TokensAuditTests {
         let reported = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report")]))
         #expect(reported.status == 200)
         #expect(reported.json["summary"]?["unresolved"]?.double == 1)
-        #expect(reported.headers["x-audit-passes"] == "false")
+        // Reported, the unresolved pair does not fail the audit; the pairs measured pass.
+        #expect(reported.json["summary"]?["failing"]?.double == 0)
+        #expect(reported.headers["x-audit-passes"] == "true")
     }
 
     @Test("errors: cycles, no pairs named, unknown modes, a token missing from one mode's file")
@@ -222,6 +224,32 @@ struct TokensAuditTests {
         let junit = try live.request("POST", "/v1/tokens/audit?preset=material3&report=junit", body: css, headers: ["Content-Type": "text/css"])
         #expect(junit.status == 200)
         #expect(junit.text.contains("<failure message=\"no pair was checked"), "\(junit.text)")
+    }
+
+    @Test("unresolved: report lists unresolved pairs without failing the audit; the default stays a 400")
+    func unresolvedReportDoesNotFail() throws {
+        let live = try LiveServer()
+        let tokens = ##"{"color": {"$type": "color", "fg": {"$value": "#111111"}, "bg": {"$value": "#ffffff"}, "ghost": {"$value": "{color.nope}"}, "ghost2": {"$value": "{library.gray.9}"}}}"##
+        let files: [JSON] = [.object(["name": "t.json", "content": .string(tokens)])]
+        let rules: JSON = .array([.object(["foreground": "color.*", "background": "color.bg"])])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure")]))
+        #expect(r.status == 200, "\(r.text.prefix(400))")
+        #expect(r.headers["x-audit-passes"] == "true")
+        #expect(r.json["passes"] == true)
+        #expect(r.json["summary"]?["unresolved"]?.double == 2 && r.json["summary"]?["failing"]?.double == 0 && r.json["summary"]?["passing"]?.double == 1)
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure"), ("report", "sarif")]))
+        #expect(sarif.status == 200)
+        let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []
+        #expect(results.count == 2 && results.allSatisfy { $0["level"] == "warning" }, "\(results)")
+        let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure"), ("report", "junit")]))
+        #expect(junit.status == 200)
+        #expect(junit.text.components(separatedBy: "<skipped ").count - 1 == 2 && !junit.text.contains("<error"), "\(junit.text)")
+        // A real failure still fails, unresolved pairs or not.
+        let failing = ##"{"color": {"$type": "color", "fg": {"$value": "#eeeeee"}, "bg": {"$value": "#ffffff"}, "ghost": {"$value": "{color.nope}"}}}"##
+        let f = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(failing)])], [("rules", rules), ("unresolved", "report"), ("failOn", "failure")]))
+        #expect(f.status == 422)
+        // The default: the first unresolved pair is a 400.
+        expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("failOn", "failure")])), 400, kind: "invalid-tokens")
     }
 
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")

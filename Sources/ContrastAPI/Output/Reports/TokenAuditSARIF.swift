@@ -30,7 +30,8 @@ enum TokenAuditSARIF {
             var o = JSONObject()
             o.append("ruleId", .string(id))
             o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
-            o.append("level", .string("error"))
+            // An unresolved pair (reported on request) does not fail the audit: a warning.
+            o.append("level", .string(r.unresolved != nil ? "warning" : "error"))
             o.append("message", .object([("text", .string(message))]))
             if let l = r.foreground?.location ?? r.unresolved?.location {
                 o.append("locations", .array([.object([("physicalLocation", .object([
