@@ -252,6 +252,24 @@ struct TokensAuditTests {
         expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("failOn", "failure")])), 400, kind: "invalid-tokens")
     }
 
+    @Test("a preset's backdrop is resolved only under a translucent background")
+    func backdropOnlyWhenTranslucent() throws {
+        let live = try LiveServer()
+        // Figma's Primer: bgColor/default (the backdrop of the -muted rules) is a dangling library
+        // alias in most modes, but bgColor/muted is opaque there: the pair needs no backdrop.
+        let figma = try live.request("POST", "/v1/tokens/audit?preset=primer&unresolved=report&name=figma.json", body: try String(
+            contentsOf: FixtureLoader.url("tokens/figma-rest-api/terrazzo-primer-figma/get-local-variables.json"), encoding: .utf8))
+        #expect(figma.status == 200)
+        let muted = figma.json["pairs"]?.array?.filter { $0["foreground"]?["token"] == "fgColor/muted" && $0["background"]?["token"] == "bgColor/muted" } ?? []
+        #expect(muted.count == 9)
+        #expect(muted.allSatisfy { $0["unresolved"] == nil && $0["ratio"] != nil && $0["backdrop"] == nil }, "\(muted.map { $0["unresolved"] ?? $0["mode"] ?? .null })")
+        // A translucent background is still composited over the backdrop.
+        let css = ":root { --bgColor-default: #ffffff; --bgColor-accent-muted: #0969da26; --fgColor-accent: #0969da; }"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=primer", body: css, headers: ["Content-Type": "text/css"])
+        let p = try #require(Self.pair(r, "--fgColor-accent", "--bgColor-accent-muted", mode: nil))
+        #expect(p["backdrop"]?["token"] == "--bgColor-default", "\(p)")
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()

@@ -232,7 +232,13 @@ public enum TokenAudit {
                 let fg = try take(resolver.resolve(pair.fg, mode: mode), pair.fg)
                 let bg = fg == nil ? nil : try take(resolver.resolve(pair.bg, mode: mode), pair.bg)
                 var backdrop: ResolvedToken? = nil
-                if let b = pair.backdrop, bg != nil { backdrop = try take(resolver.resolve(b, mode: mode), b) }
+                // The backdrop shows only through a translucent background: over an opaque one
+                // (also under a translucent foreground, which composites over the background) it
+                // is neither needed nor resolved, so a backdrop token missing in a mode does not
+                // make an opaque pair unresolved.
+                if let b = pair.backdrop, let bg, DisplayColor(bg.color).alpha < 1 {
+                    backdrop = try take(resolver.resolve(b, mode: mode), b)
+                }
                 if result.unresolved == nil, let fg, let bg {
                     result.foreground = fg
                     result.background = bg
