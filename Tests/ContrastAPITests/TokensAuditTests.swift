@@ -270,6 +270,20 @@ struct TokensAuditTests {
         #expect(p["backdrop"]?["token"] == "--bgColor-default", "\(p)")
     }
 
+    @Test("no pairs named: the raw form's problem names what works there, not a 'rules' query parameter")
+    func noPairsNamedSaysWhatWorks() throws {
+        let live = try LiveServer()
+        let raw = expectProblem(try live.request("POST", "/v1/tokens/audit?report=text", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]), 400)
+        let detail = raw["detail"]?.string ?? ""
+        #expect(!detail.contains("query parameter 'rules'"), "\(detail)")
+        #expect(detail.contains("query parameter 'preset'") && detail.contains("JSON request") && detail.contains("\"rules\""), "\(detail)")
+        #expect(detail.contains("docs/api/tokens.md"), "\(detail)")
+        // Following the advice works: 'rules' in the query is still unknown, a JSON request with rules is read.
+        expectProblem(try live.request("POST", "/v1/tokens/audit?rules=x", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]), 400)
+        let json = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --a: #000; }"])], [])), 400)
+        #expect(json["detail"]?.string?.contains("'/rules'") == true && json["detail"]?.string?.contains("docs/api/tokens.md") == true, "\(json)")
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()

@@ -114,7 +114,14 @@ struct TokenAuditRequest {
             }
         }
         if presets.isEmpty && rules.isEmpty {
-            throw Problem.invalidField(f.field("preset"), "say which pairs to check: give \(f.field("rules").display) ([{\"foreground\": \"color.text.*\", \"background\": \"color.surface.*\"}]) or \(f.field("preset").display), one of \(PairPreset.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")); pairs are never guessed")
+            let presetList = PairPreset.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")
+            let example = "[{\"foreground\": \"color.text.*\", \"background\": \"color.surface.*\"}]"
+            // Rules are JSON objects: a raw file's query has no `rules`, so the query form names
+            // what works there (a preset) and the JSON request that takes rules.
+            let how = f.fromQuery
+                ? "give \(f.field("preset").display), one of \(presetList); or, for rules of your own, send a JSON request {\"files\": [{\"name\": …, \"content\": …}], \"rules\": \(example)} (rules are not a query parameter)"
+                : "give \(f.field("rules").display) (\(example)) or \(f.field("preset").display), one of \(presetList)"
+            throw Problem.invalidField(f.field("preset"), "say which pairs to check: \(how); pairs are never guessed (docs/api/tokens.md, \"Pair rules and presets\")")
         }
         var options = TokenAuditOptions()
         options.policy = try f.choice("policy", TokenPolicy.self) ?? .wcagAA
