@@ -119,6 +119,15 @@ struct TokensAuditTests {
         #expect(j["line"]?.double == 2926, "\(j)")
         #expect(j["detail"]?.string?.contains("@color_primitives.Brand B.800") == true)
         #expect(j["pointer"] == "/files/0/content")
+        // ...and says how to get past it: report such pairs, or audit the modes where it resolves.
+        #expect(j["detail"]?.string?.contains("in mode 'brand_b_light'") == true, "\(j)")
+        #expect(j["detail"]?.string?.contains(#"send "unresolved": "report""#) == true, "\(j)")
+        #expect(j["detail"]?.string?.contains(#""modes": ["sds_light", "sds_dark"]"#) == true, "\(j)")
+        // The raw form says it as query parameters (Figma's REST file, one line of JSON).
+        let figma = try String(contentsOf: FixtureLoader.url("tokens/figma-rest-api/terrazzo-primer-figma/get-local-variables.json"), encoding: .utf8)
+        let raw = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=primer", body: figma), 400, kind: "invalid-tokens")
+        #expect(raw["detail"]?.string?.contains("send query parameter unresolved=report") == true, "\(raw)")
+        #expect(raw["detail"]?.string?.contains("modes=dark,dark%20dimmed") == true, "\(raw)")
         let reported = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report")]))
         #expect(reported.status == 200)
         #expect(reported.json["summary"]?["unresolved"]?.double == 1)

@@ -28,6 +28,8 @@ struct TokenAuditRequest {
     var options: TokenAuditOptions
     var report: Report
     var failOn: FailOn
+    /// A raw token file with the options in the query (not a JSON request).
+    var fromQuery: Bool
 
     /// Reads the request.
     static func parse(_ request: HTTPRequest) throws(Problem) -> TokenAuditRequest {
@@ -141,7 +143,7 @@ struct TokenAuditRequest {
         let report = try f.choice("report", Report.self) ?? Self.reportFromAccept(request) ?? .json
         let failOn = try f.choice("failOn", FailOn.self) ?? .never
         for p in presets { rules += p.rules }
-        return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn)
+        return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn, fromQuery: f.fromQuery)
     }
 
     /// A JSON request (`{"files": …}`) rather than a raw token file: a JSON object body whose

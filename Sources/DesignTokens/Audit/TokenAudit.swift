@@ -226,7 +226,13 @@ public enum TokenAudit {
                             error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode), reason: "is a \(type), not a color")
                         }
                         if options.reportUnresolved { result.unresolved = error; return nil }
-                        throw error
+                        var thrown = error
+                        let resolvesIn = modes.compactMap { m -> String? in
+                            guard let m, case .success = resolver.resolve(path, mode: m) else { return nil }
+                            return m
+                        }
+                        thrown.unresolvedPair = TokenError.UnresolvedPair(mode: mode, resolvesIn: resolvesIn)
+                        throw thrown
                     }
                 }
                 let fg = try take(resolver.resolve(pair.fg, mode: mode), pair.fg)
