@@ -293,6 +293,32 @@ struct TokensAuditTests {
         #expect(json["detail"]?.string?.contains("'/rules'") == true && json["detail"]?.string?.contains("docs/api/tokens.md") == true, "\(json)")
     }
 
+    @Test("the readers' notes are in the text, JUnit and SARIF reports too, not only in JSON")
+    func notesInEveryReport() throws {
+        let live = try LiveServer()
+        let css = try String(contentsOf: FixtureLoader.url("tokens/tailwind/shadcn-v4/globals.css"), encoding: .utf8)
+        func audit(_ report: String) throws -> Reply {
+            try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=\(report)", body: css, headers: ["Content-Type": "text/css"])
+        }
+        let json = try audit("json")
+        let notes = json.json["notes"]?.array?.compactMap(\.string) ?? []
+        let importNote = try #require(notes.first { $0.contains("@import \"tailwindcss\"") })
+        let text = try audit("text")
+        #expect(text.text.contains("note: " + importNote), "\(text.text.suffix(800))")
+        #expect(text.text.hasSuffix("FAIL\n") || text.text.hasSuffix("PASS\n"))
+        let junit = try audit("junit").text
+        let out = try #require(junit.range(of: "<system-out>").flatMap { start in junit.range(of: "</system-out>").map { junit[start.upperBound..<$0.lowerBound] } })
+        #expect(out.contains("note: app/globals.css line 1: @import &quot;tailwindcss&quot;"), "\(out.prefix(300))")
+        // <system-out> follows the suite's test cases (Ant JUnit schema order), once.
+        #expect(junit.components(separatedBy: "<system-out>").count == 2)
+        #expect(junit.range(of: "<system-out>")!.lowerBound > junit.range(of: "</testcase>")!.lowerBound)
+        let sarif = try audit("sarif").json
+        let invocation = try #require(sarif["runs"]?.array?.first?["invocations"]?.array?.first)
+        #expect(invocation["executionSuccessful"] == true)
+        let messages = invocation["toolExecutionNotifications"]?.array ?? []
+        #expect(messages.contains { $0["level"] == "note" && $0["message"]?["text"]?.string == importNote }, "\(messages)")
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()

@@ -16,7 +16,14 @@ enum TokenAuditJUnit {
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let empty = report.nothingCheckedReason == nil ? 0 : 1
         x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty)\" failures=\"\(failures + empty)\" errors=\"0\" skipped=\"\(skipped)\">\n"
-        for summary in report.summaries {
+        // Warnings and the readers' notes go to the first suite's <system-out> (the Ant JUnit
+        // schema has no place for them on <testsuites>).
+        var messages = report.unmatchedRules.map { i in
+            "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair"
+        }
+        if let reason = report.nothingCheckedReason { messages.append("warning: \(reason)") }
+        messages += report.notes.map { "note: \($0)" }
+        for (index, summary) in report.summaries.enumerated() {
             let mode = summary.mode ?? "default"
             x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved)\">\n"
             for r in report.results where r.mode == summary.mode {
@@ -33,6 +40,9 @@ enum TokenAuditJUnit {
                     x += "\n      <failure message=\"\(escape(TokenAuditJSON.describe(r)))\">\(escape(body))</failure>\n    "
                 }
                 x += "</testcase>\n"
+            }
+            if index == 0 && !messages.isEmpty {
+                x += "    <system-out>\(escape(messages.joined(separator: "\n")))</system-out>\n"
             }
             x += "  </testsuite>\n"
         }
