@@ -333,6 +333,34 @@ struct TokensAuditTests {
         #expect(only.json["summary"]?["pairs"]?.double == 1)
     }
 
+    @Test("one :root theme with light-dark() values is audited in light and in dark")
+    func lightDarkTheme() throws {
+        let live = try LiveServer()
+        // A new user's theme (ld.css): one :root, color-scheme: light dark, every color light-dark().
+        let css = """
+        :root {
+          color-scheme: light dark;
+          --background: light-dark(#ffffff, #111111);
+          --foreground: light-dark(#111111, #3a3a3a);
+          --muted: light-dark(oklch(0.97 0 0), oklch(0.269 0 0));
+          --muted-foreground: light-dark(oklch(0.556 0 0), oklch(0.45 0 0));
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=ld.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["modes"] == .array(["light", "dark"]))
+        let dark = try #require(Self.pair(r, "--foreground", "--background", mode: "dark"))
+        #expect(dark["foreground"]?["hex"] == "#3a3a3a" && dark["background"]?["hex"] == "#111111")
+        #expect(abs((dark["ratio"]?.double ?? 0) - Self.ratio("#3a3a3a", "#111111")) < 1e-9)
+        #expect(dark["ratioText"] == "1.66" && dark["passes"] == false)
+        let light = try #require(Self.pair(r, "--foreground", "--background", mode: "light"))
+        #expect(light["foreground"]?["hex"] == "#111111" && light["background"]?["hex"] == "#ffffff")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("light-dark()") == true } == true, "\(String(describing: r.json["notes"]))")
+        let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=ld.css&report=text&modes=dark", body: css, headers: ["Content-Type": "text/css"])
+        #expect(text.status == 200, "\(text.text.prefix(300))")
+        #expect(text.text.contains("dark  --foreground        --background  1.66:1    4.5:1  FAIL"), "\(text.text)")
+    }
+
     @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")
     func exportRoundTrip() throws {
         let live = try LiveServer()

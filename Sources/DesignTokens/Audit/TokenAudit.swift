@@ -117,8 +117,13 @@ public enum TokenAudit {
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
     /// mode's name says light (DTCG `$value` and Figma's default mode repeat a light mode) or no
     /// token has a base color. It is named `light` when another mode says dark, else `default`.
+    ///
+    /// Files with one mode whose values depend on the color scheme (`light-dark()`, as a single
+    /// `:root` with `color-scheme: light dark` writes a theme) have the modes `light` and `dark`:
+    /// the base values in both, `light-dark()` taking its first color in `light` and its second
+    /// in `dark` (the resolver's color scheme goes by the mode's name).
     public static func modes(of set: TokenSet) -> [String] {
-        guard !set.modes.isEmpty else { return [] }
+        guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
         let names = set.modes.map { $0.lowercased() }
         let baseColors = set.tokens.contains { t in
             switch t.base { case .css?, .alias?: return t.type != "channels"; default: return false }
@@ -126,6 +131,14 @@ public enum TokenAudit {
         guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
         let base = names.contains(where: { $0.contains("dark") }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
+    }
+
+    /// How many tokens have a value using `light-dark()` (CSS Color 5 §5).
+    static func colorSchemeDependent(_ set: TokenSet) -> Int {
+        set.tokens.reduce(0) { count, t in
+            let values = [t.base].compactMap { $0 } + Array(t.modes.values)
+            return count + (values.contains { if case .css(let text) = $0 { return text.lowercased().contains("light-dark(") } else { return false } } ? 1 : 0)
+        }
     }
 
     /// Audits `set` by `rules`.
@@ -136,9 +149,15 @@ public enum TokenAudit {
         let resolver = TokenResolver(set)
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
+        var notes = set.notes
         if !set.modes.isEmpty && available.count > set.modes.count {
             // The base values are a mode of their own (CSS `:root` beside `.dark`).
             modes = available.map { Optional($0) }
+        } else if set.modes.isEmpty && !available.isEmpty {
+            // One mode, values by color scheme: audited in light and in dark.
+            modes = available.map { Optional($0) }
+            let n = colorSchemeDependent(set)
+            notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark(): the files have one mode, audited as two, 'light' (light-dark() taking its first color) and 'dark' (its second)")
         }
         if let wanted = options.modes {
             for m in wanted where !available.contains(m) {
@@ -267,7 +286,6 @@ public enum TokenAudit {
             }
             summaries.append(summary)
         }
-        var notes = set.notes
         if suggestions >= options.maximumSuggestions {
             notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
         }
