@@ -361,6 +361,37 @@ struct TokensAuditTests {
         #expect(text.text.contains("dark  --foreground        --background  1.66:1    4.5:1  FAIL"), "\(text.text)")
     }
 
+    @Test("Tailwind v4: a pair of plain aliases (--color-x: var(--x)) of a checked pair is reported once")
+    func aliasPairsOnce() throws {
+        let live = try LiveServer()
+        let css = """
+        :root { --background: #ffffff; --foreground: #111111; --primary: #3b82f6; --primary-foreground: #ffffff; }
+        .dark { --background: #000000; --foreground: #eeeeee; --primary: #60a5fa; --primary-foreground: #ffffff; }
+        @theme inline {
+          --color-background: var(--background);
+          --color-foreground: var(--foreground);
+          --color-primary: var(--primary);
+          --color-primary-foreground: var(--primary-foreground);
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["summary"]?["pairs"]?.double == 4, "\(String(describing: r.json["summary"]))")
+        #expect(r.json["summary"]?["skippedAliasPairs"]?.double == 4)
+        #expect(Self.pair(r, "--primary-foreground", "--primary", mode: "dark") != nil)
+        #expect(Self.pair(r, "--color-primary-foreground", "--color-primary", mode: "dark") == nil)
+        #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("4 pairs skipped: aliases of pairs already checked") == true } == true, "\(String(describing: r.json["notes"]))")
+        // SARIF: one result per real problem (white on blue fails in both modes), at --primary-foreground.
+        let sarif = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
+        let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []
+        #expect(results.count == 2, "\(results)")
+        #expect(results.allSatisfy { $0["message"]?["text"]?.string?.hasPrefix("--primary-foreground on --primary") == true })
+        // An alias pair whose source pair is not checked is still checked.
+        let only = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
+            [("rules", .array([.object(["foreground": "--color-primary-foreground", "background": "--color-primary"])]))]))
+        #expect(only.json["summary"]?["pairs"]?.double == 2 && only.json["summary"]?["skippedAliasPairs"]?.double == 0)
+    }
+
     @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")
     func exportRoundTrip() throws {
         let live = try LiveServer()

@@ -79,6 +79,9 @@ public struct TokenAuditReport: Sendable {
     public var skippedNonColor: Int
     /// Pairs (× modes) left out because a token of them is not a color there.
     public var skippedPairs: Int
+    /// Pairs (× modes) left out because both their tokens are plain aliases of the tokens of a
+    /// pair checked (Tailwind v4's `--color-x: var(--x)`).
+    public var skippedAliasPairs: Int
     /// Rules that matched no pair (by index): likely a misspelt pattern.
     public var unmatchedRules: [Int]
     public var notes: [String]
@@ -213,6 +216,38 @@ public enum TokenAudit {
             }
             if count == 0 { unmatched.append(ri) }
         }
+        // A pair whose two tokens are both plain aliases (the whole value, in every audited mode)
+        // of the tokens of another pair has the same colors everywhere: Tailwind v4's
+        // `@theme inline { --color-x: var(--x) }` doubles every shadcn pair. Such pairs are checked
+        // once, as the pair of the tokens that hold the colors, and counted.
+        func source(_ path: String) -> (path: String, hops: Int) {
+            var p = path, hops = 0
+            while hops < TokenResolver.maximumChain, let t = resolver.token(p) {
+                let values = modes.map { t.value(in: $0) }
+                guard case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
+                      let next = resolver.token(target)?.path, next != p else { break }
+                p = next
+                hops += 1
+            }
+            return (p, hops)
+        }
+        func sourceKey(_ pair: Pair, _ fg: String, _ bg: String) -> String {
+            let rule = rules[pair.rule]
+            return "\(fg)\u{0}\(bg)\u{0}\(pair.backdrop.map { source($0).path } ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.fontWeight ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
+        }
+        let sources = pairs.map { (source($0.fg), source($0.bg)) }
+        var checkedKeys = Set<String>()
+        for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 || bg.hops == 0 {
+            checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
+        }
+        var aliasDuplicates: [Pair] = []
+        pairs = zip(pairs, sources).compactMap { pair, s in
+            guard s.0.hops > 0 && s.1.hops > 0 else { return pair }
+            let key = sourceKey(pair, s.0.path, s.1.path)
+            if checkedKeys.insert(key).inserted { return pair }
+            aliasDuplicates.append(pair)
+            return nil
+        }
         var results: [PairResult] = []
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
@@ -286,6 +321,10 @@ public enum TokenAudit {
             }
             summaries.append(summary)
         }
+        if let first = aliasDuplicates.first {
+            let n = aliasDuplicates.count * modes.count
+            notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
+        }
         if suggestions >= options.maximumSuggestions {
             notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
         }
@@ -295,6 +334,7 @@ public enum TokenAudit {
         }.count
         return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
                                 tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
+                                skippedAliasPairs: aliasDuplicates.count * modes.count,
                                 unmatchedRules: unmatched, notes: notes)
     }
 }

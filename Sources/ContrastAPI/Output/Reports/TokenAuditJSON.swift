@@ -44,6 +44,7 @@ enum TokenAuditJSON {
         o.append("summary", .object([
             ("tokens", .number(Double(report.tokenCount))), ("skippedNonColor", .number(Double(report.skippedNonColor))),
             ("skippedPairs", .number(Double(report.skippedPairs))),
+            ("skippedAliasPairs", .number(Double(report.skippedAliasPairs))),
             ("pairs", .number(Double(total.0))), ("passing", .number(Double(total.1))), ("failing", .number(Double(total.2))),
             ("unresolved", .number(Double(total.3))),
             ("byMode", .array(report.summaries.map { s in
