@@ -392,6 +392,32 @@ struct TokensAuditTests {
         #expect(only.json["summary"]?["pairs"]?.double == 2 && only.json["summary"]?["skippedAliasPairs"]?.double == 0)
     }
 
+    @Test("the docs name what the token audit answers: its problem kinds, the raw file's name, preset placeholders")
+    func docsMatchAnswers() throws {
+        let live = try LiveServer()
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/api")
+        let errors = try String(contentsOf: docs.appendingPathComponent("errors.md"), encoding: .utf8)
+        let tokens = try String(contentsOf: docs.appendingPathComponent("tokens.md"), encoding: .utf8)
+        // Every problem kind the audit gives has a row in errors.md's table.
+        let problems = [
+            try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ##"{"color": {"a": {"$value": "#fff""##),
+            try live.request("POST", "/v1/tokens/audit", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]),
+            try live.request("POST", "/v1/tokens/audit?preset=nope", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]),
+        ]
+        for p in problems {
+            let kind = try #require(p.json["type"]?.string?.replacingOccurrences(of: "/problems/", with: ""))
+            #expect(errors.contains("| `\(kind)` | \(p.status) |"), "errors.md has no row for \(kind)")
+        }
+        // A raw body without name is the file 'tokens', as tokens.md says.
+        #expect(problems[0].json["file"] == "tokens")
+        #expect(tokens.contains("reported as `tokens`"))
+        // errors.md says the token audit takes text/css, which the 415 rule would otherwise refuse.
+        #expect(errors.contains("text/css"))
+        // tokens.md explains the placeholders shown in preset rules and warnings.
+        for placeholder in ["`{p}`", "`{s}`"] { #expect(tokens.contains("| \(placeholder) |"), "\(placeholder)") }
+    }
+
     @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")
     func exportRoundTrip() throws {
         let live = try LiveServer()
