@@ -418,6 +418,36 @@ struct TokensAuditTests {
         for placeholder in ["`{p}`", "`{s}`"] { #expect(tokens.contains("| \(placeholder) |"), "\(placeholder)") }
     }
 
+    @Test("radix: solid text steps on solid backgrounds, alpha text composited over the solid ones, never alpha on alpha")
+    func radixAlphaSteps() throws {
+        let live = try LiveServer()
+        // Radix Colors' own CSS names (@radix-ui/colors gray.css and gray-dark.css, steps 1, 2, 11, 12).
+        let css = """
+        :root, .light, .light-theme {
+          --gray-1: #fcfcfc; --gray-2: #f9f9f9; --gray-11: #646464; --gray-12: #202020;
+          --gray-a1: #00000003; --gray-a2: #00000006; --gray-a11: #0000009b; --gray-a12: #000000df;
+        }
+        .dark, .dark-theme {
+          --gray-1: #111111; --gray-2: #191919; --gray-11: #b4b4b4; --gray-12: #eeeeee;
+          --gray-a1: #00000000; --gray-a2: #ffffff09; --gray-a11: #ffffffaf; --gray-a12: #ffffffed;
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=radix&name=radix.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let pairs = r.json["pairs"]?.array ?? []
+        // No alpha background: --gray-a11 on --gray-a1 measured 1.00:1 against nothing under it.
+        #expect(!pairs.contains { $0["background"]?["token"]?.string?.contains("-a") == true }, "\(pairs.map { $0["summary"] ?? .null })")
+        #expect(pairs.count == 16)  // (11, 12, a11, a12) × (1, 2) × 2 modes
+        let solid = try #require(Self.pair(r, "--gray-11", "--gray-1", mode: "light"))
+        #expect(abs((solid["ratio"]?.double ?? 0) - Self.ratio("#646464", "#fcfcfc")) < 1e-9)
+        // The alpha text step is composited over the solid background: #ffffffaf over #111111.
+        let alpha = try #require(Self.pair(r, "--gray-a11", "--gray-1", mode: "dark"))
+        #expect(alpha["foreground"]?["hex"] == "#ffffffaf")
+        let ratio = alpha["ratio"]?.double ?? 0
+        #expect(ratio > 7 && ratio < 12, "\(alpha)")
+        #expect(r.json["passes"] == true && r.json["warnings"] == .array([]), "\(String(describing: r.json["warnings"]))")
+    }
+
     @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")
     func exportRoundTrip() throws {
         let live = try LiveServer()

@@ -195,7 +195,7 @@ public enum TokenAudit {
                 ? (resolver.token(rule.foreground.text).map { [$0.path] } ?? [])
                 : Array(candidates(rule.foreground))
             for fg in fgCandidates {
-                guard let captures = rule.foreground.match(fg) else { continue }
+                guard let captures = rule.foreground.match(fg), rule.accepts?(captures) ?? true else { continue }
                 let bgPattern = rule.background.substituting(captures)
                 let bgs: [String] = bgPattern.isExact
                     ? (resolver.token(bgPattern.text).map { [$0.path] } ?? [])
