@@ -133,6 +133,20 @@ public struct TokenError: Error, Sendable, Equatable {
     public var path: String?
     public var location: TokenLocation?
     public var reason: String
+    /// Set when the error is a pair of an audit that could not be resolved in a mode (so the
+    /// caller can say how to get past it: report such pairs, or audit other modes).
+    public var unresolvedPair: UnresolvedPair?
+
+    /// Where an unresolvable pair was met: the mode, and the audit's modes in which the pair's
+    /// token does resolve.
+    public struct UnresolvedPair: Sendable, Equatable {
+        public var mode: String?
+        public var resolvesIn: [String]
+        public init(mode: String?, resolvesIn: [String]) {
+            self.mode = mode
+            self.resolvesIn = resolvesIn
+        }
+    }
 
     public init(file: String? = nil, path: String? = nil, location: TokenLocation? = nil, reason: String) {
         self.file = file
