@@ -229,14 +229,21 @@ public enum TextContrast {
         Tables(text: text, target: target).measure(image, adjustment: adjustment)
     }
 
+    /// ``measure(_:text:target:adjustment:)`` with tables already made for the text and target.
+    public static func measure(_ image: RGBImage, tables: Tables, adjustment: PixelAdjustment = .none) -> TextContrastDistribution {
+        tables.measure(image, adjustment: adjustment)
+    }
+
     /// The nearest rank of the judged percentile among `n` values (at least 1): the judged
     /// statistic meets a minimum exactly when fewer than this many values are below it.
     static func judgedRank(_ n: Int) -> Int { max(1, Int((judgedPercentile * Double(n)).rounded(.up))) }
 
     /// Per-text-color tables: bin → ratio and bin → |Lc|, the bins in order of value, and which
-    /// bins meet the target.
-    struct Tables {
-        let target: ContrastTarget
+    /// bins meet the target. Made once per text color and target (≈ 130,000 contrast
+    /// evaluations) and shared by the measurement and the fixes' searches.
+    public struct Tables: Sendable {
+        /// The target the pass table and the judged metric follow.
+        public let target: ContrastTarget
         let wcagLinear: [Double]
         let apcaLinear: [Double]
         let ratio: [Double]
@@ -247,37 +254,59 @@ public enum TextContrast {
         /// 1 where the bin of the target's metric meets the target.
         let passing: [UInt8]
 
-        init(text: SIMD3<Double>, target: ContrastTarget) {
+        /// Tables for text of color `text` (opaque gamma-encoded sRGB `0...1`) judged by `target`.
+        public init(text: SIMD3<Double>, target: ContrastTarget) {
             self.target = target
             wcagLinear = (0..<256).map { WCAG.linearize(Double($0) / 255) }
             apcaLinear = (0..<256).map { APCA.screenLuminance(SIMD3(repeating: Double($0) / 255)) }
             let yt = WCAG.relativeLuminance(text)
             let ya = APCA.screenLuminance(text)
-            let n = Double(TextContrast.bins)
-            ratio = (0...TextContrast.bins).map { WCAG.contrastRatio(yt, Double($0) / n) }
-            lc = (0...TextContrast.bins).map { abs(APCA.lc(textY: ya, backgroundY: Double($0) / n)) }
+            // Plain loops over buffers: a debug build (the test suite) runs them ten times faster than `map`.
+            let count = TextContrast.bins + 1, n = Double(TextContrast.bins)
+            var ratio = [Double](repeating: 0, count: count), lc = [Double](repeating: 0, count: count)
+            var passing = [UInt8](repeating: 0, count: count)
+            let wcagJudged = target.metric == .wcag2, minimum = target.minimum
+            ratio.withUnsafeMutableBufferPointer { r in
+                lc.withUnsafeMutableBufferPointer { l in
+                    passing.withUnsafeMutableBufferPointer { p in
+                        for i in 0..<count {
+                            let y = Double(i) / n
+                            r[i] = WCAG.contrastRatio(yt, y)
+                            l[i] = abs(APCA.lc(textY: ya, backgroundY: y))
+                            p[i] = (wcagJudged ? r[i] : l[i]) >= minimum ? 1 : 0
+                        }
+                    }
+                }
+            }
+            self.ratio = ratio
+            self.lc = lc
+            self.passing = passing
             ratioOrder = Tables.order(ratio)
             lcOrder = Tables.order(lc)
-            let judged = target.metric == .wcag2 ? ratio : lc
-            passing = judged.map { $0 >= target.minimum ? 1 : 0 }
         }
 
         /// Bin numbers by value, lowest first: the values fall toward the text's luminance and
         /// rise away from it, so the two sides are merged outward from the lowest; a table that
         /// is not so shaped is sorted instead.
-        static func order(_ v: [Double]) -> [Int32] {
-            let low = v.indices.min { v[$0] < v[$1] }!
-            var ok = true
-            if low > 0 { for i in 1...low where v[i] > v[i - 1] { ok = false; break } }
-            if ok && low < v.count - 1 { for i in (low + 1)..<v.count where v[i] < v[i - 1] { ok = false; break } }
-            guard ok else { return v.indices.sorted { v[$0] < v[$1] || (v[$0] == v[$1] && $0 < $1) }.map(Int32.init) }
-            var out = [Int32](); out.reserveCapacity(v.count)
-            out.append(Int32(low))
-            var l = low - 1, r = low + 1
-            while l >= 0 || r < v.count {
-                if r >= v.count || (l >= 0 && v[l] <= v[r]) { out.append(Int32(l)); l -= 1 } else { out.append(Int32(r)); r += 1 }
+        static func order(_ values: [Double]) -> [Int32] {
+            values.withUnsafeBufferPointer { v in
+                var low = 0
+                for i in 1..<v.count where v[i] < v[low] { low = i }
+                var ok = true
+                if low > 0 { for i in 1...low where v[i] > v[i - 1] { ok = false; break } }
+                if ok && low < v.count - 1 { for i in (low + 1)..<v.count where v[i] < v[i - 1] { ok = false; break } }
+                guard ok else { return v.indices.sorted { v[$0] < v[$1] || (v[$0] == v[$1] && $0 < $1) }.map(Int32.init) }
+                var out = [Int32](repeating: 0, count: v.count)
+                out.withUnsafeMutableBufferPointer { o in
+                    o[0] = Int32(low)
+                    var l = low - 1, r = low + 1, k = 1
+                    while l >= 0 || r < v.count {
+                        if r >= v.count || (l >= 0 && v[l] <= v[r]) { o[k] = Int32(l); l -= 1 } else { o[k] = Int32(r); r += 1 }
+                        k += 1
+                    }
+                }
+                return out
             }
-            return out
         }
 
         @inline(__always)
@@ -487,8 +516,12 @@ extension TextContrast {
     /// The lightest solid scrim of `color` (gamma-encoded sRGB `0...1`; alpha in steps of 0.01)
     /// whose 5th percentile meets `target` over every pixel; nil when even alpha 1 does not.
     public static func scrim(_ image: RGBImage, text: SIMD3<Double>, target: ContrastTarget, color: SIMD3<Double>) -> TextContrastFix? {
-        let t = Tables(text: text, target: target)
-        return firstPassing(image, tables: t, sample: Sample(image, limit: searchSample), steps: alphaSteps) {
+        scrim(image, tables: Tables(text: text, target: target), color: color)
+    }
+
+    /// ``scrim(_:text:target:color:)`` with tables already made for the text and target.
+    public static func scrim(_ image: RGBImage, tables t: Tables, color: SIMD3<Double>) -> TextContrastFix? {
+        firstPassing(image, tables: t, sample: Sample(image, limit: searchSample), steps: alphaSteps) {
             .overlay(color: color, alpha: $0)
         }
     }
@@ -499,7 +532,12 @@ extension TextContrast {
     /// of `edges` is tried; the smallest alpha wins (the earlier edge on a tie). nil when none passes.
     public static func gradientScrim(_ image: RGBImage, text: SIMD3<Double>, target: ContrastTarget, color: SIMD3<Double>,
                                      edges: [ScrimEdge] = ScrimEdge.allCases) -> TextContrastFix? {
-        let t = Tables(text: text, target: target)
+        gradientScrim(image, tables: Tables(text: text, target: target), color: color, edges: edges)
+    }
+
+    /// ``gradientScrim(_:text:target:color:edges:)`` with tables already made for the text and target.
+    public static func gradientScrim(_ image: RGBImage, tables t: Tables, color: SIMD3<Double>,
+                                     edges: [ScrimEdge] = ScrimEdge.allCases) -> TextContrastFix? {
         let sample = Sample(image, limit: searchSample)
         var best: (alpha: Double, fix: TextContrastFix)?
         for edge in edges {
@@ -518,7 +556,11 @@ extension TextContrast {
     /// 10; nearest as a ratio, so 0.5 and 2 are as far) whose 5th percentile meets `target`;
     /// nil when none does.
     public static func brightness(_ image: RGBImage, text: SIMD3<Double>, target: ContrastTarget) -> TextContrastFix? {
-        let t = Tables(text: text, target: target)
+        brightness(image, tables: Tables(text: text, target: target))
+    }
+
+    /// ``brightness(_:text:target:)`` with tables already made for the text and target.
+    public static func brightness(_ image: RGBImage, tables t: Tables) -> TextContrastFix? {
         let sample = Sample(image, limit: searchSample)
         let darker = firstPassing(image, tables: t, sample: sample, steps: (0...100).map { 1 - Double($0) / 100 }) { .brightness($0) }
         // Brightening only needs to look as far as the darkening found (1/f), in the same ratio.
@@ -628,7 +670,12 @@ extension TextContrast {
     /// A heat map of the region: each pixel's gray (for context) mixed half and half with green
     /// where the text's contrast meets `target` and red where it does not.
     public static func heatMap(_ image: RGBImage, text: SIMD3<Double>, target: ContrastTarget) -> RGBImage {
-        let t = Tables(text: text, target: target)
+        heatMap(image, tables: Tables(text: text, target: target))
+    }
+
+    /// ``heatMap(_:text:target:)`` with tables already made for the text and target.
+    public static func heatMap(_ image: RGBImage, tables t: Tables) -> RGBImage {
+        let target = t.target
         var out = image
         out.pixels.withUnsafeMutableBufferPointer { p in
             var i = 0
