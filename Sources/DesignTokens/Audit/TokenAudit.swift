@@ -26,14 +26,21 @@ public struct TokenAuditOptions: Sendable {
 
 /// One pair measured in one mode.
 public struct PairResult: Sendable {
+    /// Index of the rule that made the pair.
     public var rule: Int
+    /// The mode (nil: the files have none).
     public var mode: String?
+    /// Token paths of the pair.
     public var foregroundPath: String
     public var backgroundPath: String
+    /// The resolved tokens (nil when unresolved).
     public var foreground: ResolvedToken?
     public var background: ResolvedToken?
+    /// The token composited under a translucent background, when the rule names one.
     public var backdrop: ResolvedToken?
+    /// What the pair must reach (WCAG 2.2 ratio or APCA |Lc|).
     public var target: ContrastTarget
+    /// WCAG 2 ratio `1...21` and APCA Lc, translucent colors composited source-over.
     public var measurement: ContrastMeasurement?
     /// Ratio or |Lc| in the target's metric.
     public var value: Double?
@@ -46,7 +53,9 @@ public struct PairResult: Sendable {
 
 /// Counts for one mode.
 public struct ModeSummary: Sendable {
+    /// The mode (nil: the files have none).
     public var mode: String?
+    /// Pairs checked, and how many passed, failed, or could not be resolved.
     public var pairs = 0
     public var passing = 0
     public var failing = 0
@@ -55,10 +64,15 @@ public struct ModeSummary: Sendable {
 
 /// The audit's outcome.
 public struct TokenAuditReport: Sendable {
+    /// The format the files were read as.
     public var format: TokenFormat
+    /// The modes audited, in order.
     public var modes: [String?]
+    /// The rules (the request's, then the presets').
     public var rules: [PairRule]
+    /// Every pair in every mode, mode by mode.
     public var results: [PairResult]
+    /// Counts per mode.
     public var summaries: [ModeSummary]
     /// Tokens read, and how many were not colors (skipped).
     public var tokenCount: Int
@@ -69,6 +83,7 @@ public struct TokenAuditReport: Sendable {
     public var unmatchedRules: [Int]
     public var notes: [String]
 
+    /// True when no pair fails or is unresolved.
     public var passes: Bool { summaries.allSatisfy { $0.failing == 0 && $0.unresolved == 0 } }
 }
 

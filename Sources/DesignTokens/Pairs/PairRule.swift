@@ -18,9 +18,13 @@ public enum PairRole: String, Sendable, CaseIterable {
 
 /// The rule set pairs are judged by.
 public enum TokenPolicy: String, Sendable, CaseIterable {
+    /// WCAG 2.2 AA (SC 1.4.3, 1.4.11).
     case wcagAA = "wcag-aa"
+    /// WCAG 2.2 AAA (SC 1.4.6; non-text stays SC 1.4.11).
     case wcagAAA = "wcag-aaa"
+    /// APCA 0.0.98G-4g: the font lookup for text, Lc 45 for icons and non-text.
     case apca
+    /// Apple HIG: 4.5:1, 7:1 for small custom-colored text.
     case hig
 
     var apple: AppleContrastPolicy {
@@ -36,8 +40,11 @@ public enum TokenPolicy: String, Sendable, CaseIterable {
 /// One rule: every foreground token matching `foreground` on every background token matching
 /// `background` (with the same captures), judged as `role` at `fontSize`/`fontWeight` by `policy`.
 public struct PairRule: Sendable {
+    /// Foreground token paths (text, icon).
     public var foreground: TokenPattern
+    /// Background token paths; captures of `foreground` substitute into it.
     public var background: TokenPattern
+    /// What the foreground is.
     public var role: PairRole
     /// CSS px (nil: the role's default: 16 px for text, 24 px for large text).
     public var fontSize: Double?

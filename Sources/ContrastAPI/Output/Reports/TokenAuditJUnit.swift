@@ -6,23 +6,8 @@ import DesignTokens
 /// shape CI systems read (the Ant JUnit schema as GitHub Actions test reporters, GitLab and
 /// Jenkins take it).
 enum TokenAuditJUnit {
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 allows tab, LF, CR and U+0020 and up (minus surrogates, U+FFFE/F).
-                if c.value < 0x20 && c != "\t" && c != "\n" && c != "\r" { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out
-    }
+    /// XML text, as the SVG exports escape it (one rule for every XML the service writes).
+    static func escape(_ s: String) -> String { SVGDrawing.xml(s) }
 
     static func document(_ report: TokenAuditReport) -> String {
         let failures = report.summaries.reduce(0) { $0 + $1.failing }
