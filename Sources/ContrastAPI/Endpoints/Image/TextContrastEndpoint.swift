@@ -170,8 +170,13 @@ extension ImageEndpoint {
         out.append("fixes", .object(fixes))
         out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         var notes: [JSON] = []
-        if case .assumedSRGB = file.colorHandling {} else {
-            notes.append(.string("measured after converting from the embedded profile (\(file.colorHandling.profileDescription ?? "unnamed")) to sRGB"))
+        switch file.colorHandling {
+        case .assumedSRGB:
+            if file.invalidProfileIgnored {
+                notes.append("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB")
+            }
+        case .profileKept(let d), .convertedToSRGB(let d):
+            notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped"))
         }
         if file.hasAlpha {
             // Said of the alpha channel, not of the pixels: an RGBA file may be fully opaque.
