@@ -167,6 +167,45 @@ struct AdjustmentPlan {
     }
 }
 
+/// An adjustment's tables composed with the luminance tables, for measuring: per table, input
+/// code and band, the adjusted code (`adjusted`) and its weighted linear value in bins (`w`
+/// WCAG, `a` APCA); a gradient's line (row or column) picks its table by offset.
+struct MeasurePlan {
+    let adjusted: [UInt8]
+    let w: [Double]
+    let a: [Double]
+    /// Offset (table × 768) per row for vertical gradients, per column for horizontal ones.
+    let rowOffset: [Int]?
+    let columnOffset: [Int]?
+
+    @inline(__always) func offset(_ x: Int, _ y: Int) -> Int {
+        if let r = rowOffset { return r[y] }
+        if let c = columnOffset { return c[x] }
+        return 0
+    }
+}
+
+/// The measuring tables of an overlay color at every 8-bit alpha (256 × 768 entries), made once
+/// for a gradient search instead of once per step.
+final class OverlayCache {
+    let color: SIMD3<Double>
+    let adjusted: [UInt8]
+    let w: [Double]
+    let a: [Double]
+
+    init(color: SIMD3<Double>, tables: TextContrast.Tables) {
+        self.color = color
+        var flat: [UInt8] = []
+        flat.reserveCapacity(256 * 768)
+        for code in 0..<256 {
+            let alpha = Double(code) / 255
+            flat += PixelAdjustment.blendTable { band, c in c * (1 - alpha) + color[band] * alpha }
+        }
+        adjusted = flat
+        (w, a) = tables.compose(flat)
+    }
+}
+
 /// The contrast of one text color against every pixel of a region.
 public struct TextContrastDistribution: Sendable {
     /// One metric's distribution: WCAG ratio `1...21` or APCA |Lc| `0...108`.
@@ -216,7 +255,8 @@ public struct TextContrastDistribution: Sendable {
 /// Measures text contrast over pixels and finds the fixes.
 public enum TextContrast {
     /// Side of the blocks searched for the worst area, pixels.
-    public static let blockSize = 16
+    public static let blockSize = 1 << blockShift
+    static let blockShift = 4
     /// The judged percentile, `0...1`.
     public static let judgedPercentile = 0.05
     /// Luminance bins per unit.
@@ -317,29 +357,72 @@ public enum TextContrast {
             return (Int((min(max(y, 0), 1) * n).rounded()), Int((min(max(a, 0), 1) * n).rounded()))
         }
 
-        /// Pixels of `image` under `adjustment` whose value in the target's metric misses the
-        /// target, counting only the pixels `pick` lists (all when nil), stopping at `limit`.
-        func failing(_ image: RGBImage, _ sample: Sample?, adjustment: PixelAdjustment, limit: Int) -> Int {
-            let plan = AdjustmentPlan(adjustment, width: image.width, height: image.height)
-            let wcag = target.metric == .wcag2
-            var failed = 0
-            plan.tables.withUnsafeBufferPointer { t in
-                passing.withUnsafeBufferPointer { pass in
-                    @inline(__always) func check(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ k: Int) {
-                        let o = k * 768
-                        let (w, a) = bins(t[o + Int(r)], t[o + 256 + Int(g)], t[o + 512 + Int(b)])
-                        if pass[wcag ? w : a] == 0 { failed += 1 }
+        /// Per input code and band, the weighted linear value of the adjusted code in bins
+        /// (`w`: WCAG, `a`: APCA), so a pixel's bin is three lookups and two additions.
+        func compose(_ adjusted: [UInt8]) -> (w: [Double], a: [Double]) {
+            var w = [Double](repeating: 0, count: adjusted.count), a = [Double](repeating: 0, count: adjusted.count)
+            let n = Double(TextContrast.bins)
+            let wc = [0.2126 * n, 0.7152 * n, 0.0722 * n], ac = [0.2126729 * n, 0.7151522 * n, 0.0721750 * n]
+            adjusted.withUnsafeBufferPointer { t in
+                w.withUnsafeMutableBufferPointer { wp in
+                    a.withUnsafeMutableBufferPointer { ap in
+                        for i in 0..<t.count {
+                            let band = (i % 768) / 256, v = Int(t[i])
+                            wp[i] = wc[band] * wcagLinear[v]
+                            ap[i] = ac[band] * apcaLinear[v]
+                        }
                     }
+                }
+            }
+            return (w, a)
+        }
+
+        /// The measuring tables for `adjustment` over a `width × height` region; a gradient in
+        /// `cache`'s color takes its tables from there.
+        func plan(_ adjustment: PixelAdjustment, width: Int, height: Int, cache: OverlayCache? = nil) -> MeasurePlan {
+            if case .gradientOverlay(let color, let alpha, let edge) = adjustment, let cache, cache.color == color {
+                let vertical = edge == .top || edge == .bottom
+                let extent = vertical ? height : width
+                var offsets = (0..<extent).map { Int((PixelAdjustment.gradientAlpha(alpha, line: $0, extent: extent) * 255).rounded()) * 768 }
+                if edge == .bottom || edge == .right { offsets.reverse() }
+                return MeasurePlan(adjusted: cache.adjusted, w: cache.w, a: cache.a,
+                                   rowOffset: vertical ? offsets : nil, columnOffset: vertical ? nil : offsets)
+            }
+            let p = AdjustmentPlan(adjustment, width: width, height: height)
+            let (w, a) = compose(p.tables)
+            return MeasurePlan(adjusted: p.tables, w: w, a: a, rowOffset: p.rowTable?.map { $0 * 768 },
+                               columnOffset: p.columnTable?.map { $0 * 768 })
+        }
+
+        /// Pixels of `image` under `adjustment` whose value in the target's metric misses the
+        /// target, counting only the `sample`'s pixels (all when nil), stopping at `limit`.
+        func failing(_ image: RGBImage, _ sample: Sample?, adjustment: PixelAdjustment, limit: Int, cache: OverlayCache? = nil) -> Int {
+            let plan = plan(adjustment, width: image.width, height: image.height, cache: cache)
+            let judged = target.metric == .wcag2 ? plan.w : plan.a
+            let top = TextContrast.bins
+            var failed = 0
+            judged.withUnsafeBufferPointer { t in
+                passing.withUnsafeBufferPointer { pass in
                     if let s = sample {
-                        for j in 0..<s.count where failed < limit {
-                            check(s.rgb[3 * j], s.rgb[3 * j + 1], s.rgb[3 * j + 2], plan.table(Int(s.xs[j]), Int(s.ys[j])))
+                        s.rgb.withUnsafeBufferPointer { rgb in
+                            for j in 0..<s.count {
+                                let o = plan.offset(Int(s.xs[j]), Int(s.ys[j]))
+                                let y = t[o + Int(rgb[3 * j])] + t[o + 256 + Int(rgb[3 * j + 1])] + t[o + 512 + Int(rgb[3 * j + 2])]
+                                if pass[min(Int(y + 0.5), top)] == 0 {
+                                    failed += 1
+                                    if failed >= limit { break }
+                                }
+                            }
                         }
                     } else {
                         image.pixels.withUnsafeBufferPointer { p in
                             var i = 0
                             for y in 0..<image.height where failed < limit {
+                                let rowOffset = plan.rowOffset?[y] ?? 0
                                 for x in 0..<image.width {
-                                    check(p[i], p[i + 1], p[i + 2], plan.table(x, y))
+                                    let o = plan.columnOffset?[x] ?? rowOffset
+                                    let v = t[o + Int(p[i])] + t[o + 256 + Int(p[i + 1])] + t[o + 512 + Int(p[i + 2])]
+                                    if pass[min(Int(v + 0.5), top)] == 0 { failed += 1 }
                                     i += 3
                                 }
                             }
@@ -351,42 +434,59 @@ public enum TextContrast {
         }
 
         /// Whether the judged percentile meets the target on the sample (or on every pixel).
-        func passes(_ image: RGBImage, _ sample: Sample?, adjustment: PixelAdjustment) -> Bool {
+        func passes(_ image: RGBImage, _ sample: Sample?, adjustment: PixelAdjustment, cache: OverlayCache? = nil) -> Bool {
             let n = sample?.count ?? image.width * image.height
             let rank = TextContrast.judgedRank(n)
-            return failing(image, sample, adjustment: adjustment, limit: rank) < rank
+            return failing(image, sample, adjustment: adjustment, limit: rank, cache: cache) < rank
         }
 
-        func measure(_ image: RGBImage, adjustment: PixelAdjustment) -> TextContrastDistribution {
-            let plan = AdjustmentPlan(adjustment, width: image.width, height: image.height)
-            var wCounts = [Int32](repeating: 0, count: TextContrast.bins + 1)
-            var aCounts = [Int32](repeating: 0, count: TextContrast.bins + 1)
-            var wColor = [UInt32](repeating: 0, count: TextContrast.bins + 1)
-            var aColor = [UInt32](repeating: 0, count: TextContrast.bins + 1)
+        func measure(_ image: RGBImage, adjustment: PixelAdjustment, cache: OverlayCache? = nil) -> TextContrastDistribution {
+            let plan = plan(adjustment, width: image.width, height: image.height, cache: cache)
+            let count = TextContrast.bins + 1, top = TextContrast.bins
+            var wCounts = [Int32](repeating: 0, count: count)
+            var aCounts = [Int32](repeating: 0, count: count)
+            var wColor = [UInt32](repeating: 0, count: count)
+            var aColor = [UInt32](repeating: 0, count: count)
             let bs = TextContrast.blockSize
             let bw = (image.width + bs - 1) / bs, bh = (image.height + bs - 1) / bs
             var blockSums = [Double](repeating: 0, count: max(1, bw * bh))
             let wcagJudged = target.metric == .wcag2
             let judgedValues = wcagJudged ? ratio : lc
             image.pixels.withUnsafeBufferPointer { p in
-                plan.tables.withUnsafeBufferPointer { t in
-                    for y in 0..<image.height {
-                        let rowBlock = (y / bs) * bw
-                        var i = y * image.width * 3
-                        for x in 0..<image.width {
-                            let o = plan.table(x, y) * 768
-                            let r = t[o + Int(p[i])], g = t[o + 256 + Int(p[i + 1])], b = t[o + 512 + Int(p[i + 2])]
-                            let (w, a) = bins(r, g, b)
-                            if wCounts[w] == 0 { wColor[w] = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
-                            if aCounts[a] == 0 { aColor[a] = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
-                            wCounts[w] += 1
-                            aCounts[a] += 1
-                            blockSums[rowBlock + x / bs] += judgedValues[wcagJudged ? w : a]
-                            i += 3
+            plan.adjusted.withUnsafeBufferPointer { adj in
+            plan.w.withUnsafeBufferPointer { tw in
+            plan.a.withUnsafeBufferPointer { ta in
+            judgedValues.withUnsafeBufferPointer { jv in
+            wCounts.withUnsafeMutableBufferPointer { wc in
+            aCounts.withUnsafeMutableBufferPointer { ac in
+            wColor.withUnsafeMutableBufferPointer { wcol in
+            aColor.withUnsafeMutableBufferPointer { acol in
+            blockSums.withUnsafeMutableBufferPointer { sums in
+                // Offsets per column: all equal unless a horizontal gradient gives each its own table.
+                let columns = plan.columnOffset ?? [Int](repeating: 0, count: image.width)
+                columns.withUnsafeBufferPointer { col in
+                for y in 0..<image.height {
+                    let rowBlock = (y >> TextContrast.blockShift) * bw
+                    let rowOffset = plan.rowOffset?[y] ?? 0
+                    var i = y * image.width * 3
+                    for x in 0..<image.width {
+                        let o = col[x] + rowOffset
+                        let r = o + Int(p[i]), g = o + 256 + Int(p[i + 1]), b = o + 512 + Int(p[i + 2])
+                        let w = min(Int(tw[r] + tw[g] + tw[b] + 0.5), top)
+                        let a = min(Int(ta[r] + ta[g] + ta[b] + 0.5), top)
+                        if wc[w] == 0 || ac[a] == 0 {
+                            let color = UInt32(adj[r]) << 16 | UInt32(adj[g]) << 8 | UInt32(adj[b])
+                            if wc[w] == 0 { wcol[w] = color }
+                            if ac[a] == 0 { acol[a] = color }
                         }
+                        wc[w] += 1
+                        ac[a] += 1
+                        sums[rowBlock + (x >> TextContrast.blockShift)] += jv[wcagJudged ? w : a]
+                        i += 3
                     }
                 }
-            }
+                }
+            }}}}}}}}}}
             let total = image.width * image.height
             func metric(_ counts: [Int32], _ values: [Double], _ order: [Int32], _ colors: [UInt32], _ m: ContrastTarget.Metric) -> TextContrastDistribution.Metric {
                 let s = Summary(counts: counts, values: values, order: order, total: total)
@@ -539,14 +639,22 @@ extension TextContrast {
     public static func gradientScrim(_ image: RGBImage, tables t: Tables, color: SIMD3<Double>,
                                      edges: [ScrimEdge] = ScrimEdge.allCases) -> TextContrastFix? {
         let sample = Sample(image, limit: searchSample)
-        var best: (alpha: Double, fix: TextContrastFix)?
-        for edge in edges {
-            // A later edge only matters when it needs less than the best so far.
-            let steps = alphaSteps.filter { best == nil || $0 < best!.alpha }
-            guard !steps.isEmpty else { break }
-            if let fix = firstPassing(image, tables: t, sample: sample, steps: steps, { .gradientOverlay(color: color, alpha: $0, edge: edge) }),
-               case .gradientOverlay(_, let a, _) = fix.adjustment {
-                best = (a, fix)
+        let cache = OverlayCache(color: color, tables: t)
+        // Each edge's first passing alpha on the sample; then, lightest first, confirmed on every
+        // pixel (stepping on while it misses); an edge is confirmed only while it may still win.
+        var candidates: [(edge: ScrimEdge, index: Int, order: Int)] = []
+        for (order, edge) in edges.enumerated() {
+            if let i = alphaSteps.firstIndex(where: { t.passes(image, sample, adjustment: .gradientOverlay(color: color, alpha: $0, edge: edge), cache: cache) }) {
+                candidates.append((edge, i, order))
+            }
+        }
+        var best: (index: Int, fix: TextContrastFix)?
+        for c in candidates.sorted(by: { ($0.index, $0.order) < ($1.index, $1.order) }) {
+            if let b = best, c.index >= b.index { break }
+            for i in c.index..<(best?.index ?? alphaSteps.count) {
+                let adjustment = PixelAdjustment.gradientOverlay(color: color, alpha: alphaSteps[i], edge: c.edge)
+                let d = t.measure(image, adjustment: adjustment, cache: cache)
+                if d.passes { best = (i, TextContrastFix(adjustment: adjustment, textColor: nil, after: d)); break }
             }
         }
         return best?.fix
@@ -581,13 +689,12 @@ extension TextContrast {
 
     /// The first parameter of `steps` whose adjustment passes on the sample, confirmed on every
     /// pixel (stepping on while every pixel still misses), with its full distribution.
-    static func firstPassing(_ image: RGBImage, tables t: Tables, sample: Sample, steps: [Double],
+    static func firstPassing(_ image: RGBImage, tables t: Tables, sample: Sample, steps: [Double], cache: OverlayCache? = nil,
                              _ make: (Double) -> PixelAdjustment) -> TextContrastFix? {
         guard image.width * image.height > 0 else { return nil }
-        guard let start = steps.firstIndex(where: { t.passes(image, sample, adjustment: make($0)) }) else { return nil }
-        let whole = sample.count == image.width * image.height
-        for s in steps[start...] where whole || t.passes(image, nil, adjustment: make(s)) {
-            let d = t.measure(image, adjustment: make(s))
+        guard let start = steps.firstIndex(where: { t.passes(image, sample, adjustment: make($0), cache: cache) }) else { return nil }
+        for s in steps[start...] {
+            let d = t.measure(image, adjustment: make(s), cache: cache)
             if d.passes { return TextContrastFix(adjustment: make(s), textColor: nil, after: d) }
         }
         return nil
