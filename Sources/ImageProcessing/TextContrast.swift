@@ -670,7 +670,7 @@ extension TextContrast {
     /// ``brightness(_:text:target:)`` with tables already made for the text and target.
     public static func brightness(_ image: RGBImage, tables t: Tables) -> TextContrastFix? {
         let sample = Sample(image, limit: searchSample)
-        let darker = firstPassing(image, tables: t, sample: sample, steps: (0...100).map { 1 - Double($0) / 100 }) { .brightness($0) }
+        let darker = firstPassing(image, tables: t, sample: sample, steps: (0...100).map { Double(100 - $0) / 100 }) { .brightness($0) }
         // Brightening only needs to look as far as the darkening found (1/f), in the same ratio.
         var limit = 1000
         if let d = darker, case .brightness(let fd) = d.adjustment {

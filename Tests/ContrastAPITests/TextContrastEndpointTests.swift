@@ -134,6 +134,33 @@ import Testing
         #expect(gradient.headers["x-scrim"]?.hasPrefix("linear-gradient(to ") == true)
     }
 
+    /// A real photograph with a CC0 license (scikit-image's "coffee", Tests/Fixtures/images/README.md):
+    /// a cup of coffee whose light and dark areas lie side by side, so neither white nor black
+    /// text passes over the whole of it; each recommended scrim, the gradient and brightness() pass when
+    /// measured again, and the one that helps is the opposite of the text.
+    @Test func realPhotographWithBothLightAndDark() throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/coffee-600x400.jpg")))
+        for (text, scrim) in [("white", "black"), ("black", "white")] {
+            let r = callImage("/v1/image/text-contrast?textColor=\(text)", jpeg, contentType: "image/jpeg")
+            #expect(r.status == 200, "\(r.text)")
+            let j = r.json
+            #expect(j["passes"] == .bool(false), "\(text)")
+            let p5 = try #require(j["wcag"]?["percentile5"]?.double)
+            let median = try #require(j["wcag"]?["median"]?.double)
+            #expect(p5 < 2 && median > 3.5, "\(text): \(p5) \(median)")
+            #expect((j["wcag"]?["failingShare"]?.double ?? 0) > 0.3)
+            let fixes = try #require(j["fixes"])
+            #expect(fixes["scrim"]?["recommended"] == .string(scrim), "\(text)")
+            let solid = try #require(fixes["scrim"]?[scrim]?["alpha"]?.double)
+            #expect(solid > 0.3 && solid < 0.6, "\(text): \(solid)")
+            for fix in [fixes["scrim"]?[scrim], fixes["scrim"]?["gradient"], fixes["brightness"]] {
+                #expect(fix?["after"]?["passes"] == .bool(true), "\(text): \(r.text)")
+                #expect((fix?["after"]?["wcag"]?["percentile5"]?.double ?? 0) >= 4.5)
+            }
+            #expect((fixes["scrim"]?["gradient"]?["alpha"]?.double ?? 0) >= solid)
+        }
+    }
+
     @Test(arguments: [
         ("region=1,2,3", "region"), ("region=0,0,65,10", "region"), ("region=-1,0,5,5", "region"),
         ("region=0,0,0,5", "region"), ("target=AAAA", "target"), ("target=200", "target"),
