@@ -243,8 +243,9 @@ public struct TextContrastDistribution: Sendable {
     public var wcag: Metric
     /// APCA |Lc| of the text on each pixel.
     public var apca: Metric
-    /// The block (at most `blockSize` × `blockSize`, tiled from the region's origin) with the
-    /// lowest mean value in the target's metric.
+    /// The block (`blockSize` × `blockSize`, tiled from the region's origin; the partial blocks
+    /// at the right and bottom edges are not candidates unless the region is narrower or lower
+    /// than one block) with the lowest mean value in the target's metric.
     public var worstBlock: Block
     /// Whether the 5th percentile meets the target.
     public var passes: Bool
@@ -502,8 +503,11 @@ public enum TextContrast {
             let wcag = metric(wCounts, ratio, ratioOrder, wColor, .wcag2)
             let apca = metric(aCounts, lc, lcOrder, aColor, .apca)
             var worst = TextContrastDistribution.Block(x: 0, y: 0, width: 0, height: 0, mean: .infinity)
-            for by in 0..<bh {
-                for bx in 0..<bw {
+            // Whole blocks only (a sliver at the right or bottom edge is not glyph-sized), unless
+            // the region is smaller than a block in that direction.
+            let fullColumns = image.width >= bs ? image.width / bs : bw, fullRows = image.height >= bs ? image.height / bs : bh
+            for by in 0..<fullRows {
+                for bx in 0..<fullColumns {
                     let w = min(bs, image.width - bx * bs), h = min(bs, image.height - by * bs)
                     guard w > 0, h > 0 else { continue }
                     let mean = blockSums[by * bw + bx] / Double(w * h)

@@ -43,7 +43,7 @@ import Testing
         #expect(fix.after.passes && fix.after.wcag.percentile5 >= 4.5)
         // brightness(1 − a) is the same darkening.
         let b = TextContrast.brightness(img, text: white, target: aa)!
-        #expect(b.adjustment == .brightness(1 - expected))
+        #expect(b.adjustment == .brightness(Double(100 - Int((expected * 100).rounded())) / 100))
         #expect(b.after.passes)
         // The nearest passing text color of white's hue (gray) on the p5 pixel (white) is
         // #767676, the lightest gray with 4.5:1 on white (4.54:1); measured again it also has
