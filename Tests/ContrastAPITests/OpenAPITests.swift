@@ -178,6 +178,7 @@ struct OpenAPITests {
         #expect(queryNames("GET /v1/text-styles") == TextStylesEndpoint.fields)
         #expect(queryNames("POST /v1/image/analyze") == ImageEndpoint.analyzeFields)
         #expect(queryNames("POST /v1/image/dim") == ImageEndpoint.dimFields)
+        #expect(queryNames("POST /v1/image/text-contrast") == ImageEndpoint.textContrastFields)
 
         // Limits.
         let contrast = v.resolve("#/components/schemas/ContrastRequest")
@@ -389,6 +390,11 @@ struct OpenAPITests {
             ("/v1/image/dim?format=jpeg", png, "application/octet-stream", 200),
             ("/v1/image/dim?amount=0.5&targetLc=60", png, "image/png", 400),
             ("/v1/image/dim?amount=2", png, "image/png", 400),
+            ("/v1/image/text-contrast?textColor=white", png, "image/png", 200),
+            ("/v1/image/text-contrast?textColor=%23333&region=0,0,20,10&target=60", png, nil, 200),
+            ("/v1/image/text-contrast?textColor=white&heatmap=true", png, "image/png", 200),
+            ("/v1/image/text-contrast?textColor=white&region=0,0,41,1", png, "image/png", 400),
+            ("/v1/image/text-contrast?textColor=white", [], "image/png", 400),
         ]
         for (target, body, type, status) in images {
             let reply = callImage(target, body, contentType: type)
