@@ -85,15 +85,29 @@ public struct CSSGradient: Sendable, Equatable {
         return repeating ? "repeating-" + base : base
     }
 
-    /// Whether `text` starts with a gradient function name and `(` (after CSS whitespace): it is
-    /// then read as a gradient or refused as one, never as a color.
+    /// Whether `text` starts with a gradient function name and `(` (after CSS whitespace), in any
+    /// ASCII case: it is then read as a gradient or refused as one, never as a color. Reads at
+    /// most the first 40 bytes and allocates nothing (it runs on every `/v1/contrast`).
     public static func looksLikeGradient(_ text: String) -> Bool {
-        let t = text.trimmingCSSWhitespace.lowercased()
-        for name in ["linear-gradient(", "radial-gradient(", "conic-gradient(",
-                     "repeating-linear-gradient(", "repeating-radial-gradient(", "repeating-conic-gradient("]
-        where t.hasPrefix(name) { return true }
+        var alive: UInt8 = 0b11_1111   // which of `gradientNames` still match
+        var n = 0
+        for b in text.utf8 {
+            if n == 0 && (b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D) { continue }
+            let l = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+            for k in 0..<gradientNames.count where alive & (1 << k) != 0 {
+                let name = gradientNames[k]
+                if name[n] != l { alive &= ~(1 << k) } else if n == name.count - 1 { return true }
+            }
+            if alive == 0 { return false }
+            n += 1
+        }
         return false
     }
+
+    /// The gradient function names with their `(`, as bytes.
+    static let gradientNames: [[UInt8]] = ["linear-gradient(", "radial-gradient(", "conic-gradient(",
+                                           "repeating-linear-gradient(", "repeating-radial-gradient(",
+                                           "repeating-conic-gradient("].map { Array($0.utf8) }
 
     /// Parses a CSS gradient.
     ///
@@ -226,6 +240,9 @@ public struct CSSGradient: Sendable, Equatable {
         case "linear-gradient":
             if values.isEmpty { return geometry }
             if values.count == 1, let a = angleDegrees(values[0][0]), values[0].count == 1 { return .linear(angle: a) }
+            if values.count == 1, values[0].count == 1, case .dimension(let v, _) = values[0][0].kind, !(v.isFinite && abs(v) < 1e9) {
+                throw .invalid("linear-gradient() angle '\(shown)' is out of range (its number must be below 1e9 in magnitude)")
+            }
             guard word(values[0]) == "to", (2...3).contains(values.count) else {
                 throw .invalid("linear-gradient() direction must be an angle or 'to' a side or corner, got '\(shown)'")
             }
@@ -393,7 +410,7 @@ public struct CSSGradient: Sendable, Equatable {
                 throw .invalid("\(name)(): argument \(n + 1) is empty (two commas in a row, or a trailing comma)")
             }
             // A hint: a lone position.
-            if values.count == 1, (try? position(values[0])) != nil, isPositionToken(values[0][0]) {
+            if values.count == 1, isPositionToken(values[0][0]) {
                 guard let last = raw.last, last.color != nil else {
                     throw .invalid("\(name)(): a color hint '\(syntax.text(values[0]))' must sit between two color stops")
                 }

@@ -10,16 +10,24 @@ struct ContrastEndpoint {
         "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
         "algorithm", "hexOrder", "textShadow",
     ]).union(AppleContrastOptions.fields)
+    /// `fields` and the members a gradient background takes (`box`, `region`).
+    static let fieldsWithGradient = fields.union(gradientFields)
     static let maxLayers = 32
 
     /// The answer as JSON bytes, written without a JSON tree (this is the hottest endpoint).
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.from(request)
-        try f.rejectUnknown(fields)
+        let gradient = hasGradient(f)
+        do { try f.rejectUnknown(gradient ? fieldsWithGradient : fields) } catch {
+            if !gradient, let key = ["box", "region"].first(where: { f.has($0) }) {
+                throw Problem.invalidField(f.field(key), "\(f.field(key).display) applies only to a gradient: \(f.field("background").display) (or a layer) must be a CSS gradient such as \"linear-gradient(#fff, #000)\"")
+            }
+            throw error
+        }
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
-            try answer(f, apple, into: &writer)
+            if gradient { try gradientAnswer(f, apple, into: &writer) } else { try answer(f, apple, into: &writer) }
             return writer.bytes
         }
     }
