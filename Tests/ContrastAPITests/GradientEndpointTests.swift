@@ -134,3 +134,32 @@ struct GradientEndpointTests {
         }
     }
 }
+
+/// `/v1/contrast/matrix` with `gradients`, over HTTP.
+@Suite("Matrix gradient backgrounds over HTTP")
+struct MatrixGradientTests {
+    @Test("each palette color as text on each gradient: the same minimum as /v1/contrast; CSV gains a line per pair")
+    func matrix() throws {
+        let server = GradientEndpointTests.server
+        let body = ##"""
+            {"colors": ["#ffffff", {"name": "ink", "color": "#1c1c1e"}],
+             "gradients": ["linear-gradient(#0066cc, #ffcc00)",
+                           {"name": "hero", "gradient": "radial-gradient(circle at 0 0, #000, #777)",
+                            "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}]}
+            """##
+        let r = try server.request("POST", "/v1/contrast/matrix", body: body)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["gradients"]?.array?[1]["name"] == "hero")
+        #expect(r.json["rows"]?.array?[0].array?[1]["ratioText"] == "17.01")   // the color grid is unchanged
+        let single = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#1c1c1e", "background": "radial-gradient(circle at 0 0, #000, #777)", "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}"##)
+        #expect(r.json["onGradients"]?.array?[1].array?[1]["ratio"] == single.json["ratio"])
+        #expect(r.json["onGradients"]?.array?[0].array?[0]["position"] == 1)
+        let csv = try server.request("POST", "/v1/contrast/matrix?format=csv", body: body)
+        #expect(csv.text.split(separator: "\r\n").count == 1 + 4 + 4)
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(red)"]}"##), 400, pointer: "/gradients/0")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [{"gradient": "linear-gradient(red, blue)", "region": {"x": 0, "y": 0, "width": 5, "height": 5}}]}"##), 400, pointer: "/gradients/0/region")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(transparent, blue)"]}"##), 400, pointer: "/gradients/0")
+        let seventeen = Array(repeating: "\"linear-gradient(red, blue)\"", count: 17).joined(separator: ",")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [\##(seventeen)]}"##), 413, pointer: "/gradients")
+    }
+}
