@@ -23,6 +23,9 @@ struct ContainerCheck {
     var frames: Int = 1
     /// What was wrong with an APNG's animation chunks, when they were ignored.
     var animationProblem: String?
+    /// The file embeds an ICC profile (a PNG `iCCP` chunk, a JPEG `APP2 ICC_PROFILE` segment):
+    /// when the decoder then reports none, the profile was invalid and ignored.
+    var declaresICCProfile = false
 
     /// Uncompressed text chunks (`tEXt`, `iTXt`) passed on; later ones are dropped. libvips
     /// makes each a metadata item and writes it back, so a file of a million tiny text chunks
@@ -41,8 +44,9 @@ struct ContainerCheck {
         switch format {
         case .png: return try png(data)
         case .jpeg:
-            try jpeg(data)
-            return ContainerCheck(bytes: data)
+            var result = ContainerCheck(bytes: data)
+            result.declaresICCProfile = try jpeg(data)
+            return result
         case .webp:
             try webp(data)
             return ContainerCheck(bytes: data)
@@ -100,6 +104,7 @@ struct ContainerCheck {
                 guard sawIDAT else { throw fail("there is no IDAT chunk: the file holds no pixel data") }
                 out += data[position..<end]
                 var result = ContainerCheck(bytes: out)
+                result.declaresICCProfile = sawICC
                 if let declaredFrames {
                     if declaredFrames == frameControls {
                         result.frames = declaredFrames
@@ -197,13 +202,20 @@ struct ContainerCheck {
 
     /// The marker segments up to the first scan (lengths inside the data, a frame header with
     /// non-zero dimensions before it), and an end-of-image marker after it.
+    /// The longest side libjpeg decodes (`JPEG_MAX_DIMENSION`); the format allows 65535.
+    static let maxJPEGSide = 65500
+
     /// Most scans (SOS segments) a JPEG may have: libjpeg decodes the whole image once per scan.
     static let maxJPEGScans = 100
 
-    static func jpeg(_ data: [UInt8]) throws(ImageError) {
+    /// Returns whether the file has an `APP2` segment holding an ICC profile (ICC.1:2022 Annex B.4).
+    @discardableResult
+    static func jpeg(_ data: [UInt8]) throws(ImageError) -> Bool {
         func fail(_ why: String) -> ImageError { .corrupt(.jpeg, why) }
         var position = 2  // after SOI
         var sawFrame = false
+        var sawICC = false
+        let iccSignature = Array("ICC_PROFILE\0".utf8)
         while true {
             guard position + 2 <= data.count else {
                 throw fail("the file ends after \(data.count) bytes, before its image data (no SOS marker; truncated)")
@@ -224,6 +236,10 @@ struct ContainerCheck {
             guard length >= 2, position + 2 + length <= data.count else {
                 throw fail("the FF\(hex([marker])) segment at byte \(position) declares \(length) bytes but only \(data.count - position - 2) follow (truncated)")
             }
+            if marker == 0xE2, length >= 2 + iccSignature.count,
+               data[(position + 4)..<(position + 4 + iccSignature.count)].elementsEqual(iccSignature) {
+                sawICC = true
+            }
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isFrame {
                 guard length >= 8 else { throw fail("the frame header (SOF) at byte \(position) is too short") }
@@ -231,6 +247,10 @@ struct ContainerCheck {
                 let width = Int(data[position + 7]) << 8 | Int(data[position + 8])
                 guard width > 0, height > 0 else {
                     throw fail("the frame header declares \(width) × \(height) pixels")
+                }
+                // libjpeg's JPEG_MAX_DIMENSION: it refuses larger sides with its own error.
+                if max(width, height) > maxJPEGSide {
+                    throw .unsupported("the JPEG header declares \(width) × \(height) pixels; JPEG decoders (libjpeg) read at most \(maxJPEGSide) pixels a side")
                 }
                 sawFrame = true
             }
@@ -245,7 +265,7 @@ struct ContainerCheck {
                 var scans = 1
                 while i + 1 < data.count {
                     if data[i] == 0xFF {
-                        if data[i + 1] == 0xD9 { return }
+                        if data[i + 1] == 0xD9 { return sawICC }
                         if data[i + 1] == 0xDA {
                             scans += 1
                             if scans > maxJPEGScans {

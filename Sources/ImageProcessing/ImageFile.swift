@@ -114,6 +114,9 @@ public final class ImageFile {
     /// Why an APNG's animation chunks were not believed (`acTL` and the `fcTL` chunks disagree);
     /// nil otherwise.
     public let animationProblem: String?
+    /// The file embeds an ICC profile that the decoder found invalid and ignored, as browsers
+    /// do: the pixels are then taken as sRGB (``colorHandling`` is `.assumedSRGB`).
+    public let invalidProfileIgnored: Bool
     /// Whether the pixels are CMYK.
     public let isCMYK: Bool
     /// The embedded ICC profile.
@@ -146,6 +149,7 @@ public final class ImageFile {
         // (hostile tests: an APNG reported 1 frame and no note; then acTL's 2147483647 echoed).
         pageCount = max(1, image.pageCount, container.frames)
         animationProblem = container.animationProblem
+        invalidProfileIgnored = container.declaresICCProfile && image.iccProfile == nil
         isCMYK = image.interpretation == Int32(CVIPS_INTERP_CMYK)
         iccProfile = image.iccProfile
         guard bitsPerSample == 8 || bitsPerSample == 16 else {

@@ -55,4 +55,29 @@ import Testing
         #expect(try live.request("GET", "/v1/system-colors?name=label%20").status == 200)
         #expect(try live.request("GET", "/v1/system-colors?name=%09label").status == 200)
     }
+
+    /// A 41 KB request of 256 colors with 128-byte names of `&` had built a 101 MB SVG (and a
+    /// client that never read it held the memory budget for 30 s): CSV and SVG repeat both names
+    /// in every cell. The answer's size is bounded from the names before anything is built.
+    @Test func aMatrixWhoseAnswerWouldBeHugeIsRefusedBeforeItIsBuilt() throws {
+        let live = try ProductionServer()
+        let names = (0..<256).map { i in String(format: "%03d", i) + String(repeating: #"\""#, count: 125) }   // `"`: 6 bytes in SVG, 2 in CSV
+        let colors = names.enumerated().map { i, name in ##"{"name": "\##(name)", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
+        let body = #"{"colors": [\#(colors.joined(separator: ","))]}"#
+        #expect(body.utf8.count < 80_000)
+        for format in ["svg", "csv"] {
+            let answer = try live.request("POST", "/v1/contrast/matrix?format=\(format)", body: body)
+            #expect(answer.status == 422, "\(format): \(answer.statusLine)")
+            #expect(answer.jsonObject?["pointer"] as? String == "/colors")
+            #expect(answer.jsonObject?["limit"] as? Double == Double(32 << 20))
+            #expect((answer.jsonObject?["detail"] as? String)?.contains("256 × 256 cells") == true)
+            #expect(answer.body.count < 2_000)
+        }
+        // JSON names each color once: the same palette is answered.
+        #expect(try live.request("POST", "/v1/contrast/matrix", body: body).status == 200)
+        // The largest ordinary palette still draws: 256 colors with 40-character names.
+        let ordinary = (0..<256).map { i in ##"{"name": "color.background.neutral.subtle.\##(String(format: "%07d", i))", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
+        let big = try live.request("POST", "/v1/contrast/matrix?format=svg", body: #"{"colors": [\#(ordinary.joined(separator: ","))]}"#)
+        #expect(big.status == 200 && big.body.count > 20_000_000, "\(big.statusLine) \(big.body.count)")
+    }
 }

@@ -447,6 +447,29 @@ struct HostileImageTests {
         #expect(j["detail"]?.string?.contains("ICC profile (iCCP chunk) inflates to more than 4194304 bytes") == true)
     }
 
+    /// An iCCP chunk holding no valid profile was dropped by libpng and the answer said "no
+    /// embedded ICC profile" (outside tester): it now says the profile was invalid and ignored.
+    @Test func anInvalidICCProfileIsSaidToBeIgnored() throws {
+        let iccp = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + ZlibStreams.zeros(600))
+        let png = Self.inserting([iccp], into: try ImageSamples.encode(.png))
+        let r = callImage("/v1/image/analyze", png)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["notes"]?.array?.first?.string
+            == "the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB")
+        let plain = callImage("/v1/image/analyze", try ImageSamples.encode(.png))
+        #expect(plain.json["notes"]?.array?.first?.string == "no embedded ICC profile: the pixels were taken as sRGB")
+    }
+
+    /// A JPEG over libjpeg's 65500-pixel side was a vague 400 ("could not read its header"):
+    /// the format allows 65535, the decoder does not, so it is a 422 saying so.
+    @Test func aJPEGSideOverLibjpegsLimitIs422() throws {
+        var jpeg = try ImageSamples.encode(.jpeg, width: 8, height: 8)
+        let sof = try #require((2..<jpeg.count - 9).first { jpeg[$0] == 0xFF && (0xC0...0xC2).contains(jpeg[$0 + 1]) })
+        jpeg.replaceSubrange(sof + 5..<sof + 9, with: [0x00, 0x01, 0xFF, 0xDD])  // 65501 × 1
+        let j = expectProblem(callImage("/v1/image/analyze", jpeg, contentType: "image/jpeg"), 422, kind: "unsupported-image")
+        #expect(j["detail"] == .string("the JPEG header declares 65501 × 1 pixels; JPEG decoders (libjpeg) read at most 65500 pixels a side"))
+    }
+
     /// A JPEG cut at 60% with FFD9 appended, and one whose header claims 6000 × 6000 over data
     /// for 8 × 8, were answered 200 (grey fill, and dimmed). Both are 400 on both routes now.
     @Test func damagedJPEGsAre400OnBothRoutes() throws {

@@ -65,4 +65,27 @@ import Glibc
             last = value
         }
     }
+
+    /// Five different limits answer 503: each is counted under its own reason, not all as the
+    /// connection limit (outside tester, issue #17: heavy-work 503s were `too_many_connections`).
+    @Test func eachLimitsRefusalIsCountedUnderItsOwnReason() {
+        let metrics = Metrics(tls: false)
+        let problems: [HTTPProblem] = [
+            .heavyWorkQueueFull(limit: 4), .memoryBudgetExceeded(limit: 10), .deadlineExceeded(seconds: 1),
+            .shuttingDown(), .serverBusy(limit: 2), .tooManyQueryParts(300, limit: 256), .contentTooLarge(limit: 5),
+        ]
+        for problem in problems {
+            let response = ProblemRenderer.standard.response(problem)
+            metrics.record(route: "/v1/palette", method: "POST", status: response.status,
+                           rejection: response.rejection, seconds: 0.001)
+        }
+        metrics.record(route: "/v1/contrast", method: "GET", status: 401, seconds: 0.001)
+        metrics.record(route: "/v1/contrast", method: "GET", status: 400, seconds: 0.001)
+        let text = metrics.render()
+        for (reason, count) in [("heavy_work_queue_full", 1), ("memory_budget_exceeded", 1), ("deadline_exceeded", 1),
+                                ("shutting_down", 1), ("too_many_connections", 1), ("too_many_query_arguments", 1),
+                                ("content_too_large", 1), ("unauthorized", 1), ("too_many_connections_from_client", 0)] {
+            #expect(text.contains("contrast_http_rejected_total{reason=\"\(reason)\"} \(count)\n"), "\(reason)")
+        }
+    }
 }

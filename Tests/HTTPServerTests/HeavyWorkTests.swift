@@ -31,6 +31,8 @@ import Testing
     /// Records what the rejection handler saw (the server's own answers).
     final class Seen: Sendable {
         let statuses = Mutex<[Int]>([])
+        /// The limit each answer names for `/metrics` (``HTTPResponse/rejection``).
+        let rejections = Mutex<[String?]>([])
     }
 
     func server(_ gate: Gate, seen: Seen? = nil, _ configure: (inout ServerConfiguration) -> Void) throws -> HTTPServer {
@@ -43,6 +45,7 @@ import Testing
         configure(&c)
         let server = HTTPServer(configuration: c, handler: gate.handler, rejectionHandler: { _, response in
             seen?.statuses.withLock { $0.append(response.status) }
+            seen?.rejections.withLock { $0.append(response.rejection) }
             return response
         })
         try server.start()
@@ -96,6 +99,8 @@ import Testing
         #expect(third.jsonObject?["detail"] as? String
             == "The server is already working on or queueing 2 heavy requests (images, palettes, matrices); retry shortly.")
         #expect(seen.statuses.withLock { $0 } == [503])
+        // Counted in /metrics as this limit, not as the connection limit's 503.
+        #expect(seen.rejections.withLock { $0 } == ["heavy_work_queue_full"])
         gate.release.signal()
         gate.release.signal()
         #expect(first.wait(timeout: .now() + 30) == .success && second.wait(timeout: .now() + 30) == .success)
@@ -111,6 +116,7 @@ import Testing
         #expect(answer.jsonObject?["detail"] as? String
             == "The request took longer than the server's limit of 0.5 s for heavy work and was abandoned.")
         #expect(seen.statuses.withLock { $0 } == [503])
+        #expect(seen.rejections.withLock { $0 } == ["deadline_exceeded"])
         gate.release.signal()
         // Under load the worker may not have started before the deadline: then the abandoned job
         // never runs; else it finishes and its answer is dropped (the rejection handler saw only
@@ -134,6 +140,7 @@ import Testing
         #expect(slow.withLock { $0?.status } == 503, "\(String(describing: slow.withLock { $0?.statusLine }))")
         #expect(slow.withLock { $0?.jsonObject?["type"] as? String } == "about:blank")
         #expect(seen.statuses.withLock { $0 } == [503])
+        #expect(seen.rejections.withLock { $0 } == ["shutting_down"])
         gate.release.signal()
     }
 

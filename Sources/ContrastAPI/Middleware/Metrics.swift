@@ -22,10 +22,13 @@ public final class Metrics: Sendable {
     /// Upper bounds of the latency histogram, seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
-    /// Rejection reasons by status, and two the server reports without an answer.
-    static let rejectionReasons: [(status: Int, reason: String)] = [
-        (401, "unauthorized"), (413, "content_too_large"), (429, "too_many_connections_from_client"),
-        (431, "header_fields_too_large"), (503, "too_many_connections"),
+    /// Rejection reasons: a refusal by authentication, or by a limit (``HTTPResponse/rejection``,
+    /// named by the problem that refused; several share status 503). `request_timeout` and
+    /// `incomplete` come from the server's own counters.
+    static let rejectionReasons: [String] = [
+        "unauthorized", "content_too_large", "too_many_query_arguments", "too_many_connections_from_client",
+        "header_fields_too_large", "too_many_connections", "heavy_work_queue_full", "memory_budget_exceeded",
+        "deadline_exceeded", "shutting_down",
     ]
 
     private struct RouteStats {
@@ -82,7 +85,9 @@ public final class Metrics: Sendable {
     }
 
     /// Counts one answered request.
-    func record(route: String, method: String, status: Int, seconds: Double) {
+    /// `rejection` is the limit that refused the request, if one did (``HTTPResponse/rejection``);
+    /// a 401, and a 413 an endpoint gives itself, count as `unauthorized` and `content_too_large`.
+    func record(route: String, method: String, status: Int, rejection: String? = nil, seconds: Double) {
         let methodIndex = Metrics.methods.firstIndex(of: method) ?? Metrics.methods.count - 1
         let statusCode = (100...999).contains(status) ? status : 999
         let key = methodIndex << 12 | statusCode
@@ -91,10 +96,14 @@ public final class Metrics: Sendable {
             bucket = i
             break
         }
-        let rejection = Metrics.rejectionReasons.firstIndex { $0.status == status }
+        var rejected: Int?
+        if status >= 400 {
+            let reason = rejection ?? (status == 401 ? "unauthorized" : status == 413 ? "content_too_large" : nil)
+            if let reason { rejected = Metrics.rejectionReasons.firstIndex(of: reason) }
+        }
         storage.withLock { s in
             s.routes[route, default: RouteStats()].record(key: key, bucket: bucket, seconds: seconds)
-            if let rejection { s.rejected[rejection] += 1 }
+            if let rejected { s.rejected[rejected] += 1 }
         }
     }
 
@@ -135,8 +144,8 @@ public final class Metrics: Sendable {
         out += "request_timeout: closed for arriving too slowly; incomplete: closed before the request was complete "
         out += "(client gone, or libmicrohttpd refused it itself, e.g. 431 for oversized headers, which it answers without us).\n"
         out += "# TYPE contrast_http_rejected_total counter\n"
-        for (i, entry) in Metrics.rejectionReasons.enumerated() {
-            out += "contrast_http_rejected_total{reason=\"\(entry.reason)\"} \(s.rejected[i])\n"
+        for (i, reason) in Metrics.rejectionReasons.enumerated() {
+            out += "contrast_http_rejected_total{reason=\"\(reason)\"} \(s.rejected[i])\n"
         }
         if let statistics {
             out += "contrast_http_rejected_total{reason=\"request_timeout\"} \(statistics.requestsTimedOut)\n"
@@ -210,7 +219,8 @@ struct MetricsRecording: HTTPMiddleware {
         if let ticket = request.workTicket, !ticket.claim() { return }
         let seconds = MonotonicClock.seconds(since: request, started: started)
         let route = Metrics.routeLabel(for: request.path, status: response.status, router: router)
-        metrics.record(route: route, method: request.method, status: response.status, seconds: seconds)
+        metrics.record(route: route, method: request.method, status: response.status,
+                       rejection: response.rejection, seconds: seconds)
     }
 }
 

@@ -21,6 +21,11 @@ struct MatrixEndpoint {
     /// Most pairs of a translucent foreground on a translucent background in one matrix without
     /// a `backdrop` (32 such colors): each is measured over the 256 gray backdrop levels.
     static let maxTranslucentPairs = 1024
+    /// Largest CSV or SVG answer built, in bytes (32 MiB). Those formats repeat both names in
+    /// every cell, so their size grows with n² × name length: a 41 KB request of 256 colors with
+    /// 128-byte names of `&` had built a 101 MB SVG (outside tester, issue #17). 256 colors with 40-character names
+    /// make a 23 MB SVG, under the limit. JSON names each color once and needs no such bound.
+    static let maxAnswerBytes = 32 << 20
 
     /// One measured pair.
     struct Cell {
@@ -66,6 +71,25 @@ struct MatrixEndpoint {
                 }
             }
             let gradients = try MatrixEndpoint.gradients(f, hexOrder: hexOrder, backdrop: backdrop)
+            if palette.count * gradients.count > MatrixEndpoint.maxGradientPairs {
+                throw Problem.tooLarge(
+                    f.field("gradients"),
+                    "\(palette.count) colors on \(gradients.count) gradients make \(palette.count * gradients.count) measurements, "
+                        + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
+                    limit: MatrixEndpoint.maxGradientPairs, status: 422)
+            }
+            if let format, format != .json {
+                let bytes = MatrixEndpoint.answerBytes(palette, format: format)
+                if bytes > MatrixEndpoint.maxAnswerBytes {
+                    let mib = Double(bytes) / Double(1 << 20)
+                    throw Problem.tooLarge(
+                        f.field("colors"),
+                        "the \(format.rawValue.uppercased()) answer would take about \(Int(mib.rounded(.up))) MiB "
+                            + "(\(palette.count) × \(palette.count) cells, each naming its two colors); at most "
+                            + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: shorten the names, split the palette, or ask for JSON",
+                        limit: MatrixEndpoint.maxAnswerBytes, status: 422)
+                }
+            }
             let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
             let gradientCells = MatrixEndpoint.measure(palette, on: gradients, backdrop: backdrop?.display.srgb)
             switch format ?? .json {
@@ -103,6 +127,9 @@ struct MatrixEndpoint {
     /// Most gradients in one matrix (each costs about as much as a `/v1/contrast` with a
     /// gradient, per palette color).
     static let maxGradients = 16
+    /// Most palette color × gradient measurements in one matrix (each about 150 gradient colors
+    /// evaluated; see docs/performance.md).
+    static let maxGradientPairs = 1024
 
     /// A named gradient background of the matrix.
     struct NamedGradient {
@@ -197,6 +224,28 @@ struct MatrixEndpoint {
         }
         out.raw("]}")
         body += out.bytes
+    }
+
+    /// An upper bound of the CSV or SVG answer's size in bytes, from the names alone, before
+    /// anything is measured: each name appears n times as a foreground and n times as a
+    /// background, escaped as the format escapes it, plus a fixed size per cell (a CSV line takes at
+    /// most 96 bytes and an SVG cell 300 besides the names; measured: 93 and 289) and per header.
+    static func answerBytes(_ palette: [PaletteColor], format: Format) -> Int {
+        let n = palette.count
+        var names = 0
+        for c in palette {
+            for u in c.name.utf8 {
+                switch format {
+                case .svg: names += u == UInt8(ascii: "&") ? 5 : u == UInt8(ascii: "\"") || u == UInt8(ascii: "'") ? 6
+                                 : u == UInt8(ascii: "<") || u == UInt8(ascii: ">") ? 4 : u < 0x20 ? 3 : 1
+                case .csv, .json: names += u == UInt8(ascii: "\"") ? 2 : 1
+                }
+            }
+            names += 3   // CSV quotes and formula apostrophe
+        }
+        let perCell = format == .svg ? 300 : 96
+        let perColor = format == .svg ? 600 : 0
+        return 1024 + n * perColor + 2 * n * names + n * n * perCell
     }
 
     /// Measures all n × n pairs; luminances are computed once per color.

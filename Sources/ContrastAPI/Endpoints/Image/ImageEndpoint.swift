@@ -94,7 +94,9 @@ struct ImageEndpoint: Sendable {
         var notes: [JSON] = []
         switch file.colorHandling {
         case .assumedSRGB:
-            notes.append("no embedded ICC profile: the pixels were taken as sRGB")
+            notes.append(file.invalidProfileIgnored
+                ? "the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB"
+                : "no embedded ICC profile: the pixels were taken as sRGB")
         case .profileKept(let d), .convertedToSRGB(let d):
             notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped, whites are unaffected"))
         }
