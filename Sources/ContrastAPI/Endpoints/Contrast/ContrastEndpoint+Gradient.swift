@@ -214,8 +214,9 @@ extension ContrastEndpoint {
     /// the CSS Images 4 default was used), `stops` after fixup (`color` as 8-bit sRGB hex with
     /// alpha when translucent, `position` as a fraction of the gradient line / ray / turn,
     /// `hint` when not 0.5), `box` and `region` when given, `min` and `max` (the ratio, its text,
-    /// `position` 0–1 along the gradient, `pixel` `{x, y}` of the box with a box, and the
-    /// colors there), `weakestLc` and `strongestLc` (the APCA Lc, its position and pixel),
+    /// `position` 0–1 along the gradient, for `min` with a box the `pixel` `{x, y}`, and the
+    /// colors there), `weakestLc` and `strongestLc` (the APCA Lc, its position, for the weakest
+    /// the pixel),
     /// `samples` (gradient colors evaluated).
     static func writeGradient<S: JSONSink>(_ g: GradientInput, _ m: GradientContrast, box: CSSGradient.Box?,
                                            region: CSSGradient.Region?, into out: inout S) {
@@ -256,7 +257,7 @@ extension ContrastEndpoint {
                     r.member("height", region.height)
                 }
             }
-            func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool) {
+            func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, withPixel: Bool) {
                 o.object(key) { so in
                     if lc {
                         so.member("lc", s.lc)
@@ -265,7 +266,7 @@ extension ContrastEndpoint {
                         so.member("ratioText", WCAG.ratioText(s.ratio))
                     }
                     so.member("position", s.position)
-                    if let box {
+                    if let box, withPixel {
                         let p = gradient.point(nearest: s.position, box: box, region: region)
                         let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
                         // The pixel whose square holds the point, kept inside the region.
@@ -280,10 +281,10 @@ extension ContrastEndpoint {
                     so.member("foreground", ColorJSON.hex(s.text))
                 }
             }
-            sample("min", m.min, lc: false)
-            sample("max", m.max, lc: false)
-            sample("weakestLc", m.weakestLc, lc: true)
-            sample("strongestLc", m.strongestLc, lc: true)
+            sample("min", m.min, lc: false, withPixel: true)
+            sample("max", m.max, lc: false, withPixel: false)
+            sample("weakestLc", m.weakestLc, lc: true, withPixel: true)
+            sample("strongestLc", m.strongestLc, lc: true, withPixel: false)
             o.member("samples", Double(m.samples))
         }
     }
