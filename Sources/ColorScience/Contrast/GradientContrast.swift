@@ -348,6 +348,13 @@ public struct GradientContrast: Sendable, Equatable {
             let f = t - t.rounded(.down)
             return f.isFinite ? f : 0
         }
+        // Each segment's two colors, ready in the interpolation space (as `segmentColor`).
+        let pairs = (0..<(g.stops.count - 1)).map {
+            ColorInterpolation.Pair(g.stops[$0].color, g.stops[$0 + 1].color, in: g.space, hue: g.hue)
+        }
+        func segment(_ i: Int, _ u: Double) -> Color {
+            pairs[i].color(at: CSSGradient.hintWeight(Swift.min(Swift.max(u, 0), 1), hint: g.stops[i].hint))
+        }
         var count = 0
         var lastText = SIMD3<Double>(repeating: .nan), lastTextL = 0.0, lastTextY = 0.0
         func measure(_ c: Color, at t: Double) -> Sample {
@@ -381,7 +388,7 @@ public struct GradientContrast: Sendable, Equatable {
                 let f = k == 1 ? 0 : Double(j) / Double(k - 1)
                 let u = p.u0 + (p.u1 - p.u0) * f
                 let t = p.t0 + (p.t1 - p.t0) * f
-                all.append((measure(g.segmentColor(p.segment, u), at: t + p.shift), n, u))
+                all.append((measure(segment(p.segment, u), at: t + p.shift), n, u))
             }
         }
         // Golden-section search for the least `key` between the neighbors of the best sample.
@@ -395,7 +402,7 @@ public struct GradientContrast: Sendable, Equatable {
             guard b > a else { return best.sample }
             func at(_ u: Double) -> Sample {
                 let f = p.u1 > p.u0 ? (u - p.u0) / (p.u1 - p.u0) : 0
-                return measure(g.segmentColor(p.segment, u), at: p.t0 + (p.t1 - p.t0) * f + p.shift)
+                return measure(segment(p.segment, u), at: p.t0 + (p.t1 - p.t0) * f + p.shift)
             }
             let phi = (5.0.squareRoot() - 1) / 2
             var c = b - phi * (b - a), d = a + phi * (b - a)
