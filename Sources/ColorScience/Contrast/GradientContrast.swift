@@ -286,7 +286,8 @@ public struct GradientContrast: Sendable, Equatable {
     /// stop are seen), `samplesPerPiece` within `sampleBudget`; then the lowest and highest
     /// ratio and the weakest and strongest Lc are refined by golden-section search between the
     /// neighbors of their best sample (20 steps shrink the bracket of 2/15 of a stretch to about
-    /// 1e-5 of it). A stretch is smooth, so a smooth extreme's value is exact to far below 1e-9;
+    /// 1e-5 of it), unless the best sample is an end of its stretch and a probe 1/64 of a step
+    /// inside is no better. A stretch is smooth, so a smooth extreme's value is exact to far below 1e-9;
     /// only where the background's luminance crosses the text's (ratio 1, a corner) is the value
     /// off, by about 1e-5. A color flatly outside the stops (a pad) is measured once.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
@@ -403,6 +404,13 @@ public struct GradientContrast: Sendable, Equatable {
             func at(_ u: Double) -> Sample {
                 let f = p.u1 > p.u0 ? (u - p.u0) / (p.u1 - p.u0) : 0
                 return measure(segment(p.segment, u), at: p.t0 + (p.t1 - p.t0) * f + p.shift)
+            }
+            // At an end of the stretch (where a two-stop gradient's extremes usually are): when a
+            // probe just inside is no better, the end is the extreme of its bracket, which the
+            // search would only approach.
+            if best.u == p.u0 || best.u == p.u1 {
+                let probe = at(best.u == p.u0 ? best.u + (b - a) / 64 : best.u - (b - a) / 64)
+                if key(probe) >= key(best.sample) { return best.sample }
             }
             let phi = (5.0.squareRoot() - 1) / 2
             var c = b - phi * (b - a), d = a + phi * (b - a)
