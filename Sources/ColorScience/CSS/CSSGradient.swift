@@ -20,9 +20,11 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// The gradient's shape.
     public enum Geometry: Sendable, Equatable {
-        /// `linear-gradient()`: the angle in degrees (0 = to top, 90 = to right), or a corner
-        /// whose angle depends on the box (`toCorner`: x = +1 right / -1 left, y = +1 bottom / -1 top).
+        /// `linear-gradient()` with an angle in degrees, clockwise from "to top" (0 = to top,
+        /// 90 = to right; CSS Images 3 §3.1.1); any finite value below 1e9 in magnitude.
         case linear(angle: Double)
+        /// `linear-gradient(to <corner>)`: the angle depends on the box's aspect ratio
+        /// (§3.1.1, "magic corners"); x = +1 right / −1 left, y = +1 bottom / −1 top.
         case linearToCorner(x: Double, y: Double)
         /// `radial-gradient()`: circle or ellipse, its size, its center.
         case radial(circle: Bool, size: RadialSize, center: Position)
@@ -32,6 +34,10 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// The size of a radial gradient's ending shape (CSS Images 3 §3.2.2).
     public enum RadialSize: Sendable, Equatable {
+        /// The ending shape touches the side (or, for an ellipse, the sides in each axis)
+        /// closest to / farthest from the center, or passes through the closest / farthest
+        /// corner (an ellipse keeping the aspect ratio of the matching side size). The default
+        /// is `farthestCorner`.
         case closestSide, farthestSide, closestCorner, farthestCorner
         /// Explicit radii; each a length in px or a fraction of the box's width (x) / height (y).
         case explicit(x: Length, y: Length)
@@ -39,7 +45,9 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// A length in px or a fraction (`50%` = 0.5) of a reference size.
     public enum Length: Sendable, Equatable {
+        /// CSS px, below 1e7 in magnitude.
         case px(Double)
+        /// A percentage as a fraction (`50%` = 0.5) of the reference size.
         case fraction(Double)
         func resolve(_ reference: Double) -> Double {
             switch self {
@@ -51,7 +59,9 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// A `<position>` (CSS Values 4 §8.3): x from the left, y from the top.
     public struct Position: Sendable, Equatable {
+        /// From the box's left edge (a fraction of its width).
         public var x: Length
+        /// From the box's top edge (a fraction of its height).
         public var y: Length
         public static let center = Position(x: .fraction(0.5), y: .fraction(0.5))
     }
@@ -60,16 +70,26 @@ public struct CSSGradient: Sendable, Equatable {
     /// line (a fraction of the gradient line or of a turn for conic gradients), and the hint
     /// between it and the next stop (a fraction `0...1` of that interval; 0.5 = none).
     public struct Stop: Sendable, Equatable {
+        /// The stop color as parsed (any space, straight alpha `0...1`).
         public var color: Color
+        /// Fraction of the gradient line (linear), of the ray to the ending shape (radial) or of
+        /// a turn (conic); may lie outside `0...1` (percentages up to ±1e6%, conic angles up to
+        /// ±1e8 degrees), never below an earlier stop's.
         public var position: Double
+        /// Where the hint lies between this stop and the next, as a fraction `0...1` of the
+        /// interval (0.5: no hint, linear).
         public var hint: Double = 0.5
     }
 
+    /// Shape and direction.
     public var geometry: Geometry
+    /// Whether this is a `repeating-` gradient (CSS Images 3 §3.4): the stops' span repeats.
     public var repeating: Bool
     /// Stops after fixup: positions non-decreasing, at least two.
     public var stops: [Stop]
+    /// The interpolation space (CSS Color 4 §12.1), given or the default.
     public var space: InterpolationSpace
+    /// The hue interpolation method (CSS Color 4 §12.4; `shorter` unless given), for polar spaces.
     public var hue: HueInterpolationMethod
     /// Whether the interpolation method was given (else the default for the stops given).
     public var explicitMethod: Bool
@@ -195,8 +215,6 @@ public struct CSSGradient: Sendable, Equatable {
         switch t.kind {
         case .ident(let w):
             let word = CSSTokenizer.asciiLowercased(w)
-            let preludeWords: Set<String> = ["to", "in", "from", "at", "circle", "ellipse", "closest-side",
-                                             "farthest-side", "closest-corner", "farthest-corner"]
             return preludeWords.contains(word)
         case .dimension(_, let unit):
             let u = CSSTokenizer.asciiLowercased(unit)
@@ -209,6 +227,10 @@ public struct CSSGradient: Sendable, Equatable {
             return false
         }
     }
+
+    /// Words that can start a gradient's first argument (geometry or interpolation method).
+    static let preludeWords: Set<String> = ["to", "in", "from", "at", "circle", "ellipse", "closest-side",
+                                            "farthest-side", "closest-corner", "farthest-corner"]
 
     static func angleDegrees(_ token: CSSToken, zeroAllowed: Bool = true) -> Double? {
         switch token.kind {
@@ -235,7 +257,8 @@ public struct CSSGradient: Sendable, Equatable {
             if v.count == 1, case .ident(let w) = v[0].kind { return CSSTokenizer.asciiLowercased(w) }
             return nil
         }
-        let shown = syntax.text(values.flatMap { $0 })
+        // Only for messages: built when one is thrown.
+        var shown: String { syntax.text(values.flatMap { $0 }) }
         switch base {
         case "linear-gradient":
             if values.isEmpty { return geometry }
@@ -341,7 +364,8 @@ public struct CSSGradient: Sendable, Equatable {
     /// `<position>` with keywords, percentages and px (one or two values, or keyword-offset pairs
     /// are refused).
     static func parsePosition(_ values: [[CSSToken]], syntax: ColorSyntax, name: String) throws(ColorParseError) -> Position {
-        let shown = syntax.text(values.flatMap { $0 })
+        // Only for messages: built when one is thrown.
+        var shown: String { syntax.text(values.flatMap { $0 }) }
         func kw(_ v: [CSSToken]) -> String? {
             if v.count == 1, case .ident(let w) = v[0].kind { return CSSTokenizer.asciiLowercased(w) }
             return nil

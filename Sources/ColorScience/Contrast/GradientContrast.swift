@@ -7,15 +7,18 @@ import Foundation
 // Lc (APCA.swift) of the text composited over each gradient color.
 
 extension CSSGradient {
-    /// A box in CSS px.
+    /// The element a gradient fills, in CSS px (the API takes 1...16384 per side).
     public struct Box: Sendable, Equatable {
+        /// Width in CSS px.
         public var width: Double
+        /// Height in CSS px.
         public var height: Double
         public init(width: Double, height: Double) { self.width = width; self.height = height }
     }
 
     /// A rectangle in the box, in CSS px from its top-left corner.
     public struct Region: Sendable, Equatable {
+        /// Left edge and top edge from the box's top-left corner, width and height, all in CSS px.
         public var x: Double, y: Double, width: Double, height: Double
         public init(x: Double, y: Double, width: Double, height: Double) {
             (self.x, self.y, self.width, self.height) = (x, y, width, height)
@@ -102,7 +105,11 @@ extension CSSGradient {
         }
     }
 
-    /// The parameter of the gradient at point (px, py) of `box`.
+    /// The parameter of the gradient at point (px, py) of `box` (px from its top-left corner):
+    /// the fraction of the gradient line (linear, CSS Images 3 §3.1: the line through the
+    /// center whose length is |w sin a| + |h cos a|), of the ray to the ending shape (radial,
+    /// §3.2: 1 on the ending shape), or of a turn clockwise from the start angle (conic, CSS
+    /// Images 4 §3.3: `0..<1`). Not folded for repeating gradients.
     public func parameter(atX px: Double, y py: Double, box: Box) -> Double {
         let (w, h) = (box.width, box.height)
         switch geometry {
