@@ -68,8 +68,9 @@ let package = Package(
         .systemLibrary(name: "CVips", path: "Sources/System/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // Non-variadic, prefixed wrappers for libvips's variadic calls, plus lcms2 tone-curve reads
         // and an lcms2 optimization plugin, and zlib for the PNG chunk check (inflated size, CRC).
+        // Links libjpeg itself (libjpeg-dev, a dependency of libvips-dev) for one check libvips misses.
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/System/CVipsShim",
-                linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("z")]),
+                linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("z"), .linkedLibrary("jpeg")]),
         // libzip (libzip-dev; runtime libzip4): zip archives of /v1/palette/export.
         .systemLibrary(name: "CZip", path: "Sources/System/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         // Prefixed wrappers: build a zip archive in memory and read one back.

@@ -217,7 +217,14 @@ public final class ImageFile {
         if overflow || pixels > maxPixels {
             throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels)
         }
-        return try ImageFile(format: format, image: image, container: container)
+        let file = try ImageFile(format: format, image: image, container: container)
+        // libvips misses damage in a baseline JPEG's last 8-row strip (see
+        // `cvips_jpeg_data_damaged`): a second, 1/8-scale pass over the data finds it.
+        if format == .jpeg {
+            let damaged = container.bytes.withUnsafeBytes { cvips_jpeg_data_damaged($0.baseAddress, $0.count) }
+            if damaged != 0 { throw file.pixelFailure }
+        }
+        return file
     }
 
     static func load(_ data: [UInt8], format: ImageFormat) throws(ImageError) -> VipsHandle {
@@ -232,7 +239,7 @@ public final class ImageFile {
     /// request): the decoder stopped at its first error or warning.
     var pixelFailure: ImageError {
         let data = format == .png ? "its compressed pixel data (IDAT)" : "its compressed pixel data"
-        return .corrupt(format, "\(data) is damaged or ends before all \(height) rows of the \(width) × \(height) pixels its header declares were decoded")
+        return .corrupt(format, "\(data) is damaged or ends before all \(height) \(height == 1 ? "row" : "rows") of the \(width) × \(height) pixels its header declares were decoded")
     }
 
     /// A new load of the bytes for one top-to-bottom pass over the pixels.

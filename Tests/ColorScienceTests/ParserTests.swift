@@ -304,6 +304,13 @@ struct ParserTests {
             ("", "empty color; expected a CSS color such as '#336699', 'rebeccapurple' or 'oklch(0.6 0.15 250)'"),
             ("fff", "unknown color name 'fff'"),
             ("0xffffff", "'0xffffff' is a number, not a color"),
+            // Bare channels as shadcn and Tailwind write them for var(): the function is suggested
+            // (new-user test: "'0' is a number, not a color" said nothing of what to send).
+            ("0 0% 98%", "'0' is a number, not a color: these look like a color's channels written without their function (as shadcn themes and Tailwind write them for var()); did you mean 'hsl(0 0% 98%)'?"),
+            ("222.2 84% 4.9% / 0.5", "'222.2' is a number, not a color: these look like a color's channels written without their function (as shadcn themes and Tailwind write them for var()); did you mean 'hsl(222.2 84% 4.9% / 0.5)'?"),
+            ("255 255 255", "'255' is a number, not a color: these look like a color's channels written without their function (as shadcn themes and Tailwind write them for var()); did you mean 'rgb(255 255 255)'?"),
+            ("12 13", "'12' is a number, not a color"),
+            ("1% 2% 3%", "'1%' is a number, not a color"),
             ("# fff", "'#' must be followed directly by 3, 4, 6 or 8 hex digits"),
             ("rgb (255 0 0)", "no space is allowed between 'rgb' and '('"),
             ("red (", "unexpected text after the color: '('"),

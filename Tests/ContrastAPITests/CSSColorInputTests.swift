@@ -58,6 +58,13 @@ struct CSSColorInputTests {
         // Both branches must be valid whichever is used.
         let bad = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "light-dark(#000, nope)", "background": "#fff"}"##), 400, pointer: "/foreground")
         #expect(bad["detail"]?.string?.contains("unknown color name 'nope'") == true)
+        // The matrix takes `appearance` too (it refused the member: light-dark() was always light).
+        let matrix = ##"{"colors": ["light-dark(#1c1c1e, #f2f2f7)", "light-dark(#ffffff, #000000)"], "appearance": "dark"}"##
+        let m = try post(live, "/v1/contrast/matrix", matrix)
+        #expect(m.status == 200, "\(m.text)")
+        #expect(m.json["colors"]?.array?.map { $0["hex"] } == ["#f2f2f7", "#000000"])
+        let lightMatrix = try post(live, "/v1/contrast/matrix", matrix.replacingOccurrences(of: #", "appearance": "dark""#, with: ""))
+        #expect(lightMatrix.json["colors"]?.array?.map { $0["hex"] } == ["#1c1c1e", "#ffffff"])
     }
 
     @Test("a palette takes light-dark()'s second color as the given dark variant")

@@ -239,4 +239,20 @@ struct ContrastEndpointTests {
         let r = call("GET", "/healthz")
         #expect(r.status == 200 && r.json["status"] == "ok")
     }
+
+    /// Sizes and weights written as CSS writes them were "must be a number, not string" (new-user
+    /// test): the answer now says which members to send instead.
+    @Test func cssLikeSizesAndWeightsNameTheMembersToSend() {
+        func detail(_ extra: String) -> String? {
+            call("POST", "/v1/contrast", body: ##"{"foreground": "#777", "background": "#fff", "##
+                 + extra + "}").json["detail"]?.string
+        }
+        #expect(detail(##""fontSize": "14px""##) == "'/fontSize' is a number; for '14px' give '/fontSize' 14 and '/fontSizeUnit' \"px\"")
+        #expect(detail(##""fontSize": "1.5rem""##) == "'/fontSize' is a number in pt or px ('/fontSizeUnit'); '1.5rem' depends on the root font size: give it in px (1rem is 16px by default)")
+        #expect(detail(##""fontSize": 14, "fontWeight": "bold""##) == "'/fontWeight' is a number from 1 to 1000; for 'bold' give 700")
+        #expect(detail(##""fontSize": "big""##) == "'/fontSize' must be a number, not string")
+        let query = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14px")
+        #expect(query.status == 400 && query.json["parameter"]?.string == "fontSize")
+        #expect(call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14&fontSizeUnit=px").status == 200)
+    }
 }

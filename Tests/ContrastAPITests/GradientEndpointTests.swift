@@ -165,3 +165,17 @@ struct MatrixGradientTests {
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [\##(seventeen)]}"##), 413, pointer: "/gradients")
     }
 }
+
+/// Gradient stops with `light-dark()` follow the request's appearance, as color members do.
+@Suite("Gradient stops and the Apple context")
+struct GradientAppearanceTests {
+    @Test("light-dark() stops take the dark branch with appearance dark")
+    func lightDark() throws {
+        let server = GradientEndpointTests.server
+        let bg = "linear-gradient(light-dark(#fff, #000), light-dark(#eee, #111))"
+        let light = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "\##(bg)"}"##)
+        let dark = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "\##(bg)", "appearance": "dark"}"##)
+        #expect(abs((light.json["ratio"]?.double ?? 0) - 1) < 1e-9, "\(light.text)")   // oklab: white round-trips to 1 + 4e-16
+        #expect((dark.json["ratio"]?.double ?? 0) > 18, "\(dark.text)")
+    }
+}

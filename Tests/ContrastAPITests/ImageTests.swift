@@ -486,6 +486,26 @@ struct HostileImageTests {
         }
     }
 
+    /// libvips 8.14 checks libjpeg's warnings at the start of each 8-row strip, for the strip
+    /// before, so damage in a baseline JPEG's last strip was filled with grey and answered 200:
+    /// a header claiming 6000 × 1 over data for 80 × 80, and an 80 × 80 file cut in its last
+    /// MCU row (found while checking #17's item 8). Both are 400 now.
+    @Test func damageInAJPEGsLastRowsIs400() throws {
+        let jpeg = try Self.noiseJPEG()
+        var wide = jpeg
+        let sof = try #require((2..<wide.count - 9).first { wide[$0] == 0xFF && (0xC0...0xC2).contains(wide[$0 + 1]) })
+        wide.replaceSubrange(sof + 5..<sof + 9, with: [0x00, 0x01, 0x17, 0x70])  // 6000 × 1
+        let lastRow = Array(jpeg.prefix(jpeg.count * 95 / 100)) + [0xFF, 0xD9]
+        for (bytes, rows) in [(wide, "all 1 row of the 6000 × 1 pixels"), (lastRow, "all 80 rows of the 80 × 80 pixels")] {
+            for path in ["/v1/image/analyze", "/v1/image/dim"] {
+                let j = expectProblem(callImage(path, bytes, contentType: "image/jpeg"), 400, kind: "invalid-image")
+                #expect(j["detail"] == .string("the JPEG data is truncated or corrupt: its compressed pixel data is damaged or ends before \(rows) its header declares were decoded"), "\(path)")
+            }
+        }
+        // The intact file is read.
+        #expect(callImage("/v1/image/analyze", jpeg, contentType: "image/jpeg").status == 200)
+    }
+
     /// A successful request's decoder warning stayed in libvips's process-wide error buffer and
     /// became a later client's 400 detail. Each detail now speaks of its own file only.
     @Test func decoderTextNeverCrossesRequests() throws {

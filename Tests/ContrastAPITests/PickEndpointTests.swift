@@ -123,6 +123,10 @@ struct PickEndpointTests {
         // Without a backdrop: each candidate's worst case over every gray.
         let unknown = try Self.pick(server, ##"{"background": "rgba(0, 0, 0, 0.5)", "candidates": ["#fff"]}"##)
         #expect(unknown.json["candidates"]?.array?.first?["ratioRange"]?["max"] == 21, "\(unknown.text)")
+        // The same ratioRange as /v1/contrast gives for the pair (one writer for both answers).
+        let sameRange = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "rgba(0, 0, 0, 0.5)"}"##)
+        #expect(unknown.json["candidates"]?.array?.first?["ratioRange"] == sameRange.json["ratioRange"], "\(sameRange.text)")
+        #expect(sameRange.json["ratioRange"]?["minText"] != nil)
     }
 
     @Test func apcaRanksByLcMagnitude() throws {

@@ -32,7 +32,7 @@ import Testing
     final class Seen: Sendable {
         let statuses = Mutex<[Int]>([])
         /// The limit each answer names for `/metrics` (``HTTPResponse/rejection``).
-        let rejections = Mutex<[String?]>([])
+        let rejections = Mutex<[HTTPRejection?]>([])
     }
 
     func server(_ gate: Gate, seen: Seen? = nil, _ configure: (inout ServerConfiguration) -> Void) throws -> HTTPServer {
@@ -100,7 +100,7 @@ import Testing
             == "The server is already working on or queueing 2 heavy requests (images, palettes, matrices); retry shortly.")
         #expect(seen.statuses.withLock { $0 } == [503])
         // Counted in /metrics as this limit, not as the connection limit's 503.
-        #expect(seen.rejections.withLock { $0 } == ["heavy_work_queue_full"])
+        #expect(seen.rejections.withLock { $0 } == [.heavyWorkQueueFull])
         gate.release.signal()
         gate.release.signal()
         #expect(first.wait(timeout: .now() + 30) == .success && second.wait(timeout: .now() + 30) == .success)
@@ -116,7 +116,7 @@ import Testing
         #expect(answer.jsonObject?["detail"] as? String
             == "The request took longer than the server's limit of 0.5 s for heavy work and was abandoned.")
         #expect(seen.statuses.withLock { $0 } == [503])
-        #expect(seen.rejections.withLock { $0 } == ["deadline_exceeded"])
+        #expect(seen.rejections.withLock { $0 } == [.deadlineExceeded])
         gate.release.signal()
         // Under load the worker may not have started before the deadline: then the abandoned job
         // never runs; else it finishes and its answer is dropped (the rejection handler saw only
@@ -140,7 +140,7 @@ import Testing
         #expect(slow.withLock { $0?.status } == 503, "\(String(describing: slow.withLock { $0?.statusLine }))")
         #expect(slow.withLock { $0?.jsonObject?["type"] as? String } == "about:blank")
         #expect(seen.statuses.withLock { $0 } == [503])
-        #expect(seen.rejections.withLock { $0 } == ["shutting_down"])
+        #expect(seen.rejections.withLock { $0 } == [.shuttingDown])
         gate.release.signal()
     }
 

@@ -188,26 +188,22 @@ import Testing
     // MARK: - 3. damaged JPEGs are refused
 
     /// Cut at 60% with an end-of-image marker appended: libjpeg warned and filled the rest with
-    /// grey, and the service answered 200. The decoder now stops at its first warning.
+    /// grey, and the service answered 200. A baseline JPEG's data is now checked when it is
+    /// opened (a 1/8-scale pass, since libvips misses damage in the last strip), and the
+    /// decoder stops at its first warning as well.
     @Test func jpegCutShortWithAnEndMarkerIsRefused() throws {
         let jpeg = try Self.noiseJPEG()
         let cut = Array(jpeg.prefix(jpeg.count * 6 / 10)) + [0xFF, 0xD9]
-        let file = try ImageFile.open(cut, format: .jpeg, maxPixels: 100_000)
         let expected = ImageError.corrupt(.jpeg, "its compressed pixel data is damaged or ends before all 96 rows of the 96 × 96 pixels its header declares were decoded")
-        #expect(throws: expected) { try file.statistics(over: black) }
-        #expect(throws: expected) { try file.dimmed(factor: 0.8, flattenOver: black) }
-        #expect(throws: expected) { try file.rawPixels() }
+        #expect(throws: expected) { try ImageFile.open(cut, format: .jpeg, maxPixels: 100_000) }
     }
 
     /// A header that claims 6000 × 6000 pixels over data for 96 × 96 was decoded as mostly
     /// grey and dimmed.
     @Test func jpegHeaderClaimingMoreRowsThanItsDataIsRefused() throws {
         let jpeg = try TestImages.jpegDeclaring(width: 6000, height: 6000)
-        let file = try ImageFile.open(jpeg, format: .jpeg, maxPixels: 40_000_000)
-        #expect(file.width == 6000)
         let expected = ImageError.corrupt(.jpeg, "its compressed pixel data is damaged or ends before all 6000 rows of the 6000 × 6000 pixels its header declares were decoded")
-        #expect(throws: expected) { try file.statistics(over: black) }
-        #expect(throws: expected) { try file.dimmed(factor: 0.5, as: .png, flattenOver: black) }
+        #expect(throws: expected) { try ImageFile.open(jpeg, format: .jpeg, maxPixels: 40_000_000) }
     }
 
     @Test func jpegWithoutAnEndMarkerIsNamedAsTruncated() throws {

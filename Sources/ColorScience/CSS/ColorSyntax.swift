@@ -97,10 +97,37 @@ final class ColorSyntax {
         case .delim("#"):
             throw .invalid("'#' must be followed directly by 3, 4, 6 or 8 hex digits")
         case .number, .percentage, .dimension:
+            if let wrapped = bareChannels(Array(toks[first..<last])) {
+                throw .invalid("'\(text(head))' is a number, not a color: these look like a color's channels written without "
+                               + "their function (as shadcn themes and Tailwind write them for var()); did you mean '\(wrapped)'?")
+            }
             throw .invalid("'\(text(head))' is a number, not a color")
         default:
             throw .invalid("'\(text(head))' is not a CSS color")
         }
+    }
+
+    /// `hsl(…)` or `rgb(…)` around `toks` when they are three bare channels (optionally with
+    /// `/ alpha`): hue, saturation %, lightness % (shadcn's `--primary: 0 0% 9%`), or three
+    /// numbers (Tailwind's `255 255 255`); `nil` otherwise. Only for the error's suggestion: a
+    /// bare triplet is never read as a color.
+    func bareChannels(_ toks: [CSSToken]) -> String? {
+        let parts = toks.filter { $0.kind != .whitespace }
+        guard parts.count == 3 || (parts.count == 5 && parts[3].kind == .delim("/")),
+              parts.allSatisfy({ text($0).count <= 16 }) else { return nil }
+        func isNumber(_ t: CSSToken) -> Bool { if case .number = t.kind { return true }; return false }
+        func isPercentage(_ t: CSSToken) -> Bool { if case .percentage = t.kind { return true }; return false }
+        if parts.count == 5, !(isNumber(parts[4]) || isPercentage(parts[4])) { return nil }
+        let channels = parts.prefix(3)
+        let function: String
+        if isNumber(channels[0]) && isPercentage(channels[1]) && isPercentage(channels[2]) {
+            function = "hsl"
+        } else if channels.allSatisfy(isNumber) {
+            function = "rgb"
+        } else {
+            return nil
+        }
+        return function + "(" + parts.map(text).joined(separator: " ") + ")"
     }
 
     /// Index of the `)` closing the function or parenthesis at `start` (or `end` when input ends

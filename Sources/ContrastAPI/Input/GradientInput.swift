@@ -1,3 +1,4 @@
+import AppleDesign
 import ColorScience
 import JSONValue
 
@@ -25,7 +26,9 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) thr
         throw Problem.invalidColor(path, "\(path.display) is longer than \(CSSGradient.maximumLength) bytes (a gradient takes at most \(CSSGradient.maximumStops) color stops)")
     }
     do throws(ColorParseError) {
-        let g = try CSSGradient.parse(text, hexOrder: hexOrder)
+        // `light-dark()` in a stop follows the request's appearance, as in a color member.
+        let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
+        let g = try CSSGradient.parse(text, hexOrder: hexOrder, colorScheme: scheme)
         return GradientInput(input: text, path: path, gradient: g)
     } catch {
         switch error {

@@ -47,6 +47,7 @@ struct TextSpec: Sendable {
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
     static func from(_ f: Fields) throws(Problem) -> TextSpec? {
+        try cssLikeSizeAndWeight(f)
         let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
         let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
         guard let size = try f.number("fontSize", in: 0.1...1000) else {
@@ -58,5 +59,28 @@ struct TextSpec: Sendable {
         }
         let points = unit == .pt ? size : size * 3 / 4
         return TextSpec(points: points, weight: weight, unit: unit, value: size)
+    }
+
+    /// A size or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"bold"`) is refused
+    /// with the members that say it here (new-user test: "must be a number, not string" did not).
+    static func cssLikeSizeAndWeight(_ f: Fields) throws(Problem) {
+        if case .string(let s)? = f.value("fontSize") {
+            let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+            for unit in ["px", "pt"] where t.hasSuffix(unit) {
+                if let n = Fields.decimal(String(t.dropLast(2))) {
+                    throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is a number; for \(ClientText.quoted(s)) give \(f.field("fontSize").display) \(Fields.format(n)) and \(f.field("fontSizeUnit").display) \"\(unit)\"")
+                }
+            }
+            if t.hasSuffix("rem") || t.hasSuffix("em") {
+                throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is a number in pt or px (\(f.field("fontSizeUnit").display)); \(ClientText.quoted(s)) depends on the root font size: give it in px (1rem is 16px by default)")
+            }
+        }
+        if case .string(let s)? = f.value("fontWeight") {
+            let named: [String: Int] = ["normal": 400, "bold": 700, "thin": 100, "light": 300,
+                                        "regular": 400, "medium": 500, "semibold": 600, "heavy": 800, "black": 900]
+            if let w = named[s.trimmingCharacters(in: .whitespaces).lowercased()] {
+                throw Problem.invalidField(f.field("fontWeight"), "\(f.field("fontWeight").display) is a number from 1 to 1000; for \(ClientText.quoted(s)) give \(w)")
+            }
+        }
     }
 }

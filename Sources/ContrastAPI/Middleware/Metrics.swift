@@ -30,6 +30,10 @@ public final class Metrics: Sendable {
         "header_fields_too_large", "too_many_connections", "heavy_work_queue_full", "memory_budget_exceeded",
         "deadline_exceeded", "shutting_down",
     ]
+    /// Index into ``rejectionReasons`` of each rejection.
+    static let rejectionIndex: [HTTPRejection: Int] = Dictionary(uniqueKeysWithValues: HTTPRejection.allCases.map {
+        ($0, rejectionReasons.firstIndex(of: $0.rawValue)!)
+    })
 
     private struct RouteStats {
         /// Packed key (method << 12 | status) → count.
@@ -87,7 +91,7 @@ public final class Metrics: Sendable {
     /// Counts one answered request.
     /// `rejection` is the limit that refused the request, if one did (``HTTPResponse/rejection``);
     /// a 401, and a 413 an endpoint gives itself, count as `unauthorized` and `content_too_large`.
-    func record(route: String, method: String, status: Int, rejection: String? = nil, seconds: Double) {
+    func record(route: String, method: String, status: Int, rejection: HTTPRejection? = nil, seconds: Double) {
         let methodIndex = Metrics.methods.firstIndex(of: method) ?? Metrics.methods.count - 1
         let statusCode = (100...999).contains(status) ? status : 999
         let key = methodIndex << 12 | statusCode
@@ -98,8 +102,8 @@ public final class Metrics: Sendable {
         }
         var rejected: Int?
         if status >= 400 {
-            let reason = rejection ?? (status == 401 ? "unauthorized" : status == 413 ? "content_too_large" : nil)
-            if let reason { rejected = Metrics.rejectionReasons.firstIndex(of: reason) }
+            let reason = rejection ?? (status == 401 ? .unauthorized : status == 413 ? .contentTooLarge : nil)
+            if let reason { rejected = Metrics.rejectionIndex[reason] }
         }
         storage.withLock { s in
             s.routes[route, default: RouteStats()].record(key: key, bucket: bucket, seconds: seconds)

@@ -17,14 +17,13 @@ public struct HTTPProblem: Sendable {
     public var limit: Int?
     /// Header fields the answer carries after `Content-Type`, in order.
     public var headers: [(name: String, value: String)]
-    /// When the problem refuses a request because a limit was reached, which limit, as a
-    /// metrics label (`content_too_large`, `heavy_work_queue_full`, `deadline_exceeded`, …);
-    /// `nil` for a problem with the request itself. Several limits share a status (five 503s),
-    /// so a status alone cannot say which one was hit.
-    public var rejection: String?
+    /// When the problem refuses a request because a limit was reached, which limit; `nil` for a
+    /// problem with the request itself. Several limits share a status (five 503s), so a status
+    /// alone cannot say which one was hit.
+    public var rejection: HTTPRejection?
 
     public init(status: Int, kind: String, title: String, detail: String, limit: Int? = nil,
-                headers: [(name: String, value: String)] = [], rejection: String? = nil) {
+                headers: [(name: String, value: String)] = [], rejection: HTTPRejection? = nil) {
         self.status = status
         self.kind = kind
         self.title = title
@@ -53,13 +52,13 @@ public struct HTTPProblem: Sendable {
     /// 413 `payload-too-large`: the body exceeds `limit` bytes.
     public static func contentTooLarge(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 413, kind: "payload-too-large", title: "Content Too Large",
-                    detail: "The request body exceeds the limit of \(limit) bytes.", limit: limit, rejection: "content_too_large")
+                    detail: "The request body exceeds the limit of \(limit) bytes.", limit: limit, rejection: .contentTooLarge)
     }
 
     /// 414 `too-many-query-arguments`: the query has `arguments` parts, over `limit`.
     public static func tooManyQueryArguments(_ arguments: Int, limit: Int) -> HTTPProblem {
         HTTPProblem(status: 414, kind: "too-many-query-arguments", title: "URI Too Long",
-                    detail: "The query has \(arguments) arguments; at most \(limit) are accepted.", limit: limit, rejection: "too_many_query_arguments")
+                    detail: "The query has \(arguments) arguments; at most \(limit) are accepted.", limit: limit, rejection: .tooManyQueryArguments)
     }
 
     /// 414 `too-many-query-arguments`: the query has `parts` `&`-separated parts counting empty
@@ -67,7 +66,7 @@ public struct HTTPProblem: Sendable {
     public static func tooManyQueryParts(_ parts: Int, limit: Int) -> HTTPProblem {
         HTTPProblem(status: 414, kind: "too-many-query-arguments", title: "URI Too Long",
                     detail: "The query has \(parts) '&'-separated parts, empty ones included; at most \(limit) are accepted.",
-                    limit: limit, rejection: "too_many_query_arguments")
+                    limit: limit, rejection: .tooManyQueryArguments)
     }
 
     /// 415 `unsupported-media-type`, with `Accept-Encoding: identity` when a content coding was
@@ -81,13 +80,13 @@ public struct HTTPProblem: Sendable {
     public static func tooManyConnections(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 429, kind: "too-many-connections", title: "Too Many Requests",
                     detail: "This client has more than \(limit) connections open; close some and retry.",
-                    limit: limit, headers: [("Retry-After", "1")], rejection: "too_many_connections_from_client")
+                    limit: limit, headers: [("Retry-After", "1")], rejection: .tooManyConnectionsFromClient)
     }
 
     /// 431 `header-fields-too-large`: the header fields take `bytes`, over `limit`.
     public static func headerFieldsTooLarge(bytes: Int, limit: Int) -> HTTPProblem {
         HTTPProblem(status: 431, kind: "header-fields-too-large", title: "Request Header Fields Too Large",
-                    detail: "The header fields take \(bytes) bytes; the limit is \(limit).", limit: limit, rejection: "header_fields_too_large")
+                    detail: "The header fields take \(bytes) bytes; the limit is \(limit).", limit: limit, rejection: .headerFieldsTooLarge)
     }
 
     /// 501 `not-implemented`: a method or transfer coding the server does not implement.
@@ -99,36 +98,61 @@ public struct HTTPProblem: Sendable {
     public static func heavyWorkQueueFull(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
                     detail: "The server is already working on or queueing \(limit) heavy requests (images, palettes, matrices); retry shortly.",
-                    limit: limit, headers: [("Retry-After", "1")], rejection: "heavy_work_queue_full")
+                    limit: limit, headers: [("Retry-After", "1")], rejection: .heavyWorkQueueFull)
     }
 
     /// 503 `server-busy`: request bodies and unsent answers already hold `limit` bytes (`Retry-After: 1`).
     public static func memoryBudgetExceeded(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
                     detail: "Request bodies and answers waiting to be sent hold more than the server's memory budget of \(limit) bytes; retry shortly.",
-                    limit: limit, headers: [("Retry-After", "1")], rejection: "memory_budget_exceeded")
+                    limit: limit, headers: [("Retry-After", "1")], rejection: .memoryBudgetExceeded)
     }
 
     /// 503 `deadline-exceeded`: a heavy request took longer than `seconds`; its work is dropped.
     public static func deadlineExceeded(seconds: Double) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "deadline-exceeded", title: "Service Unavailable",
                     detail: "The request took longer than the server's limit of \(seconds.formatted) s for heavy work and was abandoned.",
-                    headers: [("Retry-After", "1")], rejection: "deadline_exceeded")
+                    headers: [("Retry-After", "1")], rejection: .deadlineExceeded)
     }
 
     /// 503 `shutting-down`: the server stopped before this request was answered.
     public static func shuttingDown() -> HTTPProblem {
         HTTPProblem(status: 503, kind: "shutting-down", title: "Service Unavailable",
                     detail: "The server is shutting down and stopped before this request was answered; retry on another instance.",
-                    headers: [("Retry-After", "1")], rejection: "shutting_down")
+                    headers: [("Retry-After", "1")], rejection: .shuttingDown)
     }
 
     /// 503 `server-busy`: the server has more than `limit` connections (`Retry-After: 1`).
     public static func serverBusy(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
                     detail: "The server has more than \(limit) connections open; retry shortly.",
-                    limit: limit, headers: [("Retry-After", "1")], rejection: "too_many_connections")
+                    limit: limit, headers: [("Retry-After", "1")], rejection: .tooManyConnections)
     }
+}
+
+/// A limit that refused a request, named as `/metrics` labels it (`contrast_http_rejected_total`).
+/// A one-byte value, so carrying it on every ``HTTPResponse`` costs nothing measurable.
+public enum HTTPRejection: String, Sendable, CaseIterable {
+    /// 413: the body is over `maxBodyBytes` (or an endpoint's own byte limit).
+    case contentTooLarge = "content_too_large"
+    /// 414: too many query arguments or `&`-separated parts.
+    case tooManyQueryArguments = "too_many_query_arguments"
+    /// 429: one client holds too many connections.
+    case tooManyConnectionsFromClient = "too_many_connections_from_client"
+    /// 431: the header fields are over `maxHeaderBytes`.
+    case headerFieldsTooLarge = "header_fields_too_large"
+    /// 503: the server holds `connectionLimit` connections.
+    case tooManyConnections = "too_many_connections"
+    /// 503: the heavy-work queue is full.
+    case heavyWorkQueueFull = "heavy_work_queue_full"
+    /// 503: bodies and unsent answers hold the memory budget.
+    case memoryBudgetExceeded = "memory_budget_exceeded"
+    /// 503: heavy work passed its deadline.
+    case deadlineExceeded = "deadline_exceeded"
+    /// 503: the server stopped before answering.
+    case shuttingDown = "shutting_down"
+    /// 401: no valid bearer token (the application's own answer).
+    case unauthorized = "unauthorized"
 }
 
 /// Turns an ``HTTPProblem`` into its answer: the one problem shape of a server, chosen by the

@@ -10,7 +10,7 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The limit this answer refuses the request for, as a metrics label
     /// (``HTTPProblem/rejection``); `nil` for every other answer.
-    public var rejection: String? = nil
+    public var rejection: HTTPRejection? = nil
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

@@ -1,6 +1,9 @@
 // CVipsShim: see include/CVipsShim.h. Every exported symbol has the `cvips_` prefix.
 #include "CVipsShim.h"
 
+#include <stdio.h>   // jpeglib.h needs FILE
+#include <setjmp.h>
+#include <jpeglib.h>
 #include <lcms2.h>
 #include <lcms2_plugin.h>
 #include <pthread.h>
@@ -280,6 +283,68 @@ int cvips_generic_load_buffer(const void *buf, size_t len) {
 }
 
 // MARK: - zlib
+
+// MARK: - JPEG data check
+
+// libvips 8.14's JPEG loader checks libjpeg's warning count at the start of each 8-row strip,
+// for the strip before: warnings raised while decoding the *last* strip (missing or damaged
+// data there, filled with grey) are only logged when the decoder is freed. A JPEG one MCU row
+// tall whose data is cut, or any baseline JPEG damaged in its last rows, was therefore read
+// as if intact (hostile test). Progressive files are not affected: libjpeg reads all their
+// scans before the first strip, so libvips sees those warnings. This decodes a baseline file
+// once more at 1/8 scale (DC only, no full IDCT or upsampling) and reports any warning.
+struct cvips_jpeg_error {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+};
+
+static void cvips_jpeg_error_exit(j_common_ptr cinfo) {
+    longjmp(((struct cvips_jpeg_error *)cinfo->err)->jump, 1);
+}
+
+static void cvips_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level < 0) cinfo->err->num_warnings++;  // warnings counted, nothing printed
+}
+
+static void cvips_jpeg_output_message(j_common_ptr cinfo) {
+    (void)cinfo;
+}
+
+int cvips_jpeg_data_damaged(const void *data, size_t length) {
+    if (data == NULL || length == 0 || length > (size_t)0x7FFFFFFF) return -1;
+    struct jpeg_decompress_struct cinfo;
+    struct cvips_jpeg_error error;
+    cinfo.err = jpeg_std_error(&error.pub);
+    error.pub.error_exit = cvips_jpeg_error_exit;
+    error.pub.emit_message = cvips_jpeg_emit_message;
+    error.pub.output_message = cvips_jpeg_output_message;
+    JSAMPARRAY row;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, (const unsigned char *)data, (unsigned long)length);
+    jpeg_read_header(&cinfo, TRUE);
+    if (jpeg_has_multiple_scans(&cinfo)) {
+        jpeg_destroy_decompress(&cinfo);
+        return 0;
+    }
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = 8;
+    cinfo.dct_method = JDCT_IFAST;
+    cinfo.do_fancy_upsampling = FALSE;
+    cinfo.do_block_smoothing = FALSE;
+    jpeg_start_decompress(&cinfo);
+    row = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
+                                     cinfo.output_width * cinfo.output_components, 1);
+    while (cinfo.output_scanline < cinfo.output_height && cinfo.err->num_warnings == 0) {
+        jpeg_read_scanlines(&cinfo, row, 1);
+    }
+    int damaged = cinfo.err->num_warnings > 0 ? 1 : 0;
+    jpeg_destroy_decompress(&cinfo);
+    return damaged;
+}
 
 long long cvips_inflated_size(const void *data, size_t length, size_t cap) {
     z_stream stream;

@@ -99,18 +99,7 @@ struct ContrastEndpoint {
             out.key("effectiveBackground")
             ColorJSON.effective(m.effectiveBackground, into: &out)
         }
-        out.member("ratio", m.ratio)
-        out.member("ratioText", WCAG.ratioText(m.ratio))
-        if let range = m.ratioRange {
-            out.object("ratioRange") { o in
-                o.member("min", range.min)
-                o.member("max", range.max)
-                o.member("minText", WCAG.ratioText(range.min))
-                o.member("maxText", WCAG.ratioText(range.max))
-                o.member("backdrop", "unknown: the background is translucent, so it was composited over every gray from black to white; verdicts use the minimum")
-                o.member("worstCaseBackdrop", ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))
-            }
-        }
+        ContrastJSON.ratioMembers(m, into: &out)
         out.key("wcag")
         ContrastJSON.wcagVerdicts(m.ratio, into: &out)
         if let text {

@@ -39,7 +39,19 @@ struct MatrixEndpoint {
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
             let f = try Fields.body(request, allowedQuery: ["format"])
-            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients"])
+            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients", "appearance", "level", "contrast", "generation"])
+            // light-dark() and system color names resolve in the request's Apple context, as in
+            // /v1/contrast (new-user test: the matrix refused `appearance`, so light-dark() was
+            // always light there).
+            let context = try f.appleContext()
+            return try AppleRequestScope.run(context) { () throws(Problem) -> HTTPResponse in try handle(f, request) }
+        } catch {
+            return error.response
+        }
+    }
+
+    func handle(_ f: Fields, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        do throws(Problem) {
             var format = try f.choice("format", Format.self)
             if let q = request.queryValue("format") {
                 guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {

@@ -180,15 +180,7 @@ struct PickEndpoint {
                         o.key("effectiveBackground")
                         ColorJSON.effective(m.effectiveBackground, into: &o)
                     }
-                    o.member("ratio", m.ratio)
-                    o.member("ratioText", WCAG.ratioText(m.ratio))
-                    if let range = m.ratioRange {
-                        o.object("ratioRange") { r in
-                            r.member("min", range.min)
-                            r.member("max", range.max)
-                            r.member("worstCaseBackdrop", ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))
-                        }
-                    }
+                    ContrastJSON.ratioMembers(m, into: &o)
                     o.member("apcaLc", m.apcaLc)
                     o.member("value", e.value)
                     o.key("wcag")

@@ -26,6 +26,25 @@ enum ContrastJSON {
         }
     }
 
+    /// The members `"ratio"`, `"ratioText"` (floored to two decimals, WCAG's convention) and, for a
+    /// translucent background over an unknown backdrop, `"ratioRange": {"min", "max", "minText",
+    /// "maxText", "backdrop", "worstCaseBackdrop"}` (composited over every gray; verdicts use the
+    /// minimum), written into the open object `s`.
+    static func ratioMembers<S: JSONSink>(_ m: ContrastMeasurement, into s: inout S) {
+        s.member("ratio", m.ratio)
+        s.member("ratioText", WCAG.ratioText(m.ratio))
+        if let range = m.ratioRange {
+            s.object("ratioRange") { o in
+                o.member("min", range.min)
+                o.member("max", range.max)
+                o.member("minText", WCAG.ratioText(range.min))
+                o.member("maxText", WCAG.ratioText(range.max))
+                o.member("backdrop", "unknown: the background is translucent, so it was composited over every gray from black to white; verdicts use the minimum")
+                o.member("worstCaseBackdrop", ColorJSON.hex(SIMD3(repeating: m.worstBackdrop ?? 0)))
+            }
+        }
+    }
+
     /// `{"fontSize", "fontSizeUnit", "points", "px", "fontWeight", "isLarge", "requiredRatio":
     /// {"AA", "AAA"}, "passes": {"AA", "AAA"}}` (WCAG 2.2 large text: 18 pt, or 14 pt bold).
     static func textVerdict<S: JSONSink>(_ t: TextSpec, ratio: Double, into s: inout S) {

@@ -65,6 +65,11 @@ int cvips_generic_load_buffer(const void *buf, size_t len);
 /// by `cap`).
 long long cvips_inflated_size(const void *data, size_t length, size_t cap);
 
+/// Whether a baseline (sequential) JPEG's compressed image data decodes to its last row without
+/// a libjpeg warning: 0 intact (or progressive: see the source), 1 damaged or truncated, -1 when
+/// libjpeg cannot read it at all. Decodes at 1/8 scale, so the cost is the entropy decoding.
+int cvips_jpeg_data_damaged(const void *data, size_t length);
+
 /// zlib's CRC-32 (PNG chunks), continuing from `crc` (0 to start).
 unsigned int cvips_crc32(unsigned int crc, const void *data, size_t length);
 
