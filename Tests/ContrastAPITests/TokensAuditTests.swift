@@ -74,7 +74,9 @@ struct TokensAuditTests {
             ("style dictionary material", try Self.files(under: "style-dictionary/material-tokens-sd", ext: "json"), [("rules", .array([.object(["foreground": "color.md_sys_color_on-{x}_{m}", "background": "color.md_sys_color_{x}_{m}"])]))], "style-dictionary", 1),
         ]
         for (name, files, extra, format, modes) in cases {
-            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, extra))
+            // Whole real files in a debug build: up to seconds each when other suites load the
+            // machine (a parallel run under load had one time out at the default 10 s).
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, extra), timeoutSeconds: 60)
             #expect(r.status == 200, "\(name): \(r.text.prefix(400))")
             #expect(r.json["format"]?.string == format, "\(name)")
             #expect(r.json["modes"]?.array?.count == modes, "\(name): modes \(String(describing: r.json["modes"]))")
