@@ -8,6 +8,7 @@ import { updateCVD, severityLabel } from './js/cvd.js';
 import { updateSuggestions, onApply } from './js/suggest.js';
 import { setupPalette, setupExports } from './js/palette.js';
 import { setupImage } from './js/image.js';
+import { setupTextImage } from './js/textimage.js';
 
 const fgText = $('#fg-text');
 const bgText = $('#bg-text');
@@ -95,7 +96,7 @@ function loadFromHash() {
 // ---- Optional endpoints: ask the server what it has ----
 
 async function detectFeatures() {
-  const [colors, styles, labels, suggest, dark, exp, image, health, openapi] = await Promise.all([
+  const [colors, styles, labels, suggest, dark, exp, image, textImage, health, openapi] = await Promise.all([
     api('/v1/system-colors', { query: { appearance: 'light', level: 'base', contrast: 'standard' } }).catch(() => null),
     api('/v1/text-styles', { query: { contentSizeCategory: 'Large' } }).catch(() => null),
     probe('/v1/labels', 'GET'),
@@ -103,6 +104,7 @@ async function detectFeatures() {
     probe('/v1/palette/dark'),
     probe('/v1/palette/export'),
     probe('/v1/image/analyze'),
+    probe('/v1/image/text-contrast'),
     api('/healthz').catch(() => null),
     probe('/openapi.json', 'HEAD'),
   ]);
@@ -147,6 +149,8 @@ async function detectFeatures() {
   if (features.paletteExport) setupExports();
   features.image = image.present;
   $('#image-panel').hidden = !features.image;
+  features.textImage = textImage.present;
+  $('#ti-panel').hidden = !features.textImage;
   document.body.dataset.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k).join(' ');
 }
 
@@ -172,6 +176,7 @@ function wire() {
     return [`foreground: ${state.fg}`, `background: ${state.bg}`];
   });
   setupImage();
+  setupTextImage();
 
   const tokenBox = $('#token-form');
   const tokenInput = $('#api-token');

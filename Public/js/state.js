@@ -8,6 +8,7 @@ export const features = {
   paletteDark: false,  // /v1/palette/dark
   paletteExport: false, // /v1/palette/export
   image: false,        // /v1/image/analyze and /v1/image/dim
+  textImage: false,    // /v1/image/text-contrast
 };
 
 export const state = {

@@ -38,7 +38,8 @@ import Glibc
     }
 
     /// Replays the image fuzzer's corpus (fuzz/corpus/image: the body is the image, as in
-    /// fuzz/FuzzImage.swift) through both image routes: never a 5xx, every 4xx a problem.
+    /// fuzz/FuzzImage.swift) through the image routes (text-contrast with a region, and its heat
+    /// map and preview): never a 5xx, every 4xx a problem.
     /// Inputs that crashed or hung the fuzzer are added there.
     @Test func imageFuzzCorpusReplaysWithoutServerErrors() throws {
         let folder = repositoryRoot.appendingPathComponent("fuzz/corpus/image")
@@ -47,9 +48,16 @@ import Glibc
         let service = ContrastService(configuration: testConfiguration())
         for file in files {
             let body = Array(try Data(contentsOf: folder.appendingPathComponent(file)))
-            for path in ["/v1/image/analyze", "/v1/image/dim"] {
-                let response = service.handle(HTTPRequest(method: "POST", path: path, body: body))
-                #expect(response.status < 500, "\(file) on \(path): \(response.status)")
+            let text = "/v1/image/text-contrast"
+            let routes: [(String, [(name: String, value: String?)])] = [
+                ("/v1/image/analyze", []), ("/v1/image/dim", []),
+                (text, [("textColor", "#777"), ("region", "0,0,2,2"), ("target", "60")]),
+                (text, [("textColor", "black"), ("heatmap", "true")]),
+                (text, [("textColor", "white"), ("preview", "true"), ("scrim", "gradient")]),
+            ]
+            for (path, query) in routes {
+                let response = service.handle(HTTPRequest(method: "POST", path: path, query: query, body: body))
+                #expect(response.status < 500, "\(file) on \(path) \(query): \(response.status)")
                 if response.status >= 400 { expectProblem(Reply(response), response.status) }
             }
         }

@@ -159,9 +159,9 @@ struct OpenAPITests {
                 .compactMap { $0["name"]?.string })
         }
         // `variables` is read for every POST body by Fields.body (CSSRequestScope), not by the endpoint.
-        #expect(members("ContrastRequest") == ContrastEndpoint.fields.union(["variables"]))
+        #expect(members("ContrastRequest") == ContrastEndpoint.fieldsWithGradient.union(["variables"]))
         #expect(members("PickRequest") == PickEndpoint.fields.union(["variables"]))
-        #expect(queryNames("GET /v1/contrast") == ContrastEndpoint.fields)
+        #expect(queryNames("GET /v1/contrast") == ContrastEndpoint.fieldsWithGradient)
         #expect(members("AuditRequest") == AuditEndpoint.fields.union(["variables"]))
         #expect(keys(objectBranch("AuditColor")) == AuditEndpoint.colorFields)
         #expect(members("TableStripesRequest") == TableStripesEndpoint.fields.union(["variables"]))
@@ -178,6 +178,7 @@ struct OpenAPITests {
         #expect(queryNames("GET /v1/text-styles") == TextStylesEndpoint.fields)
         #expect(queryNames("POST /v1/image/analyze") == ImageEndpoint.analyzeFields)
         #expect(queryNames("POST /v1/image/dim") == ImageEndpoint.dimFields)
+        #expect(queryNames("POST /v1/image/text-contrast") == ImageEndpoint.textContrastFields)
 
         // Limits.
         let contrast = v.resolve("#/components/schemas/ContrastRequest")
@@ -188,6 +189,8 @@ struct OpenAPITests {
             == Double(TableStripesEndpoint.maxTextColors))
         #expect(objectBranch("PaletteColor")["properties"]?["on"]?["maxItems"]?.double == Double(PaletteRequest.maxOn))
         #expect(v.resolve("#/components/schemas/Color")?["maxLength"]?.double == Double(maxColorLength))
+        #expect(v.resolve("#/components/schemas/Gradient")?["maxLength"]?.double == Double(CSSGradient.maximumLength))
+        #expect(v.resolve("#/components/schemas/MatrixRequest")?["properties"]?["gradients"]?["maxItems"]?.double == Double(MatrixEndpoint.maxGradients))
 
         // Enums the code spells as Swift enums.
         func enumValues(_ schema: String) -> Set<String> {
@@ -270,6 +273,11 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "layers": ["#0003", {"color": "red", "opacity": 0.5}], "backdrop": "#fff"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "color(display-p3 0 1 0)", "background": "oklch(0.2 0.3 20)", "hexOrder": "argb"}"##, status: 200),
             Sample(method: "GET", target: "/v1/contrast?foreground=%23777&background=white&textShadow=0%200%20%23000", status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklch, #0066cc, 30%, #ffcc00)", "box": {"width": 320, "height": 48}, "region": {"x": 16, "y": 12, "width": 120, "height": 24}, "fontSize": 18}"##, status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff", "layers": [{"color": "repeating-radial-gradient(circle, #0000, #0066cc 20%)", "opacity": 0.8}], "algorithm": "apca"}"##, status: 200),
+            Sample(method: "GET", target: "/v1/contrast?foreground=%23fff&background=conic-gradient(%23000%2C%20%23fff)&box=100,100&region=60,10,30,30", status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(red)"}"##, status: 400),
+            Sample(method: "POST", target: "/v1/contrast/matrix", body: ##"{"colors": ["#fff", "#1c1c1e"], "gradients": ["linear-gradient(#0066cc, #ffcc00)", {"name": "hero", "gradient": "radial-gradient(#000, #777)", "box": {"width": 400, "height": 200}}]}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#777", "background": "#fff", "textShadow": "1px 1px 2px black"}"##, status: 422),
             Sample(method: "POST", target: "/v1/contrast", body: "{", status: 400),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "colour": 1}"##, status: 400),
@@ -389,6 +397,11 @@ struct OpenAPITests {
             ("/v1/image/dim?format=jpeg", png, "application/octet-stream", 200),
             ("/v1/image/dim?amount=0.5&targetLc=60", png, "image/png", 400),
             ("/v1/image/dim?amount=2", png, "image/png", 400),
+            ("/v1/image/text-contrast?textColor=white", png, "image/png", 200),
+            ("/v1/image/text-contrast?textColor=%23333&region=0,0,20,10&target=60", png, nil, 200),
+            ("/v1/image/text-contrast?textColor=white&heatmap=true", png, "image/png", 200),
+            ("/v1/image/text-contrast?textColor=white&region=0,0,41,1", png, "image/png", 400),
+            ("/v1/image/text-contrast?textColor=white", [], "image/png", 400),
         ]
         for (target, body, type, status) in images {
             let reply = callImage(target, body, contentType: type)

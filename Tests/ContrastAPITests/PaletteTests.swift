@@ -120,6 +120,25 @@ struct PaletteTests {
         #expect(known["best"]?["foreground"]?["hex"] != nil)
     }
 
+    /// Translucent text that no lightness can fix (white at 40% on #1e1e1e, 3.78:1) got two
+    /// "not found" reasons and no way out (new-user test). The same white at the smallest 8-bit
+    /// opacity that passes is offered: alpha 117/255 gives 4.532 (116/255: 4.479), computed
+    /// independently as source-over of 255 at a/255 over 30, WCAG 2.2 relative luminance.
+    @Test func translucentTextIsOfferedTheOpacityThatPasses() {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff66", "background": "#1e1e1e", "target": "AA"}"##))
+        #expect(j["best"] == .null)
+        #expect(j["opacity"]?["found"] == true, "\(j)")
+        #expect(j["opacity"]?["alpha"] == .number(117.0 / 255))
+        #expect(j["opacity"]?["foreground"]?["hex"] == "#ffffff75")
+        #expect(abs((j["opacity"]?["ratio"]?.double ?? 0) - 4.532212286684812) < 1e-9)
+        let lighter = j["suggestions"]?.array?.first { $0["direction"] == "lighter" }
+        #expect(lighter?["reason"]?.string?.hasSuffix("the same color at opacity 0.459 (#ffffff75) passes: see opacity") == true, "\(String(describing: lighter))")
+        // Even opaque, #555 on #1e1e1e misses 4.5: opacity says so; an opaque text has no opacity member.
+        let dim = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#55555580", "background": "#1e1e1e"}"##))
+        #expect(dim["opacity"]?["found"] == false)
+        #expect(ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777", "background": "#fff"}"##))["opacity"] == nil)
+    }
+
     /// A suggestion exactly at the target after quantization: the target is the exact ratio of
     /// #767676 on white; #777777 misses it by 0.07; the suggestion is #767676 with value == target.
     @Test func suggestExactlyAtTarget() {

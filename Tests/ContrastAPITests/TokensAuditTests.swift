@@ -49,7 +49,7 @@ struct TokensAuditTests {
     static func pair(_ r: Reply, _ fg: String, _ bg: String, mode: String?) -> JSON? {
         r.json["pairs"]?.array?.first { p in
             p["foreground"]?["token"]?.string == fg && p["background"]?["token"]?.string == bg
-                && (mode == nil ? p["mode"] == .null : p["mode"]?.string == mode)
+                && p["mode"]?.string == (mode ?? "default")
         }
     }
 
@@ -74,7 +74,9 @@ struct TokensAuditTests {
             ("style dictionary material", try Self.files(under: "style-dictionary/material-tokens-sd", ext: "json"), [("rules", .array([.object(["foreground": "color.md_sys_color_on-{x}_{m}", "background": "color.md_sys_color_{x}_{m}"])]))], "style-dictionary", 1),
         ]
         for (name, files, extra, format, modes) in cases {
-            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, extra))
+            // Whole real files in a debug build: up to seconds each when other suites load the
+            // machine (a parallel run under load had one time out at the default 10 s).
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, extra), timeoutSeconds: 60)
             #expect(r.status == 200, "\(name): \(r.text.prefix(400))")
             #expect(r.json["format"]?.string == format, "\(name)")
             #expect(r.json["modes"]?.array?.count == modes, "\(name): modes \(String(describing: r.json["modes"]))")
@@ -119,10 +121,21 @@ struct TokensAuditTests {
         #expect(j["line"]?.double == 2926, "\(j)")
         #expect(j["detail"]?.string?.contains("@color_primitives.Brand B.800") == true)
         #expect(j["pointer"] == "/files/0/content")
+        // ...and says how to get past it: report such pairs, or audit the modes where it resolves.
+        #expect(j["detail"]?.string?.contains("in mode 'brand_b_light'") == true, "\(j)")
+        #expect(j["detail"]?.string?.contains(#"send "unresolved": "report""#) == true, "\(j)")
+        #expect(j["detail"]?.string?.contains(#""modes": ["sds_light", "sds_dark"]"#) == true, "\(j)")
+        // The raw form says it as query parameters (Figma's REST file, one line of JSON).
+        let figma = try String(contentsOf: FixtureLoader.url("tokens/figma-rest-api/terrazzo-primer-figma/get-local-variables.json"), encoding: .utf8)
+        let raw = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=primer", body: figma), 400, kind: "invalid-tokens")
+        #expect(raw["detail"]?.string?.contains("send query parameter unresolved=report") == true, "\(raw)")
+        #expect(raw["detail"]?.string?.contains("modes=dark,dark%20dimmed") == true, "\(raw)")
         let reported = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report")]))
         #expect(reported.status == 200)
         #expect(reported.json["summary"]?["unresolved"]?.double == 1)
-        #expect(reported.headers["x-audit-passes"] == "false")
+        // Reported, the unresolved pair does not fail the audit; the pairs measured pass.
+        #expect(reported.json["summary"]?["failing"]?.double == 0)
+        #expect(reported.headers["x-audit-passes"] == "true")
     }
 
     @Test("errors: cycles, no pairs named, unknown modes, a token missing from one mode's file")
@@ -202,6 +215,112 @@ struct TokensAuditTests {
         #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
     }
 
+    @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
+    func nothingChecked() throws {
+        let live = try LiveServer()
+        let css = try String(contentsOf: FixtureLoader.url("tokens/tailwind/shadcn-v4/globals.css"), encoding: .utf8)
+        let text = try live.request("POST", "/v1/tokens/audit?preset=material3&failOn=failure&report=text&name=app/globals.css",
+                                    body: css, headers: ["Content-Type": "text/css"])
+        #expect(text.status == 422, "\(text.text.prefix(400))")
+        #expect(text.headers["x-audit-passes"] == "false")
+        #expect(text.text.contains("warning: no pair was checked"), "\(text.text)")
+        #expect(text.text.hasSuffix("FAIL\n"))
+        let typo: JSON = .array([.object(["foreground": "--forground", "background": "--background"])])
+        let json = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --foreground: #111; --background: #fff; }"])],
+                                                                               [("rules", typo), ("failOn", "failure")]))
+        #expect(json.status == 422)
+        #expect(json.json["passes"] == false)
+        #expect(json.json["summary"]?["pairs"]?.double == 0)
+        #expect(json.json["warnings"]?.array?.contains { $0.string?.hasPrefix("no pair was checked") == true } == true, "\(json.text)")
+        let junit = try live.request("POST", "/v1/tokens/audit?preset=material3&report=junit", body: css, headers: ["Content-Type": "text/css"])
+        #expect(junit.status == 200)
+        #expect(junit.text.contains("<failure message=\"no pair was checked"), "\(junit.text)")
+    }
+
+    @Test("unresolved: report lists unresolved pairs without failing the audit; the default stays a 400")
+    func unresolvedReportDoesNotFail() throws {
+        let live = try LiveServer()
+        let tokens = ##"{"color": {"$type": "color", "fg": {"$value": "#111111"}, "bg": {"$value": "#ffffff"}, "ghost": {"$value": "{color.nope}"}, "ghost2": {"$value": "{library.gray.9}"}}}"##
+        let files: [JSON] = [.object(["name": "t.json", "content": .string(tokens)])]
+        let rules: JSON = .array([.object(["foreground": "color.*", "background": "color.bg"])])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure")]))
+        #expect(r.status == 200, "\(r.text.prefix(400))")
+        #expect(r.headers["x-audit-passes"] == "true")
+        #expect(r.json["passes"] == true)
+        #expect(r.json["summary"]?["unresolved"]?.double == 2 && r.json["summary"]?["failing"]?.double == 0 && r.json["summary"]?["passing"]?.double == 1)
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure"), ("report", "sarif")]))
+        #expect(sarif.status == 200)
+        let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []
+        #expect(results.count == 2 && results.allSatisfy { $0["level"] == "warning" }, "\(results)")
+        let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure"), ("report", "junit")]))
+        #expect(junit.status == 200)
+        #expect(junit.text.components(separatedBy: "<skipped ").count - 1 == 2 && !junit.text.contains("<error"), "\(junit.text)")
+        // A real failure still fails, unresolved pairs or not.
+        let failing = ##"{"color": {"$type": "color", "fg": {"$value": "#eeeeee"}, "bg": {"$value": "#ffffff"}, "ghost": {"$value": "{color.nope}"}}}"##
+        let f = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(failing)])], [("rules", rules), ("unresolved", "report"), ("failOn", "failure")]))
+        #expect(f.status == 422)
+        // The default: the first unresolved pair is a 400.
+        expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("failOn", "failure")])), 400, kind: "invalid-tokens")
+    }
+
+    @Test("a preset's backdrop is resolved only under a translucent background")
+    func backdropOnlyWhenTranslucent() throws {
+        let live = try LiveServer()
+        // Figma's Primer: bgColor/default (the backdrop of the -muted rules) is a dangling library
+        // alias in most modes, but bgColor/muted is opaque there: the pair needs no backdrop.
+        let figma = try live.request("POST", "/v1/tokens/audit?preset=primer&unresolved=report&name=figma.json", body: try String(
+            contentsOf: FixtureLoader.url("tokens/figma-rest-api/terrazzo-primer-figma/get-local-variables.json"), encoding: .utf8))
+        #expect(figma.status == 200)
+        let muted = figma.json["pairs"]?.array?.filter { $0["foreground"]?["token"] == "fgColor/muted" && $0["background"]?["token"] == "bgColor/muted" } ?? []
+        #expect(muted.count == 9)
+        #expect(muted.allSatisfy { $0["unresolved"] == nil && $0["ratio"] != nil && $0["backdrop"] == nil }, "\(muted.map { $0["unresolved"] ?? $0["mode"] ?? .null })")
+        // A translucent background is still composited over the backdrop.
+        let css = ":root { --bgColor-default: #ffffff; --bgColor-accent-muted: #0969da26; --fgColor-accent: #0969da; }"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=primer", body: css, headers: ["Content-Type": "text/css"])
+        let p = try #require(Self.pair(r, "--fgColor-accent", "--bgColor-accent-muted", mode: nil))
+        #expect(p["backdrop"]?["token"] == "--bgColor-default", "\(p)")
+    }
+
+    @Test("no pairs named: the raw form's problem names what works there, not a 'rules' query parameter")
+    func noPairsNamedSaysWhatWorks() throws {
+        let live = try LiveServer()
+        let raw = expectProblem(try live.request("POST", "/v1/tokens/audit?report=text", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]), 400)
+        let detail = raw["detail"]?.string ?? ""
+        #expect(!detail.contains("query parameter 'rules'"), "\(detail)")
+        #expect(detail.contains("query parameter 'preset'") && detail.contains("JSON request") && detail.contains("\"rules\""), "\(detail)")
+        #expect(detail.contains("docs/api/tokens.md"), "\(detail)")
+        // Following the advice works: 'rules' in the query is still unknown, a JSON request with rules is read.
+        expectProblem(try live.request("POST", "/v1/tokens/audit?rules=x", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]), 400)
+        let json = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --a: #000; }"])], [])), 400)
+        #expect(json["detail"]?.string?.contains("'/rules'") == true && json["detail"]?.string?.contains("docs/api/tokens.md") == true, "\(json)")
+    }
+
+    @Test("the readers' notes are in the text, JUnit and SARIF reports too, not only in JSON")
+    func notesInEveryReport() throws {
+        let live = try LiveServer()
+        let css = try String(contentsOf: FixtureLoader.url("tokens/tailwind/shadcn-v4/globals.css"), encoding: .utf8)
+        func audit(_ report: String) throws -> Reply {
+            try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=\(report)", body: css, headers: ["Content-Type": "text/css"])
+        }
+        let json = try audit("json")
+        let notes = json.json["notes"]?.array?.compactMap(\.string) ?? []
+        let importNote = try #require(notes.first { $0.contains("@import \"tailwindcss\"") })
+        let text = try audit("text")
+        #expect(text.text.contains("note: " + importNote), "\(text.text.suffix(800))")
+        #expect(text.text.hasSuffix("FAIL\n") || text.text.hasSuffix("PASS\n"))
+        let junit = try audit("junit").text
+        let out = try #require(junit.range(of: "<system-out>").flatMap { start in junit.range(of: "</system-out>").map { junit[start.upperBound..<$0.lowerBound] } })
+        #expect(out.contains("note: app/globals.css line 1: @import &quot;tailwindcss&quot;"), "\(out.prefix(300))")
+        // <system-out> follows the suite's test cases (Ant JUnit schema order), once.
+        #expect(junit.components(separatedBy: "<system-out>").count == 2)
+        #expect(junit.range(of: "<system-out>")!.lowerBound > junit.range(of: "</testcase>")!.lowerBound)
+        let sarif = try audit("sarif").json
+        let invocation = try #require(sarif["runs"]?.array?.first?["invocations"]?.array?.first)
+        #expect(invocation["executionSuccessful"] == true)
+        let messages = invocation["toolExecutionNotifications"]?.array ?? []
+        #expect(messages.contains { $0["level"] == "note" && $0["message"]?["text"]?.string == importNote }, "\(messages)")
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()
@@ -214,6 +333,121 @@ struct TokensAuditTests {
         #expect(r.json["passes"] == false)
         let only = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn"), ("modes", .array(["light"]))]))
         #expect(only.json["summary"]?["pairs"]?.double == 1)
+    }
+
+    @Test("one :root theme with light-dark() values is audited in light and in dark")
+    func lightDarkTheme() throws {
+        let live = try LiveServer()
+        // A new user's theme (ld.css): one :root, color-scheme: light dark, every color light-dark().
+        let css = """
+        :root {
+          color-scheme: light dark;
+          --background: light-dark(#ffffff, #111111);
+          --foreground: light-dark(#111111, #3a3a3a);
+          --muted: light-dark(oklch(0.97 0 0), oklch(0.269 0 0));
+          --muted-foreground: light-dark(oklch(0.556 0 0), oklch(0.45 0 0));
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=ld.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["modes"] == .array(["light", "dark"]))
+        let dark = try #require(Self.pair(r, "--foreground", "--background", mode: "dark"))
+        #expect(dark["foreground"]?["hex"] == "#3a3a3a" && dark["background"]?["hex"] == "#111111")
+        #expect(abs((dark["ratio"]?.double ?? 0) - Self.ratio("#3a3a3a", "#111111")) < 1e-9)
+        #expect(dark["ratioText"] == "1.66" && dark["passes"] == false)
+        let light = try #require(Self.pair(r, "--foreground", "--background", mode: "light"))
+        #expect(light["foreground"]?["hex"] == "#111111" && light["background"]?["hex"] == "#ffffff")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("light-dark()") == true } == true, "\(String(describing: r.json["notes"]))")
+        let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=ld.css&report=text&modes=dark", body: css, headers: ["Content-Type": "text/css"])
+        #expect(text.status == 200, "\(text.text.prefix(300))")
+        #expect(text.text.contains("dark  --foreground        --background  1.66:1    4.5:1  FAIL"), "\(text.text)")
+    }
+
+    @Test("Tailwind v4: a pair of plain aliases (--color-x: var(--x)) of a checked pair is reported once")
+    func aliasPairsOnce() throws {
+        let live = try LiveServer()
+        let css = """
+        :root { --background: #ffffff; --foreground: #111111; --primary: #3b82f6; --primary-foreground: #ffffff; }
+        .dark { --background: #000000; --foreground: #eeeeee; --primary: #60a5fa; --primary-foreground: #ffffff; }
+        @theme inline {
+          --color-background: var(--background);
+          --color-foreground: var(--foreground);
+          --color-primary: var(--primary);
+          --color-primary-foreground: var(--primary-foreground);
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        #expect(r.json["summary"]?["pairs"]?.double == 4, "\(String(describing: r.json["summary"]))")
+        #expect(r.json["summary"]?["skippedAliasPairs"]?.double == 4)
+        #expect(Self.pair(r, "--primary-foreground", "--primary", mode: "dark") != nil)
+        #expect(Self.pair(r, "--color-primary-foreground", "--color-primary", mode: "dark") == nil)
+        #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("4 pairs skipped: aliases of pairs already checked") == true } == true, "\(String(describing: r.json["notes"]))")
+        // SARIF: one result per real problem (white on blue fails in both modes), at --primary-foreground.
+        let sarif = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
+        let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []
+        #expect(results.count == 2, "\(results)")
+        #expect(results.allSatisfy { $0["message"]?["text"]?.string?.hasPrefix("--primary-foreground on --primary") == true })
+        // An alias pair whose source pair is not checked is still checked.
+        let only = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
+            [("rules", .array([.object(["foreground": "--color-primary-foreground", "background": "--color-primary"])]))]))
+        #expect(only.json["summary"]?["pairs"]?.double == 2 && only.json["summary"]?["skippedAliasPairs"]?.double == 0)
+    }
+
+    @Test("the docs name what the token audit answers: its problem kinds, the raw file's name, preset placeholders")
+    func docsMatchAnswers() throws {
+        let live = try LiveServer()
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/api")
+        let errors = try String(contentsOf: docs.appendingPathComponent("errors.md"), encoding: .utf8)
+        let tokens = try String(contentsOf: docs.appendingPathComponent("tokens.md"), encoding: .utf8)
+        // Every problem kind the audit gives has a row in errors.md's table.
+        let problems = [
+            try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ##"{"color": {"a": {"$value": "#fff""##),
+            try live.request("POST", "/v1/tokens/audit", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]),
+            try live.request("POST", "/v1/tokens/audit?preset=nope", body: ":root { --a: #000; }", headers: ["Content-Type": "text/css"]),
+        ]
+        for p in problems {
+            let kind = try #require(p.json["type"]?.string?.replacingOccurrences(of: "/problems/", with: ""))
+            #expect(errors.contains("| `\(kind)` | \(p.status) |"), "errors.md has no row for \(kind)")
+        }
+        // A raw body without name is the file 'tokens', as tokens.md says.
+        #expect(problems[0].json["file"] == "tokens")
+        #expect(tokens.contains("reported as `tokens`"))
+        // errors.md says the token audit takes text/css, which the 415 rule would otherwise refuse.
+        #expect(errors.contains("text/css"))
+        // tokens.md explains the placeholders shown in preset rules and warnings.
+        for placeholder in ["`{p}`", "`{s}`"] { #expect(tokens.contains("| \(placeholder) |"), "\(placeholder)") }
+    }
+
+    @Test("radix: solid text steps on solid backgrounds, alpha text composited over the solid ones, never alpha on alpha")
+    func radixAlphaSteps() throws {
+        let live = try LiveServer()
+        // Radix Colors' own CSS names (@radix-ui/colors gray.css and gray-dark.css, steps 1, 2, 11, 12).
+        let css = """
+        :root, .light, .light-theme {
+          --gray-1: #fcfcfc; --gray-2: #f9f9f9; --gray-11: #646464; --gray-12: #202020;
+          --gray-a1: #00000003; --gray-a2: #00000006; --gray-a11: #0000009b; --gray-a12: #000000df;
+        }
+        .dark, .dark-theme {
+          --gray-1: #111111; --gray-2: #191919; --gray-11: #b4b4b4; --gray-12: #eeeeee;
+          --gray-a1: #00000000; --gray-a2: #ffffff09; --gray-a11: #ffffffaf; --gray-a12: #ffffffed;
+        }
+        """
+        let r = try live.request("POST", "/v1/tokens/audit?preset=radix&name=radix.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let pairs = r.json["pairs"]?.array ?? []
+        // No alpha background: --gray-a11 on --gray-a1 measured 1.00:1 against nothing under it.
+        #expect(!pairs.contains { $0["background"]?["token"]?.string?.contains("-a") == true }, "\(pairs.map { $0["summary"] ?? .null })")
+        #expect(pairs.count == 16)  // (11, 12, a11, a12) × (1, 2) × 2 modes
+        let solid = try #require(Self.pair(r, "--gray-11", "--gray-1", mode: "light"))
+        #expect(abs((solid["ratio"]?.double ?? 0) - Self.ratio("#646464", "#fcfcfc")) < 1e-9)
+        // The alpha text step is composited over the solid background: #ffffffaf over #111111.
+        let alpha = try #require(Self.pair(r, "--gray-a11", "--gray-1", mode: "dark"))
+        #expect(alpha["foreground"]?["hex"] == "#ffffffaf")
+        let ratio = alpha["ratio"]?.double ?? 0
+        #expect(ratio > 7 && ratio < 12, "\(alpha)")
+        #expect(r.json["passes"] == true && r.json["warnings"] == .array([]), "\(String(describing: r.json["warnings"]))")
     }
 
     @Test("our own /v1/palette/export tokens file, sent back, is audited in its four modes")

@@ -51,18 +51,21 @@ public final class LiveServer: @unchecked Sendable {
     deinit { server.stop() }
 
     /// Sends raw bytes and reads the whole response (the request should say `Connection: close`).
-    public func raw(_ request: [UInt8]) throws -> Reply {
-        try RawHTTP.exchange(port: port, request).reply
+    public func raw(_ request: [UInt8], timeoutSeconds: Int = 10) throws -> Reply {
+        try RawHTTP.exchange(port: port, request, timeoutSeconds: timeoutSeconds).reply
     }
 
     /// Sends one request with `Connection: close`.
+    /// `timeoutSeconds`: how long to wait for the answer (raise it for requests that are heavy in
+    /// a debug build on a loaded machine, such as whole real token files).
     public func request(_ method: String, _ target: String, body: String? = nil,
-                        headers: [String: String] = ["Content-Type": "application/json"]) throws -> Reply {
+                        headers: [String: String] = ["Content-Type": "application/json"],
+                        timeoutSeconds: Int = 10) throws -> Reply {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (k, v) in headers where body != nil || k.lowercased() != "content-type" { text += "\(k): \(v)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
-        return try raw(Array(text.utf8))
+        return try raw(Array(text.utf8), timeoutSeconds: timeoutSeconds)
     }
 }
 

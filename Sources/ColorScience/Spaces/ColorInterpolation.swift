@@ -151,39 +151,60 @@ public enum ColorInterpolation {
     ///   interpolated alpha when it is not 0.
     public static func interpolate(_ a: Color, _ b: Color, at t: Double, in space: InterpolationSpace,
                                    hue: HueInterpolationMethod = .shorter) -> Color {
-        var p = point(a, in: space), q = point(b, in: space)
-        // §12.3: a component missing in one color takes the other's value.
-        for k in 0..<3 {
-            if p.missing[k] && !q.missing[k] { p.c[k] = q.c[k]; p.missing[k] = false }
-            else if q.missing[k] && !p.missing[k] { q.c[k] = p.c[k]; q.missing[k] = false }
+        Pair(a, b, in: space, hue: hue).color(at: t)
+    }
+
+    /// Two colors made ready for many interpolations between them (a gradient's segment): the
+    /// conversions into the interpolation space, the missing components, the hue fixup and the
+    /// premultiplication of `interpolate` are done once; `color(at:)` gives exactly what
+    /// `interpolate` gives.
+    public struct Pair: Sendable {
+        let p: SIMD3<Double>, q: SIMD3<Double>
+        let pa: Double, qa: Double
+        let missing: ComponentFlags
+        let bothAlphaMissing: Bool
+        let space: InterpolationSpace
+        let hueIndex: Int?
+
+        public init(_ a: Color, _ b: Color, in space: InterpolationSpace, hue: HueInterpolationMethod = .shorter) {
+            var p = ColorInterpolation.point(a, in: space), q = ColorInterpolation.point(b, in: space)
+            // §12.3: a component missing in one color takes the other's value.
+            for k in 0..<3 {
+                if p.missing[k] && !q.missing[k] { p.c[k] = q.c[k]; p.missing[k] = false }
+                else if q.missing[k] && !p.missing[k] { q.c[k] = p.c[k]; q.missing[k] = false }
+            }
+            if p.alphaMissing && !q.alphaMissing { p.alpha = q.alpha; p.alphaMissing = false }
+            else if q.alphaMissing && !p.alphaMissing { q.alpha = p.alpha; q.alphaMissing = false }
+            let bothAlphaMissing = p.alphaMissing && q.alphaMissing
+            let (pa, qa) = bothAlphaMissing ? (1.0, 1.0) : (p.alpha, q.alpha)
+            let hueIndex = space.hueIndex
+            if let h = hueIndex, !p.missing[h], !q.missing[h] {
+                (p.c[h], q.c[h]) = ColorInterpolation.fixup(p.c[h], q.c[h], hue)
+            }
+            // Premultiply (§12.3), hue excepted.
+            for k in 0..<3 where k != hueIndex {
+                p.c[k] *= pa
+                q.c[k] *= qa
+            }
+            var missing = ComponentFlags(repeating: false)
+            for k in 0..<3 where p.missing[k] && q.missing[k] { missing[k] = true }
+            (self.p, self.q, self.pa, self.qa) = (p.c, q.c, pa, qa)
+            (self.missing, self.bothAlphaMissing, self.space, self.hueIndex) = (missing, bothAlphaMissing, space, hueIndex)
         }
-        if p.alphaMissing && !q.alphaMissing { p.alpha = q.alpha; p.alphaMissing = false }
-        else if q.alphaMissing && !p.alphaMissing { q.alpha = p.alpha; q.alphaMissing = false }
-        let bothAlphaMissing = p.alphaMissing && q.alphaMissing
-        let (pa, qa) = bothAlphaMissing ? (1.0, 1.0) : (p.alpha, q.alpha)
-        let hueIndex = space.hueIndex
-        if let h = hueIndex, !p.missing[h], !q.missing[h] {
-            (p.c[h], q.c[h]) = fixup(p.c[h], q.c[h], hue)
+
+        /// The color at `t` (`0...1`, the weight of the second color), as `interpolate` gives it.
+        public func color(at t: Double) -> Color {
+            let alpha = pa + (qa - pa) * t
+            var c = p + (q - p) * t
+            if alpha != 0 {
+                for k in 0..<3 where k != hueIndex { c[k] /= alpha }
+            }
+            for k in 0..<3 where missing[k] { c[k] = 0 }
+            if let h = hueIndex, !missing[h] { c[h] = ColorSpaceTree.normalizedHue(c[h]) }
+            var result = space.color(c, alpha: Swift.min(Swift.max(alpha, 0), 1), isNone: missing)
+            result.alphaIsNone = bothAlphaMissing
+            return result
         }
-        // Premultiply (§12.3), hue excepted.
-        for k in 0..<3 where k != hueIndex {
-            p.c[k] *= pa
-            q.c[k] *= qa
-        }
-        let alpha = pa + (qa - pa) * t
-        var c = p.c + (q.c - p.c) * t
-        if alpha != 0 {
-            for k in 0..<3 where k != hueIndex { c[k] /= alpha }
-        }
-        var missing = ComponentFlags(repeating: false)
-        for k in 0..<3 where p.missing[k] && q.missing[k] {
-            missing[k] = true
-            c[k] = 0
-        }
-        if let h = hueIndex, !missing[h] { c[h] = ColorSpaceTree.normalizedHue(c[h]) }
-        var result = space.color(c, alpha: Swift.min(Swift.max(alpha, 0), 1), isNone: missing)
-        result.alphaIsNone = bothAlphaMissing
-        return result
     }
 
     /// `color` in `space` with its missing components: those missing in the source whose

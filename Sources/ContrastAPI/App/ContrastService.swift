@@ -11,7 +11,7 @@ public struct ContrastService: Sendable {
     /// simulations): the server runs them on its bounded heavy-work pool, with a deadline, so
     /// `/healthz` and small requests are never behind them (``ServerConfiguration/heavyPaths``).
     public static let heavyPaths: Set<String> = [
-        ImageEndpoint.analyzePath, ImageEndpoint.dimPath, "/v1/contrast/matrix", "/v1/palette/dark",
+        ImageEndpoint.analyzePath, ImageEndpoint.dimPath, ImageEndpoint.textContrastPath, "/v1/contrast/matrix", "/v1/palette/dark",
         "/v1/palette/export", "/v1/simulate", "/v1/audit", "/v1/table-stripes", TokensAuditEndpoint.path,
     ]
 
@@ -62,6 +62,7 @@ public struct ContrastService: Sendable {
         let images = ImageEndpoint(configuration: configuration)
         r.add("POST", ImageEndpoint.analyzePath, json(images.analyze))
         r.add("POST", ImageEndpoint.dimPath, images.dimHandler)
+        r.add("POST", ImageEndpoint.textContrastPath, images.textContrastHandler)
         r.add("GET", "/v1/suggest", json(SuggestEndpoint.handle))
         r.add("POST", "/v1/suggest", json(SuggestEndpoint.handle))
         let paletteDark = PaletteDarkEndpoint(maxPaletteSize: configuration.maxPaletteSize)

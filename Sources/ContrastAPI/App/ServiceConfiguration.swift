@@ -247,6 +247,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.maxBodyBytes = maxBodyBytes
         s.maxBodyBytesByPath[ImageEndpoint.analyzePath] = maxImageBytes
         s.maxBodyBytesByPath[ImageEndpoint.dimPath] = maxImageBytes
+        s.maxBodyBytesByPath[ImageEndpoint.textContrastPath] = maxImageBytes
         s.maxBodyBytesByPath[TokensAuditEndpoint.path] = maxTokenBytes
         s.connectionLimit = connectionLimit
         s.perIPConnectionLimit = perIPConnectionLimit

@@ -70,6 +70,9 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     if let color = CSSColorParser.parseHexColor(text, hexOrder: hexOrder) {
         return ResolvedColor(input: text, color: color, display: DisplayColor(color))
     }
+    if CSSGradient.looksLikeGradient(text) {
+        throw Problem.invalidColor(path, "\(path.display) is a CSS gradient, and a color is needed here (a gradient may be the background or a layer of /v1/contrast, or one of a matrix's gradients)")
+    }
     let appearance = (context ?? AppleRequestScope.context).appearance
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)

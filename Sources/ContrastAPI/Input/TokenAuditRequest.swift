@@ -33,6 +33,8 @@ struct TokenAuditRequest {
     var rulesField: FieldPath = .body("/rules")
     /// `/modes` or the query parameter `modes`.
     var modesField: FieldPath = .body("/modes")
+    /// A raw token file with the options in the query (not a JSON request).
+    var fromQuery: Bool
 
     /// Reads the request.
     static func parse(_ request: HTTPRequest) throws(Problem) -> TokenAuditRequest {
@@ -119,7 +121,14 @@ struct TokenAuditRequest {
             }
         }
         if presets.isEmpty && rules.isEmpty {
-            throw Problem.invalidField(f.field("preset"), "say which pairs to check: give \(f.field("rules").display) ([{\"foreground\": \"color.text.*\", \"background\": \"color.surface.*\"}]) or \(f.field("preset").display), one of \(PairPreset.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")); pairs are never guessed")
+            let presetList = PairPreset.allCases.map { "\($0.rawValue) (\($0.source))" }.joined(separator: ", ")
+            let example = "[{\"foreground\": \"color.text.*\", \"background\": \"color.surface.*\"}]"
+            // Rules are JSON objects: a raw file's query has no `rules`, so the query form names
+            // what works there (a preset) and the JSON request that takes rules.
+            let how = f.fromQuery
+                ? "give \(f.field("preset").display), one of \(presetList); or, for rules of your own, send a JSON request {\"files\": [{\"name\": …, \"content\": …}], \"rules\": \(example)} (rules are not a query parameter)"
+                : "give \(f.field("rules").display) (\(example)) or \(f.field("preset").display), one of \(presetList)"
+            throw Problem.invalidField(f.field("preset"), "say which pairs to check: \(how); pairs are never guessed (docs/api/tokens.md, \"Pair rules and presets\")")
         }
         var options = TokenAuditOptions()
         options.policy = try f.choice("policy", TokenPolicy.self) ?? .wcagAA
@@ -141,7 +150,7 @@ struct TokenAuditRequest {
         let rulesField = rules.isEmpty ? f.field("preset") : f.field("rules")
         for p in presets { rules += p.rules }
         return TokenAuditRequest(files: files, format: format, presets: presets, rules: rules, options: options, report: report, failOn: failOn,
-                                 rulesField: rulesField, modesField: f.field("modes"))
+                                 rulesField: rulesField, modesField: f.field("modes"), fromQuery: f.fromQuery)
     }
 
     /// A JSON request (`{"files": …}`) rather than a raw token file: a JSON object body whose

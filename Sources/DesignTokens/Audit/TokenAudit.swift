@@ -11,7 +11,7 @@ public struct TokenAuditOptions: Sendable {
     /// Modes to audit (nil: every mode of the files).
     public var modes: [String]? = nil
     /// Unresolvable tokens in pairs (unknown alias, cycle, no value in a mode): an error (the
-    /// default), or reported per pair and counted.
+    /// default), or reported per pair and counted without failing the audit.
     public var reportUnresolved = false
     /// Most pairs (rule expansions × modes) one audit measures (each is about 1 KB of JSON answer).
     public var maximumPairs = 20_000
@@ -93,12 +93,38 @@ public struct TokenAuditReport: Sendable {
     public var skippedNonColor: Int
     /// Pairs (× modes) left out because a token of them is not a color there.
     public var skippedPairs: Int
+    /// Pairs (× modes) left out because both their tokens are plain aliases of the tokens of a
+    /// pair checked (Tailwind v4's `--color-x: var(--x)`).
+    public var skippedAliasPairs: Int
     /// Rules that matched no pair (by index): likely a misspelt pattern.
     public var unmatchedRules: [Int]
     public var notes: [String]
 
-    /// True when no pair fails or is unresolved.
-    public var passes: Bool { summaries.allSatisfy { $0.failing == 0 && $0.unresolved == 0 } }
+    /// Pairs measured (passing or failing) in all modes.
+    public var checkedPairs: Int { summaries.reduce(0) { $0 + $1.passing + $1.failing } }
+
+    /// True when at least one pair was measured and no pair fails. An audit that measured nothing
+    /// (a preset for another design system, a misspelt rule) does not pass: a CI job must not turn
+    /// green because nothing was checked. Unresolved pairs exist only with
+    /// `TokenAuditOptions.reportUnresolved` (otherwise the first one is an error); they are
+    /// reported and counted but do not fail the audit: that is what asking to report them means.
+    public var passes: Bool {
+        checkedPairs > 0 && summaries.allSatisfy { $0.failing == 0 }
+    }
+
+    /// Why nothing was checked, when no pair was measured (nil otherwise).
+    public var nothingCheckedReason: String? {
+        guard checkedPairs == 0 else { return nil }
+        let why: String
+        if !results.isEmpty {
+            why = "every pair the rules match has a token that cannot be resolved"
+        } else if skippedPairs > 0 {
+            why = "the tokens the rules match are not colors"
+        } else {
+            why = "the rules and presets match no tokens of these files (a preset for another design system, or a misspelt pattern?)"
+        }
+        return "no pair was checked: \(why); an audit that checks nothing does not pass"
+    }
 }
 
 /// Runs audits.
@@ -108,8 +134,13 @@ public enum TokenAudit {
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
     /// mode's name says light (DTCG `$value` and Figma's default mode repeat a light mode) or no
     /// token has a base color. It is named `light` when another mode says dark, else `default`.
+    ///
+    /// Files with one mode whose values depend on the color scheme (`light-dark()`, as a single
+    /// `:root` with `color-scheme: light dark` writes a theme) have the modes `light` and `dark`:
+    /// the base values in both, `light-dark()` taking its first color in `light` and its second
+    /// in `dark` (the resolver's color scheme goes by the mode's name).
     public static func modes(of set: TokenSet) -> [String] {
-        guard !set.modes.isEmpty else { return [] }
+        guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
         let names = set.modes.map { $0.lowercased() }
         let baseColors = set.tokens.contains { t in
             switch t.base { case .css?, .alias?: return t.type != "channels"; default: return false }
@@ -117,6 +148,14 @@ public enum TokenAudit {
         guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
         let base = names.contains(where: { $0.contains("dark") }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
+    }
+
+    /// How many tokens have a value using `light-dark()` (CSS Color 5 §5).
+    static func colorSchemeDependent(_ set: TokenSet) -> Int {
+        set.tokens.reduce(0) { count, t in
+            let values = [t.base].compactMap { $0 } + Array(t.modes.values)
+            return count + (values.contains { if case .css(let text) = $0 { return text.lowercased().contains("light-dark(") } else { return false } } ? 1 : 0)
+        }
     }
 
     /// Audits `set` by `rules`.
@@ -127,9 +166,15 @@ public enum TokenAudit {
         let resolver = TokenResolver(set, variables: options.variables)
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
+        var notes = set.notes
         if !set.modes.isEmpty && available.count > set.modes.count {
             // The base values are a mode of their own (CSS `:root` beside `.dark`).
             modes = available.map { Optional($0) }
+        } else if set.modes.isEmpty && !available.isEmpty {
+            // One mode, values by color scheme: audited in light and in dark.
+            modes = available.map { Optional($0) }
+            let n = colorSchemeDependent(set)
+            notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark(): the files have one mode, audited as two, 'light' (light-dark() taking its first color) and 'dark' (its second)")
         }
         if let wanted = options.modes {
             for m in wanted where !available.contains(m) {
@@ -197,7 +242,7 @@ public enum TokenAudit {
                     for fg in candidates(rule.foreground) {
                         polls &+= 1
                         if polls & 255 == 0, options.isCancelled?() == true { break }
-                        if let c = try rule.foreground.firstMatch(fg, steps: &steps) { fgMatches.append((fg, c)) }
+                        if let c = try rule.foreground.firstMatch(fg, steps: &steps), rule.accepts?(c) ?? true { fgMatches.append((fg, c)) }
                     }
                 } catch { throw exhausted(ri) }
             }
@@ -243,6 +288,38 @@ public enum TokenAudit {
             if count == 0 { unmatched.append(ri) }
         }
         try poll(now: true)
+        // A pair whose two tokens are both plain aliases (the whole value, in every audited mode)
+        // of the tokens of another pair has the same colors everywhere: Tailwind v4's
+        // `@theme inline { --color-x: var(--x) }` doubles every shadcn pair. Such pairs are checked
+        // once, as the pair of the tokens that hold the colors, and counted.
+        func source(_ path: String) -> (path: String, hops: Int) {
+            var p = path, hops = 0
+            while hops < TokenResolver.maximumChain, let t = resolver.token(p) {
+                let values = modes.map { t.value(in: $0) }
+                guard case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
+                      let next = resolver.token(target)?.path, next != p else { break }
+                p = next
+                hops += 1
+            }
+            return (p, hops)
+        }
+        func sourceKey(_ pair: Pair, _ fg: String, _ bg: String) -> String {
+            let rule = rules[pair.rule]
+            return "\(fg)\u{0}\(bg)\u{0}\(pair.backdrop.map { source($0).path } ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.fontWeight ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
+        }
+        let sources = pairs.map { (source($0.fg), source($0.bg)) }
+        var checkedKeys = Set<String>()
+        for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 || bg.hops == 0 {
+            checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
+        }
+        var aliasDuplicates: [Pair] = []
+        pairs = zip(pairs, sources).compactMap { pair, s in
+            guard s.0.hops > 0 && s.1.hops > 0 else { return pair }
+            let key = sourceKey(pair, s.0.path, s.1.path)
+            if checkedKeys.insert(key).inserted { return pair }
+            aliasDuplicates.append(pair)
+            return nil
+        }
         var results: [PairResult] = []
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
@@ -276,13 +353,25 @@ public enum TokenAudit {
                             error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode), reason: "is a \(type), not a color")
                         }
                         if options.reportUnresolved { result.unresolved = error; return nil }
-                        throw error
+                        var thrown = error
+                        let resolvesIn = modes.compactMap { m -> String? in
+                            guard let m, case .success = resolver.resolve(path, mode: m) else { return nil }
+                            return m
+                        }
+                        thrown.unresolvedPair = TokenError.UnresolvedPair(mode: mode, resolvesIn: resolvesIn)
+                        throw thrown
                     }
                 }
                 let fg = try take(resolver.resolve(pair.fg, mode: mode), pair.fg)
                 let bg = fg == nil ? nil : try take(resolver.resolve(pair.bg, mode: mode), pair.bg)
                 var backdrop: ResolvedToken? = nil
-                if let b = pair.backdrop, bg != nil { backdrop = try take(resolver.resolve(b, mode: mode), b) }
+                // The backdrop shows only through a translucent background: over an opaque one
+                // (also under a translucent foreground, which composites over the background) it
+                // is neither needed nor resolved, so a backdrop token missing in a mode does not
+                // make an opaque pair unresolved.
+                if let b = pair.backdrop, let bg, DisplayColor(bg.color).alpha < 1 {
+                    backdrop = try take(resolver.resolve(b, mode: mode), b)
+                }
                 if result.unresolved == nil, let fg, let bg {
                     result.foreground = fg
                     result.background = bg
@@ -306,7 +395,10 @@ public enum TokenAudit {
             }
             summaries.append(summary)
         }
-        var notes = set.notes
+        if let first = aliasDuplicates.first {
+            let n = aliasDuplicates.count * modes.count
+            notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
+        }
         if suggestions >= options.maximumSuggestions {
             notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
         }
@@ -316,6 +408,7 @@ public enum TokenAudit {
         }.count
         return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
                                 tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
+                                skippedAliasPairs: aliasDuplicates.count * modes.count,
                                 unmatchedRules: unmatched, notes: notes)
     }
 }

@@ -137,6 +137,20 @@ public struct TokenError: Error, Sendable, Equatable {
     /// fault of the files: the limit's value (the API answers 422 `limit-exceeded` naming the
     /// rules).
     public var limit: Int?
+    /// Set when the error is a pair of an audit that could not be resolved in a mode (so the
+    /// caller can say how to get past it: report such pairs, or audit other modes).
+    public var unresolvedPair: UnresolvedPair?
+
+    /// Where an unresolvable pair was met: the mode, and the audit's modes in which the pair's
+    /// token does resolve.
+    public struct UnresolvedPair: Sendable, Equatable {
+        public var mode: String?
+        public var resolvesIn: [String]
+        public init(mode: String?, resolvesIn: [String]) {
+            self.mode = mode
+            self.resolvesIn = resolvesIn
+        }
+    }
 
     public init(file: String? = nil, path: String? = nil, location: TokenLocation? = nil, reason: String, limit: Int? = nil) {
         self.file = file

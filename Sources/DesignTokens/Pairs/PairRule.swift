@@ -57,6 +57,9 @@ public struct PairRule: Sendable {
     public var backdrop: TokenPattern?
     /// Where the rule comes from: "rules[2]" or "preset shadcn".
     public var source: String
+    /// For presets: whether a foreground match's captures make a pair (nil: every match does).
+    /// Radix's solid-step rules refuse the alpha scales (`--amber-a11`, `amberA11`).
+    public var accepts: (@Sendable ([String: String]) -> Bool)? = nil
 
     public init(foreground: TokenPattern, background: TokenPattern, role: PairRole = .text, fontSize: Double? = nil,
                 fontWeight: Int? = nil, policy: TokenPolicy? = nil, backdrop: TokenPattern? = nil, source: String) {
@@ -100,8 +103,13 @@ public enum PairPreset: String, Sendable, CaseIterable {
     /// and its containers, `inverse-on-surface` and `inverse-primary` on `inverse-surface`
     /// (m3.material.io/styles/color/roles).
     case material3
-    /// Radix Colors: steps 11 and 12 (text) on steps 1 and 2 (backgrounds) of each scale
-    /// (radix-ui.com/colors/docs/palette-composition/understanding-the-scale).
+    /// Radix Colors: steps 11 and 12 (low- and high-contrast text) on steps 1 and 2 (app and
+    /// subtle backgrounds) of each scale (radix-ui.com/colors/docs/palette-composition/
+    /// understanding-the-scale). Solid steps pair with solid steps. The alpha variants
+    /// (`--amber-a11`, `amberA11`) are translucent colors meant to be laid over a page
+    /// background, so the alpha text steps are composited over the scale's solid steps 1 and 2;
+    /// an alpha step on an alpha step (`--amber-a11` on `--amber-a1`, nearly transparent) has
+    /// nothing under it and is not a pair.
     case radix
     /// Primer: `fgColor-*` on `bgColor-*`: default and muted text on the default and muted
     /// backgrounds, `onEmphasis` on the emphasis backgrounds, role text on its muted background
@@ -118,7 +126,7 @@ public enum PairPreset: String, Sendable, CaseIterable {
         switch self {
         case .shadcn: return "https://ui.shadcn.com/docs/theming (background/foreground convention)"
         case .material3: return "https://m3.material.io/styles/color/roles"
-        case .radix: return "https://www.radix-ui.com/colors/docs/palette-composition/understanding-the-scale"
+        case .radix: return "https://www.radix-ui.com/colors/docs/palette-composition/understanding-the-scale (steps 11-12 text on steps 1-2; alpha text steps over the solid steps 1-2)"
         case .primer: return "https://primer.style/foundations/primitives/color"
         case .apple: return "https://developer.apple.com/design/human-interface-guidelines/dark-mode"
         }
@@ -140,7 +148,25 @@ public enum PairPreset: String, Sendable, CaseIterable {
                     r("{p}on-surface", "{p}surface-container{s}"), r("{p}on-surface-variant", "{p}surface-container{s}"),
                     r("{p}inverse-primary", "{p}inverse-surface")]
         case .radix:
-            return [r("{p}11", "{p}1"), r("{p}12", "{p}1"), r("{p}11", "{p}2"), r("{p}12", "{p}2")]
+            // `{p}11` also matches the alpha step `--amber-a11` (p `--amber-a`) and `amberA11`
+            // (p `amberA`): solid rules refuse such prefixes. Alpha text (`--amber-a11`, Radix's
+            // CSS names) has rules of its own, on the solid backgrounds of the same scale; the
+            // JavaScript names' alpha steps (`amberA11` beside `amber1`) are left out rather than
+            // paired with alpha backgrounds.
+            let solid: @Sendable ([String: String]) -> Bool = { captures in
+                let p = captures["p"] ?? ""
+                return !(p.hasSuffix("-a") || p.hasSuffix("_a") || p.hasSuffix(".a") || p.hasSuffix("A"))
+            }
+            var rules: [PairRule] = []
+            for text in ["11", "12"] {
+                for background in ["1", "2"] {
+                    var rule = r("{p}\(text)", "{p}\(background)")
+                    rule.accepts = solid
+                    rules.append(rule)
+                    rules.append(r("{p}a\(text)", "{p}\(background)"))
+                }
+            }
+            return rules
         case .primer:
             var rules = [r("{p}fgColor{s}default", "{p}bgColor{s}default"), r("{p}fgColor{s}muted", "{p}bgColor{s}default"),
                          r("{p}fgColor{s}muted", "{p}bgColor{s}muted", backdrop: "{p}bgColor{s}default"),

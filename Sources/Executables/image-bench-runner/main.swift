@@ -1,6 +1,8 @@
 // image-bench-runner: one decode + dim + encode with ImageProcessing (libvips), for bench/image-bench.
 //
 //   image-bench-runner IN OUT [--factor 0.77 | --recommend] [--format png|jpeg|webp] [--quality 90]
+//   image-bench-runner --text-contrast IN [--decode-only]   (bench/text-contrast-bench)
+//   image-bench-runner --make-photo OUT                     (a 4000 × 3000 photo-like JPEG)
 //
 // Prints one JSON line: phase times in milliseconds. Not a test; see bench/image-bench.
 import ColorScience
@@ -13,6 +15,10 @@ func fail(_ message: String) -> Never {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
+if args.first == "--text-contrast" || args.first == "--make-photo" {
+    textContrastMain(args)
+    exit(0)
+}
 guard args.count >= 2 else { fail("usage: image-bench-runner IN OUT [--factor F | --recommend] [--format F] [--quality Q]") }
 let input = args.removeFirst(), output = args.removeFirst()
 var factor = 0.77, recommend = false, format: ImageFormat?, quality = 90

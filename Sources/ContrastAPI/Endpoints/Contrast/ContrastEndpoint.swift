@@ -10,16 +10,32 @@ struct ContrastEndpoint {
         "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
         "algorithm", "hexOrder", "textShadow",
     ]).union(AppleContrastOptions.fields)
+    /// `fields` and the members a gradient background takes (`box`, `region`).
+    static let fieldsWithGradient = fields.union(gradientFields)
     static let maxLayers = 32
 
     /// The answer as JSON bytes, written without a JSON tree (this is the hottest endpoint).
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.from(request)
-        try f.rejectUnknown(fields)
+        // A gradient is found only when the plain reading fails (an unknown `box`, a background
+        // that is no color), so a plain pair pays nothing for it (bench/profile post).
+        do throws(Problem) { try f.rejectUnknown(fields) } catch {
+            if hasGradient(f) {
+                try f.rejectUnknown(fieldsWithGradient)
+            } else if let key = ["box", "region"].first(where: { f.has($0) }) {
+                throw Problem.invalidField(f.field(key), "\(f.field(key).display) applies only to a gradient: \(f.field("background").display) (or a layer) must be a CSS gradient such as \"linear-gradient(#fff, #000)\"")
+            } else {
+                throw error
+            }
+        }
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
-            try answer(f, apple, into: &writer)
+            do throws(Problem) { try answer(f, apple, into: &writer) } catch {
+                // `answer` wrote nothing: a gradient background or layer was not a color.
+                guard hasGradient(f) else { throw error }
+                try gradientAnswer(f, apple, into: &writer)
+            }
             return writer.bytes
         }
     }

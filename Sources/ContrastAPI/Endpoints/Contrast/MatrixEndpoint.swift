@@ -10,6 +10,10 @@ import JSONValue
 /// `algorithm`, `apcaVersion` and `rows`, where `rows[i][j]` is foreground `i` on background `j`: `ratio`, `ratioText`, `AA`,
 /// `AAA`, `apcaLc` (and `value` for another `algorithm`). CSV has one line per pair; SVG draws the
 /// grid: each cell in its colors with sample text, the ratio and an AA mark.
+///
+/// `gradients` (optional, at most 16): CSS gradient backgrounds, each color of the palette is
+/// measured as text on each (see `gradients(_:)`); JSON adds `gradients` and `onGradients`, CSV
+/// one line per color and gradient (the colors at the lowest ratio); SVG draws the color grid only.
 struct MatrixEndpoint {
     enum Format: String, CaseIterable { case json, csv, svg }
 
@@ -35,7 +39,7 @@ struct MatrixEndpoint {
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
             let f = try Fields.body(request, allowedQuery: ["format"])
-            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder", "appearance", "level", "contrast", "generation"])
+            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients", "appearance", "level", "contrast", "generation"])
             // light-dark() and system color names resolve in the request's Apple context, as in
             // /v1/contrast (new-user test: the matrix refused `appearance`, so light-dark() was
             // always light there).
@@ -78,6 +82,14 @@ struct MatrixEndpoint {
                         limit: MatrixEndpoint.maxTranslucentPairs, status: 422)
                 }
             }
+            let gradients = try MatrixEndpoint.gradients(f, hexOrder: hexOrder, backdrop: backdrop)
+            if palette.count * gradients.count > MatrixEndpoint.maxGradientPairs {
+                throw Problem.tooLarge(
+                    f.field("gradients"),
+                    "\(palette.count) colors on \(gradients.count) gradients make \(palette.count * gradients.count) measurements, "
+                        + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
+                    limit: MatrixEndpoint.maxGradientPairs, status: 422)
+            }
             if let format, format != .json {
                 let bytes = MatrixEndpoint.answerBytes(palette, format: format)
                 if bytes > MatrixEndpoint.maxAnswerBytes {
@@ -91,14 +103,30 @@ struct MatrixEndpoint {
                 }
             }
             let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
+            let gradientCells = MatrixEndpoint.measure(palette, on: gradients, backdrop: backdrop?.display.srgb)
             switch format ?? .json {
             case .json:
-                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                    body: MatrixEndpoint.json(palette, cells, algorithm: algorithm))
+                var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)
+                if !gradients.isEmpty { MatrixEndpoint.appendGradients(gradients, gradientCells, to: &body) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
             case .csv:
+                var text = MatrixEndpoint.csv(palette, cells, algorithm: algorithm)
+                for (i, row) in gradientCells.enumerated() {
+                    for (k, m) in row.enumerated() {
+                        let r = m.min.ratio
+                        let fields = [
+                            MatrixEndpoint.csvField(palette[i].name), MatrixEndpoint.csvField(gradients[k].name),
+                            ColorJSON.hex(m.min.text), ColorJSON.hex(m.min.background),
+                            Fields.format(r), WCAG.ratioText(r),
+                            String(r >= WCAG.aaNormalText), String(r >= WCAG.aaLargeText), String(r >= WCAG.aaNonText),
+                            String(r >= WCAG.aaaNormalText), String(r >= WCAG.aaaLargeText), Fields.format(m.weakestLc.lc),
+                        ] + (algorithm != .wcag2 ? [""] : [])
+                        text += fields.joined(separator: ",") + "\r\n"
+                    }
+                }
                 return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
                                                            ("Content-Disposition", "attachment; filename=\"contrast-matrix.csv\"")],
-                                    body: Array(MatrixEndpoint.csv(palette, cells, algorithm: algorithm).utf8))
+                                    body: Array(text.utf8))
             case .svg:
                 return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8")],
                                     body: Array(MatrixEndpoint.svg(palette, cells).utf8))
@@ -106,6 +134,108 @@ struct MatrixEndpoint {
         } catch {
             return error.response
         }
+    }
+
+    /// Most gradients in one matrix (each costs about as much as a `/v1/contrast` with a
+    /// gradient, per palette color).
+    static let maxGradients = 16
+    /// Most palette color × gradient measurements in one matrix (each about 150 gradient colors
+    /// evaluated; see docs/performance.md).
+    static let maxGradientPairs = 1024
+
+    /// A named gradient background of the matrix.
+    struct NamedGradient {
+        var name: String
+        var gradient: GradientInput
+        var box: CSSGradient.Box?
+        var region: CSSGradient.Region?
+    }
+
+    /// `gradients`: optional gradient backgrounds, strings or `{"name", "gradient", "box"?,
+    /// "region"?}` (as in `/v1/contrast`), at most `maxGradients`; names unique. Each palette
+    /// color is measured as text on each (translucent gradients need the opaque `backdrop`).
+    static func gradients(_ f: Fields, hexOrder: HexOrder, backdrop: ResolvedColor?) throws(Problem) -> [NamedGradient] {
+        guard let items = try f.array("gradients", maxCount: maxGradients) else { return [] }
+        var out: [NamedGradient] = []
+        var names: Set<String> = []
+        for (k, item) in items.enumerated() {
+            let path = f.field("gradients").appending(index: k)
+            var g: NamedGradient
+            switch item {
+            case .string(let s):
+                g = NamedGradient(name: s, gradient: try resolveGradient(s, at: path, hexOrder: hexOrder))
+            case .object(let o):
+                let gf = Fields(object: o, path: path, fromQuery: f.fromQuery)
+                try gf.rejectUnknown(["name", "gradient", "box", "region"])
+                let text = try gf.string("gradient", required: true, maxLength: CSSGradient.maximumLength)!
+                let gradient = try resolveGradient(text, at: gf.field("gradient"), hexOrder: hexOrder)
+                let box = try gf.gradientBox()
+                g = NamedGradient(name: try gf.string("name", maxLength: 128) ?? text, gradient: gradient,
+                                  box: box, region: try gf.gradientRegion(box: box))
+            default:
+                throw Problem.invalidField(path, "\(path.display) must be a CSS gradient string or {\"name\", \"gradient\", \"box\", \"region\"}, not \(item.typeName)")
+            }
+            if g.gradient.isTranslucent && backdrop == nil {
+                throw Problem.invalidField(path, "\(path.display) has translucent color stops: give an opaque \(f.field("backdrop").display), the color that shows through them")
+            }
+            guard names.insert(g.name).inserted else {
+                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(g.name)); names must be unique")
+            }
+            out.append(g)
+        }
+        return out
+    }
+
+    /// Each palette color as text on each gradient: `[color][gradient]`.
+    static func measure(_ palette: [PaletteColor], on gradients: [NamedGradient], backdrop: SIMD3<Double>?) -> [[GradientContrast]] {
+        guard !gradients.isEmpty else { return [] }
+        let behind = backdrop ?? SIMD3(1, 1, 1)
+        return palette.map { c in
+            gradients.map { g in
+                GradientContrast(text: c.color.display.srgb, textAlpha: c.color.display.alpha, gradient: g.gradient.gradient,
+                                 box: g.box, region: g.region, backdrop: behind)
+            }
+        }
+    }
+
+    /// Adds `gradients` (`name`, `input`, `function`) and `onGradients[i][k]` (palette color `i`
+    /// as text on gradient `k`: the lowest `ratio` with `ratioText` and verdicts, `position` of
+    /// it along the gradient, `maxRatio`, the weakest `apcaLc`) before the answer's closing brace.
+    static func appendGradients(_ gradients: [NamedGradient], _ cells: [[GradientContrast]], to body: inout [UInt8]) {
+        guard body.last == UInt8(ascii: "}") else { return }
+        body.removeLast()
+        var out = JSONByteWriter(capacity: 64 + cells.count * gradients.count * 260)
+        out.raw(#","gradients":["#)
+        for g in gradients {
+            // (The writer puts the commas between objects.)
+            out.object { w in
+                w.member("name", g.name)
+                w.member("input", g.gradient.input)
+                w.member("function", g.gradient.gradient.functionName)
+            }
+        }
+        out.raw(#"],"onGradients":["#)
+        for (i, row) in cells.enumerated() {
+            if i > 0 { out.raw(UInt8(ascii: ",")) }
+            out.raw(UInt8(ascii: "["))
+            for (k, m) in row.enumerated() {
+                if k > 0 { out.raw(UInt8(ascii: ",")) }
+                out.raw(#"{"ratio":"#)
+                out.rawNumber(m.min.ratio)
+                out.raw(#","ratioText":""#)
+                appendRatioText(m.min.ratio, into: &out)
+                out.raw(verdictPieces[ContrastJSON.verdictIndex(m.min.ratio)])
+                out.rawNumber(m.weakestLc.lc)
+                out.raw(#","position":"#)
+                out.rawNumber(m.min.position)
+                out.raw(#","maxRatio":"#)
+                out.rawNumber(m.max.ratio)
+                out.raw(UInt8(ascii: "}"))
+            }
+            out.raw(UInt8(ascii: "]"))
+        }
+        out.raw("]}")
+        body += out.bytes
     }
 
     /// An upper bound of the CSV or SVG answer's size in bytes, from the names alone, before

@@ -49,6 +49,12 @@ struct SuggestEndpoint {
         let current = pairObject(s.current, target: target)
         o.append("current", .object(JSONObject(current.members.filter { $0.key != "direction" }.map { ($0.key, $0.value) })))
         o.append("passes", .bool(s.alreadyPasses))
+        // Translucent text: the same color made more opaque (lightness alone cannot lift white
+        // text at 40% on a dark surface; new-user test).
+        let opacity: MinimumOpacity? = moving == .foreground && !s.alreadyPasses && s.current.foreground.alpha < 1
+            ? MinimumOpacity.search(foreground: fg.color, background: bg.color,
+                                    backdrop: backdrop.map { EightBit.quantize($0.display.srgb) }, target: target)
+            : nil
         var suggestions: [JSON] = []
         for outcome in s.outcomes {
             if let c = outcome.candidate {
@@ -59,12 +65,32 @@ struct SuggestEndpoint {
                 var p = JSONObject()
                 p.append("direction", .string(outcome.direction.rawValue))
                 p.append("found", .bool(false))
-                p.append("reason", .string(reason(outcome, moving: moving, target: target, current: s.current)))
+                var why = reason(outcome, moving: moving, target: target, current: s.current)
+                if let opacity {
+                    why += "; the same color at opacity \(Fields.format((opacity.foreground.alpha * 1000).rounded() / 1000)) (\(opacity.foreground.hex)) passes: see opacity"
+                }
+                p.append("reason", .string(why))
                 p.append("bestReachable", outcome.bestReachable.map { pairJSON($0, target: target) } ?? .null)
                 suggestions.append(.object(p))
             }
         }
         o.append("suggestions", .array(suggestions))
+        if moving == .foreground && !s.alreadyPasses && s.current.foreground.alpha < 1 {
+            var p = JSONObject()
+            if let opacity {
+                p.append("found", .bool(true))
+                p.append("alpha", .number(opacity.foreground.alpha))
+                p.append("foreground", colorJSON(opacity.foreground, moved: true, deltaEOK: 0, deltaE2000: 0))
+                p.append("ratio", .number(opacity.measurement.ratio))
+                p.append("ratioText", .string(WCAG.ratioText(opacity.measurement.ratio)))
+                p.append("apcaLc", .number(opacity.measurement.apcaLc))
+                p.append("value", .number(opacity.value))
+            } else {
+                p.append("found", .bool(false))
+                p.append("reason", .string("even fully opaque, the foreground's color does not reach the target; see suggestions"))
+            }
+            o.append("opacity", .object(p))
+        }
         o.append("best", s.best.map { pairJSON($0, target: target) } ?? .null)
         var notes: [JSON] = [
             .string("Candidates keep the hue and move OKLCH lightness, reducing chroma only where sRGB cannot show it; each is the first 8-bit color of its path that passes, measured as the hex it is reported as."),
@@ -76,6 +102,9 @@ struct SuggestEndpoint {
         }
         if backdrop != nil && bg.display.alpha >= 1 {
             notes.append(.string("backdrop was not used: the background is opaque, so nothing behind it shows through."))
+        }
+        if opacity != nil {
+            notes.append(.string("opacity is the foreground's own color at the smallest 8-bit alpha that passes (its deltaEOK and deltaE2000 are 0: the color does not change, only how much of the background shows through)."))
         }
         if moving == .both {
             notes.append(.string("move both: the two colors move the same OKLCH lightness distance in opposite directions; direction names the foreground's (lighter = lighter text on a darker background); deltaEOK is the sum of both."))

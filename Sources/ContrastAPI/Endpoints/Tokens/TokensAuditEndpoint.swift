@@ -36,7 +36,7 @@ struct TokensAuditEndpoint {
                     // Too much work for one request (pairs, pattern matching): the rules to narrow.
                     throw Problem.tooLarge(req.rulesField, "\(req.rulesField.display): \(error.reason)", limit: limit, status: 422)
                 }
-                throw Self.problem(error, files: req.files)
+                throw Self.problem(error, files: req.files, query: req.fromQuery)
             }
             if request.workTicket?.isAbandoned == true {
                 // The server answered 503 already: the report would be dropped, so it is not built.
@@ -69,8 +69,9 @@ struct TokensAuditEndpoint {
         }
     }
 
-    /// A reading or audit error as a 400 naming the file, token and line.
-    static func problem(_ error: TokenError, files: [TokenFile]) -> Problem {
+    /// A reading or audit error as a 400 naming the file, token and line; for a pair that cannot
+    /// be resolved, how to get past it (`unresolved: "report"`, `modes`), in the request's form.
+    static func problem(_ error: TokenError, files: [TokenFile], query: Bool = false) -> Problem {
         var extra: [(String, JSON)] = []
         // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`.
         if let file = error.file ?? error.location?.file { extra.append(("file", .string(ClientText.cut(file).text))) }
@@ -83,8 +84,19 @@ struct TokensAuditEndpoint {
         if let file = error.file ?? error.location?.file, let i = files.firstIndex(where: { $0.name == file }) {
             field = FieldPath.body("/files/\(i)/content")
         }
+        var detail = error.message.count > 600 ? String(error.message.prefix(599)) + "…" : error.message
+        if let pair = error.unresolvedPair {
+            if let mode = pair.mode { detail += " (in mode '\(mode)')" }
+            let report = query ? "query parameter unresolved=report" : "\"unresolved\": \"report\""
+            detail += ". To audit the other pairs, send \(report): pairs whose tokens cannot be resolved are then listed as unresolved and do not fail the audit"
+            if !pair.resolvesIn.isEmpty {
+                let modes = pair.resolvesIn.prefix(8).joined(separator: ",")
+                detail += "; or audit only modes where this token resolves, " + (query ? "modes=\(modes.replacingOccurrences(of: " ", with: "%20"))" : "\"modes\": [\(pair.resolvesIn.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))]")
+            }
+            detail += " (docs/api/tokens.md)"
+        }
         return Problem(status: 400, kind: "invalid-tokens", title: "Invalid design tokens",
-                       detail: error.message.count > 600 ? String(error.message.prefix(599)) + "…" : error.message, field: field, extra: extra)
+                       detail: detail, field: field, extra: extra)
     }
 
     /// The Apple preset's backgrounds: iOS system backgrounds as tokens `apple.<name>`, light in

@@ -48,6 +48,7 @@ enum TokenAuditJSON {
         o.append("summary", .object([
             ("tokens", .number(Double(report.tokenCount))), ("skippedNonColor", .number(Double(report.skippedNonColor))),
             ("skippedPairs", .number(Double(report.skippedPairs))),
+            ("skippedAliasPairs", .number(Double(report.skippedAliasPairs))),
             ("pairs", .number(Double(total.0))), ("passing", .number(Double(total.1))), ("failing", .number(Double(total.2))),
             ("unresolved", .number(Double(total.3))),
             ("byMode", .array(report.summaries.map { s in
@@ -108,7 +109,7 @@ enum TokenAuditJSON {
             let r = report.rules[i]
             return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }
-        if report.results.isEmpty { warnings.append(.string("no pair was checked: the rules and presets match no tokens of these files")) }
+        if let reason = report.nothingCheckedReason { warnings.append(.string(reason)) }
         o.append("warnings", .array(warnings))
         o.append("notes", .array(report.notes.map { .string($0) }))
         return .object(o)

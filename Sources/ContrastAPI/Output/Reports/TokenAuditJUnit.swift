@@ -2,7 +2,8 @@ import ColorScience
 import DesignTokens
 
 /// JUnit XML of a token audit (`report: junit`): one `<testsuite>` per mode, one `<testcase>` per
-/// pair, `<failure>` for a failing pair and `<error>` for one that could not be resolved. The
+/// pair, `<failure>` for a failing pair and `<skipped>` for one that could not be resolved (reported
+/// on request, it does not fail the audit). The
 /// shape CI systems read (the Ant JUnit schema as GitHub Actions test reporters, GitLab and
 /// Jenkins take it).
 enum TokenAuditJUnit {
@@ -11,18 +12,26 @@ enum TokenAuditJUnit {
 
     static func document(_ report: TokenAuditReport) -> String {
         let failures = report.summaries.reduce(0) { $0 + $1.failing }
-        let errors = report.summaries.reduce(0) { $0 + $1.unresolved }
+        let skipped = report.summaries.reduce(0) { $0 + $1.unresolved }
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
-        for summary in report.summaries {
+        let empty = report.nothingCheckedReason == nil ? 0 : 1
+        x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty)\" failures=\"\(failures + empty)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+        // Warnings and the readers' notes go to the first suite's <system-out> (the Ant JUnit
+        // schema has no place for them on <testsuites>).
+        var messages = report.unmatchedRules.map { i in
+            "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair"
+        }
+        if let reason = report.nothingCheckedReason { messages.append("warning: \(reason)") }
+        messages += report.notes.map { "note: \($0)" }
+        for (index, summary) in report.summaries.enumerated() {
             let mode = summary.mode ?? "default"
-            x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"\(summary.unresolved)\">\n"
+            x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved)\">\n"
             for r in report.results where r.mode == summary.mode {
                 let location = r.foreground?.location ?? r.unresolved?.location
                 let file = location.map { " file=\"\(escape($0.file))\" line=\"\($0.line)\"" } ?? ""
                 x += "    <testcase classname=\"tokens.\(escape(mode))\" name=\"\(escape(r.foregroundPath)) on \(escape(r.backgroundPath))\"\(file)>"
                 if let e = r.unresolved {
-                    x += "\n      <error message=\"\(escape(e.message))\"/>\n    "
+                    x += "\n      <skipped message=\"unresolved: \(escape(e.message))\"/>\n    "
                 } else if !r.passes {
                     var body = TokenAuditJSON.describe(r) + "\n" + r.target.basis
                     if let s = r.suggestion {
@@ -32,6 +41,15 @@ enum TokenAuditJUnit {
                 }
                 x += "</testcase>\n"
             }
+            if index == 0 && !messages.isEmpty {
+                x += "    <system-out>\(escape(messages.joined(separator: "\n")))</system-out>\n"
+            }
+            x += "  </testsuite>\n"
+        }
+        if let reason = report.nothingCheckedReason {
+            // Nothing measured is a failure, so CI does not show an empty, green suite.
+            x += "  <testsuite name=\"contrast audit\" tests=\"1\" failures=\"1\" errors=\"0\">\n"
+            x += "    <testcase classname=\"tokens\" name=\"pairs checked\">\n      <failure message=\"\(escape(reason))\"/>\n    </testcase>\n"
             x += "  </testsuite>\n"
         }
         x += "</testsuites>\n"

@@ -24,6 +24,10 @@ enum TokenAuditSARIF {
         return out
     }
 
+    static func notification(_ level: String, _ text: String) -> JSON {
+        .object([("level", .string(level)), ("message", .object([("text", .string(text))]))])
+    }
+
     static func document(_ report: TokenAuditReport) -> JSON {
         var rules: [JSON] = []
         var ruleIDs: [String: Int] = [:]
@@ -48,7 +52,8 @@ enum TokenAuditSARIF {
             var o = JSONObject()
             o.append("ruleId", .string(id))
             o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
-            o.append("level", .string("error"))
+            // An unresolved pair (reported on request) does not fail the audit: a warning.
+            o.append("level", .string(r.unresolved != nil ? "warning" : "error"))
             o.append("message", .object([("text", .string(message))]))
             if let l = r.foreground?.location ?? r.unresolved?.location {
                 o.append("locations", .array([.object([("physicalLocation", .object([
@@ -59,6 +64,17 @@ enum TokenAuditSARIF {
             o.append("partialFingerprints", .object([("pair", .string("\(r.mode ?? "")|\(r.foregroundPath)|\(r.backgroundPath)"))]))
             results.append(.object(o))
         }
+        // Warnings (rules that matched nothing, nothing checked) and the readers' notes as the
+        // run's tool execution notifications (SARIF 2.1.0 §3.20.21, §3.58).
+        var notifications: [JSON] = report.unmatchedRules.map { i in
+            let r = report.rules[i]
+            return Self.notification("warning", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
+        }
+        if let reason = report.nothingCheckedReason { notifications.append(Self.notification("warning", reason)) }
+        notifications += report.notes.map { Self.notification("note", $0) }
+        var invocation = JSONObject()
+        invocation.append("executionSuccessful", .bool(true))
+        if !notifications.isEmpty { invocation.append("toolExecutionNotifications", .array(notifications)) }
         return .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
@@ -67,6 +83,7 @@ enum TokenAuditSARIF {
                     ("name", .string("ContrastService")), ("version", .string(ContrastService.version)),
                     ("informationUri", .string("https://www.w3.org/TR/WCAG22/")), ("rules", .array(rules)),
                 ]))])),
+                ("invocations", .array([.object(invocation)])),
                 ("results", .array(results)),
             ])])),
         ])

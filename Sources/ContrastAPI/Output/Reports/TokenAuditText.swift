@@ -32,6 +32,13 @@ enum TokenAuditText {
 
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
+    /// Notes printed (the JSON report has all of them), each cut to `maximumNoteLength` characters.
+    static let maximumNotes = 12
+    static let maximumNoteLength = 240
+    static func brief(_ note: String) -> String {
+        note.count > maximumNoteLength ? String(note.prefix(maximumNoteLength - 1)) + "…" : note
+    }
+
     static func document(_ report: TokenAuditReport) -> String {
         var rows: [[String]] = [["MODE", "FOREGROUND", "BACKGROUND", "CONTRAST", "NEEDS", "RESULT"]]
         let ordered = report.results.filter { !$0.passes } + report.results.filter(\.passes)
@@ -55,6 +62,12 @@ enum TokenAuditText {
         }
         for i in report.unmatchedRules {
             out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
+        }
+        if let reason = report.nothingCheckedReason { out += "warning: \(reason)\n" }
+        // The readers' notes (triplets read as hsl(), @imports not fetched …), as the JSON has them.
+        for note in report.notes.prefix(Self.maximumNotes) { out += "note: \(shown(Self.brief(note)))\n" }
+        if report.notes.count > Self.maximumNotes {
+            out += "note: \(report.notes.count - Self.maximumNotes) more notes in the JSON report\n"
         }
         out += report.passes ? "PASS\n" : "FAIL\n"
         return out

@@ -1,0 +1,249 @@
+// Text over an image: /v1/image/text-contrast measures one text color against every pixel under a
+// box the person drags over the picture, and answers the fixes; its heat map and the picture with
+// a scrim come back as PNGs, drawn on canvases (no blob: URLs, so the strict CSP holds).
+import { api, problemText, isAbort, debounced } from './api.js';
+import { $, h, clear, setFieldError, fmt } from './dom.js';
+
+let file = null;        // the File shown
+let size = null;        // { width, height } of the displayed image, in image pixels
+let region = null;      // { x, y, width, height } in image pixels
+let seq = 0;
+
+function contentType(f) {
+  return /^image\/(png|jpeg|jpg|webp)$/.test(f.type) ? f.type : 'application/octet-stream';
+}
+
+/** Draws a blob on a canvas at most `max` CSS pixels wide; returns the bitmap's own size. */
+async function draw(canvas, blob, max) {
+  const bitmap = await createImageBitmap(blob);   // EXIF orientation applied, as the server does
+  const scale = Math.min(1, max / bitmap.width);
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const out = { width: bitmap.width, height: bitmap.height };
+  bitmap.close();
+  return out;
+}
+
+/** Image pixels per CSS pixel of the shown canvas. */
+function scale() {
+  const c = $('#ti-canvas');
+  return size.width / Math.max(1, c.getBoundingClientRect().width);
+}
+
+function clampRegion(r) {
+  const x = Math.max(0, Math.min(Math.round(r.x), size.width - 1));
+  const y = Math.max(0, Math.min(Math.round(r.y), size.height - 1));
+  return {
+    x, y,
+    width: Math.max(1, Math.min(Math.round(r.width), size.width - x)),
+    height: Math.max(1, Math.min(Math.round(r.height), size.height - y)),
+  };
+}
+
+const regionText = (r) => `${r.x},${r.y},${r.width},${r.height}`;
+
+function placeBox() {
+  const s = scale();
+  const box = $('#ti-box');
+  box.style.left = `${region.x / s}px`;
+  box.style.top = `${region.y / s}px`;
+  box.style.width = `${region.width / s}px`;
+  box.style.height = `${region.height / s}px`;
+  $('#ti-region').value = regionText(region);
+}
+
+function setRegion(r, measureNow = true) {
+  region = clampRegion(r);
+  placeBox();
+  $('#ti-worst').hidden = true;
+  if (measureNow) measure();
+}
+
+function query(extra = {}) {
+  const q = { textColor: $('#ti-color').value.trim() || 'white', region: regionText(region), target: $('#ti-target').value, ...extra };
+  const px = $('#ti-size').value.trim();
+  if (px) { q.fontSize = px; q.fontSizeUnit = 'px'; }
+  return q;
+}
+
+const measure = debounced(async (signal) => {
+  if (!file || !region) return;
+  const mine = ++seq;
+  const input = $('#ti-color');
+  const error = $('#ti-error');
+  for (const sel of ['#ti-size', '#ti-region', '#ti-target']) $(sel).removeAttribute('aria-invalid');
+  setFieldError(input, error, '');
+  $('#ti-status').textContent = 'Measuring…';
+  document.body.dataset.tiState = 'busy';
+  try {
+    const body = file;
+    const type = contentType(file);
+    const answer = await api('/v1/image/text-contrast', { method: 'POST', query: query(), body, contentType: type, signal });
+    if (mine !== seq) return;
+    if (!answer.ok) {
+      $('#ti-status').textContent = '';
+      $('#ti-results').hidden = true;
+      const field = { textColor: '#ti-color', fontSize: '#ti-size', region: '#ti-region', target: '#ti-target' }[answer.data && answer.data.parameter];
+      setFieldError(field ? $(field) : input, error, problemText(answer));
+      document.body.dataset.tiState = 'error';
+      return;
+    }
+    render(answer.data);
+    const [heat, preview] = await Promise.all([
+      api('/v1/image/text-contrast', { method: 'POST', query: query({ heatmap: 'true' }), body, contentType: type, signal, as: 'blob' }),
+      api('/v1/image/text-contrast', { method: 'POST', query: query({ preview: 'true', scrim: $('#ti-scrim').value }), body, contentType: type, signal, as: 'blob' }),
+    ]);
+    if (mine !== seq) return;
+    if (heat.ok) await draw($('#ti-heatmap'), heat.data, 420);
+    if (preview.ok) {
+      await draw($('#ti-preview'), preview.data, 420);
+      $('#ti-preview').dataset.scrim = preview.response.headers.get('X-Scrim') || '';
+    }
+    $('#ti-status').textContent = `${file.name}: box ${regionText(region)} measured.`;
+    document.body.dataset.tiState = 'ready';
+  } catch (e) {
+    if (!isAbort(e)) setFieldError(input, error, 'The server did not answer.');
+  }
+}, 250);
+
+function metricRow(dl, name, m, unit) {
+  const v = (x) => unit === ':1' ? `${fmt(x, 2)}:1` : `Lc ${fmt(x, 1)}`;
+  const failing = m.failingShare === null ? '' : `; ${fmt(m.failingShare * 100, 1)}% of the pixels fail`;
+  dl.append(h('dt', { text: name }),
+    h('dd', { text: `5th percentile ${v(m.percentile5)} · minimum ${v(m.minimum)} · median ${v(m.median)}${failing}` }));
+}
+
+function render(d) {
+  $('#ti-verdict').textContent = d.passes
+    ? `Passes ${d.target.basis} (judged on the 5th percentile).`
+    : `Fails ${d.target.basis} (judged on the 5th percentile).`;
+  $('#ti-verdict').dataset.passes = String(d.passes);
+  const dl = clear($('#ti-facts'));
+  metricRow(dl, 'WCAG ratio', d.wcag, ':1');
+  metricRow(dl, 'APCA |Lc|', d.apca, 'Lc');
+  const w = d.worstArea;
+  dl.append(h('dt', { text: 'Worst area' }), h('dd', { text: `${w.width} × ${w.height} px at ${w.x},${w.y} (mean ${fmt(w.mean, 2)}), outlined in red` }));
+  for (const n of d.notes || []) dl.append(h('dt', { text: 'Note' }), h('dd', { text: n }));
+  const s = scale();
+  const worst = $('#ti-worst');
+  worst.style.left = `${w.x / s}px`;
+  worst.style.top = `${w.y / s}px`;
+  worst.style.width = `${Math.max(2, w.width / s)}px`;
+  worst.style.height = `${Math.max(2, w.height / s)}px`;
+  worst.hidden = false;
+
+  const fixes = clear($('#ti-fixes'));
+  const after = (f) => `→ 5th percentile ${d.target.metric === 'apca' ? `Lc ${fmt(f.after.apca.percentile5, 1)}` : `${fmt(f.after.wcag.percentile5, 2)}:1`}`;
+  const fix = (term, f, text) => fixes.append(h('dt', { text: term }), h('dd', { text: f ? `${text(f)} ${after(f)}` : 'none passes' }));
+  const sc = d.fixes.scrim;
+  fix('Black scrim', sc.black, (f) => `alpha ${f.alpha}: ${f.css}`);
+  fix('White scrim', sc.white, (f) => `alpha ${f.alpha}: ${f.css}`);
+  fix('Gradient scrim', sc.gradient, (f) => `from the ${f.edge} edge, alpha ${f.alpha} to ${f.alphaAtFarEdge} across the box: ${f.css}`);
+  fix('Brightness', d.fixes.brightness, (f) => f.css);
+  const t = d.fixes.textColor;
+  if (t && t.unchanged) fixes.append(h('dt', { text: 'Text color' }), h('dd', { text: `${t.hex} already passes` }));
+  else fix('Text color', t, (f) => f.css);
+  $('#ti-results').hidden = false;
+}
+
+async function show(f) {
+  file = f;
+  const input = $('#ti-file');
+  setFieldError(input, $('#ti-error'), '');
+  $('#ti-results').hidden = true;
+  try {
+    size = await draw($('#ti-canvas'), f, 640);
+  } catch {
+    $('#ti-work').hidden = true;
+    setFieldError(input, $('#ti-error'), 'This browser cannot draw the image; choose a PNG, JPEG or WebP file.');
+    return;
+  }
+  $('#ti-work').hidden = false;
+  // Start with a box over the lower third, where captions usually sit.
+  setRegion({ x: size.width * 0.05, y: size.height * 0.62, width: size.width * 0.9, height: size.height * 0.3 });
+}
+
+function setupDragging() {
+  const stage = $('#ti-stage');
+  let drag = null;
+  const point = (e) => {
+    const rect = $('#ti-canvas').getBoundingClientRect();
+    const s = scale();
+    return { x: (e.clientX - rect.left) * s, y: (e.clientY - rect.top) * s };
+  };
+  stage.addEventListener('pointerdown', (e) => {
+    if (!size) return;
+    const p = point(e);
+    const mode = e.target.id === 'ti-handle' ? 'resize' : e.target.id === 'ti-box' ? 'move' : 'draw';
+    drag = { mode, start: p, from: { ...region } };
+    if (mode === 'draw') setRegion({ x: p.x, y: p.y, width: 1, height: 1 }, false);
+    stage.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  });
+  stage.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const p = point(e);
+    const dx = p.x - drag.start.x, dy = p.y - drag.start.y;
+    if (drag.mode === 'move') {
+      setRegion({ ...drag.from, x: Math.max(0, Math.min(drag.from.x + dx, size.width - drag.from.width)),
+        y: Math.max(0, Math.min(drag.from.y + dy, size.height - drag.from.height)) }, false);
+    } else if (drag.mode === 'resize') {
+      setRegion({ ...drag.from, width: drag.from.width + dx, height: drag.from.height + dy }, false);
+    } else {
+      setRegion({ x: Math.min(p.x, drag.start.x), y: Math.min(p.y, drag.start.y), width: Math.abs(dx), height: Math.abs(dy) }, false);
+    }
+  });
+  const end = () => { if (drag) { drag = null; measure(); } };
+  stage.addEventListener('pointerup', end);
+  stage.addEventListener('pointercancel', end);
+  stage.addEventListener('keydown', (e) => {
+    if (!size) return;
+    const step = Math.max(1, Math.round(size.width / 100));
+    const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
+    if (!d) return;
+    e.preventDefault();
+    if (e.shiftKey) setRegion({ ...region, width: region.width + d[0], height: region.height + d[1] });
+    else setRegion({ ...region, x: Math.max(0, Math.min(region.x + d[0], size.width - region.width)), y: Math.max(0, Math.min(region.y + d[1], size.height - region.height)) });
+  });
+}
+
+export function setupTextImage() {
+  const input = $('#ti-file');
+  const zone = $('#ti-dropzone');
+  input.addEventListener('change', () => { if (input.files && input.files[0]) show(input.files[0]); });
+  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('dragging');
+    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (f) show(f);
+  });
+  for (const sel of ['#ti-color', '#ti-size']) $(sel).addEventListener('input', () => measure());
+  for (const sel of ['#ti-target', '#ti-scrim']) $(sel).addEventListener('change', () => measure());
+  $('#ti-region').addEventListener('change', () => {
+    const parts = $('#ti-region').value.split(',').map((v) => Number(v.trim()));
+    if (!size) return;
+    const inside = parts.length === 4 && parts.every((v) => Number.isInteger(v)) && parts[0] >= 0 && parts[1] >= 0
+      && parts[2] >= 1 && parts[3] >= 1 && parts[0] + parts[2] <= size.width && parts[1] + parts[3] <= size.height;
+    if (!inside) {
+      // Let the server name the problem, as for every other field.
+      measureRaw($('#ti-region').value);
+      return;
+    }
+    setRegion({ x: parts[0], y: parts[1], width: parts[2], height: parts[3] });
+  });
+  window.addEventListener('resize', () => { if (size && region) placeBox(); });
+  setupDragging();
+}
+
+/** A region as typed, sent as it is so the server's problem names it. */
+async function measureRaw(text) {
+  if (!file) return;
+  const answer = await api('/v1/image/text-contrast', { method: 'POST', query: { textColor: $('#ti-color').value.trim() || 'white', region: text }, body: file, contentType: contentType(file) });
+  if (!answer.ok) {
+    $('#ti-results').hidden = true;
+    setFieldError($('#ti-region'), $('#ti-error'), problemText(answer));
+  }
+}

@@ -1,0 +1,536 @@
+import Foundation
+
+// CSS gradients (CSS Images 3 §3 and CSS Images 4 §3): `linear-gradient()`, `radial-gradient()`,
+// `conic-gradient()` and their `repeating-` forms, with color stops (one or two positions),
+// color hints (§3.5.3 "color transition hint") and the color interpolation method
+// (`in <space> [<hue-method> hue]`, CSS Color 4 §12.1). Stop colors are read by `ColorSyntax`.
+//
+// Default interpolation space (CSS Color 4 §12.1 and CSS Images 4 §3.1, as Chromium implements
+// it): oklab, except when every stop color is a legacy sRGB color (hex, named colors,
+// `transparent`, `rgb()`/`rgba()`, `hsl()`/`hsla()`, `hwb()`), which interpolate in sRGB as
+// they always have. Interpolation is premultiplied (CSS Color 4 §12.3), as Chromium does.
+
+/// A parsed CSS gradient: its geometry, its color stops after fixup, and how colors between
+/// stops are interpolated.
+public struct CSSGradient: Sendable, Equatable {
+    /// Most color stops (a double-position stop counts twice) accepted in one gradient.
+    public static let maximumStops = 64
+    /// Longest gradient text accepted, in Unicode scalars.
+    public static let maximumLength = 4096
+
+    /// The gradient's shape.
+    public enum Geometry: Sendable, Equatable {
+        /// `linear-gradient()` with an angle in degrees, clockwise from "to top" (0 = to top,
+        /// 90 = to right; CSS Images 3 §3.1.1); any finite value below 1e9 in magnitude.
+        case linear(angle: Double)
+        /// `linear-gradient(to <corner>)`: the angle depends on the box's aspect ratio
+        /// (§3.1.1, "magic corners"); x = +1 right / −1 left, y = +1 bottom / −1 top.
+        case linearToCorner(x: Double, y: Double)
+        /// `radial-gradient()`: circle or ellipse, its size, its center.
+        case radial(circle: Bool, size: RadialSize, center: Position)
+        /// `conic-gradient()`: the start angle in degrees and the center.
+        case conic(from: Double, center: Position)
+    }
+
+    /// The size of a radial gradient's ending shape (CSS Images 3 §3.2.2).
+    public enum RadialSize: Sendable, Equatable {
+        /// The ending shape touches the side (or, for an ellipse, the sides in each axis)
+        /// closest to / farthest from the center, or passes through the closest / farthest
+        /// corner (an ellipse keeping the aspect ratio of the matching side size). The default
+        /// is `farthestCorner`.
+        case closestSide, farthestSide, closestCorner, farthestCorner
+        /// Explicit radii; each a length in px or a fraction of the box's width (x) / height (y).
+        case explicit(x: Length, y: Length)
+    }
+
+    /// A length in px or a fraction (`50%` = 0.5) of a reference size.
+    public enum Length: Sendable, Equatable {
+        /// CSS px, below 1e7 in magnitude.
+        case px(Double)
+        /// A percentage as a fraction (`50%` = 0.5) of the reference size.
+        case fraction(Double)
+        func resolve(_ reference: Double) -> Double {
+            switch self {
+            case .px(let v): return v
+            case .fraction(let f): return f * reference
+            }
+        }
+    }
+
+    /// A `<position>` (CSS Values 4 §8.3): x from the left, y from the top.
+    public struct Position: Sendable, Equatable {
+        /// From the box's left edge (a fraction of its width).
+        public var x: Length
+        /// From the box's top edge (a fraction of its height).
+        public var y: Length
+        public static let center = Position(x: .fraction(0.5), y: .fraction(0.5))
+    }
+
+    /// A color stop after fixup (CSS Images 4 §3.5.3): its color and position on the gradient
+    /// line (a fraction of the gradient line or of a turn for conic gradients), and the hint
+    /// between it and the next stop (a fraction `0...1` of that interval; 0.5 = none).
+    public struct Stop: Sendable, Equatable {
+        /// The stop color as parsed (any space, straight alpha `0...1`).
+        public var color: Color
+        /// Fraction of the gradient line (linear), of the ray to the ending shape (radial) or of
+        /// a turn (conic); may lie outside `0...1` (percentages up to ±1e6%, conic angles up to
+        /// ±1e8 degrees), never below an earlier stop's.
+        public var position: Double
+        /// Where the hint lies between this stop and the next, as a fraction `0...1` of the
+        /// interval (0.5: no hint, linear).
+        public var hint: Double = 0.5
+    }
+
+    /// Shape and direction.
+    public var geometry: Geometry
+    /// Whether this is a `repeating-` gradient (CSS Images 3 §3.4): the stops' span repeats.
+    public var repeating: Bool
+    /// Stops after fixup: positions non-decreasing, at least two.
+    public var stops: [Stop]
+    /// The interpolation space (CSS Color 4 §12.1), given or the default.
+    public var space: InterpolationSpace
+    /// The hue interpolation method (CSS Color 4 §12.4; `shorter` unless given), for polar spaces.
+    public var hue: HueInterpolationMethod
+    /// Whether the interpolation method was given (else the default for the stops given).
+    public var explicitMethod: Bool
+
+    /// The CSS function name, e.g. `"repeating-linear-gradient"`.
+    public var functionName: String {
+        let base: String
+        switch geometry {
+        case .linear, .linearToCorner: base = "linear-gradient"
+        case .radial: base = "radial-gradient"
+        case .conic: base = "conic-gradient"
+        }
+        return repeating ? "repeating-" + base : base
+    }
+
+    /// Whether `text` starts with a gradient function name and `(` (after CSS whitespace), in any
+    /// ASCII case: it is then read as a gradient or refused as one, never as a color. Reads at
+    /// most the first 40 bytes and allocates nothing (it runs on every `/v1/contrast`).
+    public static func looksLikeGradient(_ text: String) -> Bool {
+        var alive: UInt8 = 0b11_1111   // which of `gradientNames` still match
+        var n = 0
+        for b in text.utf8 {
+            if n == 0 && (b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D) { continue }
+            let l = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+            for k in 0..<gradientNames.count where alive & (1 << k) != 0 {
+                let name = gradientNames[k]
+                if name[n] != l { alive &= ~(1 << k) } else if n == name.count - 1 { return true }
+            }
+            if alive == 0 { return false }
+            n += 1
+        }
+        return false
+    }
+
+    /// The gradient function names with their `(`, as bytes.
+    static let gradientNames: [[UInt8]] = ["linear-gradient(", "radial-gradient(", "conic-gradient(",
+                                           "repeating-linear-gradient(", "repeating-radial-gradient(",
+                                           "repeating-conic-gradient("].map { Array($0.utf8) }
+
+    /// Parses a CSS gradient.
+    ///
+    /// - Parameters:
+    ///   - text: e.g. `"linear-gradient(in oklch longer hue to right, #f00, 30%, #00f 40% 60%)"`;
+    ///     at most `maximumLength` scalars, at most `maximumStops` stops.
+    ///   - hexOrder: digit order of 4- and 8-digit hex stop colors.
+    ///   - colorScheme: the branch of `light-dark()` in stop colors.
+    /// - Throws: `ColorParseError.invalid` with the reason for anything that is not a gradient
+    ///   this parser reads (stop positions must be percentages, `0`, or for conic gradients
+    ///   angles; px lengths only for radial sizes and centers).
+    public static func parse(_ text: String, hexOrder: HexOrder = .rgba,
+                             colorScheme: CSSColorScheme = .light) throws(ColorParseError) -> CSSGradient {
+        let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
+        if scalars.count > maximumLength {
+            throw .invalid("gradient text is longer than \(maximumLength) characters")
+        }
+        var tokenizer = CSSTokenizer(scalars)
+        let tokens = tokenizer.tokenize()
+        let syntax = ColorSyntax(source: scalars, tokens: tokens, hexOrder: hexOrder, colorScheme: colorScheme)
+        var k = 0
+        while k < tokens.count, tokens[k].kind == .whitespace { k += 1 }
+        guard k < tokens.count, case .function(let raw) = tokens[k].kind else {
+            throw .invalid("not a gradient: expected linear-gradient(), radial-gradient() or conic-gradient()")
+        }
+        let name = CSSTokenizer.asciiLowercased(raw)
+        let end = ColorSyntax.blockEnd(tokens, from: k, upTo: tokens.count)
+        var after = end + 1
+        while after < tokens.count, tokens[after].kind == .whitespace { after += 1 }
+        if after < tokens.count {
+            throw .invalid("unexpected text after the gradient: '\(syntax.text(tokens[after].range.lowerBound..<tokens[tokens.count - 1].range.upperBound))'")
+        }
+        // `blockEnd` is the index of the closing parenthesis (the end when it is missing).
+        let body = Array(tokens[(k + 1)..<Swift.min(end, tokens.count)])
+        var repeating = false
+        var base = name
+        if base.hasPrefix("repeating-") { repeating = true; base.removeFirst("repeating-".count) }
+        var groups = ColorSyntax.splitAtCommas(body)
+        // The optional first argument: geometry and/or interpolation method.
+        var space: InterpolationSpace? = nil
+        var hue = HueInterpolationMethod.shorter
+        var geometry: Geometry
+        switch base {
+        case "linear-gradient": geometry = .linear(angle: 180)
+        case "radial-gradient": geometry = .radial(circle: false, size: .farthestCorner, center: .center)
+        case "conic-gradient": geometry = .conic(from: 0, center: .center)
+        default: throw .invalid("'\(raw.prefix(40))()' is not a gradient function")
+        }
+        let firstValues = ColorSyntax.componentValues(groups.first ?? [])
+        if try isPrelude(firstValues, base: base, syntax: syntax) {
+            var values = firstValues
+            // `in <space> [<hue> hue]` may come first or last in the prelude.
+            if let inIndex = values.firstIndex(where: { v in
+                if v.count == 1, case .ident(let w) = v[0].kind { return CSSTokenizer.asciiLowercased(w) == "in" }
+                return false
+            }) {
+                // The space, then optionally `<hue-method> hue`.
+                var methodEnd = Swift.min(inIndex + 2, values.count)
+                if inIndex + 3 < values.count, values[inIndex + 3].count == 1,
+                   case .ident(let w) = values[inIndex + 3][0].kind, CSSTokenizer.asciiLowercased(w) == "hue" {
+                    methodEnd = inIndex + 4
+                }
+                let methodValues = Array(values[(inIndex + 1)..<methodEnd])
+                do {
+                    let (s, h) = try syntax.interpolationMethod(methodValues)
+                    (space, hue) = (s, h)
+                } catch {
+                    throw .invalid(error.message.replacingOccurrences(of: "color-mix()", with: "\(name)()"))
+                }
+                values.removeSubrange(inIndex..<methodEnd)
+            }
+            geometry = try parseGeometry(values, base: base, syntax: syntax, default: geometry)
+            groups.removeFirst()
+        }
+        let stops = try parseStops(groups, conic: base == "conic-gradient", syntax: syntax, name: name)
+        let legacy = stops.legacyOnly
+        return CSSGradient(geometry: geometry, repeating: repeating, stops: stops.stops,
+                           space: space ?? (legacy ? .srgb : .oklab), hue: hue, explicitMethod: space != nil)
+    }
+
+    /// Whether the first comma group is the prelude (geometry or interpolation method) rather
+    /// than a color stop.
+    static func isPrelude(_ values: [[CSSToken]], base: String, syntax: ColorSyntax) throws(ColorParseError) -> Bool {
+        guard let first = values.first, let t = first.first else { return false }
+        switch t.kind {
+        case .ident(let w):
+            let word = CSSTokenizer.asciiLowercased(w)
+            return preludeWords.contains(word)
+        case .dimension(_, let unit):
+            let u = CSSTokenizer.asciiLowercased(unit)
+            return ["deg", "grad", "rad", "turn", "px"].contains(u)
+        case .number(let v):
+            return v == 0 && values.count == 1 && base != "conic-gradient"
+        case .percentage:
+            return base == "radial-gradient"
+        default:
+            return false
+        }
+    }
+
+    /// Words that can start a gradient's first argument (geometry or interpolation method).
+    static let preludeWords: Set<String> = ["to", "in", "from", "at", "circle", "ellipse", "closest-side",
+                                            "farthest-side", "closest-corner", "farthest-corner"]
+
+    static func angleDegrees(_ token: CSSToken, zeroAllowed: Bool = true) -> Double? {
+        switch token.kind {
+        case .dimension(let v, let unit):
+            let u = CSSTokenizer.asciiLowercased(unit)
+            let factor: Double
+            switch u {
+            case "deg": factor = 1
+            case "grad": factor = 0.9
+            case "rad": factor = 180 / Double.pi
+            case "turn": factor = 360
+            default: return nil
+            }
+            guard v.isFinite, abs(v) < 1e9 else { return nil }
+            return v * factor
+        case .number(let v) where v == 0 && zeroAllowed: return 0
+        default: return nil
+        }
+    }
+
+    static func parseGeometry(_ values: [[CSSToken]], base: String, syntax: ColorSyntax,
+                              default geometry: Geometry) throws(ColorParseError) -> Geometry {
+        func word(_ v: [CSSToken]) -> String? {
+            if v.count == 1, case .ident(let w) = v[0].kind { return CSSTokenizer.asciiLowercased(w) }
+            return nil
+        }
+        // Only for messages: built when one is thrown.
+        var shown: String { syntax.text(values.flatMap { $0 }) }
+        switch base {
+        case "linear-gradient":
+            if values.isEmpty { return geometry }
+            if values.count == 1, let a = angleDegrees(values[0][0]), values[0].count == 1 { return .linear(angle: a) }
+            if values.count == 1, values[0].count == 1, case .dimension(let v, _) = values[0][0].kind, !(v.isFinite && abs(v) < 1e9) {
+                throw .invalid("linear-gradient() angle '\(shown)' is out of range (its number must be below 1e9 in magnitude)")
+            }
+            guard word(values[0]) == "to", (2...3).contains(values.count) else {
+                throw .invalid("linear-gradient() direction must be an angle or 'to' a side or corner, got '\(shown)'")
+            }
+            var x = 0.0, y = 0.0
+            for v in values.dropFirst() {
+                switch word(v) {
+                case "left" where x == 0: x = -1
+                case "right" where x == 0: x = 1
+                case "top" where y == 0: y = -1
+                case "bottom" where y == 0: y = 1
+                default: throw .invalid("linear-gradient() direction must be 'to' top, bottom, left, right or a corner, got '\(shown)'")
+                }
+            }
+            if x != 0 && y != 0 { return .linearToCorner(x: x, y: y) }
+            if y == -1 { return .linear(angle: 0) }
+            if x == 1 { return .linear(angle: 90) }
+            if y == 1 { return .linear(angle: 180) }
+            return .linear(angle: 270)
+        case "conic-gradient":
+            var from = 0.0
+            var center = Position.center
+            var k = 0
+            if k < values.count, word(values[k]) == "from" {
+                guard k + 1 < values.count, values[k + 1].count == 1, let a = angleDegrees(values[k + 1][0]) else {
+                    throw .invalid("conic-gradient(): 'from' must be followed by an angle, got '\(shown)'")
+                }
+                from = a
+                k += 2
+            }
+            if k < values.count, word(values[k]) == "at" {
+                center = try parsePosition(Array(values[(k + 1)...]), syntax: syntax, name: "conic-gradient()")
+                k = values.count
+            }
+            if k != values.count {
+                throw .invalid("conic-gradient() prelude must be [from <angle>] [at <position>], got '\(shown)'")
+            }
+            return .conic(from: from, center: center)
+        default:
+            var circle: Bool? = nil
+            var size: RadialSize? = nil
+            var lengths: [Length] = []
+            var center = Position.center
+            var k = 0
+            while k < values.count {
+                let v = values[k]
+                if let w = word(v) {
+                    switch w {
+                    case "circle" where circle == nil: circle = true
+                    case "ellipse" where circle == nil: circle = false
+                    case "closest-side" where size == nil && lengths.isEmpty: size = .closestSide
+                    case "farthest-side" where size == nil && lengths.isEmpty: size = .farthestSide
+                    case "closest-corner" where size == nil && lengths.isEmpty: size = .closestCorner
+                    case "farthest-corner" where size == nil && lengths.isEmpty: size = .farthestCorner
+                    case "at":
+                        center = try parsePosition(Array(values[(k + 1)...]), syntax: syntax, name: "radial-gradient()")
+                        k = values.count
+                        continue
+                    default:
+                        throw .invalid("unexpected '\(syntax.text(v))' in the radial-gradient() prelude; expected circle, ellipse, a size keyword, lengths, 'at <position>' or 'in <space>'")
+                    }
+                } else if let l = length(v), size == nil, lengths.count < 2 {
+                    if case .px(let p) = l, p < 0 { throw .invalid("radial-gradient() radii cannot be negative, got '\(syntax.text(v))'") }
+                    if case .fraction(let p) = l, p < 0 { throw .invalid("radial-gradient() radii cannot be negative, got '\(syntax.text(v))'") }
+                    lengths.append(l)
+                } else {
+                    throw .invalid("unexpected '\(syntax.text(v))' in the radial-gradient() prelude")
+                }
+                k += 1
+            }
+            if !lengths.isEmpty {
+                if lengths.count == 1 {
+                    guard case .px = lengths[0], circle != false else {
+                        throw .invalid("radial-gradient(): one radius makes a circle and must be a length, got '\(shown)'")
+                    }
+                    return .radial(circle: true, size: .explicit(x: lengths[0], y: lengths[0]), center: center)
+                }
+                if circle == true { throw .invalid("radial-gradient(): a circle takes one radius, got two") }
+                return .radial(circle: false, size: .explicit(x: lengths[0], y: lengths[1]), center: center)
+            }
+            return .radial(circle: circle ?? false, size: size ?? .farthestCorner, center: center)
+        }
+    }
+
+    /// A px length, `0`, or a percentage, from one component value; nil otherwise.
+    static func length(_ v: [CSSToken]) -> Length? {
+        guard v.count == 1 else { return nil }
+        switch v[0].kind {
+        case .dimension(let x, let unit) where CSSTokenizer.asciiLowercased(unit) == "px" && x.isFinite && abs(x) < 1e7:
+            return .px(x)
+        case .number(let x) where x == 0: return .px(0)
+        case .percentage(let p) where p.isFinite && abs(p) < 1e7: return .fraction(p / 100)
+        default: return nil
+        }
+    }
+
+    /// `<position>` with keywords, percentages and px (one or two values, or keyword-offset pairs
+    /// are refused).
+    static func parsePosition(_ values: [[CSSToken]], syntax: ColorSyntax, name: String) throws(ColorParseError) -> Position {
+        // Only for messages: built when one is thrown.
+        var shown: String { syntax.text(values.flatMap { $0 }) }
+        func kw(_ v: [CSSToken]) -> String? {
+            if v.count == 1, case .ident(let w) = v[0].kind { return CSSTokenizer.asciiLowercased(w) }
+            return nil
+        }
+        guard (1...2).contains(values.count) else {
+            throw .invalid("\(name): 'at' takes a position of one or two values (keywords, percentages or px), got '\(shown)'")
+        }
+        var x: Length? = nil, y: Length? = nil
+        var pending: [Length] = []
+        for v in values {
+            let word = kw(v)
+            if word == "left" || word == "right" {
+                // A horizontal keyword: x, and only once (`left left`, `10px left` are invalid).
+                guard x == nil, !pending.contains(where: { $0 != .fraction(0.5) }) else { throw .invalid("\(name): '\(shown)' is not a valid position") }
+                x = .fraction(word == "left" ? 0 : 1)
+                continue
+            }
+            if word == "top" || word == "bottom" {
+                guard y == nil else { throw .invalid("\(name): '\(shown)' is not a valid position") }
+                y = .fraction(word == "top" ? 0 : 1)
+                continue
+            }
+            switch word {
+            case "center"?: pending.append(.fraction(0.5))
+            default:
+                guard let l = length(v) else {
+                    throw .invalid("\(name): '\(syntax.text(v))' is not a position value (keywords, percentages or px)")
+                }
+                pending.append(l)
+            }
+        }
+        // Plain values fill x first, then y.
+        for l in pending {
+            if x == nil { x = l } else if y == nil { y = l } else {
+                throw .invalid("\(name): '\(shown)' is not a valid position")
+            }
+        }
+        return Position(x: x ?? .fraction(0.5), y: y ?? .fraction(0.5))
+    }
+
+    /// Color stops and hints with CSS Images 4 §3.5.3 fixup.
+    static func parseStops(_ groups: [[CSSToken]], conic: Bool, syntax: ColorSyntax,
+                           name: String) throws(ColorParseError) -> (stops: [Stop], legacyOnly: Bool) {
+        struct Raw { var color: Color?; var position: Double? }   // color nil: a hint
+        var raw: [Raw] = []
+        var legacyOnly = true
+        func position(_ v: [CSSToken]) throws(ColorParseError) -> Double {
+            guard v.count == 1 else {
+                throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position")
+            }
+            switch v[0].kind {
+            case .percentage(let p) where p.isFinite && abs(p) <= 1e6: return p / 100
+            case .number(let x) where x == 0: return 0
+            case .dimension(_, let unit) where conic:
+                if let a = angleDegrees(v[0]), abs(a) <= 1e8 { return a / 360 }
+                throw .invalid("\(name)(): '\(syntax.text(v))' has an unknown unit; conic stops take angles (deg, grad, rad, turn) or percentages")
+            case .dimension(_, let unit):
+                throw .invalid("\(name)(): stop position '\(syntax.text(v))' in \(unit) is not supported; give stop positions as percentages of the gradient line")
+            default:
+                throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position; expected a percentage\(conic ? " or an angle" : "")")
+            }
+        }
+        for (n, group) in groups.enumerated() {
+            let values = ColorSyntax.componentValues(group)
+            guard !values.isEmpty else {
+                throw .invalid("\(name)(): argument \(n + 1) is empty (two commas in a row, or a trailing comma)")
+            }
+            // A hint: a lone position.
+            if values.count == 1, isPositionToken(values[0][0]) {
+                guard let last = raw.last, last.color != nil else {
+                    throw .invalid("\(name)(): a color hint '\(syntax.text(values[0]))' must sit between two color stops")
+                }
+                raw.append(Raw(color: nil, position: try position(values[0])))
+                continue
+            }
+            guard values.count <= 3 else {
+                throw .invalid("\(name)(): a color stop is a color and at most two positions, got '\(syntax.text(group))'")
+            }
+            let color: Color
+            do { color = try syntax.nested { () throws(ColorParseError) -> Color in try syntax.parse(values[0]) } }
+            catch {
+                throw .invalid("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))' is not a color: \(error.message)")
+            }
+            if !isLegacy(values[0]) { legacyOnly = false }
+            if values.count == 1 {
+                raw.append(Raw(color: color, position: nil))
+            } else {
+                raw.append(Raw(color: color, position: try position(values[1])))
+                if values.count == 3 { raw.append(Raw(color: color, position: try position(values[2]))) }
+            }
+            if raw.count > 2 * maximumStops {
+                throw .invalid("\(name)() has more than \(maximumStops) color stops")
+            }
+        }
+        if let last = raw.last, last.color == nil {
+            throw .invalid("\(name)(): a color hint must be followed by a color stop")
+        }
+        let colorCount = raw.count { $0.color != nil }
+        guard colorCount >= 1 else { throw .invalid("\(name)() needs at least two color stops") }
+        guard colorCount <= maximumStops else { throw .invalid("\(name)() has \(colorCount) color stops; at most \(maximumStops)") }
+        if colorCount == 1 {
+            // CSS Images 4 allows one stop only in the newest drafts; a single color is a plain color.
+            throw .invalid("\(name)() needs at least two color stops, got one")
+        }
+        // Fixup (§3.5.3): first and last default to 0% and 100%; each position at least the
+        // largest before it; runs without positions spaced evenly.
+        var positions = raw.map(\.position)
+        let firstStop = raw.firstIndex { $0.color != nil }!, lastStop = raw.lastIndex { $0.color != nil }!
+        if positions[firstStop] == nil { positions[firstStop] = 0 }
+        if positions[lastStop] == nil { positions[lastStop] = 1 }
+        var maxSoFar = -Double.infinity
+        for i in positions.indices {
+            if let p = positions[i] { let q = Swift.max(p, maxSoFar); positions[i] = q; maxSoFar = q }
+        }
+        var i = 0
+        while i < raw.count {
+            if positions[i] == nil {
+                var j = i
+                while positions[j] == nil { j += 1 }
+                // Stops i..<j lack positions (hints always have one); spread them between i-1 and j.
+                let a = positions[i - 1]!, b = positions[j]!
+                let count = Double(j - i + 1)
+                for m in i..<j { positions[m] = a + (b - a) * Double(m - i + 1) / count }
+                i = j
+            }
+            i += 1
+        }
+        var stops: [Stop] = []
+        for (m, r) in raw.enumerated() {
+            if let c = r.color {
+                stops.append(Stop(color: c, position: positions[m]!))
+            } else if var prev = stops.popLast() {
+                // A hint between the previous stop and the next one: as a fraction of that
+                // interval, clamped into it (positions were already made non-decreasing).
+                let next = positions[(m + 1)...].first { $0 != nil }!!
+                let h = positions[m]!
+                let span = next - prev.position
+                prev.hint = span > 0 ? Swift.min(Swift.max((h - prev.position) / span, 0), 1) : 0.5
+                stops.append(prev)
+            }
+        }
+        return (stops, legacyOnly)
+    }
+
+    static func isPositionToken(_ t: CSSToken) -> Bool {
+        switch t.kind {
+        case .percentage, .dimension: return true
+        case .number(let v): return v == 0
+        default: return false
+        }
+    }
+
+    /// Whether a stop color is written in legacy sRGB syntax (CSS Color 4 §12.1: such stops keep
+    /// the sRGB default): hex, a named color or `transparent`, `rgb()`, `rgba()`, `hsl()`,
+    /// `hsla()`, `hwb()`.
+    static func isLegacy(_ v: [CSSToken]) -> Bool {
+        guard let t = v.first else { return false }
+        switch t.kind {
+        case .hash: return true
+        case .ident(let w):
+            let name = CSSTokenizer.asciiLowercased(w)
+            return name != "currentcolor" && name != "none"
+        case .function(let raw):
+            return ["rgb", "rgba", "hsl", "hsla", "hwb"].contains(CSSTokenizer.asciiLowercased(raw))
+        default: return false
+        }
+    }
+}

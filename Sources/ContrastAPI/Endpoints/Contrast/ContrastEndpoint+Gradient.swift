@@ -1,0 +1,291 @@
+import ColorScience
+import JSONValue
+
+/// `/v1/contrast` with a CSS gradient as the `background` or as one of the `layers`.
+///
+/// Request members besides those of a plain pair: `box` (`{"width", "height"}` in CSS px,
+/// `1...16384`; in a query `width,height`): the size of the element the gradient fills, which
+/// places corners, radial ending shapes and conic centers; `region` (`{"x", "y", "width",
+/// "height"}` in px from the box's top-left corner; in a query `x,y,width,height`; needs `box`,
+/// must lie in it): the part under the text. Without a box the whole gradient line, ray or turn
+/// is measured (a box's aspect ratio matters only for `to <corner>`, radial and conic shapes).
+///
+/// At most one gradient per request. A gradient with translucent stops needs something opaque
+/// behind it: the page (`background`, when the gradient is a layer) or `backdrop`.
+///
+/// The answer keeps the plain pair's shape, for the worst case: `ratio`, `ratioText`, `wcag`,
+/// `text` are for the lowest ratio, `apca` for the weakest |Lc|, `effectiveForeground` and
+/// `effectiveBackground` the colors there; `gradient` adds where it is and the rest (see
+/// `writeGradient`). Measured by `GradientContrast` (CSS Images 3 §3, CSS Images 4 §3, CSS
+/// Color 4 §12).
+extension ContrastEndpoint {
+    /// Members read only with a gradient.
+    static let gradientFields: Set<String> = ["box", "region"]
+
+    /// Whether the request has a gradient as `background` or in `layers` (looked at without
+    /// parsing, so a plain pair pays two prefix checks).
+    static func hasGradient(_ f: Fields) -> Bool {
+        if case .string(let s)? = f.value("background"), CSSGradient.looksLikeGradient(s) { return true }
+        switch f.value("layers") {
+        case .string(let s)?: return CSSGradient.looksLikeGradient(s)
+        case .array(let items)?:
+            for item in items {
+                switch item {
+                case .string(let s) where CSSGradient.looksLikeGradient(s): return true
+                case .object(let o):
+                    if case .string(let s)? = o["color"], CSSGradient.looksLikeGradient(s) { return true }
+                default: break
+                }
+            }
+            return false
+        default: return false
+        }
+    }
+
+    /// One layer of the stack over the page: a color, or the gradient (`color` unused).
+    private enum StackLayer {
+        case color(Compositing.Layer)
+        case gradient(opacity: Double)
+    }
+
+    /// The gradient answer (see the type's comment); nothing is written when it throws.
+    static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
+        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        if let backdrop, backdrop.display.alpha < 1 {
+            throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what lies behind everything")
+        }
+        var gradient: GradientInput? = nil
+        func take(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
+            let g = try resolveGradient(s, at: path, hexOrder: hexOrder)
+            if let first = gradient {
+                throw Problem.invalidField(path, "\(path.display) is a second gradient; one request measures one gradient (the first is \(first.path.display)): measure each separately")
+            }
+            gradient = g
+            return g
+        }
+        // The page: the background color, or the gradient.
+        var pageColor: ResolvedColor? = nil
+        let bgPath = f.field("background")
+        guard let bgValue = f.value("background") else {
+            throw Problem.invalidField(bgPath, "\(bgPath.display) is required: give a CSS color or gradient")
+        }
+        guard case .string(let bgText) = bgValue else {
+            throw Problem.invalidField(bgPath, "\(bgPath.display) must be a CSS color or gradient string, not \(bgValue.typeName)")
+        }
+        if CSSGradient.looksLikeGradient(bgText) { _ = try take(bgText, at: bgPath) } else {
+            pageColor = try resolveColor(bgText, at: bgPath, hexOrder: hexOrder)
+        }
+        // Layers over it, bottom to top.
+        var stack: [StackLayer] = []
+        let hasLayers = f.has("layers")
+        if let items = try f.array("layers", maxCount: maxLayers) {
+            for (i, item) in items.enumerated() {
+                let path = f.field("layers").appending(index: i)
+                switch item {
+                case .string(let s) where CSSGradient.looksLikeGradient(s):
+                    _ = try take(s, at: path)
+                    stack.append(.gradient(opacity: 1))
+                case .string(let s):
+                    let c = try resolveColor(s, at: path, hexOrder: hexOrder)
+                    stack.append(.color(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha)))
+                case .object(let o):
+                    let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
+                    try lf.rejectUnknown(["color", "opacity"])
+                    let opacity = try lf.number("opacity", in: 0...1) ?? 1
+                    if case .string(let s)? = lf.value("color"), CSSGradient.looksLikeGradient(s) {
+                        _ = try take(s, at: lf.field("color"))
+                        stack.append(.gradient(opacity: opacity))
+                    } else {
+                        let c = try lf.color("color", required: true, hexOrder: hexOrder)!
+                        stack.append(.color(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity)))
+                    }
+                default:
+                    throw Problem.invalidField(path, "\(path.display) must be a color or gradient string or {\"color\", \"opacity\"}, not \(item.typeName)")
+                }
+            }
+        }
+        guard let gradient else {
+            throw Problem.invalidField(bgPath, "\(bgPath.display) must be a CSS color or gradient")   // hasGradient said otherwise
+        }
+        let box = try f.gradientBox()
+        let region = try f.gradientRegion(box: box)
+        let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
+        let text = try apple.textSpec(orFrom: f)
+        let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
+
+        // What lies behind the gradient when it is the page, or the page under it when a layer.
+        var page = SIMD3<Double>(1, 1, 1)
+        if let pageColor {
+            page = pageColor.display.srgb
+            if pageColor.display.alpha < 1 {
+                guard let backdrop else {
+                    throw Problem.invalidField(bgPath, "with \(f.field("layers").display), \(bgPath.display) is the page color and must be opaque (or give an opaque \(f.field("backdrop").display))")
+                }
+                page = Compositing.sourceOver(pageColor.display.srgb, alpha: pageColor.display.alpha, overOpaque: backdrop.display.srgb)
+            }
+        } else if gradient.isTranslucent {
+            guard let backdrop else {
+                throw Problem.invalidField(bgPath, "\(bgPath.display) has translucent color stops: give an opaque \(f.field("backdrop").display), the color that shows through them")
+            }
+            page = backdrop.display.srgb
+        }
+        let textLayer = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
+        let gradientIsPage = pageColor == nil
+        let measured = GradientContrast(gradient: gradient.gradient, box: box, region: region) { rgb, alpha in
+            if !hasLayers {
+                let bg = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb
+                let tx = textLayer.alpha < 1 ? Compositing.sourceOver(textLayer.color, alpha: textLayer.alpha, overOpaque: bg) : textLayer.color
+                return (bg, tx)
+            }
+            var layers: [Compositing.Layer] = []
+            layers.reserveCapacity(stack.count)
+            var base = page
+            if gradientIsPage { base = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb }
+            for l in stack {
+                switch l {
+                case .color(let c): layers.append(c)
+                case .gradient(let opacity): layers.append(Compositing.Layer(color: rgb, alpha: alpha, opacity: opacity))
+                }
+            }
+            return (Compositing.flatten(page: base, layers: layers), Compositing.flatten(page: base, layers: layers, top: textLayer))
+        }
+        let worst = measured.min
+        let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
+
+        out.beginObject()
+        out.key("foreground")
+        ColorJSON.describe(fg, into: &out)
+        out.key("background")
+        if let pageColor { ColorJSON.describe(pageColor, into: &out) } else {
+            out.object { o in
+                o.member("input", gradient.input)
+                o.member("kind", "gradient")
+            }
+        }
+        if fg.display.alpha < 1 || hasLayers {
+            out.key("effectiveForeground")
+            ColorJSON.effective(worst.text, into: &out)
+        }
+        out.key("effectiveBackground")
+        ColorJSON.effective(worst.background, into: &out)
+        out.member("ratio", worst.ratio)
+        out.member("ratioText", WCAG.ratioText(worst.ratio))
+        out.key("wcag")
+        ContrastJSON.wcagVerdicts(worst.ratio, into: &out)
+        if let text {
+            out.key("text")
+            ContrastJSON.textVerdict(text, ratio: worst.ratio, into: &out)
+        }
+        out.key("apca")
+        ContrastJSON.apca(measured.weakestLc.lc, text: text, into: &out)
+        out.key("gradient")
+        writeGradient(gradient, measured, box: box, region: region, into: &out)
+        apple.annotate(into: &out, m, usedSystemColor: fg.systemColor != nil || pageColor?.systemColor != nil || backdrop?.systemColor != nil)
+        if algorithm != .wcag2 {
+            out.member("algorithm", algorithm.rawValue)
+            out.member("value", algorithm.value(of: m))
+        }
+        var notes: [String] = []
+        if fg.display.wasGamutMapped {
+            notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+        }
+        if gradient.gradient.stops.contains(where: { s in
+            let c = s.color.converted(to: .srgb).coordinates
+            return c.x < -1e-9 || c.y < -1e-9 || c.z < -1e-9 || c.x > 1 + 1e-9 || c.y > 1 + 1e-9 || c.z > 1 + 1e-9
+        }) {
+            notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
+        }
+        if let shadowNote { notes.append(shadowNote) }
+        if algorithm != .wcag2 { notes.append("value is \(algorithm.rawValue) at the lowest WCAG ratio's colors") }
+        if backdrop != nil && !gradient.isTranslucent && (pageColor?.display.alpha ?? 1) >= 1 {
+            notes.append("backdrop was not used: nothing translucent lies over it")
+        }
+        if !notes.isEmpty {
+            out.key("notes")
+            out.array { a in for note in notes { a.string(note) } }
+        }
+        out.endObject()
+    }
+
+    /// `gradient`: `at` (the JSON pointer or query parameter of the gradient), `function`,
+    /// `repeating`, `interpolation` (`space`, `hue` for polar spaces, `specified`: false when
+    /// the CSS Images 4 default was used), `stops` after fixup (`color` as 8-bit sRGB hex with
+    /// alpha when translucent, `position` as a fraction of the gradient line / ray / turn,
+    /// `hint` when not 0.5), `box` and `region` when given, `min` and `max` (the ratio, its text,
+    /// `position` 0–1 along the gradient, for `min` with a box the `pixel` `{x, y}`, and the
+    /// colors there), `weakestLc` and `strongestLc` (the APCA Lc, its position, for the weakest
+    /// the pixel),
+    /// `samples` (gradient colors evaluated).
+    static func writeGradient<S: JSONSink>(_ g: GradientInput, _ m: GradientContrast, box: CSSGradient.Box?,
+                                           region: CSSGradient.Region?, into out: inout S) {
+        let gradient = g.gradient
+        out.object { o in
+            o.member("at", g.path.pointer ?? g.path.parameter ?? "")
+            o.member("function", gradient.functionName)
+            o.member("repeating", gradient.repeating)
+            o.object("interpolation") { i in
+                i.member("space", gradient.space.rawValue)
+                if gradient.space.hueIndex != nil { i.member("hue", gradient.hue.rawValue) }
+                i.member("specified", gradient.explicitMethod)
+            }
+            o.key("stops")
+            o.array { a in
+                for s in gradient.stops {
+                    a.object { so in
+                        let c = s.color.converted(to: .srgb)
+                        var rgb = c.coordinates
+                        for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
+                        so.member("color", ColorJSON.hex(rgb, alpha: c.alpha.isFinite ? c.alpha : 1))
+                        so.member("position", s.position)
+                        if s.hint != 0.5 { so.member("hint", s.hint) }
+                    }
+                }
+            }
+            if let box {
+                o.object("box") { b in
+                    b.member("width", box.width)
+                    b.member("height", box.height)
+                }
+            }
+            if let region {
+                o.object("region") { r in
+                    r.member("x", region.x)
+                    r.member("y", region.y)
+                    r.member("width", region.width)
+                    r.member("height", region.height)
+                }
+            }
+            func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, withPixel: Bool) {
+                o.object(key) { so in
+                    if lc {
+                        so.member("lc", s.lc)
+                    } else {
+                        so.member("ratio", s.ratio)
+                        so.member("ratioText", WCAG.ratioText(s.ratio))
+                    }
+                    so.member("position", s.position)
+                    if let box, withPixel {
+                        let p = gradient.point(nearest: s.position, box: box, region: region)
+                        let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
+                        // The pixel whose square holds the point, kept inside the region.
+                        let x = Swift.min(Swift.max(p.x.rounded(.down), r.x.rounded(.down)), (r.x + r.width).rounded(.up) - 1)
+                        let y = Swift.min(Swift.max(p.y.rounded(.down), r.y.rounded(.down)), (r.y + r.height).rounded(.up) - 1)
+                        so.object("pixel") { px in
+                            px.member("x", x)
+                            px.member("y", y)
+                        }
+                    }
+                    so.member("background", ColorJSON.hex(s.background))
+                    so.member("foreground", ColorJSON.hex(s.text))
+                }
+            }
+            sample("min", m.min, lc: false, withPixel: true)
+            sample("max", m.max, lc: false, withPixel: false)
+            sample("weakestLc", m.weakestLc, lc: true, withPixel: true)
+            sample("strongestLc", m.strongestLc, lc: true, withPixel: false)
+            o.member("samples", Double(m.samples))
+        }
+    }
+}

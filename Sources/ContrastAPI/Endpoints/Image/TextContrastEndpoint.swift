@@ -1,0 +1,285 @@
+import ColorScience
+import HTTPServer
+import ImageProcessing
+import JSONValue
+
+/// `POST /v1/image/text-contrast`: one text color over a region of an image.
+///
+/// The body is the image, taken as `/v1/image/analyze` takes it (same limits and checks; ICC to
+/// sRGB; EXIF orientation applied, so `region` is in displayed pixels). Query parameters:
+///
+/// | parameter | meaning |
+/// |---|---|
+/// | `textColor` | required: any CSS color (opaque) or Apple system color name (light, base) |
+/// | `region` | `x,y,width,height` in pixels of the displayed image (default: the whole image); 400 when not inside it |
+/// | `fontSize`, `fontSizeUnit`, `fontWeight` | the text size, as `/v1/contrast` takes it: decides what `AA`/`AAA` require |
+/// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, or a number: an APCA \|Lc\| `0...108` |
+/// | `backdrop` | opaque color behind translucent pixels (default white) |
+/// | `heatmap` | `true`: answer a PNG of the region, green where the text meets the target, red where not |
+/// | `preview` | `true`: answer the whole image as PNG with the recommended scrim over the region |
+///
+/// Answer (JSON): `image`, `region`, `textColor`, `backdrop`, `target`, `passes` (the 5th
+/// percentile meets the target), `wcag` and `apca` (`minimum`, `percentile5`, `median`,
+/// `maximum`, `failingShare`, `percentile5Pixel`), `worstArea` (the 16×16 block with the lowest
+/// mean, in image coordinates), `fixes` (`scrim.black`, `scrim.white`, `scrim.recommended`,
+/// `brightness`, `textColor`: each with `after`, the distribution measured again) and `notes`.
+extension ImageEndpoint {
+    static let textContrastPath = "/v1/image/text-contrast"
+    static let textContrastFields: Set<String> = ["textColor", "region", "fontSize", "fontSizeUnit", "fontWeight",
+                                                  "target", "backdrop", "heatmap", "preview", "scrim"]
+
+    /// `POST /v1/image/text-contrast` as a router handler (JSON, or PNG for `heatmap`/`preview`).
+    var textContrastHandler: HTTPHandler {
+        let endpoint = self
+        return { request in
+            do throws(Problem) {
+                return try endpoint.textContrast(request)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    struct Region { var x, y, width, height: Int }
+
+    /// `x,y,width,height`, inside `w × h`.
+    static func region(_ f: Fields, width w: Int, height h: Int) throws(Problem) -> Region {
+        guard let s = try f.string("region") else { return Region(x: 0, y: 0, width: w, height: h) }
+        let path = f.field("region")
+        let parts = s.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.filter { $0 != " " }) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let rw = parts[2], let rh = parts[3] else {
+            throw Problem.invalidField(path, "\(path.display) must be four integers x,y,width,height in pixels, such as \"0,0,200,80\"; got \(ClientText.quoted(s))")
+        }
+        guard x >= 0, y >= 0, rw > 0, rh > 0 else {
+            throw Problem.invalidField(path, "\(path.display) needs x and y ≥ 0 and a width and height ≥ 1; got \(ClientText.quoted(s))")
+        }
+        guard x.addingReportingOverflow(rw).partialValue <= w, x <= w - rw, y <= h - rh else {
+            throw Problem.invalidField(path, "\(path.display) \(x),\(y),\(rw),\(rh) is not inside the image, which is displayed \(w) × \(h) pixels (after its EXIF orientation)")
+        }
+        return Region(x: x, y: y, width: rw, height: rh)
+    }
+
+    /// `target`: a number is an APCA |Lc|; names as `/v1/suggest` reads them, sized by the text.
+    static func textTarget(_ f: Fields, text: TextSpec?) throws(Problem) -> ContrastTarget {
+        let path = f.field("target")
+        guard let v = f.value("target") else {
+            return try TargetInput.parse(.string("AA"), at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
+        }
+        if case .string(let s) = v, let n = Fields.decimal(s) {
+            guard n.isFinite, (0...108).contains(n) else {
+                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc| and must be between 0 and 108, got \(Fields.format(n)); for a WCAG level give AA or AAA")
+            }
+            return .apcaLc(n)
+        }
+        return try TargetInput.parse(v, at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
+    }
+
+    func textContrast(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let f = try Fields.query(request)
+        try f.rejectUnknown(Self.textContrastFields)
+        guard let text = try f.color("textColor", required: true) else { throw Problem.invalidField(f.field("textColor"), "textColor is required") }
+        guard text.display.alpha >= 1 else {
+            throw Problem.invalidField(f.field("textColor"), "\(f.field("textColor").display) must be opaque: give the color the text shows as")
+        }
+        let backdropColor = try f.color("backdrop")
+        if let b = backdropColor, b.display.alpha < 1 {
+            throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what shows through translucent pixels")
+        }
+        let backdrop = backdropColor?.display.srgb ?? SIMD3(1, 1, 1)
+        let spec = try TextSpec.from(f)
+        let target = try Self.textTarget(f, text: spec)
+        let heatmap = try f.bool("heatmap") ?? false
+        let preview = try f.bool("preview") ?? false
+        if heatmap && preview {
+            throw Problem.contradictory(f.field("preview"), f.field("heatmap"), "\(f.field("heatmap").display) and \(f.field("preview").display) each answer one PNG; ask for one of them")
+        }
+        let previewScrim = try f.choice("scrim", PreviewScrim.self)
+        if previewScrim != nil && !preview {
+            throw Problem.invalidField(f.field("scrim"), "\(f.field("scrim").display) chooses the scrim drawn by preview=true; the JSON answer lists every scrim")
+        }
+        let file = try openImage(request)
+        let r = try Self.region(f, width: file.displayWidth, height: file.displayHeight)
+        let whole = try Self.run { () throws(ImageError) in try file.orientedSRGB(over: backdrop) }
+        let regionImage = r.width == whole.width && r.height == whole.height ? whole
+            : whole.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
+        let textRGB = text.display.srgb
+        let tables = TextContrast.Tables(text: textRGB, target: target)
+        if heatmap {
+            let map = TextContrast.heatMap(regionImage, tables: tables)
+            let png = try Self.run { () throws(ImageError) in try map.png() }
+            return Self.png(png, name: "heatmap.png")
+        }
+        let before = TextContrast.measure(regionImage, tables: tables)
+        let black = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(0, 0, 0))
+        let white = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(1, 1, 1))
+        let recommended = Self.lighter(black, white)
+        // The gradient in the recommended scrim's color (the one that helps this text).
+        let gradient = recommended.flatMap { rec -> TextContrastFix? in
+            guard case .overlay(let color, _) = rec.fix.adjustment else { return nil }
+            return TextContrast.gradientScrim(regionImage, tables: tables, color: color)
+        }
+        if preview {
+            let chosen: TextContrastFix?
+            switch previewScrim ?? .recommended {
+            case .recommended: chosen = recommended?.fix
+            case .black: chosen = black
+            case .white: chosen = white
+            case .gradient: chosen = gradient
+            }
+            var out = whole
+            if let fix = chosen {
+                out = TextContrast.applyScrim(fix.adjustment, to: whole, x: r.x, y: r.y, width: r.width, height: r.height)
+            }
+            let png = try Self.run { () throws(ImageError) in try out.png() }
+            var response = Self.png(png, name: "preview.png")
+            response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment) } ?? "none (no such scrim passes)"))
+            return response
+        }
+        let brightness = TextContrast.brightness(regionImage, tables: tables)
+        let newText = before.passes ? nil : TextContrast.textColor(regionImage, text: textRGB, target: target, initial: before)
+
+        var out = JSONObject()
+        out.append("image", Self.describe(file))
+        out.append("region", .object([("x", .number(Double(r.x))), ("y", .number(Double(r.y))),
+                                      ("width", .number(Double(r.width))), ("height", .number(Double(r.height))),
+                                      ("wholeImage", .bool(!f.has("region"))), ("pixels", .number(Double(before.pixelCount)))]))
+        out.append("textColor", .object([("input", .string(text.input)), ("hex", .string(ColorJSON.hex(textRGB)))]))
+        out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
+        out.append("target", TargetInput.json(target))
+        out.append("statistic", "percentile5: at least 5% of the region's pixels have this contrast or less; a single darkest or lightest pixel (noise, JPEG ringing, anti-aliased edges) does not decide")
+        out.append("passes", .bool(before.passes))
+        out.append("wcag", Self.metricJSON(before.wcag))
+        out.append("apca", Self.metricJSON(before.apca))
+        let w = before.worstBlock
+        out.append("worstArea", .object([("x", .number(Double(r.x + w.x))), ("y", .number(Double(r.y + w.y))),
+                                         ("width", .number(Double(w.width))), ("height", .number(Double(w.height))),
+                                         ("metric", .string(target.metric.rawValue)), ("mean", .number(Self.round4(w.mean)))]))
+        var fixes = JSONObject()
+        fixes.append("scrim", .object([
+            ("black", black.map { Self.fixJSON($0) } ?? .null),
+            ("white", white.map { Self.fixJSON($0) } ?? .null),
+            ("recommended", recommended.map { .string($0.name) } ?? .null),
+            ("gradient", gradient.map { Self.fixJSON($0, region: r) } ?? .null),
+        ]))
+        fixes.append("brightness", brightness.map { Self.fixJSON($0) } ?? .null)
+        if before.passes {
+            fixes.append("textColor", .object([("hex", .string(ColorJSON.hex(textRGB))), ("unchanged", true)]))
+        } else {
+            fixes.append("textColor", newText.map { Self.fixJSON($0) } ?? .null)
+        }
+        out.append("fixes", .object(fixes))
+        out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
+        var notes: [JSON] = []
+        switch file.colorHandling {
+        case .assumedSRGB:
+            if file.invalidProfileIgnored {
+                notes.append("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB")
+            }
+        case .profileKept(let d), .convertedToSRGB(let d):
+            notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped"))
+        }
+        if file.hasAlpha {
+            // Said of the alpha channel, not of the pixels: an RGBA file may be fully opaque.
+            notes.append(.string("the image has an alpha channel: any translucent pixels were composited over the backdrop \(ColorJSON.hex(backdrop)) before measuring"))
+        }
+        if file.pageCount > 1 {
+            notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))
+        }
+        if file.orientation != 1 { notes.append(.string("EXIF orientation \(file.orientation) applied: region is in displayed pixels")) }
+        out.append("notes", .array(notes))
+        return HTTPResponse(status: 200, contentType: "application/json", body: JSON.object(out).serialized())
+    }
+
+    static func png(_ bytes: [UInt8], name: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-store"),
+                                            ("Content-Disposition", "inline; filename=\"\(name)\"")], body: bytes)
+    }
+
+    /// The scrim with the smaller alpha (black on a tie).
+    static func lighter(_ black: TextContrastFix?, _ white: TextContrastFix?) -> (name: String, fix: TextContrastFix)? {
+        func alpha(_ f: TextContrastFix) -> Double { if case .overlay(_, let a) = f.adjustment { return a }; return 1 }
+        switch (black, white) {
+        case (nil, nil): return nil
+        case (let b?, nil): return ("black", b)
+        case (nil, let w?): return ("white", w)
+        case (let b?, let w?): return alpha(b) <= alpha(w) ? ("black", b) : ("white", w)
+        }
+    }
+
+    static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
+
+    static func metricJSON(_ m: TextContrastDistribution.Metric) -> JSON {
+        .object([
+            ("minimum", .number(round4(m.minimum))),
+            ("percentile5", .number(round4(m.percentile5))),
+            ("median", .number(round4(m.median))),
+            ("maximum", .number(round4(m.maximum))),
+            ("failingShare", m.failingShare.map { .number(round4($0)) } ?? .null),
+            ("percentile5Pixel", .string(ColorJSON.hex(m.percentile5Pixel))),
+        ])
+    }
+
+    /// What `preview=true` draws: `scrim=recommended` (default), `black`, `white` or `gradient`.
+    enum PreviewScrim: String, CaseIterable {
+        case recommended, black, white, gradient
+    }
+
+    static func scrimCSS(_ a: PixelAdjustment) -> String {
+        switch a {
+        case .overlay(let c, let alpha):
+            let v = c.x >= 0.5 ? "255 255 255" : "0 0 0"
+            return "linear-gradient(rgb(\(v) / \(Fields.format(alpha))), rgb(\(v) / \(Fields.format(alpha))))"
+        case .gradientOverlay(let c, let alpha, let edge):
+            let v = c.x >= 0.5 ? "255 255 255" : "0 0 0"
+            return "linear-gradient(\(edge.cssDirection), rgb(\(v) / \(Fields.format(alpha))), rgb(\(v) / 0))"
+        case .brightness(let f): return "brightness(\(Fields.format(f)))"
+        case .none: return "none"
+        }
+    }
+
+    /// A fix as JSON; `region` places a gradient scrim's element (the region doubled away from
+    /// its solid edge, in image pixels; it may reach outside the image, which clips it).
+    static func fixJSON(_ fix: TextContrastFix, region: Region? = nil) -> JSON {
+        var o = JSONObject()
+        switch fix.adjustment {
+        case .gradientOverlay(let c, let alpha, let edge):
+            o.append("color", .string(ColorJSON.hex(c)))
+            o.append("alpha", .number(alpha))
+            o.append("edge", .string(edge.rawValue))
+            o.append("alphaAtFarEdge", .number(round4(alpha / 2)))
+            o.append("css", .string("background-image: \(scrimCSS(fix.adjustment))"))
+            if let r = region {
+                let (x, y, w, h): (Int, Int, Int, Int)
+                switch edge {
+                case .bottom: (x, y, w, h) = (r.x, r.y - r.height, r.width, 2 * r.height)
+                case .top: (x, y, w, h) = (r.x, r.y, r.width, 2 * r.height)
+                case .right: (x, y, w, h) = (r.x - r.width, r.y, 2 * r.width, r.height)
+                case .left: (x, y, w, h) = (r.x, r.y, 2 * r.width, r.height)
+                }
+                o.append("element", .object([("x", .number(Double(x))), ("y", .number(Double(y))),
+                                             ("width", .number(Double(w))), ("height", .number(Double(h)))]))
+            }
+        case .overlay(let c, let alpha):
+            o.append("color", .string(ColorJSON.hex(c)))
+            o.append("alpha", .number(alpha))
+            o.append("css", .string("background-image: \(scrimCSS(fix.adjustment))"))
+        case .brightness(let f):
+            o.append("factor", .number(f))
+            o.append("css", .string("filter: brightness(\(Fields.format(f)))"))
+        case .none:
+            if let t = fix.textColor {
+                o.append("hex", .string(ColorJSON.hex(t)))
+                o.append("css", .string("color: \(ColorJSON.hex(t))"))
+            }
+        }
+        let a = fix.after
+        o.append("after", .object([
+            ("passes", .bool(a.passes)),
+            ("wcag", .object([("minimum", .number(round4(a.wcag.minimum))), ("percentile5", .number(round4(a.wcag.percentile5))),
+                              ("median", .number(round4(a.wcag.median))), ("failingShare", a.wcag.failingShare.map { .number(round4($0)) } ?? .null)])),
+            ("apca", .object([("minimum", .number(round4(a.apca.minimum))), ("percentile5", .number(round4(a.apca.percentile5))),
+                              ("median", .number(round4(a.apca.median))), ("failingShare", a.apca.failingShare.map { .number(round4($0)) } ?? .null)])),
+        ]))
+        return .object(o)
+    }
+}

@@ -1,0 +1,115 @@
+import AppleDesign
+import ColorScience
+import JSONValue
+
+/// A CSS gradient from a request (a `background`, a layer, or a matrix gradient): the text as
+/// sent, where it was, and what it parsed to.
+struct GradientInput {
+    var input: String
+    var path: FieldPath
+    var gradient: CSSGradient
+
+    /// Whether any stop is translucent (then something must lie behind the gradient).
+    var isTranslucent: Bool { gradient.stops.contains { $0.color.alpha < 1 } }
+}
+
+/// Largest box side accepted, in CSS px (a 16K display is 15,360 px wide).
+let maxGradientBoxSide = 16_384.0
+
+/// Parses a gradient string (one that `CSSGradient.looksLikeGradient` accepted).
+///
+/// - Throws: 400 `invalid-color` naming `path` with the parser's reason (not a gradient, a bad
+///   stop, more than `CSSGradient.maximumStops` stops, longer than `CSSGradient.maximumLength`
+///   characters); 422 `unsupported-color` for valid CSS this service cannot evaluate.
+func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) throws(Problem) -> GradientInput {
+    if text.utf8.count > CSSGradient.maximumLength {
+        throw Problem.invalidColor(path, "\(path.display) is longer than \(CSSGradient.maximumLength) bytes (a gradient takes at most \(CSSGradient.maximumStops) color stops)")
+    }
+    do throws(ColorParseError) {
+        // `light-dark()` in a stop follows the request's appearance, as in a color member.
+        let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
+        let g = try CSSGradient.parse(text, hexOrder: hexOrder, colorScheme: scheme)
+        return GradientInput(input: text, path: path, gradient: g)
+    } catch {
+        switch error {
+        case .invalid(let why): throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)")
+        case .unsupported(let why): throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)")
+        }
+    }
+}
+
+extension Fields {
+    /// `box`: the size of the element the gradient fills, in CSS px: `{"width", "height"}` in a
+    /// body, `width,height` in a query (or a body string); each `1...16384`.
+    func gradientBox() throws(Problem) -> CSSGradient.Box? {
+        guard let v = value("box") else { return nil }
+        let path = field("box")
+        let (w, h): (Double, Double)
+        switch v {
+        case .object(let o):
+            let bf = Fields(object: o, path: path, fromQuery: fromQuery)
+            try bf.rejectUnknown(["width", "height"])
+            w = try bf.number("width", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: true)!
+            h = try bf.number("height", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: true)!
+        case .string(let s):
+            let parts = Fields.numberList(s)
+            guard let parts, parts.count == 2 else {
+                throw Problem.invalidField(path, "\(path.display) must be \"width,height\" in px (e.g. \"320,48\") or {\"width\", \"height\"}, got \(ClientText.quoted(s))")
+            }
+            (w, h) = (parts[0], parts[1])
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be {\"width\", \"height\"} in px, not \(v.typeName)")
+        }
+        for (name, d) in [("width", w), ("height", h)] where !(d >= 1 && d <= maxGradientBoxSide) {
+            throw Problem.invalidField(path.appending(name), "\(path.appending(name).display) must be between 1 and \(Fields.format(maxGradientBoxSide)) px, got \(Fields.format(d))")
+        }
+        return CSSGradient.Box(width: w, height: h)
+    }
+
+    /// `region`: the rectangle of `box` under the text, in CSS px from the box's top-left corner:
+    /// `{"x", "y", "width", "height"}` in a body, `x,y,width,height` in a query. It must lie in
+    /// the box and have a positive size; it needs a `box`.
+    func gradientRegion(box: CSSGradient.Box?) throws(Problem) -> CSSGradient.Region? {
+        guard let v = value("region") else { return nil }
+        let path = field("region")
+        guard let box else {
+            throw Problem.invalidField(path, "\(path.display) needs \(field("box").display): a region is a part of the box the gradient fills")
+        }
+        var r: [Double]
+        switch v {
+        case .object(let o):
+            let rf = Fields(object: o, path: path, fromQuery: fromQuery)
+            try rf.rejectUnknown(["x", "y", "width", "height"])
+            r = []
+            for name in ["x", "y", "width", "height"] {
+                r.append(try rf.number(name, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: true)!)
+            }
+        case .string(let s):
+            guard let parts = Fields.numberList(s), parts.count == 4 else {
+                throw Problem.invalidField(path, "\(path.display) must be \"x,y,width,height\" in px (e.g. \"16,8,200,24\") or {\"x\", \"y\", \"width\", \"height\"}, got \(ClientText.quoted(s))")
+            }
+            r = parts
+        default:
+            throw Problem.invalidField(path, "\(path.display) must be {\"x\", \"y\", \"width\", \"height\"} in px, not \(v.typeName)")
+        }
+        let names = ["x", "y", "width", "height"]
+        for k in 2...3 where !(r[k] > 0) {
+            throw Problem.invalidField(path.appending(names[k]), "\(path.appending(names[k]).display) must be more than 0 px, got \(Fields.format(r[k]))")
+        }
+        if r[0] < 0 || r[1] < 0 || r[0] + r[2] > box.width || r[1] + r[3] > box.height {
+            throw Problem.invalidField(path, "\(path.display) (\(Fields.format(r[0])), \(Fields.format(r[1])), \(Fields.format(r[2])) × \(Fields.format(r[3]))) lies outside \(field("box").display) (\(Fields.format(box.width)) × \(Fields.format(box.height)) px): x + width must be at most the box's width, y + height at most its height, x and y at least 0")
+        }
+        return CSSGradient.Region(x: r[0], y: r[1], width: r[2], height: r[3])
+    }
+
+    /// Comma-separated finite decimal numbers (`"16, 8,200,24"`); nil when one is not a number.
+    static func numberList(_ s: String) -> [Double]? {
+        guard s.utf8.count <= 128 else { return nil }
+        var out: [Double] = []
+        for part in s.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let d = Fields.decimal(part.trimmingWhitespace()), d.isFinite else { return nil }
+            out.append(d)
+        }
+        return out
+    }
+}

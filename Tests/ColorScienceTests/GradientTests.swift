@@ -1,0 +1,235 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import ColorScience
+
+/// CSS gradients (CSSGradient.swift) and the contrast of text against them (GradientContrast.swift).
+@Suite("Gradients")
+struct GradientTests {
+    static func gradient(_ s: String) throws -> CSSGradient {
+        do throws(ColorParseError) { return try CSSGradient.parse(s) } catch { throw error }
+    }
+
+    static func refusal(_ s: String) -> String? {
+        do throws(ColorParseError) { _ = try CSSGradient.parse(s); return nil } catch { return error.message }
+    }
+
+    static func ratio(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+        WCAG.contrastRatio(WCAG.relativeLuminance(a), WCAG.relativeLuminance(b))
+    }
+
+    @Test("stop fixup: defaults 0%/100%, evenly spaced runs, no position below an earlier one, double positions, hints")
+    func fixup() throws {
+        let g = try Self.gradient("linear-gradient(red, lime, blue 40%, yellow 20%, white 60% 80%, 90%, black)")
+        #expect(g.stops.map(\.position) == [0, 0.2, 0.4, 0.4, 0.6, 0.8, 1])
+        #expect(g.stops[5].hint == 0.5)   // 90% between 80% and 100%
+        #expect(abs(g.stops[5].hint - 0.5) < 1e-12)
+        let h = try Self.gradient("linear-gradient(#000, 25%, #fff)")
+        #expect(abs(h.stops[0].hint - 0.25) < 1e-12)
+        #expect(g.space == .srgb)   // legacy colors only
+        #expect(try Self.gradient("linear-gradient(#000, oklch(0.5 0 0))").space == .oklab)
+        let m = try Self.gradient("linear-gradient(45deg in oklch longer hue, red, blue)")
+        #expect(m.space == .oklch && m.hue == .longer && m.geometry == .linear(angle: 45))
+        let c = try Self.gradient("conic-gradient(from 0.25turn at 10% 20px in hsl, red, blue 180deg)")
+        #expect(c.geometry == .conic(from: 90, center: .init(x: .fraction(0.1), y: .px(20))))
+        #expect(c.stops[1].position == 0.5)
+        let r = try Self.gradient("repeating-radial-gradient(circle 20px at left top, red, blue 10%)")
+        #expect(r.repeating && r.geometry == .radial(circle: true, size: .explicit(x: .px(20), y: .px(20)), center: .init(x: .fraction(0), y: .fraction(0))))
+    }
+
+    @Test("invalid gradients are refused with a reason", arguments: [
+        "linear-gradient(red)", "linear-gradient()", "linear-gradient(red, , blue)", "linear-gradient(red, blue,)",
+        "linear-gradient(to middle, red, blue)", "linear-gradient(red, 20%)", "linear-gradient(20%, red, blue)",
+        "linear-gradient(red 10px, blue)", "linear-gradient(red, notacolor)", "linear-gradient(in foo, red, blue)",
+        "linear-gradient(in srgb longer hue, red, blue)", "radial-gradient(circle 10px 20px, red, blue)",
+        "conic-gradient(from red, red, blue)", "linear-gradient(red, blue) x", "linear-gradient(red 1 2 3, blue)",
+    ])
+    func refused(_ s: String) {
+        let why = Self.refusal(s)
+        #expect(why != nil && !(why ?? "").isEmpty, "\(s) was accepted")
+    }
+
+    @Test("at most 64 stops; a 4096-character limit")
+    func bounded() {
+        let many = "linear-gradient(" + Array(repeating: "red", count: 65).joined(separator: ",") + ")"
+        #expect(Self.refusal(many)?.contains("64") == true)
+        let long = "linear-gradient(red, " + String(repeating: " ", count: 5000) + "blue)"
+        #expect(Self.refusal(long) != nil)
+        let ok = "linear-gradient(" + Array(repeating: "red", count: 64).joined(separator: ",") + ")"
+        #expect(Self.refusal(ok) == nil)
+    }
+
+    @Test("white text on black → white in sRGB: the minimum is exactly 1.0 at the white end, the maximum 21 at the black end")
+    func blackToWhite() throws {
+        let g = try Self.gradient("linear-gradient(in srgb, #000, #fff)")
+        let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g)
+        #expect(m.min.ratio == 1 && m.min.position == 1 && m.min.background == SIMD3(1, 1, 1))
+        #expect(m.max.ratio == 21 && m.max.position == 0 && m.max.background == SIMD3(0, 0, 0))
+        // APCA: white on white is Lc 0; white on black about -107.9.
+        // (APCA clips |Lc| below 7.5 to 0, so the weakest is 0 over the light end, not only at 1.)
+        #expect(m.weakestLc.lc == 0 && m.weakestLc.position > 0.9)
+        #expect(m.strongestLc.lc < -107 && m.strongestLc.position == 0)
+    }
+
+    @Test("#777 on a gradient through #777 reaches ratio 1 between the stops, where #777 is")
+    func throughTheText() throws {
+        let g = try Self.gradient("linear-gradient(to right, #000, #fff)")
+        let m = GradientContrast(text: SIMD3(repeating: 0x77 / 255.0), gradient: g)
+        // The ratio has a corner there (a V), so 20 golden-section steps place it to about 1e-5.
+        #expect(abs(m.min.ratio - 1) < 1e-4)
+        #expect(abs(m.min.position - 0x77 / 255.0) < 1e-5)
+        #expect(m.weakestLc.lc == 0)
+        #expect(m.samples <= 16 + 4 * 22)
+    }
+
+    @Test("sRGB red → lime: the middle is darker than both stops, so white text's best and black text's worst lie between them")
+    func darkerMiddle() throws {
+        // L(u) = 0.2126 lin(1 − u) + 0.7152 lin(u), lin the sRGB transfer function: least at
+        // u ≈ 0.2740, 0.146945, below red's 0.2126 (by a scan of 10⁶ steps, below).
+        let lin = { (c: Double) in c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        var least = (l: 1.0, u: 0.0)
+        for k in 0...1_000_000 {
+            let u = Double(k) / 1e6, l = 0.2126 * lin(1 - u) + 0.7152 * lin(u)
+            if l < least.l { least = (l, u) }
+        }
+        let g = try Self.gradient("linear-gradient(to right in srgb, #ff0000, #00ff00)")
+        let black = GradientContrast(text: SIMD3(0, 0, 0), gradient: g)
+        #expect(abs(black.min.ratio - (least.l + 0.05) / 0.05) < 1e-9)
+        #expect(abs(black.min.position - least.u) < 1e-5)
+        #expect(black.min.ratio < Self.ratio(SIMD3(0, 0, 0), SIMD3(1, 0, 0)) - 1)
+        let white = GradientContrast(text: SIMD3(1, 1, 1), gradient: g)
+        #expect(abs(white.max.ratio - 1.05 / (least.l + 0.05)) < 1e-9)
+        // The same stops in oklab never get darker than red (the lightness is interpolated).
+        let o = GradientContrast(text: SIMD3(0, 0, 0), gradient: try Self.gradient("linear-gradient(in oklab, #ff0000, #00ff00)"))
+        #expect(abs(o.min.ratio - Self.ratio(SIMD3(0, 0, 0), SIMD3(1, 0, 0))) < 1e-12 && o.min.position == 0)
+    }
+
+    @Test("oklab cyan → #99ff00: the middle leaves sRGB, is clipped, and is darker than both stops")
+    func oklabDarkerMiddle() throws {
+        // Computed independently (Python, Björn Ottosson's matrices, linear sRGB clipped to 0...1):
+        // the least luminance along the path is 0.775347 at t ≈ 0.5440, where green is 1.008
+        // before clipping; the stops' luminances are 0.7874 and 0.782923. Black text: 16.50694
+        // there, against 16.748 and 16.65846 at the stops. (A search of 1,331 × 150 stop pairs
+        // found no oklab midpoint inside sRGB darker than both stops: the dips come from clipping.)
+        let g = try Self.gradient("linear-gradient(in oklab, #00ffff, #99ff00)")
+        let m = GradientContrast(text: SIMD3(0, 0, 0), gradient: g)
+        #expect(abs(m.min.ratio - 16.50694) < 2e-4, "\(m.min.ratio)")
+        #expect(abs(m.min.position - 0.544) < 2e-3, "\(m.min.position)")
+        #expect(m.min.ratio < 16.658 && m.min.ratio < 16.748)
+    }
+
+    @Test("region: only the part of a linear gradient under the region counts")
+    func region() throws {
+        let g = try Self.gradient("linear-gradient(to right, #000, #fff)")
+        let box = CSSGradient.Box(width: 200, height: 50)
+        // The left quarter of the box: t from 0 to 0.25, so white text's minimum is at t = 0.25.
+        let left = CSSGradient.Region(x: 0, y: 0, width: 50, height: 50)
+        #expect(g.parameterRanges(box: box, region: left) == [0...0.25])
+        let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: box, region: left)
+        #expect(abs(m.min.position - 0.25) < 1e-9)
+        #expect(abs(m.min.ratio - Self.ratio(SIMD3(1, 1, 1), SIMD3(repeating: 0.25))) < 1e-9)
+        #expect(m.max.ratio == 21)
+        // The whole box: the minimum is 1 (white on white).
+        #expect(abs(GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: box).min.ratio - 1) < 1e-12)
+        // Radial: a region far from the center only sees the outer colors.
+        let r = try Self.gradient("radial-gradient(circle 100px at 0 0, #000, #fff)")
+        let ranges = r.parameterRanges(box: box, region: .init(x: 30, y: 40, width: 10, height: 10))
+        #expect(abs(ranges[0].lowerBound - 0.5) < 1e-12)
+        #expect(abs(ranges[0].upperBound - (40.0 * 40 + 50 * 50).squareRoot() / 100) < 1e-12)
+        // Conic: a region to the right of the center covers a quarter turn around 90deg.
+        let c = try Self.gradient("conic-gradient(#000, #fff)")
+        let square = CSSGradient.Box(width: 100, height: 100)
+        let cr = c.parameterRanges(box: square, region: .init(x: 75, y: 25, width: 25, height: 50))
+        #expect(abs(cr[0].lowerBound - 0.125) < 1e-12 && abs(cr[0].upperBound - 0.375) < 1e-12)
+        #expect(c.parameterRanges(box: square, region: .init(x: 40, y: 40, width: 20, height: 20)) == [0...1])
+    }
+
+    @Test("to a corner follows the box's aspect ratio; repeating folds into one period")
+    func cornerAndRepeating() throws {
+        let g = try Self.gradient("linear-gradient(to top right, #000, #fff)")
+        #expect(abs(g.linearAngle(box: .init(width: 100, height: 100))! - 45) < 1e-12)
+        // The far corners are the ends of the gradient line.
+        let box = CSSGradient.Box(width: 300, height: 100)
+        #expect(abs(g.parameter(atX: 0, y: 100, box: box)) < 1e-12)
+        #expect(abs(g.parameter(atX: 300, y: 0, box: box) - 1) < 1e-12)
+        #expect(abs(g.parameter(atX: 0, y: 0, box: box) - 0.5) < 1e-12)
+        let rep = try Self.gradient("repeating-linear-gradient(to right, #000, #fff 10%)")
+        let c = rep.color(at: 0.35).converted(to: .srgb).coordinates
+        #expect(abs(c.x - 0.5) < 1e-12)
+        let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: rep, box: .init(width: 1000, height: 10),
+                                 region: .init(x: 120, y: 0, width: 30, height: 10))
+        #expect(abs(m.min.position - 0.15) < 1e-9)
+    }
+
+    @Test("translucent stops composite over the backdrop; hostile numbers stay finite")
+    func translucentAndHostile() throws {
+        let g = try Self.gradient("linear-gradient(rgb(0 0 0 / 0), #000)")
+        let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, backdrop: SIMD3(1, 1, 1))
+        #expect(m.min.ratio == 1 && m.max.ratio == 21)
+        // Translucent text composites over each gradient color: 50% black over white and black.
+        let t = GradientContrast(text: SIMD3(0, 0, 0), textAlpha: 0.5, gradient: try Self.gradient("linear-gradient(#fff, #000)"))
+        #expect(t.min.ratio == 1 && t.min.position == 1)
+        #expect(abs(t.max.ratio - Self.ratio(SIMD3(repeating: 0.5), SIMD3(1, 1, 1))) < 1e-12)
+        for s in ["linear-gradient(1e300deg, red, blue)", "radial-gradient(0px 0px at 1e6px 0, red, blue)",
+                  "repeating-linear-gradient(red 50%, blue 50%)", "conic-gradient(from 1e8deg, red 1e6%, blue -1e6%)",
+                  "repeating-conic-gradient(red 0deg, blue 0.0001deg)",
+                  "repeating-conic-gradient(from 7deg at 300% 120%, " + (0..<64).map { "oklch(0.\($0 % 10) 0.3 \($0 * 37)) \($0 * 5)deg" }.joined(separator: ",") + ")"] {
+            guard let g = try? Self.gradient(s) else { continue }
+            let m = GradientContrast(text: SIMD3(0.5, 0.5, 0.5), gradient: g, box: .init(width: 10, height: 10),
+                                     region: .init(x: 0, y: 0, width: 10, height: 10))
+            #expect(m.min.ratio.isFinite && m.max.ratio.isFinite && m.weakestLc.lc.isFinite && m.strongestLc.lc.isFinite, "\(s)")
+            #expect(m.samples <= GradientContrast.sampleBudget + 4 * (2 + GradientContrast.refinementSteps), "\(s): \(m.samples)")
+        }
+    }
+
+    @Test("hints follow Chromium's nine-stop approximation of the spec's curve")
+    func hintCurve() {
+        // Hint 0.25: knots at 1/12, 1/6, then 0.25 + 0.75·y/13; weight p^(log 0.5 / log 0.25) = √p.
+        let u = 16.5 / 256, knot = 1.0 / 12
+        #expect(abs(CSSGradient.hintWeight(u, hint: 0.25) - u / knot * knot.squareRoot()) < 1e-12)
+        #expect(abs(CSSGradient.hintWeight(0.25, hint: 0.25) - 0.5) < 1e-12)
+        #expect(abs(CSSGradient.hintWeight(0.75, hint: 0.75) - 0.5) < 1e-12)
+        #expect(CSSGradient.hintWeight(0.3, hint: 0.5) == 0.3)
+        #expect(CSSGradient.hintWeight(0, hint: 0.9) == 0 && CSSGradient.hintWeight(1, hint: 0.1) == 1)
+    }
+
+    /// Chromium's pixels (Tests/Fixtures/gradients.jsonl, made by
+    /// tests-browser/oracle/gradient_oracle.py) against our color at the same point, in 8 bits.
+    @Test("interpolated colors match headless Chromium's pixels")
+    func chromium() throws {
+        let text = try String(contentsOf: FixtureLoader.url("gradients.jsonl"), encoding: .utf8)
+        var worst = 0, rows = 0, count = 0
+        for line in text.split(separator: "\n") {
+            let row = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let css = row["css"] as! String
+            let box = CSSGradient.Box(width: Double(row["width"] as! Int), height: Double(row["height"] as! Int))
+            let g = try Self.gradient(css)
+            var worstHere = 0
+            for p in row["pixels"] as! [[Int]] {
+                let t = g.parameter(atX: Double(p[0]) + 0.5, y: Double(p[1]) + 0.5, box: box)
+                let c = g.color(at: t).converted(to: .srgb)
+                var rgb = c.coordinates
+                for k in 0..<3 { rgb[k] = min(max(rgb[k], 0), 1) }
+                // The page behind the div is #808080.
+                if c.alpha < 1 { rgb = Compositing.sourceOver(rgb, alpha: c.alpha, overOpaque: SIMD3(repeating: 128 / 255.0)) }
+                for k in 0..<3 {
+                    let ours = Int((rgb[k] * 255).rounded())
+                    worstHere = max(worstHere, abs(ours - p[2 + k]))
+                }
+                count += 1
+            }
+            // See `tolerance`: 8-bit output, Skia's float pipeline.
+            #expect(worstHere <= Self.tolerance, "\(css): off by \(worstHere) of 255")
+            worst = max(worst, worstHere)
+            rows += 1
+        }
+        #expect(rows >= 28 && count > 1500)
+        print("gradients.jsonl: \(rows) gradients, \(count) pixels, largest difference \(worst)/255")
+    }
+
+    /// Largest per-channel difference from Chromium's pixels allowed, in 8-bit steps: Chromium
+    /// (Skia) interpolates in single-precision floats and writes 8-bit pixels, rounding (and,
+    /// where it dithers, nudging) each channel by up to one step either way; we compare our
+    /// unrounded color rounded once. Measured: at most 1 (docs/api/contrast.md, "Gradients").
+    static let tolerance = 1
+}

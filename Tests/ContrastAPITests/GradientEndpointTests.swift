@@ -1,0 +1,181 @@
+import ContrastAPI
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// `/v1/contrast` and `/v1/contrast/matrix` with CSS gradients, over HTTP on a real server
+/// started on port 0.
+@Suite("Gradient backgrounds over HTTP")
+struct GradientEndpointTests {
+    static let server: LiveServer = try! LiveServer()
+
+    func post(_ path: String, _ body: String) throws -> Reply {
+        try Self.server.request("POST", path, body: body)
+    }
+
+    @Test("white text on black → white in sRGB: the minimum ratio is exactly 1 at the white end; GET answers the same")
+    func blackToWhite() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#ffffff", "background": "linear-gradient(in srgb, #000, #fff)"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        let j = r.json
+        #expect(j["ratio"] == 1 && j["ratioText"] == "1.00")
+        #expect(j["wcag"]?["AA"]?["largeText"] == false)
+        #expect(j["gradient"]?["min"]?["position"] == 1)
+        #expect(j["gradient"]?["max"]?["ratio"] == 21 && j["gradient"]?["max"]?["position"] == 0)
+        #expect(j["apca"]?["lc"] == 0)
+        #expect(j["effectiveBackground"]?["hex"] == "#ffffff")
+        #expect(j["gradient"]?["interpolation"]?["space"] == "srgb" && j["gradient"]?["interpolation"]?["specified"] == true)
+        let g = try Self.server.request("GET", "/v1/contrast?foreground=%23ffffff&background=\(q("linear-gradient(in srgb, #000, #fff)"))")
+        #expect(g.status == 200 && g.json["gradient"]?["min"] == j["gradient"]?["min"])
+        #expect(g.json["gradient"]?["at"] == "background")
+    }
+
+    @Test("a region of a box: only the colors under it count, and the minimum's pixel is in it")
+    func region() throws {
+        let r = try post("/v1/contrast", ##"""
+            {"foreground": "#ffffff", "background": "linear-gradient(to right, #0066cc, #ffcc00)",
+             "box": {"width": 320, "height": 48}, "region": {"x": 16, "y": 12, "width": 120, "height": 24}}
+            """##)
+        #expect(r.status == 200, "\(r.text)")
+        let min = r.json["gradient"]!["min"]!
+        // The region spans t = 16/320 … 136/320; white text is worst on the lightest, t = 0.425:
+        // sRGB (0 + 255·0.425, 102 + 102·0.425, 204 − 204·0.425).
+        #expect(abs(min["position"]!.double! - 0.425) < 1e-9)
+        #expect(r.json["effectiveBackground"]?["rgba"] == [108.375, 145.35000000000002, 117.30000000000001, 1])
+        #expect(min["pixel"]?["x"] == 135)
+        #expect(abs(r.json["gradient"]!["max"]!["position"]!.double! - 0.05) < 1e-9)
+        #expect(r.json["gradient"]?["weakestLc"]?["pixel"]?["x"] == 135 && r.json["gradient"]?["max"]?["pixel"] == nil)
+        // The same in a query.
+        let g = try Self.server.request("GET", "/v1/contrast?foreground=%23fff&background=\(q("linear-gradient(to right, #0066cc, #ffcc00)"))&box=320,48&region=16,12,120,24")
+        #expect(g.status == 200 && g.json["ratio"] == r.json["ratio"])
+    }
+
+    @Test("the sRGB red → lime middle is darker than both stops: black text's minimum lies between them")
+    func darkerMiddle() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(to right in srgb, #ff0000, #00ff00)"}"##)
+        let ratio = r.json["ratio"]!.double!
+        #expect(abs(ratio - (0.146945 + 0.05) / 0.05) < 1e-4)
+        #expect(ratio < 5.252 && ratio < 15.3)
+        #expect(abs(r.json["gradient"]!["min"]!["position"]!.double! - 0.274) < 1e-3)
+    }
+
+    @Test("a translucent gradient composites over the backdrop first; translucent text over each color")
+    func translucent() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(transparent, #000)", "backdrop": "#fff"}"##)
+        #expect(r.status == 200 && r.json["ratio"] == 1 && r.json["gradient"]?["max"]?["ratio"] == 21)
+        let t = try post("/v1/contrast", ##"{"foreground": "rgb(0 0 0 / 0.5)", "background": "linear-gradient(#fff, #000)"}"##)
+        #expect(t.json["ratio"] == 1)
+        #expect(t.json["gradient"]?["max"]?["foreground"] == "#808080")
+        #expect(t.json["effectiveForeground"]?["hex"] == "#000000")
+    }
+
+    @Test("a gradient as a layer over an opaque page, under a translucent color layer")
+    func layers() throws {
+        let r = try post("/v1/contrast", ##"""
+            {"foreground": "#fff", "background": "#000",
+             "layers": [{"color": "linear-gradient(rgb(255 255 255 / 0), #fff)", "opacity": 0.5}]}
+            """##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["gradient"]?["at"] == "/layers/0/color")
+        // Black page; the gradient runs from transparent to white at half opacity: at most #808080.
+        #expect(r.json["effectiveBackground"]?["hex"] == "#808080")
+        #expect(r.json["gradient"]?["max"]?["background"] == "#000000")
+    }
+
+    @Test("plain pairs are unchanged: no gradient block, box refused")
+    func plainUnchanged() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#777777", "background": "#ffffff"}"##)
+        #expect(r.json["gradient"] == nil && abs(r.json["ratio"]!.double! - 4.478089453577214) < 1e-12)
+        expectProblem(try post("/v1/contrast", ##"{"foreground": "#777", "background": "#fff", "box": {"width": 10, "height": 10}}"##), 400, pointer: "/box")
+    }
+
+    @Test("bad gradients, boxes and regions are 4xx problems naming the member", arguments: [
+        (##"{"foreground": "#000", "background": "linear-gradient(red)"}"##, 400, "/background"),
+        (##"{"foreground": "linear-gradient(red, blue)", "background": "linear-gradient(red, blue)"}"##, 400, "/foreground"),
+        (##"{"foreground": "linear-gradient(red, blue)", "background": "#fff"}"##, 400, "/foreground"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, 20px, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "linear-gradient(1e300deg, red, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "radial-gradient(circle 10px 20px, red, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "conic-gradient(from red, red, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "linear-gradient(in nowhere, red, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "linear-gradient(transparent, blue)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "region": {"x": 0, "y": 0, "width": 1, "height": 1}}"##, 400, "/region"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 0, "height": 10}}"##, 400, "/box/width"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": -5, "height": 10}}"##, 400, "/box/width"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 10, "height": 1e9}}"##, 400, "/box/height"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 10}}"##, 400, "/box/height"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": 90, "y": 0, "width": 20, "height": 10}}"##, 400, "/region"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": 0, "y": 0, "width": 0, "height": 10}}"##, 400, "/region/width"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": -1, "y": 0, "width": 5, "height": 10}}"##, 400, "/region"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": "wide"}"##, 400, "/box"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "layers": ["conic-gradient(red, blue)"]}"##, 400, "/layers/0"),
+    ] as [(String, Int, String)])
+    func refused(_ body: String, _ status: Int, _ pointer: String) throws {
+        let r = try post("/v1/contrast", body)
+        expectProblem(r, status, pointer: pointer)
+    }
+
+    @Test("hostile gradients: 65 stops and 5,000 characters are refused; 64 stops, huge numbers and a repeating conic with 64 stops answer quickly and finitely")
+    func hostile() throws {
+        let many = "linear-gradient(" + Array(repeating: "red", count: 65).joined(separator: ",") + ")"
+        let p = expectProblem(try post("/v1/contrast", ##"{"foreground": "#000", "background": "\##(many)"}"##), 400, pointer: "/background")
+        #expect(p["detail"]?.string?.contains("64") == true)
+        let long = "linear-gradient(red, " + String(repeating: " ", count: 5000) + "blue)"
+        expectProblem(try post("/v1/contrast", ##"{"foreground": "#000", "background": "\##(long)"}"##), 400, pointer: "/background")
+        let stops = (0..<64).map { "oklch(0.\($0 % 10) 0.4 \($0 * 37)) \($0 * 5)deg" }.joined(separator: ",")
+        for bg in ["repeating-conic-gradient(from 1e8deg at 300% -120%, \(stops))", "linear-gradient(1e8deg, red, blue)",
+                   "radial-gradient(0px 0px at 1e6px 0, red, blue)", "repeating-linear-gradient(red 50%, blue 50%)",
+                   "conic-gradient(red 1e6%, blue -1e6%)"] {
+            let start = Date()
+            let r = try post("/v1/contrast", ##"{"foreground": "#777", "background": "\##(bg)", "box": {"width": 16384, "height": 1}, "region": {"x": 100, "y": 0, "width": 16000, "height": 1}}"##)
+            #expect(r.status == 200, "\(bg): \(r.text)")
+            #expect(Date().timeIntervalSince(start) < 2, "\(bg)")
+            #expect(r.json["ratio"]?.double?.isFinite == true && r.json["apca"]?["lc"]?.double?.isFinite == true)
+            #expect((r.json["gradient"]?["samples"]?.double ?? 1e9) <= 1024 + 4 * 32)
+        }
+    }
+}
+
+/// `/v1/contrast/matrix` with `gradients`, over HTTP.
+@Suite("Matrix gradient backgrounds over HTTP")
+struct MatrixGradientTests {
+    @Test("each palette color as text on each gradient: the same minimum as /v1/contrast; CSV gains a line per pair")
+    func matrix() throws {
+        let server = GradientEndpointTests.server
+        let body = ##"""
+            {"colors": ["#ffffff", {"name": "ink", "color": "#1c1c1e"}],
+             "gradients": ["linear-gradient(#0066cc, #ffcc00)",
+                           {"name": "hero", "gradient": "radial-gradient(circle at 0 0, #000, #777)",
+                            "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}]}
+            """##
+        let r = try server.request("POST", "/v1/contrast/matrix", body: body)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["gradients"]?.array?[1]["name"] == "hero")
+        #expect(r.json["rows"]?.array?[0].array?[1]["ratioText"] == "17.01")   // the color grid is unchanged
+        let single = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#1c1c1e", "background": "radial-gradient(circle at 0 0, #000, #777)", "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}"##)
+        #expect(r.json["onGradients"]?.array?[1].array?[1]["ratio"] == single.json["ratio"])
+        #expect(r.json["onGradients"]?.array?[0].array?[0]["position"] == 1)
+        let csv = try server.request("POST", "/v1/contrast/matrix?format=csv", body: body)
+        #expect(csv.text.split(separator: "\r\n").count == 1 + 4 + 4)
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(red)"]}"##), 400, pointer: "/gradients/0")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [{"gradient": "linear-gradient(red, blue)", "region": {"x": 0, "y": 0, "width": 5, "height": 5}}]}"##), 400, pointer: "/gradients/0/region")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(transparent, blue)"]}"##), 400, pointer: "/gradients/0")
+        let seventeen = Array(repeating: "\"linear-gradient(red, blue)\"", count: 17).joined(separator: ",")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [\##(seventeen)]}"##), 413, pointer: "/gradients")
+    }
+}
+
+/// Gradient stops with `light-dark()` follow the request's appearance, as color members do.
+@Suite("Gradient stops and the Apple context")
+struct GradientAppearanceTests {
+    @Test("light-dark() stops take the dark branch with appearance dark")
+    func lightDark() throws {
+        let server = GradientEndpointTests.server
+        let bg = "linear-gradient(light-dark(#fff, #000), light-dark(#eee, #111))"
+        let light = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "\##(bg)"}"##)
+        let dark = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "\##(bg)", "appearance": "dark"}"##)
+        #expect(abs((light.json["ratio"]?.double ?? 0) - 1) < 1e-9, "\(light.text)")   // oklab: white round-trips to 1 + 4e-16
+        #expect((dark.json["ratio"]?.double ?? 0) > 18, "\(dark.text)")
+    }
+}

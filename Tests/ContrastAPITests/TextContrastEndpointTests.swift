@@ -1,0 +1,184 @@
+import ColorScience
+import ContrastAPI
+import Foundation
+import HTTPServer
+import ImageProcessing
+import JSONValue
+import TestSupport
+import Testing
+
+/// `POST /v1/image/text-contrast`: synthetic images with hand-computed answers, a real
+/// photograph, and a 4xx naming the parameter for every bad input.
+@Suite struct TextContrastEndpointTests {
+    /// Left half black, right half white (gray codes), `width × height`.
+    func halfAndHalf(_ format: ImageFormat = .png, width: Int = 64, height: Int = 32, orientation: Int? = nil) throws -> [UInt8] {
+        var px: [UInt16] = []
+        for _ in 0..<height { for x in 0..<width { px += Array(repeating: x < width / 2 ? 0 : 255, count: 3) } }
+        return try ImageEncoder.encode(pixels: px, width: width, height: height, bands: 3, format: format, orientation: orientation)
+    }
+
+    @Test func halfBlackHalfWhiteWithWhiteText() throws {
+        let server = try LiveServer()
+        let r = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())
+        #expect(r.status == 200, "\(r.text)")
+        let j = r.json
+        #expect(j["passes"] == .bool(false))
+        #expect(j["wcag"]?["failingShare"] == .number(0.5))
+        #expect(j["wcag"]?["percentile5"] == .number(1))
+        #expect(j["wcag"]?["minimum"] == .number(1))
+        #expect(j["wcag"]?["maximum"] == .number(21))
+        #expect(j["apca"]?["failingShare"] == .null)
+        #expect(j["target"]?["minimum"] == .number(4.5))
+        #expect((j["worstArea"]?["x"]?.double ?? 0) >= 32)
+        #expect(j["fixes"]?["scrim"]?["recommended"] == .string("black"))
+        #expect(j["fixes"]?["scrim"]?["black"]?["after"]?["passes"] == .bool(true))
+        #expect(j["fixes"]?["scrim"]?["white"] == .null, "a white scrim cannot help white text")
+        #expect(j["fixes"]?["brightness"]?["after"]?["passes"] == .bool(true))
+        #expect(j["fixes"]?["textColor"]?["hex"] == .string("#767676"))
+        #expect(j["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true))
+        // The gradient scrim is solid at the right edge (the white half) and fades to the left.
+        let g = j["fixes"]?["scrim"]?["gradient"]
+        #expect(g?["edge"] == .string("right"), "\(r.text)")
+        #expect(g?["after"]?["passes"] == .bool(true))
+        #expect((g?["alpha"]?.double ?? 0) > (j["fixes"]?["scrim"]?["black"]?["alpha"]?.double ?? 1))
+        #expect(g?["css"]?.string?.hasPrefix("background-image: linear-gradient(to left, rgb(0 0 0 / ") == true)
+        #expect(g?["element"]?["x"] == .number(-64) && g?["element"]?["width"] == .number(128))
+    }
+
+    /// The region is in displayed pixels: the black left half only, with white text, passes
+    /// everywhere (21:1); large bold text lowers AA to 3:1; an APCA target reads the number as |Lc|.
+    @Test func regionTextSizeAndAPCA() {
+        let img = try! halfAndHalf()
+        var r = callImage("/v1/image/text-contrast?textColor=%23fff&region=0,0,32,32", img)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["passes"] == .bool(true))
+        #expect(r.json["wcag"]?["minimum"] == .number(21))
+        #expect(r.json["region"]?["pixels"] == .number(1024))
+        r = callImage("/v1/image/text-contrast?textColor=white&fontSize=24&target=AA", img)
+        #expect(r.json["target"]?["minimum"] == .number(3))
+        r = callImage("/v1/image/text-contrast?textColor=white&target=60", img)
+        #expect(r.json["target"]?["metric"] == .string("apca"))
+        #expect(r.json["apca"]?["failingShare"] == .number(0.5))
+        #expect(r.json["wcag"]?["failingShare"] == .null)
+    }
+
+    /// EXIF orientation 6 (turned clockwise): a stored 64×32 image is displayed 32×64, its black
+    /// half on top; region 0,0,32,32 is then all black.
+    @Test func regionFollowsOrientation() {
+        let img = try! halfAndHalf(.jpeg, orientation: 6)
+        let r = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32", img, contentType: "image/jpeg")
+        #expect(r.status == 200, "\(r.text)")
+        #expect((r.json["wcag"]?["percentile5"]?.double ?? 0) > 19)
+        let outside = callImage("/v1/image/text-contrast?textColor=white&region=0,0,64,32", img, contentType: "image/jpeg")
+        #expect(outside.status == 400)
+        #expect(outside.json["parameter"] == .string("region"))
+    }
+
+    /// Translucent pixels are measured over `backdrop`: a white PNG whose left half is fully
+    /// transparent, white text. Over the default white backdrop every pixel is white (1:1);
+    /// over black the transparent half is black (21:1) and half the pixels pass.
+    @Test func alphaOverTheBackdrop() throws {
+        var px: [UInt16] = []
+        for _ in 0..<16 { for x in 0..<32 { px += [255, 255, 255, x < 16 ? 0 : 255] } }
+        let png = try ImageEncoder.encode(pixels: px, width: 32, height: 16, bands: 4, format: .png)
+        var r = callImage("/v1/image/text-contrast?textColor=white", png)
+        #expect(r.json["wcag"]?["maximum"] == .number(1))
+        #expect(r.json["backdrop"]?["hex"] == .string("#ffffff"))
+        r = callImage("/v1/image/text-contrast?textColor=white&backdrop=black", png)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["wcag"]?["failingShare"] == .number(0.5))
+        #expect(r.json["wcag"]?["maximum"] == .number(21))
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("alpha channel") == true } == true, "\(r.text)")
+    }
+
+    /// A real photograph (Debian desktop-base, Tests/Fixtures/images/README.md): white text over
+    /// the whole picture and over its darker lower band, fixes that pass when measured again.
+    @Test func realPhotograph() throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/softwaves-900x506.jpg")))
+        let r = callImage("/v1/image/text-contrast?textColor=white", jpeg, contentType: "image/jpeg")
+        #expect(r.status == 200, "\(r.text)")
+        let j = r.json
+        #expect(j["image"]?["width"] == .number(900))
+        let p5 = try #require(j["wcag"]?["percentile5"]?.double)
+        let median = try #require(j["wcag"]?["median"]?.double)
+        let minimum = try #require(j["wcag"]?["minimum"]?.double)
+        #expect(minimum <= p5 && p5 <= median)
+        // White 24 pt text (AA large, 3:1) over the lower band: the 5th percentile just misses
+        // (2.95:1 with Debian 12's libjpeg-turbo), the median passes, a faint black scrim fixes it.
+        let band = callImage("/v1/image/text-contrast?textColor=white&region=0,300,900,206&fontSize=24", jpeg, contentType: "image/jpeg")
+        #expect(band.json["passes"] == .bool(false))
+        let bandP5 = try #require(band.json["wcag"]?["percentile5"]?.double)
+        #expect(bandP5 > 2.8 && bandP5 < 3)
+        #expect((band.json["wcag"]?["median"]?.double ?? 0) > 4.5)
+        #expect(band.json["fixes"]?["scrim"]?["recommended"] == .string("black"))
+        #expect((band.json["fixes"]?["scrim"]?["black"]?["alpha"]?.double ?? 1) <= 0.05)
+        #expect(band.json["fixes"]?["scrim"]?["gradient"]?["after"]?["passes"] == .bool(true))
+        if j["passes"] == .bool(false) {
+            let rec = try #require(j["fixes"]?["scrim"]?["recommended"]?.string)
+            #expect(j["fixes"]?["scrim"]?[rec]?["after"]?["passes"] == .bool(true))
+            #expect((j["fixes"]?["scrim"]?[rec]?["after"]?["wcag"]?["percentile5"]?.double ?? 0) >= 4.5)
+        }
+        // The heat map is a PNG of the region; the preview the whole image.
+        let heat = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&heatmap=true", jpeg, contentType: "image/jpeg")
+        #expect(heat.status == 200)
+        #expect(heat.headers["content-type"] == "image/png")
+        let map = try ImageFile.open(heat.body, format: .png, maxPixels: 1_000_000)
+        #expect(map.width == 200 && map.height == 50)
+        let preview = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&preview=true", jpeg, contentType: "image/jpeg")
+        #expect(preview.status == 200)
+        #expect(preview.headers["x-scrim"] != nil)
+        let whole = try ImageFile.open(preview.body, format: .png, maxPixels: 1_000_000)
+        #expect(whole.width == 900 && whole.height == 506)
+        let gradient = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")
+        #expect(gradient.status == 200)
+        #expect(gradient.headers["x-scrim"]?.hasPrefix("linear-gradient(to ") == true)
+    }
+
+    /// A real photograph with a CC0 license (scikit-image's "coffee", Tests/Fixtures/images/README.md):
+    /// a cup of coffee whose light and dark areas lie side by side, so neither white nor black
+    /// text passes over the whole of it; each recommended scrim, the gradient and brightness() pass when
+    /// measured again, and the one that helps is the opposite of the text.
+    @Test func realPhotographWithBothLightAndDark() throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/coffee-600x400.jpg")))
+        for (text, scrim) in [("white", "black"), ("black", "white")] {
+            let r = callImage("/v1/image/text-contrast?textColor=\(text)", jpeg, contentType: "image/jpeg")
+            #expect(r.status == 200, "\(r.text)")
+            let j = r.json
+            #expect(j["passes"] == .bool(false), "\(text)")
+            let p5 = try #require(j["wcag"]?["percentile5"]?.double)
+            let median = try #require(j["wcag"]?["median"]?.double)
+            #expect(p5 < 2 && median > 3.5, "\(text): \(p5) \(median)")
+            #expect((j["wcag"]?["failingShare"]?.double ?? 0) > 0.3)
+            let fixes = try #require(j["fixes"])
+            #expect(fixes["scrim"]?["recommended"] == .string(scrim), "\(text)")
+            let solid = try #require(fixes["scrim"]?[scrim]?["alpha"]?.double)
+            #expect(solid > 0.3 && solid < 0.6, "\(text): \(solid)")
+            for fix in [fixes["scrim"]?[scrim], fixes["scrim"]?["gradient"], fixes["brightness"]] {
+                #expect(fix?["after"]?["passes"] == .bool(true), "\(text): \(r.text)")
+                #expect((fix?["after"]?["wcag"]?["percentile5"]?.double ?? 0) >= 4.5)
+            }
+            #expect((fixes["scrim"]?["gradient"]?["alpha"]?.double ?? 0) >= solid)
+        }
+    }
+
+    @Test(arguments: [
+        ("region=1,2,3", "region"), ("region=0,0,65,10", "region"), ("region=-1,0,5,5", "region"),
+        ("region=0,0,0,5", "region"), ("target=AAAA", "target"), ("target=200", "target"),
+        ("textColor=notacolor", "textColor"), ("textColor=rgb(0%200%200%25%20/%200.5)", "textColor"),
+        ("backdrop=nope", "backdrop"), ("heatmap=maybe", "heatmap"), ("shape=round", "shape"),
+        ("fontSize=-3", "fontSize"), ("scrim=gradient", "scrim"), ("preview=true&scrim=red", "scrim"),
+    ])
+    func badInputNamesTheParameter(_ query: String, _ parameter: String) {
+        let img = try! halfAndHalf()
+        let q = query.hasPrefix("textColor") ? query : "textColor=white&" + query
+        let r = callImage("/v1/image/text-contrast?" + q, img)
+        #expect(r.status == 400, "\(query): \(r.text)")
+        #expect(r.json["parameter"] == .string(parameter), "\(query): \(r.text)")
+    }
+
+    @Test func missingTextColorIsA400() {
+        let r = callImage("/v1/image/text-contrast", try! halfAndHalf())
+        #expect(r.status == 400)
+        #expect(r.json["parameter"] == .string("textColor"))
+    }
+}

@@ -1,0 +1,197 @@
+import ColorScience
+import ImageProcessing
+import Testing
+
+/// Synthetic images whose answers are computed by hand.
+@Suite struct TextContrastTests {
+    let white = SIMD3<Double>(1, 1, 1)
+    let black = SIMD3<Double>(0, 0, 0)
+    let aa = ContrastTarget.ratio(4.5)
+
+    func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> UInt8) -> RGBImage {
+        var p: [UInt8] = []
+        for y in 0..<height { for x in 0..<width { let v = pixel(x, y); p += [v, v, v] } }
+        return RGBImage(width: width, height: height, pixels: p)
+    }
+
+    /// Half black, half white under white text: exactly half the pixels fail (1:1 on white),
+    /// the 5th percentile is 1:1, the median nearest-rank is 1:1, the maximum 21:1.
+    @Test func halfBlackHalfWhite() {
+        let img = image(64, 32) { x, _ in x < 32 ? 0 : 255 }
+        let d = TextContrast.measure(img, text: white, target: aa)
+        #expect(d.pixelCount == 2048)
+        #expect(d.wcag.failingShare == 0.5)
+        #expect(d.wcag.minimum == 1)
+        #expect(d.wcag.percentile5 == 1)
+        #expect(d.wcag.median == 1)
+        #expect(d.wcag.maximum == 21)
+        #expect(!d.passes)
+        #expect(d.apca.failingShare == nil)
+        // The worst 16×16 block is white: on the right half, mean 1:1.
+        #expect(d.worstBlock.x >= 32 && d.worstBlock.mean == 1)
+        // A black scrim: the white half becomes gray c·(1−a); the lightest alpha giving ≥ 4.5:1
+        // with white text is the first 0.01 step where the 8-bit gray has luminance ≤ 1.05/4.5 − 0.05.
+        let fix = TextContrast.scrim(img, text: white, target: aa, color: black)!
+        guard case .overlay(_, let a) = fix.adjustment else { Issue.record("not an overlay"); return }
+        var expected = 0.0
+        for step in 0...100 {
+            let alpha = Double(step) / 100
+            let g = (255 * (1 - alpha)).rounded() / 255
+            if WCAG.contrastRatio(1, WCAG.linearize(g)) >= 4.5 { expected = alpha; break }
+        }
+        #expect(a == expected)
+        #expect(fix.after.passes && fix.after.wcag.percentile5 >= 4.5)
+        // brightness(1 − a) is the same darkening.
+        let b = TextContrast.brightness(img, text: white, target: aa)!
+        #expect(b.adjustment == .brightness(Double(100 - Int((expected * 100).rounded())) / 100))
+        #expect(b.after.passes)
+        // The nearest passing text color of white's hue (gray) on the p5 pixel (white) is
+        // #767676, the lightest gray with 4.5:1 on white (4.54:1); measured again it also has
+        // 4.62:1 on the black half, so every pixel passes.
+        let t = TextContrast.textColor(img, text: white, target: aa, initial: d)
+        #expect(t?.textColor == SIMD3(repeating: 118.0 / 255))
+        #expect(t?.after.passes == true && (t?.after.wcag.minimum ?? 0) >= 4.5)
+    }
+
+    /// A horizontal gray gradient 0…255 (one column per code) under black text: the minimum is
+    /// 1:1 on the black column, the 5th percentile is the 13th column (ceil(0.05·256) = 13 →
+    /// code 12), the median column 128 (code 127).
+    @Test func grayGradientMinimumIsKnown() {
+        let img = image(256, 4) { x, _ in UInt8(x) }
+        let d = TextContrast.measure(img, text: black, target: aa)
+        func ratio(_ code: Int) -> Double { WCAG.contrastRatio(0, WCAG.linearize(Double(code) / 255)) }
+        #expect(d.wcag.minimum == 1)
+        #expect(abs(d.wcag.percentile5 - ratio(12)) < 5e-4)
+        #expect(abs(d.wcag.median - ratio(127)) < 5e-4)
+        #expect(abs(d.wcag.maximum - 21) < 1e-9)
+        // Failing: codes whose ratio with black is below 4.5.
+        let failing = (0...255).filter { ratio($0) < 4.5 }.count
+        #expect(abs(d.wcag.failingShare! - Double(failing) / 256) < 1e-12)
+        #expect(d.worstBlock.x == 0)
+        #expect(d.wcag.percentile5Pixel == SIMD3(repeating: 12.0 / 255))
+    }
+
+    /// Why the 5th percentile: a white image with 1% black noise pixels under black text. The
+    /// minimum (1:1) fails; the 5th percentile (21:1) passes, and so does every 16×16 block's mean.
+    @Test func noisePixelsDoNotDecide() {
+        var n = 0
+        let img = image(100, 100) { x, y in
+            // 100 isolated black pixels on a grid: 1% of the image.
+            if x % 10 == 3 && y % 10 == 7 { n += 1; return 0 }
+            return 255
+        }
+        let d = TextContrast.measure(img, text: black, target: aa)
+        #expect(n == 100)
+        #expect(d.wcag.minimum == 1)
+        #expect(d.wcag.percentile5 == 21)
+        #expect(d.passes)
+        #expect(d.wcag.failingShare == 0.01)
+        #expect(d.worstBlock.mean > 4.5)
+    }
+
+    /// The same honesty on an anti-aliased edge: a black image crossed by a thin white line drawn
+    /// with anti-aliasing (gray fringe pixels of partial coverage, about 2% of the image) under
+    /// white text. The minimum (about 1:1 on the line) would fail the image; the 5th percentile
+    /// (black, 21:1) passes, as a reader sees white glyphs over the line too. A white band of 6%
+    /// of the rows is not noise: it pulls the 5th percentile down to 1:1 and fails.
+    @Test func antiAliasedEdgeDoesNotDecide() {
+        // Coverage of the line y = 0.37·x + 20, one pixel thick, per pixel (area-weighted).
+        let line = image(100, 100) { x, y in
+            let center = 0.37 * (Double(x) + 0.5) + 20
+            let coverage = max(0, 1 - abs(Double(y) + 0.5 - center))
+            return UInt8((coverage * 255).rounded())
+        }
+        let d = TextContrast.measure(line, text: white, target: aa)
+        let lit = stride(from: 0, to: line.pixels.count, by: 3).filter { line.pixels[$0] > 0 }.count
+        #expect(lit > 100 && lit < 300, "the line and its fringe: \(lit) pixels")
+        #expect(d.wcag.minimum < 1.2)
+        #expect(d.wcag.percentile5 == 21)
+        #expect(d.passes)
+        let band = image(100, 100) { _, y in y >= 47 && y < 53 ? 255 : 0 }
+        let b = TextContrast.measure(band, text: white, target: aa)
+        #expect(b.wcag.failingShare == 0.06)
+        #expect(b.wcag.percentile5 == 1)
+        #expect(!b.passes)
+    }
+
+    /// A gradient scrim from the region's edge: the top half black, the bottom half white, white
+    /// text, AA. Solid at the bottom edge (`to top`), the white rows get alpha a … 0.7525·a; the
+    /// top edge would leave them at most 0.75·a … a/2, the side edges as little as a/2 on a
+    /// column of white rows; so the bottom wins. The expected alpha is counted here from the
+    /// definition: the first a (steps of 0.01) with fewer than 5% of the pixels under 4.5:1.
+    @Test func gradientScrimFromTheBottomEdge() throws {
+        let img = image(40, 100) { _, y in y < 50 ? 0 : 255 }
+        func failingRows(_ a: Double) -> Int {
+            (50..<100).filter { y in
+                let line = 99 - y
+                let alpha = (a * (1 - (Double(line) + 0.5) / 200) * 255).rounded() / 255
+                let g = (255 * (1 - alpha)).rounded() / 255
+                return WCAG.contrastRatio(1, WCAG.linearize(g)) < 4.5
+            }.count
+        }
+        // 5% of 4000 pixels is 200 = 5 rows: passing means at most 4 failing rows.
+        let expected = try #require((0...100).map { Double($0) / 100 }.first { failingRows($0) < 5 })
+        let fix = try #require(TextContrast.gradientScrim(img, text: white, target: aa, color: black))
+        #expect(fix.adjustment == .gradientOverlay(color: black, alpha: expected, edge: .bottom))
+        #expect(fix.after.passes && fix.after.wcag.percentile5 >= 4.5)
+        // Denser at its edge than the lightest solid scrim, which must cover every white row.
+        let solid = try #require(TextContrast.scrim(img, text: white, target: aa, color: black))
+        guard case .overlay(_, let s) = solid.adjustment else { Issue.record("not an overlay"); return }
+        #expect(expected > s)
+        // Drawn over the image, the region's rows get the gradient and the rows above the
+        // region's far edge continue its fade; with the region the bottom half, the top half
+        // (black) stays black, and the bottom row is the densest.
+        let drawn = TextContrast.applyScrim(fix.adjustment, to: img, x: 0, y: 50, width: 40, height: 50)
+        #expect(drawn.pixels[3 * (99 * 40)] == UInt8((255 * (1 - (expected * (1 - 0.5 / 100) * 255).rounded() / 255)).rounded()))
+        #expect(drawn.pixels[3 * (10 * 40)] == 0)
+    }
+
+    /// APCA as the target: white text on black passes Lc 75 everywhere.
+    @Test func apcaTarget() {
+        let img = image(20, 20) { _, _ in 0 }
+        let d = TextContrast.measure(img, text: white, target: .apcaLc(75))
+        #expect(d.passes)
+        #expect(abs(d.apca.percentile5 - abs(APCA.lc(text: white, background: black))) < 0.01)
+        #expect(d.apca.failingShare == 0)
+        #expect(d.wcag.failingShare == nil)
+    }
+
+    /// A mid-gray image with gray text: the text-color fix passes and is re-measured.
+    @Test func textColorFix() throws {
+        let img = image(32, 32) { x, y in UInt8(120 + (x + y) % 16) }
+        let text = SIMD3<Double>(repeating: 0.6)
+        let d = TextContrast.measure(img, text: text, target: aa)
+        #expect(!d.passes)
+        let fix = try #require(TextContrast.textColor(img, text: text, target: aa, initial: d))
+        #expect(fix.after.passes)
+        #expect(fix.after.wcag.percentile5 >= 4.5)
+    }
+
+    /// An embedded Display P3 profile is honored: the pixels are measured in sRGB, converted by
+    /// lcms2 (P3 #C83232 is about sRGB #DA1828, redder than its numbers read as sRGB), as ColorScience
+    /// converts `color(display-p3 …)`; within 2 codes (lcms2's rounding and its profile's tables).
+    @Test func iccProfileIsConvertedToSRGB() throws {
+        let png = try TestImages.png(background: [200, 50, 50], icc: TestImages.displayP3)
+        let file = try ImageFile.open(png, format: .png, maxPixels: 1_000_000)
+        let img = try file.orientedSRGB(over: white)
+        let expected = try CSSColorParser.parse("color(display-p3 \(200.0 / 255) \(50.0 / 255) \(50.0 / 255))")
+            .converted(to: .srgb).coordinates
+        for band in 0..<3 {
+            let want = Int((expected[band] * 255).rounded())
+            #expect(abs(Int(img.pixels[band]) - want) <= 2, "band \(band): \(img.pixels[band]) vs \(want)")
+        }
+        #expect(img.pixels[0] > 205, "converted, not read as sRGB numbers")
+    }
+
+    /// EXIF orientation 6 turns a 3×2 stored image into a 2×3 displayed one, clockwise.
+    @Test func orientation() {
+        // Stored rows: [0 1 2] [3 4 5] (gray codes).
+        let stored: [UInt8] = (0..<6).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+        let o = stored.withUnsafeBufferPointer { RGBImage.oriented($0, width: 3, height: 2, orientation: 6) }
+        #expect(o.width == 2 && o.height == 3)
+        // Turned clockwise, the displayed rows are [3 0] [4 1] [5 2].
+        #expect(stride(from: 0, to: o.pixels.count, by: 3).map { o.pixels[$0] } == [3, 0, 4, 1, 5, 2])
+        let e = stored.withUnsafeBufferPointer { RGBImage.oriented($0, width: 3, height: 2, orientation: 8) }
+        #expect(stride(from: 0, to: e.pixels.count, by: 3).map { e.pixels[$0] } == [2, 5, 1, 4, 0, 3])
+    }
+}
