@@ -47,10 +47,14 @@ struct TextSpec: Sendable {
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
     static func from(_ f: Fields) throws(Problem) -> TextSpec? {
-        try cssLikeSizeAndWeight(f)
-        let weight = try f.integer("fontWeight", in: 1...1000) ?? 400
+        // The CSS-like spellings are looked for only once a member has failed: the hot path of
+        // POST /v1/contrast pays nothing for the better message.
+        let weight: Int
+        do { weight = try f.integer("fontWeight", in: 1...1000) ?? 400 } catch { try cssLikeSizeAndWeight(f); throw error }
         let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
-        guard let size = try f.number("fontSize", in: 0.1...1000) else {
+        let given: Double?
+        do { given = try f.number("fontSize", in: 0.1...1000) } catch { try cssLikeSizeAndWeight(f); throw error }
+        guard let size = given else {
             if let given = ["fontWeight", "fontSizeUnit"].first(where: f.has) {
                 // Weight alone cannot decide large text; say so instead of guessing a size.
                 throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is required when \(f.field(given).display) is given")
