@@ -7,24 +7,9 @@ extension ImageFile {
     /// of ``displayWidth`` × ``displayHeight``.
     /// - Throws: `.corrupt` when the pixel data is truncated or damaged.
     public func orientedSRGB(over backdrop: SIMD3<Double>) throws(ImageError) -> RGBImage {
-        var img = try srgb8()
-        if img.hasAlpha {
-            let bg = [backdrop.x, backdrop.y, backdrop.z].map { min(max($0, 0), 1) * 255 }
-            img = try Vips.make(stepFailure("composite its alpha channel over the backdrop")) {
-                cvips_flatten(img.pointer, $0, bg, 3, 255)
-            }
+        try withFlattenedSRGB8(over: backdrop, backdropName: "backdrop") { stored in
+            RGBImage.oriented(stored, width: width, height: height, orientation: orientation)
         }
-        guard img.bands == 3, img.bitsPerSample == 8 else {
-            throw .unsupported("the image could not be brought to 8-bit RGB for measuring (\(img.bands) bands)")
-        }
-        var length = 0
-        guard let memory = cvips_write_to_memory(img.pointer, &length) else { throw pixelFailure }
-        defer { cvips_free(memory) }
-        guard length == width * height * 3 else {
-            throw .corrupt(format, "decoding gave \(length) bytes for \(width) × \(height) RGB pixels")
-        }
-        let stored = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length)
-        return RGBImage.oriented(stored, width: width, height: height, orientation: orientation)
     }
 }
 

@@ -255,10 +255,23 @@ public final class ImageFile {
     /// over the background (source-over on gamma-encoded values, as browsers and UIKit do).
     /// - Throws: `.corrupt` when the pixel data is truncated or damaged.
     public func statistics(over background: SIMD3<Double>) throws(ImageError) -> LuminanceStatistics {
+        try withFlattenedSRGB8(over: background, backdropName: "background") { rgb in
+            LuminanceStatistics.measure(rgb: rgb, width: width, height: height)
+        }
+    }
+
+    /// Decodes the pixels as 8-bit sRGB (through the ICC profile when there is one),
+    /// composites translucent pixels over `backdrop` (opaque gamma-encoded sRGB `0...1`), and
+    /// gives `body` the packed RGB bytes, `width × height × 3` in stored (not EXIF-turned) order.
+    /// `backdropName` names the backdrop in the error of a failed composite.
+    /// - Throws: `.corrupt` when the pixel data is truncated or damaged (the pixels are decoded
+    ///   here, so a damaged or short file fails here), `.unsupported` for other band layouts.
+    func withFlattenedSRGB8<T>(over backdrop: SIMD3<Double>, backdropName: String,
+                               _ body: (UnsafeBufferPointer<UInt8>) -> T) throws(ImageError) -> T {
         var img = try srgb8()
         if img.hasAlpha {
-            let bg = [background.x, background.y, background.z].map { min(max($0, 0), 1) * 255 }
-            img = try Vips.make(stepFailure("composite its alpha channel over the background")) {
+            let bg = [backdrop.x, backdrop.y, backdrop.z].map { min(max($0, 0), 1) * 255 }
+            img = try Vips.make(stepFailure("composite its alpha channel over the \(backdropName)")) {
                 cvips_flatten(img.pointer, $0, bg, 3, 255)
             }
         }
@@ -266,14 +279,12 @@ public final class ImageFile {
             throw .unsupported("the image could not be brought to 8-bit RGB for measuring (\(img.bands) bands)")
         }
         var length = 0
-        // The pixels are decoded here, so a damaged or short file fails here.
         guard let memory = cvips_write_to_memory(img.pointer, &length) else { throw pixelFailure }
         defer { cvips_free(memory) }
         guard length == width * height * 3 else {
             throw .corrupt(format, "decoding gave \(length) bytes for \(width) × \(height) RGB pixels")
         }
-        let rgb = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length)
-        return LuminanceStatistics.measure(rgb: rgb, width: width, height: height)
+        return body(UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: length))
     }
 
     /// The image as 8-bit sRGB, 3 bands plus alpha if it has one.
