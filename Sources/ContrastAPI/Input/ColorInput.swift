@@ -218,10 +218,16 @@ extension Fields {
         let hexOrder = try choice("hexOrder", HexOrder.self) ?? .rgba
         let fg = try color("foreground", required: true, hexOrder: hexOrder)!
         let bg = try color("background", required: true, hexOrder: hexOrder)!
+        return ColorPairInput(foreground: fg, background: bg, backdrop: try opaqueBackdrop(hexOrder: hexOrder), hexOrder: hexOrder)
+    }
+
+    /// The optional `backdrop` color: what lies behind a translucent background, so it must be
+    /// opaque (400 naming the member otherwise).
+    func opaqueBackdrop(hexOrder: HexOrder) throws(Problem) -> ResolvedColor? {
         let backdrop = try color("backdrop", hexOrder: hexOrder)
         if let backdrop, backdrop.display.alpha < 1 {
             throw Problem.invalidField(field("backdrop"), "\(field("backdrop").display) must be opaque: it is what lies behind everything")
         }
-        return ColorPairInput(foreground: fg, background: bg, backdrop: backdrop, hexOrder: hexOrder)
+        return backdrop
     }
 }

@@ -52,10 +52,7 @@ extension ContrastEndpoint {
     static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
-        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
-        if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what lies behind everything")
-        }
+        let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
         var gradient: GradientInput? = nil
         func take(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
             let g = try resolveGradient(s, at: path, hexOrder: hexOrder)

@@ -95,10 +95,7 @@ struct PickEndpoint {
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let background = try f.color("background", required: true, hexOrder: hexOrder)!
-        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
-        if let backdrop, backdrop.display.alpha < 1 {
-            throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what lies behind everything")
-        }
+        let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
         let list = f.field("candidates")
         let items = try f.array("candidates", required: true, maxCount: maxCandidates)!
         if items.isEmpty {
