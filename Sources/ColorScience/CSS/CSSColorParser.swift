@@ -169,13 +169,8 @@ public enum CSSColorParser {
     /// The full CSS Syntax 3 path (every syntax, precise error messages).
     static func parseTokenized(_ text: String, hexOrder: HexOrder, colorScheme: CSSColorScheme = .light,
                                maximumLength: Int = CSSColorParser.maximumLength) throws(ColorParseError) -> (color: Color, syntax: ColorSyntax) {
-        let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
-        if scalars.count > maximumLength {
-            throw .invalid("color text is longer than \(maximumLength) characters")
-        }
-        var tokenizer = CSSTokenizer(scalars)
-        let tokens = tokenizer.tokenize()
-        let parser = ColorSyntax(source: scalars, tokens: tokens, hexOrder: hexOrder, colorScheme: colorScheme)
+        let parser = try ColorSyntax.tokenizing(text, what: "color text", maximumLength: maximumLength,
+                                                hexOrder: hexOrder, colorScheme: colorScheme)
         return (try parser.parseColor(), parser)
     }
 }

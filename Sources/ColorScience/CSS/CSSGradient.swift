@@ -141,13 +141,9 @@ public struct CSSGradient: Sendable, Equatable {
     ///   angles; px lengths only for radial sizes and centers).
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba,
                              colorScheme: CSSColorScheme = .light) throws(ColorParseError) -> CSSGradient {
-        let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
-        if scalars.count > maximumLength {
-            throw .invalid("gradient text is longer than \(maximumLength) characters")
-        }
-        var tokenizer = CSSTokenizer(scalars)
-        let tokens = tokenizer.tokenize()
-        let syntax = ColorSyntax(source: scalars, tokens: tokens, hexOrder: hexOrder, colorScheme: colorScheme)
+        let syntax = try ColorSyntax.tokenizing(text, what: "gradient text", maximumLength: maximumLength,
+                                                hexOrder: hexOrder, colorScheme: colorScheme)
+        let tokens = syntax.tokens
         var k = 0
         while k < tokens.count, tokens[k].kind == .whitespace { k += 1 }
         guard k < tokens.count, case .function(let raw) = tokens[k].kind else {

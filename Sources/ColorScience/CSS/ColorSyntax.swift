@@ -19,6 +19,18 @@ final class ColorSyntax {
     /// Deepest nesting of color functions accepted (`color-mix()` in `oklch(from …)` in …).
     static let maximumDepth = 24
 
+    /// `text` tokenized (CSS Syntax 3) for reading: at most `maximumLength` Unicode scalars,
+    /// longer is refused naming `what` ("color text", "gradient text") before any tokenizing.
+    static func tokenizing(_ text: String, what: String, maximumLength: Int, hexOrder: HexOrder,
+                           colorScheme: CSSColorScheme) throws(ColorParseError) -> ColorSyntax {
+        let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
+        if scalars.count > maximumLength {
+            throw .invalid("\(what) is longer than \(maximumLength) characters")
+        }
+        var tokenizer = CSSTokenizer(scalars)
+        return ColorSyntax(source: scalars, tokens: tokenizer.tokenize(), hexOrder: hexOrder, colorScheme: colorScheme)
+    }
+
     init(source: [Unicode.Scalar], tokens: [CSSToken], hexOrder: HexOrder, colorScheme: CSSColorScheme = .light) {
         self.source = source
         self.tokens = tokens
