@@ -21,6 +21,19 @@ export function h(tag, attrs = {}, ...children) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
+/** Calls `onFile` with the file chosen in `input` or dropped on `zone` (which shows `dragging` meanwhile). */
+export function onFileChosenOrDropped(input, zone, onFile) {
+  input.addEventListener('change', () => { if (input.files && input.files[0]) onFile(input.files[0]); });
+  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('dragging');
+    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (file) onFile(file);
+  });
+}
+
 export function clear(el) { while (el.firstChild) el.firstChild.remove(); return el; }
 
 /** A "✓ Pass" / "✗ Fail" span: the mark and the word, never color alone. */

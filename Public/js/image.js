@@ -1,7 +1,7 @@
 // Images in dark mode: /v1/image/analyze measures and recommends, /v1/image/dim returns the
 // dimmed image. Both pictures are drawn on canvases (no blob: image URLs, so a strict CSP holds).
 import { api, problemText, isAbort } from './api.js';
-import { $, h, clear, setFieldError, download, dispositionName, fmt } from './dom.js';
+import { $, h, clear, setFieldError, download, dispositionName, fmt, onFileChosenOrDropped } from './dom.js';
 
 let current = null;   // the File being shown
 let dimmed = null;    // { blob, name }
@@ -78,17 +78,7 @@ function renderFacts(a, response) {
 }
 
 export function setupImage() {
-  const input = $('#image-file');
-  const zone = $('#dropzone');
-  input.addEventListener('change', () => { if (input.files && input.files[0]) showImage(input.files[0]); });
-  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
-  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
-  zone.addEventListener('drop', (e) => {
-    e.preventDefault();
-    zone.classList.remove('dragging');
-    const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    if (file) showImage(file);
-  });
+  onFileChosenOrDropped($('#image-file'), $('#dropzone'), showImage);
   $('#image-background').addEventListener('change', () => { if (current) showImage(current); });
   $('#image-download').addEventListener('click', () => { if (dimmed) download(dimmed.blob, dimmed.name); });
 }

@@ -2,7 +2,7 @@
 // box the person drags over the picture, and answers the fixes; its heat map and the picture with
 // a scrim come back as PNGs, drawn on canvases (no blob: URLs, so the strict CSP holds).
 import { api, problemText, isAbort, debounced } from './api.js';
-import { $, h, clear, setFieldError, fmt } from './dom.js';
+import { $, h, clear, setFieldError, fmt, onFileChosenOrDropped } from './dom.js';
 
 let file = null;        // the File shown
 let size = null;        // { width, height } of the displayed image, in image pixels
@@ -209,17 +209,7 @@ function setupDragging() {
 }
 
 export function setupTextImage() {
-  const input = $('#ti-file');
-  const zone = $('#ti-dropzone');
-  input.addEventListener('change', () => { if (input.files && input.files[0]) show(input.files[0]); });
-  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
-  zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
-  zone.addEventListener('drop', (e) => {
-    e.preventDefault();
-    zone.classList.remove('dragging');
-    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    if (f) show(f);
-  });
+  onFileChosenOrDropped($('#ti-file'), $('#ti-dropzone'), show);
   for (const sel of ['#ti-color', '#ti-size']) $(sel).addEventListener('input', () => measure());
   for (const sel of ['#ti-target', '#ti-scrim']) $(sel).addEventListener('change', () => measure());
   $('#ti-region').addEventListener('change', () => {
