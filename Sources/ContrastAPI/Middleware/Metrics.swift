@@ -23,17 +23,9 @@ public final class Metrics: Sendable {
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
     /// Rejection reasons: a refusal by authentication, or by a limit (``HTTPResponse/rejection``,
-    /// named by the problem that refused; several share status 503). `request_timeout` and
-    /// `incomplete` come from the server's own counters.
-    static let rejectionReasons: [String] = [
-        "unauthorized", "content_too_large", "too_many_query_arguments", "too_many_connections_from_client",
-        "header_fields_too_large", "too_many_connections", "heavy_work_queue_full", "memory_budget_exceeded",
-        "deadline_exceeded", "shutting_down",
-    ]
-    /// Index into ``rejectionReasons`` of each rejection.
-    static let rejectionIndex: [HTTPRejection: Int] = Dictionary(uniqueKeysWithValues: HTTPRejection.allCases.map {
-        ($0, rejectionReasons.firstIndex(of: $0.rawValue)!)
-    })
+    /// named by the problem that refused; several share status 503), in ``HTTPRejection``'s order.
+    /// `request_timeout` and `incomplete` come from the server's own counters.
+    static let rejectionReasons = HTTPRejection.allCases
 
     private struct RouteStats {
         /// Packed key (method << 12 | status) → count.
@@ -103,7 +95,7 @@ public final class Metrics: Sendable {
         var rejected: Int?
         if status >= 400 {
             let reason = rejection ?? (status == 401 ? .unauthorized : status == 413 ? .contentTooLarge : nil)
-            if let reason { rejected = Metrics.rejectionIndex[reason] }
+            if let reason { rejected = Metrics.rejectionReasons.firstIndex(of: reason) }
         }
         storage.withLock { s in
             s.routes[route, default: RouteStats()].record(key: key, bucket: bucket, seconds: seconds)
@@ -149,7 +141,7 @@ public final class Metrics: Sendable {
         out += "(client gone, or libmicrohttpd refused it itself, e.g. 431 for oversized headers, which it answers without us).\n"
         out += "# TYPE contrast_http_rejected_total counter\n"
         for (i, reason) in Metrics.rejectionReasons.enumerated() {
-            out += "contrast_http_rejected_total{reason=\"\(reason)\"} \(s.rejected[i])\n"
+            out += "contrast_http_rejected_total{reason=\"\(reason.rawValue)\"} \(s.rejected[i])\n"
         }
         if let statistics {
             out += "contrast_http_rejected_total{reason=\"request_timeout\"} \(statistics.requestsTimedOut)\n"

@@ -132,7 +132,10 @@ public struct HTTPProblem: Sendable {
 
 /// A limit that refused a request, named as `/metrics` labels it (`contrast_http_rejected_total`).
 /// A one-byte value, so carrying it on every ``HTTPResponse`` costs nothing measurable.
+/// `/metrics` lists the reasons in this order.
 public enum HTTPRejection: String, Sendable, CaseIterable {
+    /// 401: no valid bearer token (the application's own answer).
+    case unauthorized = "unauthorized"
     /// 413: the body is over `maxBodyBytes` (or an endpoint's own byte limit).
     case contentTooLarge = "content_too_large"
     /// 414: too many query arguments or `&`-separated parts.
@@ -151,8 +154,6 @@ public enum HTTPRejection: String, Sendable, CaseIterable {
     case deadlineExceeded = "deadline_exceeded"
     /// 503: the server stopped before answering.
     case shuttingDown = "shutting_down"
-    /// 401: no valid bearer token (the application's own answer).
-    case unauthorized = "unauthorized"
 }
 
 /// Turns an ``HTTPProblem`` into its answer: the one problem shape of a server, chosen by the
