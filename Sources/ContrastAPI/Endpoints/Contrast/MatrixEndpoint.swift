@@ -50,89 +50,86 @@ struct MatrixEndpoint {
         }
     }
 
+    /// The answer in the request's Apple context; problems go to `handle(_:)`, which renders them.
     func handle(_ f: Fields, _ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        do throws(Problem) {
-            var format = try f.choice("format", Format.self)
-            if let q = request.queryValue("format") {
-                guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {
-                    throw Problem.invalidField(.query("format"), "\(FieldPath.query("format").display) must be one of json, csv, svg, got \(ClientText.quoted(q))")
-                }
-                if let format, format != qf {
-                    throw Problem.contradictory(.query("format"), f.field("format"), "\(FieldPath.query("format").display) (\(qf.rawValue)) contradicts \(f.field("format").display) (\(format.rawValue)) of the body")
-                }
-                format = qf
+        var format = try f.choice("format", Format.self)
+        if let q = request.queryValue("format") {
+            guard let qf = Format.allCases.first(where: { $0.rawValue == q.lowercased() }) else {
+                throw Problem.invalidField(.query("format"), "\(FieldPath.query("format").display) must be one of json, csv, svg, got \(ClientText.quoted(q))")
             }
-            let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
-            let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
-            let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
-            let backdrop = try f.color("backdrop", hexOrder: hexOrder)
-            if let backdrop, backdrop.display.alpha < 1 {
-                throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque")
+            if let format, format != qf {
+                throw Problem.contradictory(.query("format"), f.field("format"), "\(FieldPath.query("format").display) (\(qf.rawValue)) contradicts \(f.field("format").display) (\(format.rawValue)) of the body")
             }
-            if backdrop == nil {
-                // Each pair of translucent colors is measured over every gray backdrop level
-                // (~0.1 ms a pair): 256 translucent colors took 7 s of a worker (hostile test).
-                let translucent = palette.count { $0.color.display.alpha < 1 }
-                if translucent * translucent > MatrixEndpoint.maxTranslucentPairs {
-                    throw Problem.tooLarge(
-                        f.field("colors"),
-                        "\(translucent) translucent colors make \(translucent * translucent) translucent-on-translucent pairs, "
-                            + "each measured over all 256 gray backdrops; at most \(MatrixEndpoint.maxTranslucentPairs) "
-                            + "(32 translucent colors) without a backdrop: give an opaque \(f.field("backdrop").display) to measure them over it",
-                        limit: MatrixEndpoint.maxTranslucentPairs, status: 422)
-                }
-            }
-            let gradients = try MatrixEndpoint.gradients(f, hexOrder: hexOrder, backdrop: backdrop)
-            if palette.count * gradients.count > MatrixEndpoint.maxGradientPairs {
+            format = qf
+        }
+        let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
+        let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
+        let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
+        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        if let backdrop, backdrop.display.alpha < 1 {
+            throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque")
+        }
+        if backdrop == nil {
+            // Each pair of translucent colors is measured over every gray backdrop level
+            // (~0.1 ms a pair): 256 translucent colors took 7 s of a worker (hostile test).
+            let translucent = palette.count { $0.color.display.alpha < 1 }
+            if translucent * translucent > MatrixEndpoint.maxTranslucentPairs {
                 throw Problem.tooLarge(
-                    f.field("gradients"),
-                    "\(palette.count) colors on \(gradients.count) gradients make \(palette.count * gradients.count) measurements, "
-                        + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
-                    limit: MatrixEndpoint.maxGradientPairs, status: 422)
+                    f.field("colors"),
+                    "\(translucent) translucent colors make \(translucent * translucent) translucent-on-translucent pairs, "
+                        + "each measured over all 256 gray backdrops; at most \(MatrixEndpoint.maxTranslucentPairs) "
+                        + "(32 translucent colors) without a backdrop: give an opaque \(f.field("backdrop").display) to measure them over it",
+                    limit: MatrixEndpoint.maxTranslucentPairs, status: 422)
             }
-            if let format, format != .json {
-                let bytes = MatrixEndpoint.answerBytes(palette, format: format)
-                if bytes > MatrixEndpoint.maxAnswerBytes {
-                    let mib = Double(bytes) / Double(1 << 20)
-                    throw Problem.tooLarge(
-                        f.field("colors"),
-                        "the \(format.rawValue.uppercased()) answer would take about \(Int(mib.rounded(.up))) MiB "
-                            + "(\(palette.count) × \(palette.count) cells, each naming its two colors); at most "
-                            + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: shorten the names, split the palette, or ask for JSON",
-                        limit: MatrixEndpoint.maxAnswerBytes, status: 422)
+        }
+        let gradients = try MatrixEndpoint.gradients(f, hexOrder: hexOrder, backdrop: backdrop)
+        if palette.count * gradients.count > MatrixEndpoint.maxGradientPairs {
+            throw Problem.tooLarge(
+                f.field("gradients"),
+                "\(palette.count) colors on \(gradients.count) gradients make \(palette.count * gradients.count) measurements, "
+                    + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
+                limit: MatrixEndpoint.maxGradientPairs, status: 422)
+        }
+        if let format, format != .json {
+            let bytes = MatrixEndpoint.answerBytes(palette, format: format)
+            if bytes > MatrixEndpoint.maxAnswerBytes {
+                let mib = Double(bytes) / Double(1 << 20)
+                throw Problem.tooLarge(
+                    f.field("colors"),
+                    "the \(format.rawValue.uppercased()) answer would take about \(Int(mib.rounded(.up))) MiB "
+                        + "(\(palette.count) × \(palette.count) cells, each naming its two colors); at most "
+                        + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: shorten the names, split the palette, or ask for JSON",
+                    limit: MatrixEndpoint.maxAnswerBytes, status: 422)
+            }
+        }
+        let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
+        let gradientCells = MatrixEndpoint.measure(palette, on: gradients, backdrop: backdrop?.display.srgb)
+        switch format ?? .json {
+        case .json:
+            var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)
+            if !gradients.isEmpty { MatrixEndpoint.appendGradients(gradients, gradientCells, to: &body) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
+        case .csv:
+            var text = MatrixEndpoint.csv(palette, cells, algorithm: algorithm)
+            for (i, row) in gradientCells.enumerated() {
+                for (k, m) in row.enumerated() {
+                    let r = m.min.ratio
+                    let fields = [
+                        MatrixEndpoint.csvField(palette[i].name), MatrixEndpoint.csvField(gradients[k].name),
+                        ColorJSON.hex(m.min.text), ColorJSON.hex(m.min.background),
+                        Fields.format(r), WCAG.ratioText(r),
+                        String(r >= WCAG.aaNormalText), String(r >= WCAG.aaLargeText), String(r >= WCAG.aaNonText),
+                        String(r >= WCAG.aaaNormalText), String(r >= WCAG.aaaLargeText), Fields.format(m.weakestLc.lc),
+                    ] + (algorithm != .wcag2 ? [""] : [])
+                    text += fields.joined(separator: ",") + "\r\n"
                 }
             }
-            let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
-            let gradientCells = MatrixEndpoint.measure(palette, on: gradients, backdrop: backdrop?.display.srgb)
-            switch format ?? .json {
-            case .json:
-                var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)
-                if !gradients.isEmpty { MatrixEndpoint.appendGradients(gradients, gradientCells, to: &body) }
-                return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
-            case .csv:
-                var text = MatrixEndpoint.csv(palette, cells, algorithm: algorithm)
-                for (i, row) in gradientCells.enumerated() {
-                    for (k, m) in row.enumerated() {
-                        let r = m.min.ratio
-                        let fields = [
-                            MatrixEndpoint.csvField(palette[i].name), MatrixEndpoint.csvField(gradients[k].name),
-                            ColorJSON.hex(m.min.text), ColorJSON.hex(m.min.background),
-                            Fields.format(r), WCAG.ratioText(r),
-                            String(r >= WCAG.aaNormalText), String(r >= WCAG.aaLargeText), String(r >= WCAG.aaNonText),
-                            String(r >= WCAG.aaaNormalText), String(r >= WCAG.aaaLargeText), Fields.format(m.weakestLc.lc),
-                        ] + (algorithm != .wcag2 ? [""] : [])
-                        text += fields.joined(separator: ",") + "\r\n"
-                    }
-                }
-                return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
-                                                           ("Content-Disposition", "attachment; filename=\"contrast-matrix.csv\"")],
-                                    body: Array(text.utf8))
-            case .svg:
-                return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8")],
-                                    body: Array(MatrixEndpoint.svg(palette, cells).utf8))
-            }
-        } catch {
-            return error.response
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8"),
+                                                       ("Content-Disposition", "attachment; filename=\"contrast-matrix.csv\"")],
+                                body: Array(text.utf8))
+        case .svg:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml; charset=utf-8")],
+                                body: Array(MatrixEndpoint.svg(palette, cells).utf8))
         }
     }
 

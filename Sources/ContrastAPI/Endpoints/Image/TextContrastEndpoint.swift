@@ -77,7 +77,7 @@ extension ImageEndpoint {
     func textContrast(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let f = try Fields.query(request)
         try f.rejectUnknown(Self.textContrastFields)
-        guard let text = try f.color("textColor", required: true) else { throw Problem.invalidField(f.field("textColor"), "textColor is required") }
+        let text = try f.color("textColor", required: true)!  // `required` throws when it is missing
         guard text.display.alpha >= 1 else {
             throw Problem.invalidField(f.field("textColor"), "\(f.field("textColor").display) must be opaque: give the color the text shows as")
         }

@@ -51,7 +51,8 @@ struct SuggestEndpoint {
         o.append("passes", .bool(s.alreadyPasses))
         // Translucent text: the same color made more opaque (lightness alone cannot lift white
         // text at 40% on a dark surface; new-user test).
-        let opacity: MinimumOpacity? = moving == .foreground && !s.alreadyPasses && s.current.foreground.alpha < 1
+        let offersOpacity = moving == .foreground && !s.alreadyPasses && s.current.foreground.alpha < 1
+        let opacity: MinimumOpacity? = offersOpacity
             ? MinimumOpacity.search(foreground: fg.color, background: bg.color,
                                     backdrop: backdrop.map { EightBit.quantize($0.display.srgb) }, target: target)
             : nil
@@ -75,7 +76,7 @@ struct SuggestEndpoint {
             }
         }
         o.append("suggestions", .array(suggestions))
-        if moving == .foreground && !s.alreadyPasses && s.current.foreground.alpha < 1 {
+        if offersOpacity {
             var p = JSONObject()
             if let opacity {
                 p.append("found", .bool(true))
