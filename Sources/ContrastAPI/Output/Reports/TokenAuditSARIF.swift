@@ -1,3 +1,4 @@
+import Foundation
 import ColorScience
 import DesignTokens
 import JSONValue
@@ -10,19 +11,10 @@ enum TokenAuditSARIF {
     /// letters, digits, `-._~` and `/` percent-encoded, so spaces, `%`, `#`, `?`, `:` and
     /// controls in a client's file name cannot break or redirect the reference.
     static func uri(_ name: String) -> String {
-        var out = ""
-        for b in name.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                let hex = String(b, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return out
+        name.addingPercentEncoding(withAllowedCharacters: uriUnescaped) ?? ""
     }
+    /// RFC 3986 unreserved characters and `/`.
+    static let uriUnescaped = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
     static func notification(_ level: String, _ text: String) -> JSON {
         .object([("level", .string(level)), ("message", .object([("text", .string(text))]))])
