@@ -34,14 +34,32 @@ public enum ICCProfile {
 
     /// A matrix/TRC ICC profile (v4, sRGB tone curve) made by lcms2, e.g. Display P3 for tests
     /// and tools: `ICCProfile.make(white: displayP3Primaries.white, primaries: displayP3Primaries.primaries, description: "Display P3")`.
+    ///
+    /// The same arguments give the same bytes: lcms2 stamps the header with the time of saving,
+    /// which is replaced by ``fixedCreationDate`` (a profile made on either side of a second's
+    /// boundary had compared unequal).
+    /// - Parameters:
+    ///   - white: CIE 1931 x, y of the white point (2 values).
+    ///   - primaries: CIE 1931 x, y of red, green and blue (6 values).
+    /// - Returns: the profile's bytes; nil when the counts are wrong or lcms2 fails.
     public static func make(white: [Double], primaries: [Double], description: String) -> [UInt8]? {
         guard white.count == 2, primaries.count == 6 else { return nil }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard cvips_icc_make_rgb(white, primaries, description, &buffer, &length) == 0, let buffer else { return nil }
         defer { cvips_free(buffer) }
-        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        var bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        guard bytes.count >= 128 else { return nil }
+        bytes.replaceSubrange(creationDateBytes, with: fixedCreationDate)
+        return bytes
     }
+
+    /// Where the header's creation date lies: six big-endian UInt16 (year, month, day, hours,
+    /// minutes, seconds) at bytes 24–35 (ICC.1:2022 §7.2.1 and §4.2 dateTimeNumber).
+    static let creationDateBytes = 24..<36
+
+    /// The creation date ``make(white:primaries:description:)`` writes: 2026-01-01 00:00:00 UTC.
+    public static let fixedCreationDate: [UInt8] = [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
 }
 
 extension String {
