@@ -81,7 +81,10 @@ struct OpenAPITests {
                 continue
             }
             #expect(responses["200"] != nil, "\(key) documents no 200")
-            for (status, response) in responses.members where Int(status).map({ $0 >= 400 && $0 != 431 }) == true {
+            // Any request can be refused for its query (414) or header fields (431) before it is
+            // routed; schemathesis found an undocumented 414 on GET /v1/contrast.
+            #expect(responses["414"] != nil && responses["431"] != nil, "\(key) does not document 414 and 431")
+            for (status, response) in responses.members where Int(status).map({ $0 >= 400 }) == true {
                 let r = validator.deref(response)
                 #expect(r["content"]?["application/problem+json"]?["schema"]?["$ref"]?.string == "#/components/schemas/Problem",
                         "\(key) \(status) is not a problem")
