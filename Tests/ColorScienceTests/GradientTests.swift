@@ -178,7 +178,66 @@ struct GradientTests {
             let m = GradientContrast(text: SIMD3(0.5, 0.5, 0.5), gradient: g, box: .init(width: 10, height: 10),
                                      region: .init(x: 0, y: 0, width: 10, height: 10))
             #expect(m.min.ratio.isFinite && m.max.ratio.isFinite && m.weakestLc.lc.isFinite && m.strongestLc.lc.isFinite, "\(s)")
-            #expect(m.samples <= GradientContrast.sampleBudget + 4 * (2 + GradientContrast.refinementSteps), "\(s): \(m.samples)")
+            #expect(m.samples <= GradientContrast.sampleBudget + 4 * (2 + 2 * GradientContrast.refinementSteps), "\(s): \(m.samples)")
+        }
+    }
+
+    /// The search against a dense scan: 240 seeded random gradients (2–4 stops, every
+    /// interpolation space, hue methods, hints, translucent stops over white, translucent text),
+    /// each scanned at 4,001 evenly spaced points. The search must find extremes at least as
+    /// extreme as the scan (to 1e-9), and each reported value must be what its position gives.
+    @Test("the search finds every extreme a dense scan finds, and reports what its position gives")
+    func searchAgainstADenseScan() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
+        let spaces = ["srgb", "srgb-linear", "display-p3", "lab", "oklab", "xyz", "hsl", "hwb", "lch", "oklch"]
+        let hues = ["", " shorter hue", " longer hue", " increasing hue", " decreasing hue"]
+        for n in 0..<240 {
+            let space = spaces[n % spaces.count]
+            let polar = ["hsl", "hwb", "lch", "oklch"].contains(space)
+            let hue = polar ? hues[Int(next() * 5)] : ""
+            var parts: [String] = []
+            let stops = 2 + Int(next() * 3)
+            for k in 0..<stops {
+                var stop = next() < 0.15 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
+                if k > 0 && k < stops - 1 { stop += " \(Int(next() * 100))%" }
+                parts.append(stop)
+                if k < stops - 1 && next() < 0.2 { parts.append("\(Int(5 + next() * 90))%") }
+            }
+            let css = "linear-gradient(in \(space)\(hue), \(parts.joined(separator: ", ")))"
+            guard let g = try? Self.gradient(css) else { continue }
+            let text = SIMD3(next(), next(), next())
+            let textAlpha = next() < 0.2 ? 0.3 + 0.6 * next() : 1
+            let m = GradientContrast(text: text, textAlpha: textAlpha, gradient: g, backdrop: SIMD3(1, 1, 1))
+            func seen(_ t: Double) -> (ratio: Double, lc: Double) {
+                let c = g.color(at: t).converted(to: .srgb)
+                var rgb = c.coordinates
+                for k in 0..<3 { rgb[k] = min(max(rgb[k], 0), 1) }
+                let bg = c.alpha < 1 ? Compositing.sourceOver(rgb, alpha: c.alpha, overOpaque: SIMD3(1, 1, 1)) : rgb
+                let fg = textAlpha < 1 ? Compositing.sourceOver(text, alpha: textAlpha, overOpaque: bg) : text
+                return (Self.ratio(fg, bg), APCA.lc(text: fg, background: bg))
+            }
+            var lo = Double.infinity, hi = -Double.infinity, weak = Double.infinity, strong = -Double.infinity
+            // The ends as limits from inside: at 0 a gradient whose first stops share 0% shows
+            // the later one (the earlier has no width).
+            for k in 0...4000 {
+                let v = seen(min(max(Double(k) / 4000, 1e-12), 1 - 1e-12))
+                lo = min(lo, v.ratio); hi = max(hi, v.ratio)
+                weak = min(weak, abs(v.lc)); strong = max(strong, abs(v.lc))
+            }
+            #expect(m.min.ratio <= lo + 1e-9, "\(css) text \(text) α \(textAlpha): min \(m.min.ratio) > scan \(lo)")
+            #expect(m.max.ratio >= hi - 1e-9, "\(css) text \(text) α \(textAlpha): max \(m.max.ratio) < scan \(hi)")
+            #expect(abs(m.weakestLc.lc) <= weak + 1e-9, "\(css) text \(text) α \(textAlpha): weakest \(m.weakestLc.lc) > scan \(weak)")
+            #expect(abs(m.strongestLc.lc) >= strong - 1e-9, "\(css) text \(text) α \(textAlpha): strongest \(m.strongestLc.lc) < scan \(strong)")
+            // A sample at a hard stop holds one of its two colors; the others are what g gives there.
+            if g.stops.count == Set(g.stops.map(\.position)).count {
+                #expect(abs(seen(m.min.position).ratio - m.min.ratio) < 1e-9, "\(css): min at \(m.min.position)")
+                #expect(abs(seen(m.strongestLc.position).lc - m.strongestLc.lc) < 1e-9, "\(css) text \(text) α \(textAlpha): strongest at \(m.strongestLc.position)")
+            }
         }
     }
 

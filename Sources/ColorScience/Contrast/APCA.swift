@@ -47,6 +47,27 @@ public enum APCA {
                         : lc(whiteOnBlack: pow(bg, revBG), pow(txt, revTXT))
     }
 
+    /// The signed contrast before APCA's low clip and offset (SAPC, about `-1.25...1.14`;
+    /// positive for a lighter background) from text and background screen luminances
+    /// `0...1.1`: 0 for invalid input and for luminances closer than 0.0005. `|Lc|` rises with
+    /// `|SAPC|` (`lc(sapc:)`) but is 0 below the clip, so a search for the strongest or weakest
+    /// Lc follows this continuous value instead.
+    public static func sapc(textY: Double, backgroundY: Double) -> Double {
+        guard isValid(textY), isValid(backgroundY) else { return 0 }
+        let txt = softClamped(textY), bg = softClamped(backgroundY)
+        if abs(bg - txt) < deltaYmin { return 0 }
+        return bg > txt ? (pow(bg, normBG) - pow(txt, normTXT)) * scaleBoW
+                        : (pow(bg, revBG) - pow(txt, revTXT)) * scaleWoB
+    }
+
+    /// Lc `-108...106` from `sapc(textY:backgroundY:)`: the low clip and offset, so that
+    /// `lc(sapc: sapc(textY: t, backgroundY: b)) == lc(textY: t, backgroundY: b)` bit for bit.
+    public static func lc(sapc: Double) -> Double {
+        guard sapc.isFinite else { return 0 }
+        return sapc > 0 ? (sapc < loClip ? 0 : sapc - loBoWoffset) * 100 + 0
+                        : (sapc > -loClip ? 0 : sapc + loWoBoffset) * 100 + 0
+    }
+
     /// A screen luminance prepared for many Lc values (a contrast matrix): the black-level soft
     /// clamp and the four powers APCA may raise it to, computed once instead of per pair.
     /// `lc(text:background:)` on two of them equals `lc(textY:backgroundY:)` bit for bit.

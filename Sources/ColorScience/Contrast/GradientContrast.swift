@@ -71,25 +71,45 @@ extension CSSGradient {
         if h == 0.5 { return u }
         if h <= 0 { return u > 0 ? 1 : 0 }
         if h >= 1 { return u < 1 ? 0 : 1 }
-        // Knot positions as Blink's ReplaceColorHintsWithColorStops places them.
-        var knots: [Double] = [0]
-        if h > 0.5 {
-            for y in 0..<7 { knots.append(h * Double(7 + y) / 13) }
-            knots.append(h + (1 - h) / 3)
-            knots.append(h + (1 - h) * 2 / 3)
-        } else {
-            knots.append(h / 3)
-            knots.append(h * 2 / 3)
-            for y in 0..<7 { knots.append(h + (1 - h) * Double(y) / 13) }
-        }
-        knots.append(1)
-        let exponent = log(0.5) / log(h)
+        return curve(hintKnots(h), u, from: \.u, to: \.w)
+    }
+
+    /// The fraction `u` of a segment at which `hintWeight(u, hint:)` is `w` (`0...1`): the
+    /// inverse of that piecewise-linear, increasing curve; for hint 0 or 1 (a step), `w` itself.
+    public static func hintFraction(forWeight w: Double, hint h: Double) -> Double {
+        if h == 0.5 || h <= 0 || h >= 1 { return w }
+        return curve(hintKnots(h), w, from: \.w, to: \.u)
+    }
+
+    /// The piecewise-linear curve through `knots` (increasing in both members) at `x`, read from
+    /// one member to the other; `x` outside the knots is clamped.
+    static func curve(_ knots: [(u: Double, w: Double)], _ x: Double,
+                      from: KeyPath<(u: Double, w: Double), Double>, to: KeyPath<(u: Double, w: Double), Double>) -> Double {
+        let x = x.isFinite ? x : 0
         var k = 1
-        while k < knots.count - 1 && knots[k] < u { k += 1 }
-        let (p0, p1) = (knots[k - 1], knots[k])
-        let (w0, w1) = (pow(p0, exponent), pow(p1, exponent))
-        guard p1 > p0 else { return w1 }
-        return w0 + (w1 - w0) * (u - p0) / (p1 - p0)
+        while k < knots.count - 1 && knots[k][keyPath: from] < x { k += 1 }
+        let (a, b) = (knots[k - 1], knots[k])
+        let (x0, x1, y0, y1) = (a[keyPath: from], b[keyPath: from], a[keyPath: to], b[keyPath: to])
+        guard x1 > x0 else { return y1 }
+        return y0 + (y1 - y0) * (Swift.min(Swift.max(x, x0), x1) - x0) / (x1 - x0)
+    }
+
+    /// The eleven knots of `hintWeight` for a hint strictly between 0 and 1: fraction `u` and
+    /// weight `u^(log 0.5 / log h)`, placed as Blink's ReplaceColorHintsWithColorStops places them.
+    static func hintKnots(_ h: Double) -> [(u: Double, w: Double)] {
+        var us: [Double] = [0]
+        if h > 0.5 {
+            for y in 0..<7 { us.append(h * Double(7 + y) / 13) }
+            us.append(h + (1 - h) / 3)
+            us.append(h + (1 - h) * 2 / 3)
+        } else {
+            us.append(h / 3)
+            us.append(h * 2 / 3)
+            for y in 0..<7 { us.append(h + (1 - h) * Double(y) / 13) }
+        }
+        us.append(1)
+        let exponent = log(0.5) / log(h)
+        return us.map { ($0, pow($0, exponent)) }
     }
 
     /// The angle of a linear gradient in degrees for a box (a corner's angle depends on the
@@ -257,16 +277,24 @@ public struct GradientContrast: Sendable, Equatable {
     public var weakestLc: Sample
     /// The APCA Lc of greatest magnitude and where it is.
     public var strongestLc: Sample
-    /// How many gradient colors were evaluated (at most `sampleBudget` plus the refinements).
+    /// How many gradient colors were evaluated (at most `sampleBudget` plus, for each of the four
+    /// extremes, 2 + 2 × `refinementSteps`).
     public var samples: Int
 
-    /// Most evenly spaced samples one measurement takes before refinement (each of the four
-    /// refinements adds at most 2 + `refinementSteps`).
+    /// Most evenly spaced samples one measurement takes before refinement.
     public static let sampleBudget = 1024
-    /// Samples per stretch between two stops, at most and at least (the budget permitting).
-    public static let samplesPerPiece = 4...16
-    /// Golden-section steps of each refinement (the bracket shrinks by 0.618 each step).
-    public static let refinementSteps = 20
+    /// Samples per stretch between two stops, at most and at least (the budget permitting):
+    /// `baseSamplesPerPiece`, and one more for every `hueDegreesPerSample` the hue turns.
+    public static let samplesPerPiece = 3...32
+    /// Samples of a stretch whose hue does not turn (a straight line in a rectangular space,
+    /// where the luminance has at most a few smooth bends).
+    public static let baseSamplesPerPiece = 6
+    /// Degrees of hue per extra sample in a polar space (luminance bends with the hue: HSL and
+    /// HWB have a corner every 60°, LCH and OKLCH a smooth wave).
+    public static let hueDegreesPerSample = 15.0
+    /// Most evaluations of each refinement step: Brent's minimization, and the Illinois root
+    /// search where the background's luminance crosses the text's.
+    public static let refinementSteps = 40
 
     /// Measures `text` (gamma-encoded sRGB `0...1`, straight alpha `textAlpha`) against the
     /// colors of `gradient` under `region` of `box`: each gradient color that is translucent is
@@ -333,8 +361,8 @@ public struct GradientContrast: Sendable, Equatable {
             }
         }
         // Pieces: a stretch of one segment (between stops i and i+1), or a constant pad color.
-        struct Piece { var segment: Int; var u0: Double; var u1: Double; var t0: Double; var t1: Double; var shift: Double }
-        var pieces: [Piece] = []
+        struct RawPiece { var segment: Int; var u0: Double; var u1: Double; var t0: Double; var t1: Double; var shift: Double }
+        var rawPieces: [RawPiece] = []
         var constants: [(t: Double, color: Color)] = []
         for s in spans {
             if s.lo < first { constants.append((Swift.min(first, s.hi) + s.shift, g.stops[0].color)) }
@@ -344,28 +372,71 @@ public struct GradientContrast: Sendable, Equatable {
                 guard b > a else { continue }
                 let lo = Swift.max(a, s.lo), hi = Swift.min(b, s.hi)
                 guard lo <= hi else { continue }
-                pieces.append(Piece(segment: i, u0: (lo - a) / (b - a), u1: (hi - a) / (b - a), t0: lo, t1: hi, shift: s.shift))
+                rawPieces.append(RawPiece(segment: i, u0: (lo - a) / (b - a), u1: (hi - a) / (b - a), t0: lo, t1: hi, shift: s.shift))
             }
-        }
-        if pieces.isEmpty && constants.isEmpty {
-            let t = spans.first?.lo ?? first
-            constants.append((t + (spans.first?.shift ?? 0), g.color(at: t)))
         }
         func reported(_ t: Double) -> Double {
             guard conic else { return t }
             let f = t - t.rounded(.down)
             return f.isFinite ? f : 0
         }
-        // Each segment's two colors, ready in the interpolation space (as `segmentColor`).
+        // Each segment's two colors ready in the interpolation space, and its hint's knots (nil
+        // for no hint). The search runs in the weight `w` of the second color (the hint only
+        // moves where each color lies), and each sample's position comes back through the hint.
         let pairs = (0..<(g.stops.count - 1)).map {
             ColorInterpolation.Pair(g.stops[$0].color, g.stops[$0 + 1].color, in: g.space, hue: g.hue)
         }
-        func segment(_ i: Int, _ u: Double) -> Color {
-            pairs[i].color(at: CSSGradient.hintWeight(Swift.min(Swift.max(u, 0), 1), hint: g.stops[i].hint))
+        let knots: [[(u: Double, w: Double)]?] = g.stops.map { $0.hint > 0 && $0.hint < 1 && $0.hint != 0.5 ? CSSGradient.hintKnots($0.hint) : nil }
+        func weight(_ i: Int, _ u: Double) -> Double {
+            let h = g.stops[i].hint
+            guard let k = knots[i] else { return h == 0.5 ? u : CSSGradient.hintWeight(u, hint: h) }
+            return CSSGradient.curve(k, u, from: \.u, to: \.w)
+        }
+        func fraction(_ i: Int, _ w: Double) -> Double {
+            guard let k = knots[i] else { return w }
+            return CSSGradient.curve(k, w, from: \.w, to: \.u)
+        }
+        // A stretch of segment `segment`, weights w0...w1, at t0...t1 (+ shift).
+        struct Piece { var segment: Int; var w0: Double; var w1: Double; var shift: Double }
+        var pieces: [Piece] = []
+        for p in rawPieces {
+            let h = g.stops[p.segment].hint
+            if h <= 0 || h >= 1 {
+                // A step: the stretch shows the colors at its ends only.
+                constants.append((p.t0 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u0))))
+                constants.append((p.t1 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u1))))
+            } else {
+                // HSL and HWB bend where the hue passes a multiple of 60°: each bend is a piece's
+                // end, so an extreme there is sampled exactly rather than searched for.
+                var cuts = [weight(p.segment, p.u0)]
+                if g.space == .hsl || g.space == .hwb {
+                    cuts += pairs[p.segment].hueCrossings(every: 60, from: cuts[0], to: weight(p.segment, p.u1))
+                }
+                cuts.append(weight(p.segment, p.u1))
+                for k in 1..<cuts.count {
+                    pieces.append(Piece(segment: p.segment, w0: cuts[k - 1], w1: cuts[k], shift: p.shift))
+                }
+            }
+        }
+        if pieces.isEmpty && constants.isEmpty {
+            let t = spans.first?.lo ?? first
+            constants.append((t + (spans.first?.shift ?? 0), g.color(at: t)))
+        }
+        func position(_ p: Piece, _ w: Double) -> Double {
+            let a = g.stops[p.segment].position, b = g.stops[p.segment + 1].position
+            return a + (b - a) * fraction(p.segment, w) + p.shift
+        }
+        // One evaluated color: its sample, where it lies, and the background's luminance minus
+        // the text's (WCAG relative luminance, APCA screen luminance): where either changes sign
+        // the ratio is 1 or the Lc 0.
+        struct Eval {
+            var sample: Sample; var piece: Int; var w: Double; var dY: Double; var dYs: Double; var sapc: Double
+            /// The gradient color in sRGB before clipping.
+            var raw: SIMD3<Double>
         }
         var count = 0
         var lastText = SIMD3<Double>(repeating: .nan), lastTextL = 0.0, lastTextY = 0.0
-        func measure(_ c: Color, at t: Double) -> Sample {
+        func measure(_ c: Color, at t: Double, piece: Int, w: Double) -> Eval {
             count += 1
             let s = c.converted(to: .srgb)
             var rgb = s.coordinates
@@ -379,62 +450,205 @@ public struct GradientContrast: Sendable, Equatable {
                 lastTextL = WCAG.relativeLuminance(fg)
                 lastTextY = APCA.screenLuminance(fg)
             }
-            let ratio = WCAG.contrastRatio(lastTextL, WCAG.relativeLuminance(bg))
-            let lc = APCA.lc(textY: lastTextY, backgroundY: APCA.screenLuminance(bg))
-            return Sample(position: reported(t), background: bg, text: fg, ratio: ratio.isFinite ? ratio : 1,
-                          lc: lc.isFinite ? lc : 0)
+            let bgL = WCAG.relativeLuminance(bg), bgY = APCA.screenLuminance(bg)
+            let ratio = WCAG.contrastRatio(lastTextL, bgL)
+            let sapc = APCA.sapc(textY: lastTextY, backgroundY: bgY)
+            let lc = APCA.lc(sapc: sapc)
+            let sample = Sample(position: reported(t), background: bg, text: fg, ratio: ratio.isFinite ? ratio : 1,
+                                lc: lc.isFinite ? lc : 0)
+            return Eval(sample: sample, piece: piece, w: w, dY: bgL - lastTextL, dYs: bgY - lastTextY,
+                        sapc: sapc.isFinite ? sapc : 0, raw: s.coordinates)
         }
-        // Every sample with its piece (-1: a constant) and fraction of the segment.
-        var all: [(sample: Sample, piece: Int, u: Double)] = []
-        for (t, c) in constants { all.append((measure(c, at: t), -1, 0)) }
+        func at(_ n: Int, _ w: Double) -> Eval {
+            measure(pairs[pieces[n].segment].color(at: w), at: position(pieces[n], w), piece: n, w: w)
+        }
+        // Every sample, piece by piece in order (a constant's piece is -1).
+        var all: [Eval] = []
+        all.reserveCapacity(constants.count + Swift.min(pieces.count * (GradientContrast.baseSamplesPerPiece + 2), 4 * GradientContrast.sampleBudget))
+        for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
+        // The weights strictly between samples p and q of piece n where an sRGB channel of the
+        // unclipped color passes 0 or 1 (Illinois steps on that channel), in increasing order.
+        func gamutEdges(_ n: Int, _ p: Eval, _ q: Eval) -> [Double] {
+            var edges: [Double] = []
+            let segment = pairs[pieces[n].segment]
+            for k in 0..<3 {
+                for level in stride(from: 0.0, through: 1.0, by: 1.0) {
+                    var (a, fa, b, fb) = (p.w, p.raw[k] - level, q.w, q.raw[k] - level)
+                    // A sample on the edge (a stop with a channel at 0 or 1) takes the side a
+                    // millionth of the way in: the path may leave sRGB right after it.
+                    if abs(fa) <= 1e-12 { a += (b - a) * 1e-6; fa = segment.color(at: a).converted(to: .srgb).coordinates[k] - level }
+                    if abs(fb) <= 1e-12 { b -= (b - p.w) * 1e-6; fb = segment.color(at: b).converted(to: .srgb).coordinates[k] - level }
+                    guard fa.isFinite, fb.isFinite, fa != 0, fb != 0, (fa < 0) != (fb < 0) else { continue }
+                    var side = 0
+                    for _ in 0..<GradientContrast.refinementSteps {
+                        var c = (a * fb - b * fa) / (fb - fa)
+                        if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
+                        let fc = segment.color(at: c).converted(to: .srgb).coordinates[k] - level
+                        guard fc.isFinite else { break }
+                        if abs(fc) < 1e-13 || abs(b - a) < 1e-13 { a = c; b = c; break }
+                        if (fc < 0) == (fb < 0) {
+                            (b, fb) = (c, fc)
+                            if side == -1 { fa /= 2 }
+                            side = -1
+                        } else {
+                            (a, fa) = (c, fc)
+                            if side == 1 { fb /= 2 }
+                            side = 1
+                        }
+                    }
+                    let w = (a + b) / 2
+                    if w > Swift.min(p.w, q.w) && w < Swift.max(p.w, q.w) { edges.append(w) }
+                }
+            }
+            return p.w <= q.w ? edges.sorted() : edges.sorted(by: >)
+        }
         let range = GradientContrast.samplesPerPiece
-        let perPiece = pieces.isEmpty ? 0
-            : Swift.min(range.upperBound, Swift.max(range.lowerBound, GradientContrast.sampleBudget / pieces.count))
+        let wanted = pieces.map { p -> Int in
+            let turn = pairs[p.segment].hueTravel * abs(p.w1 - p.w0)
+            let extra = Int((turn / GradientContrast.hueDegreesPerSample).rounded(.up))
+            return Swift.min(range.upperBound, GradientContrast.baseSamplesPerPiece + Swift.max(extra, 0))
+        }
+        let total = wanted.reduce(0, +)
         for (n, p) in pieces.enumerated() {
-            let k = p.u1 > p.u0 ? perPiece : 1
+            var k = wanted[n]
+            if total > GradientContrast.sampleBudget { k = Swift.max(range.lowerBound, k * GradientContrast.sampleBudget / total) }
+            if p.w1 == p.w0 { k = 1 }
+            var previous: Eval? = nil
             for j in 0..<k {
                 let f = k == 1 ? 0 : Double(j) / Double(k - 1)
-                let u = p.u0 + (p.u1 - p.u0) * f
-                let t = p.t0 + (p.t1 - p.t0) * f
-                all.append((measure(segment(p.segment, u), at: t + p.shift), n, u))
+                let e = at(n, p.w0 + (p.w1 - p.w0) * f)
+                // Where the path leaves or enters sRGB between two samples, clipping bends the
+                // luminance into a corner that can be an extreme: each such point is sampled.
+                if let previous {
+                    for w in gamutEdges(n, previous, e) { all.append(at(n, w)) }
+                }
+                all.append(e)
+                previous = e
             }
         }
-        // Golden-section search for the least `key` between the neighbors of the best sample.
-        func refine(_ key: (Sample) -> Double) -> Sample {
-            var best = all[0]
-            for s in all where key(s.sample) < key(best.sample) { best = s }
-            guard best.piece >= 0 else { return best.sample }
-            let p = pieces[best.piece]
-            let step = (p.u1 - p.u0) / Double(Swift.max(perPiece - 1, 1))
-            var a = Swift.max(p.u0, best.u - step), b = Swift.min(p.u1, best.u + step)
-            guard b > a else { return best.sample }
-            func at(_ u: Double) -> Sample {
-                let f = p.u1 > p.u0 ? (u - p.u0) / (p.u1 - p.u0) : 0
-                return measure(segment(p.segment, u), at: p.t0 + (p.t1 - p.t0) * f + p.shift)
+        let steps = GradientContrast.refinementSteps
+        // The first point, between two neighboring samples of one piece whose `crossing` has
+        // opposite signs, where it is 0 (Illinois variant of regula falsi: Dowell & Jarratt,
+        // BIT 11 (1971) 168–174).
+        func root(_ p: Eval, _ q: Eval, _ crossing: (Eval) -> Double) -> Eval {
+            var (a, fa, b, fb) = (p.w, crossing(p), q.w, crossing(q))
+            var best = abs(fa) <= abs(fb) ? p : q
+            var side = 0
+            for _ in 0..<steps {
+                var c = (a * fb - b * fa) / (fb - fa)
+                if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
+                let e = at(p.piece, c)
+                let fc = crossing(e)
+                if abs(fc) < abs(crossing(best)) { best = e }
+                // |dY| below 1e-12 puts the ratio within 1e-10 of 1 (Lc is 0 within 0.0005).
+                if fc == 0 || abs(b - a) < 1e-13 || abs(fc) < 1e-12 { break }
+                if (fc < 0) == (fb < 0) {
+                    (b, fb) = (c, fc)
+                    if side == -1 { fa /= 2 }
+                    side = -1
+                } else {
+                    (a, fa) = (c, fc)
+                    if side == 1 { fb /= 2 }
+                    side = 1
+                }
             }
-            // At an end of the stretch (where a two-stop gradient's extremes usually are): when a
-            // probe just inside is no better, the end is the extreme of its bracket, which the
-            // search would only approach.
-            if best.u == p.u0 || best.u == p.u1 {
-                let probe = at(best.u == p.u0 ? best.u + (b - a) / 64 : best.u - (b - a) / 64)
-                if key(probe) >= key(best.sample) { return best.sample }
-            }
-            let phi = (5.0.squareRoot() - 1) / 2
-            var c = b - phi * (b - a), d = a + phi * (b - a)
-            var sc = at(c), sd = at(d)
-            for _ in 0..<GradientContrast.refinementSteps {
-                if key(sc) < key(sd) { b = d; d = c; sd = sc; c = b - phi * (b - a); sc = at(c) }
-                else { a = c; c = d; sc = sd; d = a + phi * (b - a); sd = at(d) }
-                if b - a < 1e-10 { break }
-            }
-            var result = best.sample
-            for s in [sc, sd] where key(s) < key(result) { result = s }
-            return result
+            return best
         }
-        min = refine { $0.ratio }
-        max = refine { -$0.ratio }
-        weakestLc = refine { abs($0.lc) }
-        strongestLc = refine { -abs($0.lc) }
+        // The least `key`: a best sample that is `final` (ratio 1, Lc 0) ends the search; else where `crossing` changes sign (the
+        // ratio's or the Lc's corner); else Brent's minimization (R. P. Brent, Algorithms for
+        // Minimization without Derivatives, 1973, ch. 5, procedure localmin) between the best
+        // sample's neighbors.
+        func refine(_ key: (Eval) -> Double, final: (Eval) -> Bool = { _ in false }, crossing: ((Eval) -> Double)? = nil) -> Sample {
+            var bestIndex = 0
+            for i in all.indices where key(all[i]) < key(all[bestIndex]) { bestIndex = i }
+            let best = all[bestIndex]
+            if final(best) { return best.sample }
+            if let crossing {
+                for i in all.indices.dropFirst() where all[i].piece >= 0 && all[i].piece == all[i - 1].piece {
+                    guard (crossing(all[i - 1]) < 0) != (crossing(all[i]) < 0) else { continue }
+                    let r = root(all[i - 1], all[i], crossing)
+                    if key(r) < key(best) { return r.sample }
+                    break
+                }
+            }
+            // Each piece's best sample is refined (neighboring pieces can each hold a dip next to
+            // the stop between them), and the best result wins.
+            var bestInPiece = [Int](repeating: -1, count: pieces.count)
+            for i in all.indices where all[i].piece >= 0 {
+                let n = all[i].piece
+                if bestInPiece[n] < 0 || key(all[i]) < key(all[bestInPiece[n]]) { bestInPiece[n] = i }
+            }
+            var result = best
+            for i in bestInPiece where i >= 0 {
+                let r = polish(i, key)
+                if key(r) < key(result) { result = r }
+            }
+            return result.sample
+        }
+        // Brent's localmin on `key` between the neighbors of sample `index` in its piece,
+        // started from that sample: the least point found (the sample itself when none is less).
+        func polish(_ index: Int, _ key: (Eval) -> Double) -> Eval {
+            let best = all[index], n = best.piece
+            let before = index > 0 && all[index - 1].piece == n ? all[index - 1].w : nil
+            let after = index + 1 < all.count && all[index + 1].piece == n ? all[index + 1].w : nil
+            var x = best
+            var (a, b) = (Swift.min(before ?? best.w, after ?? best.w), Swift.max(before ?? best.w, after ?? best.w))
+            guard b > a else { return best }
+            if before == nil || after == nil {
+                // At an end of the stretch (where a two-stop gradient's extremes usually are):
+                // when a probe a millionth of the bracket inside is no better, the key rises into
+                // the stretch and the end is the extreme. (A probe 1/64 inside had stepped over
+                // peaks just inside an end, where gamut clipping or translucent text bend it.)
+                let inside = before == nil ? best.w + (b - a) * 1e-6 : best.w - (b - a) * 1e-6
+                let probe = at(n, inside)
+                if key(probe) >= key(best) { return best }
+                x = probe
+            }
+            let golden = (3 - 5.0.squareRoot()) / 2
+            var (w, v) = (x, x)
+            var (fx, fw, fv) = (key(x), key(x), key(x))
+            var d = 0.0, e = 0.0
+            for _ in 0..<steps {
+                let m = (a + b) / 2
+                let tol = 1.5e-8 * abs(x.w) + 1e-12, t2 = 2 * tol
+                if abs(x.w - m) <= t2 - (b - a) / 2 { break }
+                var p = 0.0, q = 0.0, r = 0.0
+                if abs(e) > tol {
+                    r = (x.w - w.w) * (fx - fv)
+                    q = (x.w - v.w) * (fx - fw)
+                    p = (x.w - v.w) * q - (x.w - w.w) * r
+                    q = 2 * (q - r)
+                    if q > 0 { p = -p } else { q = -q }
+                    r = e
+                    e = d
+                }
+                if abs(p) < abs(q * r / 2) && p > q * (a - x.w) && p < q * (b - x.w) {
+                    d = p / q
+                    let u = x.w + d
+                    if u - a < t2 || b - u < t2 { d = x.w < m ? tol : -tol }
+                } else {
+                    e = (x.w < m ? b : a) - x.w
+                    d = golden * e
+                }
+                let u = at(n, x.w + (abs(d) >= tol ? d : (d > 0 ? tol : -tol)))
+                let fu = key(u)
+                if fu <= fx {
+                    if u.w < x.w { b = x.w } else { a = x.w }
+                    (v, fv, w, fw, x, fx) = (w, fw, x, fx, u, fu)
+                } else {
+                    if u.w < x.w { a = u.w } else { b = u.w }
+                    if fu <= fw || w.w == x.w { (v, fv, w, fw) = (w, fw, u, fu) }
+                    else if fu <= fv || v.w == x.w || v.w == w.w { (v, fv) = (u, fu) }
+                }
+            }
+            return fx < key(best) ? x : best
+        }
+        // Lc is 0 below APCA's clip and jumps to 7.3 past it, so its extremes are searched on
+        // the continuous SAPC it rises with (a maximum just past the clip is found, not a flat 0).
+        min = refine({ $0.sample.ratio }, final: { $0.sample.ratio <= 1 }, crossing: { $0.dY })
+        max = refine { -$0.sample.ratio }
+        weakestLc = refine({ abs($0.sapc) }, final: { $0.sample.lc == 0 }, crossing: { $0.dYs })
+        strongestLc = refine { -abs($0.sapc) }
         samples = count
     }
 }

@@ -192,6 +192,33 @@ public enum ColorInterpolation {
             (self.missing, self.bothAlphaMissing, self.space, self.hueIndex) = (missing, bothAlphaMissing, space, hueIndex)
         }
 
+        /// How far the hue turns from the first color to the second, in degrees (`0...360` for
+        /// `shorter`/`longer`, up to 360 for `increasing`/`decreasing`); 0 in rectangular spaces
+        /// or when a hue is missing.
+        public var hueTravel: Double {
+            guard let h = hueIndex, !missing[h] else { return 0 }
+            let d = abs(q[h] - p[h])
+            return d.isFinite ? d : 0
+        }
+
+        /// The weights strictly between `lo` and `hi` at which the hue passes a multiple of
+        /// `step` degrees, in increasing order (HSL and HWB bend at every multiple of 60°, CSS
+        /// Color 4 §7.1 and §8.1); empty in rectangular spaces or when a hue is missing.
+        public func hueCrossings(every step: Double, from lo: Double, to hi: Double) -> [Double] {
+            guard let h = hueIndex, !missing[h], step > 0, q[h] != p[h], lo < hi else { return [] }
+            let (h0, h1) = (p[h] + (q[h] - p[h]) * lo, p[h] + (q[h] - p[h]) * hi)
+            let (a, b) = (Swift.min(h0, h1), Swift.max(h0, h1))
+            guard a.isFinite, b.isFinite, (b - a) / step < 4096 else { return [] }
+            var out: [Double] = []
+            var m = (a / step).rounded(.down) * step + step
+            while m < b {
+                let w = (m - p[h]) / (q[h] - p[h])
+                if w > lo && w < hi { out.append(w) }
+                m += step
+            }
+            return out.sorted()
+        }
+
         /// The color at `t` (`0...1`, the weight of the second color), as `interpolate` gives it.
         public func color(at t: Double) -> Color {
             let alpha = pa + (qa - pa) * t
