@@ -316,15 +316,21 @@ public struct GradientContrast: Sendable, Equatable {
     ///
     /// Each gradient color is converted to sRGB and clipped to `0...1` (as Chromium draws
     /// oklab-interpolated colors outside sRGB) before `compositor`. The parameter ranges the
-    /// region covers are folded into one turn (conic) and one period (repeating), and cut at
-    /// every stop; each piece is sampled evenly, both ends included (so both colors of a hard
-    /// stop are seen), `samplesPerPiece` within `sampleBudget`; then the lowest and highest
-    /// ratio and the weakest and strongest Lc are refined by golden-section search between the
-    /// neighbors of their best sample (20 steps shrink the bracket of 2/15 of a stretch to about
-    /// 1e-5 of it), unless the best sample is an end of its stretch and a probe 1/64 of a step
-    /// inside is no better. A stretch is smooth, so a smooth extreme's value is exact to far below 1e-9;
-    /// only where the background's luminance crosses the text's (ratio 1, a corner) is the value
-    /// off, by about 1e-5. A color flatly outside the stops (a pad) is measured once.
+    /// region covers are folded into one turn (conic) and one period (repeating) and cut at
+    /// every stop; a stretch with a hint of 0 or 1 (a step) shows its two end colors only; HSL
+    /// and HWB stretches are cut again at every multiple of 60° of hue, where those spaces bend.
+    /// Each piece is sampled evenly in the weight of its second color (so a hint does not crowd
+    /// the samples), both ends included: `baseSamplesPerPiece`, one more per
+    /// `hueDegreesPerSample` of hue turned, within `samplesPerPiece` and `sampleBudget`; where
+    /// the unclipped color leaves or enters sRGB between two samples, that point is sampled too.
+    /// Then, for each of the four extremes: a ratio of 1 or an Lc of 0 among the samples is
+    /// final; a sign change of the background's luminance minus the text's between neighboring
+    /// samples is solved by Illinois steps (the ratio is 1 there, the Lc 0); otherwise each
+    /// piece's best sample is polished by Brent's localmin between its neighbors (from an end of
+    /// a piece only when a probe a millionth of the way in is better). Lc extremes are searched
+    /// on APCA's continuous SAPC (`APCA.sapc`), since Lc is 0 below the clip. Held against a
+    /// dense scan of 4,001 points on 240 random gradients (GradientTests): no extreme the scan
+    /// finds is missed by more than 1e-9. A color flatly outside the stops (a pad) is measured once.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
         let first = g.stops[0].position, last = g.stops[g.stops.count - 1].position
