@@ -296,6 +296,33 @@ public struct GradientContrast: Sendable, Equatable {
     /// search where the background's luminance crosses the text's.
     public static let refinementSteps = 40
 
+    /// The point between `a` and `b`, where `f` has the opposite signs `fa` and `fb`, at which
+    /// `f` is 0: the Illinois variant of regula falsi (M. Dowell and P. Jarratt, BIT 11 (1971)
+    /// 168–174), at most `refinementSteps` evaluations, stopping once |f| < `tolerance` or the
+    /// bracket is narrower than 1e-13. The last point tried.
+    static func illinoisRoot(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double, tolerance: Double,
+                             _ f: (Double) -> Double) -> Double {
+        var (a, fa, b, fb) = (a, fa, b, fb)
+        var side = 0
+        var c = (a + b) / 2
+        for _ in 0..<refinementSteps {
+            c = (a * fb - b * fa) / (fb - fa)
+            if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
+            let fc = f(c)
+            guard fc.isFinite, fc != 0, abs(fc) >= tolerance, abs(b - a) >= 1e-13 else { break }
+            if (fc < 0) == (fb < 0) {
+                (b, fb) = (c, fc)
+                if side == -1 { fa /= 2 }
+                side = -1
+            } else {
+                (a, fa) = (c, fc)
+                if side == 1 { fb /= 2 }
+                side = 1
+            }
+        }
+        return c
+    }
+
     /// Measures `text` (gamma-encoded sRGB `0...1`, straight alpha `textAlpha`) against the
     /// colors of `gradient` under `region` of `box`: each gradient color that is translucent is
     /// composited over `backdrop` (opaque sRGB) first, then the text over the result.
@@ -473,7 +500,7 @@ public struct GradientContrast: Sendable, Equatable {
         all.reserveCapacity(constants.count + Swift.min(pieces.count * (GradientContrast.baseSamplesPerPiece + 2), 4 * GradientContrast.sampleBudget))
         for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
-        // unclipped color passes 0 or 1 (Illinois steps on that channel), in increasing order.
+        // unclipped color passes 0 or 1 (`illinoisRoot` on that channel), in the samples' order.
         func gamutEdges(_ n: Int, _ p: Eval, _ q: Eval) -> [Double] {
             var edges: [Double] = []
             let segment = pairs[pieces[n].segment]
@@ -485,24 +512,9 @@ public struct GradientContrast: Sendable, Equatable {
                     if abs(fa) <= 1e-12 { a += (b - a) * 1e-6; fa = segment.color(at: a).converted(to: .srgb).coordinates[k] - level }
                     if abs(fb) <= 1e-12 { b -= (b - p.w) * 1e-6; fb = segment.color(at: b).converted(to: .srgb).coordinates[k] - level }
                     guard fa.isFinite, fb.isFinite, fa != 0, fb != 0, (fa < 0) != (fb < 0) else { continue }
-                    var side = 0
-                    for _ in 0..<GradientContrast.refinementSteps {
-                        var c = (a * fb - b * fa) / (fb - fa)
-                        if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
-                        let fc = segment.color(at: c).converted(to: .srgb).coordinates[k] - level
-                        guard fc.isFinite else { break }
-                        if abs(fc) < 1e-13 || abs(b - a) < 1e-13 { a = c; b = c; break }
-                        if (fc < 0) == (fb < 0) {
-                            (b, fb) = (c, fc)
-                            if side == -1 { fa /= 2 }
-                            side = -1
-                        } else {
-                            (a, fa) = (c, fc)
-                            if side == 1 { fb /= 2 }
-                            side = 1
-                        }
+                    let w = GradientContrast.illinoisRoot(a, fa, b, fb, tolerance: 1e-13) {
+                        segment.color(at: $0).converted(to: .srgb).coordinates[k] - level
                     }
-                    let w = (a + b) / 2
                     if w > Swift.min(p.w, q.w) && w < Swift.max(p.w, q.w) { edges.append(w) }
                 }
             }
@@ -533,30 +545,15 @@ public struct GradientContrast: Sendable, Equatable {
             }
         }
         let steps = GradientContrast.refinementSteps
-        // The first point, between two neighboring samples of one piece whose `crossing` has
-        // opposite signs, where it is 0 (Illinois variant of regula falsi: Dowell & Jarratt,
-        // BIT 11 (1971) 168–174).
+        // The point between two neighboring samples of one piece whose `crossing` has opposite
+        // signs where it is 0 (the evaluated point nearest it).
         func root(_ p: Eval, _ q: Eval, _ crossing: (Eval) -> Double) -> Eval {
-            var (a, fa, b, fb) = (p.w, crossing(p), q.w, crossing(q))
-            var best = abs(fa) <= abs(fb) ? p : q
-            var side = 0
-            for _ in 0..<steps {
-                var c = (a * fb - b * fa) / (fb - fa)
-                if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
+            var best = abs(crossing(p)) <= abs(crossing(q)) ? p : q
+            // |dY| below 1e-12 puts the ratio within 1e-10 of 1 (Lc is 0 within 0.0005).
+            _ = GradientContrast.illinoisRoot(p.w, crossing(p), q.w, crossing(q), tolerance: 1e-12) { c in
                 let e = at(p.piece, c)
-                let fc = crossing(e)
-                if abs(fc) < abs(crossing(best)) { best = e }
-                // |dY| below 1e-12 puts the ratio within 1e-10 of 1 (Lc is 0 within 0.0005).
-                if fc == 0 || abs(b - a) < 1e-13 || abs(fc) < 1e-12 { break }
-                if (fc < 0) == (fb < 0) {
-                    (b, fb) = (c, fc)
-                    if side == -1 { fa /= 2 }
-                    side = -1
-                } else {
-                    (a, fa) = (c, fc)
-                    if side == 1 { fb /= 2 }
-                    side = 1
-                }
+                if abs(crossing(e)) < abs(crossing(best)) { best = e }
+                return crossing(e)
             }
             return best
         }
