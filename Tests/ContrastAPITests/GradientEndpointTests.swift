@@ -70,6 +70,26 @@ struct GradientEndpointTests {
         #expect(t.json["effectiveForeground"]?["hex"] == "#000000")
     }
 
+    /// Tailwind v4 writes gradients with var() (new-user pass: it was "unknown color function
+    /// 'var()'" even with `variables` sent), and hex copied without '#' into a stop was "a color
+    /// hint '6366f1' must sit between two color stops".
+    @Test("var() in a gradient is filled from variables; hex without '#' in a stop is refused with the fix")
+    func variablesAndBareHexInStops() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, color-mix(in oklab, var(--sky) 50%, transparent), var(--emerald))", "backdrop": "#fff", "variables": {"--sky": "#0ea5e9", "--emerald": "#10b981"}}"##)
+        let direct = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, color-mix(in oklab, #0ea5e9 50%, transparent), #10b981)", "backdrop": "#fff"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["ratio"] == direct.json["ratio"] && r.json["ratio"]?.double != nil)
+        #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("var(): the gradient is") == true } == true, "\(r.text)")
+        let missing = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))"}"##)
+        expectProblem(missing, 400, pointer: "/background")
+        #expect(missing.text.contains("'variables' member"), "\(missing.text)")
+        for (css, word) in [("linear-gradient(135deg, 6366f1, #ec4899)", "6366f1"), ("linear-gradient(135deg, #6366f1, ec4899)", "ec4899")] {
+            let bad = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(css)"}"##)
+            expectProblem(bad, 400, pointer: "/background")
+            #expect(bad.text.contains("write #\(word)"), "\(bad.text)")
+        }
+    }
+
     @Test("a gradient as a layer over an opaque page, under a translucent color layer")
     func layers() throws {
         let r = try post("/v1/contrast", ##"""

@@ -60,6 +60,13 @@ import Testing
         #expect(r.json["target"]?["metric"] == .string("apca"))
         #expect(r.json["apca"]?["failingShare"] == .number(0.5))
         #expect(r.json["wcag"]?["failingShare"] == .null)
+        // A ratio is written 4.5:1; a bare 4.5 is refused, not read as Lc 4.5 (which any text on
+        // a 1.51:1 photo had passed) nor guessed to be a ratio.
+        r = callImage("/v1/image/text-contrast?textColor=white&target=4.5:1", img)
+        #expect(r.json["target"]?["metric"] == .string("wcag2") && r.json["target"]?["minimum"] == .number(4.5), "\(r.text)")
+        #expect(r.json["wcag"]?["failingShare"] == .number(0.5))
+        r = callImage("/v1/image/text-contrast?textColor=white&target=4.5", img)
+        #expect(r.status == 400 && r.text.contains("write 4.5:1"), "\(r.text)")
     }
 
     /// EXIF orientation 6 (turned clockwise): a stored 64×32 image is displayed 32×64, its black

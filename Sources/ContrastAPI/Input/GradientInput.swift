@@ -8,6 +8,8 @@ struct GradientInput {
     var input: String
     var path: FieldPath
     var gradient: CSSGradient
+    /// What was read differently from how it was written (`var()` substituted), for the answer.
+    var notes: [String] = []
 
     /// Whether any stop is translucent (then something must lie behind the gradient).
     var isTranslucent: Bool { gradient.stops.contains { $0.color.alpha < 1 } }
@@ -26,16 +28,47 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) thr
         throw Problem.invalidColor(path, "\(path.display) is longer than \(CSSGradient.maximumLength) bytes (a gradient takes at most \(CSSGradient.maximumStops) color stops)")
     }
     do throws(ColorParseError) {
+        // `var()` is filled from the request's `variables`, as in a color member (Tailwind v4
+        // writes `linear-gradient(var(--tw-gradient-stops))`); the expansion is bounded by
+        // CSSVariables and the result by the gradient's own length limit.
+        var source = text
+        var notes: [String] = []
+        if let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(text) {
+            source = try variables.substitute(in: text)
+            let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
+            notes.append("var(): the gradient is '\(shown)' with the variables substituted")
+            if source.utf8.count > CSSGradient.maximumLength {
+                throw .invalid("with its variables substituted it is longer than \(CSSGradient.maximumLength) bytes")
+            }
+        }
         // `light-dark()` in a stop follows the request's appearance, as in a color member.
         let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
-        let g = try CSSGradient.parse(text, hexOrder: hexOrder, colorScheme: scheme)
-        return GradientInput(input: text, path: path, gradient: g)
+        let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme)
+        return GradientInput(input: text, path: path, gradient: g, notes: notes)
     } catch {
+        let varHint = CSSRequestScope.variables == nil && CSSVariables.mayReferToVariables(text)
+            ? "; var() is filled from the request's 'variables' member, e.g. {\"--brand\": \"#0066cc\"}" : ""
         switch error {
-        case .invalid(let why): throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)")
-        case .unsupported(let why): throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)")
+        case .invalid(let why):
+            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(varHint)\(bareHexHint(text))")
+        case .unsupported(let why):
+            throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
         }
     }
+}
+
+/// `; '6366f1' looks like …` for the first word of `text` that is hex without `#` (3, 4, 6 or 8
+/// hex digits with a letter among them, or 6 or 8 digits): inside a gradient every color is CSS,
+/// where `6366f1` reads as the number 6366 with the unit `f1`. Empty when there is none.
+func bareHexHint(_ text: String) -> String {
+    let separators: Set<Character> = [" ", ",", "(", ")", "/", "\t", "\n"]
+    for word in text.split(whereSeparator: { separators.contains($0) }) {
+        let w = String(word)
+        guard [3, 4, 6, 8].contains(w.count), w.allSatisfy(\.isHexDigit) else { continue }
+        guard w.contains(where: \.isLetter) || w.count >= 6 else { continue }
+        return "; '\(w)' looks like a hex color without '#': inside a gradient write #\(w)"
+    }
+    return ""
 }
 
 extension Fields {

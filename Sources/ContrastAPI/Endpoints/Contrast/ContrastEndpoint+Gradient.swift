@@ -184,7 +184,7 @@ extension ContrastEndpoint {
             out.member("algorithm", algorithm.rawValue)
             out.member("value", algorithm.value(of: m))
         }
-        var notes: [String] = []
+        var notes: [String] = gradient.notes
         if fg.display.wasGamutMapped {
             notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }

@@ -13,7 +13,7 @@ import JSONValue
 /// | `textColor` | required: any CSS color (opaque) or Apple system color name (light, base) |
 /// | `region` | `x,y,width,height` in pixels of the displayed image (default: the whole image); 400 when not inside it |
 /// | `fontSize`, `fontSizeUnit`, `fontWeight` | the text size, as `/v1/contrast` takes it: decides what `AA`/`AAA` require |
-/// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, or a number: an APCA \|Lc\| `0...108` |
+/// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, a WCAG ratio `4.5:1` (`1...21`), or a number: an APCA \|Lc\| `15...108` |
 /// | `backdrop` | opaque color behind translucent pixels (default white) |
 /// | `heatmap` | `true`: answer a PNG of the region, green where the text meets the target, red where not |
 /// | `preview` | `true`: answer the whole image as PNG with the recommended scrim over the region |
@@ -59,15 +59,27 @@ extension ImageEndpoint {
         return Region(x: x, y: y, width: rw, height: rh)
     }
 
-    /// `target`: a number is an APCA |Lc|; names as `/v1/suggest` reads them, sized by the text.
+    /// `target`: a number is an APCA |Lc| `15...108`; `4.5:1` a WCAG ratio `1...21`; names as
+    /// `/v1/suggest` reads them, sized by the text. A number below 15 is refused: it is no APCA
+    /// level (Lc 15 is APCA's lowest, for non-text), and `target=4.5` had silently meant Lc 4.5,
+    /// passing a 1.51:1 photo (new-user pass), where `/v1/pick` reads 4.5 as a ratio.
     static func textTarget(_ f: Fields, text: TextSpec?) throws(Problem) -> ContrastTarget {
         let path = f.field("target")
         guard let v = f.value("target") else {
             return try TargetInput.parse(.string("AA"), at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
         }
+        if case .string(let s) = v, s.hasSuffix(":1"), let r = Fields.decimal(String(s.dropLast(2))) {
+            guard r.isFinite, (1...21).contains(r) else {
+                throw Problem.invalidField(path, "\(path.display) as a WCAG ratio must be between 1:1 and 21:1, got \(s)")
+            }
+            return .ratio(r, basis: "WCAG 2 contrast ratio of at least \(Fields.format(r)):1")
+        }
         if case .string(let s) = v, let n = Fields.decimal(s) {
             guard n.isFinite, (0...108).contains(n) else {
-                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc| and must be between 0 and 108, got \(Fields.format(n)); for a WCAG level give AA or AAA")
+                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc| and must be between 15 and 108, got \(Fields.format(n)); for a WCAG level give AA or AAA")
+            }
+            guard n >= 15 else {
+                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc|, and Lc \(Fields.format(n)) is below APCA's lowest level (Lc 15, non-text): for a WCAG ratio write \(Fields.format(n)):1, or give AA, AAA, AA-large or non-text")
             }
             return .apcaLc(n)
         }
