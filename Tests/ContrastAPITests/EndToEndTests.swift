@@ -128,6 +128,14 @@ struct ExecutableTests {
         p.waitForLog("web page is not served")
         let text = p.log
         #expect(p.process.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
+        // GET / says why there is no page, not only "no endpoint or file at /" (new-user pass).
+        if let port = try? p.waitForPort() {
+            let page = try RawHTTP.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let body = String(decoding: page.body, as: UTF8.self)
+            #expect(page.status == 404 && body.contains("CONTRAST_PUBLIC_DIRECTORY"), "\(body)")
+        } else {
+            Issue.record("no port in \(p.log)")
+        }
         p.terminate()
         #expect(p.process.terminationStatus == 0)
     }

@@ -14,6 +14,32 @@ import Testing
         return RGBImage(width: width, height: height, pixels: p)
     }
 
+    /// Counts calls from a `@Sendable` closure (the fix searches' cancellation check).
+    final class Calls: @unchecked Sendable { var count = 0 }
+
+    /// Every pixel the search sample takes is black, every other white (hostile pass: a 50 KB
+    /// PNG of 2000 × 2000 took 15 s, stepping the scrim's alpha one whole-image pass at a time
+    /// from the sample's answer 0 up to 0.54). The fix is still the lightest that passes on
+    /// every pixel (brute force below), found in a few whole-image passes.
+    @Test func aSampleOfBlackPixelsInAWhiteImageCostsFewPasses() throws {
+        // 400 × 400 = 160,000 pixels: the sample takes every 3rd (2 shares a factor with 400).
+        let img = image(400, 400) { x, y in (y * 400 + x) % 3 == 0 ? 0 : 255 }
+        var tables = TextContrast.Tables(text: white, target: aa)
+        let calls = Calls()
+        tables.isCancelled = { calls.count += 1; return false }
+        let fix = try #require(TextContrast.scrim(img, tables: tables, color: black))
+        guard case .overlay(_, let alpha) = fix.adjustment else { Issue.record("\(fix.adjustment)"); return }
+        let plain = TextContrast.Tables(text: white, target: aa)
+        let lightest = (0...100).map { Double($0) / 100 }.first {
+            TextContrast.measure(img, tables: plain, adjustment: .overlay(color: black, alpha: $0)).passes
+        }
+        #expect(alpha == lightest && alpha > 0.5 && fix.after.passes, "\(alpha) against \(String(describing: lightest))")
+        #expect(calls.count <= 2 + 8 + 1, "\(calls.count) whole-image passes")
+        // Cancelled: nothing is searched, nothing found.
+        tables.isCancelled = { true }
+        #expect(TextContrast.scrim(img, tables: tables, color: black) == nil)
+    }
+
     /// Half black, half white under white text: exactly half the pixels fail (1:1 on white),
     /// the 5th percentile is 1:1, the median nearest-rank is 1:1, the maximum 21:1.
     @Test func halfBlackHalfWhite() {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import JSONValue
 
@@ -76,11 +77,18 @@ public struct ContrastService: Sendable {
             files.problems = Problem.renderer
             return files
         }()
+        // The page's folder is looked up once: started from another directory, `GET /` had been a
+        // bare 404 with the reason only in the log (new-user pass).
+        var isDirectory: ObjCBool = false
+        let pageMissing = !FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        let publicDirectory = configuration.publicDirectory
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
             if let response = files.response(for: request) { return SecurityHeaders.pagePolicy(response) }
+            let hint = pageMissing && (request.path == "/" || request.path == "/index.html")
+                ? "; the web page is served from publicDirectory '\(publicDirectory)', which is not a folder here: start the server in the repository or set CONTRAST_PUBLIC_DIRECTORY" : ""
             return Problem(status: 404, kind: "not-found", title: "Not Found",
-                           detail: "no endpoint or file at \(request.path)").response
+                           detail: "no endpoint or file at \(request.path)\(hint)").response
         }
         self.router = r
         self.metrics = metrics

@@ -115,7 +115,9 @@ extension ImageEndpoint {
         let regionImage = r.width == whole.width && r.height == whole.height ? whole
             : whole.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
         let textRGB = text.display.srgb
-        let tables = TextContrast.Tables(text: textRGB, target: target)
+        var tables = TextContrast.Tables(text: textRGB, target: target)
+        // A request the server has answered 503 (deadline) stops its fix searches.
+        if let ticket = request.workTicket { tables.isCancelled = { ticket.isAbandoned } }
         if heatmap {
             let map = TextContrast.heatMap(regionImage, tables: tables)
             let png = try Self.run { () throws(ImageError) in try map.png() }
