@@ -49,6 +49,19 @@ struct GradientTests {
         #expect(why != nil && !(why ?? "").isEmpty, "\(s) was accepted")
     }
 
+    /// Hostile pass: each of these had a message that named the wrong rule ("expected a
+    /// percentage" for 1e7%, "unknown unit" for 1e10deg, "not a stop position" for calc()).
+    @Test("out-of-range and calc() positions say which rule they break", arguments: [
+        ("linear-gradient(#000 10000000%, #fff)", "within ±1000000%"),
+        ("conic-gradient(#000 0deg, #fff 1turn, #f00 10000000000deg)", "within ±1e8 degrees"),
+        ("radial-gradient(circle at 1e8% 1e8%, #000, #fff)", "within ±1e7"),
+        ("linear-gradient(#000 calc(10% + 5%), #fff)", "calc(), which is not read in a stop position"),
+    ])
+    func rangeMessages(_ s: String, _ words: String) {
+        let why = Self.refusal(s) ?? ""
+        #expect(why.contains(words), "\(s): \(why)")
+    }
+
     @Test("at most 64 stops; a 4096-character limit")
     func bounded() {
         let many = "linear-gradient(" + Array(repeating: "red", count: 65).joined(separator: ",") + ")"

@@ -388,7 +388,7 @@ public struct CSSGradient: Sendable, Equatable {
             case "center"?: pending.append(.fraction(0.5))
             default:
                 guard let l = length(v) else {
-                    throw .invalid("\(name): '\(syntax.text(v))' is not a position value (keywords, percentages or px)")
+                    throw .invalid("\(name): '\(syntax.text(v))' is not a position value (keywords, percentages or px, each within ±1e7)")
                 }
                 pending.append(l)
             }
@@ -410,14 +410,22 @@ public struct CSSGradient: Sendable, Equatable {
         var legacyOnly = true
         func position(_ v: [CSSToken]) throws(ColorParseError) -> Double {
             guard v.count == 1 else {
+                if case .function(let f) = v[0].kind, v.count >= 1 {
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' uses \(CSSTokenizer.asciiLowercased(f))(), which is not read in a stop position; give the percentage it comes to")
+                }
                 throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position")
             }
             switch v[0].kind {
             case .percentage(let p) where p.isFinite && abs(p) <= 1e6: return p / 100
+            case .percentage:
+                throw .invalid("\(name)(): stop position '\(syntax.text(v))' is out of range; percentages must lie within ±1000000%")
             case .number(let x) where x == 0: return 0
             case .dimension(_, let unit) where conic:
                 if let a = angleDegrees(v[0]), abs(a) <= 1e8 { return a / 360 }
-                throw .invalid("\(name)(): '\(syntax.text(v))' has an unknown unit; conic stops take angles (deg, grad, rad, turn) or percentages")
+                if ["deg", "grad", "rad", "turn"].contains(CSSTokenizer.asciiLowercased(unit)) {
+                    throw .invalid("\(name)(): stop angle '\(syntax.text(v))' is out of range; angles must lie within ±1e8 degrees")
+                }
+                throw .invalid("\(name)(): '\(syntax.text(v))' has an unknown unit \(unit); conic stops take angles (deg, grad, rad, turn) or percentages")
             case .dimension(_, let unit):
                 throw .invalid("\(name)(): stop position '\(syntax.text(v))' in \(unit) is not supported; give stop positions as percentages of the gradient line")
             default:
