@@ -178,6 +178,15 @@ struct MatrixGradientTests {
         #expect(r.json["onGradients"]?.array?[0].array?[0]["position"] == 1)
         let csv = try server.request("POST", "/v1/contrast/matrix?format=csv", body: body)
         #expect(csv.text.split(separator: "\r\n").count == 1 + 4 + 4)
+        // With an algorithm the gradient cells carry its value too, as /v1/contrast gives it
+        // (hostile pass: the rows had `value`, the gradient cells not; CSV had an empty field).
+        let apcaBody = body.replacingOccurrences(of: ##"{"colors""##, with: ##"{"algorithm": "apca", "colors""##)
+        let apca = try server.request("POST", "/v1/contrast/matrix", body: apcaBody)
+        let singleAPCA = try server.request("POST", "/v1/contrast", body: ##"{"algorithm": "apca", "foreground": "#1c1c1e", "background": "radial-gradient(circle at 0 0, #000, #777)", "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}"##)
+        #expect(apca.json["onGradients"]?.array?[1].array?[1]["value"] == singleAPCA.json["value"] && singleAPCA.json["value"]?.double != nil,
+                "\(apca.json["onGradients"]?.array?[1].array?[1] as Any) \(singleAPCA.json["value"] as Any)")
+        let apcaCSV = try server.request("POST", "/v1/contrast/matrix?format=csv", body: apcaBody)
+        #expect(apcaCSV.text.split(separator: "\r\n").last.map { !$0.hasSuffix(",") } == true, "\(apcaCSV.text)")
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(red)"]}"##), 400, pointer: "/gradients/0")
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [{"gradient": "linear-gradient(red, blue)", "region": {"x": 0, "y": 0, "width": 5, "height": 5}}]}"##), 400, pointer: "/gradients/0/region")
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(transparent, blue)"]}"##), 400, pointer: "/gradients/0")

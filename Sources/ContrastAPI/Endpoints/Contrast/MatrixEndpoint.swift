@@ -107,7 +107,7 @@ struct MatrixEndpoint {
         switch format ?? .json {
         case .json:
             var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)
-            if !gradients.isEmpty { MatrixEndpoint.appendGradients(gradients, gradientCells, to: &body) }
+            if !gradients.isEmpty { MatrixEndpoint.appendGradients(gradients, gradientCells, algorithm: algorithm, to: &body) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         case .csv:
             var text = MatrixEndpoint.csv(palette, cells, algorithm: algorithm)
@@ -120,7 +120,7 @@ struct MatrixEndpoint {
                         Fields.format(r), WCAG.ratioText(r),
                         String(r >= WCAG.aaNormalText), String(r >= WCAG.aaLargeText), String(r >= WCAG.aaNonText),
                         String(r >= WCAG.aaaNormalText), String(r >= WCAG.aaaLargeText), Fields.format(m.weakestLc.lc),
-                    ] + (algorithm != .wcag2 ? [""] : [])
+                    ] + (algorithm != .wcag2 ? [Fields.format(MatrixEndpoint.gradientValue(m, algorithm))] : [])
                     text += fields.joined(separator: ",") + "\r\n"
                 }
             }
@@ -197,8 +197,11 @@ struct MatrixEndpoint {
 
     /// Adds `gradients` (`name`, `input`, `function`) and `onGradients[i][k]` (palette color `i`
     /// as text on gradient `k`: the lowest `ratio` with `ratioText` and verdicts, `position` of
-    /// it along the gradient, `maxRatio`, the weakest `apcaLc`) before the answer's closing brace.
-    static func appendGradients(_ gradients: [NamedGradient], _ cells: [[GradientContrast]], to body: inout [UInt8]) {
+    /// it along the gradient, `maxRatio`, the weakest `apcaLc`, and with an `algorithm` other than
+    /// wcag2 its `value` at the lowest ratio's colors, as `/v1/contrast` gives it) before the
+    /// answer's closing brace.
+    static func appendGradients(_ gradients: [NamedGradient], _ cells: [[GradientContrast]], algorithm: ContrastAlgorithm,
+                                to body: inout [UInt8]) {
         guard body.last == UInt8(ascii: "}") else { return }
         body.removeLast()
         var out = JSONByteWriter(capacity: 64 + cells.count * gradients.count * 260)
@@ -227,12 +230,22 @@ struct MatrixEndpoint {
                 out.rawNumber(m.min.position)
                 out.raw(#","maxRatio":"#)
                 out.rawNumber(m.max.ratio)
+                if algorithm != .wcag2 {
+                    // The rows' cells carry it; the gradient cells had left it out (hostile pass).
+                    out.raw(#","value":"#)
+                    out.rawNumber(gradientValue(m, algorithm))
+                }
                 out.raw(UInt8(ascii: "}"))
             }
             out.raw(UInt8(ascii: "]"))
         }
         out.raw("]}")
         body += out.bytes
+    }
+
+    /// `algorithm`'s value at the colors of a gradient cell's lowest ratio (text over the color there).
+    static func gradientValue(_ m: GradientContrast, _ algorithm: ContrastAlgorithm) -> Double {
+        algorithm.value(of: .opaque(foreground: DisplayColor(srgb: m.min.text), background: m.min.background))
     }
 
     /// An upper bound of the CSV or SVG answer's size in bytes, from the names alone, before
