@@ -296,20 +296,22 @@ public struct GradientContrast: Sendable, Equatable {
     /// search where the background's luminance crosses the text's.
     public static let refinementSteps = 40
 
-    /// The point between `a` and `b`, where `f` has the opposite signs `fa` and `fb`, at which
-    /// `f` is 0: the Illinois variant of regula falsi (M. Dowell and P. Jarratt, BIT 11 (1971)
-    /// 168–174), at most `refinementSteps` evaluations, stopping once |f| < `tolerance` or the
-    /// bracket is narrower than 1e-13. The last point tried.
-    static func illinoisRoot(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double, tolerance: Double,
-                             _ f: (Double) -> Double) -> Double {
-        var (a, fa, b, fb) = (a, fa, b, fb)
+    /// One step of the Illinois variant of regula falsi (M. Dowell and P. Jarratt, BIT 11 (1971)
+    /// 168–174) on the bracket `a...b` (or `b...a`) where `f` has opposite signs `fa` and `fb`:
+    /// `next` is the point to evaluate; `update` takes its value and keeps the half that still
+    /// brackets the root, halving the stale end's value when the same end is kept twice.
+    struct IllinoisBracket {
+        var a: Double, fa: Double, b: Double, fb: Double
         var side = 0
-        var c = (a + b) / 2
-        for _ in 0..<refinementSteps {
-            c = (a * fb - b * fa) / (fb - fa)
-            if !(c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b)) { c = (a + b) / 2 }
-            let fc = f(c)
-            guard fc.isFinite, fc != 0, abs(fc) >= tolerance, abs(b - a) >= 1e-13 else { break }
+        init(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double) { (self.a, self.fa, self.b, self.fb) = (a, fa, b, fb) }
+        /// The secant point of the bracket (its middle when that is not strictly inside).
+        var next: Double {
+            let c = (a * fb - b * fa) / (fb - fa)
+            return c.isFinite && c > Swift.min(a, b) && c < Swift.max(a, b) ? c : (a + b) / 2
+        }
+        /// The bracket's width.
+        var width: Double { abs(b - a) }
+        mutating func update(_ c: Double, _ fc: Double) {
             if (fc < 0) == (fb < 0) {
                 (b, fb) = (c, fc)
                 if side == -1 { fa /= 2 }
@@ -320,7 +322,6 @@ public struct GradientContrast: Sendable, Equatable {
                 side = 1
             }
         }
-        return c
     }
 
     /// Measures `text` (gamma-encoded sRGB `0...1`, straight alpha `textAlpha`) against the
@@ -500,7 +501,7 @@ public struct GradientContrast: Sendable, Equatable {
         all.reserveCapacity(constants.count + Swift.min(pieces.count * (GradientContrast.baseSamplesPerPiece + 2), 4 * GradientContrast.sampleBudget))
         for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
-        // unclipped color passes 0 or 1 (`illinoisRoot` on that channel), in the samples' order.
+        // unclipped color passes 0 or 1 (`IllinoisBracket` on that channel), in the samples' order.
         func gamutEdges(_ n: Int, _ p: Eval, _ q: Eval) -> [Double] {
             var edges: [Double] = []
             let segment = pairs[pieces[n].segment]
@@ -512,8 +513,12 @@ public struct GradientContrast: Sendable, Equatable {
                     if abs(fa) <= 1e-12 { a += (b - a) * 1e-6; fa = segment.color(at: a).converted(to: .srgb).coordinates[k] - level }
                     if abs(fb) <= 1e-12 { b -= (b - p.w) * 1e-6; fb = segment.color(at: b).converted(to: .srgb).coordinates[k] - level }
                     guard fa.isFinite, fb.isFinite, fa != 0, fb != 0, (fa < 0) != (fb < 0) else { continue }
-                    let w = GradientContrast.illinoisRoot(a, fa, b, fb, tolerance: 1e-13) {
-                        segment.color(at: $0).converted(to: .srgb).coordinates[k] - level
+                    var bracket = IllinoisBracket(a, fa, b, fb), w = (a + b) / 2
+                    for _ in 0..<GradientContrast.refinementSteps {
+                        w = bracket.next
+                        let fc = segment.color(at: w).converted(to: .srgb).coordinates[k] - level
+                        guard fc.isFinite, abs(fc) >= 1e-13, bracket.width >= 1e-13 else { break }
+                        bracket.update(w, fc)
                     }
                     if w > Swift.min(p.w, q.w) && w < Swift.max(p.w, q.w) { edges.append(w) }
                 }
@@ -549,11 +554,15 @@ public struct GradientContrast: Sendable, Equatable {
         // signs where it is 0 (the evaluated point nearest it).
         func root(_ p: Eval, _ q: Eval, _ crossing: (Eval) -> Double) -> Eval {
             var best = abs(crossing(p)) <= abs(crossing(q)) ? p : q
-            // |dY| below 1e-12 puts the ratio within 1e-10 of 1 (Lc is 0 within 0.0005).
-            _ = GradientContrast.illinoisRoot(p.w, crossing(p), q.w, crossing(q), tolerance: 1e-12) { c in
+            var bracket = IllinoisBracket(p.w, crossing(p), q.w, crossing(q))
+            for _ in 0..<steps {
+                let c = bracket.next
                 let e = at(p.piece, c)
-                if abs(crossing(e)) < abs(crossing(best)) { best = e }
-                return crossing(e)
+                let fc = crossing(e)
+                if abs(fc) < abs(crossing(best)) { best = e }
+                // |dY| below 1e-12 puts the ratio within 1e-10 of 1 (Lc is 0 within 0.0005).
+                guard fc != 0, abs(fc) >= 1e-12, bracket.width >= 1e-13 else { break }
+                bracket.update(c, fc)
             }
             return best
         }
