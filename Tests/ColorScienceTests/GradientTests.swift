@@ -201,15 +201,26 @@ struct GradientTests {
     /// extreme as the scan (to 1e-9), and each reported value must be what its position gives.
     @Test("the search finds every extreme a dense scan finds, and reports what its position gives")
     func searchAgainstADenseScan() throws {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        try Self.denseScan(spaces: ["srgb", "srgb-linear", "display-p3", "lab", "oklab", "xyz", "hsl", "hwb", "lch", "oklch"],
+                           count: 240, seed: 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The same for sRGB interpolation alone, where the extremes are solved from the convex
+    /// luminances (AffineSRGBPath) rather than searched: 200 more gradients.
+    @Test("sRGB stretches solved from their convex luminances agree with a dense scan")
+    func solvedSRGBAgainstADenseScan() throws {
+        try Self.denseScan(spaces: ["srgb"], count: 200, seed: 0x2545_F491_4F6C_DD1D)
+    }
+
+    static func denseScan(spaces: [String], count: Int, seed: UInt64) throws {
+        var state: UInt64 = seed
         func next() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
         func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
-        let spaces = ["srgb", "srgb-linear", "display-p3", "lab", "oklab", "xyz", "hsl", "hwb", "lch", "oklch"]
         let hues = ["", " shorter hue", " longer hue", " increasing hue", " decreasing hue"]
-        for n in 0..<240 {
+        for n in 0..<count {
             let space = spaces[n % spaces.count]
             let polar = ["hsl", "hwb", "lch", "oklch"].contains(space)
             let hue = polar ? hues[Int(next() * 5)] : ""

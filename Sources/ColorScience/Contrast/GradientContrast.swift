@@ -498,7 +498,6 @@ public struct GradientContrast: Sendable, Equatable {
         }
         // Every sample, piece by piece in order (a constant's piece is -1).
         var all: [Eval] = []
-        all.reserveCapacity(constants.count + Swift.min(pieces.count * (GradientContrast.baseSamplesPerPiece + 2), 4 * GradientContrast.sampleBudget))
         for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
         // unclipped color passes 0 or 1 (`IllinoisBracket` on that channel), in the samples' order.
@@ -532,7 +531,45 @@ public struct GradientContrast: Sendable, Equatable {
             return Swift.min(range.upperBound, GradientContrast.baseSamplesPerPiece + Swift.max(extra, 0))
         }
         let total = wanted.reduce(0, +)
+        // A stretch whose extremes are solved (`solved`) holds only the points where they can lie.
+        var solved = [Bool](repeating: false, count: pieces.count)
+        // Whether the text seen is one color whatever lies under it (opaque text over opaque layers).
+        let textIsConstant: Bool = {
+            let a = compositor(SIMD3(0, 0, 0), 1).text, b = compositor(SIMD3(1, 1, 1), 1).text
+            return a == b && compositor(SIMD3(1, 1, 1), 0.5).text == a
+        }()
+        // In sRGB interpolation with stops inside sRGB and constant text, the background seen
+        // moves on a straight line (AffineSRGBPath): its WCAG and APCA luminances are convex, so
+        // the four extremes lie at the ends, at each luminance's interior minimum, or where it
+        // crosses the text's. Those points are measured; nothing is sampled or searched.
+        func solve(_ n: Int, _ p: Piece) -> [Eval]? {
+            guard g.space == .srgb, textIsConstant, p.w1 > p.w0 else { return nil }
+            let e0 = at(n, p.w0), e1 = at(n, p.w1)
+            let inside = { (e: Eval) in (0..<3).allSatisfy { e.raw[$0] >= 0 && e.raw[$0] <= 1 } }
+            guard inside(e0), inside(e1) else { return nil }
+            let mid = pairs[p.segment].color(at: (p.w0 + p.w1) / 2).converted(to: .srgb)
+            let seenMid = compositor(mid.coordinates, Swift.min(Swift.max(mid.alpha, 0), 1)).background
+            let (a, b) = (e0.sample.background, e1.sample.background)
+            guard (0..<3).allSatisfy({ abs(seenMid[$0] - (a[$0] + b[$0]) / 2) <= 1e-9 }) else { return nil }
+            let path = AffineSRGBPath(start: a, delta: b - a)
+            let endsW = path.ends(.wcag), endsA = path.ends(.apca)
+            let lowW = path.interiorMinimum(.wcag, endsW), lowA = path.interiorMinimum(.apca, endsA)
+            var points = [lowW?.s, lowA?.s].compactMap { $0 }
+            if e0.sample.ratio != 1 && e1.sample.ratio != 1,
+               let s = path.firstCrossing(.wcag, level: lastTextL, endsW, minimum: lowW) { points.append(s) }
+            if e0.sample.lc != 0 && e1.sample.lc != 0,
+               let s = path.firstCrossing(.apca, level: lastTextY, endsA, minimum: lowA) { points.append(s) }
+            var out = [e0]
+            for s in points.sorted() where s > 0 && s < 1 { out.append(at(n, p.w0 + (p.w1 - p.w0) * s)) }
+            out.append(e1)
+            return out
+        }
         for (n, p) in pieces.enumerated() {
+            if let exact = solve(n, p) {
+                all += exact
+                solved[n] = true
+                continue
+            }
             var k = wanted[n]
             if total > GradientContrast.sampleBudget { k = Swift.max(range.lowerBound, k * GradientContrast.sampleBudget / total) }
             if p.w1 == p.w0 { k = 1 }
@@ -576,7 +613,7 @@ public struct GradientContrast: Sendable, Equatable {
             let best = all[bestIndex]
             if final(best) { return best.sample }
             if let crossing {
-                for i in all.indices.dropFirst() where all[i].piece >= 0 && all[i].piece == all[i - 1].piece {
+                for i in all.indices.dropFirst() where all[i].piece >= 0 && all[i].piece == all[i - 1].piece && !solved[all[i].piece] {
                     guard (crossing(all[i - 1]) < 0) != (crossing(all[i]) < 0) else { continue }
                     let r = root(all[i - 1], all[i], crossing)
                     if key(r) < key(best) { return r.sample }
@@ -592,7 +629,7 @@ public struct GradientContrast: Sendable, Equatable {
             }
             var result = best
             for i in bestInPiece where i >= 0 {
-                let r = polish(i, key)
+                let r = solved[all[i].piece] ? all[i] : polish(i, key)
                 if key(r) < key(result) { result = r }
             }
             return result.sample

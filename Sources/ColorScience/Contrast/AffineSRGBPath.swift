@@ -1,0 +1,120 @@
+import Foundation
+
+/// WCAG 2 relative luminance and APCA screen luminance along a straight path of gamma-encoded
+/// sRGB colors, `start + s·delta` for `s` in `0...1`, with their first and second derivatives in
+/// `s`: what a gradient stretch interpolated in sRGB shows (CSS Color 4 §12.4: premultiplied
+/// channels and alpha both change linearly, so a color composited source-over onto an opaque
+/// backdrop moves on a straight line too).
+///
+/// Both luminances are convex in `s`: each is a positive sum of a convex transfer function of a
+/// linear function of `s` — WCAG 2.2's sRGB decoding (`x/12.92` up to 0.04045, then
+/// `((x + 0.055)/1.055)^2.4`, whose slopes meet there rising) and APCA 0.0.98G-4g's `x^2.4`. So
+/// each has its maximum at an end and at most one interior minimum, and takes any value between
+/// its least and an end's value at most once on each side of that minimum. `GradientContrast`
+/// finds its extremes from these points instead of sampling the stretch.
+struct AffineSRGBPath {
+    /// The color at `s = 0`, gamma-encoded sRGB `0...1`.
+    let start: SIMD3<Double>
+    /// The color at `s = 1` minus the color at `s = 0`.
+    let delta: SIMD3<Double>
+
+    /// Which luminance.
+    enum Luminance { case wcag, apca }
+
+    static let wcagWeights = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+    static let apcaWeights = SIMD3<Double>(APCA.sRco, APCA.sGco, APCA.sBco)
+
+    /// The luminance at `s` and its first and second derivatives in `s`. `x^2.4` is taken as
+    /// `x²·x^0.4`, so one `pow` per channel gives all three.
+    func luminance(_ kind: Luminance, at s: Double) -> (value: Double, slope: Double, curvature: Double) {
+        var v = 0.0, d1 = 0.0, d2 = 0.0
+        let weights = kind == .wcag ? Self.wcagWeights : Self.apcaWeights
+        for k in 0..<3 {
+            let x = Swift.min(Swift.max(start[k] + delta[k] * s, 0), 1)
+            let c = weights[k], dx = delta[k]
+            switch kind {
+            case .wcag:
+                if x <= 0.04045 {
+                    v += c * x / 12.92
+                    d1 += c * dx / 12.92
+                } else {
+                    let u = (x + 0.055) / 1.055, p = pow(u, 0.4)
+                    v += c * u * u * p
+                    d1 += c * dx * (2.4 / 1.055) * u * p
+                    d2 += c * dx * dx * (2.4 * 1.4 / (1.055 * 1.055)) * p
+                }
+            case .apca:
+                let p = pow(x, 0.4)
+                v += c * x * x * p
+                d1 += c * dx * 2.4 * x * p
+                d2 += c * dx * dx * 3.36 * p
+            }
+        }
+        return (v, d1, d2)
+    }
+
+    /// A luminance's value and slope at both ends, taken once for `interiorMinimum` and
+    /// `firstCrossing`.
+    struct Ends {
+        let value0: Double, slope0: Double, value1: Double, slope1: Double
+    }
+
+    func ends(_ kind: Luminance) -> Ends {
+        let a = luminance(kind, at: 0), b = luminance(kind, at: 1)
+        return Ends(value0: a.value, slope0: a.slope, value1: b.value, slope1: b.slope)
+    }
+
+    /// The `s` strictly inside `0...1` where the luminance is least, with that least value; nil
+    /// when it is least at an end (its slope is not negative at 0, or not positive at 1). Newton
+    /// steps on the slope, kept inside the bracket where the slope changes sign (bisection when
+    /// a step leaves it), to 1e-13.
+    func interiorMinimum(_ kind: Luminance, _ e: Ends) -> (s: Double, value: Double)? {
+        guard e.slope0 < 0, e.slope1 > 0 else { return nil }
+        var (lo, hi) = (0.0, 1.0)
+        var s = e.slope0 / (e.slope0 - e.slope1)
+        for _ in 0..<60 {
+            let (value, slope, curvature) = luminance(kind, at: s)
+            if slope < 0 { lo = s } else if slope > 0 { hi = s } else { return (s, value) }
+            var next = curvature > 0 ? s - slope / curvature : (lo + hi) / 2
+            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            if abs(next - s) < 1e-13 || hi - lo < 1e-13 { return (next, luminance(kind, at: next).value) }
+            s = next
+        }
+        return (s, luminance(kind, at: s).value)
+    }
+
+    /// The least `s` in `0...1` where the luminance equals `level`, or nil when it never does.
+    /// `minimum` is its interior minimum (nil: least at the lower end): the luminance falls until
+    /// there and rises after, so the first crossing is on the falling side when `level` lies
+    /// between its value at 0 and its least, else on the rising side. Newton steps from the
+    /// secant point, kept inside that monotone bracket, to a luminance within 1e-15 or an `s`
+    /// within 1e-13.
+    func firstCrossing(_ kind: Luminance, level: Double, _ e: Ends, minimum: (s: Double, value: Double)?) -> Double? {
+        let low = minimum ?? (e.value0 <= e.value1 ? (0, e.value0) : (1, e.value1))
+        var lo: Double, hi: Double, flo: Double, fhi: Double
+        if e.value0 >= level && level >= low.value {
+            (lo, hi, flo, fhi) = (0, low.s, e.value0, low.value)
+        } else if low.value <= level && level <= e.value1 {
+            (lo, hi, flo, fhi) = (low.s, 1, low.value, e.value1)
+        } else {
+            return nil
+        }
+        if flo == level { return lo }
+        if fhi == level { return hi }
+        let falling = flo > fhi
+        var s = lo + (level - flo) / (fhi - flo) * (hi - lo)
+        if !(s > lo && s < hi) { s = (lo + hi) / 2 }
+        for _ in 0..<60 {
+            let (v, slope, _) = luminance(kind, at: s)
+            let g = v - level
+            if abs(g) < 1e-15 { return s }
+            // Above the level on the falling side means the crossing is later; on the rising side earlier.
+            if (g > 0) == falling { lo = s } else { hi = s }
+            var next = slope != 0 ? s - g / slope : (lo + hi) / 2
+            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            if abs(next - s) < 1e-13 || hi - lo < 1e-13 { return next }
+            s = next
+        }
+        return s
+    }
+}
