@@ -54,6 +54,11 @@ import Testing
         #expect(r.json["passes"] == .bool(true))
         #expect(r.json["wcag"]?["minimum"] == .number(21))
         #expect(r.json["region"]?["pixels"] == .number(1024))
+        #expect(r.json["region"]?["wholeImage"] == .bool(false))
+        // A region that is the whole image says so (hostile pass: it had said false whenever
+        // `region` was given).
+        let whole = callImage("/v1/image/text-contrast?textColor=%23fff&region=0,0,64,32", img)
+        #expect(whole.json["region"]?["wholeImage"] == .bool(true), "\(whole.text)")
         r = callImage("/v1/image/text-contrast?textColor=white&fontSize=24&target=AA", img)
         #expect(r.json["target"]?["minimum"] == .number(3))
         r = callImage("/v1/image/text-contrast?textColor=white&target=60", img)

@@ -156,7 +156,7 @@ extension ImageEndpoint {
         out.append("image", Self.describe(file))
         out.append("region", .object([("x", .number(Double(r.x))), ("y", .number(Double(r.y))),
                                       ("width", .number(Double(r.width))), ("height", .number(Double(r.height))),
-                                      ("wholeImage", .bool(!f.has("region"))), ("pixels", .number(Double(before.pixelCount)))]))
+                                      ("wholeImage", .bool(r.x == 0 && r.y == 0 && r.width == whole.width && r.height == whole.height)), ("pixels", .number(Double(before.pixelCount)))]))
         out.append("textColor", .object([("input", .string(text.input)), ("hex", .string(ColorJSON.hex(textRGB)))]))
         out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
         out.append("target", TargetInput.json(target))
