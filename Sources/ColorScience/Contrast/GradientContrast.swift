@@ -586,6 +586,7 @@ public struct GradientContrast: Sendable, Equatable {
                 previous = e
             }
         }
+        let allSolved = !solved.contains(false)
         let steps = GradientContrast.refinementSteps
         // The point between two neighboring samples of one piece whose `crossing` has opposite
         // signs where it is 0 (the evaluated point nearest it).
@@ -611,7 +612,8 @@ public struct GradientContrast: Sendable, Equatable {
             var bestIndex = 0
             for i in all.indices where key(all[i]) < key(all[bestIndex]) { bestIndex = i }
             let best = all[bestIndex]
-            if final(best) { return best.sample }
+            // Every piece solved: its candidate points hold every extreme, so the best is final.
+            if final(best) || allSolved { return best.sample }
             if let crossing {
                 for i in all.indices.dropFirst() where all[i].piece >= 0 && all[i].piece == all[i - 1].piece && !solved[all[i].piece] {
                     guard (crossing(all[i - 1]) < 0) != (crossing(all[i]) < 0) else { continue }
