@@ -137,7 +137,7 @@ public enum CSSColorParser {
 
     /// The hex digits of `text` when it is 3, 4, 6 or 8 hex digits and nothing else (CSS
     /// whitespace around them allowed), else nil.
-    static func bareHexDigits(_ text: String) -> String? {
+    public static func bareHexDigits(_ text: String) -> String? {
         let t = text.trimmingCSSWhitespace
         let n = t.utf8.count
         guard n == 3 || n == 4 || n == 6 || n == 8, t.unicodeScalars.allSatisfy({ CSSTokenizer.isHexDigit($0) }) else { return nil }

@@ -74,13 +74,6 @@ extension CSSGradient {
         return curve(hintKnots(h), u, from: \.u, to: \.w)
     }
 
-    /// The fraction `u` of a segment at which `hintWeight(u, hint:)` is `w` (`0...1`): the
-    /// inverse of that piecewise-linear, increasing curve; for hint 0 or 1 (a step), `w` itself.
-    public static func hintFraction(forWeight w: Double, hint h: Double) -> Double {
-        if h == 0.5 || h <= 0 || h >= 1 { return w }
-        return curve(hintKnots(h), w, from: \.w, to: \.u)
-    }
-
     /// The piecewise-linear curve through `knots` (increasing in both members) at `x`, read from
     /// one member to the other; `x` outside the knots is clamped.
     static func curve(_ knots: [(u: Double, w: Double)], _ x: Double,

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPServer
 import JSONValue
 
@@ -79,8 +78,7 @@ public struct ContrastService: Sendable {
         }()
         // The page's folder is looked up once: started from another directory, `GET /` had been a
         // bare 404 with the reason only in the log (new-user pass).
-        var isDirectory: ObjCBool = false
-        let pageMissing = !FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        let pageMissing = !configuration.hasPublicDirectory
         let publicDirectory = configuration.publicDirectory
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.

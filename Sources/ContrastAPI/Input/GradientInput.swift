@@ -63,9 +63,7 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) thr
 func bareHexHint(_ text: String) -> String {
     let separators: Set<Character> = [" ", ",", "(", ")", "/", "\t", "\n"]
     for word in text.split(whereSeparator: { separators.contains($0) }) {
-        let w = String(word)
-        guard [3, 4, 6, 8].contains(w.count), w.allSatisfy(\.isHexDigit) else { continue }
-        guard w.contains(where: \.isLetter) || w.count >= 6 else { continue }
+        guard let w = CSSColorParser.bareHexDigits(String(word)), w.contains(where: \.isLetter) || w.count >= 6 else { continue }
         return "; '\(w)' looks like a hex color without '#': inside a gradient write #\(w)"
     }
     return ""
