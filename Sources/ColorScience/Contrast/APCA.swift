@@ -56,16 +56,15 @@ public enum APCA {
         guard isValid(textY), isValid(backgroundY) else { return 0 }
         let txt = softClamped(textY), bg = softClamped(backgroundY)
         if abs(bg - txt) < deltaYmin { return 0 }
-        return bg > txt ? (pow(bg, normBG) - pow(txt, normTXT)) * scaleBoW
-                        : (pow(bg, revBG) - pow(txt, revTXT)) * scaleWoB
+        return bg > txt ? sapc(blackOnWhite: pow(bg, normBG), pow(txt, normTXT))
+                        : sapc(whiteOnBlack: pow(bg, revBG), pow(txt, revTXT))
     }
 
     /// Lc `-108...106` from `sapc(textY:backgroundY:)`: the low clip and offset, so that
     /// `lc(sapc: sapc(textY: t, backgroundY: b)) == lc(textY: t, backgroundY: b)` bit for bit.
     public static func lc(sapc: Double) -> Double {
         guard sapc.isFinite else { return 0 }
-        return sapc > 0 ? (sapc < loClip ? 0 : sapc - loBoWoffset) * 100 + 0
-                        : (sapc > -loClip ? 0 : sapc + loWoBoffset) * 100 + 0
+        return sapc > 0 ? lc(blackOnWhiteSAPC: sapc) : lc(whiteOnBlackSAPC: sapc)
     }
 
     /// A screen luminance prepared for many Lc values (a contrast matrix): the black-level soft
@@ -105,14 +104,32 @@ public enum APCA {
 
     /// Normal polarity (background lighter): `bg^0.56 - txt^0.57`, scaled, clipped, offset.
     @inline(__always) static func lc(blackOnWhite bgPower: Double, _ txtPower: Double) -> Double {
-        let sapc = (bgPower - txtPower) * scaleBoW
-        return (sapc < loClip ? 0 : sapc - loBoWoffset) * 100 + 0  // + 0 turns -0 into 0
+        lc(blackOnWhiteSAPC: sapc(blackOnWhite: bgPower, txtPower))
     }
 
     /// Reverse polarity (text lighter): `bg^0.65 - txt^0.62`, scaled, clipped, offset.
     @inline(__always) static func lc(whiteOnBlack bgPower: Double, _ txtPower: Double) -> Double {
-        let sapc = (bgPower - txtPower) * scaleWoB
-        return (sapc > -loClip ? 0 : sapc + loWoBoffset) * 100 + 0
+        lc(whiteOnBlackSAPC: sapc(whiteOnBlack: bgPower, txtPower))
+    }
+
+    /// Normal polarity's SAPC: `bg^0.56 - txt^0.57` (the powers given), scaled.
+    @inline(__always) static func sapc(blackOnWhite bgPower: Double, _ txtPower: Double) -> Double {
+        (bgPower - txtPower) * scaleBoW
+    }
+
+    /// Reverse polarity's SAPC: `bg^0.65 - txt^0.62` (the powers given), scaled.
+    @inline(__always) static func sapc(whiteOnBlack bgPower: Double, _ txtPower: Double) -> Double {
+        (bgPower - txtPower) * scaleWoB
+    }
+
+    /// Normal polarity's low clip and offset, as Lc.
+    @inline(__always) static func lc(blackOnWhiteSAPC sapc: Double) -> Double {
+        (sapc < loClip ? 0 : sapc - loBoWoffset) * 100 + 0  // + 0 turns -0 into 0
+    }
+
+    /// Reverse polarity's low clip and offset, as Lc.
+    @inline(__always) static func lc(whiteOnBlackSAPC sapc: Double) -> Double {
+        (sapc > -loClip ? 0 : sapc + loWoBoffset) * 100 + 0
     }
 
     /// Lc of opaque text on an opaque background, both gamma-encoded sRGB `0...1`.
