@@ -40,11 +40,11 @@ public enum APCA {
     /// Lc `-108...106` from text and background screen luminances `0...1.1`; 0 for invalid
     /// input, for luminances closer than 0.0005, and for |SAPC| below the 0.1 low clip.
     public static func lc(textY: Double, backgroundY: Double) -> Double {
-        guard isValid(textY), isValid(backgroundY) else { return 0 }
-        let txt = softClamped(textY), bg = softClamped(backgroundY)
-        if abs(bg - txt) < deltaYmin { return 0 }
-        return bg > txt ? lc(blackOnWhite: pow(bg, normBG), pow(txt, normTXT))
-                        : lc(whiteOnBlack: pow(bg, revBG), pow(txt, revTXT))
+        // SAPC's sign is the polarity: they can disagree only for luminances near or above 1,
+        // and there |SAPC| is below 0.004 (scanned over 0.9...1.1), far below both 0.1 clips, so
+        // either clip gives 0.
+        let s = sapc(textY: textY, backgroundY: backgroundY)
+        return s > 0 ? lc(blackOnWhiteSAPC: s) : lc(whiteOnBlackSAPC: s)
     }
 
     /// The signed contrast before APCA's low clip and offset (SAPC, about `-1.25...1.14`;
@@ -52,6 +52,7 @@ public enum APCA {
     /// `0...1.1`: 0 for invalid input and for luminances closer than 0.0005. `|Lc|` rises with
     /// `|SAPC|` (`lc(sapc:)`) but is 0 below the clip, so a search for the strongest or weakest
     /// Lc follows this continuous value instead.
+    @inline(__always)
     public static func sapc(textY: Double, backgroundY: Double) -> Double {
         guard isValid(textY), isValid(backgroundY) else { return 0 }
         let txt = softClamped(textY), bg = softClamped(backgroundY)
