@@ -4,6 +4,9 @@
 // `contrast-core-bench --parse [rounds]` instead times the CSS parser on one string per syntax
 // (plain hex first, the baseline of the same run) and prints "ns-per-parse<TAB>syntax<TAB>text"
 // lines; run by bench/parse.
+// `contrast-core-bench --gradient <css> <text hex> [rounds]` measures the text on the gradient
+// (`GradientContrast`) `rounds` times after parsing once; bench/gradient-cost counts its
+// instructions with callgrind against a plain pair in the same run.
 import ColorScience
 import Dispatch
 import Foundation
@@ -34,6 +37,27 @@ if CommandLine.arguments.dropFirst().first == "--parse" {
         print(String(format: "%.1f", ns) + "\t\(name)\t\(text)")
     }
     if sink.isNaN { print("a case failed to parse") }
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "--gradient", CommandLine.arguments.count >= 4 {
+    let args = CommandLine.arguments
+    let rounds = args.count > 4 ? Int(args[4]) ?? 1000 : 1000
+    let text = try CSSColorParser.parse(args[3]).converted(to: .srgb).coordinates
+    var sink = 0.0
+    if args[2] == "pair" {
+        // One matrix cell's color work: WCAG ratio and APCA Lc of two opaque colors.
+        let bg = SIMD3<Double>(1, 1, 1)
+        for k in 0..<rounds {
+            let b = bg - Double(k & 1) * 1e-3
+            sink += WCAG.contrastRatio(WCAG.relativeLuminance(text), WCAG.relativeLuminance(b))
+            sink += APCA.lc(textY: APCA.screenLuminance(text), backgroundY: APCA.screenLuminance(b))
+        }
+    } else {
+        let gradient = try CSSGradient.parse(args[2])
+        for _ in 0..<rounds { sink += GradientContrast(text: text, gradient: gradient).min.ratio }
+    }
+    print(sink)
     exit(0)
 }
 
