@@ -212,6 +212,75 @@ struct GradientTests {
         try Self.denseScan(spaces: ["srgb"], count: 200, seed: 0x2545_F491_4F6C_DD1D)
     }
 
+    /// The solved sRGB path (GradientContrast+SRGB.swift) does its own bookkeeping of pads,
+    /// hard stops, steps, hints, boxes and regions: on 400 random sRGB gradients of every
+    /// geometry it must find the extremes the general search finds, and each sample it reports
+    /// must hold the ratio and Lc of the gradient's color at its position.
+    @Test("the solved sRGB path finds what the general search finds, in every geometry, with pads, steps and regions")
+    func solvedSRGBMatchesTheSearch() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
+        var solved = 0
+        for n in 0..<400 {
+            let geometry = ["linear-gradient(\(Int(next() * 360))deg, ", "linear-gradient(to top right, ",
+                            "radial-gradient(circle at \(Int(next() * 100))% 40%, ", "radial-gradient(",
+                            "conic-gradient(from \(Int(next() * 360))deg at 30% 60%, "][n % 5]
+            var parts: [String] = []
+            let stops = 2 + Int(next() * 4)
+            var position = next() < 0.3 ? Int(next() * 30) : -1
+            for k in 0..<stops {
+                var stop = next() < 0.15 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
+                if position >= 0 || next() < 0.3 {
+                    // Increasing positions, sometimes equal (a hard stop), sometimes short of 100% (a pad).
+                    position = max(position, 0) + (next() < 0.2 ? 0 : Int(next() * 40))
+                    stop += " \(position)%"
+                }
+                parts.append(stop)
+                if k < stops - 1 && next() < 0.25 { parts.append(["0%", "100%", "\(Int(5 + next() * 90))%"][Int(next() * 3)]) }
+            }
+            let css = geometry + parts.joined(separator: ", ") + ")"
+            guard let g = try? Self.gradient(css) else { continue }
+            let box = CSSGradient.Box(width: 50 + next() * 400, height: 50 + next() * 200)
+            let region: CSSGradient.Region? = next() < 0.5 ? nil
+                : CSSGradient.Region(x: next() * box.width / 2, y: next() * box.height / 2, width: 1 + next() * box.width / 2, height: 1 + next() * box.height / 2)
+            let useBox = next() < 0.7
+            let text = SIMD3(next(), next(), next())
+            let backdrop = SIMD3(next(), next(), next())
+            let compositor: GradientContrast.Compositor = { rgb, alpha in
+                (alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb, text)
+            }
+            let b = useBox ? box : nil, r = useBox ? region : nil
+            guard let fast = GradientContrast.solvedInSRGB(g, box: b, region: r, compositor: compositor) else { continue }
+            solved += 1
+            let general = GradientContrast(searching: g, box: b, region: r, compositor: compositor)
+            #expect(abs(fast.min.ratio - general.min.ratio) <= 1e-9, "\(css): min \(fast.min.ratio) against \(general.min.ratio)")
+            #expect(abs(fast.max.ratio - general.max.ratio) <= 1e-9, "\(css): max \(fast.max.ratio) against \(general.max.ratio)")
+            #expect(abs(abs(fast.weakestLc.lc) - abs(general.weakestLc.lc)) <= 1e-9, "\(css): weakest \(fast.weakestLc.lc) against \(general.weakestLc.lc)")
+            #expect(abs(abs(fast.strongestLc.lc) - abs(general.strongestLc.lc)) <= 1e-9, "\(css): strongest \(fast.strongestLc.lc) against \(general.strongestLc.lc)")
+            // Where stops do not share a position and no hint makes a step, a sample's position
+            // gives its color (at a step both colors meet at one position).
+            if g.stops.count == Set(g.stops.map(\.position)).count, !g.stops.dropLast().contains(where: { $0.hint <= 0 || $0.hint >= 1 }) {
+                for sample in [fast.min, fast.max, fast.weakestLc, fast.strongestLc] {
+                    func ratio(at t: Double) -> Double {
+                        let c = g.color(at: t).converted(to: .srgb)
+                        return Self.ratio(text, compositor(c.coordinates.clamped(lowerBound: .zero, upperBound: .one), c.alpha).background)
+                    }
+                    // A conic gradient's seam: position 0 is also the end of the turn.
+                    let seam = css.hasPrefix("conic") && sample.position == 0
+                    #expect(abs(ratio(at: sample.position) - sample.ratio) < 1e-9 || (seam && abs(ratio(at: 1 - 1e-12) - sample.ratio) < 1e-9),
+                            "\(css) box \(String(describing: b)) region \(String(describing: r)): sample at \(sample.position) ratio \(sample.ratio)")
+                }
+            }
+        }
+        // Most of them are solved (conic regions across the start angle and stops outside
+        // sRGB go to the general search).
+        #expect(solved >= 300, "only \(solved) of 400 solved")
+    }
+
     static func denseScan(spaces: [String], count: Int, seed: UInt64) throws {
         var state: UInt64 = seed
         func next() -> Double {

@@ -61,6 +61,32 @@ public enum APCA {
                         : sapc(whiteOnBlack: pow(bg, revBG), pow(txt, revTXT))
     }
 
+    /// A text's screen luminance prepared for many backgrounds (a gradient's colors): the
+    /// black-level soft clamp and the two powers SAPC raises text to, taken once.
+    struct PreparedText {
+        let isValid: Bool
+        /// The soft-clamped luminance.
+        let y: Double
+        let normTXT: Double, revTXT: Double
+
+        /// - Parameter screenLuminance: Ys `0...1.1`; anything else (or NaN) gives SAPC 0 on every background.
+        init(_ screenLuminance: Double) {
+            isValid = APCA.isValid(screenLuminance)
+            y = isValid ? APCA.softClamped(screenLuminance) : 0
+            normTXT = pow(y, APCA.normTXT)
+            revTXT = pow(y, APCA.revTXT)
+        }
+    }
+
+    /// `sapc(textY:backgroundY:)` for prepared text, bit for bit.
+    static func sapc(text: PreparedText, backgroundY: Double) -> Double {
+        guard text.isValid, isValid(backgroundY) else { return 0 }
+        let bg = softClamped(backgroundY)
+        if abs(bg - text.y) < deltaYmin { return 0 }
+        return bg > text.y ? sapc(blackOnWhite: pow(bg, normBG), text.normTXT)
+                           : sapc(whiteOnBlack: pow(bg, revBG), text.revTXT)
+    }
+
     /// Lc `-108...106` from `sapc(textY:backgroundY:)`: the low clip and offset, so that
     /// `lc(sapc: sapc(textY: t, backgroundY: b)) == lc(textY: t, backgroundY: b)` bit for bit.
     public static func lc(sapc: Double) -> Double {

@@ -15,8 +15,14 @@ import Foundation
 struct AffineSRGBPath {
     /// The color at `s = 0`, gamma-encoded sRGB `0...1`.
     let start: SIMD3<Double>
+    /// The color at `s = 1`, gamma-encoded sRGB `0...1`.
+    let end: SIMD3<Double>
     /// The color at `s = 1` minus the color at `s = 0`.
     let delta: SIMD3<Double>
+
+    init(start: SIMD3<Double>, end: SIMD3<Double>) {
+        (self.start, self.end, delta) = (start, end, end - start)
+    }
 
     /// Which luminance.
     enum Luminance { case wcag, apca }
@@ -59,9 +65,31 @@ struct AffineSRGBPath {
         let value0: Double, slope0: Double, value1: Double, slope1: Double
     }
 
-    func ends(_ kind: Luminance) -> Ends {
-        let a = luminance(kind, at: 0), b = luminance(kind, at: 1)
-        return Ends(value0: a.value, slope0: a.slope, value1: b.value, slope1: b.slope)
+    /// Both luminances' values and slopes at both ends, from each end's channels as WCAG 2.2
+    /// decodes them (`WCAG.linearize`) and as APCA raises them (`APCA.channelPower`), read from
+    /// their tables for 8-bit levels: the values are the sums `WCAG.relativeLuminance` and
+    /// `APCA.screenLuminance` make, bit for bit. The slope of `x^2.4` is `2.4·x^2.4 / x`, and of
+    /// `((x + 0.055)/1.055)^2.4` it is `2.4·value / (x + 0.055)`, so no power is taken twice.
+    func ends() -> (wcag: Ends, apca: Ends) {
+        var w0 = 0.0, wd0 = 0.0, w1 = 0.0, wd1 = 0.0, a0 = 0.0, ad0 = 0.0, a1 = 0.0, ad1 = 0.0
+        for k in 0..<3 {
+            let dx = delta[k], cw = Self.wcagWeights[k], ca = Self.apcaWeights[k]
+            let (l0, dl0, p0, dp0) = Self.channel(start[k]), (l1, dl1, p1, dp1) = Self.channel(end[k])
+            w0 += cw * l0; w1 += cw * l1; wd0 += cw * dx * dl0; wd1 += cw * dx * dl1
+            a0 += ca * p0; a1 += ca * p1; ad0 += ca * dx * dp0; ad1 += ca * dx * dp1
+        }
+        return (Ends(value0: w0, slope0: wd0, value1: w1, slope1: wd1), Ends(value0: a0, slope0: ad0, value1: a1, slope1: ad1))
+    }
+
+    /// One channel `x` (clamped to `0...1`): WCAG's decoded value and its derivative, APCA's
+    /// `x^2.4` and its derivative.
+    @inline(__always)
+    static func channel(_ c: Double) -> (Double, Double, Double, Double) {
+        let x = Swift.min(Swift.max(c, 0), 1)
+        let level = EightBitLevel.index(of: x)
+        let l = level.map { WCAG.linearized8Bit[$0] } ?? WCAG.decode(x)
+        let p = level.map { APCA.powered8Bit[$0] } ?? pow(x, APCA.mainTRC)
+        return (l, x <= 0.04045 ? 1 / 12.92 : 2.4 * l / (x + 0.055), p, x > 0 ? 2.4 * p / x : 0)
     }
 
     /// The `s` strictly inside `0...1` where the luminance is least, with that least value; nil
@@ -86,9 +114,9 @@ struct AffineSRGBPath {
     /// The least `s` in `0...1` where the luminance equals `level`, or nil when it never does.
     /// `minimum` is its interior minimum (nil: least at the lower end): the luminance falls until
     /// there and rises after, so the first crossing is on the falling side when `level` lies
-    /// between its value at 0 and its least, else on the rising side. Newton steps from the
-    /// secant point, kept inside that monotone bracket, to a luminance within 1e-15 or an `s`
-    /// within 1e-13.
+    /// between its value at 0 and its least, else on the rising side. Halley steps (Newton's
+    /// with the curvature, cubic convergence) from the secant point, kept inside that monotone
+    /// bracket, to a luminance within 1e-15 or an `s` within 1e-13.
     func firstCrossing(_ kind: Luminance, level: Double, _ e: Ends, minimum: (s: Double, value: Double)?) -> Double? {
         let low = minimum ?? (e.value0 <= e.value1 ? (0, e.value0) : (1, e.value1))
         var lo: Double, hi: Double, flo: Double, fhi: Double
@@ -103,18 +131,49 @@ struct AffineSRGBPath {
         if fhi == level { return hi }
         let falling = flo > fhi
         var s = lo + (level - flo) / (fhi - flo) * (hi - lo)
+        if minimum == nil {
+            // The bracket is the whole stretch, whose ends' values and slopes are known: start
+            // from where their cubic Hermite interpolant meets the level (Newton steps on the
+            // cubic, no powers), typically within 1e-4 of the crossing.
+            s = Self.hermiteCrossing(level, e, from: s, lo: lo, hi: hi)
+        }
         if !(s > lo && s < hi) { s = (lo + hi) / 2 }
         for _ in 0..<60 {
-            let (v, slope, _) = luminance(kind, at: s)
+            let (v, slope, curvature) = luminance(kind, at: s)
             let g = v - level
             if abs(g) < 1e-15 { return s }
             // Above the level on the falling side means the crossing is later; on the rising side earlier.
             if (g > 0) == falling { lo = s } else { hi = s }
-            var next = slope != 0 ? s - g / slope : (lo + hi) / 2
+            let denominator = 2 * slope * slope - g * curvature
+            var next = denominator != 0 ? s - 2 * g * slope / denominator : (lo + hi) / 2
             if !(next > lo && next < hi) { next = (lo + hi) / 2 }
-            if abs(next - s) < 1e-13 || hi - lo < 1e-13 { return next }
+            // A step below 1e-6 leaves the next point within about 1e-18 of the crossing
+            // (Halley's cubic convergence; about 1e-12 where WCAG's decoding changes formula
+            // near the crossing and the convergence is only quadratic).
+            if abs(next - s) < 1e-6 || hi - lo < 1e-13 { return next }
             s = next
         }
         return s
+    }
+
+    /// Where the cubic Hermite interpolant of the ends' values and slopes equals `level`,
+    /// from Newton steps on the cubic started at `s` and kept inside `lo...hi` (`s` itself when
+    /// they do not settle within 8 steps).
+    static func hermiteCrossing(_ level: Double, _ e: Ends, from s: Double, lo: Double, hi: Double) -> Double {
+        // H(s) = h00·v0 + h10·d0 + h01·v1 + h11·d1 on 0...1, as a polynomial a + b s + c s² + d s³.
+        let a = e.value0, b = e.slope0
+        let c = 3 * (e.value1 - e.value0) - 2 * e.slope0 - e.slope1
+        let d = 2 * (e.value0 - e.value1) + e.slope0 + e.slope1
+        var x = s
+        for _ in 0..<8 {
+            let h = ((d * x + c) * x + b) * x + a - level
+            let dh = (3 * d * x + 2 * c) * x + b
+            guard dh != 0, dh.isFinite else { return s }
+            let next = x - h / dh
+            guard next > lo, next < hi else { return s }
+            if abs(next - x) < 1e-12 { return next }
+            x = next
+        }
+        return x
     }
 }

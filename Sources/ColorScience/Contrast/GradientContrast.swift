@@ -274,6 +274,10 @@ public struct GradientContrast: Sendable, Equatable {
     /// extremes, 2 + 2 × `refinementSteps`).
     public var samples: Int
 
+    init(min: Sample, max: Sample, weakestLc: Sample, strongestLc: Sample, samples: Int) {
+        (self.min, self.max, self.weakestLc, self.strongestLc, self.samples) = (min, max, weakestLc, strongestLc, samples)
+    }
+
     /// Most evenly spaced samples one measurement takes before refinement.
     public static let sampleBudget = 1024
     /// Samples per stretch between two stops, at most and at least (the budget permitting):
@@ -354,6 +358,17 @@ public struct GradientContrast: Sendable, Equatable {
     /// finds is missed by more than 1e-9. A color flatly outside the stops (a pad) is measured once.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
+        // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).
+        if let solved = GradientContrast.solvedInSRGB(g, box: box, region: region, compositor: compositor) {
+            self = solved
+        } else {
+            self.init(searching: g, box: box, region: region, compositor: compositor)
+        }
+    }
+
+    /// The general search described at `init(gradient:box:region:compositor:)`, for every
+    /// gradient (the tests hold the solved sRGB path against it).
+    init(searching g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?, compositor: Compositor) {
         let first = g.stops[0].position, last = g.stops[g.stops.count - 1].position
         let conic: Bool
         if case .conic = g.geometry { conic = true } else { conic = false }
@@ -544,8 +559,8 @@ public struct GradientContrast: Sendable, Equatable {
             let seenMid = compositor(mid.coordinates, Swift.min(Swift.max(mid.alpha, 0), 1)).background
             let (a, b) = (e0.sample.background, e1.sample.background)
             guard (0..<3).allSatisfy({ abs(seenMid[$0] - (a[$0] + b[$0]) / 2) <= 1e-9 }) else { return nil }
-            let path = AffineSRGBPath(start: a, delta: b - a)
-            let endsW = path.ends(.wcag), endsA = path.ends(.apca)
+            let path = AffineSRGBPath(start: a, end: b)
+            let (endsW, endsA) = path.ends()
             let lowW = path.interiorMinimum(.wcag, endsW), lowA = path.interiorMinimum(.apca, endsA)
             var points = [lowW?.s, lowA?.s].compactMap { $0 }
             if e0.sample.ratio != 1 && e1.sample.ratio != 1,

@@ -1,0 +1,166 @@
+import Foundation
+
+// The exact measurement of a gradient interpolated in sRGB (the CSS Images 4 §3.5.1 default when
+// every stop is a legacy color): every stretch between two stops is a straight line of
+// gamma-encoded sRGB colors, so its WCAG and APCA luminances are convex (AffineSRGBPath), and the
+// four extremes lie at the stops, at a luminance's interior minimum, or where a luminance crosses
+// the text's. Those points are the only colors measured, one after another, keeping the four
+// extremes as they come: no samples, no search, no arrays. It gives exactly what the general
+// search (GradientContrast.init) gives when it solves every stretch, at a fraction of its cost.
+
+extension GradientContrast {
+    /// The measurement of `g` when it can be solved, else nil (the general search then runs):
+    /// interpolation in sRGB, not repeating, one range of the gradient parameter (for conic
+    /// gradients inside one turn), opaque text that `compositor` leaves the same over every
+    /// background, stops inside sRGB and a compositor that keeps straight lines straight.
+    static func solvedInSRGB(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
+                             compositor: Compositor) -> GradientContrast? {
+        guard g.space == .srgb, !g.repeating else { return nil }
+        let ranges = g.parameterRanges(box: box, region: region)
+        guard ranges.count == 1 else { return nil }
+        let (lo, hi) = (ranges[0].lowerBound, ranges[0].upperBound)
+        guard lo.isFinite, hi.isFinite, lo < hi else { return nil }
+        let conic: Bool
+        if case .conic = g.geometry { conic = true } else { conic = false }
+        if conic && (lo < 0 || hi > 1) { return nil }
+        // The text seen must be one color whatever lies under it.
+        let text = compositor(SIMD3(0, 0, 0), 1).text
+        guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
+        let stops = g.stops
+        for s in stops {
+            let c = s.color.converted(to: .srgb).coordinates
+            guard (0..<3).allSatisfy({ c[$0] >= 0 && c[$0] <= 1 }) else { return nil }
+        }
+        var best = Extremes(text: text)
+
+        let first = stops[0].position, last = stops[stops.count - 1].position
+        // Pads (the first and last stop's colors outside the stops), then the two colors of each
+        // step (a hint at 0 or 1), in the order the general search measures its constants.
+        if lo < first { best.measure(stops[0].color, at: Swift.min(first, hi), conic: conic, compositor) }
+        if hi > last { best.measure(stops[stops.count - 1].color, at: Swift.max(last, lo), conic: conic, compositor) }
+        for i in 0..<(stops.count - 1) {
+            let (a, b, h) = (stops[i].position, stops[i + 1].position, stops[i].hint)
+            guard h <= 0 || h >= 1, b > a else { continue }
+            let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
+            guard t0 <= t1 else { continue }
+            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: .srgb, hue: g.hue)
+            best.measure(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), at: t0, conic: conic, compositor)
+            best.measure(pair.color(at: CSSGradient.hintWeight((t1 - a) / (b - a), hint: h)), at: t1, conic: conic, compositor)
+        }
+        // Each stretch: its two ends, and between them the points where an extreme can lie.
+        for i in 0..<(stops.count - 1) {
+            let (a, b, h) = (stops[i].position, stops[i + 1].position, stops[i].hint)
+            guard h > 0 && h < 1, b > a else { continue }
+            let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
+            guard t0 <= t1 else { continue }
+            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: .srgb, hue: g.hue)
+            let knots = h != 0.5 ? CSSGradient.hintKnots(h) : nil
+            let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), from: \.u, to: \.w) } ?? (t0 - a) / (b - a)
+            let w1 = knots.map { CSSGradient.curve($0, (t1 - a) / (b - a), from: \.u, to: \.w) } ?? (t1 - a) / (b - a)
+            guard w1 > w0 else { return nil }
+            func position(_ w: Double) -> Double {
+                a + (b - a) * (knots.map { CSSGradient.curve($0, w, from: \.w, to: \.u) } ?? w)
+            }
+            let start = best.seen(pair.color(at: w0), compositor)
+            let end = best.seen(pair.color(at: w1), compositor)
+            // The compositor must keep the stretch straight (it does for source-over onto opaque
+            // colors): its middle must be seen halfway between its ends.
+            let mid = best.seen(pair.color(at: (w0 + w1) / 2), compositor)
+            guard (0..<3).allSatisfy({ abs(mid[$0] - (start[$0] + end[$0]) / 2) <= 1e-9 }) else { return nil }
+            // The ends' luminances come with the slopes the search needs (the same sums
+            // `WCAG.relativeLuminance` and `APCA.screenLuminance` make, bit for bit).
+            let path = AffineSRGBPath(start: start, end: end)
+            let (endsW, endsA) = path.ends()
+            let e0 = best.sample(seen: start, l: endsW.value0, y: endsA.value0, at: t0, conic: conic)
+            let e1 = best.sample(seen: end, l: endsW.value1, y: endsA.value1, at: t1, conic: conic)
+            best.keep(e0)
+            // Where else an extreme can lie: each luminance's interior minimum and its first
+            // crossing of the text's (unless an end already has a ratio of 1 or an Lc of 0).
+            let lowW = path.interiorMinimum(.wcag, endsW), lowA = path.interiorMinimum(.apca, endsA)
+            var points = SIMD4<Double>(repeating: .infinity)
+            if let s = lowW?.s { points[0] = s }
+            if let s = lowA?.s { points[1] = s }
+            if e0.sample.ratio != 1 && e1.sample.ratio != 1,
+               let s = path.firstCrossing(.wcag, level: best.textL, endsW, minimum: lowW) { points[2] = s }
+            if e0.sample.lc != 0 && e1.sample.lc != 0,
+               let s = path.firstCrossing(.apca, level: best.textY, endsA, minimum: lowA) { points[3] = s }
+            // In increasing order (a sorting network on four values).
+            func order(_ i: Int, _ j: Int) {
+                if points[j] < points[i] { (points[i], points[j]) = (points[j], points[i]) }
+            }
+            order(0, 1); order(2, 3); order(0, 2); order(1, 3); order(1, 2)
+            for k in 0..<4 where points[k] > 0 && points[k] < 1 {
+                let w = w0 + (w1 - w0) * points[k]
+                best.keep(best.sample(seen: best.seen(pair.color(at: w), compositor), at: position(w), conic: conic))
+            }
+            best.keep(e1)
+        }
+        guard best.count > 0 else { return nil }
+        return GradientContrast(min: best.min, max: best.max, weakestLc: best.weakest, strongestLc: best.strongest,
+                                samples: best.count)
+    }
+
+    /// The four extremes of the colors measured so far: a color that is strictly better than
+    /// the one kept replaces it, so ties go to the first measured, as in the general search.
+    struct Extremes {
+        let text: SIMD3<Double>
+        /// The text's WCAG relative luminance and APCA screen luminance, and the powers APCA
+        /// raises the latter to.
+        let textL: Double, textY: Double
+        let preparedText: APCA.PreparedText
+        var min = Sample.none, max = Sample.none, weakest = Sample.none, strongest = Sample.none
+        var minRatio = Double.infinity, maxRatio = -Double.infinity
+        var weakestSAPC = Double.infinity, strongestSAPC = -Double.infinity
+        var count = 0
+
+        init(text: SIMD3<Double>) {
+            self.text = text
+            textL = WCAG.relativeLuminance(text)
+            textY = APCA.screenLuminance(text)
+            preparedText = APCA.PreparedText(textY)
+        }
+
+        /// The opaque background seen for a gradient color: converted to sRGB, clipped, through
+        /// the compositor.
+        func seen(_ c: Color, _ compositor: Compositor) -> SIMD3<Double> {
+            let s = c.converted(to: .srgb)
+            var rgb = s.coordinates
+            for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
+            let alpha = s.alpha.isFinite ? Swift.min(Swift.max(s.alpha, 0), 1) : 1
+            return compositor(rgb, alpha).background
+        }
+
+        /// Measures one gradient color and keeps it where it beats an extreme.
+        mutating func measure(_ c: Color, at t: Double, conic: Bool, _ compositor: Compositor) {
+            keep(sample(seen: seen(c, compositor), at: t, conic: conic))
+        }
+
+        /// The sample of one background seen at gradient parameter `t`, with its SAPC (APCA's
+        /// contrast before the low clip, 0 where not finite).
+        /// `l` and `y` are its relative and screen luminances when already known.
+        func sample(seen bg: SIMD3<Double>, l: Double? = nil, y: Double? = nil, at t: Double, conic: Bool) -> (sample: Sample, sapc: Double) {
+            let r = WCAG.contrastRatio(textL, l ?? WCAG.relativeLuminance(bg))
+            let sapc = APCA.sapc(text: preparedText, backgroundY: y ?? APCA.screenLuminance(bg))
+            let lc = APCA.lc(sapc: sapc)
+            var position = t
+            if conic { position = t - t.rounded(.down); if !position.isFinite { position = 0 } }
+            return (Sample(position: position, background: bg, text: text, ratio: r.isFinite ? r : 1, lc: lc.isFinite ? lc : 0),
+                    sapc.isFinite ? sapc : 0)
+        }
+
+        /// Counts a measured sample and keeps it where it beats an extreme.
+        mutating func keep(_ measured: (sample: Sample, sapc: Double)) {
+            count += 1
+            let (sample, sapc) = measured
+            if sample.ratio < minRatio { (min, minRatio) = (sample, sample.ratio) }
+            if sample.ratio > maxRatio { (max, maxRatio) = (sample, sample.ratio) }
+            if abs(sapc) < weakestSAPC { (weakest, weakestSAPC) = (sample, abs(sapc)) }
+            if abs(sapc) > strongestSAPC { (strongest, strongestSAPC) = (sample, abs(sapc)) }
+        }
+    }
+}
+
+extension GradientContrast.Sample {
+    /// A placeholder before anything is measured.
+    static let none = GradientContrast.Sample(position: 0, background: .zero, text: .zero, ratio: 1, lc: 0)
+}
