@@ -334,6 +334,18 @@ struct GradientTests {
         }
     }
 
+    @Test("a gradient is recognized by its function name and parenthesis alone, in any ASCII case, after CSS whitespace")
+    func gradientNamesAreRecognized() {
+        for yes in ["linear-gradient(", " \t\n\r\u{0C}REPEATING-Conic-Gradient(x", "radial-gradient(#fff, #000)",
+                    "repeating-radial-gradient(", "repeating-linear-gradient(red 0 10px)", "conic-gradient("] {
+            #expect(CSSGradient.looksLikeGradient(yes), "\(yes)")
+        }
+        for no in ["", "#fff", "linear-gradient", "linear-gradient (", "linear-gradien(", "repeating-(", "repeating-foo-gradient(",
+                   "radial-", "\u{0B}linear-gradient(", "lineargradient(", "x linear-gradient(", "repeating-repeating-linear-gradient("] {
+            #expect(!CSSGradient.looksLikeGradient(no), "\(no)")
+        }
+    }
+
     @Test("hints follow Chromium's nine-stop approximation of the spec's curve")
     func hintCurve() {
         // Hint 0.25: knots at 1/12, 1/6, then 0.25 + 0.75·y/13; weight p^(log 0.5 / log 0.25) = √p.

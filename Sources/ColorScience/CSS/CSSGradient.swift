@@ -106,28 +106,34 @@ public struct CSSGradient: Sendable, Equatable {
     }
 
     /// Whether `text` starts with a gradient function name and `(` (after CSS whitespace), in any
-    /// ASCII case: it is then read as a gradient or refused as one, never as a color. Reads at
-    /// most the first 40 bytes and allocates nothing (it runs on every `/v1/contrast`).
+    /// ASCII case: it is then read as a gradient or refused as one, never as a color. Reads the
+    /// leading whitespace and at most 26 bytes after it, in place (it runs on every
+    /// `/v1/contrast`).
     public static func looksLikeGradient(_ text: String) -> Bool {
-        var alive: UInt8 = 0b11_1111   // which of `gradientNames` still match
-        var n = 0
-        for b in text.utf8 {
-            if n == 0 && (b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D) { continue }
-            let l = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
-            for k in 0..<gradientNames.count where alive & (1 << k) != 0 {
-                let name = gradientNames[k]
-                if name[n] != l { alive &= ~(1 << k) } else if n == name.count - 1 { return true }
-            }
-            if alive == 0 { return false }
-            n += 1
-        }
-        return false
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ startsWithGradientName($0) }) { return answer }
+        return Array(text.utf8.prefix(64)).withUnsafeBufferPointer { startsWithGradientName($0) }
     }
 
-    /// The gradient function names with their `(`, as bytes.
-    static let gradientNames: [[UInt8]] = ["linear-gradient(", "radial-gradient(", "conic-gradient(",
-                                           "repeating-linear-gradient(", "repeating-radial-gradient(",
-                                           "repeating-conic-gradient("].map { Array($0.utf8) }
+    /// Whether `bytes` start, after CSS whitespace, with `[repeating-](linear|radial|conic)-gradient(`
+    /// in any ASCII case.
+    static func startsWithGradientName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count, bytes[i] == 0x20 || (bytes[i] >= 0x09 && bytes[i] <= 0x0D && bytes[i] != 0x0B) { i += 1 }
+        // Whether the next bytes are `word` (lower case ASCII), in any ASCII case; past them if so.
+        func take(_ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            guard bytes.count - i >= n else { return false }
+            let w = word.utf8Start
+            for k in 0..<n {
+                let b = bytes[i + k]
+                if ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) != w[k] { return false }
+            }
+            i += n
+            return true
+        }
+        _ = take("repeating-")
+        return (take("linear-") || take("radial-") || take("conic-")) && take("gradient(")
+    }
 
     /// Parses a CSS gradient.
     ///
