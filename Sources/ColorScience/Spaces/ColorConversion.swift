@@ -267,30 +267,37 @@ enum ColorSpaceTree {
         }
     }
 
-    /// `space` followed by its ancestors up to XYZ D65.
-    static func ancestry(_ space: ColorSpace) -> [ColorSpace] {
-        var chain = [space]
-        var s = space
-        while let p = parent(of: s) { chain.append(p); s = p }
-        return chain
+    /// How many edges lie between `space` and XYZ D65 (at most 4).
+    static func depth(_ space: ColorSpace) -> Int {
+        var d = 0, s = space
+        while let p = parent(of: s) { d += 1; s = p }
+        return d
     }
 
-    /// Converts coordinates along the tree. Returns whether the destination hue is missing.
+    /// Converts coordinates along the tree: up from the source to the nearest common ancestor,
+    /// then down to the destination. Returns whether the destination hue is missing. Walks the
+    /// tree by depth, without building the two ancestries (this runs for every gradient sample).
     static func convert(_ c: SIMD3<Double>, from source: ColorSpace,
                         to destination: ColorSpace) -> (SIMD3<Double>, Bool) {
-        let up = ancestry(source)
-        let down = ancestry(destination)
-        guard let common = up.first(where: { down.contains($0) }) else { return (c, false) }
+        var a = source, b = destination
+        var (da, db) = (depth(a), depth(b))
+        while da > db, let p = parent(of: a) { a = p; da -= 1 }
+        while db > da, let p = parent(of: b) { b = p; db -= 1 }
+        while a != b, let pa = parent(of: a), let pb = parent(of: b) { (a, b) = (pa, pb) }
+        let common = a
         var v = c
-        for s in up.prefix(while: { $0 != common }) {
-            v = toParent(s, v)
-        }
+        var s = source
+        while s != common, let p = parent(of: s) { v = toParent(s, v); s = p }
         var hueNone = false
-        let descent = down.prefix(while: { $0 != common }).reversed()
-        for s in descent {
-            (v, hueNone) = fromParent(s, v)
-        }
+        descend(to: destination, from: common, &v, &hueNone)
         return (v, hueNone)
+    }
+
+    /// The edges from `common` down to `space`, top first.
+    private static func descend(to space: ColorSpace, from common: ColorSpace, _ v: inout SIMD3<Double>, _ hueNone: inout Bool) {
+        guard space != common, let p = parent(of: space) else { return }
+        descend(to: p, from: common, &v, &hueNone)
+        (v, hueNone) = fromParent(space, v)
     }
 
     /// Converts coordinates of `space` into its parent space.
