@@ -356,6 +356,12 @@ public struct GradientContrast: Sendable, Equatable {
     /// on APCA's continuous SAPC (`APCA.sapc`), since Lc is 0 below the clip. Held against a
     /// dense scan of 4,001 points on 240 random gradients (GradientTests): no extreme the scan
     /// finds is missed by more than 1e-9. A color flatly outside the stops (a pad) is measured once.
+    ///
+    /// A gradient interpolated in sRGB (the default when every stop is a legacy color) with
+    /// opaque text, stops inside sRGB and one stretch of the parameter is not searched but
+    /// solved (`solvedInSRGB`, GradientContrast+SRGB.swift): only the stops, the luminances'
+    /// interior minima and their crossings of the text's are measured. It finds what the search
+    /// finds (held against it on 400 gradients of every geometry) in about a tenth of the work.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
         // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).

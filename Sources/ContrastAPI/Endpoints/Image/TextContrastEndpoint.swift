@@ -83,7 +83,16 @@ extension ImageEndpoint {
             }
             return .apcaLc(n)
         }
-        return try TargetInput.parse(v, at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
+        do throws(Problem) {
+            return try TargetInput.parse(v, at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
+        } catch {
+            // The names are listed; this route also reads a ratio and an Lc (hostile pass: `abc:1`).
+            var problem = error
+            if problem.status == 400 {
+                problem.detail += " Or a WCAG ratio such as 4.5:1, or an APCA |Lc| from 15 to 108 such as 60."
+            }
+            throw problem
+        }
     }
 
     func textContrast(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
