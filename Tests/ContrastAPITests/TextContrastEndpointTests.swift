@@ -72,6 +72,12 @@ import Testing
         #expect(r.json["wcag"]?["failingShare"] == .number(0.5))
         r = callImage("/v1/image/text-contrast?textColor=white&target=4.5", img)
         #expect(r.status == 400 && r.text.contains("write 4.5:1"), "\(r.text)")
+        // An unknown target lists the names and the two number forms this route reads.
+        r = callImage("/v1/image/text-contrast?textColor=white&target=abc:1", img)
+        #expect(r.status == 400 && r.text.contains("AA-large") && r.text.contains("4.5:1") && r.text.contains("15 to 108"), "\(r.text)")
+        // var() in a query: the image is the body, so the hint does not send the client to one.
+        r = callImage("/v1/image/text-contrast?textColor=var(--brand)", img)
+        #expect(r.status == 422 && r.text.contains("routes that read a JSON body") && !r.text.contains("POST body"), "\(r.text)")
     }
 
     /// EXIF orientation 6 (turned clockwise): a stored 64×32 image is displayed 32×64, its black

@@ -123,7 +123,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             if css.variables == nil && CSSVariables.mayReferToVariables(text) {
                 hint = path.parameter == nil
                     ? " (give the custom properties in the body's \"variables\" member, e.g. {\"variables\": {\"--brand\": \"#0066cc\"}})"
-                    : " (custom properties can be given in a POST body's \"variables\" member)"
+                    : " (the routes that read a JSON body take custom properties in its \"variables\" member)"
             }
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
