@@ -16,9 +16,13 @@ extension GradientContrast {
     static func solvedInSRGB(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
                              compositor: Compositor) -> GradientContrast? {
         guard g.space == .srgb, !g.repeating else { return nil }
-        let ranges = g.parameterRanges(box: box, region: region)
-        guard ranges.count == 1 else { return nil }
-        let (lo, hi) = (ranges[0].lowerBound, ranges[0].upperBound)
+        // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
+        var (lo, hi) = (0.0, 1.0)
+        if box != nil {
+            let ranges = g.parameterRanges(box: box, region: region)
+            guard ranges.count == 1 else { return nil }
+            (lo, hi) = (ranges[0].lowerBound, ranges[0].upperBound)
+        }
         guard lo.isFinite, hi.isFinite, lo < hi else { return nil }
         let conic: Bool
         if case .conic = g.geometry { conic = true } else { conic = false }
