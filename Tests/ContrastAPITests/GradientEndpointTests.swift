@@ -90,6 +90,41 @@ struct GradientEndpointTests {
         }
     }
 
+    @Test("px stop positions are placed by the box; without one the problem says how to give it")
+    func pxStopPositions() throws {
+        // A 200 px line: 50 px and 150 px are 25% and 75%, so black text meets ratio 1 at the
+        // black end and 21 at the white end, as with the percentages.
+        let px = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(to right, #000 50px, #fff 150px)", "box": {"width": 200, "height": 10}}"##)
+        let percent = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(to right, #000 25%, #fff 75%)", "box": {"width": 200, "height": 10}}"##)
+        #expect(px.status == 200, "\(px.text)")
+        #expect(px.json["gradient"]?["stops"] == percent.json["gradient"]?["stops"], "\(px.text)")
+        #expect(px.json["gradient"]?["max"]?["ratio"] == 21 && px.json["gradient"]?["min"]?["ratio"] == 1, "\(px.text)")
+        // Tailwind-style stripes: 45deg in a 300×20 box is a 226.27 px line, so 10px is 4.42%.
+        let stripes = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "repeating-linear-gradient(45deg, #3b82f6 0 10px, #60a5fa 10px 20px)", "box": {"width": 300, "height": 20}}"##)
+        #expect(stripes.status == 200, "\(stripes.text)")
+        let second = stripes.json["gradient"]?["stops"]?.array?[1]["position"]?.double ?? 0
+        #expect(abs(second - 10 / (320 * 0.5.squareRoot())) < 1e-12, "\(stripes.text)")
+        // The query form reads the box too.
+        let get = try Self.server.request("GET", "/v1/contrast?foreground=%23000&background=\(q("linear-gradient(to right, #000 50px, #fff 150px)"))&box=200,10")
+        #expect(get.json["ratio"] == px.json["ratio"], "\(get.text)")
+        // Without a box: a 400 naming the member and how to give the box.
+        let noBox = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 10px, #fff)"}"##)
+        expectProblem(noBox, 400, pointer: "/background")
+        #expect(noBox.text.contains("give the box") && noBox.text.contains("'/box'"), "\(noBox.text)")
+        // A matrix gradient given as a string has no box: the hint names the object form.
+        let matrix = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": ["linear-gradient(#000 10px, #fff)"]}"##)
+        expectProblem(matrix, 400, pointer: "/gradients/0")
+        #expect(matrix.text.contains(#"{\"gradient\": ..., \"box\""#), "\(matrix.text)")
+        let matrixBox = try post("/v1/contrast/matrix", ##"{"colors": ["#000"], "gradients": [{"gradient": "linear-gradient(to right, #000 50px, #fff 150px)", "box": {"width": 200, "height": 10}}]}"##)
+        #expect(matrixBox.status == 200 && matrixBox.json["onGradients"]?.array?[0].array?[0]["maxRatio"] == 21, "\(matrixBox.text)")
+        // Conic stops stay angles; px that put a stop beyond ±1000000% of the line are refused.
+        let conic = try post("/v1/contrast", ##"{"foreground": "#000", "background": "conic-gradient(#000 10px, #fff)", "box": {"width": 200, "height": 10}}"##)
+        expectProblem(conic, 400, pointer: "/background")
+        let far = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 1e9px, #fff)", "box": {"width": 200, "height": 10}}"##)
+        expectProblem(far, 400, pointer: "/background")
+        #expect(far.text.contains("1000000%"), "\(far.text)")
+    }
+
     @Test("a gradient as a layer over an opaque page, under a translucent color layer")
     func layers() throws {
         let r = try post("/v1/contrast", ##"""

@@ -52,6 +52,12 @@ CASES = [
     ("repeating-radial-gradient(circle at 0 4px, #000, #fff 64px)".replace("64px", "25%"), 256, 8, "row"),
     ("repeating-conic-gradient(from 45deg, #ff0000, #0000ff 90deg)", 128, 128, "ring"),
     ("linear-gradient(to right, color(display-p3 1 0 0), oklch(0.6 0.15 250))", 256, 8, "row"),
+    # Stop positions and hints in px, placed by the box (the gradient line or ray's length).
+    ("linear-gradient(to right, #000 40px, #fff 200px)", 256, 8, "row"),
+    ("linear-gradient(to right, #0066cc, 60px, #ffcc00)", 256, 8, "row"),
+    ("repeating-linear-gradient(45deg, #3b82f6, #60a5fa 12px, #3b82f6 24px)", 256, 8, "row"),
+    ("radial-gradient(circle 200px at 0 4px, #000 20px, #fff 120px)", 256, 8, "row"),
+    ("radial-gradient(ellipse 100px 50px at 0 4px, #000, #fff 80px)", 256, 8, "row"),
 ]
 
 

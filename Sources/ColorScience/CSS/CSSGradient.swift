@@ -142,11 +142,16 @@ public struct CSSGradient: Sendable, Equatable {
     ///     at most `maximumLength` scalars, at most `maximumStops` stops.
     ///   - hexOrder: digit order of 4- and 8-digit hex stop colors.
     ///   - colorScheme: the branch of `light-dark()` in stop colors.
+    ///   - box: the element the gradient fills, which places stop positions and hints given in
+    ///     px along the gradient line (linear: its length, CSS Images 3 §3.1.1; radial: the
+    ///     ray to the ending shape, whose length is its horizontal radius, §3.2.1); nil when
+    ///     none is known, and then a px position is refused.
     /// - Throws: `ColorParseError.invalid` with the reason for anything that is not a gradient
-    ///   this parser reads (stop positions must be percentages, `0`, or for conic gradients
-    ///   angles; px lengths only for radial sizes and centers).
+    ///   this parser reads (stop positions must be percentages, `0`, px with a `box` for linear
+    ///   and radial gradients, or for conic gradients angles; a px position placing a stop
+    ///   beyond ±1000000% of the line).
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba,
-                             colorScheme: CSSColorScheme = .light) throws(ColorParseError) -> CSSGradient {
+                             colorScheme: CSSColorScheme = .light, box: Box? = nil) throws(ColorParseError) -> CSSGradient {
         let syntax = try ColorSyntax.tokenizing(text, what: "gradient text", maximumLength: maximumLength,
                                                 hexOrder: hexOrder, colorScheme: colorScheme)
         let tokens = syntax.tokens
@@ -204,7 +209,10 @@ public struct CSSGradient: Sendable, Equatable {
             geometry = try parseGeometry(values, base: base, syntax: syntax, default: geometry)
             groups.removeFirst()
         }
-        let stops = try parseStops(groups, conic: base == "conic-gradient", syntax: syntax, name: name)
+        // The length in px of the line (or ray) stop positions are measured along, when known.
+        let shape = CSSGradient(geometry: geometry, repeating: repeating, stops: [], space: .srgb, hue: hue, explicitMethod: false)
+        let lineLength = box.flatMap { shape.lineLength(in: $0) }
+        let stops = try parseStops(groups, conic: base == "conic-gradient", syntax: syntax, name: name, lineLength: lineLength)
         let legacy = stops.legacyOnly
         return CSSGradient(geometry: geometry, repeating: repeating, stops: stops.stops,
                            space: space ?? (legacy ? .srgb : .oklab), hue: hue, explicitMethod: space != nil)
@@ -410,7 +418,7 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// Color stops and hints with CSS Images 4 §3.5.3 fixup.
     static func parseStops(_ groups: [[CSSToken]], conic: Bool, syntax: ColorSyntax,
-                           name: String) throws(ColorParseError) -> (stops: [Stop], legacyOnly: Bool) {
+                           name: String, lineLength: Double? = nil) throws(ColorParseError) -> (stops: [Stop], legacyOnly: Bool) {
         struct Raw { var color: Color?; var position: Double? }   // color nil: a hint
         var raw: [Raw] = []
         var legacyOnly = true
@@ -432,8 +440,17 @@ public struct CSSGradient: Sendable, Equatable {
                     throw .invalid("\(name)(): stop angle '\(syntax.text(v))' is out of range; angles must lie within ±1e8 degrees")
                 }
                 throw .invalid("\(name)(): '\(syntax.text(v))' has an unknown unit \(unit); conic stops take angles (deg, grad, rad, turn) or percentages")
+            case .dimension(let x, let unit) where CSSTokenizer.asciiLowercased(unit) == "px":
+                guard let lineLength else {
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' is a length, and where px fall on the gradient line depends on the size of the box it fills: give the box (width and height in px), or write the position as a percentage")
+                }
+                let f = x / lineLength
+                guard f.isFinite, abs(f) <= 1e4 else {
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' lies beyond ±1000000% of the gradient line (\(String(format: "%.6g", lineLength)) px long in this box)")
+                }
+                return f
             case .dimension(_, let unit):
-                throw .invalid("\(name)(): stop position '\(syntax.text(v))' in \(unit) is not supported; give stop positions as percentages of the gradient line")
+                throw .invalid("\(name)(): stop position '\(syntax.text(v))' in \(unit) is not supported; give stop positions as percentages of the gradient line or in px")
             default:
                 throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position; expected a percentage\(conic ? " or an angle" : "")")
             }

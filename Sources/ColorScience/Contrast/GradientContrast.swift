@@ -118,6 +118,22 @@ extension CSSGradient {
         }
     }
 
+    /// The length in px along which stop positions are measured in `box`: the gradient line
+    /// (linear, CSS Images 3 §3.1.1: `|w sin a| + |h cos a|`) or the gradient ray to the ending
+    /// shape, its horizontal radius (radial, §3.2.1); nil for conic gradients, whose stops are
+    /// angles.
+    public func lineLength(in box: Box) -> Double? {
+        switch geometry {
+        case .linear, .linearToCorner:
+            let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
+            return abs(box.width * sin(a)) + abs(box.height * cos(a))
+        case .radial:
+            return radialShape(box).rx
+        case .conic:
+            return nil
+        }
+    }
+
     /// The parameter of the gradient at point (px, py) of `box` (px from its top-left corner):
     /// the fraction of the gradient line (linear, CSS Images 3 §3.1: the line through the
     /// center whose length is |w sin a| + |h cos a|), of the ray to the ending shape (radial,

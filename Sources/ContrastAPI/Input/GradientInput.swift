@@ -18,12 +18,15 @@ struct GradientInput {
 /// Largest box side accepted, in CSS px (a 16K display is 15,360 px wide).
 let maxGradientBoxSide = 16_384.0
 
-/// Parses a gradient string (one that `CSSGradient.looksLikeGradient` accepted).
+/// Parses a gradient string (one that `CSSGradient.looksLikeGradient` accepted). `box`, when
+/// the request gives one, places px stop positions; `boxHint` says how to give one when a px
+/// position is refused for want of it.
 ///
 /// - Throws: 400 `invalid-color` naming `path` with the parser's reason (not a gradient, a bad
 ///   stop, more than `CSSGradient.maximumStops` stops, longer than `CSSGradient.maximumLength`
 ///   characters); 422 `unsupported-color` for valid CSS this service cannot evaluate.
-func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) throws(Problem) -> GradientInput {
+func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box: CSSGradient.Box? = nil,
+                     boxHint: @autoclosure () -> String = "") throws(Problem) -> GradientInput {
     if text.utf8.count > CSSGradient.maximumLength {
         throw Problem.invalidColor(path, "\(path.display) is longer than \(CSSGradient.maximumLength) bytes (a gradient takes at most \(CSSGradient.maximumStops) color stops)")
     }
@@ -43,14 +46,15 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder) thr
         }
         // `light-dark()` in a stop follows the request's appearance, as in a color member.
         let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
-        let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme)
+        let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme, box: box)
         return GradientInput(input: text, path: path, gradient: g, notes: notes)
     } catch {
         let varHint = CSSRequestScope.variables == nil && CSSVariables.mayReferToVariables(text)
             ? "; var() is filled from the request's 'variables' member, e.g. {\"--brand\": \"#0066cc\"}" : ""
         switch error {
         case .invalid(let why):
-            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(varHint)\(bareHexHint(text))")
+            let needsBox = box == nil && why.contains("give the box") ? boxHint() : ""
+            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(needsBox)\(varHint)\(bareHexHint(text))")
         case .unsupported(let why):
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
         }

@@ -53,9 +53,12 @@ extension ContrastEndpoint {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
         let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
+        // The box first: it places px stop positions.
+        let box = try f.gradientBox()
         var gradient: GradientInput? = nil
         func take(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
-            let g = try resolveGradient(s, at: path, hexOrder: hexOrder)
+            let g = try resolveGradient(s, at: path, hexOrder: hexOrder, box: box,
+                                        boxHint: " (\(f.field("box").display): {\"width\": 320, \"height\": 120})")
             if let first = gradient {
                 throw Problem.invalidField(path, "\(path.display) is a second gradient; one request measures one gradient (the first is \(first.path.display)): measure each separately")
             }
@@ -106,7 +109,6 @@ extension ContrastEndpoint {
         guard let gradient else {
             throw Problem.invalidField(bgPath, "\(bgPath.display) must be a CSS color or gradient")   // hasGradient said otherwise
         }
-        let box = try f.gradientBox()
         let region = try f.gradientRegion(box: box)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)

@@ -160,13 +160,15 @@ struct MatrixEndpoint {
             var g: NamedGradient
             switch item {
             case .string(let s):
-                g = NamedGradient(name: s, gradient: try resolveGradient(s, at: path, hexOrder: hexOrder))
+                g = NamedGradient(name: s, gradient: try resolveGradient(s, at: path, hexOrder: hexOrder,
+                    boxHint: " (write this gradient as {\"gradient\": ..., \"box\": {\"width\": 320, \"height\": 120}})"))
             case .object(let o):
                 let gf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                 try gf.rejectUnknown(["name", "gradient", "box", "region"])
                 let text = try gf.string("gradient", required: true, maxLength: CSSGradient.maximumLength)!
-                let gradient = try resolveGradient(text, at: gf.field("gradient"), hexOrder: hexOrder)
                 let box = try gf.gradientBox()
+                let gradient = try resolveGradient(text, at: gf.field("gradient"), hexOrder: hexOrder, box: box,
+                                                   boxHint: " (\(gf.field("box").display): {\"width\": 320, \"height\": 120})")
                 g = NamedGradient(name: try gf.string("name", maxLength: 128) ?? text, gradient: gradient,
                                   box: box, region: try gf.gradientRegion(box: box))
             default:
