@@ -211,6 +211,10 @@ struct MatrixGradientTests {
         let single = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#1c1c1e", "background": "radial-gradient(circle at 0 0, #000, #777)", "box": {"width": 400, "height": 200}, "region": {"x": 20, "y": 20, "width": 200, "height": 40}}"##)
         #expect(r.json["onGradients"]?.array?[1].array?[1]["ratio"] == single.json["ratio"])
         #expect(r.json["onGradients"]?.array?[0].array?[0]["position"] == 1)
+        // Each cell names the colors at its lowest ratio, as /v1/contrast and the CSV do.
+        #expect(r.json["onGradients"]?.array?[1].array?[1]["backgroundHex"] == single.json["effectiveBackground"]?["hex"]
+                && single.json["effectiveBackground"]?["hex"]?.string != nil, "\(r.text)")
+        #expect(r.json["onGradients"]?.array?[1].array?[1]["foregroundHex"] == "#1c1c1e", "\(r.text)")
         let csv = try server.request("POST", "/v1/contrast/matrix?format=csv", body: body)
         #expect(csv.text.split(separator: "\r\n").count == 1 + 4 + 4)
         // With an algorithm the gradient cells carry its value too, as /v1/contrast gives it

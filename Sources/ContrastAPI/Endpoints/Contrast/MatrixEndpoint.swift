@@ -199,7 +199,7 @@ struct MatrixEndpoint {
 
     /// Adds `gradients` (`name`, `input`, `function`) and `onGradients[i][k]` (palette color `i`
     /// as text on gradient `k`: the lowest `ratio` with `ratioText` and verdicts, `position` of
-    /// it along the gradient, `maxRatio`, the weakest `apcaLc`, and with an `algorithm` other than
+    /// it along the gradient, `foregroundHex` and `backgroundHex` there, `maxRatio`, the weakest `apcaLc`, and with an `algorithm` other than
     /// wcag2 its `value` at the lowest ratio's colors, as `/v1/contrast` gives it) before the
     /// answer's closing brace.
     static func appendGradients(_ gradients: [NamedGradient], _ cells: [[GradientContrast]], algorithm: ContrastAlgorithm,
@@ -230,6 +230,11 @@ struct MatrixEndpoint {
                 out.rawNumber(m.weakestLc.lc)
                 out.raw(#","position":"#)
                 out.rawNumber(m.min.position)
+                // The colors there, as the CSV gives them (new-user pass: JSON had left them out).
+                out.raw(#","foregroundHex":"#)
+                out.rawString(ColorJSON.hex(m.min.text))
+                out.raw(#","backgroundHex":"#)
+                out.rawString(ColorJSON.hex(m.min.background))
                 out.raw(#","maxRatio":"#)
                 out.rawNumber(m.max.ratio)
                 if algorithm != .wcag2 {
