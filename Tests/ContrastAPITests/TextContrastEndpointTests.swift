@@ -17,6 +17,21 @@ import Testing
         return try ImageEncoder.encode(pixels: px, width: width, height: height, bands: 3, format: format, orientation: orientation)
     }
 
+    /// A translucent pixel is composited over the backdrop and rounded to the nearest 8-bit
+    /// level: 237 at alpha 128 over black is 118.96, so 119 (4.478:1 with white, failing AA),
+    /// not 118 (4.542:1, passing), as flattening the 8-bit image had truncated it (hostile pass).
+    @Test func translucentPixelsRoundToTheNearestLevel() throws {
+        let server = try LiveServer()
+        let px = [UInt16]((0..<64).flatMap { _ in [237, 237, 237, 128] as [UInt16] })
+        let png = try ImageEncoder.encode(pixels: px, width: 8, height: 8, bands: 4, format: .png)
+        let r = try server.post("/v1/image/text-contrast?textColor=%23fff&backdrop=%23000", png)
+        #expect(r.status == 200, "\(r.text)")
+        let gray = WCAG.relativeLuminance(SIMD3(repeating: 119.0 / 255))
+        let expected = WCAG.contrastRatio(1, gray)
+        #expect(abs((r.json["wcag"]?["minimum"]?.double ?? 0) - expected) < 1e-4, "\(r.text)")
+        #expect(r.json["passes"] == .bool(false), "\(r.text)")
+    }
+
     @Test func halfBlackHalfWhiteWithWhiteText() throws {
         let server = try LiveServer()
         let r = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())

@@ -123,6 +123,7 @@ int cvips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out);
 int cvips_maplut(VipsImage *in, VipsImage **out, VipsImage *lut);
 /// Composites the alpha band over an opaque background given in the image's own units.
 int cvips_flatten(VipsImage *in, VipsImage **out, const double *background, int count, double max_alpha);
+int cvips_flatten_rounded(VipsImage *in, VipsImage **out, const double *background, int count, double max_alpha);
 int cvips_cast(VipsImage *in, VipsImage **out, int band_format);
 
 /// A new image holding a copy of `length` bytes of pixels (`band_format` as above).
