@@ -334,6 +334,30 @@ struct GradientTests {
         }
     }
 
+    /// A repeating gradient whose stops share one position is one solid color: CSS Images 3
+    /// §3.4's average or Chromium's last stop (measured in Chromium 156: white for the first
+    /// case below). Both are measured, so a pass under one engine is not reported when the other
+    /// fails (hostile pass: the region over the "black half" had passed AAA at 21:1).
+    @Test("a repeating gradient of no length is its average color and its last color, wherever the region lies")
+    func repeatingWithNoLength() throws {
+        let g = try Self.gradient("repeating-linear-gradient(90deg, #000 50%, #fff 50%)")
+        #expect(g.repeatsWithNoLength)
+        let average = g.averageColor.converted(to: .srgb).coordinates
+        #expect(abs(average.x - 0.5) < 1e-12 && abs(average.y - 0.5) < 1e-12 && g.averageColor.alpha == 1)
+        // Three stops spread to 0, 0.5, 1: black → red → white. Red goes 0 → 1 then stays 1
+        // (mean 0.75); green and blue stay 0 then go 0 → 1 (mean 0.25).
+        let three = try Self.gradient("repeating-linear-gradient(#000 10%, #f00 10%, #fff 10%)").averageColor.converted(to: .srgb).coordinates
+        #expect(abs(three.x - 0.75) < 1e-12 && abs(three.y - 0.25) < 1e-12 && abs(three.z - 0.25) < 1e-12, "\(three)")
+        let box = CSSGradient.Box(width: 320, height: 48)
+        for region in [CSSGradient.Region(x: 0, y: 0, width: 100, height: 48), CSSGradient.Region(x: 220, y: 0, width: 100, height: 48)] {
+            let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: box, region: region)
+            #expect(m.min.ratio == 1 && m.min.position == 0.5)
+            #expect(abs(m.max.ratio - Self.ratio(SIMD3(1, 1, 1), SIMD3(repeating: 0.5))) < 1e-12)
+        }
+        // Stops 1e-6 apart still repeat (Chromium shows every color of the period then).
+        #expect(try !Self.gradient("repeating-linear-gradient(90deg, #000 50%, #fff 50.0001%)").repeatsWithNoLength)
+    }
+
     @Test("a gradient is recognized by its function name and parenthesis alone, in any ASCII case, after CSS whitespace")
     func gradientNamesAreRecognized() {
         for yes in ["linear-gradient(", " \t\n\r\u{0C}REPEATING-Conic-Gradient(x", "radial-gradient(#fff, #000)",

@@ -125,6 +125,14 @@ struct GradientEndpointTests {
         #expect(far.text.contains("1000000%"), "\(far.text)")
     }
 
+    @Test("a repeating gradient of no length: both the average CSS paints and the last color Chromium paints are measured, with a note")
+    func repeatingWithNoLength() throws {
+        let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "repeating-linear-gradient(90deg, #000 50%, #fff 50%)", "box": "320,48", "region": "0,0,100,48"}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["ratio"] == 1 && r.json["wcag"]?["AA"]?["largeText"] == false, "\(r.text)")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("average of its colors (#808080)") == true && $0.string?.contains("(#ffffff)") == true } == true, "\(r.text)")
+    }
+
     @Test("a gradient as a layer over an opaque page, under a translucent color layer")
     func layers() throws {
         let r = try post("/v1/contrast", ##"""

@@ -52,6 +52,37 @@ extension CSSGradient {
         return segmentColor(i, u)
     }
 
+    /// Whether this is a repeating gradient whose stops all lie within 1e-9 of one position: a
+    /// pattern of no length. CSS Images 3 §3.4 paints it as one solid color, the average of the
+    /// same stops spread over a non-zero length (`averageColor`); Chromium paints its last
+    /// stop's color (measured: `repeating-linear-gradient(90deg, #000 50%, #fff 50%)` is white,
+    /// and stops 1e-9 apart are too, while 1e-6 apart still show every color).
+    public var repeatsWithNoLength: Bool {
+        repeating && stops[stops.count - 1].position - stops[0].position <= 1e-9
+    }
+
+    /// The average color CSS Images 3 §3.4 paints a repeating gradient of no length with: the
+    /// same stops with the first at 0 and the last at 1, the others spaced evenly between them
+    /// (hints kept as fractions of their intervals), averaged as displayed (each color converted
+    /// to sRGB and clipped, premultiplied by its alpha) over 64 midpoints of each interval.
+    /// Straight alpha; sRGB.
+    public var averageColor: Color {
+        var spread = self
+        spread.repeating = false
+        let n = stops.count - 1
+        for i in stops.indices { spread.stops[i].position = Double(i) / Double(n) }
+        var sum = SIMD3<Double>(repeating: 0), alpha = 0.0
+        let samples = 64 * n
+        for k in 0..<samples {
+            let c = spread.color(at: (Double(k) + 0.5) / Double(samples)).converted(to: .srgb)
+            let a = c.alpha.isFinite ? Swift.min(Swift.max(c.alpha, 0), 1) : 1
+            sum += c.coordinates.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)) * a
+            alpha += a
+        }
+        let mean = alpha > 0 ? sum / alpha : SIMD3(repeating: 0)
+        return Color(space: .srgb, coordinates: mean, alpha: alpha / Double(samples))
+    }
+
     /// The color of segment `i` (between stops i and i+1) at local fraction `u` in `0...1`, with
     /// the segment's hint applied (see `hintWeight`).
     public func segmentColor(_ i: Int, _ u: Double) -> Color {
@@ -380,6 +411,22 @@ public struct GradientContrast: Sendable, Equatable {
     /// finds (held against it on 400 gradients of every geometry) in about a tenth of the work.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
+        // A repeating gradient of no length is one solid color: the average CSS paints, or the
+        // last stop's color Chromium paints; both are measured, at the stops' position.
+        if g.repeatsWithNoLength {
+            let (average, last) = (g.averageColor, g.stops[g.stops.count - 1].color)
+            var solid = g
+            solid.repeating = false
+            solid.space = .srgb
+            solid.stops = [.init(color: average, position: 0), .init(color: average, position: 0.5),
+                           .init(color: last, position: 0.5), .init(color: last, position: 1)]
+            var m = GradientContrast(searching: solid, box: nil, region: nil, compositor: compositor)
+            for keyPath in [\GradientContrast.min, \.max, \.weakestLc, \.strongestLc] as [WritableKeyPath<GradientContrast, Sample>] {
+                m[keyPath: keyPath].position = g.stops[0].position
+            }
+            self = m
+            return
+        }
         // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).
         if let solved = GradientContrast.solvedInSRGB(g, box: box, region: region, compositor: compositor) {
             self = solved

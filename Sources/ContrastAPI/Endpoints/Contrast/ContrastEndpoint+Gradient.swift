@@ -196,6 +196,11 @@ extension ContrastEndpoint {
         }) {
             notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
         }
+        if gradient.gradient.repeatsWithNoLength {
+            let g = gradient.gradient
+            let average = ColorJSON.hex(DisplayColor(g.averageColor).srgb), last = ColorJSON.hex(DisplayColor(g.stops[g.stops.count - 1].color).srgb)
+            notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
+        }
         if let shadowNote { notes.append(shadowNote) }
         if algorithm != .wcag2 { notes.append("value is \(algorithm.rawValue) at the lowest WCAG ratio's colors") }
         if backdrop != nil && !gradient.isTranslucent && (pageColor?.display.alpha ?? 1) >= 1 {
