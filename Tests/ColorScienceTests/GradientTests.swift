@@ -315,10 +315,13 @@ struct GradientTests {
                 return (Self.ratio(fg, bg), APCA.lc(text: fg, background: bg))
             }
             var lo = Double.infinity, hi = -Double.infinity, weak = Double.infinity, strong = -Double.infinity
-            // The ends as limits from inside: at 0 a gradient whose first stops share 0% shows
-            // the later one (the earlier has no width).
-            for k in 0...4000 {
-                let v = seen(min(max(Double(k) / 4000, 1e-12), 1 - 1e-12))
+            // Midpoints of 4,000 equal steps, which never fall on a stop or hint (those sit at
+            // whole percents): a color seen only at one position has no width and is not drawn
+            // (a hint on a stop is a hard stop in Chromium; `linear-gradient(#fff, 0%, #000)`
+            // paints no white). The ends as limits from inside: at 0 a gradient whose first
+            // stops share 0% shows the later one (the earlier has no width).
+            for k in -1...4000 {
+                let v = seen(k < 0 ? 1e-12 : k == 4000 ? 1 - 1e-12 : (Double(k) + 0.5) / 4000)
                 lo = min(lo, v.ratio); hi = max(hi, v.ratio)
                 weak = min(weak, abs(v.lc)); strong = max(strong, abs(v.lc))
             }
@@ -356,6 +359,23 @@ struct GradientTests {
         }
         // Stops 1e-6 apart still repeat (Chromium shows every color of the period then).
         #expect(try !Self.gradient("repeating-linear-gradient(90deg, #000 50%, #fff 50.0001%)").repeatsWithNoLength)
+    }
+
+    /// A hint on a stop makes a hard stop: the color before it lies on a line of no width and
+    /// is not drawn (Chromium 156 paints `linear-gradient(#fff, 0%, #000)` and
+    /// `linear-gradient(90deg, #000, 100%, #fff)` solid black in a 320×48 box). The search had
+    /// counted those colors (hostile pass).
+    @Test("a hint on a stop shows one color; the other lies on a line of no width and is not measured")
+    func hintOnAStop() throws {
+        for css in ["linear-gradient(#fff, 0%, #000)", "linear-gradient(90deg, #000, 100%, #fff)",
+                    "linear-gradient(in oklab, #fff, 0%, #000)", "conic-gradient(#fff, 0%, #000)",
+                    "repeating-linear-gradient(#000 0%, 10%, #fff 10%)"] {
+            let g = try Self.gradient(css)
+            for box in [nil, CSSGradient.Box(width: 320, height: 48)] as [CSSGradient.Box?] {
+                let white = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: box)
+                #expect(white.min.ratio == 21 && white.max.ratio == 21, "\(css) \(String(describing: box)): \(white.min.ratio)...\(white.max.ratio)")
+            }
+        }
     }
 
     @Test("a gradient is recognized by its function name and parenthesis alone, in any ASCII case, after CSS whitespace")

@@ -48,8 +48,12 @@ extension GradientContrast {
             let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
             guard t0 <= t1 else { continue }
             let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: .srgb, hue: g.hue)
-            best.measure(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), at: t0, conic: conic, compositor)
-            best.measure(pair.color(at: CSSGradient.hintWeight((t1 - a) / (b - a), hint: h)), at: t1, conic: conic, compositor)
+            // The color the step shows over a width (see the general search).
+            if t1 > t0 {
+                best.measure(pair.color(at: h <= 0 ? 1 : 0), at: h <= 0 ? t1 : t0, conic: conic, compositor)
+            } else {
+                best.measure(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), at: t0, conic: conic, compositor)
+            }
         }
         // Each stretch: its two ends, and between them the points where an extreme can lie.
         for i in 0..<(stops.count - 1) {

@@ -449,9 +449,10 @@ public struct GradientContrast: Sendable, Equatable {
             if a < 0 { a = 0 }
             if a >= period { a = 0 }
             if r.hi - r.lo >= period {
-                // One whole period, starting where the range starts.
-                return [Span(lo: start + a, hi: start + period, shift: r.shift + k * period),
-                        Span(lo: start, hi: start + a, shift: r.shift + (k + 1) * period)]
+                // One whole period, starting where the range starts (a second span of no length
+                // when it starts at the period's start would measure the colors at one point).
+                let whole = Span(lo: start + a, hi: start + period, shift: r.shift + k * period)
+                return a > 0 ? [whole, Span(lo: start, hi: start + a, shift: r.shift + (k + 1) * period)] : [whole]
             }
             let b = a + (r.hi - r.lo)
             if b <= period { return [Span(lo: start + a, hi: start + b, shift: r.shift + k * period)] }
@@ -513,9 +514,16 @@ public struct GradientContrast: Sendable, Equatable {
         for p in rawPieces {
             let h = g.stops[p.segment].hint
             if h <= 0 || h >= 1 {
-                // A step: the stretch shows the colors at its ends only.
-                constants.append((p.t0 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u0))))
-                constants.append((p.t1 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u1))))
+                // A step: a hint at 0 shows the next stop's color over (t0, t1], a hint at 1 the
+                // stop's own over [t0, t1); the other color lies on a line of no width (Chromium
+                // draws such a hint as a hard stop, where it is not seen), unless the stretch
+                // itself is that point.
+                if p.t1 > p.t0 {
+                    let t = h <= 0 ? p.t1 : p.t0
+                    constants.append((t + p.shift, pairs[p.segment].color(at: h <= 0 ? 1 : 0)))
+                } else {
+                    constants.append((p.t0 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u0))))
+                }
             } else {
                 // HSL and HWB bend where the hue passes a multiple of 60°: each bend is a piece's
                 // end, so an extreme there is sampled exactly rather than searched for.
