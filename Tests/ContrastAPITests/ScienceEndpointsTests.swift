@@ -53,6 +53,11 @@ struct ScienceEndpointsTests {
         #expect(gray["conversions"]?["oklch"]?["css"]?.string?.contains("none") == true)
         #expect(gray["conversions"]?["hex"] == "#777777")
         #expect(gray["conversions"]?["srgb"] == nil)
+        #expect(gray["notes"] == nil)
+        // A hex without '#' says how it was read, as /v1/contrast does per color (hostile pass).
+        let bare = call("GET", "/v1/convert?color=1F2937&to=hex").json
+        #expect(bare["conversions"]?["hex"] == "#1f2937")
+        #expect(bare["notes"]?.array?.first?.string?.contains("has no '#'") == true, "\(bare)")
         let p3 = call("POST", "/v1/convert", body: ##"{"color": "color(display-p3 1 0 0)", "to": ["srgb", "hex"], "gamut": "srgb"}"##).json
         #expect(p3["inGamut"]?["srgb"] == false && p3["inGamut"]?["display-p3"] == true)
         #expect(p3["gamutMapping"]?["applied"] == true && p3["gamutMapping"]?["method"] == "css4")

@@ -14,7 +14,8 @@ import JSONValue
 /// `gamutMapping` when asked (destination, method, `applied`), and `conversions`: per space
 /// `{"coordinates": [c0, c1, c2], "css": "…"}` where an achromatic hue is `null` / `none`, hues
 /// lie in [0, 360); `hex` is the sRGB value (CSS Color 4 gamut-mapped when outside sRGB, said by
-/// `hexGamutMapped`).
+/// `hexGamutMapped`); `notes` when the input was read in a way worth saying (a hex without `#`,
+/// `var()` substituted, the `light-dark()` branch taken).
 struct ConvertEndpoint {
     enum Target: String, CaseIterable {
         case srgb, srgbLinear = "srgb-linear", displayP3 = "display-p3", rec2020, xyzD65 = "xyz-d65",
@@ -82,6 +83,9 @@ struct ConvertEndpoint {
             }
         }
         out.append("conversions", .object(conversions))
+        // How the input was read (a hex without '#', var(), light-dark()), as /v1/contrast says
+        // it per color (hostile pass: this answer had dropped it).
+        if !input.notes.isEmpty { out.append("notes", .array(input.notes.map { .string($0) })) }
         return .object(out)
     }
 
