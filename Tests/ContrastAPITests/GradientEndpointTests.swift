@@ -107,6 +107,13 @@ struct GradientEndpointTests {
         // The query form reads the box too.
         let get = try Self.server.request("GET", "/v1/contrast?foreground=%23000&background=\(q("linear-gradient(to right, #000 50px, #fff 150px)"))&box=200,10")
         #expect(get.json["ratio"] == px.json["ratio"], "\(get.text)")
+        // A query's box is one parameter, and its problem names that parameter (hostile pass:
+        // it had named "box.width"); a region likewise.
+        let bigBox = try Self.server.request("GET", "/v1/contrast?foreground=%23000&background=\(q("linear-gradient(red, blue)"))&box=1e308,1")
+        expectProblem(bigBox, 400, parameter: "box")
+        #expect(bigBox.text.contains("'s width"), "\(bigBox.text)")
+        let flatRegion = try Self.server.request("GET", "/v1/contrast?foreground=%23000&background=\(q("linear-gradient(red, blue)"))&box=100,100&region=0,0,0,10")
+        expectProblem(flatRegion, 400, parameter: "region")
         // Without a box: a 400 naming the member and how to give the box.
         let noBox = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 10px, #fff)"}"##)
         expectProblem(noBox, 400, pointer: "/background")

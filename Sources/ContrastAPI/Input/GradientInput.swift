@@ -79,9 +79,11 @@ extension Fields {
     func gradientBox() throws(Problem) -> CSSGradient.Box? {
         guard let v = value("box") else { return nil }
         let path = field("box")
+        var isObject = false
         let (w, h): (Double, Double)
         switch v {
         case .object(let o):
+            isObject = true
             let bf = Fields(object: o, path: path, fromQuery: fromQuery)
             try bf.rejectUnknown(["width", "height"])
             w = try bf.number("width", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude, required: true)!
@@ -96,7 +98,10 @@ extension Fields {
             throw Problem.invalidField(path, "\(path.display) must be {\"width\", \"height\"} in px, not \(v.typeName)")
         }
         for (name, d) in [("width", w), ("height", h)] where !(d >= 1 && d <= maxGradientBoxSide) {
-            throw Problem.invalidField(path.appending(name), "\(path.appending(name).display) must be between 1 and \(Fields.format(maxGradientBoxSide)) px, got \(Fields.format(d))")
+            // A query's `box=w,h` is one parameter: the problem names it, and the part in words
+            // (hostile pass: it had named a parameter "box.width" that does not exist).
+            let at = isObject ? path.appending(name) : path
+            throw Problem.invalidField(at, "\(at.display)\(isObject ? "" : "'s \(name)") must be between 1 and \(Fields.format(maxGradientBoxSide)) px, got \(Fields.format(d))")
         }
         return CSSGradient.Box(width: w, height: h)
     }
@@ -111,8 +116,10 @@ extension Fields {
             throw Problem.invalidField(path, "\(path.display) needs \(field("box").display): a region is a part of the box the gradient fills")
         }
         var r: [Double]
+        var isObject = false
         switch v {
         case .object(let o):
+            isObject = true
             let rf = Fields(object: o, path: path, fromQuery: fromQuery)
             try rf.rejectUnknown(["x", "y", "width", "height"])
             r = []
@@ -129,7 +136,8 @@ extension Fields {
         }
         let names = ["x", "y", "width", "height"]
         for k in 2...3 where !(r[k] > 0) {
-            throw Problem.invalidField(path.appending(names[k]), "\(path.appending(names[k]).display) must be more than 0 px, got \(Fields.format(r[k]))")
+            let at = isObject ? path.appending(names[k]) : path
+            throw Problem.invalidField(at, "\(at.display)\(isObject ? "" : "'s \(names[k])") must be more than 0 px, got \(Fields.format(r[k]))")
         }
         if r[0] < 0 || r[1] < 0 || r[0] + r[2] > box.width || r[1] + r[3] > box.height {
             throw Problem.invalidField(path, "\(path.display) (\(Fields.format(r[0])), \(Fields.format(r[1])), \(Fields.format(r[2])) × \(Fields.format(r[3]))) lies outside \(field("box").display) (\(Fields.format(box.width)) × \(Fields.format(box.height)) px): x + width must be at most the box's width, y + height at most its height, x and y at least 0")
