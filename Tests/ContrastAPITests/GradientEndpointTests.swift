@@ -230,6 +230,10 @@ struct MatrixGradientTests {
         #expect(r.json["onGradients"]?.array?[1].array?[1]["backgroundHex"] == single.json["effectiveBackground"]?["hex"]
                 && single.json["effectiveBackground"]?["hex"]?.string != nil, "\(r.text)")
         #expect(r.json["onGradients"]?.array?[1].array?[1]["foregroundHex"] == "#1c1c1e", "\(r.text)")
+        // The SVG shows the color grid only: gradients there are refused, not dropped unseen.
+        let svg = try server.request("POST", "/v1/contrast/matrix?format=svg", body: body)
+        expectProblem(svg, 400, pointer: "/gradients")
+        #expect(svg.json["conflictsWith"] == "format", "\(svg.text)")
         let csv = try server.request("POST", "/v1/contrast/matrix?format=csv", body: body)
         #expect(csv.text.split(separator: "\r\n").count == 1 + 4 + 4)
         // With an algorithm the gradient cells carry its value too, as /v1/contrast gives it

@@ -83,6 +83,12 @@ struct MatrixEndpoint {
             }
         }
         let gradients = try MatrixEndpoint.gradients(f, hexOrder: hexOrder, backdrop: backdrop)
+        if format == .svg && !gradients.isEmpty {
+            // The SVG draws the color grid only; gradients would be measured and dropped unseen
+            // (hostile pass: the answer was the same with or without them).
+            throw Problem.contradictory(f.field("gradients"), request.queryValue("format") != nil ? .query("format") : f.field("format"),
+                "\(f.field("gradients").display) are not drawn in the SVG answer (it shows the color grid only): ask for JSON or CSV to get them, or leave them out")
+        }
         if palette.count * gradients.count > MatrixEndpoint.maxGradientPairs {
             throw Problem.tooLarge(
                 f.field("gradients"),
