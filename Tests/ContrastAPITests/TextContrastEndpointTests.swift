@@ -87,6 +87,9 @@ import Testing
         #expect(r.json["wcag"]?["failingShare"] == .number(0.5))
         r = callImage("/v1/image/text-contrast?textColor=white&target=4.5", img)
         #expect(r.status == 400 && r.text.contains("write 4.5:1"), "\(r.text)")
+        // A number below 1 is no ratio either: no "write 0:1" (hostile pass).
+        r = callImage("/v1/image/text-contrast?textColor=white&target=-0", img)
+        #expect(r.status == 400 && !r.text.contains("0:1") && r.text.contains("give AA"), "\(r.text)")
         // An unknown target lists the names and the two number forms this route reads.
         r = callImage("/v1/image/text-contrast?textColor=white&target=abc:1", img)
         #expect(r.status == 400 && r.text.contains("AA-large") && r.text.contains("4.5:1") && r.text.contains("15 to 108"), "\(r.text)")

@@ -317,8 +317,9 @@ public struct GradientContrast: Sendable, Equatable {
     public var weakestLc: Sample
     /// The APCA Lc of greatest magnitude and where it is.
     public var strongestLc: Sample
-    /// How many gradient colors were evaluated (at most `sampleBudget` plus, for each of the four
-    /// extremes, 2 + 2 × `refinementSteps`).
+    /// How many gradient colors were evaluated: on the solved sRGB path the stops and the points
+    /// where an extreme can lie; in the search up to `sampleBudget` samples, the points where a
+    /// color leaves sRGB, and up to `refinementSteps` (+ 2) per crossing and per polished stretch.
     public var samples: Int
 
     init(min: Sample, max: Sample, weakestLc: Sample, strongestLc: Sample, samples: Int) {

@@ -79,7 +79,10 @@ extension ImageEndpoint {
                 throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc| and must be between 15 and 108, got \(Fields.format(n)); for a WCAG level give AA or AAA")
             }
             guard n >= 15 else {
-                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc|, and Lc \(Fields.format(n)) is below APCA's lowest level (Lc 15, non-text): for a WCAG ratio write \(Fields.format(n)):1, or give AA, AAA, AA-large or non-text")
+                // Suggest the ratio form only where it is a ratio this route takes (hostile pass:
+                // target=-0 was told to write 0:1, which is then refused).
+                let ratio = n >= 1 ? "for a WCAG ratio write \(Fields.format(n)):1, or " : "for a WCAG level "
+                throw Problem.invalidField(path, "\(path.display) as a number is an APCA |Lc|, and Lc \(Fields.format(n)) is below APCA's lowest level (Lc 15, non-text): \(ratio)give AA, AAA, AA-large or non-text")
             }
             return .apcaLc(n)
         }
