@@ -114,6 +114,10 @@ struct GradientEndpointTests {
         #expect(bigBox.text.contains("'s width"), "\(bigBox.text)")
         let flatRegion = try Self.server.request("GET", "/v1/contrast?foreground=%23000&background=\(q("linear-gradient(red, blue)"))&box=100,100&region=0,0,0,10")
         expectProblem(flatRegion, 400, parameter: "region")
+        // An invisible character is named, not echoed as a blank (hostile pass).
+        let nbsp = try post("/v1/contrast", "{\"foreground\": \"#000\", \"background\": \"linear-gradient(#000,\u{00A0}#fff)\"}")
+        expectProblem(nbsp, 400, pointer: "/background")
+        #expect(nbsp.text.contains("U+00A0") && nbsp.text.contains("at character 22"), "\(nbsp.text)")
         // Without a box: a 400 naming the member and how to give the box.
         let noBox = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 10px, #fff)"}"##)
         expectProblem(noBox, 400, pointer: "/background")

@@ -54,7 +54,14 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
         switch error {
         case .invalid(let why):
             let needsBox = box == nil && why.contains("give the box") ? boxHint() : ""
-            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(needsBox)\(varHint)\(bareHexHint(text))")
+            // A character that looks like whitespace or cannot be seen is named, as in a color
+            // (hostile pass: a NUL was echoed as "unexpected text after the gradient: ' '").
+            let stray = CSSStrayCharacters.find(in: text).map {
+                "; the text holds \(CSSStrayCharacters.describe($0.first)) at character \($0.position)"
+                    + ($0.count > 1 ? " (and \($0.count - 1) more such character\($0.count > 2 ? "s" : ""))" : "")
+                    + ", which CSS does not read as whitespace or as part of a gradient"
+            } ?? ""
+            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(needsBox)\(varHint)\(bareHexHint(text))")
         case .unsupported(let why):
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
         }
