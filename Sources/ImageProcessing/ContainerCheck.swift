@@ -97,6 +97,15 @@ struct ContainerCheck {
             if index == 0 && (code != Chunk.IHDR || length != 13) {
                 throw fail(code == Chunk.IHDR ? "the IHDR chunk is \(length) bytes, not 13" : "the first chunk is \(type), not IHDR")
             }
+            if index == 0 {
+                // libpng's default user limits (PNG_USER_WIDTH_MAX, PNG_USER_HEIGHT_MAX): it
+                // refuses a longer side with "could not read its header" (hostile pass: 1 ×
+                // 39,999,999 is under the pixel limit).
+                let (width, height) = (word(data, position + 8), word(data, position + 12))
+                if max(width, height) > maxPNGSide {
+                    throw .unsupported("the PNG header declares \(width) × \(height) pixels; PNG decoders (libpng) read at most \(maxPNGSide) pixels a side")
+                }
+            }
             let body = position + 8
             var keep = true
             switch code {
@@ -202,6 +211,10 @@ struct ContainerCheck {
 
     /// The marker segments up to the first scan (lengths inside the data, a frame header with
     /// non-zero dimensions before it), and an end-of-image marker after it.
+    /// The longest side libpng decodes by default (`PNG_USER_WIDTH_MAX`, `PNG_USER_HEIGHT_MAX`);
+    /// the format allows 2^31 − 1.
+    static let maxPNGSide: UInt32 = 1_000_000
+
     /// The longest side libjpeg decodes (`JPEG_MAX_DIMENSION`); the format allows 65535.
     static let maxJPEGSide = 65500
 

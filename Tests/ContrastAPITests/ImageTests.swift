@@ -320,6 +320,14 @@ struct ImageTests {
         #expect(try server.request("GET", "/healthz").status == 200)
     }
 
+    /// 1 × 39,999,999 is under the pixel limit, but libpng reads at most 1,000,000 rows: the
+    /// problem says so instead of "could not read its header" (hostile pass).
+    @Test func aPNGSideLongerThanLibpngReadsIsNamed() throws {
+        let tall = try ImageSamples.pngDeclaring(width: 1, height: 39_999_999)
+        let r = callImage("/v1/image/text-contrast?textColor=%23fff", tall)
+        #expect(r.status >= 400 && r.status < 500 && r.text.contains("at most 1000000 pixels a side"), "\(r.text)")
+    }
+
     @Test func imageLimitsComeFromConfiguration() throws {
         var c = testConfiguration()
         c.maxImagePixels = 1000
