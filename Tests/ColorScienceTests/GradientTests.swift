@@ -378,6 +378,28 @@ struct GradientTests {
         }
     }
 
+    /// A radial gradient whose ending shape has no size shows its last color (CSS Images 3
+    /// §3.2.3; Chromium 156 paints `radial-gradient(circle 0px, #fff, #000)` solid black); the
+    /// center had been counted (hostile pass).
+    @Test("a radial gradient with an ending shape of no size is its last color")
+    func emptyEndingShape() throws {
+        let box = CSSGradient.Box(width: 320, height: 48)
+        for (css, b) in [("radial-gradient(circle 0px, #fff, #000)", nil), ("radial-gradient(circle 0px, #fff, #000)", box),
+                         ("radial-gradient(ellipse 0px 0px, #fff, #000)", box), ("radial-gradient(ellipse 40px 0%, #fff, #000)", nil),
+                         ("radial-gradient(closest-side at 0 24px, #fff, #000)", box)] as [(String, CSSGradient.Box?)] {
+            let g = try Self.gradient(css)
+            #expect(g.hasEmptyEndingShape(in: b), "\(css)")
+            let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: b)
+            #expect(m.min.ratio == 21 && m.max.ratio == 21, "\(css) \(String(describing: b)): \(m.min.ratio)...\(m.max.ratio)")
+        }
+        // A shape of some size is measured as before; closest-side without a box is not known.
+        #expect(try !Self.gradient("radial-gradient(circle 1px, #fff, #000)").hasEmptyEndingShape(in: box))
+        #expect(try !Self.gradient("radial-gradient(closest-side at 0 24px, #fff, #000)").hasEmptyEndingShape(in: nil))
+        // Repeating with no size: the average and the last color, as for stops of no length.
+        let r = GradientContrast(text: SIMD3(1, 1, 1), gradient: try Self.gradient("repeating-radial-gradient(circle 0px, #000, #fff)"), box: box)
+        #expect(r.min.ratio == 1 && abs(r.max.ratio - Self.ratio(SIMD3(1, 1, 1), SIMD3(repeating: 0.5))) < 1e-12)
+    }
+
     @Test("a gradient is recognized by its function name and parenthesis alone, in any ASCII case, after CSS whitespace")
     func gradientNamesAreRecognized() {
         for yes in ["linear-gradient(", " \t\n\r\u{0C}REPEATING-Conic-Gradient(x", "radial-gradient(#fff, #000)",

@@ -194,6 +194,32 @@ extension CSSGradient {
     /// Center and radii of a radial gradient's ending shape in `box` (CSS Images 3 §3.2.2);
     /// radii at least 1e-6 px so every parameter is finite.
     public func radialShape(_ box: Box) -> (cx: Double, cy: Double, rx: Double, ry: Double) {
+        let (cx, cy, rx, ry) = radialShapeUnclamped(box)
+        return (cx, cy, Swift.max(rx, 1e-6), Swift.max(ry, 1e-6))
+    }
+
+    /// Whether this is a radial gradient whose ending shape has no width or no height in `box`
+    /// (without a box: an explicit radius of `0` or `0%`). CSS Images 3 §3.2.3 draws such a
+    /// gradient as if the shape were vanishingly thin, so every point off a line of no width
+    /// lies past the last stop and shows its color (Chromium 156 paints
+    /// `radial-gradient(circle 0px, #fff, #000)` solid black).
+    public func hasEmptyEndingShape(in box: Box?) -> Bool {
+        guard case .radial(let circle, let size, _) = geometry else { return false }
+        if let box {
+            let (_, _, rx, ry) = radialShapeUnclamped(box)
+            return !(rx > 0) || !(ry > 0)
+        }
+        guard case .explicit(let x, let y) = size else { return false }
+        func zero(_ l: Length) -> Bool {
+            switch l {
+            case .px(let v): return v == 0
+            case .fraction(let f): return f == 0
+            }
+        }
+        return zero(x) || (!circle && zero(y))
+    }
+
+    func radialShapeUnclamped(_ box: Box) -> (cx: Double, cy: Double, rx: Double, ry: Double) {
         guard case .radial(let circle, let size, let center) = geometry else { return (0, 0, 1, 1) }
         let (w, h) = (box.width, box.height)
         let cx = center.x.resolve(w), cy = center.y.resolve(h)
@@ -216,7 +242,7 @@ extension CSSGradient {
         case .explicit(let x, let y):
             rx = x.resolve(w); ry = circle ? rx : y.resolve(h)
         }
-        return (cx, cy, Swift.max(rx, 1e-6), Swift.max(ry, 1e-6))
+        return (cx, cy, rx, ry)
     }
 
     /// The ranges of the gradient parameter the region covers (without a box, `0...1`: the
@@ -414,18 +440,15 @@ public struct GradientContrast: Sendable, Equatable {
                 compositor: Compositor) {
         // A repeating gradient of no length is one solid color: the average CSS paints, or the
         // last stop's color Chromium paints; both are measured, at the stops' position.
-        if g.repeatsWithNoLength {
-            let (average, last) = (g.averageColor, g.stops[g.stops.count - 1].color)
-            var solid = g
-            solid.repeating = false
-            solid.space = .srgb
-            solid.stops = [.init(color: average, position: 0), .init(color: average, position: 0.5),
-                           .init(color: last, position: 0.5), .init(color: last, position: 1)]
-            var m = GradientContrast(searching: solid, box: nil, region: nil, compositor: compositor)
-            for keyPath in [\GradientContrast.min, \.max, \.weakestLc, \.strongestLc] as [WritableKeyPath<GradientContrast, Sample>] {
-                m[keyPath: keyPath].position = g.stops[0].position
-            }
-            self = m
+        let last = g.stops[g.stops.count - 1]
+        if g.repeatsWithNoLength || (g.repeating && g.hasEmptyEndingShape(in: box)) {
+            self = GradientContrast(solid: [g.averageColor, last.color], at: g.stops[0].position, compositor: compositor)
+            return
+        }
+        // A radial gradient whose ending shape has no size shows its last color everywhere
+        // but on a line of no width (CSS Images 3 §3.2.3).
+        if g.hasEmptyEndingShape(in: box) {
+            self = GradientContrast(solid: [last.color], at: Swift.max(last.position, 1), compositor: compositor)
             return
         }
         // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).
@@ -434,6 +457,23 @@ public struct GradientContrast: Sendable, Equatable {
         } else {
             self.init(searching: g, box: box, region: region, compositor: compositor)
         }
+    }
+
+    /// The measurement of a gradient that paints one solid color, when it is not known which
+    /// of `colors` (an engine's choice, see `repeatsWithNoLength`): each is measured, and every
+    /// sample is reported at `position`.
+    init(solid colors: [Color], at position: Double, compositor: Compositor) {
+        var g = CSSGradient(geometry: .linear(angle: 180), repeating: false, stops: [], space: .srgb, hue: .shorter, explicitMethod: false)
+        for (k, c) in colors.enumerated() {
+            // A hard stop between each two colors, so that each is seen over a width.
+            let (a, b) = (Double(k) / Double(colors.count), Double(k + 1) / Double(colors.count))
+            g.stops += [.init(color: c, position: a), .init(color: c, position: b)]
+        }
+        var m = GradientContrast(searching: g, box: nil, region: nil, compositor: compositor)
+        for keyPath in [\GradientContrast.min, \.max, \.weakestLc, \.strongestLc] as [WritableKeyPath<GradientContrast, Sample>] {
+            m[keyPath: keyPath].position = position
+        }
+        self = m
     }
 
     /// The general search described at `init(gradient:box:region:compositor:)`, for every

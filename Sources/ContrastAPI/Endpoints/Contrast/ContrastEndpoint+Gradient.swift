@@ -196,7 +196,11 @@ extension ContrastEndpoint {
         }) {
             notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
         }
-        if gradient.gradient.repeatsWithNoLength {
+        if gradient.gradient.hasEmptyEndingShape(in: box) {
+            notes.append(gradient.gradient.repeating
+                ? "the radial gradient's ending shape has no size, so its pattern has no length: CSS paints the average of its colors and Chromium its last stop's color; both were measured"
+                : "the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color everywhere but on a line of no width, and that color was measured")
+        } else if gradient.gradient.repeatsWithNoLength {
             let g = gradient.gradient
             let average = ColorJSON.hex(DisplayColor(g.averageColor).srgb), last = ColorJSON.hex(DisplayColor(g.stops[g.stops.count - 1].color).srgb)
             notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
