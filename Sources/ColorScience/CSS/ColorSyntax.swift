@@ -23,9 +23,21 @@ final class ColorSyntax {
     /// longer is refused naming `what` ("color text", "gradient text") before any tokenizing.
     static func tokenizing(_ text: String, what: String, maximumLength: Int, hexOrder: HexOrder,
                            colorScheme: CSSColorScheme) throws(ColorParseError) -> ColorSyntax {
-        let scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
-        if scalars.count > maximumLength {
-            throw .invalid("\(what) is longer than \(maximumLength) characters")
+        var scalars: [Unicode.Scalar] = []
+        let utf8 = text.utf8
+        if utf8.count <= maximumLength {
+            // At most as many scalars as bytes: no length check, and ASCII text (all CSS a
+            // client usually sends) is taken byte by byte instead of decoding UTF-8.
+            scalars.reserveCapacity(utf8.count)
+            for b in utf8 {
+                guard b < 0x80 else { scalars = Array(text.unicodeScalars); break }
+                scalars.append(Unicode.Scalar(b))
+            }
+        } else {
+            scalars = Array(text.unicodeScalars.prefix(maximumLength + 1))
+            if scalars.count > maximumLength {
+                throw .invalid("\(what) is longer than \(maximumLength) characters")
+            }
         }
         var tokenizer = CSSTokenizer(scalars)
         return ColorSyntax(source: scalars, tokens: tokenizer.tokenize(), hexOrder: hexOrder, colorScheme: colorScheme)
