@@ -131,9 +131,22 @@ struct GradientEndpointTests {
         // Conic stops stay angles; px that put a stop beyond ±1000000% of the line are refused.
         let conic = try post("/v1/contrast", ##"{"foreground": "#000", "background": "conic-gradient(#000 10px, #fff)", "box": {"width": 200, "height": 10}}"##)
         expectProblem(conic, 400, pointer: "/background")
-        let far = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 1e9px, #fff)", "box": {"width": 200, "height": 10}}"##)
+        let far = try post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#000 1e11px, #fff)", "box": {"width": 200, "height": 10}}"##)
         expectProblem(far, 400, pointer: "/background")
-        #expect(far.text.contains("1000000%"), "\(far.text)")
+        #expect(far.text.contains("a billion times"), "\(far.text)")
+        // A radial shape of no size takes px stops (they all sit at its center) and shows its
+        // last color, as Chromium paints it; a thin one places them far out (hostile pass: both
+        // had been refused, one naming an internal 1e-06 px).
+        for css in ["radial-gradient(circle 0px, #fff 0px, #000 10px)", "radial-gradient(ellipse 0px 40px, #fff 0px, #000 10px)"] {
+            let empty = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(css)", "box": {"width": 100, "height": 60}}"##)
+            #expect(empty.status == 200 && empty.json["ratio"] == 21, "\(css): \(empty.text)")
+            #expect(empty.json["notes"]?.array?.contains { $0.string?.contains("no size") == true } == true, "\(empty.text)")
+        }
+        let thin = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "radial-gradient(ellipse 0.001px 100px, #000 0, #fff 50px)", "box": {"width": 100, "height": 60}}"##)
+        #expect(thin.status == 200, "\(thin.text)")
+        // The note of a gradient of no length gives translucent colors with their alpha.
+        let clear = try post("/v1/contrast", ##"{"foreground": "#777", "background": "repeating-linear-gradient(90deg, #f00 50%, transparent 50%)", "backdrop": "#00f", "box": {"width": 100, "height": 20}}"##)
+        #expect(clear.json["notes"]?.array?.contains { $0.string?.contains("(#ff000080)") == true && $0.string?.contains("(#00000000)") == true } == true, "\(clear.text)")
     }
 
     @Test("a repeating gradient of no length: both the average CSS paints and the last color Chromium paints are measured, with a note")

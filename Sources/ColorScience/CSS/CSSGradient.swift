@@ -341,6 +341,15 @@ public struct CSSGradient: Sendable, Equatable {
                     if case .fraction(let p) = l, p < 0 { throw .invalid("radial-gradient() radii cannot be negative, got '\(syntax.text(v))'") }
                     lengths.append(l)
                 } else {
+                    if v.count == 1, size == nil, lengths.count < 2 {
+                        switch v[0].kind {
+                        case .dimension(_, let u) where CSSTokenizer.asciiLowercased(u) == "px":
+                            throw .invalid("radial-gradient() radius '\(syntax.text(v))' is out of range; radii must be below 1e7 px")
+                        case .percentage:
+                            throw .invalid("radial-gradient() radius '\(syntax.text(v))' is out of range; radii must be below 1e7%")
+                        default: break
+                        }
+                    }
                     throw .invalid("unexpected '\(syntax.text(v))' in the radial-gradient() prelude")
                 }
                 k += 1
@@ -425,7 +434,7 @@ public struct CSSGradient: Sendable, Equatable {
         func position(_ v: [CSSToken]) throws(ColorParseError) -> Double {
             guard v.count == 1 else {
                 if case .function(let f) = v[0].kind, v.count >= 1 {
-                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' uses \(CSSTokenizer.asciiLowercased(f))(), which is not read in a stop position; give the percentage it comes to")
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' uses \(CSSTokenizer.asciiLowercased(f))(), which is not read in a stop position; give the percentage\(conic ? " or angle" : " or px length") it comes to")
                 }
                 throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position")
             }
@@ -439,14 +448,17 @@ public struct CSSGradient: Sendable, Equatable {
                 if ["deg", "grad", "rad", "turn"].contains(CSSTokenizer.asciiLowercased(unit)) {
                     throw .invalid("\(name)(): stop angle '\(syntax.text(v))' is out of range; angles must lie within ±1e8 degrees")
                 }
-                throw .invalid("\(name)(): '\(syntax.text(v))' has an unknown unit \(unit); conic stops take angles (deg, grad, rad, turn) or percentages")
+                throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position around a turn; conic stops take angles (deg, grad, rad, turn) or percentages")
             case .dimension(let x, let unit) where CSSTokenizer.asciiLowercased(unit) == "px":
                 guard let lineLength else {
                     throw .invalid("\(name)(): stop position '\(syntax.text(v))' is a length, and where px fall on the gradient line depends on the size of the box it fills: give the box (width and height in px), or write the position as a percentage")
                 }
+                // A ray of no length (a radial shape of no size, CSS Images 3 §3.2.3) puts every
+                // position at its center: only the last color shows, whatever the positions.
+                guard lineLength > 0 else { return 0 }
                 let f = x / lineLength
-                guard f.isFinite, abs(f) <= 1e4 else {
-                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' lies beyond ±1000000% of the gradient line (\(String(format: "%.6g", lineLength)) px long in this box)")
+                guard f.isFinite, abs(f) <= 1e9 else {
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' lies beyond a billion times the gradient line's length (\(String(format: "%.6g", lineLength)) px in this box)")
                 }
                 return f
             case .dimension(_, let unit):

@@ -159,7 +159,7 @@ extension CSSGradient {
             let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
             return abs(box.width * sin(a)) + abs(box.height * cos(a))
         case .radial:
-            return radialShape(box).rx
+            return radialShapeUnclamped(box).rx
         case .conic:
             return nil
         }
@@ -441,7 +441,13 @@ public struct GradientContrast: Sendable, Equatable {
         // A repeating gradient of no length is one solid color: the average CSS paints, or the
         // last stop's color Chromium paints; both are measured, at the stops' position.
         let last = g.stops[g.stops.count - 1]
-        if g.repeatsWithNoLength || (g.repeating && g.hasEmptyEndingShape(in: box)) {
+        // A repeating radial gradient whose ending shape has no size is its average color
+        // (Chromium 156 paints `repeating-radial-gradient(circle 0px, #fff, #000)` #808080).
+        if g.repeating && g.hasEmptyEndingShape(in: box) {
+            self = GradientContrast(solid: [g.averageColor], at: g.stops[0].position, compositor: compositor)
+            return
+        }
+        if g.repeatsWithNoLength {
             self = GradientContrast(solid: [g.averageColor, last.color], at: g.stops[0].position, compositor: compositor)
             return
         }
