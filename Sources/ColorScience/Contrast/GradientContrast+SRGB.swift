@@ -1,7 +1,7 @@
 import Foundation
 
-// The exact measurement of a gradient interpolated in sRGB (the CSS Images 4 §3.5.1 default when
-// every stop is a legacy color): every stretch between two stops is a straight line of
+// The exact measurement of a gradient interpolated in sRGB (the default when every stop is a
+// legacy color, CSS Images 4 §3.1 and CSS Color 4 §12.1): every stretch between two stops is a straight line of
 // gamma-encoded sRGB colors, so its WCAG and APCA luminances are convex (AffineSRGBPath), and the
 // four extremes lie at the stops, at a luminance's interior minimum, or where a luminance crosses
 // the text's. Those points are the only colors measured, one after another, keeping the four
@@ -38,8 +38,8 @@ extension GradientContrast {
         var best = Extremes(text: text)
 
         let first = stops[0].position, last = stops[stops.count - 1].position
-        // Pads (the first and last stop's colors outside the stops), then the two colors of each
-        // step (a hint at 0 or 1), in the order the general search measures its constants.
+        // Pads (the first and last stop's colors outside the stops), then the color each step (a
+        // hint at 0 or 1) shows, in the order the general search measures its constants.
         if lo < first { best.measure(stops[0].color, at: Swift.min(first, hi), conic: conic, compositor) }
         if hi > last { best.measure(stops[stops.count - 1].color, at: Swift.max(last, lo), conic: conic, compositor) }
         for i in 0..<(stops.count - 1) {
