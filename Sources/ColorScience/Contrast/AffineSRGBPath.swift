@@ -156,6 +156,26 @@ struct AffineSRGBPath {
         return s
     }
 
+    /// The `s` strictly inside `0...1` besides the ends where one of the four extremes can lie,
+    /// in increasing order (`.infinity` fills the unused places): each luminance's interior
+    /// minimum, and its first crossing of the text's (`textL`, `textY`) unless
+    /// `wcagCrossing` / `apcaCrossing` is false (an end already has a ratio of 1 or an Lc of 0).
+    func interiorCandidates(_ endsW: Ends, _ endsA: Ends, textL: Double, textY: Double,
+                            wcagCrossing: Bool, apcaCrossing: Bool) -> SIMD4<Double> {
+        let lowW = interiorMinimum(.wcag, endsW), lowA = interiorMinimum(.apca, endsA)
+        var points = SIMD4<Double>(repeating: .infinity)
+        if let s = lowW?.s { points[0] = s }
+        if let s = lowA?.s { points[1] = s }
+        if wcagCrossing, let s = firstCrossing(.wcag, level: textL, endsW, minimum: lowW) { points[2] = s }
+        if apcaCrossing, let s = firstCrossing(.apca, level: textY, endsA, minimum: lowA) { points[3] = s }
+        // In increasing order (a sorting network on four values).
+        func order(_ i: Int, _ j: Int) {
+            if points[j] < points[i] { (points[i], points[j]) = (points[j], points[i]) }
+        }
+        order(0, 1); order(2, 3); order(0, 2); order(1, 3); order(1, 2)
+        return points
+    }
+
     /// Where the cubic Hermite interpolant of the ends' values and slopes equals `level`,
     /// from Newton steps on the cubic started at `s` and kept inside `lo...hi` (`s` itself when
     /// they do not settle within 8 steps).

@@ -82,21 +82,10 @@ extension GradientContrast {
             let e0 = best.sample(seen: start, l: endsW.value0, y: endsA.value0, at: t0, conic: conic)
             let e1 = best.sample(seen: end, l: endsW.value1, y: endsA.value1, at: t1, conic: conic)
             best.keep(e0)
-            // Where else an extreme can lie: each luminance's interior minimum and its first
-            // crossing of the text's (unless an end already has a ratio of 1 or an Lc of 0).
-            let lowW = path.interiorMinimum(.wcag, endsW), lowA = path.interiorMinimum(.apca, endsA)
-            var points = SIMD4<Double>(repeating: .infinity)
-            if let s = lowW?.s { points[0] = s }
-            if let s = lowA?.s { points[1] = s }
-            if e0.sample.ratio != 1 && e1.sample.ratio != 1,
-               let s = path.firstCrossing(.wcag, level: best.textL, endsW, minimum: lowW) { points[2] = s }
-            if e0.sample.lc != 0 && e1.sample.lc != 0,
-               let s = path.firstCrossing(.apca, level: best.textY, endsA, minimum: lowA) { points[3] = s }
-            // In increasing order (a sorting network on four values).
-            func order(_ i: Int, _ j: Int) {
-                if points[j] < points[i] { (points[i], points[j]) = (points[j], points[i]) }
-            }
-            order(0, 1); order(2, 3); order(0, 2); order(1, 3); order(1, 2)
+            // Where else an extreme can lie (a crossing only while neither end reaches it).
+            let points = path.interiorCandidates(endsW, endsA, textL: best.textL, textY: best.textY,
+                                                 wcagCrossing: e0.sample.ratio != 1 && e1.sample.ratio != 1,
+                                                 apcaCrossing: e0.sample.lc != 0 && e1.sample.lc != 0)
             for k in 0..<4 where points[k] > 0 && points[k] < 1 {
                 let w = w0 + (w1 - w0) * points[k]
                 best.keep(best.sample(seen: best.seen(pair.color(at: w), compositor), at: position(w), conic: conic))
@@ -131,10 +120,7 @@ extension GradientContrast {
         /// The opaque background seen for a gradient color: converted to sRGB, clipped, through
         /// the compositor.
         func seen(_ c: Color, _ compositor: Compositor) -> SIMD3<Double> {
-            let s = c.converted(to: .srgb)
-            var rgb = s.coordinates
-            for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
-            let alpha = s.alpha.isFinite ? Swift.min(Swift.max(s.alpha, 0), 1) : 1
+            let (rgb, alpha) = GradientContrast.displayed(c.converted(to: .srgb))
             return compositor(rgb, alpha).background
         }
 

@@ -74,9 +74,8 @@ extension CSSGradient {
         var sum = SIMD3<Double>(repeating: 0), alpha = 0.0
         let samples = 64 * n
         for k in 0..<samples {
-            let c = spread.color(at: (Double(k) + 0.5) / Double(samples)).converted(to: .srgb)
-            let a = c.alpha.isFinite ? Swift.min(Swift.max(c.alpha, 0), 1) : 1
-            sum += c.coordinates.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)) * a
+            let (rgb, a) = GradientContrast.displayed(spread.color(at: (Double(k) + 0.5) / Double(samples)).converted(to: .srgb))
+            sum += rgb * a
             alpha += a
         }
         let mean = alpha > 0 ? sum / alpha : SIMD3(repeating: 0)
@@ -149,6 +148,13 @@ extension CSSGradient {
         }
     }
 
+    /// A linear gradient's line in `box` (CSS Images 3 §3.1.1): its direction as a unit vector in
+    /// px (y down) and its length `|w sin a| + |h cos a|`.
+    func linearLine(_ box: Box) -> (dx: Double, dy: Double, length: Double) {
+        let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
+        return (sin(a), -cos(a), abs(box.width * sin(a)) + abs(box.height * cos(a)))
+    }
+
     /// The length in px along which stop positions are measured in `box`: the gradient line
     /// (linear, CSS Images 3 §3.1.1: `|w sin a| + |h cos a|`) or the gradient ray to the ending
     /// shape, its horizontal radius (radial, §3.2.1); nil for conic gradients, whose stops are
@@ -156,8 +162,7 @@ extension CSSGradient {
     public func lineLength(in box: Box) -> Double? {
         switch geometry {
         case .linear, .linearToCorner:
-            let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
-            return abs(box.width * sin(a)) + abs(box.height * cos(a))
+            return linearLine(box).length
         case .radial:
             return radialShapeUnclamped(box).rx
         case .conic:
@@ -174,9 +179,7 @@ extension CSSGradient {
         let (w, h) = (box.width, box.height)
         switch geometry {
         case .linear, .linearToCorner:
-            let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
-            let (dx, dy) = (sin(a), -cos(a))
-            let length = abs(w * sin(a)) + abs(h * cos(a))
+            let (dx, dy, length) = linearLine(box)
             guard length > 0 else { return 0.5 }
             return ((px - w / 2) * dx + (py - h / 2) * dy) / length + 0.5
         case .radial:
@@ -348,6 +351,14 @@ public struct GradientContrast: Sendable, Equatable {
     /// color leaves sRGB, and up to `refinementSteps` (+ 2) per crossing and per polished stretch.
     public var samples: Int
 
+    /// A gradient color as a screen shows it: its sRGB channels clipped to `0...1` (a channel
+    /// that is not finite as 0) and its alpha to `0...1` (not finite: 1), before compositing.
+    static func displayed(_ srgb: Color) -> (rgb: SIMD3<Double>, alpha: Double) {
+        var rgb = srgb.coordinates
+        for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
+        return (rgb, srgb.alpha.isFinite ? Swift.min(Swift.max(srgb.alpha, 0), 1) : 1)
+    }
+
     init(min: Sample, max: Sample, weakestLc: Sample, strongestLc: Sample, samples: Int) {
         (self.min, self.max, self.weakestLc, self.strongestLc, self.samples) = (min, max, weakestLc, strongestLc, samples)
     }
@@ -438,23 +449,19 @@ public struct GradientContrast: Sendable, Equatable {
     /// finds (held against it on 400 gradients of every geometry) in about a tenth of the work.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
-        // A repeating gradient of no length is one solid color: the average CSS paints, or the
-        // last stop's color Chromium paints; both are measured, at the stops' position.
-        let last = g.stops[g.stops.count - 1]
-        // A repeating radial gradient whose ending shape has no size is its average color
-        // (Chromium 156 paints `repeating-radial-gradient(circle 0px, #fff, #000)` #808080).
-        if g.repeating && g.hasEmptyEndingShape(in: box) {
-            self = GradientContrast(solid: [g.averageColor], at: g.stops[0].position, compositor: compositor)
+        let (first, last) = (g.stops[0], g.stops[g.stops.count - 1])
+        if g.hasEmptyEndingShape(in: box) {
+            // A radial gradient whose ending shape has no size shows its last color everywhere
+            // but on a line of no width (CSS Images 3 §3.2.3); repeating, its average color
+            // (Chromium 156 paints `repeating-radial-gradient(circle 0px, #fff, #000)` #808080).
+            self = g.repeating ? GradientContrast(solid: [g.averageColor], at: first.position, compositor: compositor)
+                               : GradientContrast(solid: [last.color], at: Swift.max(last.position, 1), compositor: compositor)
             return
         }
         if g.repeatsWithNoLength {
-            self = GradientContrast(solid: [g.averageColor, last.color], at: g.stops[0].position, compositor: compositor)
-            return
-        }
-        // A radial gradient whose ending shape has no size shows its last color everywhere
-        // but on a line of no width (CSS Images 3 §3.2.3).
-        if g.hasEmptyEndingShape(in: box) {
-            self = GradientContrast(solid: [last.color], at: Swift.max(last.position, 1), compositor: compositor)
+            // A repeating gradient of no length is one solid color: the average CSS paints, or
+            // the last stop's color Chromium paints; both are measured, at the stops' position.
+            self = GradientContrast(solid: [g.averageColor, last.color], at: first.position, compositor: compositor)
             return
         }
         // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).
@@ -605,9 +612,7 @@ public struct GradientContrast: Sendable, Equatable {
         func measure(_ c: Color, at t: Double, piece: Int, w: Double) -> Eval {
             count += 1
             let s = c.converted(to: .srgb)
-            var rgb = s.coordinates
-            for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
-            let alpha = s.alpha.isFinite ? Swift.min(Swift.max(s.alpha, 0), 1) : 1
+            let (rgb, alpha) = GradientContrast.displayed(s)
             let (bg, fg) = compositor(rgb, alpha)
             // Opaque text over opaque layers is the same color at every sample: its luminances
             // are taken once.
@@ -685,14 +690,11 @@ public struct GradientContrast: Sendable, Equatable {
             guard (0..<3).allSatisfy({ abs(seenMid[$0] - (a[$0] + b[$0]) / 2) <= 1e-9 }) else { return nil }
             let path = AffineSRGBPath(start: a, end: b)
             let (endsW, endsA) = path.ends()
-            let lowW = path.interiorMinimum(.wcag, endsW), lowA = path.interiorMinimum(.apca, endsA)
-            var points = [lowW?.s, lowA?.s].compactMap { $0 }
-            if e0.sample.ratio != 1 && e1.sample.ratio != 1,
-               let s = path.firstCrossing(.wcag, level: lastTextL, endsW, minimum: lowW) { points.append(s) }
-            if e0.sample.lc != 0 && e1.sample.lc != 0,
-               let s = path.firstCrossing(.apca, level: lastTextY, endsA, minimum: lowA) { points.append(s) }
+            let points = path.interiorCandidates(endsW, endsA, textL: lastTextL, textY: lastTextY,
+                                                 wcagCrossing: e0.sample.ratio != 1 && e1.sample.ratio != 1,
+                                                 apcaCrossing: e0.sample.lc != 0 && e1.sample.lc != 0)
             var out = [e0]
-            for s in points.sorted() where s > 0 && s < 1 { out.append(at(n, p.w0 + (p.w1 - p.w0) * s)) }
+            for k in 0..<4 where points[k] > 0 && points[k] < 1 { out.append(at(n, p.w0 + (p.w1 - p.w0) * points[k])) }
             out.append(e1)
             return out
         }
