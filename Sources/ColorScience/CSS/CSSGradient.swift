@@ -135,6 +135,10 @@ public struct CSSGradient: Sendable, Equatable {
         return (take("linear-") || take("radial-") || take("conic-")) && take("gradient(")
     }
 
+    /// The words of the refusal of a px position without a box, by which a caller that can take
+    /// a box recognizes it (to say how to give one).
+    public static let boxNeeded = "give the box"
+
     /// Parses a CSS gradient.
     ///
     /// - Parameters:
@@ -451,7 +455,7 @@ public struct CSSGradient: Sendable, Equatable {
                 throw .invalid("\(name)(): '\(syntax.text(v))' is not a stop position around a turn; conic stops take angles (deg, grad, rad, turn) or percentages")
             case .dimension(let x, let unit) where CSSTokenizer.asciiLowercased(unit) == "px":
                 guard let lineLength else {
-                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' is a length, and where px fall on the gradient line depends on the size of the box it fills: give the box (width and height in px), or write the position as a percentage")
+                    throw .invalid("\(name)(): stop position '\(syntax.text(v))' is a length, and where px fall on the gradient line depends on the size of the box it fills: \(boxNeeded) (width and height in px), or write the position as a percentage")
                 }
                 // A ray of no length (a radial shape of no size, CSS Images 3 §3.2.3) puts every
                 // position at its center: only the last color shows, whatever the positions.

@@ -89,11 +89,18 @@ public struct CSSStrayCharacters: Sendable, Equatable {
         0x1B: "escape", 0x7F: "delete", 0x85: "next line",
     ]
 
+    /// The first stray character and where it is: `U+00A0 (no-break space) at character 1`.
+    public var firstLocated: String { "\(Self.describe(first)) at character \(position)" }
+
+    /// How many more there are, for a message: ` (and 2 more such characters)`, or empty.
+    public var others: String {
+        count > 1 ? " (and \(count - 1) more such character\(count > 2 ? "s" : ""))" : ""
+    }
+
     /// The stray characters for a message: `U+00A0 (no-break space) at character 1, before the
     /// color, is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are)`.
     public var description: String {
-        let more = count > 1 ? " (and \(count - 1) more such character\(count > 2 ? "s" : ""))" : ""
-        let what = "\(Self.describe(first)) at character \(position)"
+        let (what, more) = (firstLocated, others)
         switch place {
         case .before, .after:
             return "\(what), \(place == .before ? "before" : "after") the color\(more), is not whitespace CSS allows around a color (only space, tab, LF, CR and FF are)"

@@ -53,13 +53,11 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
             ? "; var() is filled from the request's 'variables' member, e.g. {\"--brand\": \"#0066cc\"}" : ""
         switch error {
         case .invalid(let why):
-            let needsBox = box == nil && why.contains("give the box") ? boxHint() : ""
+            let needsBox = box == nil && why.contains(CSSGradient.boxNeeded) ? boxHint() : ""
             // A character that looks like whitespace or cannot be seen is named, as in a color
             // (hostile pass: a NUL was echoed as "unexpected text after the gradient: ' '").
             let stray = CSSStrayCharacters.find(in: text).map {
-                "; the text holds \(CSSStrayCharacters.describe($0.first)) at character \($0.position)"
-                    + ($0.count > 1 ? " (and \($0.count - 1) more such character\($0.count > 2 ? "s" : ""))" : "")
-                    + ", which CSS does not read as whitespace or as part of a gradient"
+                "; the text holds \($0.firstLocated)\($0.others), which CSS does not read as whitespace or as part of a gradient"
             } ?? ""
             throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(needsBox)\(varHint)\(bareHexHint(text))")
         case .unsupported(let why):

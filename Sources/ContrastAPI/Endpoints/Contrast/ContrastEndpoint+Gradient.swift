@@ -196,17 +196,17 @@ extension ContrastEndpoint {
         }) {
             notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
         }
-        if gradient.gradient.hasEmptyEndingShape(in: box) || gradient.gradient.repeatsWithNoLength {
-            // Hex with alpha where a color is translucent: it was measured over what lies behind.
-            let g = gradient.gradient
-            let average = DisplayColor(g.averageColor).hex, last = DisplayColor(g.stops[g.stops.count - 1].color).hex
-            if !g.hasEmptyEndingShape(in: box) {
-                notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
-            } else if g.repeating {
-                notes.append("the radial gradient's ending shape has no size, so its pattern has no length: CSS and Chromium paint the average of its colors (\(average)), and that color was measured")
-            } else {
-                notes.append("the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color (\(last)) everywhere but on a line of no width, and that color was measured")
-            }
+        // The solid colors GradientContrast measured for a gradient of no size or no length, as
+        // hex with alpha where translucent (each was measured over what lies behind it).
+        let g = gradient.gradient
+        var average: String { DisplayColor(g.averageColor).hex }
+        var last: String { DisplayColor(g.stops[g.stops.count - 1].color).hex }
+        if g.hasEmptyEndingShape(in: box) {
+            notes.append(g.repeating
+                ? "the radial gradient's ending shape has no size, so its pattern has no length: CSS and Chromium paint the average of its colors (\(average)), and that color was measured"
+                : "the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color (\(last)) everywhere but on a line of no width, and that color was measured")
+        } else if g.repeatsWithNoLength {
+            notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
         }
         if let shadowNote { notes.append(shadowNote) }
         if algorithm != .wcag2 { notes.append("value is \(algorithm.rawValue) at the lowest WCAG ratio's colors") }
