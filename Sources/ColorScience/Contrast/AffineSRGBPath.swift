@@ -27,8 +27,10 @@ struct AffineSRGBPath {
     /// Which luminance.
     enum Luminance { case wcag, apca }
 
-    static let wcagWeights = SIMD3<Double>(0.2126, 0.7152, 0.0722)
-    static let apcaWeights = SIMD3<Double>(APCA.sRco, APCA.sGco, APCA.sBco)
+    /// WCAG 2's and APCA's channel weights (computed where used: a stored SIMD constant would be
+    /// reached through a lazy-initialization check on every use).
+    @inline(__always) static var wcagWeights: SIMD3<Double> { SIMD3(0.2126, 0.7152, 0.0722) }
+    @inline(__always) static var apcaWeights: SIMD3<Double> { SIMD3(APCA.sRco, APCA.sGco, APCA.sBco) }
 
     /// The luminance at `s` and its first and second derivatives in `s`. `x^2.4` is taken as
     /// `x²·x^0.4`, so one `pow` per channel gives all three.

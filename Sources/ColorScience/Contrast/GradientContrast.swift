@@ -464,8 +464,9 @@ public struct GradientContrast: Sendable, Equatable {
             self = GradientContrast(solid: [g.averageColor, last.color], at: first.position, compositor: compositor)
             return
         }
-        // sRGB interpolation is solved rather than searched (GradientContrast+SRGB.swift).
-        if let solved = GradientContrast.solvedInSRGB(g, box: box, region: region, compositor: compositor) {
+        // sRGB, OKLab and linear-light interpolation are solved rather than searched
+        // (GradientContrast+Solved.swift).
+        if let solved = GradientContrast.solved(g, box: box, region: region, compositor: compositor) {
             self = solved
         } else {
             self.init(searching: g, box: box, region: region, compositor: compositor)
@@ -606,6 +607,9 @@ public struct GradientContrast: Sendable, Equatable {
             var sample: Sample; var piece: Int; var w: Double; var dY: Double; var dYs: Double; var sapc: Double
             /// The gradient color in sRGB before clipping.
             var raw: SIMD3<Double>
+            /// Whether a channel of `raw` is 0 or 1 here, between samples where it is inside
+            /// and outside (a corner of the key).
+            var edge = false
         }
         var count = 0
         var lastText = SIMD3<Double>(repeating: .nan), lastTextL = 0.0, lastTextY = 0.0
@@ -714,7 +718,11 @@ public struct GradientContrast: Sendable, Equatable {
                 // Where the path leaves or enters sRGB between two samples, clipping bends the
                 // luminance into a corner that can be an extreme: each such point is sampled.
                 if let previous {
-                    for w in gamutEdges(n, previous, e) { all.append(at(n, w)) }
+                    for w in gamutEdges(n, previous, e) {
+                        var edge = at(n, w)
+                        edge.edge = true
+                        all.append(edge)
+                    }
                 }
                 all.append(e)
                 previous = e
@@ -756,26 +764,36 @@ public struct GradientContrast: Sendable, Equatable {
                     break
                 }
             }
-            // Each piece's best sample is refined (neighboring pieces can each hold a dip next to
-            // the stop between them), and the best result wins.
-            var bestInPiece = [Int](repeating: -1, count: pieces.count)
-            for i in all.indices where all[i].piece >= 0 {
-                let n = all[i].piece
-                if bestInPiece[n] < 0 || key(all[i]) < key(all[bestInPiece[n]]) { bestInPiece[n] = i }
-            }
+            // Every sample of a piece that is no worse than its neighbors in the piece is refined
+            // (neighboring pieces can each hold a dip next to the stop between them, and one
+            // piece several where a channel clips or translucent text bends the key), and the
+            // best result wins.
             var result = best
-            for i in bestInPiece where i >= 0 {
-                let r = solved[all[i].piece] ? all[i] : polish(i, key)
+            for i in all.indices where all[i].piece >= 0 && !solved[all[i].piece] {
+                let n = all[i].piece, k = key(all[i])
+                if i > 0 && all[i - 1].piece == n && key(all[i - 1]) < k { continue }
+                if i + 1 < all.count && all[i + 1].piece == n && key(all[i + 1]) < k { continue }
+                let r = polish(i, key)
                 if key(r) < key(result) { result = r }
+            }
+            // Each side of a corner where the path leaves or enters sRGB is smooth on its own,
+            // and can peak just beside the corner (translucent text bends the ratio there):
+            // each side is polished from the corner, as from a stretch's end.
+            for i in all.indices where all[i].edge && !solved[all[i].piece] {
+                for side in [-1, 1] {
+                    let r = polish(i, key, side: side)
+                    if key(r) < key(result) { result = r }
+                }
             }
             return result.sample
         }
         // Brent's localmin on `key` between the neighbors of sample `index` in its piece,
         // started from that sample: the least point found (the sample itself when none is less).
-        func polish(_ index: Int, _ key: (Eval) -> Double) -> Eval {
+        func polish(_ index: Int, _ key: (Eval) -> Double, side: Int = 0) -> Eval {
             let best = all[index], n = best.piece
-            let before = index > 0 && all[index - 1].piece == n ? all[index - 1].w : nil
-            let after = index + 1 < all.count && all[index + 1].piece == n ? all[index + 1].w : nil
+            // `side` -1 or 1: only the bracket before or after the sample, which is an end of it.
+            let before = side <= 0 && index > 0 && all[index - 1].piece == n ? all[index - 1].w : nil
+            let after = side >= 0 && index + 1 < all.count && all[index + 1].piece == n ? all[index + 1].w : nil
             var x = best
             var (a, b) = (Swift.min(before ?? best.w, after ?? best.w), Swift.max(before ?? best.w, after ?? best.w))
             guard b > a else { return best }

@@ -239,11 +239,14 @@ public enum ColorInterpolation {
     static func point(_ color: Color, in space: InterpolationSpace) -> Point {
         let (c, hueMissing) = space.coordinates(of: color)
         var missing = ComponentFlags(repeating: false)
-        let from = color.space.categories
-        let to = space.categories
-        for k in 0..<3 where color.isNone[k] {
-            guard let category = from[k], let j = to.firstIndex(where: { $0 == category }) else { continue }
-            missing[j] = true
+        if color.isNone[0] || color.isNone[1] || color.isNone[2] {
+            // Only a color with a missing component pays for the category tables.
+            let from = color.space.categories
+            let to = space.categories
+            for k in 0..<3 where color.isNone[k] {
+                guard let category = from[k], let j = to.firstIndex(where: { $0 == category }) else { continue }
+                missing[j] = true
+            }
         }
         if hueMissing, let h = space.hueIndex { missing[h] = true }
         return Point(c: c, alpha: color.alpha, missing: missing, alphaMissing: color.alphaIsNone)

@@ -1,21 +1,32 @@
 import Foundation
 
-// The exact measurement of a gradient interpolated in sRGB (the default when every stop is a
-// legacy color, CSS Images 4 §3.1 and CSS Color 4 §12.1): every stretch between two stops is a straight line of
-// gamma-encoded sRGB colors, so its WCAG and APCA luminances are convex (AffineSRGBPath), and the
-// four extremes lie at the stops, at a luminance's interior minimum, or where a luminance crosses
-// the text's. Those points are the only colors measured, one after another, keeping the four
-// extremes as they come: no samples, no search, no arrays. It gives exactly what the general
-// search (GradientContrast.init) gives when it solves every stretch, at a fraction of its cost.
+// The exact measurement of a gradient whose stretches have luminances known in closed form, so
+// that the four extremes lie at points that can be computed rather than searched for:
+// - interpolated in sRGB (the default when every stop is a legacy color, CSS Images 4 §3.1 and
+//   CSS Color 4 §12.1): every stretch between two stops is a straight line of gamma-encoded sRGB
+//   colors, so its WCAG and APCA luminances are convex (AffineSRGBPath), and the extremes lie at
+//   the stops, at a luminance's interior minimum, or where a luminance crosses the text's;
+// - interpolated in OKLab (the default as soon as one stop is a modern color such as `oklch()`,
+//   as in Tailwind CSS v4) or a linear-light space: the linear sRGB channels are cubics of the
+//   stop weight (CubicLightPath), and the extremes lie at the stops, where a channel is clipped,
+//   where a luminance's slope changes sign, or where it crosses the text's.
+// Those points are the only colors measured, one after another, keeping the four extremes as
+// they come: no samples, no search. It gives what the general search (GradientContrast.init)
+// gives, at a fraction of its cost.
 
 extension GradientContrast {
     /// The measurement of `g` when it can be solved, else nil (the general search then runs):
-    /// interpolation in sRGB, not repeating, one range of the gradient parameter (for conic
-    /// gradients inside one turn), opaque text that `compositor` leaves the same over every
-    /// background, stops inside sRGB and a compositor that keeps straight lines straight.
-    static func solvedInSRGB(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
-                             compositor: Compositor) -> GradientContrast? {
-        guard g.space == .srgb, !g.repeating else { return nil }
+    /// not repeating, one range of the gradient parameter (for conic gradients inside one
+    /// turn), opaque text that `compositor` leaves the same over every background, and
+    /// - interpolation in sRGB, stops inside sRGB and a compositor that keeps straight lines
+    ///   straight; or
+    /// - interpolation in OKLab or a linear-light space (`CubicLightPath`), opaque stops, and a
+    ///   compositor that shows an opaque color as it is.
+    static func solved(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
+                       compositor: Compositor) -> GradientContrast? {
+        guard !g.repeating else { return nil }
+        let srgb = g.space == .srgb
+        guard srgb || CubicLightPath.supports(g.space) else { return nil }
         // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
         var (lo, hi) = (0.0, 1.0)
         if box != nil {
@@ -31,9 +42,17 @@ extension GradientContrast {
         let text = compositor(SIMD3(0, 0, 0), 1).text
         guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
         let stops = g.stops
-        for s in stops {
-            let c = s.color.converted(to: .srgb).coordinates
-            guard (0..<3).allSatisfy({ c[$0] >= 0 && c[$0] <= 1 }) else { return nil }
+        if srgb {
+            for s in stops {
+                let c = s.color.converted(to: .srgb).coordinates
+                guard (0..<3).allSatisfy({ c[$0] >= 0 && c[$0] <= 1 }) else { return nil }
+            }
+        } else {
+            // An opaque color must be seen as it is (no layer above the gradient).
+            for k in 0..<3 {
+                let probe = SIMD3<Double>(repeating: Double(k) / 2) + SIMD3(0, 0.125, 0.25) * Double(k % 2)
+                guard compositor(probe, 1).background == probe else { return nil }
+            }
         }
         var best = Extremes(text: text)
 
@@ -47,7 +66,7 @@ extension GradientContrast {
             guard h <= 0 || h >= 1, b > a else { continue }
             let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
             guard t0 <= t1 else { continue }
-            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: .srgb, hue: g.hue)
+            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             // The color the step shows over a width (see the general search).
             if t1 > t0 {
                 best.measure(pair.color(at: h <= 0 ? 1 : 0), at: h <= 0 ? t1 : t0, conic: conic, compositor)
@@ -61,13 +80,22 @@ extension GradientContrast {
             guard h > 0 && h < 1, b > a else { continue }
             let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
             guard t0 <= t1 else { continue }
-            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: .srgb, hue: g.hue)
+            let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             let knots = h != 0.5 ? CSSGradient.hintKnots(h) : nil
             let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), from: \.u, to: \.w) } ?? (t0 - a) / (b - a)
             let w1 = knots.map { CSSGradient.curve($0, (t1 - a) / (b - a), from: \.u, to: \.w) } ?? (t1 - a) / (b - a)
             guard w1 > w0 else { return nil }
             func position(_ w: Double) -> Double {
                 a + (b - a) * (knots.map { CSSGradient.curve($0, w, from: \.w, to: \.u) } ?? w)
+            }
+            if !srgb {
+                // Opaque stops mix linearly: the stretch's linear sRGB channels are cubics.
+                guard pair.pa == 1, pair.qa == 1, let path = CubicLightPath(pair.p, pair.q, in: g.space) else { return nil }
+                path.points(from: w0, to: w1, textL: best.textL, textY: best.textY) { q in
+                    let t = q.w == w0 ? t0 : q.w == w1 ? t1 : position(q.w)
+                    best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
+                }
+                continue
             }
             let start = best.seen(pair.color(at: w0), compositor)
             let end = best.seen(pair.color(at: w1), compositor)

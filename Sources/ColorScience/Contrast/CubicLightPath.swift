@@ -1,0 +1,379 @@
+import Foundation
+
+/// WCAG 2 relative luminance and APCA screen luminance along a gradient stretch whose linear-light
+/// sRGB channels are polynomials of degree at most 3 in the weight `w` of its second color (CSS
+/// Color 4 §12.4: opaque colors are mixed linearly in the interpolation space):
+/// - in **OKLab**, non-linear LMS is a matrix of Lab and so linear in `w`, LMS is its cube and
+///   linear sRGB a matrix of LMS (CSS Color 4 §9.2 and §18, `OKLab_to_XYZ`): each channel is a
+///   cubic;
+/// - in a **linear-light space** (srgb-linear, display-p3-linear, xyz, xyz-d65, xyz-d50) each
+///   channel is a matrix of the mix and so linear in `w`.
+///
+/// A screen clips each gamma-encoded channel to `0...1`, which clips the linear channel `c` there
+/// too (sRGB's transfer function is monotone, 0 at 0 and 1 at 1). Between the weights where a
+/// channel passes 0 or 1 (found as roots of its cubic), what is seen is smooth, and:
+/// - the WCAG luminance `Σ wₖ·clip(cₖ)` is itself a cubic (WCAG 2.2's decoding undoes sRGB's
+///   encoding, IEC 61966-2-1), so its extremes are roots of a quadratic and its crossing of the
+///   text's luminance a root on a monotone bracket: no power is taken;
+/// - APCA 0.0.98G-4g's screen luminance `Σ aₖ·enc(cₖ)^2.4` is not a polynomial. It weighs each
+///   channel by the slope of `enc(c)^2.4`, which is near WCAG's 1 except in dark channels, so its
+///   slope is probed at the piece's ends, at the WCAG extremes and halfway between each two, and
+///   solved where it changes sign (Illinois steps). Its crossing of the text's luminance is then
+///   on a monotone bracket.
+///
+/// `GradientContrast` measures the ends, the channels' clipping points and these points; held
+/// against a dense scan and against the general search (GradientTests).
+struct CubicLightPath {
+    /// Each linear sRGB channel as coefficients `(c₀, c₁, c₂, c₃)` of `c₀ + c₁w + c₂w² + c₃w³`.
+    let red: SIMD4<Double>, green: SIMD4<Double>, blue: SIMD4<Double>
+
+    init(red: SIMD4<Double>, green: SIMD4<Double>, blue: SIMD4<Double>) {
+        (self.red, self.green, self.blue) = (red, green, blue)
+    }
+
+    /// Whether stretches interpolated in `space` are such paths.
+    static func supports(_ space: InterpolationSpace) -> Bool {
+        switch space {
+        case .oklab, .srgbLinear, .displayP3Linear, .xyz, .xyzD65, .xyzD50: return true
+        default: return false
+        }
+    }
+
+    /// Linear sRGB from OKLab's non-linear LMS cubed: `xyzToLinearSRGB × lmsToXYZ`.
+    static let lmsToLinearSRGB: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) = {
+        let a = ColorSpaceTree.xyzToLinearSRGB, b = ColorSpaceTree.lmsToXYZ
+        func row(_ r: SIMD3<Double>) -> SIMD3<Double> { r.x * b.r0 + r.y * b.r1 + r.z * b.r2 }
+        return (row(a.r0), row(a.r1), row(a.r2))
+    }()
+
+    /// The path between two opaque colors given in `space` as `ColorInterpolation.Pair` holds
+    /// them (premultiplied by an alpha of 1), or nil for a space whose channels are not
+    /// polynomials of the weight (gamma-encoded RGB, Lab, the polar spaces).
+    init?(_ p: SIMD3<Double>, _ q: SIMD3<Double>, in space: InterpolationSpace) {
+        let toLinear: ((SIMD3<Double>) -> SIMD3<Double>)
+        switch space {
+        case .oklab:
+            // LMS' = M·Lab is p' + w·d'; each LMS channel (p' + w·d')³ expands to
+            // p'³ + 3p'²d'·w + 3p'd'²·w² + d'³·w³, and linear sRGB is N × LMS.
+            let m = ColorSpaceTree.oklabToLMS
+            let a = m(p), d = m(q) - a
+            func cube(_ j: Int) -> SIMD4<Double> {
+                let (x, y): (Double, Double) = (a[j], d[j])
+                let c0: Double = x * x * x, c1: Double = 3 * x * x * y
+                let c2: Double = 3 * x * y * y, c3: Double = y * y * y
+                return SIMD4(c0, c1, c2, c3)
+            }
+            let (l, m3, s3) = (cube(0), cube(1), cube(2))
+            let n = Self.lmsToLinearSRGB
+            func channel(_ r: SIMD3<Double>) -> SIMD4<Double> { r.x * l + r.y * m3 + r.z * s3 }
+            self.init(red: channel(n.0), green: channel(n.1), blue: channel(n.2))
+            return
+        case .srgbLinear: toLinear = { $0 }
+        case .xyz, .xyzD65: toLinear = { ColorSpaceTree.xyzToLinearSRGB($0) }
+        case .xyzD50: toLinear = { ColorSpaceTree.xyzToLinearSRGB(ColorSpaceTree.d50ToD65($0)) }
+        case .displayP3Linear: toLinear = { ColorSpaceTree.xyzToLinearSRGB(ColorSpaceTree.linearP3ToXYZ($0)) }
+        default: return nil
+        }
+        let a = toLinear(p), b = toLinear(q)
+        guard (0..<3).allSatisfy({ a[$0].isFinite && b[$0].isFinite }) else { return nil }
+        self.init(red: SIMD4(a.x, b.x - a.x, 0, 0), green: SIMD4(a.y, b.y - a.y, 0, 0), blue: SIMD4(a.z, b.z - a.z, 0, 0))
+    }
+
+    @inline(__always) func coefficients(_ k: Int) -> SIMD4<Double> { k == 0 ? red : k == 1 ? green : blue }
+
+    @inline(__always) static func value(_ c: SIMD4<Double>, _ w: Double) -> Double { ((c[3] * w + c[2]) * w + c[1]) * w + c[0] }
+    @inline(__always) static func slope(_ c: SIMD4<Double>, _ w: Double) -> Double { (3 * c[3] * w + 2 * c[2]) * w + c[1] }
+
+    /// The unclipped linear sRGB color at `w`.
+    func linear(at w: Double) -> SIMD3<Double> {
+        SIMD3(Self.value(red, w), Self.value(green, w), Self.value(blue, w))
+    }
+
+    /// One color of the path as a screen shows it.
+    struct Point {
+        /// The weight of the stretch's second color.
+        var w: Double
+        /// Gamma-encoded sRGB, each channel clipped to `0...1`.
+        var rgb: SIMD3<Double>
+        /// WCAG 2 relative luminance `0...1` and APCA screen luminance `0...1.1` of `rgb`.
+        var l: Double, y: Double
+        /// Each channel's part of the slope of `y` in `w`.
+        var slopes: SIMD3<Double>
+        /// Each channel's weight times the slope of its APCA power in the linear channel,
+        /// `aₖ·g'(cₖ)` with `g(c) = enc(c)^2.4` (0 where the channel is 0).
+        var gains: SIMD3<Double>
+
+        /// The slope of `y` in `w` over the channels not clipped in a piece (a channel clipped
+        /// to 0 or 1 holds that in `clip`, a free channel -1).
+        @inline(__always) func slope(_ clip: SIMD3<Double>) -> Double {
+            (clip[0] < 0 ? slopes[0] : 0) + (clip[1] < 0 ? slopes[1] : 0) + (clip[2] < 0 ? slopes[2] : 0)
+        }
+    }
+
+    /// The color at `w` as a screen shows it, its luminances, and each channel's part of APCA's
+    /// slope. Two powers per channel: `r = c^(1/2.4)` encodes it, `e = 1.055r − 0.055`,
+    /// and `e^2.4` is APCA's; the slope of `e^2.4` in `c` is `1.055·e^2.4·r / (e·c)` (below
+    /// 0.0031308, where `e = 12.92c`: `2.4·e^2.4 / c`).
+    func point(at w: Double) -> Point {
+        var rgb = SIMD3<Double>.zero, slopes = SIMD3<Double>.zero, gains = SIMD3<Double>.zero, l = 0.0, y = 0.0
+        for k in 0..<3 {
+            let p = coefficients(k)
+            let raw = Self.value(p, w)
+            let c = raw.isFinite ? Swift.min(Swift.max(raw, 0), 1) : 0
+            let a = AffineSRGBPath.apcaWeights[k]
+            l += AffineSRGBPath.wcagWeights[k] * c
+            if c <= 0.0031308 {
+                let e = 12.92 * c, g = e > 0 ? pow(e, APCA.mainTRC) : 0
+                rgb[k] = e
+                y += a * g
+                if c > 0 { gains[k] = a * 2.4 * g / c; slopes[k] = gains[k] * Self.slope(p, w) }
+            } else {
+                let r = pow(c, 1 / 2.4)
+                let e = 1.055 * r - 0.055, g = pow(e, APCA.mainTRC)
+                rgb[k] = e
+                y += a * g
+                gains[k] = a * 1.055 * g * r / (e * c)
+                slopes[k] = gains[k] * Self.slope(p, w)
+            }
+        }
+        return Point(w: w, rgb: rgb, l: l, y: y, slopes: slopes, gains: gains)
+    }
+
+    /// Up to four increasing weights: a piece's ends and the roots of a quadratic between them
+    /// (kept on the stack; this runs for every stretch of every measurement).
+    struct Marks {
+        private var storage = SIMD4<Double>.zero
+        private(set) var count = 0
+        mutating func append(_ w: Double) { storage[count] = w; count += 1 }
+        subscript(_ i: Int) -> Double { storage[i] }
+    }
+
+    /// The roots of `a·w² + b·w + c` strictly between `lo` and `hi`, in increasing order, into `out`.
+    static func quadraticRoots(_ a: Double, _ b: Double, _ c: Double, in lo: Double, _ hi: Double, into out: inout Marks) {
+        let scale = abs(a) + abs(b) + abs(c)
+        guard scale > 0, scale.isFinite else { return }
+        var r0 = Double.nan, r1 = Double.nan
+        if abs(a) <= 1e-13 * scale {
+            if b != 0 { r0 = -c / b }
+        } else {
+            let disc = b * b - 4 * a * c
+            guard disc >= 0 else { return }
+            let q = -(b + (b < 0 ? -1 : 1) * disc.squareRoot()) / 2
+            r0 = q / a
+            r1 = q != 0 ? c / q : r0
+            if r1 < r0 { swap(&r0, &r1) }
+        }
+        if r0 > lo && r0 < hi { out.append(r0) }
+        if r1 > lo && r1 < hi && r1 != r0 { out.append(r1) }
+    }
+
+    /// The root of the polynomial `p` minus `level` on `lo...hi`, where it is monotone and its
+    /// values `flo`, `fhi` (minus `level`) have opposite signs: Newton steps kept inside the
+    /// bracket (bisection when a step leaves it), to 1e-15 in value or 1e-15 in `w`.
+    static func root(_ p: SIMD4<Double>, level: Double, _ lo: Double, _ hi: Double, _ flo: Double, _ fhi: Double) -> Double {
+        var (a, b) = (lo, hi)
+        let rising = fhi > flo
+        var w = lo + (hi - lo) * (-flo / (fhi - flo))
+        if !(w > a && w < b) { w = (a + b) / 2 }
+        for _ in 0..<80 {
+            let f = value(p, w) - level
+            if f == 0 || abs(f) < 1e-15 { return w }
+            if (f < 0) == rising { a = w } else { b = w }
+            let d = slope(p, w)
+            var next = d != 0 ? w - f / d : (a + b) / 2
+            if !(next > a && next < b) { next = (a + b) / 2 }
+            if abs(next - w) <= 1e-15 * Swift.max(1, abs(w)) || b - a <= 1e-15 { return next }
+            w = next
+        }
+        return w
+    }
+
+    /// The colors where one of the four extremes can lie between `w0` and `w1` (`w0 < w1`), in
+    /// increasing order of weight, the two ends first and last: where a channel is clipped or
+    /// stops being clipped; in each piece between those, the WCAG luminance's interior extremes
+    /// and APCA's (where their slopes change sign); and the first point where each luminance
+    /// crosses the text's (`textL`, WCAG relative luminance; `textY`, APCA screen luminance),
+    /// where the ratio is 1 and the Lc 0. Each is handed to `visit` as it is found: by piece
+    /// in increasing order, a crossing as soon as it is solved.
+    func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (Point) -> Void) {
+        // Where a channel passes 0 or 1: each channel's cubic is monotone between its extremes,
+        // so it passes each level at most three times (18 edges at most), kept in order.
+        var edges = SIMD32<Double>.zero, edgeCount = 0
+        for k in 0..<3 {
+            let p = coefficients(k)
+            let (v0, v1) = (Self.value(p, w0), Self.value(p, w1))
+            var marks = Marks()
+            marks.append(w0)
+            Self.quadraticRoots(3 * p[3], 2 * p[2], p[1], in: w0, w1, into: &marks)
+            // Inside 0...1 at both ends and with no interior extreme: never clipped between.
+            if marks.count == 1 && v0 >= 0 && v0 <= 1 && v1 >= 0 && v1 <= 1 { continue }
+            marks.append(w1)
+            for level in stride(from: 0.0, through: 1.0, by: 1.0) {
+                for i in 1..<marks.count {
+                    let (a, b) = (marks[i - 1], marks[i])
+                    let fa = Self.value(p, a) - level, fb = Self.value(p, b) - level
+                    guard fa.isFinite, fb.isFinite, fa != 0, fb != 0, (fa < 0) != (fb < 0) else { continue }
+                    // A channel at 0 or 1 at an end (a stop such as #ffcc00) can pass it there by
+                    // rounding: an edge within 1e-12 of an end is that end.
+                    let r = Self.root(p, level: level, a, b, fa, fb)
+                    guard r > w0 + 1e-12 && r < w1 - 1e-12 else { continue }
+                    var j = edgeCount
+                    while j > 0 && edges[j - 1] > r { edges[j] = edges[j - 1]; j -= 1 }
+                    edges[j] = r
+                    edgeCount += 1
+                }
+            }
+        }
+        var wcagCrossed = false, apcaCrossed = false
+        var pieceEnd: Point? = nil
+        // Where the WCAG luminance crosses the text's: APCA's crossing is usually near it.
+        var wcagCrossing: Point? = nil
+        for i in 0...edgeCount {
+            let a = i == 0 ? w0 : edges[i - 1], b = i == edgeCount ? w1 : edges[i]
+            guard b > a else { continue }
+            // Which channels are clipped over this piece, and to what.
+            let mid = linear(at: (a + b) / 2)
+            var clip = SIMD3<Double>(repeating: -1)
+            var wcag = SIMD4<Double>.zero
+            for k in 0..<3 {
+                let weight = AffineSRGBPath.wcagWeights[k]
+                if mid[k] < 0 || !mid[k].isFinite { clip[k] = 0 }
+                else if mid[k] > 1 { clip[k] = 1; wcag[0] += weight }
+                else { wcag += weight * coefficients(k) }
+            }
+            // WCAG: interior extremes (roots of the quadratic slope), then the first crossing.
+            var marks = Marks()
+            marks.append(a)
+            Self.quadraticRoots(3 * wcag[3], 2 * wcag[2], wcag[1], in: a, b, into: &marks)
+            marks.append(b)
+            if !wcagCrossed {
+                for j in 1..<marks.count {
+                    let fa = Self.value(wcag, marks[j - 1]) - textL, fb = Self.value(wcag, marks[j]) - textL
+                    guard fa.isFinite, fb.isFinite else { continue }
+                    if fa == 0 || fb == 0 { wcagCrossed = true; break }
+                    guard (fa < 0) != (fb < 0) else { continue }
+                    let q = point(at: Self.root(wcag, level: textL, marks[j - 1], marks[j], fa, fb))
+                    visit(q)
+                    wcagCrossing = q
+                    wcagCrossed = true
+                    break
+                }
+            }
+            // APCA: its slope at the piece's ends, the WCAG extremes and halfway between each
+            // two; each sign change is solved, and the first crossing of the text's luminance
+            // sought on the monotone sections between.
+            // A piece starts where the previous one ended: the same color, with another channel free.
+            var previous = pieceEnd ?? point(at: a)
+            if pieceEnd == nil { visit(previous) }
+            var section = previous
+            func crossing(to q: Point) {
+                guard !apcaCrossed else { return }
+                let fa = section.y - textY, fb = q.y - textY
+                defer { section = q }
+                guard fa.isFinite, fb.isFinite else { return }
+                if fa == 0 || fb == 0 { apcaCrossed = true; return }
+                guard (fa < 0) != (fb < 0) else { return }
+                let near = wcagCrossing.flatMap { $0.w > section.w && $0.w < q.w ? $0 : nil }
+                visit(apcaCrossing(section, q, level: textY, clip: clip, near: near))
+                apcaCrossed = true
+            }
+            for j in 1..<marks.count {
+                let q = point(at: marks[j])
+                // Halfway is probed only where APCA's luminance is not shown to be monotone.
+                var probes = 1
+                if !monotone(previous, q, clip: clip) { probes = 2 }
+                for half in 0..<probes {
+                    let r = probes == 2 && half == 0 ? point(at: (marks[j - 1] + marks[j]) / 2) : q
+                    let (s0, s1) = (previous.slope(clip), r.slope(clip))
+                    if s0.isFinite, s1.isFinite, s0 != 0, s1 != 0, (s0 < 0) != (s1 < 0) {
+                        let m = apcaExtreme(previous, r, clip: clip)
+                        visit(m)
+                        crossing(to: m)
+                    }
+                    previous = r
+                }
+                // The probes halfway are not where an extreme lies; the WCAG extremes are.
+                if j < marks.count - 1 { visit(q) }
+            }
+            crossing(to: previous)
+            // The end: the next piece's start, or the stretch's.
+            visit(previous)
+            pieceEnd = previous
+        }
+    }
+
+    /// Whether APCA's luminance is shown to be monotone between `a` and `b` (with the channels
+    /// `clip` leaves free) from bounds alone: each free channel `c` must be monotone there (its
+    /// quadratic slope `c'` keeps one sign, so its weighted transfer slope `aₖ·g'(c)`, which
+    /// rises with `c`, lies between its values at the two points, less 2% for the step where
+    /// sRGB's encoding changes formula, where `g'` drops by 1.7%), and the sum of each channel's
+    /// least (or greatest) `aₖ·g'(c)·c'` must be above (below) 0. False when in doubt.
+    func monotone(_ a: Point, _ b: Point, clip: SIMD3<Double>) -> Bool {
+        var low = 0.0, high = 0.0
+        for k in 0..<3 where clip[k] < 0 {
+            let p = coefficients(k)
+            var dlo = Self.slope(p, a.w), dhi = Self.slope(p, b.w)
+            if dlo > dhi { swap(&dlo, &dhi) }
+            // The slope's own extreme, where c'' = 2c₂ + 6c₃w is 0.
+            if p[3] != 0 {
+                let v = -p[2] / (3 * p[3])
+                if v > a.w && v < b.w { let d = Self.slope(p, v); dlo = Swift.min(dlo, d); dhi = Swift.max(dhi, d) }
+            }
+            guard dlo.isFinite, dhi.isFinite, dlo >= 0 || dhi <= 0 else { return false }
+            var (g0, g1) = (a.gains[k], b.gains[k])
+            if g0 > g1 { swap(&g0, &g1) }
+            g0 *= 0.98; g1 /= 0.98
+            low += dlo >= 0 ? g0 * dlo : g1 * dlo
+            high += dhi <= 0 ? g0 * dhi : g1 * dhi
+        }
+        return low > 0 || high < 0
+    }
+
+    /// Where APCA's slope is 0 between `a` and `b`, where it has opposite signs: Illinois steps
+    /// (M. Dowell and P. Jarratt, BIT 11 (1971) 168–174) to a bracket of 1e-9. An extreme
+    /// found to 1e-9 in `w` is within about 1e-17 of its value.
+    func apcaExtreme(_ a: Point, _ b: Point, clip: SIMD3<Double>) -> Point {
+        var bracket = GradientContrast.IllinoisBracket(a.w, a.slope(clip), b.w, b.slope(clip))
+        var q = a
+        for _ in 0..<60 {
+            q = point(at: bracket.next)
+            let slope = q.slope(clip)
+            guard slope.isFinite, slope != 0, bracket.width >= 1e-9 else { break }
+            bracket.update(q.w, slope)
+        }
+        return q
+    }
+
+    /// Where APCA's luminance equals `level` between `a` and `b`, where it is monotone and on
+    /// opposite sides of `level`: Newton steps from `near` (a color already evaluated between
+    /// them, where the WCAG luminance crosses the text's) or else from where the cubic Hermite
+    /// interpolant of the two points' values and slopes meets `level`, kept inside the bracket
+    /// (bisection when a step leaves it), to a luminance within 1e-5 of `level`. That is far inside APCA's
+    /// `deltaYmin` (0.0005 after its black-level clamp, which only draws luminances closer),
+    /// within which its Lc is 0.
+    func apcaCrossing(_ a: Point, _ b: Point, level: Double, clip: SIMD3<Double>, near: Point? = nil) -> Point {
+        var (lo, hi) = (a.w, b.w)
+        let rising = b.y > a.y, width = b.w - a.w
+        var w: Double
+        if let near {
+            w = near.w
+        } else {
+            let ends = AffineSRGBPath.Ends(value0: a.y, slope0: a.slope(clip) * width, value1: b.y, slope1: b.slope(clip) * width)
+            let secant = (level - a.y) / (b.y - a.y)
+            w = a.w + width * AffineSRGBPath.hermiteCrossing(level, ends, from: secant, lo: 0, hi: 1)
+        }
+        if !(w > lo && w < hi) { w = (lo + hi) / 2 }
+        var q = a
+        for step in 0..<60 {
+            q = step == 0 && near?.w == w ? near! : point(at: w)
+            let g = q.y - level, slope = q.slope(clip)
+            guard g.isFinite, abs(g) >= 1e-5 else { return q }
+            if (g < 0) == rising { lo = w } else { hi = w }
+            var next = slope != 0 && slope.isFinite ? w - g / slope : (lo + hi) / 2
+            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
+            if hi - lo <= 1e-15 { return q }
+            w = next
+        }
+        return q
+    }
+}
