@@ -346,8 +346,8 @@ public struct GradientContrast: Sendable, Equatable {
     public var weakestLc: Sample
     /// The APCA Lc of greatest magnitude and where it is.
     public var strongestLc: Sample
-    /// How many gradient colors were evaluated: on the solved sRGB path the stops and the points
-    /// where an extreme can lie; in the search up to `sampleBudget` samples, the points where a
+    /// How many gradient colors were measured: on the solved paths (sRGB, OKLab, linear-light)
+    /// the stops and the points where an extreme can lie; in the search up to `sampleBudget` samples, the points where a
     /// color leaves sRGB, and up to `refinementSteps` (+ 2) per crossing and per polished stretch.
     public var samples: Int
 
@@ -442,11 +442,13 @@ public struct GradientContrast: Sendable, Equatable {
     /// dense scan of 4,001 points on 240 random gradients (GradientTests): no extreme the scan
     /// finds is missed by more than 1e-9. A color flatly outside the stops (a pad) is measured once.
     ///
-    /// A gradient interpolated in sRGB (the default when every stop is a legacy color) with
-    /// opaque text, stops inside sRGB and one stretch of the parameter is not searched but
-    /// solved (`solvedInSRGB`, GradientContrast+SRGB.swift): only the stops, the luminances'
-    /// interior minima and their crossings of the text's are measured. It finds what the search
-    /// finds (held against it on 400 gradients of every geometry) in about a tenth of the work.
+    /// A gradient with opaque text and one stretch of the parameter, interpolated in sRGB (the
+    /// default when every stop is a legacy color; stops inside sRGB) or in OKLab or a
+    /// linear-light space (opaque stops), is not searched but solved (`solved`,
+    /// GradientContrast+Solved.swift): only the stops, the points where a channel clips, the
+    /// luminances' interior extremes and their crossings of the text's are measured. It finds
+    /// what the search finds (held against it on 400 gradients of every geometry per space) in a
+    /// tenth of the work or less.
     public init(gradient g: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
                 compositor: Compositor) {
         let (first, last) = (g.stops[0], g.stops[g.stops.count - 1])
@@ -607,9 +609,6 @@ public struct GradientContrast: Sendable, Equatable {
             var sample: Sample; var piece: Int; var w: Double; var dY: Double; var dYs: Double; var sapc: Double
             /// The gradient color in sRGB before clipping.
             var raw: SIMD3<Double>
-            /// Whether a channel of `raw` is 0 or 1 here, between samples where it is inside
-            /// and outside (a corner of the key).
-            var edge = false
         }
         var count = 0
         var lastText = SIMD3<Double>(repeating: .nan), lastTextL = 0.0, lastTextY = 0.0
@@ -637,8 +636,11 @@ public struct GradientContrast: Sendable, Equatable {
         func at(_ n: Int, _ w: Double) -> Eval {
             measure(pairs[pieces[n].segment].color(at: w), at: position(pieces[n], w), piece: n, w: w)
         }
-        // Every sample, piece by piece in order (a constant's piece is -1).
+        // Every sample, piece by piece in order (a constant's piece is -1), and the indices of
+        // those where a channel of the unclipped color is 0 or 1 between samples inside and
+        // outside sRGB (corners of the keys).
         var all: [Eval] = []
+        var corners: [Int] = []
         for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
         // unclipped color passes 0 or 1 (`IllinoisBracket` on that channel), in the samples' order.
@@ -719,9 +721,8 @@ public struct GradientContrast: Sendable, Equatable {
                 // luminance into a corner that can be an extreme: each such point is sampled.
                 if let previous {
                     for w in gamutEdges(n, previous, e) {
-                        var edge = at(n, w)
-                        edge.edge = true
-                        all.append(edge)
+                        corners.append(all.count)
+                        all.append(at(n, w))
                     }
                 }
                 all.append(e)
@@ -729,6 +730,10 @@ public struct GradientContrast: Sendable, Equatable {
             }
         }
         let allSolved = !solved.contains(false)
+        // Translucent text (composited over each color) bends the keys more than a smooth
+        // curve, most of all beside a corner where a channel clips: a wide-gamut dense scan
+        // found peaks there that the piece's best sample did not lead to.
+        let bent = !textIsConstant
         let steps = GradientContrast.refinementSteps
         // The point between two neighboring samples of one piece whose `crossing` has opposite
         // signs where it is 0 (the evaluated point nearest it).
@@ -764,12 +769,21 @@ public struct GradientContrast: Sendable, Equatable {
                     break
                 }
             }
-            // Every sample of a piece that is no worse than its neighbors in the piece is refined
-            // (neighboring pieces can each hold a dip next to the stop between them, and one
-            // piece several where a channel clips or translucent text bends the key), and the
-            // best result wins.
+            // Each piece's best sample is refined (neighboring pieces can each hold a dip next to
+            // the stop between them); under translucent text one piece can hold several, and
+            // every sample no worse than its neighbors is refined.
+            // The best result wins.
+            var bestInPiece = [Int](repeating: -1, count: pieces.count)
+            for i in all.indices where all[i].piece >= 0 {
+                let n = all[i].piece
+                if bestInPiece[n] < 0 || key(all[i]) < key(all[bestInPiece[n]]) { bestInPiece[n] = i }
+            }
             var result = best
-            for i in all.indices where all[i].piece >= 0 && !solved[all[i].piece] {
+            for i in bestInPiece where i >= 0 {
+                let r = solved[all[i].piece] ? all[i] : polish(i, key)
+                if key(r) < key(result) { result = r }
+            }
+            for i in all.indices where bent && all[i].piece >= 0 && !solved[all[i].piece] && i != bestInPiece[all[i].piece] {
                 let n = all[i].piece, k = key(all[i])
                 if i > 0 && all[i - 1].piece == n && key(all[i - 1]) < k { continue }
                 if i + 1 < all.count && all[i + 1].piece == n && key(all[i + 1]) < k { continue }
@@ -777,10 +791,14 @@ public struct GradientContrast: Sendable, Equatable {
                 if key(r) < key(result) { result = r }
             }
             // Each side of a corner where the path leaves or enters sRGB is smooth on its own,
-            // and can peak just beside the corner (translucent text bends the ratio there):
-            // each side is polished from the corner, as from a stretch's end.
-            for i in all.indices where all[i].edge && !solved[all[i].piece] {
+            // and under translucent text can peak just beside the corner:
+            // a side whose next sample is worse than the corner is polished from the corner, as
+            // from a stretch's end (where the next sample is better, the key runs on to it).
+            for i in corners where bent && !solved[all[i].piece] {
+                let n = all[i].piece, k = key(all[i])
                 for side in [-1, 1] {
+                    let j = i + side
+                    guard j >= 0, j < all.count, all[j].piece == n, key(all[j]) > k else { continue }
                     let r = polish(i, key, side: side)
                     if key(r) < key(result) { result = r }
                 }
