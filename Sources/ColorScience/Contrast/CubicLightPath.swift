@@ -17,9 +17,11 @@ import Foundation
 ///   text's luminance a root on a monotone bracket: no power is taken;
 /// - APCA 0.0.98G-4g's screen luminance `Σ aₖ·enc(cₖ)^2.4` is not a polynomial. It weighs each
 ///   channel by the slope of `enc(c)^2.4`, which is near WCAG's 1 except in dark channels, so its
-///   slope is probed at the piece's ends, at the WCAG extremes and halfway between each two, and
-///   solved where it changes sign (Illinois steps). Its crossing of the text's luminance is then
-///   on a monotone bracket.
+///   slope is taken at the piece's ends and at the WCAG extremes, and halfway between each two
+///   unless a bound shows it monotone there (`monotone`), and solved where it changes sign
+///   (Illinois steps). Its crossing of the text's luminance is then on a monotone bracket,
+///   solved by Newton steps from the WCAG crossing (usually close by) to well inside APCA's
+///   `deltaYmin`, where its Lc is 0.
 ///
 /// `GradientContrast` measures the ends, the channels' clipping points and these points; held
 /// against a dense scan and against the general search (GradientTests).
