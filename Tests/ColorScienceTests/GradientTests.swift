@@ -219,7 +219,8 @@ struct GradientTests {
     /// half the stops are OKLCH colors far outside sRGB, so channels clip between stops.
     @Test("the solved path finds what the general search finds, in every geometry, with pads, steps and regions",
           arguments: [("", 0x9E37_79B9_7F4A_7C15 as UInt64, 300), ("in oklab", 0x5851_F42D_4C95_7F2D, 250),
-                      ("in srgb-linear", 0x1405_7B7E_F767_814F, 250)])
+                      ("in srgb-linear", 0x1405_7B7E_F767_814F, 250),
+                      ("in oklch", 0x2545_F491_4F6C_DD1D, 250), ("in oklch longer hue", 0x9FB2_1C65_1E98_DF25, 250)])
     func solvedMatchesTheSearch(_ method: String, _ seed: UInt64, _ least: Int) throws {
         var state: UInt64 = seed
         func next() -> Double {
@@ -269,12 +270,15 @@ struct GradientTests {
             #expect(fast.max.ratio >= general.max.ratio - 1e-9, "\(css): max \(fast.max.ratio) against \(general.max.ratio)")
             #expect(abs(fast.weakestLc.lc) <= abs(general.weakestLc.lc) + 1e-9, "\(css): weakest \(fast.weakestLc.lc) against \(general.weakestLc.lc)")
             #expect(abs(fast.strongestLc.lc) >= abs(general.strongestLc.lc) - 1e-9, "\(css): strongest \(fast.strongestLc.lc) against \(general.strongestLc.lc)")
-            // The sRGB path and the search find the same points; the others agree closely.
-            let agree = method.isEmpty ? 1e-9 : 1e-7
+            // The sRGB path and the search find the same points; in oklab and srgb-linear they
+            // agree closely. In oklch the search is the one that falls short (by up to 0.05 Lc on
+            // `longer hue`, where its 32 samples a stretch are sparse), which the one-sided checks
+            // above and the dense scan allow.
+            let agree = method.isEmpty ? 1e-9 : method.contains("oklch") ? Double.infinity : 1e-7
             #expect(abs(fast.min.ratio - general.min.ratio) <= agree && abs(fast.max.ratio - general.max.ratio) <= agree
                     && abs(abs(fast.weakestLc.lc) - abs(general.weakestLc.lc)) <= agree
                     && abs(abs(fast.strongestLc.lc) - abs(general.strongestLc.lc)) <= agree,
-                    "\(css): \(fast) against \(general)")
+                    "\(css): min \(fast.min.ratio) / \(general.min.ratio), max \(fast.max.ratio) / \(general.max.ratio), weakest \(fast.weakestLc.lc) / \(general.weakestLc.lc), strongest \(fast.strongestLc.lc) / \(general.strongestLc.lc)")
             // Where stops do not share a position and no hint makes a step, a sample's position
             // gives its color (at a step both colors meet at one position).
             if g.stops.count == Set(g.stops.map(\.position)).count, !g.stops.dropLast().contains(where: { $0.hint <= 0 || $0.hint >= 1 }) {
@@ -302,6 +306,13 @@ struct GradientTests {
     func solvedCubicAgainstADenseScan() throws {
         try Self.denseScan(spaces: ["oklab", "oklab", "oklab", "srgb-linear", "xyz", "xyz-d50", "display-p3-linear"],
                            count: 400, seed: 0xD1B5_4A32_D192_ED03, wide: true)
+    }
+
+    /// The same for OKLCH, scanned and solved from the scan (OKLCHPath), with every hue
+    /// interpolation method and stops far outside sRGB: 400 more gradients.
+    @Test("OKLCH stretches solved from a scan of their channels agree with a dense scan")
+    func solvedOKLCHAgainstADenseScan() throws {
+        try Self.denseScan(spaces: ["oklch"], count: 400, seed: 0x8CB9_2BA7_2F3D_8DD7, wide: true)
     }
 
     /// The solved OKLab path probes APCA's slope halfway between two points only where it cannot

@@ -25,7 +25,7 @@ import Foundation
 ///
 /// `GradientContrast` measures the ends, the channels' clipping points and these points; held
 /// against a dense scan and against the general search (GradientTests).
-struct CubicLightPath {
+struct CubicLightPath: LightPath {
     /// Each linear sRGB channel as coefficients `(c₀, c₁, c₂, c₃)` of `c₀ + c₁w + c₂w² + c₃w³`.
     let red: SIMD4<Double>, green: SIMD4<Double>, blue: SIMD4<Double>
 
@@ -91,54 +91,9 @@ struct CubicLightPath {
         SIMD3(Self.value(red, w), Self.value(green, w), Self.value(blue, w))
     }
 
-    /// One color of the path as a screen shows it.
-    struct Point {
-        /// The weight of the stretch's second color.
-        var w: Double
-        /// Gamma-encoded sRGB, each channel clipped to `0...1`.
-        var rgb: SIMD3<Double>
-        /// WCAG 2 relative luminance `0...1` and APCA screen luminance `0...1.1` of `rgb`.
-        var l: Double, y: Double
-        /// Each channel's part of the slope of `y` in `w`.
-        var slopes: SIMD3<Double>
-        /// Each channel's weight times the slope of its APCA power in the linear channel,
-        /// `aₖ·g'(cₖ)` with `g(c) = enc(c)^2.4` (0 where the channel is 0).
-        var gains: SIMD3<Double>
-
-        /// The slope of `y` in `w` over the channels not clipped in a piece (a channel clipped
-        /// to 0 or 1 holds that in `clip`, a free channel -1).
-        @inline(__always) func slope(_ clip: SIMD3<Double>) -> Double {
-            (clip[0] < 0 ? slopes[0] : 0) + (clip[1] < 0 ? slopes[1] : 0) + (clip[2] < 0 ? slopes[2] : 0)
-        }
-    }
-
-    /// The color at `w` as a screen shows it, its luminances, and each channel's part of APCA's
-    /// slope. Two powers per channel: `r = c^(1/2.4)` encodes it, `e = 1.055r − 0.055`,
-    /// and `e^2.4` is APCA's; the slope of `e^2.4` in `c` is `1.055·e^2.4·r / (e·c)` (below
-    /// 0.0031308, where `e = 12.92c`: `2.4·e^2.4 / c`).
-    func point(at w: Double) -> Point {
-        var rgb = SIMD3<Double>.zero, slopes = SIMD3<Double>.zero, gains = SIMD3<Double>.zero, l = 0.0, y = 0.0
-        for k in 0..<3 {
-            let p = coefficients(k)
-            let raw = Self.value(p, w)
-            let c = raw.isFinite ? Swift.min(Swift.max(raw, 0), 1) : 0
-            let a = AffineSRGBPath.apcaWeights[k]
-            l += AffineSRGBPath.wcagWeights[k] * c
-            if c <= 0.0031308 {
-                let e = 12.92 * c, g = e > 0 ? pow(e, APCA.mainTRC) : 0
-                rgb[k] = e
-                y += a * g
-                if c > 0 { gains[k] = a * 2.4 * g / c; slopes[k] = gains[k] * Self.slope(p, w) }
-            } else {
-                let r = pow(c, 1 / 2.4)
-                let e = 1.055 * r - 0.055, g = pow(e, APCA.mainTRC)
-                rgb[k] = e
-                y += a * g
-                gains[k] = a * 1.055 * g * r / (e * c)
-                slopes[k] = gains[k] * Self.slope(p, w)
-            }
-        }
-        return Point(w: w, rgb: rgb, l: l, y: y, slopes: slopes, gains: gains)
+    /// The unclipped linear sRGB color at `w` and its slope in `w`.
+    func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
+        (linear(at: w), SIMD3(Self.slope(red, w), Self.slope(green, w), Self.slope(blue, w)))
     }
 
     /// Up to four increasing weights: a piece's ends and the roots of a quadratic between them
@@ -197,7 +152,7 @@ struct CubicLightPath {
     /// crosses the text's (`textL`, WCAG relative luminance; `textY`, APCA screen luminance),
     /// where the ratio is 1 and the Lc 0. Each is handed to `visit` as it is found: by piece
     /// in increasing order, a crossing as soon as it is solved.
-    func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (Point) -> Void) {
+    func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (LightPoint) -> Void) {
         // Where a channel passes 0 or 1: each channel's cubic is monotone between its extremes,
         // so it passes each level at most three times (18 edges at most), kept in order.
         var edges = SIMD32<Double>.zero, edgeCount = 0
@@ -227,9 +182,9 @@ struct CubicLightPath {
             }
         }
         var wcagCrossed = false, apcaCrossed = false
-        var pieceEnd: Point? = nil
+        var pieceEnd: LightPoint? = nil
         // Where the WCAG luminance crosses the text's: APCA's crossing is usually near it.
-        var wcagCrossing: Point? = nil
+        var wcagCrossing: LightPoint? = nil
         for i in 0...edgeCount {
             let a = i == 0 ? w0 : edges[i - 1], b = i == edgeCount ? w1 : edges[i]
             guard b > a else { continue }
@@ -268,7 +223,7 @@ struct CubicLightPath {
             var previous = pieceEnd ?? point(at: a)
             if pieceEnd == nil { visit(previous) }
             var section = previous
-            func crossing(to q: Point) {
+            func crossing(to q: LightPoint) {
                 guard !apcaCrossed else { return }
                 let fa = section.y - textY, fb = q.y - textY
                 defer { section = q }
@@ -310,7 +265,7 @@ struct CubicLightPath {
     /// rises with `c`, lies between its values at the two points, less 2% for the step where
     /// sRGB's encoding changes formula, where `g'` drops by 1.7%), and the sum of each channel's
     /// least (or greatest) `aₖ·g'(c)·c'` must be above (below) 0. False when in doubt.
-    func monotone(_ a: Point, _ b: Point, clip: SIMD3<Double>) -> Bool {
+    func monotone(_ a: LightPoint, _ b: LightPoint, clip: SIMD3<Double>) -> Bool {
         var low = 0.0, high = 0.0
         for k in 0..<3 where clip[k] < 0 {
             let p = coefficients(k)
@@ -331,51 +286,4 @@ struct CubicLightPath {
         return low > 0 || high < 0
     }
 
-    /// Where APCA's slope is 0 between `a` and `b`, where it has opposite signs: Illinois steps
-    /// (M. Dowell and P. Jarratt, BIT 11 (1971) 168–174) to a bracket of 1e-9. An extreme
-    /// found to 1e-9 in `w` is within about 1e-17 of its value.
-    func apcaExtreme(_ a: Point, _ b: Point, clip: SIMD3<Double>) -> Point {
-        var bracket = GradientContrast.IllinoisBracket(a.w, a.slope(clip), b.w, b.slope(clip))
-        var q = a
-        for _ in 0..<60 {
-            q = point(at: bracket.next)
-            let slope = q.slope(clip)
-            guard slope.isFinite, slope != 0, bracket.width >= 1e-9 else { break }
-            bracket.update(q.w, slope)
-        }
-        return q
-    }
-
-    /// Where APCA's luminance equals `level` between `a` and `b`, where it is monotone and on
-    /// opposite sides of `level`: Newton steps from `near` (a color already evaluated between
-    /// them, where the WCAG luminance crosses the text's) or else from where the cubic Hermite
-    /// interpolant of the two points' values and slopes meets `level`, kept inside the bracket
-    /// (bisection when a step leaves it), to a luminance within 1e-5 of `level`. That is far inside APCA's
-    /// `deltaYmin` (0.0005 after its black-level clamp, which only draws luminances closer),
-    /// within which its Lc is 0.
-    func apcaCrossing(_ a: Point, _ b: Point, level: Double, clip: SIMD3<Double>, near: Point? = nil) -> Point {
-        var (lo, hi) = (a.w, b.w)
-        let rising = b.y > a.y, width = b.w - a.w
-        var w: Double
-        if let near {
-            w = near.w
-        } else {
-            let ends = AffineSRGBPath.Ends(value0: a.y, slope0: a.slope(clip) * width, value1: b.y, slope1: b.slope(clip) * width)
-            let secant = (level - a.y) / (b.y - a.y)
-            w = a.w + width * AffineSRGBPath.hermiteCrossing(level, ends, from: secant, lo: 0, hi: 1)
-        }
-        if !(w > lo && w < hi) { w = (lo + hi) / 2 }
-        var q = a
-        for step in 0..<60 {
-            q = step == 0 && near?.w == w ? near! : point(at: w)
-            let g = q.y - level, slope = q.slope(clip)
-            guard g.isFinite, abs(g) >= 1e-5 else { return q }
-            if (g < 0) == rising { lo = w } else { hi = w }
-            var next = slope != 0 && slope.isFinite ? w - g / slope : (lo + hi) / 2
-            if !(next > lo && next < hi) { next = (lo + hi) / 2 }
-            if hi - lo <= 1e-15 { return q }
-            w = next
-        }
-        return q
-    }
 }

@@ -26,7 +26,7 @@ extension GradientContrast {
                        compositor: Compositor) -> GradientContrast? {
         guard !g.repeating else { return nil }
         let srgb = g.space == .srgb
-        guard srgb || CubicLightPath.supports(g.space) else { return nil }
+        guard srgb || CubicLightPath.supports(g.space) || g.space == .oklch else { return nil }
         // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
         var (lo, hi) = (0.0, 1.0)
         if box != nil {
@@ -90,10 +90,18 @@ extension GradientContrast {
             }
             if !srgb {
                 // Opaque stops mix linearly: the stretch's linear sRGB channels are cubics.
-                guard pair.pa == 1, pair.qa == 1, let path = CubicLightPath(pair.p, pair.q, in: g.space) else { return nil }
-                path.points(from: w0, to: w1, textL: best.textL, textY: best.textY) { q in
+                guard pair.pa == 1, pair.qa == 1 else { return nil }
+                func keep(_ q: LightPoint) {
                     let t = q.w == w0 ? t0 : q.w == w1 ? t1 : position(q.w)
                     best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
+                }
+                if g.space == .oklch {
+                    // In OKLCH the hue turns: scanned and solved from the scan (OKLCHPath).
+                    guard let path = OKLCHPath(pair.p, pair.q, missing: pair.missing) else { return nil }
+                    path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
+                } else {
+                    guard let path = CubicLightPath(pair.p, pair.q, in: g.space) else { return nil }
+                    path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
                 }
                 continue
             }

@@ -667,20 +667,23 @@ public struct GradientContrast: Sendable, Equatable {
             }
             return p.w <= q.w ? edges.sorted() : edges.sorted(by: >)
         }
-        let range = GradientContrast.samplesPerPiece
-        let wanted = pieces.map { p -> Int in
-            let turn = pairs[p.segment].hueTravel * abs(p.w1 - p.w0)
-            let extra = Int((turn / GradientContrast.hueDegreesPerSample).rounded(.up))
-            return Swift.min(range.upperBound, GradientContrast.baseSamplesPerPiece + Swift.max(extra, 0))
-        }
-        let total = wanted.reduce(0, +)
-        // A stretch whose extremes are solved (`solved`) holds only the points where they can lie.
-        var solved = [Bool](repeating: false, count: pieces.count)
         // Whether the text seen is one color whatever lies under it (opaque text over opaque layers).
         let textIsConstant: Bool = {
             let a = compositor(SIMD3(0, 0, 0), 1).text, b = compositor(SIMD3(1, 1, 1), 1).text
             return a == b && compositor(SIMD3(1, 1, 1), 0.5).text == a
         }()
+        let range = GradientContrast.samplesPerPiece
+        // Translucent text bends the keys more (it is composited over each color): twice the
+        // samples (a wide-gamut dense scan found peaks between the usual ones).
+        let density = textIsConstant ? 1 : 2
+        let wanted = pieces.map { p -> Int in
+            let turn = pairs[p.segment].hueTravel * abs(p.w1 - p.w0)
+            let extra = Int((turn * Double(density) / GradientContrast.hueDegreesPerSample).rounded(.up))
+            return Swift.min(range.upperBound * density, GradientContrast.baseSamplesPerPiece * density + Swift.max(extra, 0))
+        }
+        let total = wanted.reduce(0, +)
+        // A stretch whose extremes are solved (`solved`) holds only the points where they can lie.
+        var solved = [Bool](repeating: false, count: pieces.count)
         // In sRGB interpolation with stops inside sRGB and constant text, the background seen
         // moves on a straight line (AffineSRGBPath): its WCAG and APCA luminances are convex, so
         // the four extremes lie at the ends, at each luminance's interior minimum, or where it
