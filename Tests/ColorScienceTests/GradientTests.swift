@@ -174,6 +174,49 @@ struct GradientTests {
         #expect(abs(m.min.position - 0.15) < 1e-9)
     }
 
+    /// Cases from a hostile pass (2026-12-04) that compared every extreme with its own NumPy
+    /// reference (20,001 colors a stretch, then three rounds of zooming; the values below are
+    /// that reference's, each confirmed by the server's answer for the solid color there).
+    /// The search had missed each extreme inside a stretch where compositing bends the keys.
+    @Test("extremes a hostile pass found missed under compositing, huge OKLab numbers, and a conic region on its center",
+          arguments: [
+            // Translucent stops over a white backdrop (Chromium's pixel agreed: 3.051 at 7.1%).
+            ("linear-gradient(in srgb-linear, rgb(0 0 255 / 0.5), #ff00ff)", "#ffffff", 1.0, "min", 3.0730208351),
+            ("linear-gradient(in oklab, color(display-p3 1 0 0 / 0.25), #0000ff)", "#ffffff", 1.0, "min", 1.5318902),
+            ("linear-gradient(in oklab, rgb(255 0 0 / 0.5), #0000ff)", "#808080", 1.0, "strongest", 21.4602),
+            // Translucent text.
+            ("linear-gradient(in srgb-linear, #000000, #ffffff)", "rgb(61 246 68)", 0.549, "max", 4.5646829),
+            ("linear-gradient(in srgb-linear, oklch(0.4074 0.2631 248.39), color(srgb-linear 1.0990 0.2961 0.3244))", "rgb(175 163 245)", 0.054, "max", 1.0671689),
+            // OKLab a and b of 1e5: the luminance passes the text's, so the minimum is 1.
+            ("linear-gradient(in oklab, oklab(0.5 1e5 -1e5), #000000)", "#777777", 1.0, "min", 1.0000194),
+          ])
+    func hostilePassExtremes(_ css: String, _ text: String, _ alpha: Double, _ which: String, _ truth: Double) throws {
+        let g = try Self.gradient(css)
+        let t = try CSSColorParser.parse(text).converted(to: .srgb).coordinates
+        let m = GradientContrast(text: t, textAlpha: alpha, gradient: g, backdrop: SIMD3(1, 1, 1))
+        switch which {
+        case "min": #expect(m.min.ratio <= truth + 1e-6, "\(css): min \(m.min.ratio) at \(m.min.position)")
+        case "max": #expect(m.max.ratio >= truth - 1e-6, "\(css): max \(m.max.ratio) at \(m.max.position)")
+        default: #expect(abs(m.strongestLc.lc) >= truth - 1e-3, "\(css): strongest \(m.strongestLc.lc) at \(m.strongestLc.position)")
+        }
+    }
+
+    @Test("a conic region with a corner on the center sees a quarter turn; with the center on an edge, half")
+    func conicRegionOnItsCenter() throws {
+        let g = try Self.gradient("conic-gradient(in oklab, #000, #fff)")
+        let box = CSSGradient.Box(width: 100, height: 100)
+        // The quadrant below and right of the center paints positions 0.25...0.5.
+        #expect(g.parameterRanges(box: box, region: CSSGradient.Region(x: 50, y: 50, width: 10, height: 10)).map { [$0.lowerBound, $0.upperBound] }
+                .flatMap { $0 }.enumerated().allSatisfy { abs($0.element - [0.25, 0.5][$0.offset]) < 1e-12 })
+        let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g, box: box, region: CSSGradient.Region(x: 50, y: 50, width: 10, height: 10))
+        #expect(m.min.ratio > 5.9 && m.max.ratio < 16.1, "min \(m.min.ratio) max \(m.max.ratio)")
+        // The center on the top edge: the lower half turn, 0.25...0.75.
+        let half = g.parameterRanges(box: box, region: CSSGradient.Region(x: 40, y: 50, width: 20, height: 10))
+        #expect(half.count == 1 && abs(half[0].lowerBound - 0.25) < 1e-12 && abs(half[0].upperBound - 0.75) < 1e-12, "\(half)")
+        // Strictly inside: the whole turn.
+        #expect(g.parameterRanges(box: box, region: CSSGradient.Region(x: 40, y: 40, width: 20, height: 20)) == [0...1])
+    }
+
     @Test("translucent stops composite over the backdrop; hostile numbers stay finite")
     func translucentAndHostile() throws {
         let g = try Self.gradient("linear-gradient(rgb(0 0 0 / 0), #000)")

@@ -59,6 +59,10 @@ struct CubicLightPath: LightPath {
             // p'³ + 3p'²d'·w + 3p'd'²·w² + d'³·w³, and linear sRGB is N × LMS.
             let m = ColorSpaceTree.oklabToLMS
             let a = m(p), d = m(q) - a
+            // The cubic's coefficients grow with the cube of LMS': beyond 100 (OKLab a and b in
+            // the hundreds; real colors stay within ±0.5) their sum loses the digits a channel
+            // near 0 or 1 needs, so such stretches are searched (a hostile pass: a = 1e5).
+            guard (0..<3).allSatisfy({ abs(a[$0]) <= 100 && abs(a[$0] + d[$0]) <= 100 }) else { return nil }
             func cube(_ j: Int) -> SIMD4<Double> {
                 let (x, y): (Double, Double) = (a[j], d[j])
                 let c0: Double = x * x * x, c1: Double = 3 * x * x * y

@@ -269,9 +269,12 @@ extension CSSGradient {
             return [lo...hi]
         case .conic(_, let center):
             let cx = center.x.resolve(box.width), cy = center.y.resolve(box.height)
-            if cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height { return [0...1] }
+            // A center strictly inside sees every angle; on an edge half a turn, on a corner a
+            // quarter, from the corners that are not the center (a hostile pass: a region with
+            // a corner on the center had been measured over the whole turn).
+            if cx > r.x && cx < r.x + r.width && cy > r.y && cy < r.y + r.height { return [0...1] }
             let mid = parameter(atX: r.x + r.width / 2, y: r.y + r.height / 2, box: box)
-            let offsets = corners.map { c -> Double in
+            let offsets = corners.filter { $0.0 != cx || $0.1 != cy }.map { c -> Double in
                 var d = parameter(atX: c.0, y: c.1, box: box) - mid
                 d -= d.rounded()
                 return d
@@ -644,11 +647,14 @@ public struct GradientContrast: Sendable, Equatable {
         for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
         // unclipped color passes 0 or 1 (`IllinoisBracket` on that channel), in the samples' order.
-        func gamutEdges(_ n: Int, _ p: Eval, _ q: Eval) -> [Double] {
+        // With `transfer`, also where one passes 0.04045, where sRGB's transfer function changes
+        // formula: a corner of a key under compositing (a hostile pass found a peak of the ratio
+        // there under translucent text on black → white).
+        func gamutEdges(_ n: Int, _ p: Eval, _ q: Eval, transfer: Bool) -> [Double] {
             var edges: [Double] = []
             let segment = pairs[pieces[n].segment]
             for k in 0..<3 {
-                for level in stride(from: 0.0, through: 1.0, by: 1.0) {
+                for level in transfer ? [0, 0.04045, 1] : [0, 1] {
                     var (a, fa, b, fb) = (p.w, p.raw[k] - level, q.w, q.raw[k] - level)
                     // A sample on the edge (a stop with a channel at 0 or 1) takes the side a
                     // millionth of the way in: the path may leave sRGB right after it.
@@ -672,10 +678,18 @@ public struct GradientContrast: Sendable, Equatable {
             let a = compositor(SIMD3(0, 0, 0), 1).text, b = compositor(SIMD3(1, 1, 1), 1).text
             return a == b && compositor(SIMD3(1, 1, 1), 0.5).text == a
         }()
+        // Compositing bends the keys more than a smooth curve: translucent text composited over
+        // each color, translucent stops over the backdrop, a layer above or a group opacity. A
+        // wide-gamut dense scan and a hostile pass found peaks between the usual samples and
+        // beside the corners where a color leaves sRGB there.
+        let seenAsIs = (0..<3).allSatisfy { k -> Bool in
+            let probe = SIMD3<Double>(repeating: Double(k) / 2) + SIMD3(0, 0.125, 0.25) * Double(k % 2)
+            return compositor(probe, 1).background == probe
+        }
+        let bent = !textIsConstant || !seenAsIs || g.stops.contains { !($0.color.alpha >= 1) }
         let range = GradientContrast.samplesPerPiece
-        // Translucent text bends the keys more (it is composited over each color): twice the
-        // samples (a wide-gamut dense scan found peaks between the usual ones).
-        let density = textIsConstant ? 1 : 2
+        // Where compositing bends the keys: twice the samples.
+        let density = bent ? 2 : 1
         let wanted = pieces.map { p -> Int in
             let turn = pairs[p.segment].hueTravel * abs(p.w1 - p.w0)
             let extra = Int((turn * Double(density) / GradientContrast.hueDegreesPerSample).rounded(.up))
@@ -723,7 +737,7 @@ public struct GradientContrast: Sendable, Equatable {
                 // Where the path leaves or enters sRGB between two samples, clipping bends the
                 // luminance into a corner that can be an extreme: each such point is sampled.
                 if let previous {
-                    for w in gamutEdges(n, previous, e) {
+                    for w in gamutEdges(n, previous, e, transfer: bent) {
                         corners.append(all.count)
                         all.append(at(n, w))
                     }
@@ -733,10 +747,6 @@ public struct GradientContrast: Sendable, Equatable {
             }
         }
         let allSolved = !solved.contains(false)
-        // Translucent text (composited over each color) bends the keys more than a smooth
-        // curve, most of all beside a corner where a channel clips: a wide-gamut dense scan
-        // found peaks there that the piece's best sample did not lead to.
-        let bent = !textIsConstant
         let steps = GradientContrast.refinementSteps
         // The point between two neighboring samples of one piece whose `crossing` has opposite
         // signs where it is 0 (the evaluated point nearest it).
@@ -773,8 +783,8 @@ public struct GradientContrast: Sendable, Equatable {
                 }
             }
             // Each piece's best sample is refined (neighboring pieces can each hold a dip next to
-            // the stop between them); under translucent text one piece can hold several, and
-            // every sample no worse than its neighbors is refined.
+            // the stop between them); where compositing bends the keys (`bent`) one piece can
+            // hold several, and every sample no worse than its neighbors is refined.
             // The best result wins.
             var bestInPiece = [Int](repeating: -1, count: pieces.count)
             for i in all.indices where all[i].piece >= 0 {
@@ -794,7 +804,7 @@ public struct GradientContrast: Sendable, Equatable {
                 if key(r) < key(result) { result = r }
             }
             // Each side of a corner where the path leaves or enters sRGB is smooth on its own,
-            // and under translucent text can peak just beside the corner:
+            // and where compositing bends the keys can peak just beside the corner:
             // a side whose next sample is worse than the corner is polished from the corner, as
             // from a stretch's end (where the next sample is better, the key runs on to it).
             for i in corners where bent && !solved[all[i].piece] {

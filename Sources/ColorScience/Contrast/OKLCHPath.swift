@@ -31,6 +31,8 @@ struct OKLCHPath: LightPath {
         guard (0..<3).allSatisfy({ p[$0].isFinite && q[$0].isFinite }) else { return nil }
         // Negative chroma counts as 0 (CSS Color 4 §9.3): a mix of non-negative chromas stays so.
         let (cp, cq) = (Swift.max(p.y, 0), Swift.max(q.y, 0))
+        // As in `CubicLightPath`: far beyond real colors the cubes lose the digits needed.
+        guard abs(p.x) <= 100, abs(q.x) <= 100, cp <= 100, cq <= 100 else { return nil }
         (l0, dl, c0, dc) = (p.x, q.x - p.x, cp, cq - cp)
         (h0, dh) = (p.z * Double.pi / 180, (q.z - p.z) * Double.pi / 180)
     }
