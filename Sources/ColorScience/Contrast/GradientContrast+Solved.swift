@@ -9,7 +9,9 @@ import Foundation
 // - interpolated in OKLab (the default as soon as one stop is a modern color such as `oklch()`,
 //   as in Tailwind CSS v4) or a linear-light space: the linear sRGB channels are cubics of the
 //   stop weight (CubicLightPath), and the extremes lie at the stops, where a channel is clipped,
-//   where a luminance's slope changes sign, or where it crosses the text's.
+//   where a luminance's slope changes sign, or where it crosses the text's;
+// - interpolated in OKLCH: the hue turns, so the channels are smooth but not polynomials; each
+//   stretch is scanned cheaply and those points are solved between scanned colors (OKLCHPath).
 // Those points are the only colors measured, one after another, keeping the four extremes as
 // they come: no samples, no search. It gives what the general search (GradientContrast.init)
 // gives, at a fraction of its cost.
@@ -20,8 +22,8 @@ extension GradientContrast {
     /// turn), opaque text that `compositor` leaves the same over every background, and
     /// - interpolation in sRGB, stops inside sRGB and a compositor that keeps straight lines
     ///   straight; or
-    /// - interpolation in OKLab or a linear-light space (`CubicLightPath`), opaque stops, and a
-    ///   compositor that shows an opaque color as it is.
+    /// - interpolation in OKLab or a linear-light space (`CubicLightPath`) or in OKLCH
+    ///   (`OKLCHPath`), opaque stops, and a compositor that shows an opaque color as it is.
     static func solved(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
                        compositor: Compositor) -> GradientContrast? {
         guard !g.repeating else { return nil }

@@ -446,7 +446,7 @@ public struct GradientContrast: Sendable, Equatable {
     /// finds is missed by more than 1e-9. A color flatly outside the stops (a pad) is measured once.
     ///
     /// A gradient with opaque text and one stretch of the parameter, interpolated in sRGB (the
-    /// default when every stop is a legacy color; stops inside sRGB) or in OKLab or a
+    /// default when every stop is a legacy color; stops inside sRGB) or in OKLab, OKLCH or a
     /// linear-light space (opaque stops), is not searched but solved (`solved`,
     /// GradientContrast+Solved.swift): only the stops, the points where a channel clips, the
     /// luminances' interior extremes and their crossings of the text's are measured. It finds
