@@ -91,12 +91,12 @@ struct CubicLightPath: LightPath {
     @inline(__always) static func slope(_ c: SIMD4<Double>, _ w: Double) -> Double { (3 * c[3] * w + 2 * c[2]) * w + c[1] }
 
     /// The unclipped linear sRGB color at `w`.
-    func linear(at w: Double) -> SIMD3<Double> {
+    @inline(__always) func linear(at w: Double) -> SIMD3<Double> {
         SIMD3(Self.value(red, w), Self.value(green, w), Self.value(blue, w))
     }
 
     /// The unclipped linear sRGB color at `w` and its slope in `w`.
-    func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
+    @inline(__always) func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
         (linear(at: w), SIMD3(Self.slope(red, w), Self.slope(green, w), Self.slope(blue, w)))
     }
 

@@ -654,7 +654,8 @@ public struct GradientContrast: Sendable, Equatable {
             var edges: [Double] = []
             let segment = pairs[pieces[n].segment]
             for k in 0..<3 {
-                for level in transfer ? [0, 0.04045, 1] : [0, 1] {
+                for step in 0..<(transfer ? 3 : 2) {
+                    let level = step == 0 ? 0 : transfer && step == 1 ? 0.04045 : 1
                     var (a, fa, b, fb) = (p.w, p.raw[k] - level, q.w, q.raw[k] - level)
                     // A sample on the edge (a stop with a channel at 0 or 1) takes the side a
                     // millionth of the way in: the path may leave sRGB right after it.
