@@ -67,7 +67,7 @@ struct OKLCHPath: LightPath {
     /// The sign of APCA's slope from the gain table's bounds (+1, -1), or 0 when they do not
     /// settle it; `c` and `slope` are the unclipped channels and their slopes, `clip` as in
     /// `LightPoint.slope`, `table` the `gainTable`.
-    static func apcaSlopeSign(_ c: SIMD3<Double>, _ slope: SIMD3<Double>, clip: SIMD3<Double>, table: [Double]) -> Int {
+    static func apcaSlopeSign(_ c: SIMD3<Double>, _ slope: SIMD3<Double>, clip: SIMD3<Double>, table: UnsafeBufferPointer<Double>) -> Int {
         var lo = 0.0, hi = 0.0
         for k in 0..<3 where clip[k] < 0 {
             let x = Swift.min(Swift.max(c[k], 0), 1) * 1024
@@ -86,51 +86,65 @@ struct OKLCHPath: LightPath {
     func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (LightPoint) -> Void) {
         let turned = hueTravel * (w1 - w0)
         let n = Swift.min(64, 8 + Int((turned / 10).rounded(.up)))
-        // The scan, then the clipping corners merged into it in order (`corner` marks them).
-        var ws = [Double](), cs = [SIMD3<Double>](), ds = [SIMD3<Double>](), corner = [Bool]()
-        ws.reserveCapacity(n + 8); cs.reserveCapacity(n + 8); ds.reserveCapacity(n + 8); corner.reserveCapacity(n + 8)
+        // At most six corners between two scanned colors (each channel passes 0 and 1 at most
+        // once there; more would be missed, as between any two samples).
+        Self.gainTable.withUnsafeBufferPointer { table in
+            withUnsafeTemporaryAllocation(of: Node.self, capacity: 7 * n) { nodes in
+                solve(nodes, n, w0, w1, textL, textY, table, visit)
+            }
+        }
+    }
+
+    /// A scanned color, or a clipping corner merged among them.
+    struct Node { var w: Double; var c: SIMD3<Double>; var dc: SIMD3<Double>; var corner: Bool }
+
+    /// `points` on a buffer for the scan (`7n` nodes, kept on the stack).
+    private func solve(_ nodes: UnsafeMutableBufferPointer<Node>, _ n: Int, _ w0: Double, _ w1: Double,
+                       _ textL: Double, _ textY: Double, _ table: UnsafeBufferPointer<Double>, _ visit: (LightPoint) -> Void) {
+        // The scan, with the clipping corners merged into it in order (`corner` marks them).
+        var count = 0
+        func append(_ w: Double, _ e: (c: SIMD3<Double>, dc: SIMD3<Double>), corner: Bool) {
+            nodes[count] = Node(w: w, c: e.c, dc: e.dc, corner: corner)
+            count += 1
+        }
         var previous = linearWithSlope(at: w0)
-        ws.append(w0); cs.append(previous.c); ds.append(previous.dc); corner.append(false)
+        append(w0, previous, corner: false)
         for i in 1..<n {
             let w = i == n - 1 ? w1 : w0 + (w1 - w0) * Double(i) / Double(n - 1)
             let current = linearWithSlope(at: w)
             // Where a channel passes 0 or 1 in between (within 1e-12 of an end: that end, which a
             // stop at 0 or 1 reaches by rounding), in order.
-            var found = (SIMD8<Double>(repeating: .infinity), 0)
+            var found = SIMD8<Double>(repeating: .infinity), foundCount = 0
+            let before = nodes[count - 1].w
             for k in 0..<3 {
                 for level in stride(from: 0.0, through: 1.0, by: 1.0) {
                     let (fa, fb) = (previous.c[k] - level, current.c[k] - level)
                     guard fa.isFinite, fb.isFinite, fa != 0, fb != 0, (fa < 0) != (fb < 0) else { continue }
-                    let r = root(ws[ws.count - 1], fa, w, fb) { w in
+                    let r = root(before, fa, w, fb) { w in
                         let (c, d) = linearWithSlope(at: w)
                         return (c[k] - level, d[k])
                     }
-                    guard r > w0 + 1e-12 && r < w1 - 1e-12, found.1 < 8 else { continue }
-                    found.0[found.1] = r
-                    found.1 += 1
+                    guard r > w0 + 1e-12 && r < w1 - 1e-12, r > before, r < w else { continue }
+                    var j = foundCount
+                    while j > 0 && found[j - 1] > r { found[j] = found[j - 1]; j -= 1 }
+                    found[j] = r
+                    foundCount += 1
                 }
             }
-            if found.1 > 0 {
-                for r in (0..<found.1).map({ found.0[$0] }).sorted() where r > ws[ws.count - 1] && r < w {
-                    let e = linearWithSlope(at: r)
-                    ws.append(r); cs.append(e.c); ds.append(e.dc); corner.append(true)
-                }
-            }
-            ws.append(w); cs.append(current.c); ds.append(current.dc); corner.append(false)
+            for j in 0..<foundCount { append(found[j], linearWithSlope(at: found[j]), corner: true) }
+            append(w, current, corner: false)
             previous = current
         }
-        let table = Self.gainTable
         var wcagCrossed = false, apcaCrossed = false
         var wcagCrossing: LightPoint? = nil
         var start = point(at: w0)
         visit(start)
         var first = 0
-        let count = ws.count
         while first < count - 1 {
             // One piece: from `first` to the next corner or the end.
             var last = first + 1
-            while last < count - 1 && !corner[last] { last += 1 }
-            let (a, b) = (ws[first], ws[last])
+            while last < count - 1 && !nodes[last].corner { last += 1 }
+            let (a, b) = (nodes[first].w, nodes[last].w)
             let mid = linearWithSlope(at: (a + b) / 2).c
             var clip = SIMD3<Double>(repeating: -1)
             for k in 0..<3 { clip[k] = !(mid[k] >= 0) ? 0 : mid[k] > 1 ? 1 : -1 }
@@ -143,11 +157,11 @@ struct OKLCHPath: LightPath {
             }
             let end = point(at: b)
             // WCAG: an extreme where the slope changes sign; the first crossing of the text's.
-            var previousW = wcag(cs[first], ds[first])
+            var previousW = wcag(nodes[first].c, nodes[first].dc)
             for j in (first + 1)...last {
-                let current = wcag(cs[j], ds[j])
+                let current = wcag(nodes[j].c, nodes[j].dc)
                 if previousW.slope != 0, current.slope != 0, (previousW.slope < 0) != (current.slope < 0) {
-                    let r = root(ws[j - 1], previousW.slope, ws[j], current.slope) { w in
+                    let r = root(nodes[j - 1].w, previousW.slope, nodes[j].w, current.slope) { w in
                         let (c, d) = linearWithSlope(at: w)
                         return ((wcagWeights * d).sum(), .nan)
                     }
@@ -158,7 +172,7 @@ struct OKLCHPath: LightPath {
                     if fa == 0 || fb == 0 {
                         wcagCrossed = true
                     } else if (fa < 0) != (fb < 0) {
-                        let r = root(ws[j - 1], fa, ws[j], fb) { w in
+                        let r = root(nodes[j - 1].w, fa, nodes[j].w, fb) { w in
                             let (c, d) = linearWithSlope(at: w)
                             return ((wcagWeights * c).sum() + wcagConstant - textL, (wcagWeights * d).sum())
                         }
@@ -186,17 +200,17 @@ struct OKLCHPath: LightPath {
             }
             var previousSign = 0, previousIndex = first, previousPoint: LightPoint? = start
             for j in first...last {
-                var s = Self.apcaSlopeSign(cs[j], ds[j], clip: clip, table: table)
+                var s = Self.apcaSlopeSign(nodes[j].c, nodes[j].dc, clip: clip, table: table)
                 var q: LightPoint? = j == first ? start : j == last ? end : nil
                 if s == 0 {
-                    let exact = q ?? point(at: ws[j])
+                    let exact = q ?? point(at: nodes[j].w)
                     q = exact
                     let slope = exact.slope(clip)
                     s = slope > 0 ? 1 : slope < 0 ? -1 : 0
                 }
                 guard s != 0 else { continue }
                 if previousSign != 0 && s != previousSign {
-                    let pa = previousPoint ?? point(at: ws[previousIndex]), pb = q ?? point(at: ws[j])
+                    let pa = previousPoint ?? point(at: nodes[previousIndex].w), pb = q ?? point(at: nodes[j].w)
                     let m = apcaExtreme(pa, pb, clip: clip)
                     visit(m)
                     crossing(to: m)
