@@ -201,6 +201,15 @@ struct GradientTests {
         }
     }
 
+    @Test("a conic gradient's last color is reported at the end of the turn, 1, not at 0 where the first is painted",
+          arguments: ["conic-gradient(in oklab, #000, #fff)", "conic-gradient(#000, #fff)", "conic-gradient(in oklch, #000, #fff)", "conic-gradient(in hsl, #000, #fff)"])
+    func conicEndOfTurn(_ css: String) throws {
+        let g = try Self.gradient(css)
+        let white = GradientContrast(text: SIMD3(1, 1, 1), gradient: g)
+        #expect(white.min.position == 1 && abs(white.min.ratio - 1) < 1e-12, "\(css): min \(white.min.ratio) at \(white.min.position)")
+        #expect(white.max.position == 0 && abs(white.max.ratio - 21) < 1e-12, "\(css): max \(white.max.ratio) at \(white.max.position)")
+    }
+
     @Test("a conic region with a corner on the center sees a quarter turn; with the center on an edge, half")
     func conicRegionOnItsCenter() throws {
         let g = try Self.gradient("conic-gradient(in oklab, #000, #fff)")
@@ -330,9 +339,10 @@ struct GradientTests {
                         let c = g.color(at: t).converted(to: .srgb)
                         return Self.ratio(text, compositor(c.coordinates.clamped(lowerBound: .zero, upperBound: .one), c.alpha).background)
                     }
-                    // A conic gradient's seam: position 0 is also the end of the turn.
-                    let seam = css.hasPrefix("conic") && sample.position == 0
-                    #expect(abs(ratio(at: sample.position) - sample.ratio) < 1e-9 || (seam && abs(ratio(at: 1 - 1e-12) - sample.ratio) < 1e-9),
+                    // A conic gradient's seam: the end of the turn is reported as 1 (its color is
+                    // the last one, which meets the first at the start angle, position 0).
+                    let seam = css.hasPrefix("conic") && sample.position == 1
+                    #expect(seam ? abs(ratio(at: 1 - 1e-12) - sample.ratio) < 1e-9 : abs(ratio(at: sample.position) - sample.ratio) < 1e-9,
                             "\(css) box \(String(describing: b)) region \(String(describing: r)): sample at \(sample.position) ratio \(sample.ratio)")
                 }
             }

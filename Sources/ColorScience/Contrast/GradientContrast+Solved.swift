@@ -175,7 +175,8 @@ extension GradientContrast {
             let sapc = APCA.sapc(text: preparedText, backgroundY: y ?? APCA.screenLuminance(bg))
             let lc = APCA.lc(sapc: sapc)
             var position = t
-            if conic { position = t - t.rounded(.down); if !position.isFinite { position = 0 } }
+            // A conic gradient's end of the turn is 1 (see the search's `reported`).
+            if conic && t != 1 { position = t - t.rounded(.down); if !position.isFinite { position = 0 } }
             return (Sample(position: position, background: bg, text: text, ratio: r.isFinite ? r : 1, lc: lc.isFinite ? lc : 0),
                     sapc.isFinite ? sapc : 0)
         }

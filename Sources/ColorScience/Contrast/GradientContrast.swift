@@ -322,7 +322,8 @@ public struct GradientContrast: Sendable, Equatable {
     /// One measured point of the gradient.
     public struct Sample: Sendable, Equatable {
         /// The gradient parameter: a fraction of the gradient line (linear), of the ray from the
-        /// center to the ending shape (radial), or of a turn from the start angle (conic, `0..<1`).
+        /// center to the ending shape (radial), or of a turn from the start angle (conic, `0...1`:
+        /// 1 is the end of the turn, where the last color meets the first at the start angle).
         /// For repeating gradients, the position itself (not folded into the first repetition);
         /// without a box, within `0...1` (the first repetition that starts there).
         public var position: Double
@@ -535,10 +536,10 @@ public struct GradientContrast: Sendable, Equatable {
         // Pieces: a stretch of one segment (between stops i and i+1), or a constant pad color.
         struct RawPiece { var segment: Int; var u0: Double; var u1: Double; var t0: Double; var t1: Double; var shift: Double }
         var rawPieces: [RawPiece] = []
-        var constants: [(t: Double, color: Color)] = []
+        var constants: [(t: Double, shift: Double, color: Color)] = []
         for s in spans {
-            if s.lo < first { constants.append((Swift.min(first, s.hi) + s.shift, g.stops[0].color)) }
-            if s.hi > last { constants.append((Swift.max(last, s.lo) + s.shift, g.stops[g.stops.count - 1].color)) }
+            if s.lo < first { constants.append((Swift.min(first, s.hi), s.shift, g.stops[0].color)) }
+            if s.hi > last { constants.append((Swift.max(last, s.lo), s.shift, g.stops[g.stops.count - 1].color)) }
             for i in 0..<(g.stops.count - 1) {
                 let a = g.stops[i].position, b = g.stops[i + 1].position
                 guard b > a else { continue }
@@ -547,8 +548,13 @@ public struct GradientContrast: Sendable, Equatable {
                 rawPieces.append(RawPiece(segment: i, u0: (lo - a) / (b - a), u1: (hi - a) / (b - a), t0: lo, t1: hi, shift: s.shift))
             }
         }
-        func reported(_ t: Double) -> Double {
+        // A conic position folded into one turn, `0...1`: 1 for the color at the end of the turn
+        // (`canonical`, the position before shifting by whole turns or periods, is 1), which
+        // meets the first color at the start angle (a hostile pass: the last color had been
+        // reported at 0, where the first is painted).
+        func reported(_ t: Double, canonical: Double) -> Double {
             guard conic else { return t }
+            if canonical == 1 { return 1 }
             let f = t - t.rounded(.down)
             return f.isFinite ? f : 0
         }
@@ -580,9 +586,9 @@ public struct GradientContrast: Sendable, Equatable {
                 // itself is that point.
                 if p.t1 > p.t0 {
                     let t = h <= 0 ? p.t1 : p.t0
-                    constants.append((t + p.shift, pairs[p.segment].color(at: h <= 0 ? 1 : 0)))
+                    constants.append((t, p.shift, pairs[p.segment].color(at: h <= 0 ? 1 : 0)))
                 } else {
-                    constants.append((p.t0 + p.shift, pairs[p.segment].color(at: weight(p.segment, p.u0))))
+                    constants.append((p.t0, p.shift, pairs[p.segment].color(at: weight(p.segment, p.u0))))
                 }
             } else {
                 // HSL and HWB bend where the hue passes a multiple of 60°: each bend is a piece's
@@ -599,7 +605,7 @@ public struct GradientContrast: Sendable, Equatable {
         }
         if pieces.isEmpty && constants.isEmpty {
             let t = spans.first?.lo ?? first
-            constants.append((t + (spans.first?.shift ?? 0), g.color(at: t)))
+            constants.append((t, spans.first?.shift ?? 0, g.color(at: t)))
         }
         func position(_ p: Piece, _ w: Double) -> Double {
             let a = g.stops[p.segment].position, b = g.stops[p.segment + 1].position
@@ -615,7 +621,7 @@ public struct GradientContrast: Sendable, Equatable {
         }
         var count = 0
         var lastText = SIMD3<Double>(repeating: .nan), lastTextL = 0.0, lastTextY = 0.0
-        func measure(_ c: Color, at t: Double, piece: Int, w: Double) -> Eval {
+        func measure(_ c: Color, at t: Double, canonical: Double, piece: Int, w: Double) -> Eval {
             count += 1
             let s = c.converted(to: .srgb)
             let (rgb, alpha) = GradientContrast.displayed(s)
@@ -631,20 +637,21 @@ public struct GradientContrast: Sendable, Equatable {
             let ratio = WCAG.contrastRatio(lastTextL, bgL)
             let sapc = APCA.sapc(textY: lastTextY, backgroundY: bgY)
             let lc = APCA.lc(sapc: sapc)
-            let sample = Sample(position: reported(t), background: bg, text: fg, ratio: ratio.isFinite ? ratio : 1,
+            let sample = Sample(position: reported(t, canonical: canonical), background: bg, text: fg, ratio: ratio.isFinite ? ratio : 1,
                                 lc: lc.isFinite ? lc : 0)
             return Eval(sample: sample, piece: piece, w: w, dY: bgL - lastTextL, dYs: bgY - lastTextY,
                         sapc: sapc.isFinite ? sapc : 0, raw: s.coordinates)
         }
         func at(_ n: Int, _ w: Double) -> Eval {
-            measure(pairs[pieces[n].segment].color(at: w), at: position(pieces[n], w), piece: n, w: w)
+            let t = position(pieces[n], w)
+            return measure(pairs[pieces[n].segment].color(at: w), at: t, canonical: t - pieces[n].shift, piece: n, w: w)
         }
         // Every sample, piece by piece in order (a constant's piece is -1), and the indices of
         // those where a channel of the unclipped color is 0 or 1 between samples inside and
         // outside sRGB (corners of the keys).
         var all: [Eval] = []
         var corners: [Int] = []
-        for (t, c) in constants { all.append(measure(c, at: t, piece: -1, w: 0)) }
+        for (t, shift, c) in constants { all.append(measure(c, at: t + shift, canonical: t, piece: -1, w: 0)) }
         // The weights strictly between samples p and q of piece n where an sRGB channel of the
         // unclipped color passes 0 or 1 (`IllinoisBracket` on that channel), in the samples' order.
         // With `transfer`, also where one passes 0.04045, where sRGB's transfer function changes
