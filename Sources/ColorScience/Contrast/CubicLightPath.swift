@@ -228,15 +228,8 @@ struct CubicLightPath: LightPath {
             if pieceEnd == nil { visit(previous) }
             var section = previous
             func crossing(to q: LightPoint) {
-                guard !apcaCrossed else { return }
-                let fa = section.y - textY, fb = q.y - textY
-                defer { section = q }
-                guard fa.isFinite, fb.isFinite else { return }
-                if fa == 0 || fb == 0 { apcaCrossed = true; return }
-                guard (fa < 0) != (fb < 0) else { return }
-                let near = wcagCrossing.flatMap { $0.w > section.w && $0.w < q.w ? $0 : nil }
-                visit(apcaCrossing(section, q, level: textY, clip: clip, near: near))
-                apcaCrossed = true
+                if let c = firstAPCACrossing(section, q, textY: textY, clip: clip, wcagCrossing: wcagCrossing, found: &apcaCrossed) { visit(c) }
+                section = q
             }
             for j in 1..<marks.count {
                 let q = point(at: marks[j])

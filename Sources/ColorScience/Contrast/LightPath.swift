@@ -77,6 +77,22 @@ extension LightPath {
         return q
     }
 
+    /// The first point where APCA's luminance crosses the text's (`textY`), looked for on the
+    /// monotone section from `a` to `b` while none has been `found` (which it then sets): nil
+    /// when the section does not cross, or when an end already equals it (a color measured).
+    /// The search starts from `wcagCrossing` when that lies inside the section.
+    func firstAPCACrossing(_ a: LightPoint, _ b: LightPoint, textY: Double, clip: SIMD3<Double>,
+                           wcagCrossing: LightPoint?, found: inout Bool) -> LightPoint? {
+        guard !found else { return nil }
+        let fa = a.y - textY, fb = b.y - textY
+        guard fa.isFinite, fb.isFinite else { return nil }
+        if fa == 0 || fb == 0 { found = true; return nil }
+        guard (fa < 0) != (fb < 0) else { return nil }
+        found = true
+        let near = wcagCrossing.flatMap { $0.w > a.w && $0.w < b.w ? $0 : nil }
+        return apcaCrossing(a, b, level: textY, clip: clip, near: near)
+    }
+
     /// Where APCA's luminance equals `level` between `a` and `b`, where it is monotone and on
     /// opposite sides of `level`: Newton steps from `near` (a color already evaluated between
     /// them, where the WCAG luminance crosses the text's) or else from where the cubic Hermite
