@@ -33,14 +33,6 @@ struct CubicLightPath: LightPath {
         (self.red, self.green, self.blue) = (red, green, blue)
     }
 
-    /// Whether stretches interpolated in `space` are such paths.
-    static func supports(_ space: InterpolationSpace) -> Bool {
-        switch space {
-        case .oklab, .srgbLinear, .displayP3Linear, .xyz, .xyzD65, .xyzD50: return true
-        default: return false
-        }
-    }
-
     /// Linear sRGB from OKLab's non-linear LMS cubed: `xyzToLinearSRGB × lmsToXYZ`.
     static let lmsToLinearSRGB: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) = {
         let a = ColorSpaceTree.xyzToLinearSRGB, b = ColorSpaceTree.lmsToXYZ

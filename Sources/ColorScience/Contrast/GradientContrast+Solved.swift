@@ -11,7 +11,10 @@ import Foundation
 //   stop weight (CubicLightPath), and the extremes lie at the stops, where a channel is clipped,
 //   where a luminance's slope changes sign, or where it crosses the text's;
 // - interpolated in OKLCH: the hue turns, so the channels are smooth but not polynomials; each
-//   stretch is scanned cheaply and those points are solved between scanned colors (OKLCHPath).
+//   stretch is scanned cheaply and those points are solved between scanned colors (OKLCHPath);
+//   so are the other spaces, whose channels are smooth or made of smooth pieces: CIE Lab and
+//   LCH (CIELabPath), HSL and HWB (HSLPath), and the gamma-encoded RGB spaces (EncodedRGBPath,
+//   also for sRGB with a stop outside it) (ScannedLightPath).
 // Those points are the only colors measured, one after another, keeping the four extremes as
 // they come: no samples, no search. It gives what the general search (GradientContrast.init)
 // gives, at a fraction of its cost.
@@ -22,13 +25,12 @@ extension GradientContrast {
     /// turn), opaque text that `compositor` leaves the same over every background, and
     /// - interpolation in sRGB, stops inside sRGB and a compositor that keeps straight lines
     ///   straight; or
-    /// - interpolation in OKLab or a linear-light space (`CubicLightPath`) or in OKLCH
-    ///   (`OKLCHPath`), opaque stops, and a compositor that shows an opaque color as it is.
+    /// - interpolation in any other space, or in sRGB with a stop outside it: OKLab or a
+    ///   linear-light space (`CubicLightPath`), the others scanned (`ScannedLightPath`), with
+    ///   opaque stops and a compositor that shows an opaque color as it is.
     static func solved(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
                        compositor: Compositor) -> GradientContrast? {
         guard !g.repeating else { return nil }
-        let srgb = g.space == .srgb
-        guard srgb || CubicLightPath.supports(g.space) || g.space == .oklch else { return nil }
         // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
         var (lo, hi) = (0.0, 1.0)
         if box != nil {
@@ -44,12 +46,12 @@ extension GradientContrast {
         let text = compositor(SIMD3(0, 0, 0), 1).text
         guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
         let stops = g.stops
-        if srgb {
-            for s in stops {
-                let c = s.color.converted(to: .srgb).coordinates
-                guard (0..<3).allSatisfy({ c[$0] >= 0 && c[$0] <= 1 }) else { return nil }
-            }
-        } else {
+        // sRGB stretches between colors inside sRGB are straight lines of what a screen shows.
+        let srgb = g.space == .srgb && stops.allSatisfy { s in
+            let c = s.color.converted(to: .srgb).coordinates
+            return (0..<3).allSatisfy { c[$0] >= 0 && c[$0] <= 1 }
+        }
+        if !srgb {
             // An opaque color must be seen as it is (no layer above the gradient).
             for k in 0..<3 {
                 let probe = SIMD3<Double>(repeating: Double(k) / 2) + SIMD3(0, 0.125, 0.25) * Double(k % 2)
@@ -97,14 +99,23 @@ extension GradientContrast {
                     let t = q.w == w0 ? t0 : q.w == w1 ? t1 : position(q.w)
                     best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
                 }
-                if g.space == .oklch {
-                    // In OKLCH the hue turns: scanned and solved from the scan (OKLCHPath).
-                    guard let path = OKLCHPath(pair.p, pair.q, missing: pair.missing) else { return nil }
+                func scan<P: ScannedLightPath>(_ path: P?) -> Bool {
+                    guard let path else { return false }
                     path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
-                } else {
+                    return true
+                }
+                let done: Bool
+                switch g.space {
+                case .oklab, .srgbLinear, .displayP3Linear, .xyz, .xyzD65, .xyzD50:
                     guard let path = CubicLightPath(pair.p, pair.q, in: g.space) else { return nil }
                     path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
+                    done = true
+                case .oklch: done = scan(OKLCHPath(pair.p, pair.q, missing: pair.missing))
+                case .lab, .lch: done = scan(CIELabPath(pair.p, pair.q, missing: pair.missing, polar: g.space == .lch))
+                case .hsl, .hwb: done = scan(HSLPath(pair.p, pair.q, missing: pair.missing, hwb: g.space == .hwb))
+                case .srgb, .displayP3, .a98RGB, .prophotoRGB, .rec2020: done = scan(EncodedRGBPath(pair.p, pair.q, in: g.space))
                 }
+                guard done else { return nil }
                 continue
             }
             let start = best.seen(pair.color(at: w0), compositor)

@@ -115,6 +115,12 @@ enum ColorSpaceTree {
                   r1.x * v.x + r1.y * v.y + r1.z * v.z,
                   r2.x * v.x + r2.y * v.y + r2.z * v.z)
         }
+
+        /// `self × m`: the conversion that applies `m`, then `self`.
+        func after(_ m: Matrix3) -> Matrix3 {
+            func row(_ r: SIMD3<Double>) -> SIMD3<Double> { r.x * m.r0 + r.y * m.r1 + r.z * m.r2 }
+            return Matrix3(row(r0), row(r1), row(r2))
+        }
     }
 
     // MARK: Matrices (CSS Color 4 §18 sample code, conversions.js)
