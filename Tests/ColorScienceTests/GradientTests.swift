@@ -62,6 +62,21 @@ struct GradientTests {
         #expect(why.contains(words), "\(s): \(why)")
     }
 
+    /// A new user's pass: a direction after the first comma, a side without `to`, an angle
+    /// without a unit and a misspelt stop color were refused as "not a color" without saying
+    /// what was meant.
+    @Test("a stop that is not a color says what was likely meant", arguments: [
+        ("linear-gradient(in oklch, to right, red, blue)", "a direction goes in the first argument, together with any interpolation method and no comma between them (e.g. 'to right in oklch')"),
+        ("linear-gradient(right, red, blue)", "a side is written with 'to', before the first comma: 'to right'"),
+        ("linear-gradient(90, red, blue)", "an angle needs a unit: '90deg'"),
+        ("linear-gradient(#000, whte 40%)", "stop 2 'whte' is not a color: unknown color name 'whte'; did you mean the CSS color 'white'?"),
+        ("radial-gradient(circle, blak, #fff)", "did you mean the CSS color 'black'?"),
+    ])
+    func stopHints(_ s: String, _ words: String) {
+        let why = Self.refusal(s) ?? ""
+        #expect(why.contains(words), "\(s): \(why)")
+    }
+
     @Test("at most 64 stops; a 4096-character limit")
     func bounded() {
         let many = "linear-gradient(" + Array(repeating: "red", count: 65).joined(separator: ",") + ")"

@@ -490,7 +490,8 @@ public struct CSSGradient: Sendable, Equatable {
             let color: Color
             do { color = try syntax.nested { () throws(ColorParseError) -> Color in try syntax.parse(values[0]) } }
             catch {
-                throw .invalid("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))' is not a color: \(error.message)")
+                throw .invalid("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))' is not a color: \(error.message)"
+                               + stopHint(syntax.text(group), color: syntax.text(values[0]), first: n == 0, linear: name.hasSuffix("linear-gradient")))
             }
             if !isLegacy(values[0]) { legacyOnly = false }
             if values.count == 1 {
@@ -551,6 +552,27 @@ public struct CSSGradient: Sendable, Equatable {
             }
         }
         return (stops, legacyOnly)
+    }
+
+    /// What a stop that is not a color was most likely meant to be, as a clause to add to the
+    /// error (empty when nothing fits): a direction or angle written after the first comma
+    /// (`in oklch, to right`; CSS Images 3 §3.1 puts it before the first comma, with the
+    /// interpolation method), a side without `to` (the old prefixed syntax), an angle without
+    /// its unit, or a misspelt color name.
+    static func stopHint(_ text: String, color: String, first: Bool, linear: Bool) -> String {
+        let stop = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let words = stop.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        guard let head = words.first else { return "" }
+        let sides: Set<String> = ["left", "right", "top", "bottom"]
+        if linear && first {
+            if head == "to" {
+                return "; a direction goes in the first argument, together with any interpolation method and no comma between them (e.g. '\(stop) in oklch')"
+            }
+            if sides.contains(head) { return "; a side is written with 'to', before the first comma: 'to \(stop)'" }
+            if Double(head) != nil { return "; an angle needs a unit: '\(head)deg'" }
+        }
+        let suggestions = CSSColorParser.namedColorSuggestions(for: color)
+        return suggestions.isEmpty ? "" : "; did you mean the CSS color '\(suggestions[0])'?"
     }
 
     static func isPositionToken(_ t: CSSToken) -> Bool {
