@@ -66,6 +66,13 @@ import Glibc
         let colors = expectProblem(try get("/v1/system-colors"), 500, kind: "reference-data-unavailable")
         #expect(colors["detail"]?.string?.contains("ContrastService_ContrastAPI.resources") == true, "\(colors)")
         expectProblem(try get("/v1/palette/dark", body: ##"{"colors": [{"name": "t", "color": "#333333"}]}"##), 500, kind: "reference-data-unavailable")
+        // An Apple name is the missing data's problem, not a misspelt CSS color (it had been
+        // "unknown color name 'systemBlue'; did you mean the CSS color 'slateblue'?").
+        expectProblem(try get("/v1/contrast?foreground=systemBlue&background=white"), 500, kind: "reference-data-unavailable")
+        expectProblem(try get("/v1/contrast", body: ##"{"foreground": "UIColor.label", "background": "#fff"}"##), 500, kind: "reference-data-unavailable")
+        #expect(try get("/v1/contrast?foreground=slateblue&background=white").status == 200)
+        // The start-up log says what is missing before any request does.
+        #expect(server.log.contains("the Apple reference data cannot be loaded") && server.log.contains("/openapi.json answers 500"), "\(server.log)")
         server.terminate()
         #expect(server.process.terminationStatus == 0, "\(server.log)")
     }

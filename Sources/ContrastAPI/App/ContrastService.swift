@@ -27,6 +27,20 @@ public struct ContrastService: Sendable {
     /// `steps` as a chain, for answering in-process.
     let chain: MiddlewareChain
 
+    /// What the bundled resources fail to give, one sentence each naming the routes that will
+    /// answer 500 (empty when the resource bundle is installed): the server logs them at start,
+    /// so a binary copied without `ContrastService_ContrastAPI.resources` says so at once.
+    public static func missingResources() -> [String] {
+        var out: [String] = []
+        if case .failure(let e) = AppleData.shared {
+            out.append("the Apple reference data cannot be loaded (\(e.reason)): Apple system colors, audits, materials, text styles and dark palettes answer 500")
+        }
+        if case .failure(let p) = OpenAPI.document {
+            out.append("\(p.detail): /openapi.json answers 500")
+        }
+        return out
+    }
+
     /// Builds the routes from `configuration` (public directory, limits).
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration

@@ -35,6 +35,9 @@ public final class ServerRunner: Sendable {
         }
         log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(!service.configuration.authTokens.isEmpty ? "on" : "off"))")
 
+        for problem in ContrastService.missingResources() {
+            log("warn", problem)
+        }
         if !configuration.hasPublicDirectory {
             log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")
         }

@@ -149,9 +149,19 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     let end = (bytes.lastIndex(where: { !isSpace($0) }) ?? -1) + 1
     let trimmed = start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
     guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
-        trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
-        case .success(let data) = AppleData.shared
+        trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") })
     else { return nil }
+    guard case .success(let data) = AppleData.shared else {
+        // Without the bundled reference data (a binary installed without its resource bundle)
+        // an Apple name is the missing data's 500, not "unknown CSS color; did you mean
+        // slateblue" (a new user's pass).
+        let appleWords = ["label", "secondaryLabel", "tertiaryLabel", "quaternaryLabel", "placeholderText",
+                          "separator", "opaqueSeparator", "link", "lightText", "darkText"]
+        if trimmed.hasPrefix("system") || trimmed.hasPrefix("UIColor.") || trimmed.hasPrefix(".system") || appleWords.contains(trimmed) {
+            _ = try AppleData.get()
+        }
+        return nil
+    }
     var name = trimmed
     if name.hasPrefix("UIColor.") {
         name.removeFirst("UIColor.".count)
