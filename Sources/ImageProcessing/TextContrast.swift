@@ -250,9 +250,10 @@ public struct TextContrastDistribution: Sendable {
     public var wcag: Metric
     /// APCA |Lc| of the text on each pixel.
     public var apca: Metric
-    /// The block (`blockSize` × `blockSize`, tiled from the region's origin; the partial blocks
-    /// at the right and bottom edges are not candidates unless the region is narrower or lower
-    /// than one block) with the lowest mean value in the target's metric.
+    /// The block (`blockSize` × `blockSize`, tiled from the region's origin, plus a column and a
+    /// row of blocks flush with the right and bottom edges where the tiles stop short of them;
+    /// a partial block only where the region is narrower or lower than one block) with the
+    /// lowest mean value in the target's metric.
     public var worstBlock: Block
     /// Whether the 5th percentile meets the target.
     public var passes: Bool
@@ -464,6 +465,7 @@ public enum TextContrast {
             let bs = TextContrast.blockSize
             let bw = (image.width + bs - 1) / bs, bh = (image.height + bs - 1) / bs
             var blockSums = [Double](repeating: 0, count: max(1, bw * bh))
+            var edgeBlocks: [(x: Int, y: Int, mean: Double)] = []
             let wcagJudged = target.metric == .wcag2
             let judgedValues = wcagJudged ? ratio : lc
             image.pixels.withUnsafeBufferPointer { p in
@@ -501,6 +503,27 @@ public enum TextContrast {
                         i += 3
                     }
                 }
+                // The blocks flush with the right and bottom edges, when whole blocks do not
+                // reach them (a new user's pass: a dark strip narrower than a block at the right
+                // edge was never in a candidate); their pixels are read again (16 columns and
+                // 16 rows: about 1% of a 4000 × 3000 region).
+                guard details else { return }
+                func judged(_ x: Int, _ y: Int) -> Double {
+                    let o = col[x] + (plan.rowOffset?[y] ?? 0), i = (y * image.width + x) * 3
+                    let r = o + Int(p[i]), g = o + 256 + Int(p[i + 1]), b = o + 512 + Int(p[i + 2])
+                    return jv[wcagJudged ? min(Int(tw[r] + tw[g] + tw[b] + 0.5), top) : min(Int(ta[r] + ta[g] + ta[b] + 0.5), top)]
+                }
+                func flush(_ x0: Int, _ y0: Int) {
+                    var sum = 0.0
+                    for y in y0..<(y0 + bs) { for x in x0..<(x0 + bs) { sum += judged(x, y) } }
+                    edgeBlocks.append((x0, y0, sum / Double(bs * bs)))
+                }
+                let (right, bottom) = (image.width - bs, image.height - bs)
+                let rightEdge = image.width % bs != 0 && right >= 0 && bottom >= 0
+                let bottomEdge = image.height % bs != 0 && right >= 0 && bottom >= 0
+                if rightEdge { for by in 0..<(image.height / bs) { flush(right, by * bs) } }
+                if bottomEdge { for bx in 0..<(image.width / bs) { flush(bx * bs, bottom) } }
+                if rightEdge && bottomEdge { flush(right, bottom) }
                 }
             }}}}}}}}}}
             let total = image.width * image.height
@@ -518,8 +541,9 @@ public enum TextContrast {
             let wcag = metric(wCounts, ratio, ratioOrder, wColor, .wcag2)
             let apca = metric(aCounts, lc, lcOrder, aColor, .apca)
             var worst = TextContrastDistribution.Block(x: 0, y: 0, width: 0, height: 0, mean: .infinity)
-            // Whole blocks only (a sliver at the right or bottom edge is not glyph-sized), unless
-            // the region is smaller than a block in that direction.
+            // Whole blocks only (a sliver at the right or bottom edge is not glyph-sized: the
+            // blocks flush with those edges cover it), unless the region is smaller than a block
+            // in that direction.
             let fullColumns = image.width >= bs ? image.width / bs : bw, fullRows = image.height >= bs ? image.height / bs : bh
             for by in 0..<fullRows {
                 for bx in 0..<fullColumns {
@@ -529,6 +553,7 @@ public enum TextContrast {
                     if mean < worst.mean { worst = .init(x: bx * bs, y: by * bs, width: w, height: h, mean: mean) }
                 }
             }
+            for e in edgeBlocks where e.mean < worst.mean { worst = .init(x: e.x, y: e.y, width: bs, height: bs, mean: e.mean) }
             if total == 0 { worst.mean = 0 }
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
             return TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,

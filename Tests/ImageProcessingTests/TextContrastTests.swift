@@ -79,6 +79,21 @@ import Testing
         #expect(t?.after.passes == true && (t?.after.wcag.minimum ?? 0) >= 4.5)
     }
 
+    /// A dark strip narrower than a block at the right edge (40 × 20 white, columns 32–39 black,
+    /// black text): the tiles at 0 and 16 are all white (21:1), and the strip lay in no
+    /// candidate (a new user's pass). The block flush with the right edge, x 24–39, is half
+    /// black: mean (21 + 1) / 2 = 11; flush with the bottom edge too (y 4–19).
+    @Test func worstBlockReachesTheRightEdge() {
+        let img = image(40, 20) { x, _ in x >= 32 ? 0 : 255 }
+        let d = TextContrast.measure(img, text: black, target: aa)
+        let w = d.worstBlock
+        #expect(w.x == 24 && w.y == 0 && w.width == 16 && w.height == 16 && w.mean == 11, "\(w)")
+        // The same strip at the bottom edge.
+        let low = TextContrast.measure(image(20, 40) { _, y in y >= 32 ? 0 : 255 }, text: black, target: aa)
+        let b = low.worstBlock
+        #expect(b.x == 0 && b.y == 24 && b.width == 16 && b.height == 16 && b.mean == 11, "\(b)")
+    }
+
     /// A horizontal gray gradient 0…255 (one column per code) under black text: the minimum is
     /// 1:1 on the black column, the 5th percentile is the 13th column (ceil(0.05·256) = 13 →
     /// code 12), the median column 128 (code 127).
