@@ -44,14 +44,25 @@ struct EncodedRGBPath: ScannedLightPath {
 
     var hueTravel: Double { 0 }
 
-    /// Where a channel's slope jumps: prophoto-rgb's linear segment ends at ±16/512 (slope 1/16
-    /// below, 1.8·(1/32)^0.8 ≈ 0.11 above). The other transfer functions meet their lines with
-    /// nearly equal slopes (sRGB 0.0774 and 0.0776; rec2020 and a98-rgb continuous).
+    /// Where a channel's slope jumps, or its curvature: where an encoded channel passes the end
+    /// of its transfer function's linear segment, ±16/512 for prophoto-rgb (slope 1/16 below,
+    /// 1.8·(1/32)^0.8 ≈ 0.11 above), ±0.04045 for sRGB and display-p3 and ±0.0812 for rec2020
+    /// (slopes nearly equal, curvature from 0 to large). Mixed into linear sRGB, a channel that
+    /// crosses there can turn the luminance twice between two scanned colors (a hostile pass:
+    /// display-p3 out of gamut near 0, a maximum ratio 3.7112 instead of 3.7178). a98-rgb's
+    /// pure power `|e|^2.2` has no linear segment; it is cut where an encoded channel passes 0,
+    /// where its slope falls to 0 (a hostile pass: strongest Lc 105.58 instead of 105.94).
     func kinks(from a: Double, to b: Double, into cuts: inout ScanCuts) {
-        guard transfer == .prophoto else { return }
+        let edge: Double
+        switch transfer {
+        case .prophoto: edge = 16.0 / 512
+        case .srgb: edge = 0.04045
+        case .rec2020: edge = ColorSpaceTree.rec2020Beta * 4.5
+        case .a98: edge = 0
+        }
         for k in 0..<3 where change[k] != 0 {
-            cuts.add((-16.0 / 512 - start[k]) / change[k], kink: true)
-            cuts.add((16.0 / 512 - start[k]) / change[k], kink: true)
+            cuts.add((-edge - start[k]) / change[k], kink: true)
+            if edge > 0 { cuts.add((edge - start[k]) / change[k], kink: true) }
         }
     }
 

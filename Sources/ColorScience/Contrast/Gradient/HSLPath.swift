@@ -32,7 +32,7 @@ struct HSLPath: ScannedLightPath {
     var hueTravel: Double { abs(change.x) }
 
     /// Where a channel's slope jumps: every 60° of hue (a channel's `clamp(k)` turns there), and
-    /// for HSL where `l` passes ½, for HWB where `w + b` passes 1.
+    /// for HSL where `l` passes ½, for HWB where `w + b` passes 1; and where its curvature does.
     func kinks(from a: Double, to b: Double, into cuts: inout ScanCuts) {
         if change.x != 0 {
             let (h0, h1) = (start.x + change.x * a, start.x + change.x * b)
@@ -44,9 +44,47 @@ struct HSLPath: ScannedLightPath {
         }
         let (x0, dx, value) = hwb ? (start.y + start.z, change.y + change.z, 1.0) : (start.z, change.z, 0.5)
         if dx != 0 { cuts.add((value - x0) / dx, kink: true) }
+        // Between those, where an encoded channel passes the end of sRGB's linear segment
+        // (±0.04045), where the decoded channel's curvature jumps from 0: mixed with the others
+        // the luminance can turn twice there between two scanned colors (a dense scan: a
+        // minimum ratio 1.0621145 instead of 1.0621140 on `hsl, #de0909, #768a76`).
+        let pieces = cuts
+        var (p, ep) = (a, encodedWithSlope(at: a).0)
+        for i in 0...pieces.count {
+            let q = i < pieces.count ? pieces.w[i] : b
+            let eq = encodedWithSlope(at: q).0
+            for k in 0..<3 {
+                for edge in [-0.04045, 0.04045] {
+                    let (fp, fq) = (ep[k] - edge, eq[k] - edge)
+                    guard fp.isFinite, fq.isFinite, fp != 0, fq != 0, (fp < 0) != (fq < 0) else { continue }
+                    cuts.add(root(p, fp, q, fq) { w in
+                        let (e, de) = encodedWithSlope(at: w)
+                        return (e[k] - edge, de[k])
+                    }, kink: true)
+                }
+            }
+            (p, ep) = (q, eq)
+        }
     }
 
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
+        let (e, de) = encodedWithSlope(at: w)
+        var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
+        for k in 0..<3 {
+            // `srgbToLinear` with its slope (sign-symmetric, so the slope is even).
+            let a = abs(e[k])
+            if a <= 0.04045 {
+                (c[k], dc[k]) = (e[k] / 12.92, de[k] / 12.92)
+            } else {
+                let r = pow((a + 0.055) / 1.055, 2.4)
+                (c[k], dc[k]) = (e[k] < 0 ? -r : r, 2.4 * r / (a + 0.055) * de[k])
+            }
+        }
+        return (c, dc)
+    }
+
+    /// The gamma-encoded sRGB channels at `w` and their slopes.
+    func encodedWithSlope(at w: Double) -> (SIMD3<Double>, SIMD3<Double>) {
         let v = start + change * w
         var e: SIMD3<Double>, de: SIMD3<Double>
         if !hwb {
@@ -62,18 +100,7 @@ struct HSLPath: ScannedLightPath {
             e = pure * keep + v.y
             de = dpure * keep - pure * (change.y + change.z) + change.y
         }
-        var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
-        for k in 0..<3 {
-            // `srgbToLinear` with its slope (sign-symmetric, so the slope is even).
-            let a = abs(e[k])
-            if a <= 0.04045 {
-                (c[k], dc[k]) = (e[k] / 12.92, de[k] / 12.92)
-            } else {
-                let r = pow((a + 0.055) / 1.055, 2.4)
-                (c[k], dc[k]) = (e[k] < 0 ? -r : r, 2.4 * r / (a + 0.055) * de[k])
-            }
-        }
-        return (c, dc)
+        return (e, de)
     }
 
     /// `hslToSRGB` (s and l as fractions) with the slope of each channel for slopes `dh`, `ds`,

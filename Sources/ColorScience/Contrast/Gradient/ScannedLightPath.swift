@@ -119,7 +119,10 @@ extension ScannedLightPath {
             count += 1
         }
         var previous = linearWithSlope(at: w0)
-        append(w0, previous, corner: false)
+        // The stretch's ends take their slopes a hair inside, as at a kink: a kink can sit on an
+        // end (HWB's `w + b = 1` at `#777777`, whose slope then came from the gray's formula and
+        // hid an extreme: a hostile pass, 8.6 Lc).
+        append(w0, previous, corner: false, kink: true)
         for i in 1..<n {
             let w = i == n - 1 ? w1 : w0 + (w1 - w0) * Double(i) / Double(n - 1)
             let current = linearWithSlope(at: w)
@@ -138,11 +141,11 @@ extension ScannedLightPath {
                 (a, ea) = (b, eb)
             }
             for j in 0..<cuts.count { append(cuts.w[j], linearWithSlope(at: cuts.w[j]), corner: true, kink: cuts.isKink[j] != 0) }
-            append(w, current, corner: false)
+            append(w, current, corner: false, kink: i == n - 1)
             previous = current
         }
         var wcagCrossed = false, apcaCrossed = false
-        var wcagCrossing: LightPoint? = nil
+        var wcagCrossingPoint: LightPoint? = nil
         var start = point(at: w0)
         visit(start)
         var first = 0
@@ -169,38 +172,48 @@ extension ScannedLightPath {
             let lastDC = nodes[last].kink ? linearWithSlope(at: b - hair).dc : nodes[last].dc
             @inline(__always) func slopes(_ j: Int) -> SIMD3<Double> { j == first ? firstDC : j == last ? lastDC : nodes[j].dc }
             // WCAG: an extreme where the slope changes sign; the first crossing of the text's.
+            // A crossing is sought on each monotone part: between two colors, or between a color
+            // and an extreme found between them (the luminance can pass the text's and come back
+            // between two scanned colors: a hostile pass, display-p3 from rec2020 red to gray).
+            func wcagCrossing(_ a: Double, _ va: Double, _ b: Double, _ vb: Double) {
+                guard !wcagCrossed else { return }
+                let (fa, fb) = (va - textL, vb - textL)
+                if fa == 0 || fb == 0 {
+                    wcagCrossed = true
+                } else if (fa < 0) != (fb < 0) {
+                    let r = root(a, fa, b, fb) { w in
+                        let (c, d) = linearWithSlope(at: w)
+                        return ((wcagWeights * c).sum() + wcagConstant - textL, (wcagWeights * d).sum())
+                    }
+                    let q = point(at: r)
+                    visit(q)
+                    wcagCrossingPoint = q
+                    wcagCrossed = true
+                }
+            }
             var previousW = wcag(nodes[first].c, firstDC)
             for j in (first + 1)...last {
                 let current = wcag(nodes[j].c, slopes(j))
+                var (a, va) = (nodes[j - 1].w, previousW.value)
                 if previousW.slope != 0, current.slope != 0, (previousW.slope < 0) != (current.slope < 0) {
                     let r = root(nodes[j - 1].w, previousW.slope, nodes[j].w, current.slope) { w in
                         let (c, d) = linearWithSlope(at: w)
                         return ((wcagWeights * d).sum(), .nan)
                     }
-                    visit(point(at: r))
+                    let q = point(at: r)
+                    visit(q)
+                    // Inside the piece its clipped luminance is the piece's sum.
+                    wcagCrossing(a, va, r, q.l)
+                    (a, va) = (r, q.l)
                 }
-                if !wcagCrossed {
-                    let (fa, fb) = (previousW.value - textL, current.value - textL)
-                    if fa == 0 || fb == 0 {
-                        wcagCrossed = true
-                    } else if (fa < 0) != (fb < 0) {
-                        let r = root(nodes[j - 1].w, fa, nodes[j].w, fb) { w in
-                            let (c, d) = linearWithSlope(at: w)
-                            return ((wcagWeights * c).sum() + wcagConstant - textL, (wcagWeights * d).sum())
-                        }
-                        let q = point(at: r)
-                        visit(q)
-                        wcagCrossing = q
-                        wcagCrossed = true
-                    }
-                }
+                wcagCrossing(a, va, nodes[j].w, current.value)
                 previousW = current
             }
             // APCA: the slope's sign at each color (exact where the table's bound leaves it
             // open); an extreme where it changes; the first crossing of the text's between extremes.
             var section = start
             func crossing(to q: LightPoint) {
-                if let c = firstAPCACrossing(section, q, textY: textY, clip: clip, wcagCrossing: wcagCrossing, found: &apcaCrossed) { visit(c) }
+                if let c = firstAPCACrossing(section, q, textY: textY, clip: clip, wcagCrossing: wcagCrossingPoint, found: &apcaCrossed) { visit(c) }
                 section = q
             }
             var previousSign = 0, previousIndex = first, previousPoint: LightPoint? = start
@@ -244,24 +257,44 @@ extension ScannedLightPath {
                     return (c[k] - level, d[k])
                 }
             }
+            let (sa, sb) = (ea.dc[k], eb.dc[k])
+            // The turning point between `a` and `b` (where the slope changes sign), and the
+            // channel's value less `level` there.
+            func turning(_ level: Double) -> (w: Double, f: Double)? {
+                guard sa.isFinite, sb.isFinite, sa != 0, sb != 0, (sa < 0) != (sb < 0) else { return nil }
+                let turn = root(a, sa, b, sb) { w in (linearWithSlope(at: w).dc[k], .nan) }
+                let ft = linearWithSlope(at: turn).c[k] - level
+                return ft.isFinite && ft != 0 ? (turn, ft) : nil
+            }
             for level in [0.0, 1.0] {
                 let (fa, fb) = (ca - level, cb - level)
-                guard fa.isFinite, fb.isFinite, fa != 0, fb != 0 else { continue }
+                guard fa.isFinite, fb.isFinite else { continue }
+                // An end on the level up to rounding (a stop on the gamut's edge: display-p3's
+                // blue is sRGB's, so its red and green are 0 to within 1e-17) lies on the side its
+                // slope heads for; a crossing inside is then one after the channel turns back (a
+                // hostile pass: the root search took the rounding for the crossing and lost it).
+                let onA = abs(fa) < 1e-12, onB = abs(fb) < 1e-12
+                if onA || onB {
+                    guard !(onA && onB) else { continue }
+                    if onA, sa != 0, (sa < 0) != (fb < 0), let t = turning(level), (t.f < 0) == (sa < 0) {
+                        cuts.add(crossing(t.w, t.f, b, fb, level), kink: false)
+                    } else if onB, sb != 0, (sb > 0) != (fa < 0), let t = turning(level), (t.f < 0) == (sb > 0) {
+                        cuts.add(crossing(a, fa, t.w, t.f, level), kink: false)
+                    }
+                    continue
+                }
                 if (fa < 0) != (fb < 0) {
                     cuts.add(crossing(a, fa, b, fb, level), kink: false)
                     continue
                 }
                 // Where the two ends' tangents meet bounds how far a channel convex there goes;
                 // only when that lies beyond the level is its turning point sought.
-                let (sa, sb) = (ea.dc[k], eb.dc[k])
                 guard sa.isFinite, sb.isFinite, fa > 0 ? (sa < 0 && sb > 0) : (sa > 0 && sb < 0) else { continue }
                 let meet = (fb - fa + sa * a - sb * b) / (sa - sb)
                 guard ((fa + sa * (meet - a)) < 0) != (fa < 0) else { continue }
-                let turn = root(a, sa, b, sb) { w in (linearWithSlope(at: w).dc[k], .nan) }
-                let ft = linearWithSlope(at: turn).c[k] - level
-                guard ft.isFinite, ft != 0, (ft < 0) != (fa < 0) else { continue }
-                cuts.add(crossing(a, fa, turn, ft, level), kink: false)
-                cuts.add(crossing(turn, ft, b, fb, level), kink: false)
+                guard let t = turning(level), (t.f < 0) != (fa < 0) else { continue }
+                cuts.add(crossing(a, fa, t.w, t.f, level), kink: false)
+                cuts.add(crossing(t.w, t.f, b, fb, level), kink: false)
             }
         }
     }
