@@ -49,30 +49,23 @@ struct GradientTests {
         #expect(why != nil && !(why ?? "").isEmpty, "\(s) was accepted")
     }
 
-    /// Hostile pass: each of these had a message that named the wrong rule ("expected a
-    /// percentage" for 1e7%, "unknown unit" for 1e10deg, "not a stop position" for calc()).
-    @Test("out-of-range and calc() positions say which rule they break", arguments: [
+    /// Messages that say which rule a gradient breaks. A hostile pass: the first four had named
+    /// the wrong rule ("expected a percentage" for 1e7%, "unknown unit" for 1e10deg, "not a stop
+    /// position" for calc()). A new user's pass: a direction after the first comma, a side
+    /// without `to`, an angle without a unit and a misspelt stop color had been refused as "not
+    /// a color" without saying what was meant.
+    @Test("a refused gradient says which rule it breaks, and what was likely meant", arguments: [
         ("linear-gradient(#000 10000000%, #fff)", "within ±1000000%"),
         ("conic-gradient(#000 0deg, #fff 1turn, #f00 10000000000deg)", "within ±1e8 degrees"),
         ("radial-gradient(circle at 1e8% 1e8%, #000, #fff)", "within ±1e7"),
         ("linear-gradient(#000 calc(10% + 5%), #fff)", "calc(), which is not read in a stop position"),
-    ])
-    func rangeMessages(_ s: String, _ words: String) {
-        let why = Self.refusal(s) ?? ""
-        #expect(why.contains(words), "\(s): \(why)")
-    }
-
-    /// A new user's pass: a direction after the first comma, a side without `to`, an angle
-    /// without a unit and a misspelt stop color were refused as "not a color" without saying
-    /// what was meant.
-    @Test("a stop that is not a color says what was likely meant", arguments: [
         ("linear-gradient(in oklch, to right, red, blue)", "a direction goes in the first argument, together with any interpolation method and no comma between them (e.g. 'to right in oklch')"),
         ("linear-gradient(right, red, blue)", "a side is written with 'to', before the first comma: 'to right'"),
         ("linear-gradient(90, red, blue)", "an angle needs a unit: '90deg'"),
         ("linear-gradient(#000, whte 40%)", "stop 2 'whte' is not a color: unknown color name 'whte'; did you mean the CSS color 'white'?"),
         ("radial-gradient(circle, blak, #fff)", "did you mean the CSS color 'black'?"),
     ])
-    func stopHints(_ s: String, _ words: String) {
+    func refusalMessages(_ s: String, _ words: String) {
         let why = Self.refusal(s) ?? ""
         #expect(why.contains(words), "\(s): \(why)")
     }
