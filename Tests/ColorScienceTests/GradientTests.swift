@@ -404,6 +404,21 @@ struct GradientTests {
     /// whose sRGB red is 3e-18: its return to 0 was lost), the end of sRGB's linear segment in
     /// display-p3 (max ratio 3.7112 instead of 3.7178) and a98-rgb's channel passing 0 (strongest
     /// Lc 105.58 instead of 105.94). Held against a scan of 100,001 colors.
+    /// In its own space a missing component stays missing whatever its category: HWB's
+    /// whiteness has none, and `hwb(200 none 30%)` mixed in hwb took whiteness 0 (a hostile
+    /// pass: minimum 4.29 with black text where the gradient is one color, 7.69 at
+    /// hwb(200 50% 30%)). Headless Chromium 156 paints the gradient solid rgb(127, 161, 178),
+    /// filling it from the other color (CSS Color 4 §12.3).
+    @Test("a missing HWB whiteness in an hwb gradient is filled from the other stop")
+    func missingWhitenessInHWB() throws {
+        let g = try Self.gradient("linear-gradient(in hwb, hwb(200 none 30%), hwb(200 50% 30%))")
+        let solid = try Self.gradient("linear-gradient(hwb(200 50% 30%), hwb(200 50% 30%))")
+        let m = GradientContrast(text: SIMD3(0, 0, 0), gradient: g)
+        let expected = GradientContrast(text: SIMD3(0, 0, 0), gradient: solid).min.ratio
+        #expect(abs(m.min.ratio - expected) < 1e-12 && abs(m.max.ratio - expected) < 1e-12, "\(m.min.ratio)...\(m.max.ratio) against \(expected)")
+        #expect(abs(expected - 7.69) < 0.01)
+    }
+
     static let cutCases: [(String, SIMD3<Double>)] = [("linear-gradient(in hwb decreasing hue, oklch(0.8016 0.3286 359.99), #777777)",
                  SIMD3(repeating: 134.9525004183 / 255)),
                 ("linear-gradient(to right in display-p3, #0000ff, color(display-p3 0.2217 0.8629 0.2427))",

@@ -240,10 +240,16 @@ public enum ColorInterpolation {
         let (c, hueMissing) = space.coordinates(of: color)
         var missing = ComponentFlags(repeating: false)
         if color.isNone[0] || color.isNone[1] || color.isNone[2] {
-            // Only a color with a missing component pays for the category tables.
+            // Only a color with a missing component pays for the category tables. In its own
+            // space a color's missing components stay missing whatever their category (HWB's
+            // whiteness and blackness have none: `hwb(200 none 30%)` mixed in hwb had read the
+            // whiteness as 0, a hostile pass); the spaces stored as XYZ are converted, so they
+            // go through the categories.
+            let own = color.space == space.storage && space != .a98RGB && space != .prophotoRGB && space != .displayP3Linear
             let from = color.space.categories
             let to = space.categories
             for k in 0..<3 where color.isNone[k] {
+                if own { missing[k] = true; continue }
                 guard let category = from[k], let j = to.firstIndex(where: { $0 == category }) else { continue }
                 missing[j] = true
             }
