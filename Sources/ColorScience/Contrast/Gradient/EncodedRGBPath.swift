@@ -53,13 +53,7 @@ struct EncodedRGBPath: ScannedLightPath {
     /// pure power `|e|^2.2` has no linear segment; it is cut where an encoded channel passes 0,
     /// where its slope falls to 0 (a hostile pass: strongest Lc 105.58 instead of 105.94).
     func kinks(from a: Double, to b: Double, into cuts: inout ScanCuts) {
-        let edge: Double
-        switch transfer {
-        case .prophoto: edge = 16.0 / 512
-        case .srgb: edge = 0.04045
-        case .rec2020: edge = ColorSpaceTree.rec2020Beta * 4.5
-        case .a98: edge = 0
-        }
+        let edge = Self.linearSegmentEnd(transfer)
         for k in 0..<3 where change[k] != 0 {
             cuts.add((-edge - start[k]) / change[k], kink: true)
             if edge > 0 { cuts.add((edge - start[k]) / change[k], kink: true) }
@@ -70,17 +64,27 @@ struct EncodedRGBPath: ScannedLightPath {
         let e = start + change * w
         var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
         for k in 0..<3 {
-            let (v, slope) = decoded(e[k])
+            let (v, slope) = Self.decoded(e[k], transfer)
             (c[k], dc[k]) = (v, slope * change[k])
         }
         guard let m = toLinearSRGB else { return (c, dc) }
         return (m(c), m(dc))
     }
 
-    /// The linear value of an encoded channel `v` and its slope in `v` (the same formulas as
-    /// `ColorSpaceTree.srgbToLinear`, `rec2020ToLinear` and `PredefinedRGB`; the functions are
-    /// odd, so the slopes are even).
-    @inline(__always) func decoded(_ v: Double) -> (Double, Double) {
+    /// Where `transfer`'s linear segment ends (|encoded| up to it; 0 for a98-rgb, which has none).
+    static func linearSegmentEnd(_ transfer: Transfer) -> Double {
+        switch transfer {
+        case .srgb: return 0.04045
+        case .a98: return 0
+        case .prophoto: return 16.0 / 512
+        case .rec2020: return ColorSpaceTree.rec2020Beta * 4.5
+        }
+    }
+
+    /// The linear value of an encoded channel `v` and its slope in `v` under `transfer` (the
+    /// same formulas as `ColorSpaceTree.srgbToLinear`, `rec2020ToLinear` and `PredefinedRGB`;
+    /// the functions are odd, so the slopes are even). `HSLPath` decodes with `.srgb`.
+    @inline(__always) static func decoded(_ v: Double, _ transfer: Transfer) -> (Double, Double) {
         let a = abs(v)
         var r: Double, slope: Double
         switch transfer {

@@ -48,18 +48,19 @@ struct HSLPath: ScannedLightPath {
         // (±0.04045), where the decoded channel's curvature jumps from 0: mixed with the others
         // the luminance can turn twice there between two scanned colors (a dense scan: a
         // minimum ratio 1.0621145 instead of 1.0621140 on `hsl, #de0909, #768a76`).
+        let edge = EncodedRGBPath.linearSegmentEnd(.srgb)
         let pieces = cuts
         var (p, ep) = (a, encodedWithSlope(at: a).0)
         for i in 0...pieces.count {
             let q = i < pieces.count ? pieces.w[i] : b
             let eq = encodedWithSlope(at: q).0
             for k in 0..<3 {
-                for edge in [-0.04045, 0.04045] {
-                    let (fp, fq) = (ep[k] - edge, eq[k] - edge)
+                for level in [-edge, edge] {
+                    let (fp, fq) = (ep[k] - level, eq[k] - level)
                     guard fp.isFinite, fq.isFinite, fp != 0, fq != 0, (fp < 0) != (fq < 0) else { continue }
                     cuts.add(root(p, fp, q, fq) { w in
                         let (e, de) = encodedWithSlope(at: w)
-                        return (e[k] - edge, de[k])
+                        return (e[k] - level, de[k])
                     }, kink: true)
                 }
             }
@@ -71,14 +72,8 @@ struct HSLPath: ScannedLightPath {
         let (e, de) = encodedWithSlope(at: w)
         var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
         for k in 0..<3 {
-            // `srgbToLinear` with its slope (sign-symmetric, so the slope is even).
-            let a = abs(e[k])
-            if a <= 0.04045 {
-                (c[k], dc[k]) = (e[k] / 12.92, de[k] / 12.92)
-            } else {
-                let r = pow((a + 0.055) / 1.055, 2.4)
-                (c[k], dc[k]) = (e[k] < 0 ? -r : r, 2.4 * r / (a + 0.055) * de[k])
-            }
+            let (v, slope) = EncodedRGBPath.decoded(e[k], .srgb)
+            (c[k], dc[k]) = (v, slope * de[k])
         }
         return (c, dc)
     }
