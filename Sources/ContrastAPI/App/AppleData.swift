@@ -47,24 +47,19 @@ struct AppleData: Sendable {
     /// Why the resource bundle cannot be used, or nil when it is installed: SwiftPM's
     /// `Bundle.module` stops the process when the bundle is neither beside the executable nor in
     /// the build directory (e.g. a container that copied only the binary), so this is checked
-    /// first and a packaging mistake is a clear error instead of a crash.
-    /// `light`: only whether the directory exists (`access(2)`), without building a `Bundle`,
-    /// for the check at start (a `Bundle` built then cost every plain `POST /v1/contrast` 20–80
-    /// instructions more, by the heap it left).
-    static func bundleProblem(light: Bool = false) -> String? {
+    /// first and a packaging mistake is a clear error instead of a crash. The executable's
+    /// directory comes from /proc/self/exe (where Foundation's `Bundle.main` finds it on Linux)
+    /// and the bundle's from `access(2)`, without building a `Bundle`: the server checks at
+    /// start, and a `Bundle.main` built then cost every plain `POST /v1/contrast` 20–80
+    /// instructions more, by the heap it left.
+    static func bundleProblem() -> String? {
         #if os(Linux)
-        let beside: String
-        if light {
-            // The executable's directory from /proc, without Foundation's `Bundle.main`.
-            var buffer = [CChar](repeating: 0, count: 4097)
-            let n = readlink("/proc/self/exe", &buffer, 4096)
-            guard n > 0 else { return nil }
-            let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            beside = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/" + bundleName
-        } else {
-            beside = Bundle.main.bundleURL.appendingPathComponent(bundleName).path
-        }
-        guard light ? access(beside, F_OK) == 0 : Bundle(path: beside) != nil else {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink("/proc/self/exe", &buffer, 4096)
+        guard n > 0 else { return nil }
+        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let beside = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/" + bundleName
+        guard access(beside, F_OK) == 0 else {
             return "resource bundle \(bundleName) not found beside the executable (\(beside)); install it next to contrast-server"
         }
         #endif

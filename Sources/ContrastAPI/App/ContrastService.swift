@@ -30,11 +30,11 @@ public struct ContrastService: Sendable {
     /// What the bundled resources fail to give, one sentence each naming the routes that will
     /// answer 500 (empty when the resource bundle is installed): the server logs them at start,
     /// so a binary copied without `ContrastService_ContrastAPI.resources` says so at once.
-    /// Only the bundle directory's presence is checked (`AppleData.bundleProblem(light:)`):
-    /// loading the data at start left the heap so that every plain `POST /v1/contrast` cost
-    /// 20–80 instructions more.
+    /// Only the bundle directory's presence is checked (`AppleData.bundleProblem()`): loading
+    /// the data at start left the heap so that every plain `POST /v1/contrast` cost 20–80
+    /// instructions more.
     public static func missingResources() -> [String] {
-        guard let reason = AppleData.bundleProblem(light: true) else { return [] }
+        guard let reason = AppleData.bundleProblem() else { return [] }
         return ["the Apple reference data cannot be loaded (\(reason)): Apple system colors, audits, materials, text styles and dark palettes answer 500",
                 "the OpenAPI document cannot be loaded (\(reason)): /openapi.json answers 500"]
     }

@@ -39,12 +39,7 @@ enum OpenAPI {
             .failure(Problem(status: 500, kind: "openapi-unavailable", title: "OpenAPI document unavailable",
                              detail: "the bundled OpenAPI document could not be loaded: \(reason)"))
         }
-        #if os(Linux)
-        let beside = Bundle.main.bundleURL.appendingPathComponent(AppleData.bundleName).path
-        guard Bundle(path: beside) != nil else {
-            return unavailable("resource bundle \(AppleData.bundleName) not found beside the executable (\(beside))")
-        }
-        #endif
+        if let reason = AppleData.bundleProblem() { return unavailable(reason) }
         let url = Bundle.module.url(forResource: resourceName, withExtension: "json")
             ?? Bundle.module.url(forResource: resourceName, withExtension: "json", subdirectory: "Resources")
         guard let url, let data = try? Data(contentsOf: url) else {
