@@ -155,8 +155,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         // Without the bundled reference data (a binary installed without its resource bundle)
         // an Apple name is the missing data's 500, not "unknown CSS color; did you mean
         // slateblue" (a new user's pass).
-        let appleWords = ["label", "secondaryLabel", "tertiaryLabel", "quaternaryLabel", "placeholderText",
-                          "separator", "opaqueSeparator", "link", "lightText", "darkText"]
+        let appleWords = AppleCompositing.labelNames + ["separator", "opaqueSeparator", "link", "lightText", "darkText"]
         if trimmed.hasPrefix("system") || trimmed.hasPrefix("UIColor.") || trimmed.hasPrefix(".system") || appleWords.contains(trimmed) {
             _ = try AppleData.get()
         }
