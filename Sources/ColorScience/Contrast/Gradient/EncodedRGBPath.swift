@@ -43,6 +43,7 @@ struct EncodedRGBPath: ScannedLightPath {
     }
 
     var hueTravel: Double { 0 }
+    var hasKinks: Bool { true }
 
     /// Where a channel's slope jumps, or its curvature: where an encoded channel passes the end
     /// of its transfer function's linear segment, ±16/512 for prophoto-rgb (slope 1/16 below,

@@ -30,6 +30,7 @@ struct HSLPath: ScannedLightPath {
     }
 
     var hueTravel: Double { abs(change.x) }
+    var hasKinks: Bool { true }
 
     /// Where a channel's slope jumps: every 60° of hue (a channel's `clamp(k)` turns there), and
     /// for HSL where `l` passes ½, for HWB where `w + b` passes 1; and where its curvature does.
@@ -102,15 +103,21 @@ struct HSLPath: ScannedLightPath {
     /// `dl` of the components; at a corner of a piece the slope of either side.
     @inline(__always) static func hsl(hue: Double, dh: Double, s: Double, ds: Double, l: Double, dl: Double)
         -> (SIMD3<Double>, SIMD3<Double>) {
-        var h = hue.truncatingRemainder(dividingBy: 360)
-        if h < 0 { h += 360 }
+        // `fmod` only off the usual range: it was a fifth of an HSL gradient's instructions.
+        var h = hue
+        if !(h >= 0 && h < 360) {
+            h = h.truncatingRemainder(dividingBy: 360)
+            if h < 0 { h += 360 }
+        }
         let m = Swift.min(l, 1 - l), dm = l < 0.5 ? dl : -dl
         let a = s * m, da = ds * m + s * dm
         let dk = dh / 30
         var e = SIMD3<Double>.zero, de = SIMD3<Double>.zero
         let offsets = SIMD3<Double>(0, 8, 4)
         for i in 0..<3 {
-            let k = (offsets[i] + h / 30).truncatingRemainder(dividingBy: 12)
+            // `(n + h/30) mod 12` for a sum in `0..<24`: subtracting 12 is exact there (Sterbenz).
+            var k = offsets[i] + h / 30
+            if k >= 12 { k -= 12 }
             // max(-1, min(k − 3, 9 − k, 1)) and its slope in k.
             var t: Double, dt: Double
             let (x1, x2) = (k - 3, 9 - k)

@@ -46,10 +46,11 @@ extension LightPath {
         var (raw, dc) = linearWithSlope(at: w)
         if ws != w { dc = linearWithSlope(at: ws).dc }
         var rgb = SIMD3<Double>.zero, slopes = SIMD3<Double>.zero, gains = SIMD3<Double>.zero, l = 0.0, y = 0.0
+        let apcaWeights = AffineSRGBPath.apcaWeights, wcagWeights = AffineSRGBPath.wcagWeights
         for k in 0..<3 {
             let c = raw[k].isFinite ? Swift.min(Swift.max(raw[k], 0), 1) : 0
-            let a = AffineSRGBPath.apcaWeights[k]
-            l += AffineSRGBPath.wcagWeights[k] * c
+            let a = apcaWeights[k]
+            l += wcagWeights[k] * c
             if c <= 0.0031308 {
                 let e = 12.92 * c, g = e > 0 ? pow(e, APCA.mainTRC) : 0
                 rgb[k] = e

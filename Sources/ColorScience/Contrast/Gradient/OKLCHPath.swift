@@ -9,6 +9,9 @@ import Foundation
 struct OKLCHPath: ScannedLightPath {
     /// Lightness, chroma and hue (radians) at `w = 0`, and their changes to `w = 1`.
     let l0: Double, dl: Double, c0: Double, dc: Double, h0: Double, dh: Double
+    /// `ColorSpaceTree.oklabToLMS` and `CubicLightPath.lmsToLinearSRGB`, held here so that each
+    /// evaluation reads them without a global's lazy-initialization check.
+    private let toLMS = ColorSpaceTree.oklabToLMS, toLinear = CubicLightPath.lmsToLinearSRGB
 
     /// The path between two opaque colors as `ColorInterpolation.Pair` holds them in OKLCH
     /// (L, C, h° with the hue fixed up, premultiplied by an alpha of 1; a component missing in
@@ -33,10 +36,9 @@ struct OKLCHPath: ScannedLightPath {
         let (cs, sn) = (cos(h), sin(h))
         let lab = SIMD3(l0 + dl * w, chroma * cs, chroma * sn)
         let dlab = SIMD3(dl, dc * cs - chroma * dh * sn, dc * sn + chroma * dh * cs)
-        let m = ColorSpaceTree.oklabToLMS
-        let l = m(lab), dlms = m(dlab)
+        let l = toLMS(lab), dlms = toLMS(dlab)
         let lms = l * l * l, slope = 3 * l * l * dlms
-        let n = CubicLightPath.lmsToLinearSRGB
+        let n = toLinear
         func row(_ r: SIMD3<Double>, _ v: SIMD3<Double>) -> Double { r.x * v.x + r.y * v.y + r.z * v.z }
         return (SIMD3(row(n.0, lms), row(n.1, lms), row(n.2, lms)), SIMD3(row(n.0, slope), row(n.1, slope), row(n.2, slope)))
     }

@@ -30,11 +30,15 @@ protocol ScannedLightPath: LightPath {
     /// The weights between `a` and `b` where a channel's slope jumps (its formula changes:
     /// HSL's hue sextants, a transfer function's linear segment), added to `cuts` as kinks.
     func kinks(from a: Double, to b: Double, into cuts: inout ScanCuts)
+    /// Whether `kinks` can name any weight; a path without kinks has continuous slopes
+    /// everywhere, its ends included, so they need no second look a hair inside.
+    var hasKinks: Bool { get }
 }
 
 extension ScannedLightPath {
     /// No kinks: the channels' slopes are continuous.
     func kinks(from a: Double, to b: Double, into cuts: inout ScanCuts) {}
+    var hasKinks: Bool { false }
 }
 
 /// The weights where a scanned interval is cut (clipping corners and kinks), in increasing
@@ -121,8 +125,8 @@ extension ScannedLightPath {
         var previous = linearWithSlope(at: w0)
         // The stretch's ends take their slopes a hair inside, as at a kink: a kink can sit on an
         // end (HWB's `w + b = 1` at `#777777`, whose slope then came from the gray's formula and
-        // hid an extreme: a hostile pass, 8.6 Lc).
-        append(w0, previous, corner: false, kink: true)
+        // hid an extreme: a hostile pass, 8.6 Lc). Without kinks the slopes there are exact.
+        append(w0, previous, corner: false, kink: hasKinks)
         for i in 1..<n {
             let w = i == n - 1 ? w1 : w0 + (w1 - w0) * Double(i) / Double(n - 1)
             let current = linearWithSlope(at: w)
@@ -131,17 +135,21 @@ extension ScannedLightPath {
             // stop at 0 or 1 reaches by rounding); all in order.
             let before = nodes[count - 1].w
             var cuts = ScanCuts(inside: Swift.max(before, w0 + 1e-12), Swift.min(w, w1 - 1e-12))
-            kinks(from: before, to: w, into: &cuts)
-            let kinks = cuts
-            var (a, ea) = (before, previous)
-            for part in 0...kinks.count {
-                let b = part < kinks.count ? kinks.w[part] : w
-                let eb = part < kinks.count ? linearWithSlope(at: b) : current
-                clippingCorners(a, ea, b, eb, into: &cuts)
-                (a, ea) = (b, eb)
+            if hasKinks {
+                kinks(from: before, to: w, into: &cuts)
+                let kinks = cuts
+                var (a, ea) = (before, previous)
+                for part in 0...kinks.count {
+                    let b = part < kinks.count ? kinks.w[part] : w
+                    let eb = part < kinks.count ? linearWithSlope(at: b) : current
+                    clippingCorners(a, ea, b, eb, into: &cuts)
+                    (a, ea) = (b, eb)
+                }
+            } else {
+                clippingCorners(before, previous, w, current, into: &cuts)
             }
             for j in 0..<cuts.count { append(cuts.w[j], linearWithSlope(at: cuts.w[j]), corner: true, kink: cuts.isKink[j] != 0) }
-            append(w, current, corner: false, kink: i == n - 1)
+            append(w, current, corner: false, kink: hasKinks && i == n - 1)
             previous = current
         }
         var wcagCrossed = false, apcaCrossed = false
@@ -197,8 +205,7 @@ extension ScannedLightPath {
                 var (a, va) = (nodes[j - 1].w, previousW.value)
                 if previousW.slope != 0, current.slope != 0, (previousW.slope < 0) != (current.slope < 0) {
                     let r = root(nodes[j - 1].w, previousW.slope, nodes[j].w, current.slope) { w in
-                        let (c, d) = linearWithSlope(at: w)
-                        return ((wcagWeights * d).sum(), .nan)
+                        ((wcagWeights * linearWithSlope(at: w).dc).sum(), .nan)
                     }
                     let q = point(at: r)
                     visit(q)
@@ -266,7 +273,8 @@ extension ScannedLightPath {
                 let ft = linearWithSlope(at: turn).c[k] - level
                 return ft.isFinite && ft != 0 ? (turn, ft) : nil
             }
-            for level in [0.0, 1.0] {
+            for level in 0...1 {
+                let level = Double(level)
                 let (fa, fb) = (ca - level, cb - level)
                 guard fa.isFinite, fb.isFinite else { continue }
                 // An end on the level up to rounding (a stop on the gamut's edge: display-p3's
