@@ -419,6 +419,20 @@ struct GradientTests {
         #expect(abs(expected - 7.69) < 0.01)
     }
 
+    /// The same in a space stored as XYZ: `color(a98-rgb none 0.2 0.3)` had read its red as 0
+    /// (the flag was lost when the color was stored as XYZ), so this gradient, one color in CSS,
+    /// was measured from a dark teal to the other stop.
+    @Test("a missing red in an a98-rgb or prophoto-rgb gradient is filled from the other stop")
+    func missingRedInSpacesStoredAsXYZ() throws {
+        for space in ["a98-rgb", "prophoto-rgb"] {
+            let g = try Self.gradient("linear-gradient(in \(space), color(\(space) none 0.2 0.3), color(\(space) 0.9 0.2 0.3))")
+            let solid = try Self.gradient("linear-gradient(color(\(space) 0.9 0.2 0.3), color(\(space) 0.9 0.2 0.3))")
+            let m = GradientContrast(text: SIMD3(1, 1, 1), gradient: g)
+            let expected = GradientContrast(text: SIMD3(1, 1, 1), gradient: solid).min.ratio
+            #expect(abs(m.min.ratio - expected) < 1e-12 && abs(m.max.ratio - expected) < 1e-12, "\(space): \(m.min.ratio)...\(m.max.ratio) against \(expected)")
+        }
+    }
+
     static let cutCases: [(String, SIMD3<Double>)] = [("linear-gradient(in hwb decreasing hue, oklch(0.8016 0.3286 359.99), #777777)",
                  SIMD3(repeating: 134.9525004183 / 255)),
                 ("linear-gradient(to right in display-p3, #0000ff, color(display-p3 0.2217 0.8629 0.2427))",

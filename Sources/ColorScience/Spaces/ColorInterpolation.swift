@@ -88,15 +88,19 @@ public enum InterpolationSpace: String, Sendable, CaseIterable {
         }
     }
 
-    /// A color from coordinates in this space (stored in `storage`).
+    /// A color from coordinates in this space (stored in `storage`). A space stored as XYZ keeps
+    /// the `none` flags of its red, green and blue on X, Y and Z, which share their analogous
+    /// categories (CSS Color 4 §12.2), so that `color(a98-rgb none 0.5 0.5)` mixed in a98-rgb (or
+    /// sRGB) takes the other color's red; as XYZ numbers they count as 0's conversions (see
+    /// `Color.converted(to:)`).
     func color(_ c: SIMD3<Double>, alpha: Double, isNone: ComponentFlags) -> Color {
         switch self {
         case .displayP3Linear:
-            return Color(space: .xyzD65, coordinates: ColorSpaceTree.linearP3ToXYZ(c), alpha: alpha)
+            return Color(space: .xyzD65, coordinates: ColorSpaceTree.linearP3ToXYZ(c), alpha: alpha, isNone: isNone)
         case .a98RGB:
-            return Color(space: .xyzD65, coordinates: PredefinedRGB.a98RGBToXYZD65(c), alpha: alpha)
+            return Color(space: .xyzD65, coordinates: PredefinedRGB.a98RGBToXYZD65(c), alpha: alpha, isNone: isNone)
         case .prophotoRGB:
-            return Color(space: .xyzD50, coordinates: PredefinedRGB.prophotoRGBToXYZD50(c), alpha: alpha)
+            return Color(space: .xyzD50, coordinates: PredefinedRGB.prophotoRGBToXYZD50(c), alpha: alpha, isNone: isNone)
         default:
             return Color(space: storage, coordinates: c, alpha: alpha, isNone: isNone)
         }
