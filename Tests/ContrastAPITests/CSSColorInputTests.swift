@@ -45,6 +45,25 @@ struct CSSColorInputTests {
         }
     }
 
+    /// `color(a98-rgb none 0.5 0.5)` is stored as XYZ with its `none` kept for mixing; converted
+    /// to XYZ its X is the conversion of a red of 0, so the answer must not call it missing.
+    @Test("a none in a98-rgb converted to XYZ is a number there, and a mix in a98-rgb fills it")
+    func noneInA98ConvertedToXYZ() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/convert", ##"{"color": "color(a98-rgb none 0.5 0.5)", "to": ["xyz-d65", "xyz-d50"]}"##)
+        #expect(r.status == 200, "\(r.text)")
+        let zero = try post(live, "/v1/convert", ##"{"color": "color(a98-rgb 0 0.5 0.5)", "to": ["xyz-d65", "xyz-d50"]}"##)
+        for space in ["xyz-d65", "xyz-d50"] {
+            let css = r.json["conversions"]?[space]?["css"]?.string ?? ""
+            #expect(!css.contains("none") && css == zero.json["conversions"]?[space]?["css"]?.string, "\(space): \(css)")
+        }
+        let mixed = try post(live, "/v1/convert", ##"{"color": "color-mix(in a98-rgb, color(a98-rgb none 0.5 0.5), color(a98-rgb 0.8 0.2 0.2))", "to": ["xyz-d65"]}"##)
+        let filled = try post(live, "/v1/convert", ##"{"color": "color(a98-rgb 0.8 0.35 0.35)", "to": ["xyz-d65"]}"##)
+        let c = mixed.json["conversions"]?["xyz-d65"]?["coordinates"]?.array?.compactMap(\.double) ?? []
+        let e = filled.json["conversions"]?["xyz-d65"]?["coordinates"]?.array?.compactMap(\.double) ?? []
+        #expect(c.count == 3 && e.count == 3 && zip(c, e).allSatisfy { abs($0 - $1) < 1e-12 }, "\(mixed.text) against \(filled.text)")
+    }
+
     @Test("light-dark() follows the request's appearance and says which branch it used")
     func lightDarkByAppearance() throws {
         let live = try LiveServer()

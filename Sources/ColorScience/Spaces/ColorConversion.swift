@@ -37,18 +37,13 @@ extension Color {
     ///   LCH/OKLCH chroma or HSL saturation is set to 0.
     ///   Components that were `none` in the source count as 0 (CSS Color 4 §4.4); only the
     ///   destination's achromatic hue is marked `none` in the result. If `space` equals the
-    ///   source space the color is returned unchanged (apart from the clamping below), except
-    ///   that XYZ drops its `none` flags (`color(a98-rgb none 0.5 0.5)` is stored as XYZ with
-    ///   them, but its X is the conversion of a red of 0).
+    ///   source space the color is returned unchanged (apart from the clamping below).
     /// - Note: never produces NaN or infinity: coordinates beyond
     ///   `±Color.maximumCoordinateMagnitude` are clamped first and NaN counts as 0.
     public func converted(to space: ColorSpace) -> Color {
         if space == self.space {
             var same = self
             same.coordinates = ColorSpaceTree.sanitized(coordinates)
-            // XYZ also stores a98-rgb, prophoto-rgb and display-p3-linear colors with their
-            // channels' `none` flags (for interpolation): as XYZ numbers they are 0's conversions.
-            if space == .xyzD65 || space == .xyzD50 { for k in 0..<3 { same.isNone[k] = false } }
             return same
         }
         let (coordinates, hueIsNone) = ColorSpaceTree.convert(

@@ -74,7 +74,12 @@ struct ConvertEndpoint {
             if let space = t.space {
                 // Into its own space a color comes back as given: its achromatic hue is marked
                 // missing here too, as for every other space (hostile test: lch(50 0 120) kept 120).
-                conversions.append(t.rawValue, coordinates(color.converted(to: space).withAchromaticHueMissing))
+                var converted = color.converted(to: space).withAchromaticHueMissing
+                // XYZ also stores a98-rgb, prophoto-rgb and display-p3-linear colors, with their
+                // channels' `none` flags (for interpolation); as XYZ numbers they are the
+                // conversion of a 0, not a missing X, Y or Z.
+                if space == .xyzD65 || space == .xyzD50 { for k in 0..<3 { converted.isNone[k] = false } }
+                conversions.append(t.rawValue, coordinates(converted))
             } else {
                 let inSRGB = color.isInGamut(.srgb)
                 let srgb = inSRGB ? color.converted(to: .srgb) : GamutMapping.map(color, to: .srgb, method: .css4)
