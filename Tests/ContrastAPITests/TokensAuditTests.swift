@@ -215,6 +215,40 @@ struct TokensAuditTests {
         #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
     }
 
+    /// A new user's report: an alias foreground (`{color.neutral.0}`) was located at its target's
+    /// line in SARIF, JUnit and JSON, so code review annotated the shared neutral token instead
+    /// of the alias that fails.
+    @Test("reports locate an alias token at its own line; JSON adds where its color is written")
+    func aliasLocatedAtItsOwnLine() throws {
+        let live = try LiveServer()
+        let dtcg = """
+        {
+          "color": {
+            "neutral": {
+              "0": {"$type": "color", "$value": "#ffffff"}
+            },
+            "brand": {"$type": "color", "$value": "#6366f1"},
+            "text": {
+              "onBrand": {"$type": "color", "$value": "{color.neutral.0}"}
+            }
+          }
+        }
+        """
+        let files: [JSON] = [.object(["name": "tokens.json", "content": .string(dtcg)])]
+        let rules: JSON = .array([.object(["foreground": "color.text.onBrand", "background": "color.brand"])])
+        let json = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
+        let p = try #require(Self.pair(json, "color.text.onBrand", "color.brand", mode: nil), "\(json.text)")
+        #expect(p["passes"] == false)
+        #expect(p["foreground"]?["location"]?["line"]?.double == 8, "\(p)")
+        #expect(p["foreground"]?["valueLocation"]?["line"]?.double == 4, "\(p)")
+        #expect(p["background"]?["location"]?["line"]?.double == 6 && p["background"]?["valueLocation"] == nil, "\(p)")
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", "sarif")]))
+        let region = sarif.json["runs"]?.array?.first?["results"]?.array?.first?["locations"]?.array?.first?["physicalLocation"]?["region"]
+        #expect(region?["startLine"]?.double == 8, "\(sarif.text)")
+        let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", "junit")]))
+        #expect(junit.text.contains("file=\"tokens.json\" line=\"8\""), "\(junit.text)")
+    }
+
     @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
     func nothingChecked() throws {
         let live = try LiveServer()

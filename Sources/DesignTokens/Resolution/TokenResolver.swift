@@ -16,8 +16,11 @@ public struct ResolvedToken: Sendable {
     public var css: String
     /// The color.
     public var color: Color
-    /// Where the value holding the color is written.
+    /// Where the value holding the color is written (the last token of `chain`).
     public var location: TokenLocation
+    /// Where the token asked for (`path`, the first of `chain`) has its value in the mode
+    /// resolved: the line a report points at, an alias's own line rather than its target's.
+    public var tokenLocation: TokenLocation
 }
 
 /// Why a token has no color in a mode.
@@ -78,7 +81,11 @@ public final class TokenResolver: @unchecked Sendable {
     public func resolve(_ path: String, mode: String?) -> Result<ResolvedToken, ResolutionFailure> {
         let key = (mode ?? "") + "\u{0}" + path
         if let known = memo[key] { return known }
-        let result = follow(path, mode: mode, chain: [])
+        var result = follow(path, mode: mode, chain: [])
+        if case .success(var r) = result, let own = token(r.path) {
+            r.tokenLocation = own.location(in: mode)
+            result = .success(r)
+        }
         memo[key] = result
         return result
     }
@@ -92,7 +99,7 @@ public final class TokenResolver: @unchecked Sendable {
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 let css = (try? context.variables!.substitute(in: text)) ?? text
-                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location))
+                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 return .failure(.error(TokenError(file: location.file, path: chain.last, location: location,
                                                   reason: "the request variable \(TokenError.quoted(path)) is not a color: \(error.message) (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))")))
@@ -145,7 +152,7 @@ public final class TokenResolver: @unchecked Sendable {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 var css = text
                 if context.variables != nil, let expanded = try? context.variables!.substitute(in: text) { css = expanded }
-                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location))
+                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,

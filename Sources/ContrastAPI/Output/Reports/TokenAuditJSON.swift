@@ -18,8 +18,8 @@ enum TokenAuditJSON {
         let d = DisplayColor(t.color)
         return .object([
             ("token", .string(t.path)), ("chain", .array(t.chain.map { .string($0) })), ("value", .string(t.css)),
-            ("hex", .string(ColorJSON.hex(d.srgb, alpha: d.alpha))), ("location", location(t.location)),
-        ])
+            ("hex", .string(ColorJSON.hex(d.srgb, alpha: d.alpha))), ("location", location(t.tokenLocation)),
+        ] + (t.chain.count > 1 ? [("valueLocation", location(t.location))] : []))
     }
 
     static func target(_ t: ContrastTarget) -> JSON {

@@ -27,7 +27,7 @@ enum TokenAuditJUnit {
             let mode = summary.mode ?? "default"
             x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved)\">\n"
             for r in report.results where r.mode == summary.mode {
-                let location = r.foreground?.location ?? r.unresolved?.location
+                let location = r.foreground?.tokenLocation ?? r.unresolved?.location
                 let file = location.map { " file=\"\(escape($0.file))\" line=\"\($0.line)\"" } ?? ""
                 x += "    <testcase classname=\"tokens.\(escape(mode))\" name=\"\(escape(r.foregroundPath)) on \(escape(r.backgroundPath))\"\(file)>"
                 if let e = r.unresolved {

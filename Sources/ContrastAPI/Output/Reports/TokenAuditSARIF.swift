@@ -47,7 +47,7 @@ enum TokenAuditSARIF {
             // An unresolved pair (reported on request) does not fail the audit: a warning.
             o.append("level", .string(r.unresolved != nil ? "warning" : "error"))
             o.append("message", .object([("text", .string(message))]))
-            if let l = r.foreground?.location ?? r.unresolved?.location {
+            if let l = r.foreground?.tokenLocation ?? r.unresolved?.location {
                 o.append("locations", .array([.object([("physicalLocation", .object([
                     ("artifactLocation", .object([("uri", .string(uri(l.file)))])),
                     ("region", .object([("startLine", .number(Double(l.line))), ("startColumn", .number(Double(l.column)))])),

@@ -27,12 +27,13 @@ enum TokenAuditSize {
         for s in report.summaries { total += 200 + 2 * weight(s.mode ?? "default") }
         func token(_ t: ResolvedToken?) -> Int {
             guard let t else { return 0 }
-            return 120 + t.chain.reduce(0) { $0 + 4 + weight($1) } + weight(t.css) + weight(t.location.file)
+            return 120 + t.chain.reduce(0) { $0 + 4 + weight($1) } + weight(t.css) + weight(t.tokenLocation.file)
+                + (t.chain.count > 1 ? 70 + weight(t.location.file) : 0)  // an alias's valueLocation
         }
         for r in report.results {
             let names = weight(r.foregroundPath) + weight(r.backgroundPath) + weight(r.mode ?? "default")
             let reason = r.unresolved.map { weight($0.message) + weight($0.location?.file ?? "") } ?? 0
-            let file = 3 * weight((r.foreground?.location ?? r.unresolved?.location)?.file ?? "")  // percent-encoded in SARIF
+            let file = 3 * weight((r.foreground?.tokenLocation ?? r.unresolved?.location)?.file ?? "")  // percent-encoded in SARIF
             switch format {
             case .json:
                 // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,
