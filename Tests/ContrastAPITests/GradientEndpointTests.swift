@@ -282,4 +282,35 @@ struct GradientAppearanceTests {
         #expect(abs((light.json["ratio"]?.double ?? 0) - 1) < 1e-9, "\(light.text)")   // oklab: white round-trips to 1 + 4e-16
         #expect((dark.json["ratio"]?.double ?? 0) > 18, "\(dark.text)")
     }
+
+    /// A new user wrote `linear-gradient(to right, systemBlue, systemPink)` and got "unknown color
+    /// name 'systemBlue'; did you mean slateblue". Names resolve in the request's context, as in a
+    /// color member: iOS 26 systemBlue is #0088ff light, #0091ff dark; systemPink #ff2d55 light,
+    /// #ff375f dark (iOS 15–18: #007aff, #0a84ff).
+    @Test("Apple system color names in stops resolve in the request's context, with a note")
+    func systemColorNames() throws {
+        let server = GradientEndpointTests.server
+        func ratio(_ body: String) throws -> (Double, Reply) {
+            let r = try server.request("POST", "/v1/contrast", body: body)
+            return (r.json["ratio"]?.double ?? -1, r)
+        }
+        let cases: [(String, String)] = [
+            (#""appearance": "light""#, "linear-gradient(to right, #0088ff, #ff2d55)"),
+            (#""appearance": "dark""#, "linear-gradient(to right, #0091ff, #ff375f)"),
+            (#""appearance": "dark", "generation": "ios15-18""#, "linear-gradient(to right, #0a84ff, #ff375f)"),
+        ]
+        for (context, hex) in cases {
+            let (named, r) = try ratio(##"{"foreground": "#ffffff", "background": "linear-gradient(to right, systemBlue, UIColor.systemPink)", \##(context)}"##)
+            let (expected, _) = try ratio(##"{"foreground": "#ffffff", "background": "\##(hex)"}"##)
+            #expect(r.status == 200 && abs(named - expected) < 1e-12, "\(context): \(r.text)")
+            let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+            #expect(notes.contains { $0.contains("systemBlue → ") && $0.contains("UIColor.systemPink → ") }, "\(notes)")
+        }
+        // Words that are not Apple names are left to CSS: directions, `in`, CSS names.
+        let (plain, p) = try ratio(##"{"foreground": "#000", "background": "linear-gradient(to right in oklab, red, systemGreen 40%, white)"}"##)
+        #expect(p.status == 200 && plain > 1, "\(p.text)")
+        // A misspelt name is still a 400 naming it.
+        let bad = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "linear-gradient(systemBlu, white)"}"##)
+        #expect(bad.status == 400 && bad.text.contains("systemBlu"), "\(bad.text)")
+    }
 }

@@ -30,39 +30,57 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     if text.utf8.count > CSSGradient.maximumLength {
         throw Problem.invalidColor(path, "\(path.display) is longer than \(CSSGradient.maximumLength) bytes (a gradient takes at most \(CSSGradient.maximumStops) color stops)")
     }
-    do throws(ColorParseError) {
-        // `var()` is filled from the request's `variables`, as in a color member (Tailwind v4
-        // writes `linear-gradient(var(--tw-gradient-stops))`); the expansion is bounded by
-        // CSSVariables and the result by the gradient's own length limit.
-        var source = text
-        var notes: [String] = []
-        if let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(text) {
-            source = try variables.substitute(in: text)
-            let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
-            notes.append("var(): the gradient is '\(shown)' with the variables substituted")
-            if source.utf8.count > CSSGradient.maximumLength {
-                throw .invalid("with its variables substituted it is longer than \(CSSGradient.maximumLength) bytes")
-            }
+    // `var()` is filled from the request's `variables`, as in a color member (Tailwind v4
+    // writes `linear-gradient(var(--tw-gradient-stops))`); the expansion is bounded by
+    // CSSVariables and the result by the gradient's own length limit.
+    var source = text
+    var notes: [String] = []
+    if let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(text) {
+        do throws(ColorParseError) { source = try variables.substitute(in: text) } catch {
+            throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())
         }
-        // `light-dark()` in a stop follows the request's appearance, as in a color member.
-        let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
+        let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
+        notes.append("var(): the gradient is '\(shown)' with the variables substituted")
+        if source.utf8.count > CSSGradient.maximumLength {
+            throw gradientProblem(.invalid("with its variables substituted it is longer than \(CSSGradient.maximumLength) bytes"),
+                                  text, at: path, box: box, boxHint: boxHint())
+        }
+    }
+    // Apple system color names become the colors they resolve to in the request's context, as
+    // a color member resolves them (a new user wrote `linear-gradient(systemBlue, systemPink)`).
+    if let (substituted, resolved) = try substitutingSystemColors(in: source, at: path) {
+        source = substituted
+        notes.append("Apple system colors in the gradient resolved in the request's context: "
+            + resolved.map { "\($0.name) → \($0.hex)" }.joined(separator: ", "))
+    }
+    // `light-dark()` in a stop follows the request's appearance, as in a color member.
+    let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
+    do throws(ColorParseError) {
         let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme, box: box)
         return GradientInput(input: text, path: path, gradient: g, notes: notes)
     } catch {
-        let varHint = CSSRequestScope.variables == nil && CSSVariables.mayReferToVariables(text)
-            ? "; var() is filled from the request's 'variables' member, e.g. {\"--brand\": \"#0066cc\"}" : ""
-        switch error {
-        case .invalid(let why):
-            let needsBox = box == nil && why.contains(CSSGradient.boxNeeded) ? boxHint() : ""
-            // A character that looks like whitespace or cannot be seen is named, as in a color
-            // (hostile pass: a NUL was echoed as "unexpected text after the gradient: ' '").
-            let stray = CSSStrayCharacters.find(in: text).map {
-                "; the text holds \($0.firstLocated)\($0.others), which CSS does not read as whitespace or as part of a gradient"
-            } ?? ""
-            throw Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(needsBox)\(varHint)\(bareHexHint(text))")
-        case .unsupported(let why):
-            throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
-        }
+        throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())
+    }
+}
+
+/// The 400 (or 422 for valid CSS this service cannot evaluate) for a gradient `text` at `path`
+/// that did not parse: the parser's reason, a stray invisible character, how to give a box, how
+/// `var()` is filled, a hex without `#`.
+private func gradientProblem(_ error: ColorParseError, _ text: String, at path: FieldPath, box: CSSGradient.Box?,
+                             boxHint: @autoclosure () -> String) -> Problem {
+    let varHint = CSSRequestScope.variables == nil && CSSVariables.mayReferToVariables(text)
+        ? "; var() is filled from the request's 'variables' member, e.g. {\"--brand\": \"#0066cc\"}" : ""
+    switch error {
+    case .invalid(let why):
+        let needsBox = box == nil && why.contains(CSSGradient.boxNeeded) ? boxHint() : ""
+        // A character that looks like whitespace or cannot be seen is named, as in a color
+        // (hostile pass: a NUL was echoed as "unexpected text after the gradient: ' '").
+        let stray = CSSStrayCharacters.find(in: text).map {
+            "; the text holds \($0.firstLocated)\($0.others), which CSS does not read as whitespace or as part of a gradient"
+        } ?? ""
+        return Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(needsBox)\(varHint)\(bareHexHint(text))")
+    case .unsupported(let why):
+        return Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
     }
 }
 
@@ -160,4 +178,49 @@ extension Fields {
         }
         return out
     }
+}
+
+/// `text` with each Apple system color name written as a bare identifier (`systemBlue`,
+/// `UIColor.systemBlue`, `label`; not a function name, not after `--` or `#`) replaced by the
+/// color it resolves to in the request's context (`AppleRequestScope.context`, as
+/// `resolveColor`), written `rgb(r, g, b, a)` unrounded, and the names with their hex in
+/// order of appearance (each once); nil when there is none. At most
+/// `CSSGradient.maximumLength` bytes are scanned (the caller has checked the length).
+func substitutingSystemColors(in text: String, at path: FieldPath) throws(Problem) -> (String, [(name: String, hex: String)])? {
+    let bytes = Array(text.utf8)
+    func isNameByte(_ b: UInt8) -> Bool {
+        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: ".")
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b >= 0x80
+    }
+    var out: [UInt8] = []
+    var resolved: [(name: String, hex: String)] = []
+    var i = 0, copied = 0
+    while i < bytes.count {
+        guard isNameByte(bytes[i]) else { i += 1; continue }
+        var j = i
+        while j < bytes.count && isNameByte(bytes[j]) { j += 1 }
+        let before = i > 0 ? bytes[i - 1] : 0
+        // A candidate starts with a letter, is not a function name, a hex color's digits, a
+        // custom property or a number's unit (`10px`: the letter follows a digit).
+        let startsWithLetter = (bytes[i] | 0x20) >= UInt8(ascii: "a") && (bytes[i] | 0x20) <= UInt8(ascii: "z")
+        let isFunction = j < bytes.count && bytes[j] == UInt8(ascii: "(")
+        if startsWithLetter, !isFunction, before != UInt8(ascii: "#"), j - i <= maxSystemColorNameLength {
+            let word = String(decoding: bytes[i..<j], as: UTF8.self)
+            if let system = try resolveSystemColor(word, at: path, context: AppleRequestScope.context) {
+                let hex = ColorJSON.hex(system.display.srgb, alpha: system.display.alpha)
+                // Written unrounded as legacy `rgb()`: a hex would be read by `hexOrder` (argb),
+                // and a modern form would change the default interpolation from sRGB to oklab
+                // (CSS Color 4 §12.1), which a hex stop keeps.
+                let c = system.display.srgb * 255
+                out += bytes[copied..<i]
+                out += Array("rgb(\(c.x), \(c.y), \(c.z), \(system.display.alpha))".utf8)
+                copied = j
+                if !resolved.contains(where: { $0.name == word }) { resolved.append((word, hex)) }
+            }
+        }
+        i = j
+    }
+    guard !resolved.isEmpty else { return nil }
+    out += bytes[copied...]
+    return (String(decoding: out, as: UTF8.self), resolved)
 }
