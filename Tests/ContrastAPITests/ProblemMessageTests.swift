@@ -35,8 +35,20 @@ import Testing
         #expect(n["detail"]?.string?.hasSuffix("(a name of 5000 characters, shortened) is unknown; known fields: color, name") == true, "\(n)")
         // A short unknown name is whole, with no flag.
         let short = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "colour": 1}"#), 400, pointer: "/colour")
-        #expect(short["detail"] == "'/colour' is unknown; known fields: color, gamut, gamutMethod, hexOrder, to")
+        #expect(short["detail"] == "'/colour' is unknown; did you mean 'color'?; known fields: color, gamut, gamutMethod, hexOrder, to")
         #expect(short["pointerShortened"] as JSON? == .none)
+    }
+
+    /// A new user's pass: `fontsize` was refused with a list that left out `box`, `region` and
+    /// `variables` (all read by /v1/contrast) and without the near miss.
+    @Test func unknownContrastMemberNamesEveryMemberAndTheNearMiss() throws {
+        let r = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "fontsize": 16}"##), 400, pointer: "/fontsize")
+        let detail = r["detail"]?.string ?? ""
+        #expect(detail.hasPrefix("'/fontsize' is unknown; did you mean 'fontSize'?; known fields: "), "\(detail)")
+        for name in ["box", "region", "variables", "layers", "fontWeight"] { #expect(detail.contains(name), "\(name): \(detail)") }
+        let q = expectProblem(try Self.get("/v1/contrast?foreground=%23000&background=%23fff&fg=1"), 400)
+        let qd = q["detail"]?.string ?? ""
+        #expect(qd.contains("box") && qd.contains("region") && !qd.contains("variables"), "\(qd)")
     }
 
     /// The same for a query parameter's name, for a value echoed in a detail, and for the JSON

@@ -1,3 +1,4 @@
+import ColorScience
 import Foundation
 import HTTPServer
 import JSONValue
@@ -209,11 +210,15 @@ public struct Fields: Sendable {
     func field(_ key: String) -> FieldPath { path.appending(key) }
 
     /// Refuses members other than `allowed`, so a misspelt option is not silently ignored.
-    func rejectUnknown(_ allowed: Set<String>) throws(Problem) {
+    /// `listed` (default `allowed`) is what the message names as known, with the closest
+    /// match first when the member looks misspelt (`fontsize`: did you mean 'fontSize'?).
+    func rejectUnknown(_ allowed: Set<String>, listing listed: Set<String>? = nil) throws(Problem) {
         for member in object.storage where !allowed.contains(member.key) {
             let path = field(member.key)
-            let known = allowed.sorted().joined(separator: ", ")
-            throw Problem.invalidField(path, "\(path.display) is unknown; known \(path.siblingsNoun): \(known)")
+            let names = (listed ?? allowed).sorted()
+            let close = NameSuggestions.suggestions(for: member.key, among: names, limit: 1).first
+            let hint = close.map { "; did you mean '\($0)'?" } ?? ""
+            throw Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
         }
     }
 

@@ -25,6 +25,9 @@ struct ContrastEndpoint {
             } else if let key = ["box", "region"].first(where: { f.has($0) }) {
                 throw Problem.invalidField(f.field(key), "\(f.field(key).display) applies only to a gradient: \(f.field("background").display) (or a layer) must be a CSS gradient such as \"linear-gradient(#fff, #000)\"")
             } else {
+                // Named with every member this route reads: a gradient's and, in a body,
+                // `variables` (taken out before this check).
+                try f.rejectUnknown(fields, listing: f.fromQuery ? fieldsWithGradient : fieldsWithGradient.union(["variables"]))
                 throw error
             }
         }
