@@ -60,6 +60,27 @@ import Testing
         #expect(g?["element"]?["x"] == .number(-64) && g?["element"]?["width"] == .number(128))
     }
 
+    /// A new user's pass: `appearance=dark` was an unknown parameter, so `systemBlue` could only
+    /// be its light value (iOS 26: #0088ff light, #0091ff dark; iOS 15–18 dark #0a84ff). On the
+    /// black half the ratio is the text's own against black.
+    @Test func systemColorTextResolvesInTheAppleContext() throws {
+        let server = try LiveServer()
+        let image = try halfAndHalf()
+        for (query, hex) in [("", "#0088ff"), ("&appearance=dark", "#0091ff"), ("&appearance=dark&generation=ios15-18", "#0a84ff")] {
+            let r = try server.post("/v1/image/text-contrast?textColor=systemBlue&region=0,0,32,32\(query)", image)
+            #expect(r.status == 200, "\(query): \(r.text)")
+            #expect(r.json["textColor"]?["hex"] == .string(hex), "\(query): \(r.text)")
+            #expect(r.json["appleContext"]?["appearance"] == .string(query.contains("dark") ? "dark" : "light"), "\(r.text)")
+            let c = SIMD3<Double>(Double(Int(hex.dropFirst().prefix(2), radix: 16)!), Double(Int(hex.dropFirst(3).prefix(2), radix: 16)!),
+                                  Double(Int(hex.dropFirst(5).prefix(2), radix: 16)!)) / 255
+            let expected = WCAG.contrastRatio(WCAG.relativeLuminance(c), 0)
+            #expect(abs((r.json["wcag"]?["minimum"]?.double ?? 0) - expected) < 1e-4, "\(query): \(r.text)")
+        }
+        // A CSS text color without a context gets no appleContext.
+        let plain = try server.post("/v1/image/text-contrast?textColor=white", image)
+        #expect(plain.json["appleContext"] == nil, "\(plain.text)")
+    }
+
     /// The region is in displayed pixels: the black left half only, with white text, passes
     /// everywhere (21:1); large bold text lowers AA to 3:1; an APCA target reads the number as |Lc|.
     @Test func regionTextSizeAndAPCA() {

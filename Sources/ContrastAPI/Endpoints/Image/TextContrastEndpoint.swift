@@ -10,7 +10,8 @@ import JSONValue
 ///
 /// | parameter | meaning |
 /// |---|---|
-/// | `textColor` | required: any CSS color (opaque) or Apple system color name (light, base) |
+/// | `textColor` | required: any CSS color (opaque) or Apple system color name (resolved in the context below) |
+/// | `appearance`, `level`, `contrast`, `generation` | the Apple context for system color names, as in `/v1/contrast` (default light, base, standard, newest); echoed as `appleContext` when given or used |
 /// | `region` | `x,y,width,height` in pixels of the displayed image (default: the whole image); 400 when not inside it |
 /// | `fontSize`, `fontSizeUnit`, `fontWeight` | the text size, as `/v1/contrast` takes it: decides what `AA`/`AAA` require |
 /// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, a WCAG ratio `4.5:1` (`1...21`), or a number: an APCA \|Lc\| `15...108` |
@@ -25,8 +26,11 @@ import JSONValue
 /// `brightness`, `textColor`: each with `after`, the distribution measured again) and `notes`.
 extension ImageEndpoint {
     static let textContrastPath = "/v1/image/text-contrast"
-    static let textContrastFields: Set<String> = ["textColor", "region", "fontSize", "fontSizeUnit", "fontWeight",
-                                                  "target", "backdrop", "heatmap", "preview", "scrim"]
+    /// The Apple context in which system color names (`textColor`, `backdrop`) resolve, as in
+    /// `/v1/contrast` (default light, base, standard, newest generation).
+    static let appleContextFields: Set<String> = ["appearance", "level", "contrast", "generation"]
+    static let textContrastFields: Set<String> = Set(["textColor", "region", "fontSize", "fontSizeUnit", "fontWeight",
+                                                      "target", "backdrop", "heatmap", "preview", "scrim"]).union(appleContextFields)
 
     /// `POST /v1/image/text-contrast` as a router handler (JSON, or PNG for `heatmap`/`preview`).
     var textContrastHandler: HTTPHandler {
@@ -101,11 +105,14 @@ extension ImageEndpoint {
     func textContrast(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         let f = try Fields.query(request)
         try f.rejectUnknown(Self.textContrastFields)
-        let text = try f.color("textColor", required: true)!  // `required` throws when it is missing
+        let appleContext = try f.appleContext()
+        let contextGiven = Self.appleContextFields.contains { f.has($0) }
+        let (text, backdropColor) = try AppleRequestScope.run(appleContext) { () throws(Problem) in
+            (try f.color("textColor", required: true)!, try f.color("backdrop"))  // `required` throws when it is missing
+        }
         guard text.display.alpha >= 1 else {
             throw Problem.invalidField(f.field("textColor"), "\(f.field("textColor").display) must be opaque: give the color the text shows as")
         }
-        let backdropColor = try f.color("backdrop")
         if let b = backdropColor, b.display.alpha < 1 {
             throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what shows through translucent pixels")
         }
@@ -171,6 +178,9 @@ extension ImageEndpoint {
                                       ("wholeImage", .bool(r.x == 0 && r.y == 0 && r.width == whole.width && r.height == whole.height)), ("pixels", .number(Double(before.pixelCount)))]))
         out.append("textColor", .object([("input", .string(text.input)), ("hex", .string(ColorJSON.hex(textRGB)))]))
         out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
+        if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil {
+            out.append("appleContext", AppleJSON.context(appleContext))
+        }
         out.append("target", TargetInput.json(target))
         out.append("statistic", "percentile5: at least 5% of the region's pixels have this contrast or less; a single darkest or lightest pixel (noise, JPEG ringing, anti-aliased edges) does not decide")
         out.append("passes", .bool(before.passes))
