@@ -270,6 +270,57 @@ struct MatrixGradientTests {
     }
 }
 
+/// The fixes for text that misses WCAG AA somewhere on a gradient (a new user's pass: the
+/// answer said where the text fails but not what to change), each measured again.
+@Suite("Gradient fixes")
+struct GradientFixTests {
+    static let tailwind = "linear-gradient(to right in oklab, oklch(58.5% 0.233 277.117), oklch(65.6% 0.241 354.308))"
+
+    func ratio(_ body: String) throws -> Double {
+        let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: body)
+        #expect(r.status == 200, "\(r.text)")
+        return r.json["ratio"]?.double ?? -1
+    }
+
+    /// White text on Tailwind's indigo-500 → pink-500 is 3.58:1 at the pink end. The lightest
+    /// black scrim is written to 3 decimals: at it the gradient passes, 0.001 lighter it does
+    /// not (measured as a layer over the gradient); a white scrim cannot help white text; the
+    /// nearest white-hued text that passes everywhere is dark (white cannot get lighter).
+    @Test("a black scrim at the lightest passing opacity, and the nearest passing text color")
+    func scrimAndTextColor() throws {
+        let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "\##(Self.tailwind)"}"##)
+        let fixes = try #require(r.json["fixes"], "\(r.text)")
+        #expect(fixes["target"]?["minimum"] == .number(4.5))
+        let black = try #require(fixes["scrim"]?["black"], "\(fixes)")
+        let alpha = try #require(black["alpha"]?.double)
+        #expect(fixes["scrim"]?["white"] == .null && fixes["scrim"]?["recommended"] == "black", "\(fixes)")
+        let withScrim = try ratio(##"{"foreground": "#ffffff", "background": "\##(Self.tailwind)", "layers": ["rgb(0 0 0 / \##(alpha))"]}"##)
+        let lighter = try ratio(##"{"foreground": "#ffffff", "background": "\##(Self.tailwind)", "layers": ["rgb(0 0 0 / \##(alpha - 0.001))"]}"##)
+        #expect(withScrim >= 4.5 && lighter < 4.5, "\(alpha): \(withScrim), \(lighter)")
+        #expect(abs((black["after"]?["ratio"]?.double ?? 0) - withScrim) < 1e-9)
+        #expect(black["css"]?.string == "background-image: linear-gradient(rgb(0 0 0 / \(alpha)), rgb(0 0 0 / \(alpha))), \(Self.tailwind)")
+        let text = try #require(fixes["textColor"], "\(fixes)")
+        let hex = try #require(text["hex"]?.string)
+        #expect(text["direction"] == "darker")
+        let measured = try ratio(##"{"foreground": "\##(hex)", "background": "\##(Self.tailwind)"}"##)
+        #expect(measured >= 4.5 && abs((text["after"]?["ratio"]?.double ?? 0) - measured) < 1e-12, "\(hex): \(measured)")
+    }
+
+    /// Large text needs 3:1, which white on this gradient meets: no fixes. #777777 on black →
+    /// white: a nearly opaque black scrim passes (4.69:1 on black), a white one cannot (4.48:1
+    /// on white), and no text color passes on both black and white.
+    @Test("no fixes when the text passes; null where no scrim or text color can pass")
+    func passingAndHopeless() throws {
+        let large = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "\##(Self.tailwind)", "fontSize": 24}"##)
+        #expect(large.json["fixes"] == nil && (large.json["ratio"]?.double ?? 0) >= 3, "\(large.text)")
+        let gray = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#777777", "background": "linear-gradient(#000, #fff)"}"##)
+        let fixes = try #require(gray.json["fixes"], "\(gray.text)")
+        #expect(fixes["scrim"]?["black"]?["after"]?["passes"] == true && fixes["scrim"]?["white"] == .null && fixes["scrim"]?["recommended"] == "black", "\(fixes)")
+        #expect((fixes["scrim"]?["black"]?["alpha"]?.double ?? 0) > 0.9, "\(fixes)")
+        #expect(fixes["textColor"] == .null, "no gray passes on both black and white at 4.5:1: \(fixes)")
+    }
+}
+
 /// Gradient stops with `light-dark()` follow the request's appearance, as color members do.
 @Suite("Gradient stops and the Apple context")
 struct GradientAppearanceTests {

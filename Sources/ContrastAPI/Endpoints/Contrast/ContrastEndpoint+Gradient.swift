@@ -132,24 +132,31 @@ extension ContrastEndpoint {
         }
         let textLayer = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
         let gradientIsPage = pageColor == nil
-        let measured = GradientContrast(gradient: gradient.gradient, box: box, region: region) { rgb, alpha in
-            if !hasLayers {
-                let bg = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb
-                let tx = textLayer.alpha < 1 ? Compositing.sourceOver(textLayer.color, alpha: textLayer.alpha, overOpaque: bg) : textLayer.color
-                return (bg, tx)
-            }
-            var layers: [Compositing.Layer] = []
-            layers.reserveCapacity(stack.count)
-            var base = page
-            if gradientIsPage { base = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb }
-            for l in stack {
-                switch l {
-                case .color(let c): layers.append(c)
-                case .gradient(let opacity): layers.append(Compositing.Layer(color: rgb, alpha: alpha, opacity: opacity))
+        /// The gradient measured with `textLayer` as the text, and `scrim` (a fix) between the
+        /// background and the text.
+        func measure(_ textLayer: Compositing.Layer, scrim: Compositing.Layer? = nil) -> GradientContrast {
+            GradientContrast(gradient: gradient.gradient, box: box, region: region) { rgb, alpha in
+                if !hasLayers {
+                    var bg = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb
+                    if let scrim { bg = Compositing.sourceOver(scrim.color, alpha: scrim.alpha, overOpaque: bg) }
+                    let tx = textLayer.alpha < 1 ? Compositing.sourceOver(textLayer.color, alpha: textLayer.alpha, overOpaque: bg) : textLayer.color
+                    return (bg, tx)
                 }
+                var layers: [Compositing.Layer] = []
+                layers.reserveCapacity(stack.count + 1)
+                var base = page
+                if gradientIsPage { base = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb }
+                for l in stack {
+                    switch l {
+                    case .color(let c): layers.append(c)
+                    case .gradient(let opacity): layers.append(Compositing.Layer(color: rgb, alpha: alpha, opacity: opacity))
+                    }
+                }
+                if let scrim { layers.append(scrim) }
+                return (Compositing.flatten(page: base, layers: layers), Compositing.flatten(page: base, layers: layers, top: textLayer))
             }
-            return (Compositing.flatten(page: base, layers: layers), Compositing.flatten(page: base, layers: layers, top: textLayer))
         }
+        let measured = measure(textLayer)
         let worst = measured.min
         let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
 
@@ -181,6 +188,13 @@ extension ContrastEndpoint {
         ContrastJSON.apca(measured.weakestLc.lc, text: text, into: &out)
         out.key("gradient")
         writeGradient(gradient, measured, box: box, region: region, into: &out)
+        // The fixes, when the weakest ratio misses WCAG AA for the text's size.
+        let target = text?.isLarge == true ? 3.0 : 4.5
+        if worst.ratio < target {
+            out.key("fixes")
+            writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input,
+                               text: textLayer, measure: measure, into: &out)
+        }
         apple.annotate(into: &out, m, usedSystemColor: fg.systemColor != nil || pageColor?.systemColor != nil || backdrop?.systemColor != nil)
         if algorithm != .wcag2 {
             out.member("algorithm", algorithm.rawValue)
@@ -218,6 +232,80 @@ extension ContrastEndpoint {
             out.array { a in for note in notes { a.string(note) } }
         }
         out.endObject()
+    }
+
+    /// `fixes` (see `GradientFixes`), each measured again on the whole gradient (or region) and
+    /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (WCAG
+    /// AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`; nil when even an opaque
+    /// one misses; `recommended`, the lighter passing one) and `textColor` (the nearest text
+    /// color of the same OKLCH hue: `hex`, `deltaEOK`, `direction` (`lighter`, `darker`: white text
+    /// can only pass by turning dark); nil when none of that hue passes or the
+    /// text is translucent). Costs at most 52 measurements for the scrims and 3 for the color.
+    static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, text: Compositing.Layer,
+                                                measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
+                                                into out: inout S) {
+        func after(_ m: GradientContrast, into o: inout S) {
+            o.object("after") { a in
+                a.member("ratio", m.min.ratio)
+                a.member("ratioText", WCAG.ratioText(m.min.ratio))
+                a.member("apcaLc", m.weakestLc.lc)
+                a.member("passes", m.min.ratio >= target)
+            }
+        }
+        var scrims: [GradientScrimFix?] = []
+        for (name, color) in [("black", SIMD3<Double>(0, 0, 0)), ("white", SIMD3<Double>(1, 1, 1))] as [(StaticString, SIMD3<Double>)] {
+            let found = GradientFixes.lightestScrim { a in measure(text, Compositing.Layer(color: color, alpha: a)).min.ratio - target }
+            // Written to 3 decimals, rounded up, and measured as written.
+            scrims.append(found.map { a in
+                let alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
+                return GradientScrimFix(name: name, alpha: alpha, after: measure(text, Compositing.Layer(color: color, alpha: alpha)))
+            })
+        }
+        var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
+        if text.alpha >= 1 {
+            let white = measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio
+            let black = measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio
+            let range = GradientFixes.luminanceRange(weakestWithWhite: white, weakestWithBlack: black)
+            let found = NearestPassingColor.nearest(to: DisplayColor(srgb: text.color)) { c in
+                GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: range, target: target)
+            }
+            if found.move.passes {
+                let c = found.move.color.srgb
+                textColor = (ColorJSON.hex(c), found.move.deltaEOK, found.move.direction.rawValue, measure(Compositing.Layer(color: c, alpha: 1), nil))
+            }
+        }
+        out.object { o in
+            o.object("target") { t in
+                t.member("metric", "wcag2")
+                t.member("minimum", target)
+                t.member("basis", largeText ? "WCAG 2.2 AA, large text" : "WCAG 2.2 AA, normal text")
+            }
+            o.object("scrim") { so in
+                for s in scrims.indices {
+                    let name: StaticString = s == 0 ? "black" : "white"
+                    guard let scrim = scrims[s] else { so.key(name); so.null(); continue }
+                    so.object(name) { x in
+                        let channel = s == 0 ? "0 0 0" : "255 255 255"
+                        x.member("alpha", scrim.alpha)
+                        x.member("css", "background-image: linear-gradient(rgb(\(channel) / \(scrim.alpha)), rgb(\(channel) / \(scrim.alpha))), \(gradient)")
+                        after(scrim.after, into: &x)
+                    }
+                }
+                let passing = scrims.compactMap { $0 }.filter { $0.after.min.ratio >= target }
+                if let best = passing.min(by: { $0.alpha < $1.alpha }) { so.member("recommended", "\(best.name)") } else { so.key("recommended"); so.null() }
+            }
+            if let textColor {
+                o.object("textColor") { t in
+                    t.member("hex", textColor.hex)
+                    t.member("deltaEOK", textColor.deltaEOK)
+                    t.member("direction", textColor.direction)
+                    after(textColor.after, into: &t)
+                }
+            } else {
+                o.key("textColor")
+                o.null()
+            }
+        }
     }
 
     /// `gradient`: `at` (the JSON pointer or query parameter of the gradient), `function`,
@@ -299,4 +387,12 @@ extension ContrastEndpoint {
             o.member("samples", Double(m.samples))
         }
     }
+}
+
+/// A scrim found for text on a gradient: its name (`black`, `white`), opacity as written, and the
+/// gradient measured again under it.
+struct GradientScrimFix {
+    var name: StaticString
+    var alpha: Double
+    var after: GradientContrast
 }

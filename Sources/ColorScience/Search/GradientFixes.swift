@@ -1,0 +1,60 @@
+import Foundation
+
+// Fixes for text that misses a WCAG target somewhere on a gradient, each to be measured again on
+// the whole gradient by the caller (`GradientContrast`):
+// - the lightest uniform scrim: a black or white layer of opacity α between the gradient and
+//   the text (CSS `linear-gradient(rgb(0 0 0 / α), rgb(0 0 0 / α))` layered over it). The
+//   weakest ratio is not monotone in α everywhere (a black scrim darkens a color the text is
+//   already darker than), so α is scanned in steps of 1/16 and the first passing step refined
+//   by bisection;
+// - the nearest text color of the same OKLCH hue that passes on every color of the gradient
+//   (`NearestPassingColor`, the search of `/v1/suggest`). With opaque text on opaque colors the
+//   WCAG ratio depends on luminances alone (WCAG 2.2 SC 1.4.3, "contrast ratio"), and a
+//   gradient without hard stops shows every luminance between its darkest and lightest colors,
+//   so text passes everywhere exactly when its luminance `L` has `(L + 0.05) / (Lmax + 0.05)`
+//   or `(Lmin + 0.05) / (L + 0.05)` at least the target: two measurements of the gradient (white
+//   text gives `Lmax`, black text `Lmin`) replace one per candidate. With hard stops a color
+//   between two luminance bands can pass too; it is not found, and what is found still passes.
+
+/// The scrim and text-color fixes for text on a gradient (see the comment above).
+public enum GradientFixes {
+    /// Scan steps of the scrim's opacity in `0...1`, then bisection steps on the first passing one.
+    static let scrimSteps = 16, scrimBisections = 10
+
+    /// The lightest opacity `α` in `(0, 1]` of a uniform scrim whose `margin(α)` (the weakest
+    /// ratio with the scrim, less the target) is ≥ 0: the first of `1/16, 2/16, …, 1` that passes,
+    /// refined by 10 bisections (to 1/16384) toward the last that did not. nil when even an
+    /// opaque scrim (`α = 1`) misses. Calls `margin` at most 26 times.
+    public static func lightestScrim(margin: (Double) -> Double) -> Double? {
+        var previous = 0.0
+        for i in 1...scrimSteps {
+            let a = Double(i) / Double(scrimSteps)
+            guard margin(a) >= 0 else { previous = a; continue }
+            var (lo, hi) = (previous, a)
+            for _ in 0..<scrimBisections {
+                let mid = (lo + hi) / 2
+                if margin(mid) >= 0 { hi = mid } else { lo = mid }
+            }
+            return hi
+        }
+        return nil
+    }
+
+    /// The WCAG background luminance range `Lmin...Lmax` (each `0...1`) of a gradient, from the
+    /// weakest ratio of white text on it (`1.05 / (Lmax + 0.05)`) and of black text
+    /// (`(Lmin + 0.05) / 0.05`), WCAG 2.2 SC 1.4.3.
+    public static func luminanceRange(weakestWithWhite: Double, weakestWithBlack: Double) -> ClosedRange<Double> {
+        let lmax = Swift.min(Swift.max(1.05 / weakestWithWhite - 0.05, 0), 1)
+        let lmin = Swift.min(Swift.max(weakestWithBlack * 0.05 - 0.05, 0), lmax)
+        return lmin...lmax
+    }
+
+    /// The weakest WCAG ratio of opaque text of relative luminance `text` (`0...1`) on every
+    /// luminance of `backgrounds`, less `target`: ≥ 0 when it passes on all of them. Text whose
+    /// luminance lies inside the range meets one of them (ratio 1).
+    public static func wcagMargin(text: Double, backgrounds: ClosedRange<Double>, target: Double) -> Double {
+        let ratio = text >= backgrounds.upperBound ? (text + 0.05) / (backgrounds.upperBound + 0.05)
+            : text <= backgrounds.lowerBound ? (backgrounds.lowerBound + 0.05) / (text + 0.05) : 1
+        return ratio - target
+    }
+}
