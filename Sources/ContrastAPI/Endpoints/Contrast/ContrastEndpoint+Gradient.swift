@@ -237,10 +237,14 @@ extension ContrastEndpoint {
     /// `fixes` (see `GradientFixes`), each measured again on the whole gradient (or region) and
     /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (WCAG
     /// AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`; nil when even an opaque
-    /// one misses; `recommended`, the lighter passing one) and `textColor` (the nearest text
+    /// one misses; `recommended`, the lighter passing one; `complete: false` and a `note` when the
+    /// search spent `fixSampleBudget`) and `textColor` (the nearest text
     /// color of the same OKLCH hue: `hex`, `deltaEOK`, `direction` (`lighter`, `darker`: white text
     /// can only pass by turning dark); nil when none of that hue passes or the
-    /// text is translucent). Costs at most 52 measurements for the scrims and 3 for the color.
+    /// text is translucent). Costs at most 57 measurements: 26 and 1 for each scrim, 3 for the color.
+    /// The most gradient colors the scrim searches of one answer may measure (about 50 ms).
+    static let fixSampleBudget = 100_000
+
     static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, text: Compositing.Layer,
                                                 measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
                                                 into out: inout S) {
@@ -252,13 +256,26 @@ extension ContrastEndpoint {
                 a.member("passes", m.min.ratio >= target)
             }
         }
+        // The scrims' measurements are searched (a layer over the gradient), each up to tens of
+        // thousands of colors on a gradient of 64 stops turning the hue: their colors are
+        // counted, and once `fixSampleBudget` is spent no further scrim is measured (a hostile
+        // pass: 57 such measurements took a second).
+        var spent = 0, stopped = false
+        func budgeted(_ scrim: Compositing.Layer) -> GradientContrast? {
+            guard spent < fixSampleBudget else { stopped = true; return nil }
+            let m = measure(text, scrim)
+            spent += m.samples
+            return m
+        }
         var scrims: [GradientScrimFix?] = []
         for (name, color) in [("black", SIMD3<Double>(0, 0, 0)), ("white", SIMD3<Double>(1, 1, 1))] as [(StaticString, SIMD3<Double>)] {
-            let found = GradientFixes.lightestScrim { a in measure(text, Compositing.Layer(color: color, alpha: a)).min.ratio - target }
+            let found = GradientFixes.lightestScrim { a in
+                budgeted(Compositing.Layer(color: color, alpha: a)).map { $0.min.ratio - target } ?? -.infinity
+            }
             // Written to 3 decimals, rounded up, and measured as written.
-            scrims.append(found.map { a in
+            scrims.append(found.flatMap { a in
                 let alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
-                return GradientScrimFix(name: name, alpha: alpha, after: measure(text, Compositing.Layer(color: color, alpha: alpha)))
+                return budgeted(Compositing.Layer(color: color, alpha: alpha)).map { GradientScrimFix(name: name, alpha: alpha, after: $0) }
             })
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
@@ -293,6 +310,10 @@ extension ContrastEndpoint {
                 }
                 let passing = scrims.compactMap { $0 }.filter { $0.after.min.ratio >= target }
                 if let best = passing.min(by: { $0.alpha < $1.alpha }) { so.member("recommended", "\(best.name)") } else { so.key("recommended"); so.null() }
+                if stopped {
+                    so.member("complete", false)
+                    so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim given passes but may not be the lightest, and null means none was found in time; a gradient with fewer stops or less hue turned measures faster")
+                }
             }
             if let textColor {
                 o.object("textColor") { t in
