@@ -433,6 +433,28 @@ struct GradientTests {
         }
     }
 
+    /// A component missing in both stops stays missing, so 0 in the interpolation space (CSS
+    /// Color 4 §12.2), not the conversion of the stops' own 0: white text on this prophoto-rgb
+    /// gradient was measured from 3.49042 (the sRGB stop as written) where an independent
+    /// reference (a hostile pass: its own §12 interpolation, 20,001 colors a stretch) gives the
+    /// values held here. Also in oklab (CubicLightPath) with lab stops missing their lightness.
+    @Test("a component missing in both stops is 0 in the interpolation space")
+    func missingInBothStops() throws {
+        let g = try Self.gradient("linear-gradient(in prophoto-rgb, color(srgb none 0.6 0.6), color(srgb none 0.3 0.9))")
+        let white = GradientContrast(text: SIMD3(1, 1, 1), gradient: g)
+        #expect(abs(white.min.ratio - 3.22624) < 1e-4 && abs(white.max.ratio - 5.78875) < 1e-4, "\(white.min.ratio)...\(white.max.ratio)")
+        #expect(abs(white.weakestLc.lc - -64.295) < 1e-3 && abs(white.strongestLc.lc - -83.177) < 1e-3, "\(white.weakestLc.lc), \(white.strongestLc.lc)")
+        let black = GradientContrast(text: SIMD3(0, 0, 0), gradient: g)
+        #expect(abs(black.min.ratio - 3.62773) < 1e-4 && abs(black.max.ratio - 6.50912) < 1e-4, "\(black.min.ratio)...\(black.max.ratio)")
+        // In oklab: lab(none …) has no lightness, and mixed in oklab OKLab's L is 0 all along:
+        // the same as the stops written with oklab lightness 0.
+        let lab = try Self.gradient("linear-gradient(in oklab, lab(none 20 -30), lab(none -40 10))")
+        let a = ColorInterpolation.Pair(lab.stops[0].color, lab.stops[1].color, in: .oklab)
+        let zero = try Self.gradient("linear-gradient(in oklab, oklab(0 \(a.color(at: 0).coordinates.y) \(a.color(at: 0).coordinates.z)), oklab(0 \(a.color(at: 1).coordinates.y) \(a.color(at: 1).coordinates.z)))")
+        let (m1, m2) = (GradientContrast(text: SIMD3(1, 1, 1), gradient: lab), GradientContrast(text: SIMD3(1, 1, 1), gradient: zero))
+        #expect(abs(m1.min.ratio - m2.min.ratio) < 1e-9 && abs(m1.max.ratio - m2.max.ratio) < 1e-9, "\(m1.min.ratio) against \(m2.min.ratio)")
+    }
+
     static let cutCases: [(String, SIMD3<Double>)] = [("linear-gradient(in hwb decreasing hue, oklch(0.8016 0.3286 359.99), #777777)",
                  SIMD3(repeating: 134.9525004183 / 255)),
                 ("linear-gradient(to right in display-p3, #0000ff, color(display-p3 0.2217 0.8629 0.2427))",

@@ -190,8 +190,14 @@ public enum ColorInterpolation {
                 p.c[k] *= pa
                 q.c[k] *= qa
             }
+            // A component missing in both stays missing, so 0 in this space (§12.2): not the value
+            // its color's own 0 converts to (`color(srgb none 0.6 0.6)` mixed in prophoto-rgb has
+            // prophoto red 0; the gradient paths had taken the converted red, a hostile pass).
             var missing = ComponentFlags(repeating: false)
-            for k in 0..<3 where p.missing[k] && q.missing[k] { missing[k] = true }
+            for k in 0..<3 where p.missing[k] && q.missing[k] {
+                missing[k] = true
+                (p.c[k], q.c[k]) = (0, 0)
+            }
             (self.p, self.q, self.pa, self.qa) = (p.c, q.c, pa, qa)
             (self.missing, self.bothAlphaMissing, self.space, self.hueIndex) = (missing, bothAlphaMissing, space, hueIndex)
         }
