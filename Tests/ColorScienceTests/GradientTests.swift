@@ -455,6 +455,20 @@ struct GradientTests {
         #expect(abs(m1.min.ratio - m2.min.ratio) < 1e-9 && abs(m1.max.ratio - m2.max.ratio) < 1e-9, "\(m1.min.ratio) against \(m2.min.ratio)")
     }
 
+    /// A repeating gradient has no pads: where the pattern ends its last stop is seen as the end
+    /// of the last stretch, where a `none` takes the other stop's value (here hwb's hue: 308°,
+    /// #9383a1); the search had measured the stop's own color with hue 0 (#a77e7e), which is
+    /// never painted (a span ending a rounding past the last stop got a pad): max ratio
+    /// 2.38542 and strongest Lc 23.8144 where a hostile pass's reference (20,001 colors a
+    /// stretch) gives 2.35835 and 23.5231.
+    @Test("a repeating gradient has no pads: its last stop is seen as its last stretch ends, none filled")
+    func repeatingStartsWithTheFirstStretch() throws {
+        let g = try Self.gradient("repeating-linear-gradient(in lch decreasing hue, color(srgb 0.6045 0.0839 1.159) 14.4573%, hwb(none 49.46% 34.32%) 68.4301%)")
+        let m = GradientContrast(text: SIMD3(0x31, 0x18, 0xa8) / 255, textAlpha: Double(0xaa) / 255, gradient: g)
+        #expect(abs(m.max.ratio - 2.35835) < 1e-4, "\(m.max.ratio) at \(m.max.position), \(m.max.background * 255)")
+        #expect(abs(m.strongestLc.lc - 23.5231) < 1e-3, "\(m.strongestLc.lc)")
+    }
+
     static let cutCases: [(String, SIMD3<Double>)] = [("linear-gradient(in hwb decreasing hue, oklch(0.8016 0.3286 359.99), #777777)",
                  SIMD3(repeating: 134.9525004183 / 255)),
                 ("linear-gradient(to right in display-p3, #0000ff, color(display-p3 0.2217 0.8629 0.2427))",

@@ -33,15 +33,19 @@ extension CSSGradient {
         if case .conic = geometry { t -= t.rounded(.down) }
         let first = stops[0].position, last = stops[stops.count - 1].position
         if repeating, last - first > 1e-9 {
+            // Wrapped into the pattern, where the first stop starts its first stretch: its color
+            // there is that stretch's (a `none` filled from the next stop), not the stop's own
+            // with `none` as 0, which a repeating gradient never paints (a hostile pass).
             let period = last - first
             var r = (t - first).truncatingRemainder(dividingBy: period)
             if r < 0 { r += period }
             t = first + r
-        }
-        if t <= first { return ColorInterpolation.interpolate(stops[0].color, stops[0].color, at: 0, in: space, hue: hue) }
-        if t >= last {
-            let c = stops[stops.count - 1].color
-            return ColorInterpolation.interpolate(c, c, at: 0, in: space, hue: hue)
+        } else {
+            if t <= first { return ColorInterpolation.interpolate(stops[0].color, stops[0].color, at: 0, in: space, hue: hue) }
+            if t >= last {
+                let c = stops[stops.count - 1].color
+                return ColorInterpolation.interpolate(c, c, at: 0, in: space, hue: hue)
+            }
         }
         // The last segment whose start is at or before t.
         var i = 0
@@ -538,8 +542,13 @@ public struct GradientContrast: Sendable, Equatable {
         var rawPieces: [RawPiece] = []
         var constants: [(t: Double, shift: Double, color: Color)] = []
         for s in spans {
-            if s.lo < first { constants.append((Swift.min(first, s.hi), s.shift, g.stops[0].color)) }
-            if s.hi > last { constants.append((Swift.max(last, s.lo), s.shift, g.stops[g.stops.count - 1].color)) }
+            // A repeating gradient has no pads: its spans are folded into the pattern, and one
+            // that ends a rounding past the last stop (`first + period`) had measured the last
+            // stop's own color, with a `none` as 0, which is never painted (a hostile pass).
+            if !g.repeating {
+                if s.lo < first { constants.append((Swift.min(first, s.hi), s.shift, g.stops[0].color)) }
+                if s.hi > last { constants.append((Swift.max(last, s.lo), s.shift, g.stops[g.stops.count - 1].color)) }
+            }
             for i in 0..<(g.stops.count - 1) {
                 let a = g.stops[i].position, b = g.stops[i + 1].position
                 guard b > a else { continue }
