@@ -227,6 +227,26 @@ struct GradientEndpointTests {
 /// `/v1/contrast/matrix` with `gradients`, over HTTP.
 @Suite("Matrix gradient backgrounds over HTTP")
 struct MatrixGradientTests {
+    /// A hostile pass: 64 translucent colors on 16 gradients of 64 oklch stops turning the long
+    /// way (1,024 pairs, within the pair limit) took 16 s and held a heavy worker. The work is
+    /// estimated first (GradientContrast.estimatedCost) and such a matrix refused, naming
+    /// `/gradients`; the same gradients with 8 colors and 2 gradients are measured.
+    @Test("a matrix whose gradient work would take seconds is a 422 before any of it is done")
+    func costlyGradientMatrixIsRefused() throws {
+        let stops = (0..<64).map { "oklch(0.7 0.37 \(($0 * 179) % 360))" }.joined(separator: ", ")
+        let gradient = "linear-gradient(in oklch longer hue, \(stops))"
+        func body(colors: Int, gradients: Int) -> String {
+            let c = (0..<colors).map { "\"#\(String(format: "%02x", ($0 * 4) % 256))ff0780\"" }.joined(separator: ", ")
+            let g = (0..<gradients).map { "{\"name\": \"g\($0)\", \"gradient\": \"\(gradient)\"}" }.joined(separator: ", ")
+            return ##"{"colors": [\##(c)], "backdrop": "#000", "gradients": [\##(g)]}"##
+        }
+        let server = GradientEndpointTests.server
+        let refused = expectProblem(try server.request("POST", "/v1/contrast/matrix", body: body(colors: 64, gradients: 16)), 422, pointer: "/gradients")
+        #expect(refused["detail"]?.string?.contains("split the palette or the gradients") == true, "\(refused)")
+        let small = try server.request("POST", "/v1/contrast/matrix", body: body(colors: 8, gradients: 2))
+        #expect(small.status == 200 && small.json["onGradients"]?.array?.count == 8, "\(small.text.prefix(300))")
+    }
+
     @Test("each palette color as text on each gradient: the same minimum as /v1/contrast; CSV gains a line per pair")
     func matrix() throws {
         let server = GradientEndpointTests.server

@@ -96,6 +96,26 @@ struct MatrixEndpoint {
                     + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
                 limit: MatrixEndpoint.maxGradientPairs, status: 422)
         }
+        if !gradients.isEmpty {
+            // The work, estimated before any of it is paid (GradientContrast.estimatedCost): a
+            // hostile matrix of 64 translucent colors on 16 gradients of 64 stops turning the hue
+            // took 16 s within the pair limit.
+            let translucent = palette.filter { $0.color.display.alpha < 1 }.count
+            let opaque = palette.count - translucent
+            var cost = 0
+            for g in gradients {
+                if opaque > 0 { cost += opaque * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: true) }
+                if translucent > 0 { cost += translucent * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: false) }
+            }
+            if cost > MatrixEndpoint.maxGradientCost {
+                throw Problem.tooLarge(
+                    f.field("gradients"),
+                    "measuring \(palette.count) colors on these \(gradients.count) gradients would take about \(Int((Double(cost) * 0.4e-6).rounded(.up))) s "
+                        + "(\(cost) units of work; at most \(MatrixEndpoint.maxGradientCost), about 1 s): translucent colors, repeating or translucent "
+                        + "gradients and many stops turning the hue cost the most; split the palette or the gradients, or give opaque colors",
+                    limit: MatrixEndpoint.maxGradientCost, status: 422)
+            }
+        }
         if let format, format != .json {
             let bytes = MatrixEndpoint.answerBytes(palette, format: format)
             if bytes > MatrixEndpoint.maxAnswerBytes {
@@ -145,6 +165,9 @@ struct MatrixEndpoint {
     /// Most palette color × gradient measurements in one matrix (each about 150 gradient colors
     /// evaluated; see docs/performance.md).
     static let maxGradientPairs = 1024
+    /// Most estimated work of a matrix's gradient measurements, in `GradientContrast.estimatedCost`
+    /// units (about 0.4 µs each here: about 1 s).
+    static let maxGradientCost = 2_500_000
 
     /// A named gradient background of the matrix.
     struct NamedGradient {
