@@ -21,6 +21,22 @@ public enum GradientFixes {
     /// Scan steps of the scrim's opacity in `0...1`, then bisection steps on the first passing one.
     static let scrimSteps = 16, scrimBisections = 10
 
+    /// Bisection steps of a scrim's opacity when the weakest ratio rises with it.
+    static let monotoneBisections = 11
+
+    /// The lightest opacity as `lightestScrim(margin:)` finds it, when the weakest ratio is known
+    /// to rise with `α` and an opaque scrim to pass: opaque text lighter than every color of the
+    /// gradient under a black scrim (which darkens every channel of every color), or darker than
+    /// every color under a white one. Bisection on `0...1` to 1/2048, 11 calls of `margin`.
+    public static func lightestScrim(rising margin: (Double) -> Double) -> Double {
+        var (lo, hi) = (0.0, 1.0)
+        for _ in 0..<monotoneBisections {
+            let mid = (lo + hi) / 2
+            if margin(mid) >= 0 { hi = mid } else { lo = mid }
+        }
+        return hi
+    }
+
     /// The lightest opacity `α` in `(0, 1]` of a uniform scrim whose `margin(α)` (the weakest
     /// ratio with the scrim, less the target) is ≥ 0: the first of `1/16, 2/16, …, 1` that passes,
     /// refined by 10 bisections (to 1/16384) toward the last that did not. nil when even an

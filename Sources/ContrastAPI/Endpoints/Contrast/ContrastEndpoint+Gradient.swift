@@ -241,7 +241,9 @@ extension ContrastEndpoint {
     /// search spent `fixSampleBudget`) and `textColor` (the nearest text
     /// color of the same OKLCH hue: `hex`, `deltaEOK`, `direction` (`lighter`, `darker`: white text
     /// can only pass by turning dark); nil when none of that hue passes or the
-    /// text is translucent). Costs at most 57 measurements: 26 and 1 for each scrim, 3 for the color.
+    /// text is translucent). Costs at most 57 measurements: 26 and 1 for each scrim, 3 for the color; usually
+    /// 15 (an opaque scrim that cannot pass is not searched; one under which the weakest ratio
+    /// must rise is bisected in 11).
     /// The most gradient colors the scrim searches of one answer may measure (about 50 ms).
     static let fixSampleBudget = 100_000
 
@@ -267,11 +269,28 @@ extension ContrastEndpoint {
             spent += m.samples
             return m
         }
+        // The gradient's darkest and lightest luminances (black and white text on it).
+        let range = GradientFixes.luminanceRange(
+            weakestWithWhite: measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio,
+            weakestWithBlack: measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio)
+        let textL = text.alpha >= 1 ? WCAG.relativeLuminance(text.color) : nil
         var scrims: [GradientScrimFix?] = []
         for (name, color) in [("black", SIMD3<Double>(0, 0, 0)), ("white", SIMD3<Double>(1, 1, 1))] as [(StaticString, SIMD3<Double>)] {
-            let found = GradientFixes.lightestScrim { a in
+            // An opaque scrim shows the text on its color alone: when that misses, none passes.
+            let seen = text.alpha >= 1 ? text.color : Compositing.sourceOver(text.color, alpha: text.alpha, overOpaque: color)
+            guard WCAG.contrastRatio(WCAG.relativeLuminance(seen), WCAG.relativeLuminance(color)) >= target else {
+                scrims.append(nil)
+                continue
+            }
+            func margin(_ a: Double) -> Double {
                 budgeted(Compositing.Layer(color: color, alpha: a)).map { $0.min.ratio - target } ?? -.infinity
             }
+            // Opaque text lighter than every color under black, or darker than every color under
+            // white: the weakest ratio rises with the opacity, and bisection finds it in 11
+            // measurements; otherwise the scan.
+            let isBlack = color.x == 0
+            let rising = textL.map { isBlack ? $0 >= range.upperBound : $0 <= range.lowerBound } ?? false
+            let found = rising ? GradientFixes.lightestScrim(rising: margin) : GradientFixes.lightestScrim(margin: margin)
             // Written to 3 decimals, rounded up, and measured as written.
             scrims.append(found.flatMap { a in
                 let alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
@@ -280,9 +299,6 @@ extension ContrastEndpoint {
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1 {
-            let white = measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio
-            let black = measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio
-            let range = GradientFixes.luminanceRange(weakestWithWhite: white, weakestWithBlack: black)
             let found = NearestPassingColor.nearest(to: DisplayColor(srgb: text.color)) { c in
                 GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: range, target: target)
             }
