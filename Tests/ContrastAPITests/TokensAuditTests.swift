@@ -247,6 +247,21 @@ struct TokensAuditTests {
         #expect(region?["startLine"]?.double == 8, "\(sarif.text)")
         let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", "junit")]))
         #expect(junit.text.contains("file=\"tokens.json\" line=\"8\""), "\(junit.text)")
+        // White on #6366f1 (4.46:1) can only pass by turning near-black: the same new user found
+        // that poor advice. The background, moved instead (text kept white), is offered too, and
+        // it passes with white text.
+        let suggestion = try #require(p["suggestion"]?["hex"]?.string)
+        #expect(Self.ratio(suggestion, "#6366f1") >= 4.5 && Self.ratio(suggestion, "#000000") < 3, "\(suggestion)")
+        let background = try #require(p["backgroundSuggestion"], "\(p)")
+        #expect(background["token"] == "color.brand", "\(background)")
+        let hex = try #require(background["hex"]?.string)
+        #expect(Self.ratio("#ffffff", hex) >= 4.5 && abs((background["ratio"]?.double ?? 0) - Self.ratio("#ffffff", hex)) < 1e-9, "\(hex)")
+        #expect(junit.text.contains("or nearest passing color.brand, keeping the text light or dark: \(hex)"), "\(junit.text)")
+        // A pair whose suggestion keeps the text on its side gets no background alternative.
+        let dark: JSON = .array([.object(["foreground": "color.brand", "background": "color.neutral.0"])])
+        let plain = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", dark)]))
+        let q = try #require(Self.pair(plain, "color.brand", "color.neutral.0", mode: nil), "\(plain.text)")
+        #expect(q["suggestion"] != nil && q["backgroundSuggestion"] == nil, "\(q)")
     }
 
     @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")

@@ -63,6 +63,10 @@ public struct PairResult: Sendable {
     public var unresolved: TokenError?
     /// The nearest passing foreground for a failure.
     public var suggestion: NearestPassingColor.Candidate?
+    /// The nearest passing background (the foreground kept), given when `suggestion` turns the
+    /// text from lighter than the background to darker or back: white text on a brand color at
+    /// 4.46:1 is better fixed by a darker brand than by near-black text (a new user's pass).
+    public var backgroundSuggestion: NearestPassingColor.Candidate?
 }
 
 /// Counts for one mode.
@@ -129,6 +133,12 @@ public struct TokenAuditReport: Sendable {
 
 /// Runs audits.
 public enum TokenAudit {
+    /// Whether a suggested pair puts the text on the other side of the background's luminance
+    /// than the measured pair `m` (WCAG 2 relative luminance, composited as measured).
+    static func flipsPolarity(_ c: NearestPassingColor.Candidate, from m: ContrastMeasurement) -> Bool {
+        (m.foregroundLuminance > m.backgroundLuminance) != (c.measurement.foregroundLuminance > c.measurement.backgroundLuminance)
+    }
+
     /// The modes an audit of `set` covers: the files' modes, and before them the base values as
     /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
@@ -387,6 +397,11 @@ public enum TokenAudit {
                         suggestions += 1
                         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                         result.suggestion = s.best
+                        if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
+                            let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
+                                                                target: target, moving: .background)
+                            result.backgroundSuggestion = b.best
+                        }
                     }
                 }
                 summary.pairs += 1

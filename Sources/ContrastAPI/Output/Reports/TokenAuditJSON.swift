@@ -102,6 +102,15 @@ enum TokenAuditJSON {
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.foregroundDeltaEOK)),
                 ]))
             }
+            if let s = r.backgroundSuggestion, let bg = r.background {
+                // The text would flip from light to dark (or back): the background moved instead.
+                p.append("backgroundSuggestion", .object([
+                    ("token", .string(bg.path)), ("definedBy", .string(bg.chain.last ?? bg.path)),
+                    ("hex", .string(ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
+                    ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
+                    ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.backgroundDeltaEOK)),
+                ]))
+            }
             p.append("summary", .string(describe(r)))
             return .object(p)
         }))

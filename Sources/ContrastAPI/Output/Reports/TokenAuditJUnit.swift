@@ -37,6 +37,9 @@ enum TokenAuditJUnit {
                     if let s = r.suggestion {
                         body += "\nnearest passing \(r.foregroundPath): \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))"
                     }
+                    if let s = r.backgroundSuggestion {
+                        body += "\nor nearest passing \(r.backgroundPath), keeping the text light or dark: \(ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))"
+                    }
                     x += "\n      <failure message=\"\(escape(TokenAuditJSON.describe(r)))\">\(escape(body))</failure>\n    "
                 }
                 x += "</testcase>\n"

@@ -34,19 +34,22 @@ enum TokenAuditSize {
             let names = weight(r.foregroundPath) + weight(r.backgroundPath) + weight(r.mode ?? "default")
             let reason = r.unresolved.map { weight($0.message) + weight($0.location?.file ?? "") } ?? 0
             let file = 3 * weight((r.foreground?.tokenLocation ?? r.unresolved?.location)?.file ?? "")  // percent-encoded in SARIF
+            // The background alternative's line in JUnit, SARIF and text (its path, hex, words).
+            let backgroundSuggestion = r.backgroundSuggestion == nil ? 0 : 100 + 2 * weight(r.backgroundPath)
             switch format {
             case .json:
                 // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,
                 // the mode twice, a suggestion's token and definedBy.
                 total += 640 + 2 * names + token(r.foreground) + token(r.background) + token(r.backdrop) + reason
                     + (r.suggestion == nil ? 0 : 160 + weight(r.foregroundPath) + weight(r.foreground?.chain.last ?? ""))
+                    + (r.backgroundSuggestion == nil ? 0 : 180 + weight(r.backgroundPath) + weight(r.background?.chain.last ?? ""))
             case .junit:
                 // The pair in the testcase's name, a failure's message and its text.
-                total += 280 + 4 * names + file + reason + r.target.basis.utf8.count
+                total += 280 + 4 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion
             case .sarif:
-                if !r.passes { total += 560 + 3 * names + file + reason + r.target.basis.utf8.count }
+                if !r.passes { total += 560 + 3 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion }
             case .text:
-                total += 120 + names
+                total += 120 + names + backgroundSuggestion
             }
         }
         return total

@@ -51,7 +51,10 @@ enum TokenAuditText {
                 (got, need) = ("–", "–")
             }
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
-            if let s = r.suggestion { result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha)))" }
+            if let s = r.suggestion {
+                let background = r.backgroundSuggestion.map { ", or background \(ColorJSON.hex($0.background.srgb, alpha: $0.background.alpha))" } ?? ""
+                result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))\(background))"
+            }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
         let widths = (0..<6).map { c in min(rows.map { $0[c].count }.max() ?? 0, 48) }
