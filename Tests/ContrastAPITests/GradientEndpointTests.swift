@@ -341,6 +341,53 @@ struct GradientFixTests {
     }
 }
 
+/// A second hostile pass on the fixes and the matrix estimate.
+@Suite("Gradient fixes and costs under a hostile pass")
+struct GradientFixHostileTests {
+    func post(_ path: String, _ body: String) throws -> Reply { try GradientEndpointTests.server.request("POST", path, body: body) }
+
+    /// The scrim is the lightest to 3 decimals: bisection to 1/2048 and rounding up had given
+    /// 0.458 where 0.457 passes (4.50437, ColorAide agrees) and 0.456 does not (4.49020).
+    @Test func scrimIsTheLightestToThreeDecimals() throws {
+        let g = "linear-gradient(in oklch, #ff0000, #00ff00)"
+        let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)"}"##)
+        #expect(r.json["fixes"]?["scrim"]?["black"]?["alpha"] == .number(0.457), "\(r.text)")
+        let at = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)", "layers": ["rgb(0 0 0 / 0.456)"]}"##)
+        #expect((at.json["ratio"]?.double ?? 9) < 4.5)
+    }
+
+    /// A flat opaque layer over a 64-stop repeating conic gradient: one measurement is 160,000
+    /// colors, so the scrims are not searched; the opaque black scrim (21:1 under white text) is
+    /// given, marked, and its CSS is for an element above the layers (under which it is measured).
+    @Test func overBudgetGivesTheOpaqueScrimAboveTheLayers() throws {
+        let stops = (0..<64).map { "oklch(0.6 0.2 \(($0 * 97) % 360)) \(String(format: "%.3f", Double($0) * 0.156))%" }.joined(separator: ", ")
+        let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "repeating-conic-gradient(in oklch longer hue, \##(stops))", "layers": ["#888"]}"##)
+        let black = r.json["fixes"]?["scrim"]?["black"]
+        #expect(black?["alpha"] == .number(1) && black?["lightest"] == false && black?["after"]?["ratio"] == .number(21), "\(r.text.suffix(900))")
+        #expect(black?["css"] == "background: rgb(0 0 0 / 1)" && black?["placement"] != nil, "\(String(describing: black))")
+        #expect(r.json["fixes"]?["scrim"]?["complete"] == false)
+    }
+
+    /// The estimate had refused 48 colors on 16 repeating sRGB gradients of 64 gray stops as
+    /// "about 2 s" (they take 0.08 s) and accepted 64 on 16 hsl gradients of 64 stops turning the
+    /// long way, 5 s: calibrated per space, the first is measured and the second refused.
+    @Test func matrixEstimateByInterpolationSpace() throws {
+        let grays = (0..<64).map { (i: Int) -> String in String(format: "#%02x%02x%02x %d%%", i * 4, i * 4, i * 4, i) }.joined(separator: ", ")
+        func body(_ colors: Int, _ gradient: String) -> String {
+            let c = (0..<colors).map { (i: Int) -> String in
+                let (r, g, b): (Int, Int, Int) = ((i * 37) % 256, (255 - i * 3) % 256, (i * 7) % 256)
+                return String(format: "\"#%02x%02x%02x\"", r, g, b)
+            }.joined(separator: ", ")
+            let g = (0..<16).map { "{\"name\": \"g\($0)\", \"gradient\": \"\(gradient)\"}" }.joined(separator: ", ")
+            return "{\"colors\": [\(c)], \"gradients\": [\(g)]}"
+        }
+        let cheap = try post("/v1/contrast/matrix", body(48, "repeating-linear-gradient(\(grays))"))
+        #expect(cheap.status == 200, "\(cheap.text.prefix(300))")
+        let hsl = (0..<64).map { "oklch(0.7 0.37 \(($0 * 90) % 360))" }.joined(separator: ", ")
+        expectProblem(try post("/v1/contrast/matrix", body(64, "linear-gradient(in hsl longer hue, \(hsl))")), 422, pointer: "/gradients")
+    }
+}
+
 /// Gradient stops with `light-dark()` follow the request's appearance, as color members do.
 @Suite("Gradient stops and the Apple context")
 struct GradientAppearanceTests {
@@ -380,6 +427,11 @@ struct GradientAppearanceTests {
         // Words that are not Apple names are left to CSS: directions, `in`, CSS names.
         let (plain, p) = try ratio(##"{"foreground": "#000", "background": "linear-gradient(to right in oklab, red, systemGreen 40%, white)"}"##)
         #expect(p.status == 200 && plain > 1, "\(p.text)")
+        // Substituted as short as exact: 64 `label`s (2,191 bytes written) had become 23 bytes
+        // each and passed the 4,096-byte limit; as #000000 they fit (a hostile pass).
+        let labels = Array(repeating: "color-mix(in srgb, label, label)", count: 64).joined(separator: ", ")
+        let (_, long) = try ratio(##"{"foreground": "#fff", "background": "linear-gradient(\##(labels))"}"##)
+        #expect(long.status == 200, "\(long.text.prefix(300))")
         // A misspelt name is still a 400 naming it.
         let bad = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "linear-gradient(systemBlu, white)"}"##)
         #expect(bad.status == 400 && bad.text.contains("systemBlu"), "\(bad.text)")

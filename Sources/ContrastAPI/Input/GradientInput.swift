@@ -211,9 +211,17 @@ func substitutingSystemColors(in text: String, at path: FieldPath) throws(Proble
                 // Written unrounded as legacy `rgb()`: a hex would be read by `hexOrder` (argb),
                 // and a modern form would change the default interpolation from sRGB to oklab
                 // (CSS Color 4 §12.1), which a hex stop keeps.
-                let c = system.display.srgb * 255
+                // As short as exact (the expanded text counts against the gradient's length
+                // limit: `label` had become 23 bytes): 6-digit hex for an opaque 8-bit color (read
+                // alike in either `hexOrder`), else `rgb()` with the channels unrounded.
+                let c = system.display.srgb * 255, a = system.display.alpha
                 out += bytes[copied..<i]
-                out += Array("rgb(\(c.x), \(c.y), \(c.z), \(system.display.alpha))".utf8)
+                if a >= 1 && (0..<3).allSatisfy({ c[$0] == c[$0].rounded() }) {
+                    out += Array(ColorJSON.hex(system.display.srgb).utf8)
+                } else {
+                    func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e6 ? String(Int(v)) : "\(v)" }
+                    out += Array("rgb(\(n(c.x)), \(n(c.y)), \(n(c.z)), \(n(a)))".utf8)
+                }
                 copied = j
                 if !resolved.contains(where: { $0.name == word }) { resolved.append((word, hex)) }
             }

@@ -192,7 +192,8 @@ extension ContrastEndpoint {
         let target = text?.isLarge == true ? 3.0 : 4.5
         if worst.ratio < target {
             out.key("fixes")
-            writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input,
+            writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input, overLayers: hasLayers,
+                               baseSamples: measured.samples,
                                text: textLayer, measure: measure, into: &out)
         }
         apple.annotate(into: &out, m, usedSystemColor: fg.systemColor != nil || pageColor?.systemColor != nil || backdrop?.systemColor != nil)
@@ -247,38 +248,47 @@ extension ContrastEndpoint {
     /// The most gradient colors the scrim searches of one answer may measure (about 50 ms).
     static let fixSampleBudget = 100_000
 
-    static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, text: Compositing.Layer,
+    static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, overLayers: Bool,
+                                                baseSamples: Int, text: Compositing.Layer,
                                                 measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
                                                 into out: inout S) {
-        func after(_ m: GradientContrast, into o: inout S) {
+        func after(_ ratio: Double, _ lc: Double, into o: inout S) {
             o.object("after") { a in
-                a.member("ratio", m.min.ratio)
-                a.member("ratioText", WCAG.ratioText(m.min.ratio))
-                a.member("apcaLc", m.weakestLc.lc)
-                a.member("passes", m.min.ratio >= target)
+                a.member("ratio", ratio)
+                a.member("ratioText", WCAG.ratioText(ratio))
+                a.member("apcaLc", lc)
+                a.member("passes", ratio >= target)
             }
         }
         // The scrims' measurements are searched (a layer over the gradient), each up to tens of
         // thousands of colors on a gradient of 64 stops turning the hue: their colors are
         // counted, and once `fixSampleBudget` is spent no further scrim is measured (a hostile
         // pass: 57 such measurements took a second).
-        var spent = 0, stopped = false
+        var spent = 0, stopped = false, largest = baseSamples
         func budgeted(_ scrim: Compositing.Layer) -> GradientContrast? {
-            guard spent < fixSampleBudget else { stopped = true; return nil }
+            // The next measurement is taken to cost as much as the dearest so far (one had cost
+            // 60 times the gradient's own measurement, a hostile pass), so the budget is not overrun.
+            guard !stopped, spent + largest < fixSampleBudget else { stopped = true; return nil }
             let m = measure(text, scrim)
             spent += m.samples
+            largest = Swift.max(largest, m.samples)
             return m
         }
-        // The gradient's darkest and lightest luminances (black and white text on it).
-        let range = GradientFixes.luminanceRange(
+        // The gradient's darkest and lightest luminances (black and white text on it), unless
+        // one measurement of this gradient is already a third of the budget (a hostile pass: a
+        // flat layer over a 64-stop conic gradient, 160,000 colors a measurement).
+        let affordable = baseSamples * 3 <= fixSampleBudget
+        if !affordable { stopped = true }
+        let range = affordable ? GradientFixes.luminanceRange(
             weakestWithWhite: measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio,
-            weakestWithBlack: measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio)
+            weakestWithBlack: measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio) : nil
         let textL = text.alpha >= 1 ? WCAG.relativeLuminance(text.color) : nil
         var scrims: [GradientScrimFix?] = []
         for (name, color) in [("black", SIMD3<Double>(0, 0, 0)), ("white", SIMD3<Double>(1, 1, 1))] as [(StaticString, SIMD3<Double>)] {
             // An opaque scrim shows the text on its color alone: when that misses, none passes.
             let seen = text.alpha >= 1 ? text.color : Compositing.sourceOver(text.color, alpha: text.alpha, overOpaque: color)
-            guard WCAG.contrastRatio(WCAG.relativeLuminance(seen), WCAG.relativeLuminance(color)) >= target else {
+            let opaque = ContrastMeasurement.flattened(foreground: seen, background: color)
+            guard opaque.ratio >= target else {
                 scrims.append(nil)
                 continue
             }
@@ -289,16 +299,29 @@ extension ContrastEndpoint {
             // white: the weakest ratio rises with the opacity, and bisection finds it in 11
             // measurements; otherwise the scan.
             let isBlack = color.x == 0
-            let rising = textL.map { isBlack ? $0 >= range.upperBound : $0 <= range.lowerBound } ?? false
+            let rising = textL.flatMap { l in range.map { isBlack ? l >= $0.upperBound : l <= $0.lowerBound } } ?? false
             let found = rising ? GradientFixes.lightestScrim(rising: margin) : GradientFixes.lightestScrim(margin: margin)
-            // Written to 3 decimals, rounded up, and measured as written.
-            scrims.append(found.flatMap { a in
-                let alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
-                return budgeted(Compositing.Layer(color: color, alpha: alpha)).map { GradientScrimFix(name: name, alpha: alpha, after: $0) }
-            })
+            var fix: GradientScrimFix? = nil
+            if let a = found, !stopped {
+                // Written to 3 decimals, rounded up, then as light as passes (bisection leaves up to
+                // 1/2048 above the threshold, so 0.001 lighter could pass too: a hostile pass).
+                var alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
+                var m = budgeted(Compositing.Layer(color: color, alpha: alpha))
+                for _ in 0..<2 where alpha > 0.001 && m != nil {
+                    guard let lighter = budgeted(Compositing.Layer(color: color, alpha: alpha - 0.001)), lighter.min.ratio >= target else { break }
+                    alpha -= 0.001
+                    m = lighter
+                }
+                if let m, m.min.ratio >= target { fix = GradientScrimFix(name: name, alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true) }
+            }
+            // Out of budget: the opaque scrim, which passes (the text on its color alone).
+            if fix == nil && stopped {
+                fix = GradientScrimFix(name: name, alpha: 1, ratio: opaque.ratio, lc: opaque.apcaLc, lightest: false)
+            }
+            scrims.append(fix)
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
-        if text.alpha >= 1 {
+        if text.alpha >= 1, let range {
             let found = NearestPassingColor.nearest(to: DisplayColor(srgb: text.color)) { c in
                 GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: range, target: target)
             }
@@ -319,16 +342,24 @@ extension ContrastEndpoint {
                     guard let scrim = scrims[s] else { so.key(name); so.null(); continue }
                     so.object(name) { x in
                         let channel = s == 0 ? "0 0 0" : "255 255 255"
+                        let alpha = scrim.alpha == 1 ? "1" : "\(scrim.alpha)"
                         x.member("alpha", scrim.alpha)
-                        x.member("css", "background-image: linear-gradient(rgb(\(channel) / \(scrim.alpha)), rgb(\(channel) / \(scrim.alpha))), \(gradient)")
-                        after(scrim.after, into: &x)
+                        if overLayers {
+                            // Measured above the layers too: over the gradient alone it would lie under them.
+                            x.member("css", "background: rgb(\(channel) / \(alpha))")
+                            x.member("placement", "an element above the background and all its layers, under the text")
+                        } else {
+                            x.member("css", "background-image: linear-gradient(rgb(\(channel) / \(alpha)), rgb(\(channel) / \(alpha))), \(gradient)")
+                        }
+                        if !scrim.lightest { x.member("lightest", false) }
+                        after(scrim.ratio, scrim.lc, into: &x)
                     }
                 }
-                let passing = scrims.compactMap { $0 }.filter { $0.after.min.ratio >= target }
+                let passing = scrims.compactMap { $0 }.filter { $0.ratio >= target }
                 if let best = passing.min(by: { $0.alpha < $1.alpha }) { so.member("recommended", "\(best.name)") } else { so.key("recommended"); so.null() }
                 if stopped {
                     so.member("complete", false)
-                    so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim given passes but may not be the lightest, and null means none was found in time; a gradient with fewer stops or less hue turned measures faster")
+                    so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim marked lightest: false is the opaque one, which passes, and a lighter one may too; a gradient with fewer stops or less hue turned measures faster")
                 }
             }
             if let textColor {
@@ -336,7 +367,7 @@ extension ContrastEndpoint {
                     t.member("hex", textColor.hex)
                     t.member("deltaEOK", textColor.deltaEOK)
                     t.member("direction", textColor.direction)
-                    after(textColor.after, into: &t)
+                    after(textColor.after.min.ratio, textColor.after.weakestLc.lc, into: &t)
                 }
             } else {
                 o.key("textColor")
@@ -431,5 +462,8 @@ extension ContrastEndpoint {
 struct GradientScrimFix {
     var name: StaticString
     var alpha: Double
-    var after: GradientContrast
+    /// The weakest ratio and APCA Lc with the scrim.
+    var ratio: Double, lc: Double
+    /// False for the opaque scrim given when the search ran out of budget.
+    var lightest: Bool
 }
