@@ -29,8 +29,13 @@ public enum GradientFixes {
     /// gradient under a black scrim (which darkens every channel of every color), or darker than
     /// every color under a white one. Bisection on `0...1` to 1/2048, 11 calls of `margin`.
     public static func lightestScrim(rising margin: (Double) -> Double) -> Double {
-        var (lo, hi) = (0.0, 1.0)
-        for _ in 0..<monotoneBisections {
+        bisect(0, 1, steps: monotoneBisections, margin)
+    }
+
+    /// `hi` after `steps` bisections of `lo...hi` keeping `margin(hi) ≥ 0` and `margin(lo) < 0`.
+    static func bisect(_ lo: Double, _ hi: Double, steps: Int, _ margin: (Double) -> Double) -> Double {
+        var (lo, hi) = (lo, hi)
+        for _ in 0..<steps {
             let mid = (lo + hi) / 2
             if margin(mid) >= 0 { hi = mid } else { lo = mid }
         }
@@ -46,12 +51,7 @@ public enum GradientFixes {
         for i in 1...scrimSteps {
             let a = Double(i) / Double(scrimSteps)
             guard margin(a) >= 0 else { previous = a; continue }
-            var (lo, hi) = (previous, a)
-            for _ in 0..<scrimBisections {
-                let mid = (lo + hi) / 2
-                if margin(mid) >= 0 { hi = mid } else { lo = mid }
-            }
-            return hi
+            return bisect(previous, a, steps: scrimBisections, margin)
         }
         return nil
     }

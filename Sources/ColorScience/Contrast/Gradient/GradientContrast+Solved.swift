@@ -47,10 +47,7 @@ extension GradientContrast {
         guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
         let stops = g.stops
         // sRGB stretches between colors inside sRGB are straight lines of what a screen shows.
-        let srgb = g.space == .srgb && stops.allSatisfy { s in
-            let c = s.color.converted(to: .srgb).coordinates
-            return (0..<3).allSatisfy { c[$0] >= 0 && c[$0] <= 1 }
-        }
+        let srgb = g.isSRGBInsideGamut
         if !srgb {
             // An opaque color must be seen as it is (no layer above the gradient).
             for k in 0..<3 {

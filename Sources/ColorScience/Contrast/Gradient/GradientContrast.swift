@@ -7,6 +7,15 @@ import Foundation
 // Lc (APCA.swift) of the text composited over each gradient color.
 
 extension CSSGradient {
+    /// Whether the gradient is interpolated in sRGB and every stop lies inside sRGB (each channel
+    /// `0...1`): then every stretch is a straight line of what a screen shows.
+    var isSRGBInsideGamut: Bool {
+        space == .srgb && stops.allSatisfy { s in
+            let c = s.color.converted(to: .srgb).coordinates
+            return (0..<3).allSatisfy { c[$0] >= 0 && c[$0] <= 1 }
+        }
+    }
+
     /// The element a gradient fills, in CSS px (the API takes 1...16384 per side).
     public struct Box: Sendable, Equatable {
         /// Width in CSS px.

@@ -95,14 +95,19 @@ enum APCASlopeBound {
 
 /// A scanned color, or a clipping corner or kink merged among them (`corner`; a kink's `dc`
 /// is one side's, so pieces that meet there take their own side's).
+/// How many colors a stretch turning `degrees` of hue is scanned at: 6, and one more per 15°,
+/// at most 64 (see `ScannedLightPath`; `GradientContrast.estimatedCost` counts them too).
+func scannedColors(turning degrees: Double) -> Int {
+    Swift.min(64, 6 + Int((degrees / 15).rounded(.up)))
+}
+
 struct ScannedNode { var w: Double; var c: SIMD3<Double>; var dc: SIMD3<Double>; var corner: Bool; var kink: Bool }
 
 extension ScannedLightPath {
     /// The colors where one of the four extremes can lie between `w0` and `w1` (`w0 < w1`), the
     /// two ends first and last (see `ScannedLightPath`), each handed to `visit` as it is found.
     func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (LightPoint) -> Void) {
-        let turned = hueTravel * (w1 - w0)
-        let n = Swift.min(64, 6 + Int((turned / 15).rounded(.up)))
+        let n = scannedColors(turning: hueTravel * (w1 - w0))
         // At most sixteen corners and kinks between two scanned colors (each channel passes 0
         // and 1 once there, or twice where it turns back; a few kinks; more would be missed, as
         // between any two samples).
