@@ -183,7 +183,8 @@ extension Fields {
 /// `text` with each Apple system color name written as a bare identifier (`systemBlue`,
 /// `UIColor.systemBlue`, `label`; not a function name, not after `--` or `#`) replaced by the
 /// color it resolves to in the request's context (`AppleRequestScope.context`, as
-/// `resolveColor`), written `rgb(r, g, b, a)` unrounded, and the names with their hex in
+/// `resolveColor`), written as a 6-digit hex when that is exact and otherwise as `rgb(r, g, b, a)`
+/// unrounded, and the names with their hex in
 /// order of appearance (each once); nil when there is none. At most
 /// `CSSGradient.maximumLength` bytes are scanned (the caller has checked the length).
 func substitutingSystemColors(in text: String, at path: FieldPath) throws(Problem) -> (String, [(name: String, hex: String)])? {
@@ -208,16 +209,16 @@ func substitutingSystemColors(in text: String, at path: FieldPath) throws(Proble
             let word = String(decoding: bytes[i..<j], as: UTF8.self)
             if let system = try resolveSystemColor(word, at: path, context: AppleRequestScope.context) {
                 let hex = ColorJSON.hex(system.display.srgb, alpha: system.display.alpha)
-                // Written unrounded as legacy `rgb()`: a hex would be read by `hexOrder` (argb),
-                // and a modern form would change the default interpolation from sRGB to oklab
-                // (CSS Color 4 §12.1), which a hex stop keeps.
-                // As short as exact (the expanded text counts against the gradient's length
-                // limit: `label` had become 23 bytes): 6-digit hex for an opaque 8-bit color (read
-                // alike in either `hexOrder`), else `rgb()` with the channels unrounded.
+                // In legacy syntax, so that the default interpolation stays sRGB as with a hex stop
+                // (a modern form would make it oklab, CSS Color 4 §12.1), and as short as exact (the
+                // expanded text counts against the gradient's length limit: `label` had become 23
+                // bytes): the 6-digit hex of an opaque 8-bit color (read alike in either
+                // `hexOrder`), else `rgb()` with the channels unrounded (an 8-digit hex would be
+                // read by `hexOrder`).
                 let c = system.display.srgb * 255, a = system.display.alpha
                 out += bytes[copied..<i]
                 if a >= 1 && (0..<3).allSatisfy({ c[$0] == c[$0].rounded() }) {
-                    out += Array(ColorJSON.hex(system.display.srgb).utf8)
+                    out += Array(hex.utf8)
                 } else {
                     func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e6 ? String(Int(v)) : "\(v)" }
                     out += Array("rgb(\(n(c.x)), \(n(c.y)), \(n(c.z)), \(n(a)))".utf8)

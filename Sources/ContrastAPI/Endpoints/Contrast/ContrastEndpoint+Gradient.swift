@@ -235,19 +235,21 @@ extension ContrastEndpoint {
         out.endObject()
     }
 
-    /// `fixes` (see `GradientFixes`), each measured again on the whole gradient (or region) and
-    /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (WCAG
-    /// AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`; nil when even an opaque
-    /// one misses; `recommended`, the lighter passing one; `complete: false` and a `note` when the
-    /// search spent `fixSampleBudget`) and `textColor` (the nearest text
-    /// color of the same OKLCH hue: `hex`, `deltaEOK`, `direction` (`lighter`, `darker`: white text
-    /// can only pass by turning dark); nil when none of that hue passes or the
-    /// text is translucent). Costs at most 57 measurements: 26 and 1 for each scrim, 3 for the color; usually
-    /// 15 (an opaque scrim that cannot pass is not searched; one under which the weakest ratio
-    /// must rise is bisected in 11).
     /// The most gradient colors the scrim searches of one answer may measure (about 50 ms).
     static let fixSampleBudget = 100_000
 
+    /// `fixes` (see `GradientFixes`), each measured again on the whole gradient (or region) and
+    /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (WCAG
+    /// AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`, with `layers` a
+    /// `placement`; nil when even an opaque one misses; the opaque one with `lightest: false` when
+    /// the search ran out of `fixSampleBudget`, then also `complete: false` and a `note`;
+    /// `recommended`, the lighter passing one) and `textColor` (the nearest text color of the same
+    /// OKLCH hue: `hex`, `deltaEOK`, `direction` (`lighter`, `darker`: white text can only pass by
+    /// turning dark); nil when none of that hue passes or the text is translucent). Costs at most
+    /// 61 measurements: 2 for the gradient's luminance range, up to 26 + 3 for each scrim (the
+    /// search, the alpha as written and up to two 0.001 lighter), 1 for the color; usually about
+    /// 17 (an opaque scrim that cannot pass is not searched; one under which the weakest ratio must
+    /// rise is bisected in 11); the scrims' within `fixSampleBudget` gradient colors.
     static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, overLayers: Bool,
                                                 baseSamples: Int, text: Compositing.Layer,
                                                 measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
@@ -283,13 +285,14 @@ extension ContrastEndpoint {
             weakestWithWhite: measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio,
             weakestWithBlack: measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio) : nil
         let textL = text.alpha >= 1 ? WCAG.relativeLuminance(text.color) : nil
-        var scrims: [GradientScrimFix?] = []
-        for (name, color) in [("black", SIMD3<Double>(0, 0, 0)), ("white", SIMD3<Double>(1, 1, 1))] as [(StaticString, SIMD3<Double>)] {
+        var scrims: [(kind: GradientScrimFix.Kind, fix: GradientScrimFix?)] = []
+        for kind in GradientScrimFix.Kind.allCases {
+            let color = kind.color
             // An opaque scrim shows the text on its color alone: when that misses, none passes.
             let seen = text.alpha >= 1 ? text.color : Compositing.sourceOver(text.color, alpha: text.alpha, overOpaque: color)
             let opaque = ContrastMeasurement.flattened(foreground: seen, background: color)
             guard opaque.ratio >= target else {
-                scrims.append(nil)
+                scrims.append((kind, nil))
                 continue
             }
             func margin(_ a: Double) -> Double {
@@ -298,8 +301,7 @@ extension ContrastEndpoint {
             // Opaque text lighter than every color under black, or darker than every color under
             // white: the weakest ratio rises with the opacity, and bisection finds it in 11
             // measurements; otherwise the scan.
-            let isBlack = color.x == 0
-            let rising = textL.flatMap { l in range.map { isBlack ? l >= $0.upperBound : l <= $0.lowerBound } } ?? false
+            let rising = textL.flatMap { l in range.map { kind == .black ? l >= $0.upperBound : l <= $0.lowerBound } } ?? false
             let found = rising ? GradientFixes.lightestScrim(rising: margin) : GradientFixes.lightestScrim(margin: margin)
             var fix: GradientScrimFix? = nil
             if let a = found, !stopped {
@@ -312,13 +314,13 @@ extension ContrastEndpoint {
                     alpha -= 0.001
                     m = lighter
                 }
-                if let m, m.min.ratio >= target { fix = GradientScrimFix(name: name, alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true) }
+                if let m, m.min.ratio >= target { fix = GradientScrimFix(alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true) }
             }
             // Out of budget: the opaque scrim, which passes (the text on its color alone).
             if fix == nil && stopped {
-                fix = GradientScrimFix(name: name, alpha: 1, ratio: opaque.ratio, lc: opaque.apcaLc, lightest: false)
+                fix = GradientScrimFix(alpha: 1, ratio: opaque.ratio, lc: opaque.apcaLc, lightest: false)
             }
-            scrims.append(fix)
+            scrims.append((kind, fix))
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1, let range {
@@ -337,11 +339,10 @@ extension ContrastEndpoint {
                 t.member("basis", largeText ? "WCAG 2.2 AA, large text" : "WCAG 2.2 AA, normal text")
             }
             o.object("scrim") { so in
-                for s in scrims.indices {
-                    let name: StaticString = s == 0 ? "black" : "white"
-                    guard let scrim = scrims[s] else { so.key(name); so.null(); continue }
-                    so.object(name) { x in
-                        let channel = s == 0 ? "0 0 0" : "255 255 255"
+                for (kind, fix) in scrims {
+                    guard let scrim = fix else { so.key(kind.name); so.null(); continue }
+                    so.object(kind.name) { x in
+                        let channel = kind.cssChannels
                         let alpha = scrim.alpha == 1 ? "1" : "\(scrim.alpha)"
                         x.member("alpha", scrim.alpha)
                         if overLayers {
@@ -355,8 +356,8 @@ extension ContrastEndpoint {
                         after(scrim.ratio, scrim.lc, into: &x)
                     }
                 }
-                let passing = scrims.compactMap { $0 }.filter { $0.ratio >= target }
-                if let best = passing.min(by: { $0.alpha < $1.alpha }) { so.member("recommended", "\(best.name)") } else { so.key("recommended"); so.null() }
+                let passing = scrims.compactMap { s in s.fix.map { (s.kind, $0) } }.filter { $0.1.ratio >= target }
+                if let best = passing.min(by: { $0.1.alpha < $1.1.alpha }) { so.member("recommended", "\(best.0.name)") } else { so.key("recommended"); so.null() }
                 if stopped {
                     so.member("complete", false)
                     so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim marked lightest: false is the opaque one, which passes, and a lighter one may too; a gradient with fewer stops or less hue turned measures faster")
@@ -457,10 +458,16 @@ extension ContrastEndpoint {
     }
 }
 
-/// A scrim found for text on a gradient: its name (`black`, `white`), opacity as written, and the
-/// gradient measured again under it.
+/// A scrim found for text on a gradient: its opacity as written, and the gradient measured again
+/// under it.
 struct GradientScrimFix {
-    var name: StaticString
+    /// The scrim's color: its name in the answer, sRGB `0...1`, and its channels in CSS `rgb()`.
+    enum Kind: CaseIterable {
+        case black, white
+        var name: StaticString { self == .black ? "black" : "white" }
+        var color: SIMD3<Double> { self == .black ? SIMD3(0, 0, 0) : SIMD3(1, 1, 1) }
+        var cssChannels: String { self == .black ? "0 0 0" : "255 255 255" }
+    }
     var alpha: Double
     /// The weakest ratio and APCA Lc with the scrim.
     var ratio: Double, lc: Double
