@@ -365,6 +365,76 @@ struct GradientTests {
         #expect(solved >= least, "only \(solved) of 400 solved")
     }
 
+    /// The matrix measures each palette color on a gradient prepared once
+    /// (`GradientContrast.Prepared`: what the solved path finds whatever the text, recorded,
+    /// then each text's crossings): every answer must be the single measurement's, bit for bit,
+    /// on random gradients of every geometry in each space (pads, steps, hints, boxes, regions,
+    /// translucent and repeating ones, which are measured in full), for text colors whose
+    /// luminance lies inside the gradient's range (so the crossings are solved from the record),
+    /// outside it, and translucent.
+    @Test("a prepared gradient measures every text color as a single measurement does, bit for bit",
+          arguments: [("", 0x9E37_79B9_7F4A_7C15 as UInt64), ("in oklab", 0x5851_F42D_4C95_7F2D),
+                      ("in srgb-linear", 0x1405_7B7E_F767_814F), ("in oklch", 0x2545_F491_4F6C_DD1D),
+                      ("in oklch longer hue", 0x9FB2_1C65_1E98_DF25), ("in lab", 0x6A09_E667_F3BC_C908),
+                      ("in lch longer hue", 0xBB67_AE85_84CA_A73B), ("in hsl", 0x3C6E_F372_FE94_F82B),
+                      ("in hwb decreasing hue", 0xA54F_F53A_5F1D_36F1), ("in display-p3", 0x510E_527F_ADE6_82D1),
+                      ("in prophoto-rgb", 0x1F83_D9AB_FB41_BD6B), ("in rec2020", 0x5BE0_CD19_137E_2179)])
+    func preparedMatchesSingleMeasurements(_ method: String, _ seed: UInt64) throws {
+        var state: UInt64 = seed ^ 0x5DEE_CE66_D1CE_4E5B
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
+        var planned = 0, crossings = 0, compared = 0
+        for n in 0..<120 {
+            let space = method.isEmpty ? "" : " " + method
+            let geometry = ["linear-gradient(\(Int(next() * 360))deg\(space), ", "repeating-linear-gradient(to top right\(space), ",
+                            "radial-gradient(circle at \(Int(next() * 100))% 40%\(space), ", "linear-gradient(to right\(space), ",
+                            "conic-gradient(from \(Int(next() * 360))deg at 30% 60%\(space), "][n % 5]
+            var parts: [String] = []
+            let stops = 2 + Int(next() * 4)
+            var position = next() < 0.3 ? Int(next() * 30) : -1
+            for k in 0..<stops {
+                var stop = next() < 0.1 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
+                if !method.isEmpty && next() < 0.5 { stop = String(format: "oklch(%.3f %.3f %.1f)", next(), next() * 0.4, next() * 360) }
+                if position >= 0 || next() < 0.3 {
+                    position = max(position, 0) + (next() < 0.2 ? 0 : Int(next() * 40))
+                    stop += " \(position)%"
+                }
+                parts.append(stop)
+                if k < stops - 1 && next() < 0.2 { parts.append(["0%", "100%", "\(Int(5 + next() * 90))%"][Int(next() * 3)]) }
+            }
+            let css = geometry + parts.joined(separator: ", ") + ")"
+            guard let g = try? Self.gradient(css) else { continue }
+            let box = CSSGradient.Box(width: 50 + next() * 400, height: 50 + next() * 200)
+            let region: CSSGradient.Region? = next() < 0.5 ? nil
+                : CSSGradient.Region(x: next() * box.width / 2, y: next() * box.height / 2, width: 1 + next() * box.width / 2, height: 1 + next() * box.height / 2)
+            let useBox = next() < 0.7
+            let b = useBox ? box : nil, r = useBox ? region : nil
+            let backdrop = SIMD3(next(), next(), next())
+            let prepared = GradientContrast.Prepared(gradient: g, box: b, region: r, backdrop: backdrop)
+            if prepared.isPlanned { planned += 1 }
+            // Grays across the range (most cross a stretch's luminance), random colors, black,
+            // white and a translucent color.
+            var texts: [(SIMD3<Double>, Double)] = [(.zero, 1), (.one, 1), (SIMD3(next(), next(), next()), 0.6)]
+            for _ in 0..<4 { let v = next(); texts.append((SIMD3(repeating: v), 1)) }
+            for _ in 0..<2 { texts.append((SIMD3(next(), next(), next()), 1)) }
+            for (text, alpha) in texts {
+                let single = GradientContrast(text: text, textAlpha: alpha, gradient: g, box: b, region: r, backdrop: backdrop)
+                let fromPlan = prepared.measure(text: text, textAlpha: alpha)
+                compared += 1
+                if prepared.isPlanned && alpha == 1 && single.min.ratio < 1 + 1e-9 { crossings += 1 }
+                #expect(fromPlan == single, "\(css) text \(text) alpha \(alpha) box \(String(describing: b)) region \(String(describing: r)): \(fromPlan) against \(single)")
+            }
+        }
+        // Most gradients are planned (repeating ones, translucent stops and conic regions across
+        // the start angle are not), and many texts cross a planned gradient's luminance.
+        #expect(planned >= 40, "only \(planned) of 120 planned")
+        #expect(crossings >= 40, "only \(crossings) crossings on planned gradients")
+        #expect(compared >= 900)
+    }
+
     /// The same for OKLab and the linear-light spaces, where the extremes are solved from the
     /// channels' cubics (CubicLightPath), with stops far outside sRGB (OKLCH chroma up to 0.4)
     /// so that channels clip between the stops: 400 more gradients.

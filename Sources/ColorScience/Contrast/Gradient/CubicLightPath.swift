@@ -146,9 +146,10 @@ struct CubicLightPath: LightPath {
     /// stops being clipped; in each piece between those, the WCAG luminance's interior extremes
     /// and APCA's (where their slopes change sign); and the first point where each luminance
     /// crosses the text's (`textL`, WCAG relative luminance; `textY`, APCA screen luminance),
-    /// where the ratio is 1 and the Lc 0. Each is handed to `visit` as it is found: by piece
-    /// in increasing order, a crossing as soon as it is solved.
-    func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (LightPoint) -> Void) {
+    /// where the ratio is 1 and the Lc 0. Each color is handed to `sink` as it is found, by
+    /// piece in increasing order, with the parts and sections where the crossings are sought
+    /// (`LightPathSink`).
+    func points<S: LightPathSink>(from w0: Double, to w1: Double, into sink: inout S) {
         // Where a channel passes 0 or 1: each channel's cubic is monotone between its extremes,
         // so it passes each level at most three times (18 edges at most), kept in order.
         var edges = SIMD32<Double>.zero, edgeCount = 0
@@ -177,52 +178,31 @@ struct CubicLightPath: LightPath {
                 }
             }
         }
-        var wcagCrossed = false, apcaCrossed = false
         var pieceEnd: LightPoint? = nil
-        // Where the WCAG luminance crosses the text's: APCA's crossing is usually near it.
-        var wcagCrossing: LightPoint? = nil
         for i in 0...edgeCount {
             let a = i == 0 ? w0 : edges[i - 1], b = i == edgeCount ? w1 : edges[i]
             guard b > a else { continue }
             // Which channels are clipped over this piece, and to what.
             let mid = linear(at: (a + b) / 2)
             var clip = SIMD3<Double>(repeating: -1)
-            var wcag = SIMD4<Double>.zero
-            for k in 0..<3 {
-                let weight = AffineSRGBPath.wcagWeights[k]
-                if mid[k] < 0 || !mid[k].isFinite { clip[k] = 0 }
-                else if mid[k] > 1 { clip[k] = 1; wcag[0] += weight }
-                else { wcag += weight * coefficients(k) }
-            }
-            // WCAG: interior extremes (roots of the quadratic slope), then the first crossing.
+            for k in 0..<3 { clip[k] = mid[k] < 0 || !mid[k].isFinite ? 0 : mid[k] > 1 ? 1 : -1 }
+            let wcag = wcagCubic(clip)
+            // WCAG: interior extremes (roots of the quadratic slope), the parts between them
+            // where the text's crossing is sought.
             var marks = Marks()
             marks.append(a)
             Self.quadraticRoots(3 * wcag[3], 2 * wcag[2], wcag[1], in: a, b, into: &marks)
             marks.append(b)
-            if !wcagCrossed {
-                for j in 1..<marks.count {
-                    let fa = Self.value(wcag, marks[j - 1]) - textL, fb = Self.value(wcag, marks[j]) - textL
-                    guard fa.isFinite, fb.isFinite else { continue }
-                    if fa == 0 || fb == 0 { wcagCrossed = true; break }
-                    guard (fa < 0) != (fb < 0) else { continue }
-                    let q = point(at: Self.root(wcag, level: textL, marks[j - 1], marks[j], fa, fb))
-                    visit(q)
-                    wcagCrossing = q
-                    wcagCrossed = true
-                    break
-                }
+            for j in 1..<marks.count {
+                sink.wcagPart(marks[j - 1], Self.value(wcag, marks[j - 1]), marks[j], Self.value(wcag, marks[j]), clip: clip)
             }
             // APCA: its slope at the piece's ends, the WCAG extremes and halfway between each
             // two; each sign change is solved, and the first crossing of the text's luminance
             // sought on the monotone sections between.
             // A piece starts where the previous one ended: the same color, with another channel free.
             var previous = pieceEnd ?? point(at: a)
-            if pieceEnd == nil { visit(previous) }
+            if pieceEnd == nil { sink.visit(previous) }
             var section = previous
-            func crossing(to q: LightPoint) {
-                if let c = firstAPCACrossing(section, q, textY: textY, clip: clip, wcagCrossing: wcagCrossing, found: &apcaCrossed) { visit(c) }
-                section = q
-            }
             for j in 1..<marks.count {
                 let q = point(at: marks[j])
                 // Halfway is probed only where APCA's luminance is not shown to be monotone.
@@ -233,19 +213,38 @@ struct CubicLightPath: LightPath {
                     let (s0, s1) = (previous.slope(clip), r.slope(clip))
                     if s0.isFinite, s1.isFinite, s0 != 0, s1 != 0, (s0 < 0) != (s1 < 0) {
                         let m = apcaExtreme(previous, r, clip: clip)
-                        visit(m)
-                        crossing(to: m)
+                        sink.visit(m)
+                        sink.apcaSection(section, m, clip: clip)
+                        section = m
                     }
                     previous = r
                 }
                 // The probes halfway are not where an extreme lies; the WCAG extremes are.
-                if j < marks.count - 1 { visit(q) }
+                if j < marks.count - 1 { sink.visit(q) }
             }
-            crossing(to: previous)
+            sink.apcaSection(section, previous, clip: clip)
             // The end: the next piece's start, or the stretch's.
-            visit(previous)
+            sink.visit(previous)
             pieceEnd = previous
         }
+    }
+
+    /// The WCAG relative luminance over a piece with channels clipped as `clip` (0 or 1, a free
+    /// channel -1), a cubic of `w`: the free channels' cubics and the clipped ones' constants,
+    /// weighted.
+    func wcagCubic(_ clip: SIMD3<Double>) -> SIMD4<Double> {
+        var wcag = SIMD4<Double>.zero
+        for k in 0..<3 {
+            let weight = AffineSRGBPath.wcagWeights[k]
+            if clip[k] == 1 { wcag[0] += weight } else if clip[k] < 0 { wcag += weight * coefficients(k) }
+        }
+        return wcag
+    }
+
+    /// Where the WCAG luminance of a piece with channels clipped as `clip` equals `level`
+    /// between `a` and `b`, where it less `level` is `fa` and `fb` of opposite signs.
+    func wcagRoot(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double, clip: SIMD3<Double>, level: Double) -> Double {
+        Self.root(wcagCubic(clip), level: level, a, b, fa, fb)
     }
 
     /// Whether APCA's luminance is shown to be monotone between `a` and `b` (with the channels

@@ -21,30 +21,105 @@ import Foundation
 
 extension GradientContrast {
     /// The measurement of `g` when it can be solved, else nil (the general search then runs):
+    /// opaque text that `compositor` leaves the same over every background, and a gradient
+    /// `SolvedPlan` can walk.
+    static func solved(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
+                       compositor: Compositor) -> GradientContrast? {
+        // The text seen must be one color whatever lies under it.
+        let text = compositor(SIMD3(0, 0, 0), 1).text
+        guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
+        // Each step measured as the plan finds it (nothing is stored for one text color).
+        var best = Extremes(text: text)
+        let conic = SolvedPlan.isConic(g)
+        func background(_ rgb: SIMD3<Double>, _ alpha: Double) -> SIMD3<Double> { compositor(rgb, alpha).background }
+        guard SolvedPlan.walk(g, box: box, region: region, recorded: false, background: background, { step in
+            SolvedPlan.measure(step, conic: conic, into: &best, background: background)
+        }) else { return nil }
+        return best.result
+    }
+}
+
+/// What a solved measurement finds whatever the text color, in the order it measures it: the
+/// colors shown flatly (pads, steps), then each stretch: in sRGB between colors inside it, the
+/// straight path and its ends (`AffineSRGBPath`); otherwise the stretch's light path walked
+/// once (`LightPathRecord`). Measuring a text color (`measure`) on the plan then costs only the
+/// measurements and the text's crossings (`GradientContrast.Prepared`: the matrix's cells). One
+/// text color alone is measured as the plan is walked, without recording (`GradientContrast.solved`).
+struct SolvedPlan {
+    /// Turns a stretch's weight `w` into the gradient parameter (through a hint's curve).
+    struct Mapping {
+        let a: Double, b: Double, w0: Double, w1: Double, t0: Double, t1: Double
+        let knots: [(u: Double, w: Double)]?
+        func position(_ w: Double) -> Double {
+            a + (b - a) * (knots.map { CSSGradient.curve($0, w, from: \.w, to: \.u) } ?? w)
+        }
+    }
+    /// An sRGB stretch between colors inside sRGB: a straight line of the colors seen.
+    struct Straight {
+        let pair: ColorInterpolation.Pair
+        let path: AffineSRGBPath
+        let endsW: AffineSRGBPath.Ends, endsA: AffineSRGBPath.Ends
+        let mapping: Mapping
+    }
+    /// A stretch along its light path, with its walk when recorded (else walked when measured).
+    struct Light {
+        let path: SolvedLightPath
+        let record: LightPathRecord?
+        let mapping: Mapping
+    }
+    enum Step {
+        /// A color shown flatly (a pad outside the stops, a step's color): seen as `seen` at `t`.
+        case flat(seen: SIMD3<Double>, t: Double)
+        case straight(Straight)
+        case light(Light)
+    }
+    let conic: Bool
+    let steps: [Step]
+
+    /// Whether `g` is a conic gradient (its positions are fractions of a turn).
+    static func isConic(_ g: CSSGradient) -> Bool {
+        if case .conic = g.geometry { return true } else { return false }
+    }
+
+    /// The background seen for a gradient color: converted to sRGB, clipped, through `background`.
+    static func seen(_ c: Color, _ background: (SIMD3<Double>, Double) -> SIMD3<Double>) -> SIMD3<Double> {
+        let (rgb, alpha) = GradientContrast.displayed(c.converted(to: .srgb))
+        return background(rgb, alpha)
+    }
+
+    /// The plan of `g` under `region` of `box`, each light path walked and recorded, with
+    /// `background` as `walk` takes it; nil where `walk` fails.
+    init?(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
+          background: (SIMD3<Double>, Double) -> SIMD3<Double>) {
+        var steps: [Step] = []
+        steps.reserveCapacity(g.stops.count + 1)
+        guard Self.walk(g, box: box, region: region, recorded: true, background: background, { steps.append($0) }) else { return nil }
+        (self.steps, conic) = (steps, Self.isConic(g))
+    }
+
+    /// Hands `emit` the steps of `g` under `region` of `box` in the order they are measured,
+    /// with `background` turning a gradient color (gamma-encoded sRGB `0...1`, straight alpha)
+    /// into the opaque background seen, each light path walked and recorded when `recorded`;
+    /// false (after any steps already handed on) unless:
     /// not repeating, one range of the gradient parameter (for conic gradients inside one
-    /// turn), opaque text that `compositor` leaves the same over every background, and
-    /// - interpolation in sRGB, stops inside sRGB and a compositor that keeps straight lines
+    /// turn), and
+    /// - interpolation in sRGB, stops inside sRGB and a `background` that keeps straight lines
     ///   straight; or
     /// - interpolation in any other space, or in sRGB with a stop outside it: OKLab or a
     ///   linear-light space (`CubicLightPath`), the others scanned (`ScannedLightPath`), with
-    ///   opaque stops and a compositor that shows an opaque color as it is.
-    static func solved(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
-                       compositor: Compositor) -> GradientContrast? {
-        guard !g.repeating else { return nil }
+    ///   opaque stops and a `background` that shows an opaque color as it is.
+    static func walk(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?, recorded: Bool,
+                     background: (SIMD3<Double>, Double) -> SIMD3<Double>, _ emit: (Step) -> Void) -> Bool {
+        guard !g.repeating else { return false }
         // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
         var (lo, hi) = (0.0, 1.0)
         if box != nil {
             let ranges = g.parameterRanges(box: box, region: region)
-            guard ranges.count == 1 else { return nil }
+            guard ranges.count == 1 else { return false }
             (lo, hi) = (ranges[0].lowerBound, ranges[0].upperBound)
         }
-        guard lo.isFinite, hi.isFinite, lo < hi else { return nil }
-        let conic: Bool
-        if case .conic = g.geometry { conic = true } else { conic = false }
-        if conic && (lo < 0 || hi > 1) { return nil }
-        // The text seen must be one color whatever lies under it.
-        let text = compositor(SIMD3(0, 0, 0), 1).text
-        guard compositor(SIMD3(1, 1, 1), 1).text == text, compositor(SIMD3(1, 1, 1), 0.5).text == text else { return nil }
+        guard lo.isFinite, hi.isFinite, lo < hi else { return false }
+        if isConic(g) && (lo < 0 || hi > 1) { return false }
         let stops = g.stops
         // sRGB stretches between colors inside sRGB are straight lines of what a screen shows.
         let srgb = g.isSRGBInsideGamut
@@ -52,16 +127,14 @@ extension GradientContrast {
             // An opaque color must be seen as it is (no layer above the gradient).
             for k in 0..<3 {
                 let probe = SIMD3<Double>(repeating: Double(k) / 2) + SIMD3(0, 0.125, 0.25) * Double(k % 2)
-                guard compositor(probe, 1).background == probe else { return nil }
+                guard background(probe, 1) == probe else { return false }
             }
         }
-        var best = Extremes(text: text)
-
         let first = stops[0].position, last = stops[stops.count - 1].position
         // Pads (the first and last stop's colors outside the stops), then the color each step (a
         // hint at 0 or 1) shows, in the order the general search measures its constants.
-        if lo < first { best.measure(stops[0].color, at: Swift.min(first, hi), conic: conic, compositor) }
-        if hi > last { best.measure(stops[stops.count - 1].color, at: Swift.max(last, lo), conic: conic, compositor) }
+        if lo < first { emit(.flat(seen: seen(stops[0].color, background), t: Swift.min(first, hi))) }
+        if hi > last { emit(.flat(seen: seen(stops[stops.count - 1].color, background), t: Swift.max(last, lo))) }
         for i in 0..<(stops.count - 1) {
             let (a, b, h) = (stops[i].position, stops[i + 1].position, stops[i].hint)
             guard h <= 0 || h >= 1, b > a else { continue }
@@ -70,9 +143,9 @@ extension GradientContrast {
             let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             // The color the step shows over a width (see the general search).
             if t1 > t0 {
-                best.measure(pair.color(at: h <= 0 ? 1 : 0), at: h <= 0 ? t1 : t0, conic: conic, compositor)
+                emit(.flat(seen: seen(pair.color(at: h <= 0 ? 1 : 0), background), t: h <= 0 ? t1 : t0))
             } else {
-                best.measure(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), at: t0, conic: conic, compositor)
+                emit(.flat(seen: seen(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), background), t: t0))
             }
         }
         // Each stretch: its two ends, and between them the points where an extreme can lie.
@@ -85,64 +158,147 @@ extension GradientContrast {
             let knots = h != 0.5 ? CSSGradient.hintKnots(h) : nil
             let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), from: \.u, to: \.w) } ?? (t0 - a) / (b - a)
             let w1 = knots.map { CSSGradient.curve($0, (t1 - a) / (b - a), from: \.u, to: \.w) } ?? (t1 - a) / (b - a)
-            guard w1 > w0 else { return nil }
-            func position(_ w: Double) -> Double {
-                a + (b - a) * (knots.map { CSSGradient.curve($0, w, from: \.w, to: \.u) } ?? w)
-            }
+            guard w1 > w0 else { return false }
+            let mapping = Mapping(a: a, b: b, w0: w0, w1: w1, t0: t0, t1: t1, knots: knots)
             if !srgb {
-                // Opaque stops mix linearly: the stretch's linear sRGB channels are cubics.
-                guard pair.pa == 1, pair.qa == 1 else { return nil }
-                func keep(_ q: LightPoint) {
-                    let t = q.w == w0 ? t0 : q.w == w1 ? t1 : position(q.w)
-                    best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
-                }
-                func scan<P: ScannedLightPath>(_ path: P?) -> Bool {
-                    guard let path else { return false }
-                    path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
-                    return true
-                }
-                let done: Bool
-                switch g.space {
-                case .oklab, .srgbLinear, .displayP3Linear, .xyz, .xyzD65, .xyzD50:
-                    guard let path = CubicLightPath(pair.p, pair.q, in: g.space) else { return nil }
-                    path.points(from: w0, to: w1, textL: best.textL, textY: best.textY, keep)
-                    done = true
-                case .oklch: done = scan(OKLCHPath(pair.p, pair.q, missing: pair.missing))
-                case .lab, .lch: done = scan(CIELabPath(pair.p, pair.q, missing: pair.missing, polar: g.space == .lch))
-                case .hsl, .hwb: done = scan(HSLPath(pair.p, pair.q, missing: pair.missing, hwb: g.space == .hwb))
-                case .srgb, .displayP3, .a98RGB, .prophotoRGB, .rec2020: done = scan(EncodedRGBPath(pair.p, pair.q, in: g.space))
-                }
-                guard done else { return nil }
+                // Opaque stops mix linearly in the interpolation space.
+                guard pair.pa == 1, pair.qa == 1, let path = SolvedLightPath(pair, in: g.space) else { return false }
+                emit(.light(Light(path: path, record: recorded ? path.walk(from: w0, to: w1) : nil, mapping: mapping)))
                 continue
             }
-            let start = best.seen(pair.color(at: w0), compositor)
-            let end = best.seen(pair.color(at: w1), compositor)
-            // The compositor must keep the stretch straight (it does for source-over onto opaque
-            // colors): its middle must be seen halfway between its ends.
-            let mid = best.seen(pair.color(at: (w0 + w1) / 2), compositor)
-            guard (0..<3).allSatisfy({ abs(mid[$0] - (start[$0] + end[$0]) / 2) <= 1e-9 }) else { return nil }
+            let start = seen(pair.color(at: w0), background)
+            let end = seen(pair.color(at: w1), background)
+            // `background` must keep the stretch straight (source-over onto opaque colors does):
+            // its middle must be seen halfway between its ends.
+            let mid = seen(pair.color(at: (w0 + w1) / 2), background)
+            guard (0..<3).allSatisfy({ abs(mid[$0] - (start[$0] + end[$0]) / 2) <= 1e-9 }) else { return false }
             // The ends' luminances come with the slopes the search needs (the same sums
             // `WCAG.relativeLuminance` and `APCA.screenLuminance` make, bit for bit).
             let path = AffineSRGBPath(start: start, end: end)
             let (endsW, endsA) = path.ends()
-            let e0 = best.sample(seen: start, l: endsW.value0, y: endsA.value0, at: t0, conic: conic)
-            let e1 = best.sample(seen: end, l: endsW.value1, y: endsA.value1, at: t1, conic: conic)
+            emit(.straight(Straight(pair: pair, path: path, endsW: endsW, endsA: endsA, mapping: mapping)))
+        }
+        return true
+    }
+
+    /// Measures opaque `text` (gamma-encoded sRGB `0...1`) on the plan, with the `background`
+    /// it was made with; nil when nothing is shown.
+    func measure(text: SIMD3<Double>, background: (SIMD3<Double>, Double) -> SIMD3<Double>) -> GradientContrast? {
+        var best = GradientContrast.Extremes(text: text)
+        for step in steps { Self.measure(step, conic: conic, into: &best, background: background) }
+        return best.result
+    }
+
+    /// Measures one step into `best` (see `measure`).
+    static func measure(_ step: Step, conic: Bool, into best: inout GradientContrast.Extremes,
+                        background: (SIMD3<Double>, Double) -> SIMD3<Double>) {
+        switch step {
+        case let .flat(seen, t):
+            best.keep(best.sample(seen: seen, at: t, conic: conic))
+        case .light(let s):
+            var keeper = Keeper(best: best, mapping: s.mapping, conic: conic)
+            if let record = s.record {
+                s.path.measure(record, textL: best.textL, textY: best.textY, into: &keeper)
+            } else {
+                s.path.measure(from: s.mapping.w0, to: s.mapping.w1, textL: best.textL, textY: best.textY, into: &keeper)
+            }
+            best = keeper.best
+        case .straight(let s):
+            let m = s.mapping
+            let e0 = best.sample(seen: s.path.start, l: s.endsW.value0, y: s.endsA.value0, at: m.t0, conic: conic)
+            let e1 = best.sample(seen: s.path.end, l: s.endsW.value1, y: s.endsA.value1, at: m.t1, conic: conic)
             best.keep(e0)
             // Where else an extreme can lie (a crossing only while neither end reaches it).
-            let points = path.interiorCandidates(endsW, endsA, textL: best.textL, textY: best.textY,
-                                                 wcagCrossing: e0.sample.ratio != 1 && e1.sample.ratio != 1,
-                                                 apcaCrossing: e0.sample.lc != 0 && e1.sample.lc != 0)
+            let points = s.path.interiorCandidates(s.endsW, s.endsA, textL: best.textL, textY: best.textY,
+                                                   wcagCrossing: e0.sample.ratio != 1 && e1.sample.ratio != 1,
+                                                   apcaCrossing: e0.sample.lc != 0 && e1.sample.lc != 0)
             for k in 0..<4 where points[k] > 0 && points[k] < 1 {
-                let w = w0 + (w1 - w0) * points[k]
-                best.keep(best.sample(seen: best.seen(pair.color(at: w), compositor), at: position(w), conic: conic))
+                let w = m.w0 + (m.w1 - m.w0) * points[k]
+                best.keep(best.sample(seen: seen(s.pair.color(at: w), background), at: m.position(w), conic: conic))
             }
             best.keep(e1)
         }
-        guard best.count > 0 else { return nil }
-        return GradientContrast(min: best.min, max: best.max, weakestLc: best.weakest, strongestLc: best.strongest,
-                                samples: best.count)
     }
 
+    /// Keeps a stretch's colors in `best`, at their gradient positions.
+    struct Keeper: LightPointKeeper {
+        var best: GradientContrast.Extremes
+        let mapping: Mapping
+        let conic: Bool
+        mutating func keep(_ q: LightPoint) {
+            let t = q.w == mapping.w0 ? mapping.t0 : q.w == mapping.w1 ? mapping.t1 : mapping.position(q.w)
+            best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
+        }
+    }
+}
+
+/// The light path of a stretch in its interpolation space (see `SolvedPlan`).
+enum SolvedLightPath {
+    case cubic(CubicLightPath), oklch(OKLCHPath), cieLab(CIELabPath), hsl(HSLPath), encoded(EncodedRGBPath)
+
+    /// The path between the two opaque colors of `pair` in `space`, nil when it cannot be solved.
+    init?(_ pair: ColorInterpolation.Pair, in space: InterpolationSpace) {
+        switch space {
+        case .oklab, .srgbLinear, .displayP3Linear, .xyz, .xyzD65, .xyzD50:
+            guard let path = CubicLightPath(pair.p, pair.q, in: space) else { return nil }
+            self = .cubic(path)
+        case .oklch:
+            guard let path = OKLCHPath(pair.p, pair.q, missing: pair.missing) else { return nil }
+            self = .oklch(path)
+        case .lab, .lch:
+            guard let path = CIELabPath(pair.p, pair.q, missing: pair.missing, polar: space == .lch) else { return nil }
+            self = .cieLab(path)
+        case .hsl, .hwb:
+            guard let path = HSLPath(pair.p, pair.q, missing: pair.missing, hwb: space == .hwb) else { return nil }
+            self = .hsl(path)
+        case .srgb, .displayP3, .a98RGB, .prophotoRGB, .rec2020:
+            guard let path = EncodedRGBPath(pair.p, pair.q, in: space) else { return nil }
+            self = .encoded(path)
+        }
+    }
+
+    /// The walk of the stretch from `w0` to `w1`.
+    func walk(from w0: Double, to w1: Double) -> LightPathRecord {
+        var record = LightPathRecord()
+        switch self {
+        case .cubic(let p): p.points(from: w0, to: w1, into: &record)
+        case .oklch(let p): p.points(from: w0, to: w1, into: &record)
+        case .cieLab(let p): p.points(from: w0, to: w1, into: &record)
+        case .hsl(let p): p.points(from: w0, to: w1, into: &record)
+        case .encoded(let p): p.points(from: w0, to: w1, into: &record)
+        }
+        return record
+    }
+
+    /// Walks the stretch from `w0` to `w1`, measuring one text color (`LightPathMeasurement`).
+    func measure<K: LightPointKeeper>(from w0: Double, to w1: Double, textL: Double, textY: Double, into keeper: inout K) {
+        func walk<P: LightPath>(_ p: P, _ points: (P, inout LightPathMeasurement<P, K>) -> Void) {
+            var m = LightPathMeasurement(path: p, textL: textL, textY: textY, keeper: keeper)
+            points(p, &m)
+            keeper = m.keeper
+        }
+        switch self {
+        case .cubic(let p): walk(p) { $0.points(from: w0, to: w1, into: &$1) }
+        case .oklch(let p): walk(p) { $0.points(from: w0, to: w1, into: &$1) }
+        case .cieLab(let p): walk(p) { $0.points(from: w0, to: w1, into: &$1) }
+        case .hsl(let p): walk(p) { $0.points(from: w0, to: w1, into: &$1) }
+        case .encoded(let p): walk(p) { $0.points(from: w0, to: w1, into: &$1) }
+        }
+    }
+
+    /// `record.measure` on this path.
+    func measure<K: LightPointKeeper>(_ record: LightPathRecord, textL: Double, textY: Double, into keeper: inout K) {
+        switch self {
+        case .cubic(let p): record.measure(on: p, textL: textL, textY: textY, into: &keeper)
+        case .oklch(let p): record.measure(on: p, textL: textL, textY: textY, into: &keeper)
+        case .cieLab(let p): record.measure(on: p, textL: textL, textY: textY, into: &keeper)
+        case .hsl(let p): record.measure(on: p, textL: textL, textY: textY, into: &keeper)
+        case .encoded(let p): record.measure(on: p, textL: textL, textY: textY, into: &keeper)
+        }
+    }
+}
+
+extension GradientContrast {
     /// The four extremes of the colors measured so far: a color that is strictly better than
     /// the one kept replaces it, so ties go to the first measured, as in the general search.
     struct Extremes {
@@ -156,23 +312,16 @@ extension GradientContrast {
         var weakestSAPC = Double.infinity, strongestSAPC = -Double.infinity
         var count = 0
 
+        /// The measurement of what was kept; nil when nothing was.
+        var result: GradientContrast? {
+            count > 0 ? GradientContrast(min: min, max: max, weakestLc: weakest, strongestLc: strongest, samples: count) : nil
+        }
+
         init(text: SIMD3<Double>) {
             self.text = text
             textL = WCAG.relativeLuminance(text)
             textY = APCA.screenLuminance(text)
             preparedText = APCA.PreparedText(textY)
-        }
-
-        /// The opaque background seen for a gradient color: converted to sRGB, clipped, through
-        /// the compositor.
-        func seen(_ c: Color, _ compositor: Compositor) -> SIMD3<Double> {
-            let (rgb, alpha) = GradientContrast.displayed(c.converted(to: .srgb))
-            return compositor(rgb, alpha).background
-        }
-
-        /// Measures one gradient color and keeps it where it beats an extreme.
-        mutating func measure(_ c: Color, at t: Double, conic: Bool, _ compositor: Compositor) {
-            keep(sample(seen: seen(c, compositor), at: t, conic: conic))
         }
 
         /// The sample of one background seen at gradient parameter `t`, with its SAPC (APCA's
@@ -204,4 +353,72 @@ extension GradientContrast {
 extension GradientContrast.Sample {
     /// A placeholder before anything is measured.
     static let none = GradientContrast.Sample(position: 0, background: .zero, text: .zero, ratio: 1, lc: 0)
+}
+
+extension GradientContrast {
+    /// A gradient made ready for measuring many text colors against it (the matrix: each
+    /// palette color as text on each gradient). What a solved measurement finds whatever the
+    /// text (`SolvedPlan`: the colors shown flatly, each stretch's ends, clipping corners and
+    /// luminance extremes) is found once here; each opaque text color then costs only its
+    /// measurements and its own crossings of the gradient's luminances. Translucent text, and a
+    /// gradient that is searched rather than solved (repeating, translucent stops, a region
+    /// over more than one stretch of the parameter), are measured in full each time. Every
+    /// answer equals `GradientContrast(text:textAlpha:gradient:box:region:backdrop:)`'s.
+    public struct Prepared: Sendable {
+        public let gradient: CSSGradient
+        public let box: CSSGradient.Box?, region: CSSGradient.Region?
+        /// Opaque gamma-encoded sRGB `0...1` behind translucent gradient colors.
+        public let backdrop: SIMD3<Double>
+        let plan: SolvedPlan?
+
+        /// Prepares `gradient` under `region` of `box` over `backdrop` (as `GradientContrast.init`
+        /// takes them): costs about one measurement (`GradientContrast.estimatedCost`).
+        public init(gradient: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
+                    backdrop: SIMD3<Double> = SIMD3(1, 1, 1)) {
+            (self.gradient, self.box, self.region, self.backdrop) = (gradient, box, region, backdrop)
+            // The gradients `init(gradient:box:region:compositor:)` answers before solving are not planned.
+            if gradient.hasEmptyEndingShape(in: box) || gradient.repeatsWithNoLength {
+                plan = nil
+            } else {
+                plan = SolvedPlan(gradient, box: box, region: region) { rgb, alpha in
+                    alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
+                }
+            }
+        }
+
+        /// Whether opaque text is measured on a plan (else in full, as translucent text is).
+        public var isPlanned: Bool { plan != nil }
+
+        /// How many colors the plan holds whatever the text (each measured for every text
+        /// color); 0 when not planned.
+        public var plannedColors: Int { plan?.colorCount ?? 0 }
+
+        /// `text` (gamma-encoded sRGB `0...1`, straight alpha `textAlpha`) measured on the
+        /// gradient, as `GradientContrast(text:textAlpha:gradient:box:region:backdrop:)` measures it.
+        public func measure(text: SIMD3<Double>, textAlpha: Double = 1) -> GradientContrast {
+            let alpha = textAlpha.isFinite ? textAlpha : 1
+            if alpha >= 1, let plan {
+                let backdrop = backdrop
+                let measured = plan.measure(text: text) { rgb, a in
+                    a < 1 ? Compositing.sourceOver(rgb, alpha: a, overOpaque: backdrop) : rgb
+                }
+                if let measured { return measured }
+            }
+            return GradientContrast(text: text, textAlpha: textAlpha, gradient: gradient, box: box, region: region, backdrop: backdrop)
+        }
+    }
+}
+
+extension SolvedPlan {
+    /// The colors measured for every text color: flat colors, straight stretches' ends, and
+    /// each light path's recorded colors.
+    var colorCount: Int {
+        steps.reduce(0) { n, step in
+            switch step {
+            case .flat: return n + 1
+            case .straight: return n + 2
+            case .light(let s): return n + (s.record?.visitCount ?? 0)
+            }
+        }
+    }
 }

@@ -10,6 +10,10 @@ import Foundation
 protocol LightPath {
     /// The unclipped linear sRGB color at `w` and its slope in `w`.
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>)
+    /// Where the WCAG relative luminance of a piece whose channels are clipped as `clip` (0 or
+    /// 1, a free channel -1) equals `level`, between `a` and `b` where it less `level` is `fa`
+    /// and `fb`, of opposite signs.
+    func wcagRoot(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double, clip: SIMD3<Double>, level: Double) -> Double
 }
 
 /// One color of a `LightPath` as a screen shows it.
@@ -34,6 +38,16 @@ struct LightPoint {
 }
 
 extension LightPath {
+    /// The WCAG relative luminance over a piece whose channels are clipped as `clip` (0 or 1, a
+    /// free channel -1) is `(weights · c).sum() + constant` of the linear channels `c`.
+    @inline(__always) func wcagSum(_ clip: SIMD3<Double>) -> (weights: SIMD3<Double>, constant: Double) {
+        var weights = SIMD3<Double>.zero, constant = 0.0
+        for k in 0..<3 {
+            if clip[k] < 0 { weights[k] = AffineSRGBPath.wcagWeights[k] } else { constant += AffineSRGBPath.wcagWeights[k] * clip[k] }
+        }
+        return (weights, constant)
+    }
+
     /// The color at `w` as a screen shows it, its luminances, and each channel's part of APCA's
     /// slope. Two powers per channel: `r = c^(1/2.4)` encodes it, `e = 1.055r − 0.055`,
     /// and `e^2.4` is APCA's; the slope of `e^2.4` in `c` is `1.055·e^2.4·r / (e·c)` (below

@@ -104,23 +104,34 @@ func scannedColors(turning degrees: Double) -> Int {
 struct ScannedNode { var w: Double; var c: SIMD3<Double>; var dc: SIMD3<Double>; var corner: Bool; var kink: Bool }
 
 extension ScannedLightPath {
-    /// The colors where one of the four extremes can lie between `w0` and `w1` (`w0 < w1`), the
-    /// two ends first and last (see `ScannedLightPath`), each handed to `visit` as it is found.
-    func points(from w0: Double, to w1: Double, textL: Double, textY: Double, _ visit: (LightPoint) -> Void) {
+    /// Walks the stretch from `w0` to `w1` (`w0 < w1`), handing `sink` the colors where one of
+    /// the four extremes can lie, the two ends first and last, and the parts and sections where
+    /// the text's crossings are sought (see `ScannedLightPath`, `LightPathSink`).
+    func points<S: LightPathSink>(from w0: Double, to w1: Double, into sink: inout S) {
         let n = scannedColors(turning: hueTravel * (w1 - w0))
         // At most sixteen corners and kinks between two scanned colors (each channel passes 0
         // and 1 once there, or twice where it turns back; a few kinks; more would be missed, as
         // between any two samples).
         APCASlopeBound.gainTable.withUnsafeBufferPointer { table in
             withUnsafeTemporaryAllocation(of: ScannedNode.self, capacity: 17 * n) { nodes in
-                solve(nodes, n, w0, w1, textL, textY, table, visit)
+                solve(nodes, n, w0, w1, table, &sink)
             }
         }
     }
 
+    /// Where the WCAG luminance of a piece with channels clipped as `clip` equals `level`
+    /// between `a` and `b`, where it less `level` is `fa` and `fb` of opposite signs (`root`).
+    func wcagRoot(_ a: Double, _ fa: Double, _ b: Double, _ fb: Double, clip: SIMD3<Double>, level: Double) -> Double {
+        let (weights, constant) = wcagSum(clip)
+        return root(a, fa, b, fb) { w in
+            let (c, d) = linearWithSlope(at: w)
+            return ((weights * c).sum() + constant - level, (weights * d).sum())
+        }
+    }
+
     /// `points` on a buffer for the scan (`17n` nodes).
-    fileprivate func solve(_ nodes: UnsafeMutableBufferPointer<ScannedNode>, _ n: Int, _ w0: Double, _ w1: Double,
-                       _ textL: Double, _ textY: Double, _ table: UnsafeBufferPointer<Double>, _ visit: (LightPoint) -> Void) {
+    fileprivate func solve<S: LightPathSink>(_ nodes: UnsafeMutableBufferPointer<ScannedNode>, _ n: Int, _ w0: Double, _ w1: Double,
+                                             _ table: UnsafeBufferPointer<Double>, _ sink: inout S) {
         // The scan, with the clipping corners merged into it in order (`corner` marks them).
         var count = 0
         func append(_ w: Double, _ e: (c: SIMD3<Double>, dc: SIMD3<Double>), corner: Bool, kink: Bool = false) {
@@ -157,10 +168,8 @@ extension ScannedLightPath {
             append(w, current, corner: false, kink: hasKinks && i == n - 1)
             previous = current
         }
-        var wcagCrossed = false, apcaCrossed = false
-        var wcagCrossingPoint: LightPoint? = nil
         var start = point(at: w0)
-        visit(start)
+        sink.visit(start)
         var first = 0
         while first < count - 1 {
             // One piece: from `first` to the next corner or the end.
@@ -170,10 +179,7 @@ extension ScannedLightPath {
             let mid = linearWithSlope(at: (a + b) / 2).c
             var clip = SIMD3<Double>(repeating: -1)
             for k in 0..<3 { clip[k] = !(mid[k] >= 0) ? 0 : mid[k] > 1 ? 1 : -1 }
-            var wcagWeights = SIMD3<Double>.zero, wcagConstant = 0.0
-            for k in 0..<3 {
-                if clip[k] < 0 { wcagWeights[k] = AffineSRGBPath.wcagWeights[k] } else { wcagConstant += AffineSRGBPath.wcagWeights[k] * clip[k] }
-            }
+            let (wcagWeights, wcagConstant) = wcagSum(clip)
             @inline(__always) func wcag(_ c: SIMD3<Double>, _ d: SIMD3<Double>) -> (value: Double, slope: Double) {
                 ((wcagWeights * c).sum() + wcagConstant, (wcagWeights * d).sum())
             }
@@ -184,26 +190,10 @@ extension ScannedLightPath {
             let firstDC = nodes[first].kink ? linearWithSlope(at: a + hair).dc : nodes[first].dc
             let lastDC = nodes[last].kink ? linearWithSlope(at: b - hair).dc : nodes[last].dc
             @inline(__always) func slopes(_ j: Int) -> SIMD3<Double> { j == first ? firstDC : j == last ? lastDC : nodes[j].dc }
-            // WCAG: an extreme where the slope changes sign; the first crossing of the text's.
-            // A crossing is sought on each monotone part: between two colors, or between a color
-            // and an extreme found between them (the luminance can pass the text's and come back
-            // between two scanned colors: a hostile pass, display-p3 from rec2020 red to gray).
-            func wcagCrossing(_ a: Double, _ va: Double, _ b: Double, _ vb: Double) {
-                guard !wcagCrossed else { return }
-                let (fa, fb) = (va - textL, vb - textL)
-                if fa == 0 || fb == 0 {
-                    wcagCrossed = true
-                } else if (fa < 0) != (fb < 0) {
-                    let r = root(a, fa, b, fb) { w in
-                        let (c, d) = linearWithSlope(at: w)
-                        return ((wcagWeights * c).sum() + wcagConstant - textL, (wcagWeights * d).sum())
-                    }
-                    let q = point(at: r)
-                    visit(q)
-                    wcagCrossingPoint = q
-                    wcagCrossed = true
-                }
-            }
+            // WCAG: an extreme where the slope changes sign; the text's crossing is sought on each
+            // monotone part: between two colors, or between a color and an extreme found between
+            // them (the luminance can pass the text's and come back between two scanned colors: a
+            // hostile pass, display-p3 from rec2020 red to gray).
             var previousW = wcag(nodes[first].c, firstDC)
             for j in (first + 1)...last {
                 let current = wcag(nodes[j].c, slopes(j))
@@ -213,21 +203,17 @@ extension ScannedLightPath {
                         ((wcagWeights * linearWithSlope(at: w).dc).sum(), .nan)
                     }
                     let q = point(at: r)
-                    visit(q)
+                    sink.visit(q)
                     // Inside the piece its clipped luminance is the piece's sum.
-                    wcagCrossing(a, va, r, q.l)
+                    sink.wcagPart(a, va, r, q.l, clip: clip)
                     (a, va) = (r, q.l)
                 }
-                wcagCrossing(a, va, nodes[j].w, current.value)
+                sink.wcagPart(a, va, nodes[j].w, current.value, clip: clip)
                 previousW = current
             }
             // APCA: the slope's sign at each color (exact where the table's bound leaves it
-            // open); an extreme where it changes; the first crossing of the text's between extremes.
+            // open); an extreme where it changes; the text's crossing sought between extremes.
             var section = start
-            func crossing(to q: LightPoint) {
-                if let c = firstAPCACrossing(section, q, textY: textY, clip: clip, wcagCrossing: wcagCrossingPoint, found: &apcaCrossed) { visit(c) }
-                section = q
-            }
             var previousSign = 0, previousIndex = first, previousPoint: LightPoint? = start
             for j in first...last {
                 var s = APCASlopeBound.sign(nodes[j].c, slopes(j), clip: clip, table: table)
@@ -242,13 +228,14 @@ extension ScannedLightPath {
                 if previousSign != 0 && s != previousSign {
                     let pa = previousPoint ?? point(at: nodes[previousIndex].w), pb = q ?? point(at: nodes[j].w)
                     let m = apcaExtreme(pa, pb, clip: clip)
-                    visit(m)
-                    crossing(to: m)
+                    sink.visit(m)
+                    sink.apcaSection(section, m, clip: clip)
+                    section = m
                 }
                 (previousSign, previousIndex, previousPoint) = (s, j, q)
             }
-            crossing(to: end)
-            visit(end)
+            sink.apcaSection(section, end, clip: clip)
+            sink.visit(end)
             start = end
             first = last
         }

@@ -96,24 +96,34 @@ struct MatrixEndpoint {
                     + "each over the whole gradient; at most \(MatrixEndpoint.maxGradientPairs): split the palette or the gradients",
                 limit: MatrixEndpoint.maxGradientPairs, status: 422)
         }
+        var prepared: [GradientContrast.Prepared] = []
         if !gradients.isEmpty {
             // The work, estimated before any of it is paid (GradientContrast.estimatedCost): a
             // hostile matrix of 64 translucent colors on 16 gradients of 64 stops turning the hue
-            // took 16 s within the pair limit.
+            // took 16 s within the pair limit. Opaque colors are measured on each gradient
+            // prepared once (about one measurement each; then `estimatedCostPerText` a color).
             let translucent = palette.filter { $0.color.display.alpha < 1 }.count
             let opaque = palette.count - translucent
             var cost = 0
-            for g in gradients {
-                if opaque > 0 { cost += opaque * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: true) }
-                if translucent > 0 { cost += translucent * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: false) }
-            }
-            if cost > MatrixEndpoint.maxGradientCost {
+            func refuseOverBudget() throws(Problem) {
+                guard cost > MatrixEndpoint.maxGradientCost else { return }
                 throw Problem.tooLarge(
                     f.field("gradients"),
                     "measuring \(palette.count) colors on these \(gradients.count) gradients would take about \(Int((Double(cost) * 0.4e-6).rounded(.up))) s "
                         + "(\(cost) units of work; at most \(MatrixEndpoint.maxGradientCost), about 1 s): translucent colors, repeating or translucent "
                         + "gradients and many stops turning the hue cost the most; split the palette or the gradients, or give opaque colors",
                     limit: MatrixEndpoint.maxGradientCost, status: 422)
+            }
+            for g in gradients {
+                if opaque > 0 { cost += GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: true) }
+                if translucent > 0 { cost += translucent * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: false) }
+            }
+            try refuseOverBudget()
+            if opaque > 0 {
+                let behind = backdrop?.display.srgb ?? SIMD3(1, 1, 1)
+                prepared = gradients.map { GradientContrast.Prepared(gradient: $0.gradient.gradient, box: $0.box, region: $0.region, backdrop: behind) }
+                for p in prepared { cost += opaque * p.estimatedCostPerText }
+                try refuseOverBudget()
             }
         }
         if let format, format != .json {
@@ -129,7 +139,7 @@ struct MatrixEndpoint {
             }
         }
         let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
-        let gradientCells = MatrixEndpoint.measure(palette, on: gradients, backdrop: backdrop?.display.srgb)
+        let gradientCells = MatrixEndpoint.measure(palette, on: gradients, prepared: prepared, backdrop: backdrop?.display.srgb)
         switch format ?? .json {
         case .json:
             var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)
@@ -214,14 +224,18 @@ struct MatrixEndpoint {
         return out
     }
 
-    /// Each palette color as text on each gradient: `[color][gradient]`.
-    static func measure(_ palette: [PaletteColor], on gradients: [NamedGradient], backdrop: SIMD3<Double>?) -> [[GradientContrast]] {
+    /// Each palette color as text on each gradient: `[color][gradient]`, on the gradients
+    /// `prepared` for opaque colors when given (one per gradient; the same answers).
+    static func measure(_ palette: [PaletteColor], on gradients: [NamedGradient], prepared: [GradientContrast.Prepared],
+                        backdrop: SIMD3<Double>?) -> [[GradientContrast]] {
         guard !gradients.isEmpty else { return [] }
         let behind = backdrop ?? SIMD3(1, 1, 1)
         return palette.map { c in
-            gradients.map { g in
-                GradientContrast(text: c.color.display.srgb, textAlpha: c.color.display.alpha, gradient: g.gradient.gradient,
-                                 box: g.box, region: g.region, backdrop: behind)
+            gradients.indices.map { k in
+                if k < prepared.count { return prepared[k].measure(text: c.color.display.srgb, textAlpha: c.color.display.alpha) }
+                let g = gradients[k]
+                return GradientContrast(text: c.color.display.srgb, textAlpha: c.color.display.alpha, gradient: g.gradient.gradient,
+                                        box: g.box, region: g.region, backdrop: behind)
             }
         }
     }
