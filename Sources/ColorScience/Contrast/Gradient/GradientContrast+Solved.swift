@@ -51,7 +51,7 @@ struct SolvedPlan {
         let a: Double, b: Double, w0: Double, w1: Double, t0: Double, t1: Double
         let knots: [(u: Double, w: Double)]?
         func position(_ w: Double) -> Double {
-            a + (b - a) * (knots.map { CSSGradient.curve($0, w, from: \.w, to: \.u) } ?? w)
+            a + (b - a) * (knots.map { CSSGradient.curve($0, w, fromWeight: true) } ?? w)
         }
     }
     /// An sRGB stretch between colors inside sRGB: a straight line of the colors seen.
@@ -156,8 +156,8 @@ struct SolvedPlan {
             guard t0 <= t1 else { continue }
             let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             let knots = h != 0.5 ? CSSGradient.hintKnots(h) : nil
-            let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), from: \.u, to: \.w) } ?? (t0 - a) / (b - a)
-            let w1 = knots.map { CSSGradient.curve($0, (t1 - a) / (b - a), from: \.u, to: \.w) } ?? (t1 - a) / (b - a)
+            let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), fromWeight: false) } ?? (t0 - a) / (b - a)
+            let w1 = knots.map { CSSGradient.curve($0, (t1 - a) / (b - a), fromWeight: false) } ?? (t1 - a) / (b - a)
             guard w1 > w0 else { return false }
             let mapping = Mapping(a: a, b: b, w0: w0, w1: w1, t0: t0, t1: t1, knots: knots)
             if !srgb {
@@ -190,19 +190,22 @@ struct SolvedPlan {
     }
 
     /// Measures one step into `best` (see `measure`).
+    @inline(__always)
     static func measure(_ step: Step, conic: Bool, into best: inout GradientContrast.Extremes,
                         background: (SIMD3<Double>, Double) -> SIMD3<Double>) {
         switch step {
         case let .flat(seen, t):
             best.keep(best.sample(seen: seen, at: t, conic: conic))
         case .light(let s):
-            var keeper = Keeper(best: best, mapping: s.mapping, conic: conic)
-            if let record = s.record {
-                s.path.measure(record, textL: best.textL, textY: best.textY, into: &keeper)
-            } else {
-                s.path.measure(from: s.mapping.w0, to: s.mapping.w1, textL: best.textL, textY: best.textY, into: &keeper)
+            let (textL, textY) = (best.textL, best.textY)
+            withUnsafeMutablePointer(to: &best) { best in
+                var keeper = Keeper(best: best, mapping: s.mapping, conic: conic)
+                if let record = s.record {
+                    s.path.measure(record, textL: textL, textY: textY, into: &keeper)
+                } else {
+                    s.path.measure(from: s.mapping.w0, to: s.mapping.w1, textL: textL, textY: textY, into: &keeper)
+                }
             }
-            best = keeper.best
         case .straight(let s):
             let m = s.mapping
             let e0 = best.sample(seen: s.path.start, l: s.endsW.value0, y: s.endsA.value0, at: m.t0, conic: conic)
@@ -220,14 +223,15 @@ struct SolvedPlan {
         }
     }
 
-    /// Keeps a stretch's colors in `best`, at their gradient positions.
+    /// Keeps a stretch's colors in `best` (the measurement's, for the stretch's walk: not
+    /// copied), at their gradient positions.
     struct Keeper: LightPointKeeper {
-        var best: GradientContrast.Extremes
+        let best: UnsafeMutablePointer<GradientContrast.Extremes>
         let mapping: Mapping
         let conic: Bool
         mutating func keep(_ q: LightPoint) {
             let t = q.w == mapping.w0 ? mapping.t0 : q.w == mapping.w1 ? mapping.t1 : mapping.position(q.w)
-            best.keep(best.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
+            best.pointee.keep(best.pointee.sample(seen: q.rgb, l: q.l, y: q.y, at: t, conic: conic))
         }
     }
 }
