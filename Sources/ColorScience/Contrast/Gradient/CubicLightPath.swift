@@ -193,7 +193,7 @@ struct CubicLightPath: LightPath {
             marks.append(a)
             Self.quadraticRoots(3 * wcag[3], 2 * wcag[2], wcag[1], in: a, b, into: &marks)
             marks.append(b)
-            for j in 1..<marks.count {
+            for j in 1..<marks.count where sink.seeksWCAGCrossing {
                 sink.wcagPart(marks[j - 1], Self.value(wcag, marks[j - 1]), marks[j], Self.value(wcag, marks[j]), clip: clip)
             }
             // APCA: its slope at the piece's ends, the WCAG extremes and halfway between each

@@ -13,6 +13,8 @@ import Foundation
 /// (`LightPathRecord`) measured for each text color (`LightPathMeasurement`): the matrix's
 /// gradient cells (`GradientContrast.Prepared`).
 protocol LightPathSink {
+    /// Whether `wcagPart` still matters (a measurement stops seeking after the first crossing).
+    var seeksWCAGCrossing: Bool { get }
     mutating func visit(_ q: LightPoint)
     mutating func wcagPart(_ a: Double, _ va: Double, _ b: Double, _ vb: Double, clip: SIMD3<Double>)
     mutating func apcaSection(_ a: LightPoint, _ b: LightPoint, clip: SIMD3<Double>)
@@ -43,6 +45,8 @@ struct LightPathRecord: LightPathSink {
     private(set) var points: [LightPoint] = []
     /// `wcagPart`s: `a`, `va`, `b`, `vb`.
     private(set) var parts: [SIMD4<Double>] = []
+
+    var seeksWCAGCrossing: Bool { true }
 
     init() {
         events.reserveCapacity(64)
@@ -121,6 +125,8 @@ struct LightPathMeasurement<P: LightPath, K: LightPointKeeper>: LightPathSink {
     init(path: P, textL: Double, textY: Double, keeper: K) {
         (self.path, self.textL, self.textY, self.keeper) = (path, textL, textY, keeper)
     }
+
+    var seeksWCAGCrossing: Bool { !wcagCrossed }
 
     mutating func visit(_ q: LightPoint) { keeper.keep(q) }
 
