@@ -272,6 +272,33 @@ struct GradientTests {
         try Self.denseScan(spaces: ["srgb"], count: 200, seed: 0x2545_F491_4F6C_DD1D)
     }
 
+    /// A random gradient (`n` picks its geometry: linear at an angle, to a corner, radial at a
+    /// point or plain, conic) interpolated by `method` ("" for the CSS default): 2–5 stops, hex
+    /// or translucent `rgb()` or (with a method) OKLCH colors of chroma up to 0.4, sometimes
+    /// with increasing positions (hard stops, pads) and hints (including steps at 0% and 100%).
+    static func randomGradient(_ method: String, _ n: Int, _ next: () -> Double) -> String {
+        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
+        let space = method.isEmpty ? "" : " " + method
+        let geometry = ["linear-gradient(\(Int(next() * 360))deg\(space), ", "linear-gradient(to top right\(space), ",
+                        "radial-gradient(circle at \(Int(next() * 100))% 40%\(space), ", method.isEmpty ? "radial-gradient(" : "radial-gradient(\(method), ",
+                        "conic-gradient(from \(Int(next() * 360))deg at 30% 60%\(space), "][n % 5]
+        var parts: [String] = []
+        let stops = 2 + Int(next() * 4)
+        var position = next() < 0.3 ? Int(next() * 30) : -1
+        for k in 0..<stops {
+            var stop = next() < 0.15 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
+            if !method.isEmpty && next() < 0.5 { stop = String(format: "oklch(%.3f %.3f %.1f)", next(), next() * 0.4, next() * 360) }
+            if position >= 0 || next() < 0.3 {
+                // Increasing positions, sometimes equal (a hard stop), sometimes short of 100% (a pad).
+                position = max(position, 0) + (next() < 0.2 ? 0 : Int(next() * 40))
+                stop += " \(position)%"
+            }
+            parts.append(stop)
+            if k < stops - 1 && next() < 0.25 { parts.append(["0%", "100%", "\(Int(5 + next() * 90))%"][Int(next() * 3)]) }
+        }
+        return geometry + parts.joined(separator: ", ") + ")"
+    }
+
     /// The solved path (GradientContrast+Solved.swift) does its own bookkeeping of pads, hard
     /// stops, steps, hints, boxes and regions: on 400 random gradients of every geometry in
     /// each space it solves it must find the extremes the general search finds, and each sample
@@ -291,28 +318,9 @@ struct GradientTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
-        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
         var solved = 0
         for n in 0..<400 {
-            let space = method.isEmpty ? "" : " " + method
-            let geometry = ["linear-gradient(\(Int(next() * 360))deg\(space), ", "linear-gradient(to top right\(space), ",
-                            "radial-gradient(circle at \(Int(next() * 100))% 40%\(space), ", method.isEmpty ? "radial-gradient(" : "radial-gradient(\(method), ",
-                            "conic-gradient(from \(Int(next() * 360))deg at 30% 60%\(space), "][n % 5]
-            var parts: [String] = []
-            let stops = 2 + Int(next() * 4)
-            var position = next() < 0.3 ? Int(next() * 30) : -1
-            for k in 0..<stops {
-                var stop = next() < 0.15 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
-                if !method.isEmpty && next() < 0.5 { stop = String(format: "oklch(%.3f %.3f %.1f)", next(), next() * 0.4, next() * 360) }
-                if position >= 0 || next() < 0.3 {
-                    // Increasing positions, sometimes equal (a hard stop), sometimes short of 100% (a pad).
-                    position = max(position, 0) + (next() < 0.2 ? 0 : Int(next() * 40))
-                    stop += " \(position)%"
-                }
-                parts.append(stop)
-                if k < stops - 1 && next() < 0.25 { parts.append(["0%", "100%", "\(Int(5 + next() * 90))%"][Int(next() * 3)]) }
-            }
-            let css = geometry + parts.joined(separator: ", ") + ")"
+            let css = Self.randomGradient(method, n, next)
             guard let g = try? Self.gradient(css) else { continue }
             let box = CSSGradient.Box(width: 50 + next() * 400, height: 50 + next() * 200)
             let region: CSSGradient.Region? = next() < 0.5 ? nil
@@ -385,27 +393,11 @@ struct GradientTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
-        func hex() -> String { String(format: "#%02x%02x%02x", Int(next() * 256), Int(next() * 256), Int(next() * 256)) }
         var planned = 0, crossings = 0, compared = 0
         for n in 0..<120 {
-            let space = method.isEmpty ? "" : " " + method
-            let geometry = ["linear-gradient(\(Int(next() * 360))deg\(space), ", "repeating-linear-gradient(to top right\(space), ",
-                            "radial-gradient(circle at \(Int(next() * 100))% 40%\(space), ", "linear-gradient(to right\(space), ",
-                            "conic-gradient(from \(Int(next() * 360))deg at 30% 60%\(space), "][n % 5]
-            var parts: [String] = []
-            let stops = 2 + Int(next() * 4)
-            var position = next() < 0.3 ? Int(next() * 30) : -1
-            for k in 0..<stops {
-                var stop = next() < 0.1 ? "rgb(\(Int(next() * 256)) \(Int(next() * 256)) \(Int(next() * 256)) / \(String(format: "%.2f", next())))" : hex()
-                if !method.isEmpty && next() < 0.5 { stop = String(format: "oklch(%.3f %.3f %.1f)", next(), next() * 0.4, next() * 360) }
-                if position >= 0 || next() < 0.3 {
-                    position = max(position, 0) + (next() < 0.2 ? 0 : Int(next() * 40))
-                    stop += " \(position)%"
-                }
-                parts.append(stop)
-                if k < stops - 1 && next() < 0.2 { parts.append(["0%", "100%", "\(Int(5 + next() * 90))%"][Int(next() * 3)]) }
-            }
-            let css = geometry + parts.joined(separator: ", ") + ")"
+            // Every fifth one repeating (measured in full, not planned).
+            let drawn = Self.randomGradient(method, n, next)
+            let css = n % 5 == 1 ? "repeating-" + drawn : drawn
             guard let g = try? Self.gradient(css) else { continue }
             let box = CSSGradient.Box(width: 50 + next() * 400, height: 50 + next() * 200)
             let region: CSSGradient.Region? = next() < 0.5 ? nil
