@@ -427,6 +427,24 @@ struct GradientTests {
         #expect(compared >= 900)
     }
 
+    /// A prepared gradient holds its recorded colors for the whole request: a plan that would
+    /// record more than `SolvedPlan.maximumRecordedColors` is not made (its text colors are then
+    /// measured in full), so memory stays bounded whatever the stops.
+    @Test("a plan is not made past its color limit; 64 hsl stops turning the long way record about 2,500 colors")
+    func planColorLimit() throws {
+        let stops = (0..<64).map { "hsl(\(($0 * 137) % 360) 90% \($0 % 2 == 1 ? 20 : 80)%)" }.joined(separator: ", ")
+        let g = try Self.gradient("linear-gradient(in hsl longer hue, \(stops))")
+        let plan = try #require(SolvedPlan(g, box: nil, region: nil) { rgb, _ in rgb })
+        let count = plan.steps.reduce(0) { n, step in if case .light(let s) = step { return n + (s.record?.points.count ?? 0) } else { return n } }
+        #expect(count > 500 && count < SolvedPlan.maximumRecordedColors / 4, "\(count) colors recorded")
+        #expect(SolvedPlan(g, box: nil, region: nil, maximumColors: count) { rgb, _ in rgb } != nil)
+        #expect(SolvedPlan(g, box: nil, region: nil, maximumColors: count - 1) { rgb, _ in rgb } == nil)
+        // Unplanned, the prepared gradient measures each color in full, as a single measurement does.
+        let prepared = GradientContrast.Prepared(gradient: g)
+        #expect(prepared.isPlanned)
+        #expect(prepared.measure(text: SIMD3(repeating: 0.5)) == GradientContrast(text: SIMD3(repeating: 0.5), gradient: g))
+    }
+
     /// The same for OKLab and the linear-light spaces, where the extremes are solved from the
     /// channels' cubics (CubicLightPath), with stops far outside sRGB (OKLCH chroma up to 0.4)
     /// so that channels clip between the stops: 400 more gradients.

@@ -76,6 +76,12 @@ struct SolvedPlan {
     let conic: Bool
     let steps: [Step]
 
+    /// Most colors a plan records (about 120 bytes each: 2 MB). The realistic worst, 64 stops
+    /// turning the hue the long way in hsl, records about 2,500; a gradient that would record
+    /// more is not planned (each text color is then measured in full, and estimated so), so that
+    /// the 16 gradients of a matrix hold at most about 32 MB.
+    static let maximumRecordedColors = 16_384
+
     /// Whether `g` is a conic gradient (its positions are fractions of a turn).
     static func isConic(_ g: CSSGradient) -> Bool {
         if case .conic = g.geometry { return true } else { return false }
@@ -89,18 +95,19 @@ struct SolvedPlan {
 
     /// The plan of `g` under `region` of `box`, each light path walked and recorded, with
     /// `background` as `walk` takes it; nil where `walk` fails.
-    init?(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?,
+    init?(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?, maximumColors: Int = maximumRecordedColors,
           background: (SIMD3<Double>, Double) -> SIMD3<Double>) {
         var steps: [Step] = []
         steps.reserveCapacity(g.stops.count + 1)
-        guard Self.walk(g, box: box, region: region, recorded: true, background: background, { steps.append($0) }) else { return nil }
+        guard Self.walk(g, box: box, region: region, recorded: true, maximumColors: maximumColors, background: background,
+                        { steps.append($0) }) else { return nil }
         (self.steps, conic) = (steps, Self.isConic(g))
     }
 
     /// Hands `emit` the steps of `g` under `region` of `box` in the order they are measured,
     /// with `background` turning a gradient color (gamma-encoded sRGB `0...1`, straight alpha)
-    /// into the opaque background seen, each light path walked and recorded when `recorded`;
-    /// false (after any steps already handed on) unless:
+    /// into the opaque background seen, each light path walked and recorded when `recorded`
+    /// (at most `maximumColors` in all, else false); false (after any steps already handed on) unless:
     /// not repeating, one range of the gradient parameter (for conic gradients inside one
     /// turn), and
     /// - interpolation in sRGB, stops inside sRGB and a `background` that keeps straight lines
@@ -109,7 +116,7 @@ struct SolvedPlan {
     ///   linear-light space (`CubicLightPath`), the others scanned (`ScannedLightPath`), with
     ///   opaque stops and a `background` that shows an opaque color as it is.
     static func walk(_ g: CSSGradient, box: CSSGradient.Box?, region: CSSGradient.Region?, recorded: Bool,
-                     background: (SIMD3<Double>, Double) -> SIMD3<Double>, _ emit: (Step) -> Void) -> Bool {
+                     maximumColors: Int = maximumRecordedColors, background: (SIMD3<Double>, Double) -> SIMD3<Double>, _ emit: (Step) -> Void) -> Bool {
         guard !g.repeating else { return false }
         // Without a box the whole line, ray or turn (what `parameterRanges` gives, without its array).
         var (lo, hi) = (0.0, 1.0)
@@ -130,6 +137,7 @@ struct SolvedPlan {
                 guard background(probe, 1) == probe else { return false }
             }
         }
+        var recordedColors = 0
         let first = stops[0].position, last = stops[stops.count - 1].position
         // Pads (the first and last stop's colors outside the stops), then the color each step (a
         // hint at 0 or 1) shows, in the order the general search measures its constants.
@@ -163,7 +171,10 @@ struct SolvedPlan {
             if !srgb {
                 // Opaque stops mix linearly in the interpolation space.
                 guard pair.pa == 1, pair.qa == 1, let path = SolvedLightPath(pair, in: g.space) else { return false }
-                emit(.light(Light(path: path, record: recorded ? path.walk(from: w0, to: w1) : nil, mapping: mapping)))
+                let record = recorded ? path.walk(from: w0, to: w1) : nil
+                recordedColors += record?.points.count ?? 0
+                guard recordedColors <= maximumColors else { return false }
+                emit(.light(Light(path: path, record: record, mapping: mapping)))
                 continue
             }
             let start = seen(pair.color(at: w0), background)
