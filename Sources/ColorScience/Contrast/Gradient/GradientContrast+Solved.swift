@@ -380,11 +380,20 @@ extension GradientContrast {
     /// over more than one stretch of the parameter), are measured in full each time. Every
     /// answer equals `GradientContrast(text:textAlpha:gradient:box:region:backdrop:)`'s.
     public struct Prepared: Sendable {
+        /// The gradient measured.
         public let gradient: CSSGradient
+        /// The element the gradient fills, in px, and the text's region in it (nil: the whole
+        /// gradient line, ray or turn), as `GradientContrast.init` takes them.
         public let box: CSSGradient.Box?, region: CSSGradient.Region?
         /// Opaque gamma-encoded sRGB `0...1` behind translucent gradient colors.
         public let backdrop: SIMD3<Double>
+        /// The recorded walk (at most `SolvedPlan.maximumRecordedColors` colors, about 2 MB).
         let plan: SolvedPlan?
+
+        /// The opaque background seen for a gradient color over `backdrop`.
+        static func background(_ rgb: SIMD3<Double>, _ alpha: Double, over backdrop: SIMD3<Double>) -> SIMD3<Double> {
+            alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
+        }
 
         /// Prepares `gradient` under `region` of `box` over `backdrop` (as `GradientContrast.init`
         /// takes them): costs about one measurement (`GradientContrast.estimatedCost`).
@@ -395,9 +404,7 @@ extension GradientContrast {
             if gradient.hasEmptyEndingShape(in: box) || gradient.repeatsWithNoLength {
                 plan = nil
             } else {
-                plan = SolvedPlan(gradient, box: box, region: region) { rgb, alpha in
-                    alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
-                }
+                plan = SolvedPlan(gradient, box: box, region: region) { Self.background($0, $1, over: backdrop) }
             }
         }
 
@@ -414,10 +421,7 @@ extension GradientContrast {
             let alpha = textAlpha.isFinite ? textAlpha : 1
             if alpha >= 1, let plan {
                 let backdrop = backdrop
-                let measured = plan.measure(text: text) { rgb, a in
-                    a < 1 ? Compositing.sourceOver(rgb, alpha: a, overOpaque: backdrop) : rgb
-                }
-                if let measured { return measured }
+                if let measured = plan.measure(text: text, background: { Self.background($0, $1, over: backdrop) }) { return measured }
             }
             return GradientContrast(text: text, textAlpha: textAlpha, gradient: gradient, box: box, region: region, backdrop: backdrop)
         }
