@@ -390,11 +390,6 @@ extension GradientContrast {
         /// The recorded walk (at most `SolvedPlan.maximumRecordedColors` colors, about 2 MB).
         let plan: SolvedPlan?
 
-        /// The opaque background seen for a gradient color over `backdrop`.
-        static func background(_ rgb: SIMD3<Double>, _ alpha: Double, over backdrop: SIMD3<Double>) -> SIMD3<Double> {
-            alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
-        }
-
         /// Prepares `gradient` under `region` of `box` over `backdrop` (as `GradientContrast.init`
         /// takes them): costs about one measurement (`GradientContrast.estimatedCost`).
         public init(gradient: CSSGradient, box: CSSGradient.Box? = nil, region: CSSGradient.Region? = nil,
@@ -404,7 +399,7 @@ extension GradientContrast {
             if gradient.hasEmptyEndingShape(in: box) || gradient.repeatsWithNoLength {
                 plan = nil
             } else {
-                plan = SolvedPlan(gradient, box: box, region: region) { Self.background($0, $1, over: backdrop) }
+                plan = SolvedPlan(gradient, box: box, region: region) { GradientContrast.seen($0, alpha: $1, over: backdrop) }
             }
         }
 
@@ -421,7 +416,7 @@ extension GradientContrast {
             let alpha = textAlpha.isFinite ? textAlpha : 1
             if alpha >= 1, let plan {
                 let backdrop = backdrop
-                if let measured = plan.measure(text: text, background: { Self.background($0, $1, over: backdrop) }) { return measured }
+                if let measured = plan.measure(text: text, background: { GradientContrast.seen($0, alpha: $1, over: backdrop) }) { return measured }
             }
             return GradientContrast(text: text, textAlpha: textAlpha, gradient: gradient, box: box, region: region, backdrop: backdrop)
         }

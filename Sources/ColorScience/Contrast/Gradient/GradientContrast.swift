@@ -119,10 +119,10 @@ extension CSSGradient {
 
     /// The piecewise-linear curve through `knots` (increasing in both members) at `x`: from the
     /// fraction `u` to the weight `w`, or back when `fromWeight`; `x` outside the knots is
-    /// clamped. (Key paths had chosen the
-    /// member: each read through one cost hundreds of instructions, a curve about 3,500, paid for
-    /// every color measured on a hinted stretch: a hostile pass's matrix of 64 colors on 16
-    /// gradients of 64 hinted stops took 2.9 s against 0.6 s without the hints.)
+    /// clamped. (Key paths had chosen the member: each read through one cost hundreds of
+    /// instructions, a curve about 3,500, paid for every color measured on a hinted stretch: a
+    /// hostile pass's matrix of 64 colors on 16 gradients of 64 hinted stops took 2.9 s against
+    /// 0.6 s without the hints.)
     static func curve(_ knots: [(u: Double, w: Double)], _ x: Double, fromWeight: Bool) -> Double {
         let x = x.isFinite ? x : 0
         @inline(__always) func from(_ knot: (u: Double, w: Double)) -> Double { fromWeight ? knot.w : knot.u }
@@ -381,6 +381,15 @@ public struct GradientContrast: Sendable, Equatable {
         return (rgb, srgb.alpha.isFinite ? Swift.min(Swift.max(srgb.alpha, 0), 1) : 1)
     }
 
+    /// A gradient color (gamma-encoded sRGB `0...1`, straight alpha `0...1`) as seen over the
+    /// opaque `backdrop`: itself when opaque, else composited source-over (Compositing and
+    /// Blending 1 §5.1). What every measurement takes as the background under the text when no
+    /// layer lies above the gradient.
+    @inlinable
+    public static func seen(_ rgb: SIMD3<Double>, alpha: Double, over backdrop: SIMD3<Double>) -> SIMD3<Double> {
+        alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
+    }
+
     init(min: Sample, max: Sample, weakestLc: Sample, strongestLc: Sample, samples: Int) {
         (self.min, self.max, self.weakestLc, self.strongestLc, self.samples) = (min, max, weakestLc, strongestLc, samples)
     }
@@ -436,7 +445,7 @@ public struct GradientContrast: Sendable, Equatable {
                 backdrop: SIMD3<Double> = SIMD3(1, 1, 1)) {
         let fgAlpha = Swift.min(Swift.max(textAlpha.isFinite ? textAlpha : 1, 0), 1)
         self.init(gradient: gradient, box: box, region: region) { rgb, alpha in
-            let bg = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: backdrop) : rgb
+            let bg = GradientContrast.seen(rgb, alpha: alpha, over: backdrop)
             let fg = fgAlpha < 1 ? Compositing.sourceOver(text, alpha: fgAlpha, overOpaque: bg) : text
             return (bg, fg)
         }

@@ -93,14 +93,14 @@ enum APCASlopeBound {
     }
 }
 
-/// A scanned color, or a clipping corner or kink merged among them (`corner`; a kink's `dc`
-/// is one side's, so pieces that meet there take their own side's).
 /// How many colors a stretch turning `degrees` of hue is scanned at: 6, and one more per 15°,
 /// at most 64 (see `ScannedLightPath`; `GradientContrast.estimatedCost` counts them too).
 func scannedColors(turning degrees: Double) -> Int {
     Swift.min(64, 6 + Int((degrees / 15).rounded(.up)))
 }
 
+/// A scanned color, or a clipping corner or kink merged among them (`corner`; a kink's `dc`
+/// is one side's, so pieces that meet there take their own side's).
 struct ScannedNode { var w: Double; var c: SIMD3<Double>; var dc: SIMD3<Double>; var corner: Bool; var kink: Bool }
 
 extension ScannedLightPath {
@@ -219,6 +219,13 @@ extension ScannedLightPath {
             // that a color is copied only when computed (a copy a node had cost 4% of a check).
             var previousSign = 0, previousIndex = first, previousPoint = start, previousKnown = true
             @inline(__always) func exactPoint(_ j: Int) -> LightPoint { j == first ? start : j == last ? end : point(at: nodes[j].w) }
+            // The extreme between the previous color and `exact`, where the slope's sign changed.
+            @inline(__always) func extreme(to exact: LightPoint) {
+                let m = apcaExtreme(previousKnown ? previousPoint : point(at: nodes[previousIndex].w), exact, clip: clip)
+                sink.visit(m)
+                sink.apcaSection(section, m, clip: clip)
+                section = m
+            }
             for j in first...last {
                 var s = APCASlopeBound.sign(nodes[j].c, slopes(j), clip: clip, table: table)
                 if s == 0 {
@@ -226,19 +233,11 @@ extension ScannedLightPath {
                     let slope = exact.slope(clip)
                     s = slope > 0 ? 1 : slope < 0 ? -1 : 0
                     guard s != 0 else { continue }
-                    if previousSign != 0 && s != previousSign {
-                        let m = apcaExtreme(previousKnown ? previousPoint : point(at: nodes[previousIndex].w), exact, clip: clip)
-                        sink.visit(m)
-                        sink.apcaSection(section, m, clip: clip)
-                        section = m
-                    }
+                    if previousSign != 0 && s != previousSign { extreme(to: exact) }
                     (previousPoint, previousKnown) = (exact, true)
                 } else if previousSign != 0 && s != previousSign {
                     let exact = exactPoint(j)
-                    let m = apcaExtreme(previousKnown ? previousPoint : point(at: nodes[previousIndex].w), exact, clip: clip)
-                    sink.visit(m)
-                    sink.apcaSection(section, m, clip: clip)
-                    section = m
+                    extreme(to: exact)
                     (previousPoint, previousKnown) = (exact, true)
                 } else if j == first || j == last {
                     (previousPoint, previousKnown) = (j == first ? start : end, true)

@@ -137,7 +137,7 @@ extension ContrastEndpoint {
         func measure(_ textLayer: Compositing.Layer, scrim: Compositing.Layer? = nil) -> GradientContrast {
             GradientContrast(gradient: gradient.gradient, box: box, region: region) { rgb, alpha in
                 if !hasLayers {
-                    var bg = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb
+                    var bg = GradientContrast.seen(rgb, alpha: alpha, over: page)
                     if let scrim { bg = Compositing.sourceOver(scrim.color, alpha: scrim.alpha, overOpaque: bg) }
                     let tx = textLayer.alpha < 1 ? Compositing.sourceOver(textLayer.color, alpha: textLayer.alpha, overOpaque: bg) : textLayer.color
                     return (bg, tx)
@@ -145,7 +145,7 @@ extension ContrastEndpoint {
                 var layers: [Compositing.Layer] = []
                 layers.reserveCapacity(stack.count + 1)
                 var base = page
-                if gradientIsPage { base = alpha < 1 ? Compositing.sourceOver(rgb, alpha: alpha, overOpaque: page) : rgb }
+                if gradientIsPage { base = GradientContrast.seen(rgb, alpha: alpha, over: page) }
                 for l in stack {
                     switch l {
                     case .color(let c): layers.append(c)
