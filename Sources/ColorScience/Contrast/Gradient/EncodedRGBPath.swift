@@ -63,11 +63,8 @@ struct EncodedRGBPath: ScannedLightPath {
 
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
         let e = start + change * w
-        var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
-        for k in 0..<3 {
-            let (v, slope) = Self.decoded(e[k], transfer)
-            (c[k], dc[k]) = (v, slope * change[k])
-        }
+        let (r, g, b) = (Self.decoded(e.x, transfer), Self.decoded(e.y, transfer), Self.decoded(e.z, transfer))
+        let c = SIMD3(r.0, g.0, b.0), dc = SIMD3(r.1, g.1, b.1) * change
         guard let m = toLinearSRGB else { return (c, dc) }
         return (m(c), m(dc))
     }

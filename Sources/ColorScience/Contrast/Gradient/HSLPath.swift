@@ -56,7 +56,9 @@ struct HSLPath: ScannedLightPath {
             let q = i < pieces.count ? pieces.w[i] : b
             let eq = encodedWithSlope(at: q).0
             for k in 0..<3 {
-                for level in [-edge, edge] {
+                // Two levels without an array literal (which allocated: a tenth of an HSL gradient's cost).
+                for side in 0..<2 {
+                    let level = side == 0 ? -edge : edge
                     let (fp, fq) = (ep[k] - level, eq[k] - level)
                     guard fp.isFinite, fq.isFinite, fp != 0, fq != 0, (fp < 0) != (fq < 0) else { continue }
                     cuts.add(root(p, fp, q, fq) { w in
@@ -71,12 +73,8 @@ struct HSLPath: ScannedLightPath {
 
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
         let (e, de) = encodedWithSlope(at: w)
-        var c = SIMD3<Double>.zero, dc = SIMD3<Double>.zero
-        for k in 0..<3 {
-            let (v, slope) = EncodedRGBPath.decoded(e[k], .srgb)
-            (c[k], dc[k]) = (v, slope * de[k])
-        }
-        return (c, dc)
+        let (r, g, b) = (EncodedRGBPath.decoded(e.x, .srgb), EncodedRGBPath.decoded(e.y, .srgb), EncodedRGBPath.decoded(e.z, .srgb))
+        return (SIMD3(r.0, g.0, b.0), SIMD3(r.1, g.1, b.1) * de)
     }
 
     /// The gamma-encoded sRGB channels at `w` and their slopes.
@@ -111,21 +109,22 @@ struct HSLPath: ScannedLightPath {
         }
         let m = Swift.min(l, 1 - l), dm = l < 0.5 ? dl : -dl
         let a = s * m, da = ds * m + s * dm
-        let dk = dh / 30
-        var e = SIMD3<Double>.zero, de = SIMD3<Double>.zero
-        let offsets = SIMD3<Double>(0, 8, 4)
-        for i in 0..<3 {
+        let dk = dh / 30, h30 = h / 30
+        // One channel (`n` 0, 8, 4 for red, green, blue), written out rather than looped over
+        // SIMD lanes: the loop's lane inserts were a third of an HSL gradient's conversions.
+        @inline(__always) func channel(_ n: Double) -> (Double, Double) {
             // `(n + h/30) mod 12` for a sum in `0..<24`: subtracting 12 is exact there (Sterbenz).
-            var k = offsets[i] + h / 30
+            var k = n + h30
             if k >= 12 { k -= 12 }
             // max(-1, min(k − 3, 9 − k, 1)) and its slope in k.
             var t: Double, dt: Double
             let (x1, x2) = (k - 3, 9 - k)
             if x1 <= x2 && x1 < 1 { (t, dt) = (x1, 1) } else if x2 < x1 && x2 < 1 { (t, dt) = (x2, -1) } else { (t, dt) = (1, 0) }
             if t < -1 { (t, dt) = (-1, 0) }
-            e[i] = l - a * t
-            de[i] = dl - (da * t + a * dt * dk)
+            return (l - a * t, dl - (da * t + a * dt * dk))
         }
+        let (r, g, b) = (channel(0), channel(8), channel(4))
+        let e = SIMD3(r.0, g.0, b.0), de = SIMD3(r.1, g.1, b.1)
         return (e, de)
     }
 }

@@ -35,6 +35,14 @@ struct LightPoint {
     @inline(__always) func slope(_ clip: SIMD3<Double>) -> Double {
         (clip[0] < 0 ? slopes[0] : 0) + (clip[1] < 0 ? slopes[1] : 0) + (clip[2] < 0 ? slopes[2] : 0)
     }
+
+    /// The same color with the channels' slopes `dc` (a kink's other side: `ScannedLightPath`),
+    /// as `LightPath.point(at:linear:slopes:)` would give it.
+    @inline(__always) func withLinearSlopes(_ dc: SIMD3<Double>) -> LightPoint {
+        var q = self
+        q.slopes = gains * dc
+        return q
+    }
 }
 
 extension LightPath {
@@ -59,6 +67,12 @@ extension LightPath {
     func point(at w: Double, slopesAt ws: Double) -> LightPoint {
         var (raw, dc) = linearWithSlope(at: w)
         if ws != w { dc = linearWithSlope(at: ws).dc }
+        return point(at: w, linear: raw, slopes: dc)
+    }
+
+    /// The color at `w` from its unclipped linear channels `raw` and their slopes `dc`, as
+    /// `linearWithSlope` gave them (a scanned color's, which the solver already holds).
+    func point(at w: Double, linear raw: SIMD3<Double>, slopes dc: SIMD3<Double>) -> LightPoint {
         var rgb = SIMD3<Double>.zero, slopes = SIMD3<Double>.zero, gains = SIMD3<Double>.zero, l = 0.0, y = 0.0
         let apcaWeights = AffineSRGBPath.apcaWeights, wcagWeights = AffineSRGBPath.wcagWeights
         for k in 0..<3 {

@@ -168,7 +168,7 @@ extension ScannedLightPath {
             append(w, current, corner: false, kink: hasKinks && i == n - 1)
             previous = current
         }
-        var start = point(at: w0)
+        var start = point(at: w0, linear: nodes[0].c, slopes: nodes[0].dc)
         sink.visit(start)
         var first = 0
         while first < count - 1 {
@@ -184,11 +184,12 @@ extension ScannedLightPath {
                 ((wcagWeights * c).sum() + wcagConstant, (wcagWeights * d).sum())
             }
             // At a kink, the slopes of this piece's side (a hair inside it).
+            // The color at a kink is the one the previous piece ended on; only its slopes change.
             let hair = (b - a) * 1e-9
-            if nodes[first].kink { start = point(at: a, slopesAt: a + hair) }
-            let end = nodes[last].kink ? point(at: b, slopesAt: b - hair) : point(at: b)
             let firstDC = nodes[first].kink ? linearWithSlope(at: a + hair).dc : nodes[first].dc
             let lastDC = nodes[last].kink ? linearWithSlope(at: b - hair).dc : nodes[last].dc
+            if nodes[first].kink { start = start.withLinearSlopes(firstDC) }
+            let end = point(at: b, linear: nodes[last].c, slopes: lastDC)
             @inline(__always) func slopes(_ j: Int) -> SIMD3<Double> { j == first ? firstDC : j == last ? lastDC : nodes[j].dc }
             // WCAG: an extreme where the slope changes sign; the text's crossing is sought on each
             // monotone part: between two colors, or between a color and an extreme found between
@@ -218,10 +219,12 @@ extension ScannedLightPath {
             // piece's ends, and colors whose slope was computed): kept without optionals, so
             // that a color is copied only when computed (a copy a node had cost 4% of a check).
             var previousSign = 0, previousIndex = first, previousPoint = start, previousKnown = true
-            @inline(__always) func exactPoint(_ j: Int) -> LightPoint { j == first ? start : j == last ? end : point(at: nodes[j].w) }
+            @inline(__always) func exactPoint(_ j: Int) -> LightPoint {
+                j == first ? start : j == last ? end : point(at: nodes[j].w, linear: nodes[j].c, slopes: nodes[j].dc)
+            }
             // The extreme between the previous color and `exact`, where the slope's sign changed.
             @inline(__always) func extreme(to exact: LightPoint) {
-                let m = apcaExtreme(previousKnown ? previousPoint : point(at: nodes[previousIndex].w), exact, clip: clip)
+                let m = apcaExtreme(previousKnown ? previousPoint : exactPoint(previousIndex), exact, clip: clip)
                 sink.visit(m)
                 sink.apcaSection(section, m, clip: clip)
                 section = m
