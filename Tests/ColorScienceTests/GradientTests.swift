@@ -139,6 +139,48 @@ struct GradientTests {
         #expect(m.min.ratio < 16.658 && m.min.ratio < 16.748)
     }
 
+    @Test("a region whose edge lies on a hard stop sees only its own side (solved and searched)")
+    func regionEdgeOnHardStop() throws {
+        // A new user's pass: dark text over the cream half of a half-and-half hero had been
+        // measured against the navy half too (a ratio of 1): `cos(90°)` in radians is 6e-17, which
+        // put the region's edge that far onto the navy side, and a stretch the region only
+        // touches had counted. Every pixel of x 50–99 is cream in Chromium.
+        let navy = SIMD3<Double>(0x1e, 0x3a, 0x8a) / 255, cream = SIMD3<Double>(0xfd, 0xe6, 0x8a) / 255
+        let box = CSSGradient.Box(width: 100, height: 100)
+        let pair = Self.ratio(navy, cream)
+        #expect(abs(pair - 8.317) < 1e-3, "\(pair)")
+        let compositor: GradientContrast.Compositor = { rgb, _ in (rgb, navy) }
+        let cases: [(String, CSSGradient.Region, Double)] = [
+            // The cream side only: the navy pad, or the stretch ending in navy, only touches it.
+            ("linear-gradient(to right, #1e3a8a 50%, #fde68a 50%)", .init(x: 50, y: 0, width: 50, height: 100), pair),
+            ("linear-gradient(to right, #000, #1e3a8a 50%, #fde68a 50%)", .init(x: 50, y: 0, width: 50, height: 100), pair),
+            ("linear-gradient(90deg, #1e3a8a 50%, #fde68a 50%, #fde68a)", .init(x: 50, y: 0, width: 20, height: 100), pair),
+            ("linear-gradient(450deg, #1e3a8a 50%, #fde68a 50%)", .init(x: 50, y: 0, width: 50, height: 100), pair),
+            // The navy side only (vertical: the cream pad only touches the region's bottom edge).
+            ("linear-gradient(#1e3a8a 50%, #fde68a 50%)", .init(x: 0, y: 0, width: 100, height: 50), 1),
+            ("linear-gradient(to left, #fde68a 50%, #1e3a8a 50%)", .init(x: 0, y: 0, width: 50, height: 100), 1),
+            ("linear-gradient(to top, #1e3a8a 50%, #fde68a 50%, #fff)", .init(x: 0, y: 50, width: 100, height: 50), 1),
+            ("linear-gradient(to top, #000, #1e3a8a 50%, #fde68a 50%)", .init(x: 0, y: 0, width: 100, height: 50), pair),
+        ]
+        for (css, region, expected) in cases {
+            let g = try Self.gradient(css)
+            let m = GradientContrast(text: navy, gradient: g, box: box, region: region)
+            #expect(abs(m.min.ratio - expected) < 1e-9, "\(css) region \(region): min \(m.min.ratio), expected \(expected)")
+            #expect(abs(m.max.ratio - expected) < 1e-9, "\(css) region \(region): max \(m.max.ratio), expected \(expected)")
+            let searched = GradientContrast(searching: g, box: box, region: region, compositor: compositor)
+            #expect(abs(searched.min.ratio - expected) < 1e-9, "\(css) region \(region), searched: min \(searched.min.ratio)")
+            #expect(abs(searched.max.ratio - expected) < 1e-9, "\(css) region \(region), searched: max \(searched.max.ratio)")
+        }
+        // Exact at every quarter turn; a non-finite angle gives NaN, not a guess.
+        for (deg, s, c) in [(0.0, 0.0, 1.0), (90, 1, 0), (180, 0, -1), (270, -1, 0), (-90, -1, 0), (450, 1, 0), (720, 0, 1)] {
+            let v = CSSGradient.sinCos(degrees: deg)
+            #expect(v.sin == s && v.cos == c, "\(deg)°: \(v)")
+        }
+        let v = CSSGradient.sinCos(degrees: 30)
+        #expect(abs(v.sin - 0.5) < 1e-15 && abs(v.cos - 3.0.squareRoot() / 2) < 1e-15)
+        #expect(CSSGradient.sinCos(degrees: .infinity).sin.isNaN)
+    }
+
     @Test("region: only the part of a linear gradient under the region counts")
     func region() throws {
         let g = try Self.gradient("linear-gradient(to right, #000, #fff)")

@@ -146,22 +146,19 @@ struct SolvedPlan {
         for i in 0..<(stops.count - 1) {
             let (a, b, h) = (stops[i].position, stops[i + 1].position, stops[i].hint)
             guard h <= 0 || h >= 1, b > a else { continue }
+            // A step the region only touches is drawn over no width under it (see the general search).
             let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
-            guard t0 <= t1 else { continue }
+            guard t0 < t1 else { continue }
             let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             // The color the step shows over a width (see the general search).
-            if t1 > t0 {
-                emit(.flat(seen: seen(pair.color(at: h <= 0 ? 1 : 0), background), t: h <= 0 ? t1 : t0))
-            } else {
-                emit(.flat(seen: seen(pair.color(at: CSSGradient.hintWeight((t0 - a) / (b - a), hint: h)), background), t: t0))
-            }
+            emit(.flat(seen: seen(pair.color(at: h <= 0 ? 1 : 0), background), t: h <= 0 ? t1 : t0))
         }
         // Each stretch: its two ends, and between them the points where an extreme can lie.
         for i in 0..<(stops.count - 1) {
             let (a, b, h) = (stops[i].position, stops[i + 1].position, stops[i].hint)
             guard h > 0 && h < 1, b > a else { continue }
             let (t0, t1) = (Swift.max(a, lo), Swift.min(b, hi))
-            guard t0 <= t1 else { continue }
+            guard t0 < t1 else { continue }
             let pair = ColorInterpolation.Pair(stops[i].color, stops[i + 1].color, in: g.space, hue: g.hue)
             let knots = h != 0.5 ? CSSGradient.hintKnots(h) : nil
             let w0 = knots.map { CSSGradient.curve($0, (t0 - a) / (b - a), fromWeight: false) } ?? (t0 - a) / (b - a)

@@ -168,9 +168,30 @@ extension CSSGradient {
 
     /// A linear gradient's line in `box` (CSS Images 3 §3.1.1): its direction as a unit vector in
     /// px (y down) and its length `|w sin a| + |h cos a|`.
+    /// The sine and cosine are exact at multiples of 90° (`to right` is 90°): `cos(π/2)` in radians
+    /// is 6e-17, which had moved a region's edge on a hard stop by that much and let the color
+    /// beyond the stop, drawn over no width, count (a new user's pass: a text box over the cream
+    /// half of `linear-gradient(to right, navy 50%, cream 50%)` measured against navy).
     func linearLine(_ box: Box) -> (dx: Double, dy: Double, length: Double) {
-        let a = (linearAngle(box: box) ?? 180) * Double.pi / 180
-        return (sin(a), -cos(a), abs(box.width * sin(a)) + abs(box.height * cos(a)))
+        let (s, c) = Self.sinCos(degrees: linearAngle(box: box) ?? 180)
+        return (s, -c, abs(box.width * s) + abs(box.height * c))
+    }
+
+    /// The sine and cosine of an angle in degrees, exact at multiples of 90° (the angle is
+    /// reduced to its quadrant first); NaN for a non-finite angle.
+    static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
+        guard degrees.isFinite else { return (.nan, .nan) }
+        var r = degrees.truncatingRemainder(dividingBy: 360)
+        if r < 0 { r += 360 }
+        let quadrant = Swift.min(Int((r / 90).rounded(.down)), 3)
+        let x = (r - 90 * Double(quadrant)) * Double.pi / 180
+        let (s, c) = x == 0 ? (0.0, 1.0) : (sin(x), cos(x))
+        switch quadrant {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
     }
 
     /// The length in px along which stop positions are measured in `box`: the gradient line
@@ -575,8 +596,11 @@ public struct GradientContrast: Sendable, Equatable {
             for i in 0..<(g.stops.count - 1) {
                 let a = g.stops[i].position, b = g.stops[i + 1].position
                 guard b > a else { continue }
+                // A stretch the span only touches (a region's edge on a stop) is drawn over no
+                // width under the region: the color there is the next stretch's or a pad's (a new
+                // user's pass: navy counted under a box over the cream side of a hard stop).
                 let lo = Swift.max(a, s.lo), hi = Swift.min(b, s.hi)
-                guard lo <= hi else { continue }
+                guard lo < hi || (lo == hi && s.lo == s.hi) else { continue }
                 rawPieces.append(RawPiece(segment: i, u0: (lo - a) / (b - a), u1: (hi - a) / (b - a), t0: lo, t1: hi, shift: s.shift))
             }
         }
