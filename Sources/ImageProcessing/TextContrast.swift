@@ -9,8 +9,13 @@ import ColorScience
 // Method (docs/api/images.md, "text-contrast"):
 // - Each pixel's WCAG relative luminance and APCA screen luminance come from 256-entry tables of
 //   its 8-bit channels, exactly as for a solid color. They are binned to 1/65535 (the ratio moves
-//   by less than 0.0004 within a bin, |Lc| by less than 0.01), and the per-bin ratio and |Lc| are
+//   by less than 0.0033 within a bin, |Lc| by less than 0.01), and the per-bin ratio and |Lc| are
 //   computed once per text color, so 12 million pixels cost one table pass, not 12 million `pow`s.
+// - Verdicts are exact: a bin whose luminances all meet the target passes, one whose luminances
+//   all miss it fails, and a pixel in one of the few bins the target's threshold runs through is
+//   measured exactly (`WCAG.relativeLuminance`, `APCA.screenLuminance` of its 8-bit color), so a
+//   pixel passes here exactly when `/v1/contrast` passes its color (a hostile pass: black text on
+//   a uniform `#458301`, 4.49999993:1, had passed AA from its bin's 4.5001).
 // - Percentiles are nearest-rank over the pixels sorted by contrast, lowest first: the 5th
 //   percentile is the smallest value v such that at least 5% of the pixels have contrast ≤ v.
 //   Contrast against a fixed text color falls as the backdrop's luminance nears the text's and
@@ -300,8 +305,11 @@ public enum TextContrast {
         /// Bins sorted by ratio (resp. |Lc|), lowest first.
         let ratioOrder: [Int32]
         let lcOrder: [Int32]
-        /// 1 where the bin of the target's metric meets the target.
+        /// 1 where every luminance of the bin meets the target in its metric, 0 where none does,
+        /// 2 where the threshold runs through the bin (its pixels are measured exactly: `exactlyPasses`).
         let passing: [UInt8]
+        /// The text's WCAG relative luminance and APCA screen luminance.
+        let textL: Double, textY: Double
         /// Asked between whole-image passes of the fix searches: true stops them (they then find
         /// nothing). The API sets it to its heavy-work ticket's "abandoned", so a request already
         /// answered 503 stops costing CPU.
@@ -314,6 +322,7 @@ public enum TextContrast {
             apcaLinear = (0..<256).map { APCA.screenLuminance(SIMD3(repeating: Double($0) / 255)) }
             let yt = WCAG.relativeLuminance(text)
             let ya = APCA.screenLuminance(text)
+            (textL, textY) = (yt, ya)
             // Plain loops over buffers: a debug build (the test suite) runs them ten times faster than `map`.
             let count = TextContrast.bins + 1, n = Double(TextContrast.bins)
             var ratio = [Double](repeating: 0, count: count), lc = [Double](repeating: 0, count: count)
@@ -322,11 +331,25 @@ public enum TextContrast {
             ratio.withUnsafeMutableBufferPointer { r in
                 lc.withUnsafeMutableBufferPointer { l in
                     passing.withUnsafeMutableBufferPointer { p in
+                        // The judged value at a luminance; it falls toward the text's and rises away
+                        // from it on both sides, so over a bin it lies between its value at the
+                        // bin's edges, or down to the text's own where the bin holds that.
+                        func judged(_ y: Double) -> Double {
+                            wcagJudged ? WCAG.contrastRatio(yt, y) : abs(APCA.lc(textY: ya, backgroundY: y))
+                        }
+                        let textBin = wcagJudged ? yt * n : ya * n
                         for i in 0..<count {
                             let y = Double(i) / n
                             r[i] = WCAG.contrastRatio(yt, y)
                             l[i] = abs(APCA.lc(textY: ya, backgroundY: y))
-                            p[i] = (wcagJudged ? r[i] : l[i]) >= minimum ? 1 : 0
+                            // Edges widened by a twentieth of a bin: a pixel's binned sum and its exact
+                            // luminance differ by rounding (and APCA's table by 1e-7 of its gray's).
+                            let (e0, e1) = ((Double(i) - 0.55) / n, (Double(i) + 0.55) / n)
+                            let (v0, v1) = (judged(e0), judged(e1))
+                            var lowest = Swift.min(v0, v1), highest = Swift.max(v0, v1)
+                            if textBin >= Double(i) - 0.55 && textBin <= Double(i) + 0.55 { lowest = Swift.min(lowest, judged(wcagJudged ? yt : ya)) }
+                            highest = Swift.max(highest, wcagJudged ? r[i] : l[i])
+                            p[i] = lowest >= minimum ? 1 : highest < minimum ? 0 : 2
                         }
                     }
                 }
@@ -360,6 +383,20 @@ public enum TextContrast {
                 }
                 return out
             }
+        }
+
+        /// Whether the text meets the target on the 8-bit color `r, g, b`, measured exactly as
+        /// `/v1/contrast` measures a pair (for pixels in a bin the threshold runs through).
+        @inline(never)
+        func exactlyPasses(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool {
+            exactValue(r, g, b) >= target.minimum
+        }
+
+        /// The judged metric's exact value of the text on the 8-bit color `r, g, b`.
+        func exactValue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Double {
+            let c = SIMD3(Double(r), Double(g), Double(b)) / 255
+            return target.metric == .wcag2 ? WCAG.contrastRatio(textL, WCAG.relativeLuminance(c))
+                : abs(APCA.lc(textY: textY, backgroundY: APCA.screenLuminance(c)))
         }
 
         @inline(__always)
@@ -416,12 +453,19 @@ public enum TextContrast {
             var failed = 0
             judged.withUnsafeBufferPointer { t in
                 passing.withUnsafeBufferPointer { pass in
+                    plan.adjusted.withUnsafeBufferPointer { adj in
+                    // A pixel misses the target when its bin does, or, in a bin the threshold runs
+                    // through, when its adjusted 8-bit color does exactly.
+                    @inline(__always) func misses(_ bin: Int, _ r: Int, _ g: Int, _ b: Int) -> Bool {
+                        let v = pass[bin]
+                        return v == 0 || (v == 2 && !exactlyPasses(adj[r], adj[g], adj[b]))
+                    }
                     if let s = sample {
                         s.rgb.withUnsafeBufferPointer { rgb in
                             for j in 0..<s.count {
                                 let o = plan.offset(Int(s.xs[j]), Int(s.ys[j]))
-                                let y = t[o + Int(rgb[3 * j])] + t[o + 256 + Int(rgb[3 * j + 1])] + t[o + 512 + Int(rgb[3 * j + 2])]
-                                if pass[min(Int(y + 0.5), top)] == 0 {
+                                let (r, g, b) = (o + Int(rgb[3 * j]), o + 256 + Int(rgb[3 * j + 1]), o + 512 + Int(rgb[3 * j + 2]))
+                                if misses(min(Int(t[r] + t[g] + t[b] + 0.5), top), r, g, b) {
                                     failed += 1
                                     if failed >= limit { break }
                                 }
@@ -434,12 +478,13 @@ public enum TextContrast {
                                 let rowOffset = plan.rowOffset?[y] ?? 0
                                 for x in 0..<image.width {
                                     let o = plan.columnOffset?[x] ?? rowOffset
-                                    let v = t[o + Int(p[i])] + t[o + 256 + Int(p[i + 1])] + t[o + 512 + Int(p[i + 2])]
-                                    if pass[min(Int(v + 0.5), top)] == 0 { failed += 1 }
+                                    let (r, g, b) = (o + Int(p[i]), o + 256 + Int(p[i + 1]), o + 512 + Int(p[i + 2]))
+                                    if misses(min(Int(t[r] + t[g] + t[b] + 0.5), top), r, g, b) { failed += 1 }
                                     i += 3
                                 }
                             }
                         }
+                    }
                     }
                 }
             }
@@ -468,7 +513,11 @@ public enum TextContrast {
             var edgeBlocks: [(x: Int, y: Int, mean: Double)] = []
             let wcagJudged = target.metric == .wcag2
             let judgedValues = wcagJudged ? ratio : lc
+            // Pixels in bins the threshold runs through, measured exactly: how many miss, and the
+            // highest value missing and the lowest meeting the target among them.
+            var exactMisses = 0, highestMiss = -Double.infinity, lowestPass = Double.infinity
             image.pixels.withUnsafeBufferPointer { p in
+            passing.withUnsafeBufferPointer { pass in
             plan.adjusted.withUnsafeBufferPointer { adj in
             plan.w.withUnsafeBufferPointer { tw in
             plan.a.withUnsafeBufferPointer { ta in
@@ -490,6 +539,10 @@ public enum TextContrast {
                         let r = o + Int(p[i]), g = o + 256 + Int(p[i + 1]), b = o + 512 + Int(p[i + 2])
                         let w = min(Int(tw[r] + tw[g] + tw[b] + 0.5), top)
                         let a = min(Int(ta[r] + ta[g] + ta[b] + 0.5), top)
+                        if pass[wcagJudged ? w : a] == 2 {
+                            let v = exactValue(adj[r], adj[g], adj[b])
+                            if v >= target.minimum { lowestPass = min(lowestPass, v) } else { exactMisses += 1; highestMiss = max(highestMiss, v) }
+                        }
                         if details {
                             if wc[w] == 0 || ac[a] == 0 {
                                 let color = UInt32(adj[r]) << 16 | UInt32(adj[g]) << 8 | UInt32(adj[b])
@@ -525,17 +578,31 @@ public enum TextContrast {
                 if bottomEdge { for bx in 0..<(image.width / bs) { flush(bx * bs, bottom) } }
                 if rightEdge && bottomEdge { flush(right, bottom) }
                 }
-            }}}}}}}}}}
+            }}}}}}}}}}}
             let total = image.width * image.height
+            // The pixels missing the target, exactly: every pixel of the bins that miss it, and
+            // those of the threshold's bins whose exact value misses.
+            var missing = exactMisses
+            let judgedCounts = wcagJudged ? wCounts : aCounts
+            for i in 0..<count where passing[i] == 0 { missing += Int(judgedCounts[i]) }
+            let passes = total > 0 && missing < TextContrast.judgedRank(total)
             func metric(_ counts: [Int32], _ values: [Double], _ order: [Int32], _ colors: [UInt32], _ m: ContrastTarget.Metric) -> TextContrastDistribution.Metric {
                 let s = Summary(counts: counts, values: values, order: order, total: total)
                 let p5Bin = s.percentileBin(TextContrast.judgedPercentile)
                 let c = colors[p5Bin]
                 let pixel = SIMD3(Double(c >> 16 & 255), Double(c >> 8 & 255), Double(c & 255)) / 255
                 let required = target.metric == m ? target.minimum : nil
-                return .init(minimum: s.minimum, percentile5: values[p5Bin],
+                var p5 = values[p5Bin]
+                if let required, total > 0 {
+                    // The binned percentile is within a bin of the exact one; where the threshold
+                    // runs through that bin it can fall on the other side of the exact verdict:
+                    // then the nearest exact value on the verdict's side stands for it.
+                    if !passes && p5 >= required && highestMiss.isFinite { p5 = highestMiss }
+                    if passes && p5 < required && lowestPass.isFinite { p5 = lowestPass }
+                }
+                return .init(minimum: s.minimum, percentile5: p5,
                              median: values[s.percentileBin(0.5)], maximum: s.maximum,
-                             failingShare: required.map { s.share(below: $0) }, minimumRequired: required,
+                             failingShare: required.map { _ in total > 0 ? Double(missing) / Double(total) : 0 }, minimumRequired: required,
                              percentile5Pixel: pixel)
             }
             let wcag = metric(wCounts, ratio, ratioOrder, wColor, .wcag2)
@@ -557,7 +624,7 @@ public enum TextContrast {
             if total == 0 { worst.mean = 0 }
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
             return TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,
-                                            passes: total > 0 && judged >= target.minimum, judged: judged)
+                                            passes: passes, judged: judged)
         }
     }
 
@@ -856,7 +923,8 @@ extension TextContrast {
             var i = 0
             while i < p.count {
                 let (w, a) = t.bins(p[i], p[i + 1], p[i + 2])
-                let pass = t.passing[target.metric == .wcag2 ? w : a] != 0
+                let v = t.passing[target.metric == .wcag2 ? w : a]
+                let pass = v == 1 || (v == 2 && t.exactlyPasses(p[i], p[i + 1], p[i + 2]))
                 let gray = (0.2126 * Double(p[i]) + 0.7152 * Double(p[i + 1]) + 0.0722 * Double(p[i + 2])) / 2
                 let tint: (Double, Double, Double) = pass ? (0, 200, 80) : (255, 0, 0)
                 p[i] = UInt8(min(255, gray + tint.0 / 2)); p[i + 1] = UInt8(min(255, gray + tint.1 / 2)); p[i + 2] = UInt8(min(255, gray + tint.2 / 2))

@@ -188,6 +188,59 @@ import Testing
     }
 
     /// APCA as the target: white text on black passes Lc 75 everywhere.
+    /// A hostile pass: black text on a uniform `#458301` (4.49999993:1, which `/v1/contrast`
+    /// fails) passed AA here, from its luminance bin's ratio 4.5001; 40 colors just below 4.5
+    /// did. Near every threshold, each color's verdict, failing share and heat-map tint are now
+    /// those of the exact pair, alone and together in one image.
+    @Test func verdictsNearTheThresholdAreTheExactPairs() {
+        let cases: [(SIMD3<Double>, ContrastTarget)] = [(black, aa), (white, aa), (black, .ratio(3)), (white, .ratio(7)),
+                                                       (black, .apcaLc(60)), (white, .apcaLc(75))]
+        let hostile = SIMD3<Double>(0x45, 0x83, 0x01) / 255
+        #expect(WCAG.contrastRatio(0, WCAG.relativeLuminance(hostile)) < 4.5)
+        #expect(!TextContrast.measure(RGBImage(width: 4, height: 4, pixels: [UInt8](repeating: 0, count: 48).enumerated().map { [0x45, 0x83, 0x01][$0.offset % 3] }),
+                                      text: black, target: aa).passes)
+        for (text, target) in cases {
+            let tables = TextContrast.Tables(text: text, target: target)
+            func exact(_ c: [UInt8]) -> Double {
+                let bg = SIMD3(Double(c[0]), Double(c[1]), Double(c[2])) / 255
+                return target.metric == .wcag2 ? WCAG.contrastRatio(WCAG.relativeLuminance(text), WCAG.relativeLuminance(bg))
+                    : abs(APCA.lc(textY: APCA.screenLuminance(text), backgroundY: APCA.screenLuminance(bg)))
+            }
+            // 8-bit colors within 0.2% of the threshold.
+            var near: [[UInt8]] = []
+            for r in stride(from: 0, through: 255, by: 5) {
+                for g in 0...255 {
+                    for b in stride(from: 0, through: 255, by: 15) {
+                        let c = [UInt8(r), UInt8(g), UInt8(b)]
+                        if abs(exact(c) - target.minimum) < 0.002 * target.minimum { near.append(c) }
+                    }
+                }
+            }
+            #expect(near.count > 40, "\(target.minimum): \(near.count) colors")
+            let label = "\(text) \(target.metric) \(target.minimum)"
+            var misses = 0
+            for c in near.prefix(48) {
+                let d = TextContrast.measure(RGBImage(width: 2, height: 2, pixels: c + c + c + c), tables: tables)
+                let passes = exact(c) >= target.minimum
+                #expect(d.passes == passes, "\(label) on \(c): \(d.passes), exactly \(exact(c))")
+                #expect((d.judged >= target.minimum) == passes, "\(label) on \(c): judged \(d.judged)")
+                if !passes { misses += 1 }
+            }
+            #expect(misses > 0 && misses < min(48, near.count), "\(label): \(misses) of the colors miss")
+            // All of them in one image: the failing share, and the heat map's red, pixel by pixel.
+            let all = RGBImage(width: near.count, height: 1, pixels: near.flatMap { $0 })
+            let d = TextContrast.measure(all, tables: tables)
+            let failing = near.filter { exact($0) < target.minimum }.count
+            let share = target.metric == .wcag2 ? d.wcag.failingShare : d.apca.failingShare
+            #expect(share == Double(failing) / Double(near.count), "\(label): share \(String(describing: share)), exactly \(failing) of \(near.count)")
+            let heat = TextContrast.heatMap(all, tables: tables)
+            for (i, c) in near.enumerated() {
+                let red = heat.pixels[3 * i] > heat.pixels[3 * i + 1]
+                #expect(red == (exact(c) < target.minimum), "\(label) heat map on \(c)")
+            }
+        }
+    }
+
     @Test func apcaTarget() {
         let img = image(20, 20) { _, _ in 0 }
         let d = TextContrast.measure(img, text: white, target: .apcaLc(75))
