@@ -135,11 +135,11 @@ function render(d) {
 
   const fixes = clear($('#ti-fixes'));
   const after = (f) => `→ 5th percentile ${d.target.metric === 'apca' ? `Lc ${fmt(f.after.apca.percentile5, 1)}` : `${fmt(f.after.wcag.percentile5, 2)}:1`}`;
-  const fix = (term, f, text) => fixes.append(h('dt', { text: term }), h('dd', { text: f ? `${text(f)} ${after(f)}` : 'none passes' }));
+  const fix = (term, f, text) => fixes.append(h('dt', { text: term }), h('dd', { text: f ? `${text(f)} ${after(f)}` : (d.passes ? 'not needed: the text already passes' : 'none passes') }));
   const sc = d.fixes.scrim;
   fix('Black scrim', sc.black, (f) => `alpha ${f.alpha}: ${f.css}`);
   fix('White scrim', sc.white, (f) => `alpha ${f.alpha}: ${f.css}`);
-  fix('Gradient scrim', sc.gradient, (f) => `from the ${f.edge} edge, alpha ${f.alpha} to ${f.alphaAtFarEdge} across the box: ${f.css}`);
+  fix('Gradient scrim', sc.gradient, (f) => `from the image's ${f.edge} edge, alpha ${f.alpha} up to the box and ${f.alphaAtFarEdge} at its far side, on an element at x ${f.element.x}, y ${f.element.y}, ${f.element.width} × ${f.element.height} px: ${f.css}`);
   fix('Brightness', d.fixes.brightness, (f) => f.css);
   const t = d.fixes.textColor;
   if (t && t.unchanged) fixes.append(h('dt', { text: 'Text color' }), h('dd', { text: `${t.hex} already passes` }));

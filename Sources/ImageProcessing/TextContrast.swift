@@ -76,6 +76,35 @@ public enum ScrimEdge: String, Sendable, CaseIterable, Equatable {
     /// Solid at the region's right column, fading leftward (`to left`).
     case right
 
+    /// The image edges a gradient scrim over the region `x, y, width, height` of a
+    /// `imageWidth × imageHeight` image starts from: the one nearest the region's center (as a
+    /// fraction of the image's width or height), every one tied for nearest, in the order of
+    /// `allCases`. A scrim starts at the image's edge nearest the text and fades into the picture
+    /// (a new user's pass: a scrim solid at the bottom of a band across the top of a photo had
+    /// drawn a hard line across the photo).
+    public static func nearest(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int) -> [ScrimEdge] {
+        guard imageWidth > 0, imageHeight > 0 else { return allCases }
+        let cx = (Double(x) + Double(width) / 2) / Double(imageWidth), cy = (Double(y) + Double(height) / 2) / Double(imageHeight)
+        let distances: [(ScrimEdge, Double)] = [(.bottom, 1 - cy), (.top, cy), (.left, cx), (.right, 1 - cx)]
+        let nearest = distances.map(\.1).min() ?? 0
+        return distances.filter { $0.1 <= nearest + 1e-9 }.map(\.0)
+    }
+
+    /// The scrim's element for the region `x, y, width, height` of a `imageWidth × imageHeight`
+    /// image, in image pixels: across the whole image's width (for `top` and `bottom`; height for
+    /// `left` and `right`), from the image's edge on this side (solid up to the region) through
+    /// the region and as far again beyond it, where it has faded to 0 (it may reach past the
+    /// image, which clips it); `solid` is how many pixels it stays solid before the region.
+    public func element(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int)
+        -> (x: Int, y: Int, width: Int, height: Int, solid: Int) {
+        switch self {
+        case .top: return (0, 0, imageWidth, y + 2 * height, y)
+        case .bottom: return (0, y - height, imageWidth, imageHeight - (y - height), imageHeight - (y + height))
+        case .left: return (0, 0, x + 2 * width, imageHeight, x)
+        case .right: return (x - width, 0, imageWidth - (x - width), imageHeight, imageWidth - (x + width))
+        }
+    }
+
     /// The CSS `linear-gradient()` direction that starts at this edge (`to top` starts at the bottom).
     public var cssDirection: String {
         switch self {
@@ -874,8 +903,10 @@ extension TextContrast {
     }
 
     /// `image` with a scrim over the rectangle `x, y, width, height` (inside it) as CSS would
-    /// draw it: a solid overlay covers the rectangle; a gradient covers it and continues its fade
-    /// beyond the far edge over as many pixels again (clipped to the image).
+    /// draw it: a solid overlay covers the rectangle; a gradient covers its element
+    /// (`ScrimEdge.element`): solid from the image's edge up to the rectangle, across the whole
+    /// image, then the rectangle's fade, continued beyond its far edge over as many pixels again
+    /// (clipped to the image).
     public static func applyScrim(_ adjustment: PixelAdjustment, to image: RGBImage, x: Int, y: Int, width: Int, height: Int) -> RGBImage {
         var out = image
         func blend(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int, fade: Int?) {
@@ -895,13 +926,31 @@ extension TextContrast {
             }
         }
         switch adjustment {
-        case .gradientOverlay(_, _, let edge):
-            // The rectangle doubled away from the solid edge: the region's fade, continued to 0.
+        case .gradientOverlay(let color, let alpha, let edge):
+            // The region's fade across the whole image, continued to 0 as far again beyond the
+            // region; solid from the image's edge up to the region, at the alpha 8-bit rendering
+            // stores.
+            let (iw, ih) = (image.width, image.height)
+            let stored = (alpha * 255).rounded() / 255
+            let solid = PixelAdjustment.overlay(color: color, alpha: stored)
+            func band(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
+                var solidOut = out
+                solidOut = applyScrim(solid, to: solidOut, x: x0, y: y0, width: w, height: h)
+                out = solidOut
+            }
             switch edge {
-            case .bottom: blend(x, y - height, width, 2 * height, fade: height)
-            case .top: blend(x, y, width, 2 * height, fade: height)
-            case .right: blend(x - width, y, 2 * width, height, fade: width)
-            case .left: blend(x, y, 2 * width, height, fade: width)
+            case .bottom:
+                blend(0, y - height, iw, 2 * height, fade: height)
+                if y + height < ih { band(0, y + height, iw, ih - (y + height)) }
+            case .top:
+                blend(0, y, iw, 2 * height, fade: height)
+                if y > 0 { band(0, 0, iw, y) }
+            case .right:
+                blend(x - width, 0, 2 * width, ih, fade: width)
+                if x + width < iw { band(x + width, 0, iw - (x + width), ih) }
+            case .left:
+                blend(x, 0, 2 * width, ih, fade: width)
+                if x > 0 { band(0, 0, x, ih) }
             }
         default:
             blend(x, y, width, height, fade: nil)

@@ -218,6 +218,37 @@ import Testing
         }
     }
 
+    /// A new user's pass on the docs' own example: the gradient scrim for white text over the top
+    /// band of the coffee photo was solid at the band's bottom (a hard line across the cup) and
+    /// fading off the top of the image. It now starts at the image's top edge; for a box lower
+    /// down, at the bottom edge, solid up to the box; the element spans the image's width. A
+    /// region that already passes gets no recommended scrim (it had been "black" at alpha 0).
+    @Test func gradientScrimStartsAtTheImagesNearestEdge() throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/coffee-600x400.jpg")))
+        let top = callImage("/v1/image/text-contrast?textColor=white&region=0,0,600,100&fontSize=24", jpeg, contentType: "image/jpeg")
+        #expect(top.status == 200, "\(top.text)")
+        let g = top.json["fixes"]?["scrim"]?["gradient"]
+        #expect(g?["edge"] == .string("top"), "\(top.text)")
+        #expect(g?["css"]?.string?.hasPrefix("background-image: linear-gradient(to bottom, rgb(0 0 0 / ") == true)
+        #expect(g?["element"] == .object([("x", .number(0)), ("y", .number(0)), ("width", .number(600)), ("height", .number(200))]))
+        #expect(g?["after"]?["passes"] == .bool(true))
+        let low = callImage("/v1/image/text-contrast?textColor=white&region=40,240,300,100", jpeg, contentType: "image/jpeg")
+        let l = low.json["fixes"]?["scrim"]?["gradient"]
+        #expect(l?["edge"] == .string("bottom"), "\(low.text)")
+        let css = try #require(l?["css"]?.string)
+        #expect(css.hasPrefix("background-image: linear-gradient(to top, rgb(0 0 0 / 0.") && css.hasSuffix(") 60px, rgb(0 0 0 / 0))"), "\(low.text)")
+        #expect(l?["element"] == .object([("x", .number(0)), ("y", .number(140)), ("width", .number(600)), ("height", .number(260))]))
+        #expect(l?["after"]?["passes"] == .bool(true))
+        let preview = callImage("/v1/image/text-contrast?textColor=white&region=40,240,300,100&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")
+        #expect("background-image: " + (preview.headers["x-scrim"] ?? "") == css)
+        // White text on the black half of the half-and-half image passes: nothing to recommend.
+        let passing = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32", try halfAndHalf())
+        #expect(passing.json["passes"] == .bool(true), "\(passing.text)")
+        #expect(passing.json["fixes"]?["scrim"]?["recommended"] == .null && passing.json["fixes"]?["scrim"]?["gradient"] == .null)
+        let none = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32&preview=true", try halfAndHalf())
+        #expect(none.headers["x-scrim"] == "none (the text already passes)")
+    }
+
     @Test(arguments: [
         ("region=1,2,3", "region"), ("region=0,0,65,10", "region"), ("region=-1,0,5,5", "region"),
         ("region=0,0,0,5", "region"), ("target=AAAA", "target"), ("target=200", "target"),

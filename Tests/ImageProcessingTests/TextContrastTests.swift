@@ -187,6 +187,42 @@ import Testing
         #expect(drawn.pixels[3 * (10 * 40)] == 0)
     }
 
+    /// A new user's pass: a gradient scrim solid at the bottom of a band across the top of a
+    /// photo drew a hard line across the photo, and its element was only as wide as the region.
+    /// The scrim now starts at the image's edge nearest the region, covers the whole width, stays
+    /// solid from the image's edge up to the region and fades to 0 beyond it: no hard edge inside
+    /// the image.
+    @Test func gradientScrimStartsAtTheImagesNearestEdge() {
+        // Nearest edge by the region's center, as a fraction of the image; ties keep every edge.
+        #expect(ScrimEdge.nearest(x: 0, y: 0, width: 600, height: 100, imageWidth: 600, imageHeight: 400) == [.top])
+        #expect(ScrimEdge.nearest(x: 40, y: 240, width: 300, height: 100, imageWidth: 600, imageHeight: 400) == [.bottom])
+        #expect(ScrimEdge.nearest(x: 500, y: 100, width: 80, height: 200, imageWidth: 600, imageHeight: 400) == [.right])
+        #expect(ScrimEdge.nearest(x: 0, y: 0, width: 600, height: 400, imageWidth: 600, imageHeight: 400) == ScrimEdge.allCases)
+        let e = ScrimEdge.bottom.element(x: 10, y: 60, width: 50, height: 20, imageWidth: 100, imageHeight: 100)
+        #expect(e == (0, 40, 100, 60, 20))
+        let t = ScrimEdge.top.element(x: 10, y: 0, width: 50, height: 20, imageWidth: 100, imageHeight: 100)
+        #expect(t == (0, 0, 100, 40, 0))
+        // Drawn: a mid-gray image, the region x 10..60, y 60..80, the scrim from the bottom edge.
+        let gray = image(100, 100) { _, _ in 200 }
+        let alpha = 0.5, stored = (0.5 * 255).rounded() / 255
+        let drawn = TextContrast.applyScrim(.gradientOverlay(color: black, alpha: alpha, edge: .bottom), to: gray, x: 10, y: 60, width: 50, height: 20)
+        func at(_ x: Int, _ y: Int) -> UInt8 { drawn.pixels[3 * (y * 100 + x)] }
+        let solid = UInt8((200 * (1 - stored)).rounded())
+        // Solid from the image's bottom edge up to the region, across the whole width.
+        for y in [80, 90, 99] { for x in [0, 5, 50, 99] { #expect(at(x, y) == solid, "(\(x), \(y)): \(at(x, y))") } }
+        // In the region and beyond it, each row as the measurement sees it, across the whole width.
+        for y in 40..<80 {
+            let line = 79 - y
+            let a = (PixelAdjustment.gradientAlpha(alpha, line: line, extent: 20) * 255).rounded() / 255
+            let expected = UInt8((200 * (1 - a)).rounded())
+            for x in [0, 30, 99] { #expect(at(x, y) == expected, "(\(x), \(y)): \(at(x, y)), expected \(expected)") }
+        }
+        // Above, where the fade has reached 0: untouched. No row differs from the next by more
+        // than one fade step: no hard edge anywhere.
+        for y in 0..<40 { #expect(at(50, y) == 200) }
+        for y in 0..<99 { #expect(abs(Int(at(50, y)) - Int(at(50, y + 1))) <= 4, "rows \(y), \(y + 1)") }
+    }
+
     /// APCA as the target: white text on black passes Lc 75 everywhere.
     /// A hostile pass: black text on a uniform `#458301` (4.49999993:1, which `/v1/contrast`
     /// fails) passed AA here, from its luminance bin's ratio 4.5001; 40 colors just below 4.5

@@ -145,12 +145,16 @@ extension ImageEndpoint {
         let before = TextContrast.measure(regionImage, tables: tables)
         let black = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(0, 0, 0))
         let white = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(1, 1, 1))
-        let recommended = Self.lighter(black, white)
-        // The gradient in the recommended scrim's color (the one that helps this text).
+        // None is recommended where the text already passes (a new user's pass: "black" at alpha 0).
+        let recommended = before.passes ? nil : Self.lighter(black, white)
+        // The gradient in the recommended scrim's color (the one that helps this text), from the
+        // image's edge nearest the region.
+        let edges = ScrimEdge.nearest(x: r.x, y: r.y, width: r.width, height: r.height, imageWidth: whole.width, imageHeight: whole.height)
         let gradient = recommended.flatMap { rec -> TextContrastFix? in
             guard case .overlay(let color, _) = rec.fix.adjustment else { return nil }
-            return TextContrast.gradientScrim(regionImage, tables: tables, color: color)
+            return TextContrast.gradientScrim(regionImage, tables: tables, color: color, edges: edges)
         }
+        let image = (width: whole.width, height: whole.height)
         if preview {
             let chosen: TextContrastFix?
             switch previewScrim ?? .recommended {
@@ -165,7 +169,9 @@ extension ImageEndpoint {
             }
             let png = try Self.run { () throws(ImageError) in try out.png() }
             var response = Self.png(png, name: "preview.png")
-            response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment) } ?? "none (no such scrim passes)"))
+            let none = before.passes && (previewScrim ?? .recommended) != .black && (previewScrim ?? .recommended) != .white
+                ? "none (the text already passes)" : "none (no such scrim passes)"
+            response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
             return response
         }
         let brightness = TextContrast.brightness(regionImage, tables: tables)
@@ -195,7 +201,7 @@ extension ImageEndpoint {
             ("black", black.map { Self.fixJSON($0) } ?? .null),
             ("white", white.map { Self.fixJSON($0) } ?? .null),
             ("recommended", recommended.map { .string($0.name) } ?? .null),
-            ("gradient", gradient.map { Self.fixJSON($0, region: r) } ?? .null),
+            ("gradient", gradient.map { Self.fixJSON($0, region: r, image: image) } ?? .null),
         ]))
         fixes.append("brightness", brightness.map { Self.fixJSON($0) } ?? .null)
         if before.passes {
@@ -260,22 +266,31 @@ extension ImageEndpoint {
         case recommended, black, white, gradient
     }
 
-    static func scrimCSS(_ a: PixelAdjustment) -> String {
+    /// A scrim's CSS; a gradient's for its element (`ScrimEdge.element`) over `region` of `image`:
+    /// solid over the element's first `solid` px, when the region does not touch the image's edge.
+    static func scrimCSS(_ a: PixelAdjustment, region: Region? = nil, image: (width: Int, height: Int)? = nil) -> String {
         switch a {
         case .overlay(let c, let alpha):
             let v = c.x >= 0.5 ? "255 255 255" : "0 0 0"
             return "linear-gradient(rgb(\(v) / \(Fields.format(alpha))), rgb(\(v) / \(Fields.format(alpha))))"
         case .gradientOverlay(let c, let alpha, let edge):
             let v = c.x >= 0.5 ? "255 255 255" : "0 0 0"
+            let solid = region.flatMap { r in
+                image.map { edge.element(x: r.x, y: r.y, width: r.width, height: r.height, imageWidth: $0.width, imageHeight: $0.height).solid }
+            } ?? 0
+            if solid > 0 {
+                return "linear-gradient(\(edge.cssDirection), rgb(\(v) / \(Fields.format(alpha))) \(solid)px, rgb(\(v) / 0))"
+            }
             return "linear-gradient(\(edge.cssDirection), rgb(\(v) / \(Fields.format(alpha))), rgb(\(v) / 0))"
         case .brightness(let f): return "brightness(\(Fields.format(f)))"
         case .none: return "none"
         }
     }
 
-    /// A fix as JSON; `region` places a gradient scrim's element (the region doubled away from
-    /// its solid edge, in image pixels; it may reach outside the image, which clips it).
-    static func fixJSON(_ fix: TextContrastFix, region: Region? = nil) -> JSON {
+    /// A fix as JSON; `region` of `image` places a gradient scrim's element (`ScrimEdge.element`:
+    /// from the image's edge through the region and as far again beyond it, in image pixels; it
+    /// may reach outside the image, which clips it).
+    static func fixJSON(_ fix: TextContrastFix, region: Region? = nil, image: (width: Int, height: Int)? = nil) -> JSON {
         var o = JSONObject()
         switch fix.adjustment {
         case .gradientOverlay(let c, let alpha, let edge):
@@ -283,17 +298,11 @@ extension ImageEndpoint {
             o.append("alpha", .number(alpha))
             o.append("edge", .string(edge.rawValue))
             o.append("alphaAtFarEdge", .number(round4(alpha / 2)))
-            o.append("css", .string("background-image: \(scrimCSS(fix.adjustment))"))
-            if let r = region {
-                let (x, y, w, h): (Int, Int, Int, Int)
-                switch edge {
-                case .bottom: (x, y, w, h) = (r.x, r.y - r.height, r.width, 2 * r.height)
-                case .top: (x, y, w, h) = (r.x, r.y, r.width, 2 * r.height)
-                case .right: (x, y, w, h) = (r.x - r.width, r.y, 2 * r.width, r.height)
-                case .left: (x, y, w, h) = (r.x, r.y, 2 * r.width, r.height)
-                }
-                o.append("element", .object([("x", .number(Double(x))), ("y", .number(Double(y))),
-                                             ("width", .number(Double(w))), ("height", .number(Double(h)))]))
+            o.append("css", .string("background-image: \(scrimCSS(fix.adjustment, region: region, image: image))"))
+            if let r = region, let image {
+                let e = edge.element(x: r.x, y: r.y, width: r.width, height: r.height, imageWidth: image.width, imageHeight: image.height)
+                o.append("element", .object([("x", .number(Double(e.x))), ("y", .number(Double(e.y))),
+                                             ("width", .number(Double(e.width))), ("height", .number(Double(e.height)))]))
             }
         case .overlay(let c, let alpha):
             o.append("color", .string(ColorJSON.hex(c)))
