@@ -164,6 +164,8 @@ struct OpenAPITests {
         // `variables` is read for every POST body by Fields.body (CSSRequestScope), not by the endpoint.
         #expect(members("ContrastRequest") == ContrastEndpoint.fieldsWithGradient.union(["variables"]))
         #expect(members("PickRequest") == PickEndpoint.fields.union(["variables"]))
+        // A new user's pass: the matrix's Apple context members were accepted but not documented.
+        #expect(members("MatrixRequest") == MatrixEndpoint.fields.union(["variables"]))
         #expect(queryNames("GET /v1/contrast") == ContrastEndpoint.fieldsWithGradient)
         #expect(members("AuditRequest") == AuditEndpoint.fields.union(["variables"]))
         #expect(keys(objectBranch("AuditColor")) == AuditEndpoint.colorFields)

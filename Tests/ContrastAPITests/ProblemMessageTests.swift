@@ -24,7 +24,7 @@ import Testing
         let r = try Self.post("/v1/convert", #"{"color": "red", "\#(name)": 1}"#)
         let j = expectProblem(r, 400, kind: "invalid-field")
         let cut = String(repeating: "x", count: 64) + "…"
-        #expect(j["detail"] == .string("'/\(cut)' (a name of 1000000 characters, shortened) is unknown; known fields: color, gamut, gamutMethod, hexOrder, to"))
+        #expect(j["detail"] == .string("'/\(cut)' (a name of 1000000 characters, shortened) is unknown; known fields: color, gamut, gamutMethod, hexOrder, to, variables"))
         #expect(j["pointer"] == .string("/" + cut))
         #expect(j["pointerShortened"] == true)
         #expect(r.body.count < 600, "\(r.body.count) bytes")
@@ -35,7 +35,7 @@ import Testing
         #expect(n["detail"]?.string?.hasSuffix("(a name of 5000 characters, shortened) is unknown; known fields: color, name") == true, "\(n)")
         // A short unknown name is whole, with no flag.
         let short = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "colour": 1}"#), 400, pointer: "/colour")
-        #expect(short["detail"] == "'/colour' is unknown; did you mean 'color'?; known fields: color, gamut, gamutMethod, hexOrder, to")
+        #expect(short["detail"] == "'/colour' is unknown; did you mean 'color'?; known fields: color, gamut, gamutMethod, hexOrder, to, variables")
         #expect(short["pointerShortened"] as JSON? == .none)
     }
 
@@ -46,6 +46,14 @@ import Testing
         let detail = r["detail"]?.string ?? ""
         #expect(detail.hasPrefix("'/fontsize' is unknown; did you mean 'fontSize'?; known fields: "), "\(detail)")
         for name in ["box", "region", "variables", "layers", "fontWeight"] { #expect(detail.contains(name), "\(name): \(detail)") }
+        // Another new user's pass: `target` on /v1/contrast and `fontSize` on the matrix were
+        // refused with lists that left out `variables`; every JSON body takes it.
+        for (path, body) in [("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "target": "AAA"}"##),
+                             ("/v1/contrast/matrix", ##"{"colors": ["#000"], "fontSize": 24}"##),
+                             ("/v1/pick", ##"{"background": "#000", "candidates": ["#fff"], "colour": 1}"##)] {
+            let d = expectProblem(try Self.post(path, body), 400)["detail"]?.string ?? ""
+            #expect(d.contains("known fields: ") && d.contains("variables"), "\(path): \(d)")
+        }
         let q = expectProblem(try Self.get("/v1/contrast?foreground=%23000&background=%23fff&fg=1"), 400)
         let qd = q["detail"]?.string ?? ""
         #expect(qd.contains("box") && qd.contains("region") && !qd.contains("variables"), "\(qd)")

@@ -215,7 +215,11 @@ public struct Fields: Sendable {
     func rejectUnknown(_ allowed: Set<String>, listing listed: Set<String>? = nil) throws(Problem) {
         for member in object.storage where !allowed.contains(member.key) {
             let path = field(member.key)
-            let names = (listed ?? allowed).sorted()
+            // Every JSON body also takes `variables` (read before the endpoint sees the body:
+            // `CSSRequestScope`); a new user's pass found it missing from the list.
+            var known = listed ?? allowed
+            if !fromQuery && self.path == .body("") { known.insert("variables") }
+            let names = known.sorted()
             let close = NameSuggestions.suggestions(for: member.key, among: names, limit: 1).first
             let hint = close.map { "; did you mean '\($0)'?" } ?? ""
             throw Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")

@@ -26,6 +26,9 @@ struct MatrixEndpoint {
     /// 128-byte names of `&` had built a 101 MB SVG (outside tester, issue #17). 256 colors with 40-character names
     /// make a 23 MB SVG, under the limit. JSON names each color once and needs no such bound.
     static let maxAnswerBytes = 32 << 20
+    /// The request's members (`variables` is read for every JSON body: `CSSRequestScope`).
+    static let fields: Set<String> = ["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients",
+                                      "appearance", "level", "contrast", "generation"]
 
     /// One measured pair.
     struct Cell {
@@ -39,7 +42,7 @@ struct MatrixEndpoint {
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
             let f = try Fields.body(request, allowedQuery: ["format"])
-            try f.rejectUnknown(["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients", "appearance", "level", "contrast", "generation"])
+            try f.rejectUnknown(Self.fields)
             // light-dark() and system color names resolve in the request's Apple context, as in
             // /v1/contrast (new-user test: the matrix refused `appearance`, so light-dark() was
             // always light there).
