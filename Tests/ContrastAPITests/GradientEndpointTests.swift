@@ -90,6 +90,23 @@ struct GradientEndpointTests {
         }
     }
 
+    /// A new user's pass: a 5% black overlay written as a layer with `opacity` faded the text
+    /// (which sits in the top layer) to 5%, every fix was null, and no note said why.
+    @Test("a top layer's group opacity fades the text too, and a note says so")
+    func topLayerOpacityNote() throws {
+        for background in ["linear-gradient(to right in oklab, #6366f1, #ec4899)", "#fff"] {
+            let layers = background.hasPrefix("#") ? ##"["#6366f1", {"color": "#000", "opacity": 0.05}]"##
+                : ##"["\##(background)", {"color": "#000", "opacity": 0.05}]"##
+            let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": \##(layers)}"##)
+            #expect(r.status == 200, "\(r.text)")
+            let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+            #expect(notes.contains { $0.hasPrefix("the text sits in the top layer (/layers/1), so its opacity 0.05 applies to the text too") && $0.contains("rgb(0 0 0 / 0.05)") }, "\(r.text)")
+            // Written as a color with alpha, the overlay is under opaque text: no such note.
+            let alpha = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": [\##(background.hasPrefix("#") ? "\"#6366f1\"" : "\"\(background)\""), "rgb(0 0 0 / 0.05)"]}"##)
+            #expect(alpha.status == 200 && !(alpha.json["notes"]?.array?.contains { $0.string?.contains("top layer") == true } ?? false), "\(alpha.text)")
+        }
+    }
+
     @Test("px stop positions are placed by the box; without one the problem says how to give it")
     func pxStopPositions() throws {
         // A 200 px line: 50 px and 150 px are 25% and 75%, so black text meets ratio 1 at the

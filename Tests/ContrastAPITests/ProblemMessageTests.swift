@@ -54,9 +54,24 @@ import Testing
             let d = expectProblem(try Self.post(path, body), 400)["detail"]?.string ?? ""
             #expect(d.contains("known fields: ") && d.contains("variables"), "\(path): \(d)")
         }
+        // `w` begins `width`: offered that, not the nearest spelling `x`.
+        let w = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#fff, #000)", "box": {"width": 320, "height": 48}, "region": {"x": 0, "y": 0, "w": 120, "h": 24}}"##), 400, pointer: "/region/w")
+        #expect(w["detail"]?.string?.contains("did you mean 'width'?") == true, "\(w)")
         let q = expectProblem(try Self.get("/v1/contrast?foreground=%23000&background=%23fff&fg=1"), 400)
         let qd = q["detail"]?.string ?? ""
         #expect(qd.contains("box") && qd.contains("region") && !qd.contains("variables"), "\(qd)")
+    }
+
+    /// A new user's pass on gradient messages: hex without '#' had been called a misplaced color
+    /// hint first; a pasted CSS background list (a scrim fix's `css`) said only "unexpected text".
+    @Test func gradientMessagesLeadWithTheFix() throws {
+        let hex = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, 6366f1, ec4899)"}"##), 400, pointer: "/background")
+        #expect(hex["detail"]?.string?.hasPrefix("'/background' is not a valid CSS gradient: '6366f1' looks like a hex color without '#': inside a gradient write #6366f1 (read as CSS: ") == true, "\(hex)")
+        let list = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(rgb(0 0 0 / 0.128), rgb(0 0 0 / 0.128)), linear-gradient(135deg, #6366f1, #ec4899)"}"##), 400, pointer: "/background")
+        #expect(list["detail"]?.string?.contains("give the bottom one as 'background' and each one above it in 'layers', bottom to top") == true, "\(list)")
+        // In the matrix there are no layers to point at.
+        let matrix = expectProblem(try Self.post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": ["linear-gradient(#000, #fff), linear-gradient(#fff, #000)"]}"##), 400, pointer: "/gradients/0")
+        #expect(matrix["detail"]?.string?.contains("'layers'") == false, "\(matrix)")
     }
 
     /// The same for a query parameter's name, for a value echoed in a detail, and for the JSON

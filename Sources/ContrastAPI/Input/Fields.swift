@@ -220,7 +220,11 @@ public struct Fields: Sendable {
             var known = listed ?? allowed
             if !fromQuery && self.path == .body("") { known.insert("variables") }
             let names = known.sorted()
-            let close = NameSuggestions.suggestions(for: member.key, among: names, limit: 1).first
+            // A known name the unknown one begins (`w` for `width`: a new user's pass had been
+            // offered `x`), else the nearest by spelling.
+            let key = member.key.lowercased()
+            let close = names.first { !key.isEmpty && $0.lowercased().hasPrefix(key) }
+                ?? NameSuggestions.suggestions(for: member.key, among: names, limit: 1).first
             let hint = close.map { "; did you mean '\($0)'?" } ?? ""
             throw Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
         }

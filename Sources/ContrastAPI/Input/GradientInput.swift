@@ -78,7 +78,18 @@ private func gradientProblem(_ error: ColorParseError, _ text: String, at path: 
         let stray = CSSStrayCharacters.find(in: text).map {
             "; the text holds \($0.firstLocated)\($0.others), which CSS does not read as whitespace or as part of a gradient"
         } ?? ""
-        return Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(needsBox)\(varHint)\(bareHexHint(text))")
+        // A comma after the gradient: a pasted CSS background list (a scrim fix's `css` is one).
+        let isBackground = path.pointer.map { $0 == "/background" || $0.hasPrefix("/layers") } ?? (path.parameter == "background")
+        let list = isBackground && why.hasPrefix("unexpected text after the gradient: ',")
+            ? "; a comma after a gradient starts another background (CSS lists stacked backgrounds top first): "
+              + "give the bottom one as 'background' and each one above it in 'layers', bottom to top" : ""
+        // A hex color without '#' leads: it is the cause, whatever the parser then made of it
+        // (a new user's pass: '6366f1' was first called a misplaced color hint).
+        let hex = bareHexHint(text)
+        if !hex.isEmpty {
+            return Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(hex.dropFirst(2)) (read as CSS: \(why))\(stray)\(needsBox)\(varHint)")
+        }
+        return Problem.invalidColor(path, "\(path.display) is not a valid CSS gradient: \(why)\(stray)\(list)\(needsBox)\(varHint)")
     case .unsupported(let why):
         return Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(varHint)")
     }

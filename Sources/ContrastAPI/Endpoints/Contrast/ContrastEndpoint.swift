@@ -122,6 +122,7 @@ struct ContrastEndpoint {
             notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }
         if let shadowNote { notes.append(shadowNote) }
+        if let note = topLayerOpacityNote(layers?.last?.opacity, count: layers?.count ?? 0) { notes.append(note) }
         if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
         }
@@ -187,6 +188,15 @@ struct ContrastEndpoint {
         }
         parts.append(current)
         return parts.map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty || separator == "," }
+    }
+
+    /// The note for a top layer of group opacity below 1 (`opacity`, or nil): the text sits in
+    /// that layer, so the opacity fades the text too. A new user's pass meant a 5% black overlay
+    /// under opaque text and got the text at 5%, with every fix null and no word why.
+    static func topLayerOpacityNote(_ opacity: Double?, count: Int) -> String? {
+        guard let opacity, opacity < 1, count > 0 else { return nil }
+        let o = Fields.format(opacity)
+        return "the text sits in the top layer (/layers/\(count - 1)), so its opacity \(o) applies to the text too: the text is seen at \(o) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(o))\") or add the overlay below the top layer"
     }
 
     static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {
