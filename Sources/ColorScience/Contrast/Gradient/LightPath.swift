@@ -72,6 +72,7 @@ extension LightPath {
 
     /// The color at `w` from its unclipped linear channels `raw` and their slopes `dc`, as
     /// `linearWithSlope` gave them (a scanned color's, which the solver already holds).
+    @inline(__always)
     func point(at w: Double, linear raw: SIMD3<Double>, slopes dc: SIMD3<Double>) -> LightPoint {
         var rgb = SIMD3<Double>.zero, slopes = SIMD3<Double>.zero, gains = SIMD3<Double>.zero, l = 0.0, y = 0.0
         let apcaWeights = AffineSRGBPath.apcaWeights, wcagWeights = AffineSRGBPath.wcagWeights

@@ -122,7 +122,7 @@ struct ContrastEndpoint {
             notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }
         if let shadowNote { notes.append(shadowNote) }
-        if let note = topLayerOpacityNote(layers?.last?.opacity, count: layers?.count ?? 0) { notes.append(note) }
+        if let layers, let note = topLayerOpacityNote(layers.last?.opacity, count: layers.count) { notes.append(note) }
         if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
         }
