@@ -4,7 +4,8 @@ import ImageProcessing
 
 /// `--text-contrast IN [--decode-only]`: what `POST /v1/image/text-contrast` does for white text
 /// over the whole image (decode to oriented sRGB, distribution, both scrims, brightness, text
-/// color, the gradient scrim), or the decode alone; one JSON line of phase times. `--make-photo OUT`: a 12 MP sample.
+/// color, the gradient scrim: `TextContrast.analyze`, or each phase in turn with
+/// `--sequential-phases`), or the decode alone; one JSON line of phase times. `--make-photo OUT`: a 12 MP sample.
 func textContrastMain(_ args: [String]) {
     let clock = ContinuousClock()
     func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
@@ -40,24 +41,32 @@ func textContrastMain(_ args: [String]) {
         let t1 = clock.now
         var phases: [(String, Double)] = [("decodeMs", ms(t1 - t0))]
         if !decodeOnly {
-            // As the endpoint does it: one set of tables, then every fix.
+            // As the endpoint does it: one set of tables, then every fix (`TextContrast.analyze`,
+            // two whole-region passes at a time); the phases one after another as well, for the
+            // cost of each (`--sequential-phases`).
             let text = SIMD3<Double>(1, 1, 1), target = ContrastTarget.ratio(4.5)
             let tables = TextContrast.Tables(text: text, target: target)
-            let before = TextContrast.measure(image, tables: tables)
-            let t2 = clock.now
-            let black = TextContrast.scrim(image, tables: tables, color: SIMD3(0, 0, 0))
-            let white = TextContrast.scrim(image, tables: tables, color: SIMD3(1, 1, 1))
-            let t3 = clock.now
-            if black != nil || white != nil {
-                _ = TextContrast.gradientScrim(image, tables: tables, color: black != nil ? SIMD3(0, 0, 0) : SIMD3(1, 1, 1))
+            if args.contains("--sequential-phases") {
+                let before = TextContrast.measure(image, tables: tables)
+                let t2 = clock.now
+                let black = TextContrast.scrim(image, tables: tables, color: SIMD3(0, 0, 0))
+                let white = TextContrast.scrim(image, tables: tables, color: SIMD3(1, 1, 1))
+                let t3 = clock.now
+                if black != nil || white != nil {
+                    _ = TextContrast.gradientScrim(image, tables: tables, color: black != nil ? SIMD3(0, 0, 0) : SIMD3(1, 1, 1), edges: ScrimEdge.allCases)
+                }
+                let t4 = clock.now
+                _ = TextContrast.brightness(image, tables: tables)
+                let t5 = clock.now
+                _ = before.passes ? nil : TextContrast.textColor(image, text: text, target: target, initial: before)
+                let t6 = clock.now
+                phases += [("measureMs", ms(t2 - t1)), ("scrimsMs", ms(t3 - t2)), ("gradientMs", ms(t4 - t3)),
+                           ("brightnessMs", ms(t5 - t4)), ("textColorMs", ms(t6 - t5))]
+            } else {
+                // The whole image: every edge is nearest.
+                _ = TextContrast.analyze(image, tables: tables, text: text, edges: ScrimEdge.allCases, allFixes: true)
+                phases.append(("analyzeMs", ms(clock.now - t1)))
             }
-            let t4 = clock.now
-            _ = TextContrast.brightness(image, tables: tables)
-            let t5 = clock.now
-            _ = before.passes ? nil : TextContrast.textColor(image, text: text, target: target, initial: before)
-            let t6 = clock.now
-            phases += [("measureMs", ms(t2 - t1)), ("scrimsMs", ms(t3 - t2)), ("gradientMs", ms(t4 - t3)),
-                       ("brightnessMs", ms(t5 - t4)), ("textColorMs", ms(t6 - t5))]
         }
         phases.append(("totalMs", ms(clock.now - t0)))
         // CPU time of the whole process (libvips decodes on worker threads too): on a shared

@@ -142,18 +142,12 @@ extension ImageEndpoint {
             let png = try Self.run { () throws(ImageError) in try map.png() }
             return Self.png(png, name: "heatmap.png")
         }
-        let before = TextContrast.measure(regionImage, tables: tables)
-        let black = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(0, 0, 0))
-        let white = TextContrast.scrim(regionImage, tables: tables, color: SIMD3(1, 1, 1))
-        // None is recommended where the text already passes (a new user's pass: "black" at alpha 0).
-        let recommended = before.passes ? nil : Self.lighter(black, white)
-        // The gradient in the recommended scrim's color (the one that helps this text), from the
-        // image's edge nearest the region.
+        // The distribution and the fixes, two whole-region passes at a time. None is recommended
+        // where the text already passes (a new user's pass: "black" at alpha 0); the gradient is
+        // in the recommended scrim's color, from the image's edge nearest the region.
         let edges = ScrimEdge.nearest(x: r.x, y: r.y, width: r.width, height: r.height, imageWidth: whole.width, imageHeight: whole.height)
-        let gradient = recommended.flatMap { rec -> TextContrastFix? in
-            guard case .overlay(let color, _) = rec.fix.adjustment else { return nil }
-            return TextContrast.gradientScrim(regionImage, tables: tables, color: color, edges: edges)
-        }
+        let analysis = TextContrast.analyze(regionImage, tables: tables, text: textRGB, edges: edges, allFixes: !preview)
+        let (before, black, white, recommended, gradient) = (analysis.before, analysis.black, analysis.white, analysis.recommended, analysis.gradient)
         let image = (width: whole.width, height: whole.height)
         if preview {
             let chosen: TextContrastFix?
@@ -174,8 +168,7 @@ extension ImageEndpoint {
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
             return response
         }
-        let brightness = TextContrast.brightness(regionImage, tables: tables)
-        let newText = before.passes ? nil : TextContrast.textColor(regionImage, text: textRGB, target: target, initial: before)
+        let (brightness, newText) = (analysis.brightness, analysis.textColor)
 
         var out = JSONObject()
         out.append("image", Self.describe(file))
@@ -235,17 +228,6 @@ extension ImageEndpoint {
     static func png(_ bytes: [UInt8], name: String) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-store"),
                                             ("Content-Disposition", "inline; filename=\"\(name)\"")], body: bytes)
-    }
-
-    /// The scrim with the smaller alpha (black on a tie).
-    static func lighter(_ black: TextContrastFix?, _ white: TextContrastFix?) -> (name: String, fix: TextContrastFix)? {
-        func alpha(_ f: TextContrastFix) -> Double { if case .overlay(_, let a) = f.adjustment { return a }; return 1 }
-        switch (black, white) {
-        case (nil, nil): return nil
-        case (let b?, nil): return ("black", b)
-        case (nil, let w?): return ("white", w)
-        case (let b?, let w?): return alpha(b) <= alpha(w) ? ("black", b) : ("white", w)
-        }
     }
 
     static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
