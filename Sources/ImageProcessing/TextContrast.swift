@@ -77,18 +77,24 @@ public enum ScrimEdge: String, Sendable, CaseIterable, Equatable {
     case right
 
     /// The image edges a gradient scrim over the region `x, y, width, height` of a
-    /// `imageWidth × imageHeight` image starts from: the one nearest the region's center (as a
-    /// fraction of the image's width or height), every one tied for nearest, in the order of
-    /// `allCases`. A scrim starts at the image's edge nearest the text and fades into the picture
-    /// (a new user's pass: a scrim solid at the bottom of a band across the top of a photo had
-    /// drawn a hard line across the photo).
+    /// `imageWidth × imageHeight` image may start from: the one nearest the region's center (as a
+    /// fraction of the image's width or height) and every one within a tenth of the image of it,
+    /// in the order of `allCases` (the scrim needing the least alpha among them wins). A scrim
+    /// starts at the image's edge nearest the text and fades into the picture (a new user's pass:
+    /// a scrim solid at the bottom of a band across the top of a photo had drawn a hard line
+    /// across the photo); for text near the middle, moving the box a pixel no longer flips a
+    /// single nearest edge to one needing 25% more alpha (another new user's pass).
     public static func nearest(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int) -> [ScrimEdge] {
         guard imageWidth > 0, imageHeight > 0 else { return allCases }
         let cx = (Double(x) + Double(width) / 2) / Double(imageWidth), cy = (Double(y) + Double(height) / 2) / Double(imageHeight)
         let distances: [(ScrimEdge, Double)] = [(.bottom, 1 - cy), (.top, cy), (.left, cx), (.right, 1 - cx)]
         let nearest = distances.map(\.1).min() ?? 0
-        return distances.filter { $0.1 <= nearest + 1e-9 }.map(\.0)
+        return distances.filter { $0.1 <= nearest + nearEnough }.map(\.0)
     }
+
+    /// How much farther than the nearest edge (as a fraction of the image) an edge may be and
+    /// still be tried.
+    public static let nearEnough = 0.1
 
     /// The scrim's element for the region `x, y, width, height` of a `imageWidth × imageHeight`
     /// image, in image pixels: across the whole image's width (for `top` and `bottom`; height for
@@ -564,6 +570,7 @@ public enum TextContrast {
             // Pixels in bins the threshold runs through, measured exactly: how many miss, and the
             // highest value missing and the lowest meeting the target among them.
             var exactMisses = 0, highestMiss = -Double.infinity, lowestPass = Double.infinity
+            var lowestMiss = Double.infinity, highestPass = -Double.infinity
             var exact = ExactValues()
             image.pixels.withUnsafeBufferPointer { p in
             passing.withUnsafeBufferPointer { pass in
@@ -590,7 +597,12 @@ public enum TextContrast {
                         let a = min(Int(ta[r] + ta[g] + ta[b] + 0.5), top)
                         if pass[wcagJudged ? w : a] == 2 {
                             let v = exact.value(adj[r], adj[g], adj[b], self)
-                            if v >= target.minimum { lowestPass = min(lowestPass, v) } else { exactMisses += 1; highestMiss = max(highestMiss, v) }
+                            if v >= target.minimum {
+                                (lowestPass, highestPass) = (min(lowestPass, v), max(highestPass, v))
+                            } else {
+                                exactMisses += 1
+                                (lowestMiss, highestMiss) = (min(lowestMiss, v), max(highestMiss, v))
+                            }
                         }
                         if details {
                             if wc[w] == 0 || ac[a] == 0 {
@@ -641,16 +653,26 @@ public enum TextContrast {
                 let c = colors[p5Bin]
                 let pixel = SIMD3(Double(c >> 16 & 255), Double(c >> 8 & 255), Double(c & 255)) / 255
                 let required = target.metric == m ? target.minimum : nil
-                var p5 = values[p5Bin]
+                var (low, p5, median, high) = (s.minimum, values[p5Bin], values[s.percentileBin(0.5)], s.maximum)
                 if let required, total > 0 {
-                    // The binned percentile is within a bin of the exact one; where the threshold
-                    // runs through that bin it can fall on the other side of the exact verdict:
-                    // then the nearest exact value on the verdict's side stands for it.
-                    if !passes && p5 >= required && highestMiss.isFinite { p5 = highestMiss }
-                    if passes && p5 < required && lowestPass.isFinite { p5 = lowestPass }
+                    // A binned statistic is within a bin of the exact one; where the threshold runs
+                    // through that bin it can fall on the other side of what the exact count says
+                    // (a hostile pass: a uniform #7c7290 under white text, 4.5000006:1, passed with
+                    // a minimum, median and maximum of 4.4999): then the exact value of a pixel
+                    // of that bin on the right side stands for it (for the minimum and maximum,
+                    // the very pixel).
+                    func sided(_ v: Double, misses: Bool, miss: Double, pass: Double) -> Double {
+                        if misses && v >= required && miss.isFinite { return miss }
+                        if !misses && v < required && pass.isFinite { return pass }
+                        return v
+                    }
+                    low = sided(low, misses: missing >= 1, miss: lowestMiss, pass: lowestPass)
+                    p5 = sided(p5, misses: !passes, miss: highestMiss, pass: lowestPass)
+                    median = sided(median, misses: missing >= max(1, Int((0.5 * Double(total)).rounded(.up))), miss: highestMiss, pass: lowestPass)
+                    high = sided(high, misses: missing >= total, miss: highestMiss, pass: highestPass)
                 }
-                return .init(minimum: s.minimum, percentile5: p5,
-                             median: values[s.percentileBin(0.5)], maximum: s.maximum,
+                return .init(minimum: low, percentile5: p5,
+                             median: median, maximum: high,
                              failingShare: required.map { _ in total > 0 ? Double(missing) / Double(total) : 0 }, minimumRequired: required,
                              percentile5Pixel: pixel)
             }

@@ -90,6 +90,27 @@ struct GradientEndpointTests {
         }
     }
 
+    /// A new user's pass: the scrim fix's CSS (`linear-gradient(rgb(0 0 0 / a), rgb(0 0 0 / a))`
+    /// over the gradient), pasted back as a layer, was "a second gradient". A gradient of one
+    /// color is that color next to another gradient; alone it is still the gradient measured.
+    @Test("a layer written as a gradient of one color is that color")
+    func uniformGradientLayer() throws {
+        let g = "linear-gradient(135deg, #6366f1, #ec4899)"
+        let scrim = "linear-gradient(rgb(0 0 0 / 0.128), rgb(0 0 0 / 0.128))"
+        let asGradient = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)", "layers": ["\##(scrim)"]}"##)
+        let asColor = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)", "layers": ["rgb(0 0 0 / 0.128)"]}"##)
+        #expect(asGradient.status == 200 && asGradient.json["ratio"] == asColor.json["ratio"] && (asColor.json["ratio"]?.double ?? 0) >= 4.5, "\(asGradient.text)")
+        #expect(asGradient.json["gradient"]?["at"] == "/background")
+        // Below the gradient that is measured, and alone (then it is the gradient, as before).
+        let below = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": ["\##(scrim)", "\##(g)"]}"##)
+        #expect(below.status == 200 && below.json["gradient"]?["at"] == "/layers/1", "\(below.text)")
+        let alone = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": ["\##(scrim)"]}"##)
+        #expect(alone.status == 200 && alone.json["gradient"]?["at"] == "/layers/0", "\(alone.text)")
+        // Two gradients of more than one color are still refused, naming the second.
+        let two = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)", "layers": ["linear-gradient(red, blue)"]}"##)
+        expectProblem(two, 400, pointer: "/layers/0")
+    }
+
     /// A new user's pass: a 5% black overlay written as a layer with `opacity` faded the text
     /// (which sits in the top layer) to 5%, every fix was null, and no note said why.
     @Test("a top layer's group opacity fades the text too, and a note says so")

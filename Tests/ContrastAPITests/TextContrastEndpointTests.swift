@@ -232,14 +232,14 @@ import Testing
         #expect(g?["css"]?.string?.hasPrefix("background-image: linear-gradient(to bottom, rgb(0 0 0 / ") == true)
         #expect(g?["element"] == .object([("x", .number(0)), ("y", .number(0)), ("width", .number(600)), ("height", .number(200))]))
         #expect(g?["after"]?["passes"] == .bool(true))
-        let low = callImage("/v1/image/text-contrast?textColor=white&region=40,240,300,100", jpeg, contentType: "image/jpeg")
+        let low = callImage("/v1/image/text-contrast?textColor=white&region=150,240,300,100", jpeg, contentType: "image/jpeg")
         let l = low.json["fixes"]?["scrim"]?["gradient"]
         #expect(l?["edge"] == .string("bottom"), "\(low.text)")
         let css = try #require(l?["css"]?.string)
         #expect(css.hasPrefix("background-image: linear-gradient(to top, rgb(0 0 0 / 0.") && css.hasSuffix(") 60px, rgb(0 0 0 / 0))"), "\(low.text)")
         #expect(l?["element"] == .object([("x", .number(0)), ("y", .number(140)), ("width", .number(600)), ("height", .number(260))]))
         #expect(l?["after"]?["passes"] == .bool(true))
-        let preview = callImage("/v1/image/text-contrast?textColor=white&region=40,240,300,100&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")
+        let preview = callImage("/v1/image/text-contrast?textColor=white&region=150,240,300,100&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")
         #expect("background-image: " + (preview.headers["x-scrim"] ?? "") == css)
         // White text on the black half of the half-and-half image passes: nothing to recommend.
         let passing = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32", try halfAndHalf())

@@ -195,7 +195,11 @@ import Testing
     @Test func gradientScrimStartsAtTheImagesNearestEdge() {
         // Nearest edge by the region's center, as a fraction of the image; ties keep every edge.
         #expect(ScrimEdge.nearest(x: 0, y: 0, width: 600, height: 100, imageWidth: 600, imageHeight: 400) == [.top])
-        #expect(ScrimEdge.nearest(x: 40, y: 240, width: 300, height: 100, imageWidth: 600, imageHeight: 400) == [.bottom])
+        #expect(ScrimEdge.nearest(x: 150, y: 240, width: 300, height: 100, imageWidth: 600, imageHeight: 400) == [.bottom])
+        // Within a tenth of the image of the nearest: both tried (the lighter wins).
+        #expect(ScrimEdge.nearest(x: 40, y: 240, width: 300, height: 100, imageWidth: 600, imageHeight: 400) == [.bottom, .left])
+        // Text in the middle: a pixel's move does not flip the edge, every one is tried.
+        #expect(ScrimEdge.nearest(x: 200, y: 161, width: 200, height: 80, imageWidth: 600, imageHeight: 400) == ScrimEdge.allCases)
         #expect(ScrimEdge.nearest(x: 500, y: 100, width: 80, height: 200, imageWidth: 600, imageHeight: 400) == [.right])
         #expect(ScrimEdge.nearest(x: 0, y: 0, width: 600, height: 400, imageWidth: 600, imageHeight: 400) == ScrimEdge.allCases)
         let e = ScrimEdge.bottom.element(x: 10, y: 60, width: 50, height: 20, imageWidth: 100, imageHeight: 100)
@@ -235,6 +239,14 @@ import Testing
         #expect(WCAG.contrastRatio(0, WCAG.relativeLuminance(hostile)) < 4.5)
         #expect(!TextContrast.measure(RGBImage(width: 4, height: 4, pixels: [UInt8](repeating: 0, count: 48).enumerated().map { [0x45, 0x83, 0x01][$0.offset % 3] }),
                                       text: black, target: aa).passes)
+        // The hostile pass's colors whose bins lie on the other side of the threshold.
+        for (hex, text, passes) in [([0x7c, 0x72, 0x90], white, true), ([0x45, 0x83, 0x01], black, false), ([0x37, 0x72, 0xd2], black, false)] as [([UInt8], SIMD3<Double>, Bool)] {
+            let d = TextContrast.measure(RGBImage(width: 3, height: 2, pixels: Array([[UInt8]](repeating: hex, count: 6).joined())), text: text, target: aa)
+            #expect(d.passes == passes, "\(hex)")
+            for v in [d.wcag.minimum, d.wcag.percentile5, d.wcag.median, d.wcag.maximum] {
+                #expect((v >= 4.5) == passes, "\(hex): \(d.wcag)")
+            }
+        }
         for (text, target) in cases {
             let tables = TextContrast.Tables(text: text, target: target)
             func exact(_ c: [UInt8]) -> Double {
@@ -260,6 +272,12 @@ import Testing
                 let passes = exact(c) >= target.minimum
                 #expect(d.passes == passes, "\(label) on \(c): \(d.passes), exactly \(exact(c))")
                 #expect((d.judged >= target.minimum) == passes, "\(label) on \(c): judged \(d.judged)")
+                // Every statistic of a uniform image is that color's: on the verdict's side too (a
+                // hostile pass: #7c7290 under white text passed with a minimum of 4.4999).
+                let metric = target.metric == .wcag2 ? d.wcag : d.apca
+                for (name, v) in [("minimum", metric.minimum), ("median", metric.median), ("maximum", metric.maximum)] {
+                    #expect((v >= target.minimum) == passes, "\(label) on \(c): \(name) \(v), exactly \(exact(c))")
+                }
                 if !passes { misses += 1 }
             }
             #expect(misses > 0 && misses < min(48, near.count), "\(label): \(misses) of the colors miss")

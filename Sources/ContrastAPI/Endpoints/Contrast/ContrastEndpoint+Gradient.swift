@@ -56,15 +56,21 @@ extension ContrastEndpoint {
         // The box first: it places px stop positions.
         let box = try f.gradientBox()
         var gradient: GradientInput? = nil
+        func parse(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
+            try resolveGradient(s, at: path, hexOrder: hexOrder, box: box,
+                                boxHint: " (\(f.field("box").display): {\"width\": 320, \"height\": 120})")
+        }
         func take(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
-            let g = try resolveGradient(s, at: path, hexOrder: hexOrder, box: box,
-                                        boxHint: " (\(f.field("box").display): {\"width\": 320, \"height\": 120})")
+            try take(parse(s, at: path), at: path)
+        }
+        func take(_ g: GradientInput, at path: FieldPath) throws(Problem) -> GradientInput {
             if let first = gradient {
                 throw Problem.invalidField(path, "\(path.display) is a second gradient; one request measures one gradient (the first is \(first.path.display)): measure each separately")
             }
             gradient = g
             return g
         }
+
         // The page: the background color, or the gradient.
         var pageColor: ResolvedColor? = nil
         let bgPath = f.field("background")
@@ -79,14 +85,31 @@ extension ContrastEndpoint {
         }
         // Layers over it, bottom to top.
         var stack: [StackLayer] = []
+        // A layer written as a gradient of one color (`linear-gradient(rgb(0 0 0 / 0.4), rgb(0 0 0 / 0.4))`,
+        // as CSS writes a uniform layer and this route's scrim fixes give it) is that color next to
+        // another gradient: a new user pasting a fix back into `layers` had been told it was a
+        // second gradient. Alone it is the gradient measured, as before; a later gradient with
+        // more than one color takes its place, and it becomes a color layer.
+        var uniformGradientLayer: (index: Int, layer: Compositing.Layer)? = nil
+        func layer(_ s: String, at path: FieldPath, opacity: Double) throws(Problem) -> StackLayer {
+            let g = try parse(s, at: path)
+            let uniform = g.gradient.uniformColor.map { Compositing.Layer(color: $0.srgb, alpha: $0.alpha, opacity: opacity) }
+            if let uniform, gradient != nil { return .color(uniform) }
+            if let taken = uniformGradientLayer {
+                stack[taken.index] = .color(taken.layer)
+                (gradient, uniformGradientLayer) = (nil, nil)
+            }
+            _ = try take(g, at: path)
+            if let uniform { uniformGradientLayer = (stack.count, uniform) }
+            return .gradient(opacity: opacity)
+        }
         let hasLayers = f.has("layers")
         if let items = try f.array("layers", maxCount: maxLayers) {
             for (i, item) in items.enumerated() {
                 let path = f.field("layers").appending(index: i)
                 switch item {
                 case .string(let s) where CSSGradient.looksLikeGradient(s):
-                    _ = try take(s, at: path)
-                    stack.append(.gradient(opacity: 1))
+                    stack.append(try layer(s, at: path, opacity: 1))
                 case .string(let s):
                     let c = try resolveColor(s, at: path, hexOrder: hexOrder)
                     stack.append(.color(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha)))
@@ -95,8 +118,7 @@ extension ContrastEndpoint {
                     try lf.rejectUnknown(["color", "opacity"])
                     let opacity = try lf.number("opacity", in: 0...1) ?? 1
                     if case .string(let s)? = lf.value("color"), CSSGradient.looksLikeGradient(s) {
-                        _ = try take(s, at: lf.field("color"))
-                        stack.append(.gradient(opacity: opacity))
+                        stack.append(try layer(s, at: lf.field("color"), opacity: opacity))
                     } else {
                         let c = try lf.color("color", required: true, hexOrder: hexOrder)!
                         stack.append(.color(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity)))

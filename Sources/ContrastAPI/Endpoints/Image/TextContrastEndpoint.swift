@@ -233,11 +233,18 @@ extension ImageEndpoint {
     static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
 
     static func metricJSON(_ m: TextContrastDistribution.Metric) -> JSON {
-        .object([
-            ("minimum", .number(round4(m.minimum))),
-            ("percentile5", .number(round4(m.percentile5))),
-            ("median", .number(round4(m.median))),
-            ("maximum", .number(round4(m.maximum))),
+        // Rounded to 4 decimals, but never up onto the target from below (4.49999993 is 4.4999,
+        // not 4.5, as ratioText floors): the number shown stays on its verdict's side.
+        func shown(_ v: Double) -> Double {
+            let r = round4(v)
+            if let required = m.minimumRequired, v < required, r >= required { return (v * 10000).rounded(.down) / 10000 }
+            return r
+        }
+        return .object([
+            ("minimum", .number(shown(m.minimum))),
+            ("percentile5", .number(shown(m.percentile5))),
+            ("median", .number(shown(m.median))),
+            ("maximum", .number(shown(m.maximum))),
             ("failingShare", m.failingShare.map { .number(round4($0)) } ?? .null),
             ("percentile5Pixel", .string(ColorJSON.hex(m.percentile5Pixel))),
         ])
