@@ -69,6 +69,11 @@ import Testing
         #expect(hex["detail"]?.string?.hasPrefix("'/background' is not a valid CSS gradient: '6366f1' looks like a hex color without '#': inside a gradient write #6366f1 (read as CSS: ") == true, "\(hex)")
         let list = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(rgb(0 0 0 / 0.128), rgb(0 0 0 / 0.128)), linear-gradient(135deg, #6366f1, #ec4899)"}"##), 400, pointer: "/background")
         #expect(list["detail"]?.string?.contains("give the bottom one as 'background' and each one above it in 'layers', bottom to top") == true, "\(list)")
+        // A declaration pasted whole, and an image URL.
+        let declaration = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "background-image: linear-gradient(#000, #fff)"}"##), 400, pointer: "/background")
+        #expect(declaration["detail"]?.string?.contains("it starts with the CSS declaration name 'background-image:': send only the value after it") == true, "\(declaration)")
+        let url = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "url(hero.jpg)"}"##), 400, pointer: "/background")
+        #expect(url["detail"]?.string?.contains("POST /v1/image/text-contrast") == true, "\(url)")
         // In the matrix there are no layers to point at.
         let matrix = expectProblem(try Self.post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": ["linear-gradient(#000, #fff), linear-gradient(#fff, #000)"]}"##), 400, pointer: "/gradients/0")
         #expect(matrix["detail"]?.string?.contains("'layers'") == false, "\(matrix)")

@@ -110,6 +110,17 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             let css = system.isEmpty ? CSSColorParser.namedColorSuggestions(for: text) : []
             var hint = system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" }
                 ?? css.first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+            // A CSS declaration pasted whole (`background-image: linear-gradient(…)`, as the
+            // scrim fixes write their `css`): its value is what is read (a new user's pass had
+            // "unknown color name 'background-image'"). An image is another route.
+            if let colon = text.firstIndex(of: ":"), text[..<colon].trimmingCharacters(in: .whitespaces).count >= 2,
+               text[..<colon].trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+                let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+                hint += "; it starts with the CSS declaration name '\(name):': send only the value after it"
+            }
+            if text.lowercased().hasPrefix("url(") {
+                hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
+            }
             if path.parameter != nil && text.isEmpty {
                 // `?color=#777`: the `#` starts the URL's fragment, so the value arrives empty.
                 hint += " (in a URL query write # as %23: a bare # starts the fragment, so ?color=#777 arrives empty)"
