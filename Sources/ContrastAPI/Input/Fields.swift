@@ -214,20 +214,27 @@ public struct Fields: Sendable {
     /// match first when the member looks misspelt (`fontsize`: did you mean 'fontSize'?).
     func rejectUnknown(_ allowed: Set<String>, listing listed: Set<String>? = nil) throws(Problem) {
         for member in object.storage where !allowed.contains(member.key) {
-            let path = field(member.key)
-            // Every JSON body also takes `variables` (read before the endpoint sees the body:
-            // `CSSRequestScope`); a new user's pass found it missing from the list.
-            var known = listed ?? allowed
-            if !fromQuery && self.path == .body("") { known.insert("variables") }
-            let names = known.sorted()
-            // A known name the unknown one begins (`w` for `width`: a new user's pass had been
-            // offered `x`), else the nearest by spelling.
-            let key = member.key.lowercased()
-            let close = names.first { !key.isEmpty && $0.lowercased().hasPrefix(key) }
-                ?? NameSuggestions.suggestions(for: member.key, among: names, limit: 1).first
-            let hint = close.map { "; did you mean '\($0)'?" } ?? ""
-            throw Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
+            throw unknownMember(member.key, known: listed ?? allowed)
         }
+    }
+
+    /// The 400 for the unknown member `key` (kept out of `rejectUnknown`, which every request
+    /// runs: its loop stays as small as it was).
+    @inline(never)
+    private func unknownMember(_ key: String, known: Set<String>) -> Problem {
+        let path = field(key)
+        // Every JSON body also takes `variables` (read before the endpoint sees the body:
+        // `CSSRequestScope`); a new user's pass found it missing from the list.
+        var known = known
+        if !fromQuery && self.path == .body("") { known.insert("variables") }
+        let names = known.sorted()
+        // A known name the unknown one begins (`w` for `width`: a new user's pass had been
+        // offered `x`), else the nearest by spelling.
+        let lowered = key.lowercased()
+        let close = names.first { !lowered.isEmpty && $0.lowercased().hasPrefix(lowered) }
+            ?? NameSuggestions.suggestions(for: key, among: names, limit: 1).first
+        let hint = close.map { "; did you mean '\($0)'?" } ?? ""
+        return Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
     }
 
     /// The raw value of `key`, treating JSON `null` as absent.

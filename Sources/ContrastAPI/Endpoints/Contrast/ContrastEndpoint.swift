@@ -122,8 +122,9 @@ struct ContrastEndpoint {
             notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }
         if let shadowNote { notes.append(shadowNote) }
-        if let layers, let note = topLayerOpacityNote(layers.last?.opacity, count: layers.count) { notes.append(note) }
-        if backdrop != nil && bg.display.alpha >= 1 && layers == nil {
+        if let layers {
+            if let note = topLayerOpacityNote(layers.last?.opacity, count: layers.count) { notes.append(note) }
+        } else if backdrop != nil && bg.display.alpha >= 1 {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
         }
         if layers == nil && fg.display.alpha >= 1 && bg.display.alpha >= 1, let note = hexVerdictNote(fg.display.srgb, bg.display.srgb, ratio: m.ratio) {
