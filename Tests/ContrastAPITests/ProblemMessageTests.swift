@@ -76,7 +76,10 @@ import Testing
         #expect(url["detail"]?.string?.contains("POST /v1/image/text-contrast") == true, "\(url)")
         // In the matrix there are no layers to point at.
         let matrix = expectProblem(try Self.post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": ["linear-gradient(#000, #fff), linear-gradient(#fff, #000)"]}"##), 400, pointer: "/gradients/0")
-        #expect(matrix["detail"]?.string?.contains("'layers'") == false, "\(matrix)")
+        #expect(matrix["detail"]?.string?.contains("'layers'") == false && matrix["detail"]?.string?.contains("give one gradient here") == true, "\(matrix)")
+        // Two colors with a comma: the gradient they would make.
+        let pair = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "#6366f1, #ec4899"}"##), 400, pointer: "/background")
+        #expect(pair["detail"]?.string?.contains("linear-gradient(#6366f1, #ec4899)") == true, "\(pair)")
     }
 
     /// The same for a query parameter's name, for a value echoed in a detail, and for the JSON

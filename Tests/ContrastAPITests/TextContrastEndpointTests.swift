@@ -245,6 +245,9 @@ import Testing
         let passing = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32", try halfAndHalf())
         #expect(passing.json["passes"] == .bool(true), "\(passing.text)")
         #expect(passing.json["fixes"]?["scrim"]?["recommended"] == .null && passing.json["fixes"]?["scrim"]?["gradient"] == .null)
+        // Hex without '#' is read with the note /v1/contrast gives.
+        let bare = callImage("/v1/image/text-contrast?textColor=FFFFFF&region=0,0,32,32", try halfAndHalf())
+        #expect(bare.json["textColor"]?["notes"]?.array?.first?.string?.contains("has no '#'") == true, "\(bare.text)")
         let none = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32&preview=true", try halfAndHalf())
         #expect(none.headers["x-scrim"] == "none (the text already passes)")
     }

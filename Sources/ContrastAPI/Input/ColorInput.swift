@@ -118,6 +118,11 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 let name = text[..<colon].trimmingCharacters(in: .whitespaces)
                 hint += "; it starts with the CSS declaration name '\(name):': send only the value after it"
             }
+            if why.hasPrefix("unexpected text after the color"), text.contains(","), !text.contains("(") || text.firstIndex(of: ",")! < text.firstIndex(of: "(")! {
+                // `#6366f1, #ec4899`: colors listed as a gradient's stops are.
+                hint += "; colors with commas between them make a gradient: linear-gradient(\(text.trimmingCharacters(in: .whitespaces))), "
+                    + "taken as /v1/contrast's background or a layer, or among a matrix's gradients"
+            }
             if text.lowercased().hasPrefix("url(") {
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }

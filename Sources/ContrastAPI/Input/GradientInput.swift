@@ -80,9 +80,11 @@ private func gradientProblem(_ error: ColorParseError, _ text: String, at path: 
         } ?? ""
         // A comma after the gradient: a pasted CSS background list (a scrim fix's `css` is one).
         let isBackground = path.pointer.map { $0 == "/background" || $0.hasPrefix("/layers") } ?? (path.parameter == "background")
-        let list = isBackground && why.hasPrefix("unexpected text after the gradient: ',")
-            ? "; a comma after a gradient starts another background (CSS lists stacked backgrounds top first): "
-              + "give the bottom one as 'background' and each one above it in 'layers', bottom to top" : ""
+        let afterComma = why.hasPrefix("unexpected text after the gradient: ',")
+        let list = !afterComma ? ""
+            : isBackground ? "; a comma after a gradient starts another background (CSS lists stacked backgrounds top first): "
+              + "give the bottom one as 'background' and each one above it in 'layers', bottom to top"
+            : "; a comma after a gradient starts another background (CSS lists stacked backgrounds top first): give one gradient here"
         // A hex color without '#' leads: it is the cause, whatever the parser then made of it
         // (a new user's pass: '6366f1' was first called a misplaced color hint).
         let hex = bareHexHint(text)

@@ -175,7 +175,10 @@ extension ImageEndpoint {
         out.append("region", .object([("x", .number(Double(r.x))), ("y", .number(Double(r.y))),
                                       ("width", .number(Double(r.width))), ("height", .number(Double(r.height))),
                                       ("wholeImage", .bool(r.x == 0 && r.y == 0 && r.width == whole.width && r.height == whole.height)), ("pixels", .number(Double(before.pixelCount)))]))
-        out.append("textColor", .object([("input", .string(text.input)), ("hex", .string(ColorJSON.hex(textRGB)))]))
+        // How the color was read (hex without '#', as /v1/contrast says it: a new user's pass).
+        var textJSON: [(String, JSON)] = [("input", .string(text.input)), ("hex", .string(ColorJSON.hex(textRGB)))]
+        if !text.notes.isEmpty { textJSON.append(("notes", .array(text.notes.map { .string($0) }))) }
+        out.append("textColor", .object(textJSON))
         out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
         if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil {
             out.append("appleContext", AppleJSON.context(appleContext))
