@@ -325,7 +325,10 @@ public enum TextContrast {
 
     /// The nearest rank of the judged percentile among `n` values (at least 1): the judged
     /// statistic meets a minimum exactly when fewer than this many values are below it.
-    static func judgedRank(_ n: Int) -> Int { max(1, Int((judgedPercentile * Double(n)).rounded(.up))) }
+    static func judgedRank(_ n: Int) -> Int { rank(judgedPercentile, of: n) }
+
+    /// The nearest rank of the `q` quantile (`0...1`) among `n` values: `ceil(q × n)`, at least 1.
+    static func rank(_ q: Double, of n: Int) -> Int { max(1, Int((q * Double(n)).rounded(.up))) }
 
     /// Per-text-color tables: bin → ratio and bin → |Lc|, the bins in order of value, and which
     /// bins meet the target. Made once per text color and target (≈ 130,000 contrast
@@ -668,7 +671,7 @@ public enum TextContrast {
                     }
                     low = sided(low, misses: missing >= 1, miss: lowestMiss, pass: lowestPass)
                     p5 = sided(p5, misses: !passes, miss: highestMiss, pass: lowestPass)
-                    median = sided(median, misses: missing >= max(1, Int((0.5 * Double(total)).rounded(.up))), miss: highestMiss, pass: lowestPass)
+                    median = sided(median, misses: missing >= TextContrast.rank(0.5, of: total), miss: highestMiss, pass: lowestPass)
                     high = sided(high, misses: missing >= total, miss: highestMiss, pass: highestPass)
                 }
                 return .init(minimum: low, percentile5: p5,
@@ -751,7 +754,7 @@ public enum TextContrast {
         /// `ceil(q × total)` (at least 1).
         func percentileBin(_ q: Double) -> Int {
             guard total > 0 else { return Int(order.first ?? 0) }
-            let rank = max(1, Int((q * Double(total)).rounded(.up)))
+            let rank = TextContrast.rank(q, of: total)
             var seen = 0
             var last = Int(order.first ?? 0)
             for b in order {
@@ -954,7 +957,7 @@ extension TextContrast {
     /// (clipped to the image).
     public static func applyScrim(_ adjustment: PixelAdjustment, to image: RGBImage, x: Int, y: Int, width: Int, height: Int) -> RGBImage {
         var out = image
-        func blend(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int, fade: Int?) {
+        func blend(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int, fade: Int?, with adjustment: PixelAdjustment) {
             let rx0 = max(0, x0), ry0 = max(0, y0)
             let rx1 = min(image.width, x0 + w), ry1 = min(image.height, y0 + h)
             guard rx1 > rx0, ry1 > ry0 else { return }
@@ -976,29 +979,23 @@ extension TextContrast {
             // region; solid from the image's edge up to the region, at the alpha 8-bit rendering
             // stores.
             let (iw, ih) = (image.width, image.height)
-            let stored = (alpha * 255).rounded() / 255
-            let solid = PixelAdjustment.overlay(color: color, alpha: stored)
-            func band(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
-                var solidOut = out
-                solidOut = applyScrim(solid, to: solidOut, x: x0, y: y0, width: w, height: h)
-                out = solidOut
-            }
+            let solid = PixelAdjustment.overlay(color: color, alpha: (alpha * 255).rounded() / 255)
             switch edge {
             case .bottom:
-                blend(0, y - height, iw, 2 * height, fade: height)
-                if y + height < ih { band(0, y + height, iw, ih - (y + height)) }
+                blend(0, y - height, iw, 2 * height, fade: height, with: adjustment)
+                blend(0, y + height, iw, ih - (y + height), fade: nil, with: solid)
             case .top:
-                blend(0, y, iw, 2 * height, fade: height)
-                if y > 0 { band(0, 0, iw, y) }
+                blend(0, y, iw, 2 * height, fade: height, with: adjustment)
+                blend(0, 0, iw, y, fade: nil, with: solid)
             case .right:
-                blend(x - width, 0, 2 * width, ih, fade: width)
-                if x + width < iw { band(x + width, 0, iw - (x + width), ih) }
+                blend(x - width, 0, 2 * width, ih, fade: width, with: adjustment)
+                blend(x + width, 0, iw - (x + width), ih, fade: nil, with: solid)
             case .left:
-                blend(x, 0, 2 * width, ih, fade: width)
-                if x > 0 { band(0, 0, x, ih) }
+                blend(x, 0, 2 * width, ih, fade: width, with: adjustment)
+                blend(0, 0, x, ih, fade: nil, with: solid)
             }
         default:
-            blend(x, y, width, height, fade: nil)
+            blend(x, y, width, height, fade: nil, with: adjustment)
         }
         return out
     }

@@ -113,12 +113,14 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             // A CSS declaration pasted whole (`background-image: linear-gradient(…)`, as the
             // scrim fixes write their `css`): its value is what is read (a new user's pass had
             // "unknown color name 'background-image'"). An image is another route.
-            if let colon = text.firstIndex(of: ":"), text[..<colon].trimmingCharacters(in: .whitespaces).count >= 2,
-               text[..<colon].trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            if let colon = text.firstIndex(of: ":") {
                 let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-                hint += "; it starts with the CSS declaration name '\(name):': send only the value after it"
+                if name.count >= 2 && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+                    hint += "; it starts with the CSS declaration name '\(name):': send only the value after it"
+                }
             }
-            if why.hasPrefix("unexpected text after the color"), text.contains(","), !text.contains("(") || text.firstIndex(of: ",")! < text.firstIndex(of: "(")! {
+            if why.hasPrefix("unexpected text after the color"), let comma = text.firstIndex(of: ","),
+               text.firstIndex(of: "(").map({ comma < $0 }) ?? true {
                 // `#6366f1, #ec4899`: colors listed as a gradient's stops are.
                 hint += "; colors with commas between them make a gradient: linear-gradient(\(text.trimmingCharacters(in: .whitespaces))), "
                     + "taken as /v1/contrast's background or a layer, or among a matrix's gradients"

@@ -123,7 +123,7 @@ struct SolvedPlan {
         if box != nil {
             let ranges = g.parameterRanges(box: box, region: region)
             guard ranges.count == 1 else { return false }
-            (lo, hi) = (g.snappedToStop(ranges[0].lowerBound), g.snappedToStop(ranges[0].upperBound))
+            (lo, hi) = (ranges[0].lowerBound, ranges[0].upperBound)
         }
         guard lo.isFinite, hi.isFinite, lo < hi else { return false }
         if isConic(g) && (lo < 0 || hi > 1) { return false }

@@ -313,15 +313,21 @@ extension CSSGradient {
     }
 
     /// The ranges of the gradient parameter the region covers (without a box, `0...1`: the
-    /// gradient line, the ray to the ending shape, or the full turn).
+    /// gradient line, the ray to the ending shape, or the full turn); an end within rounding of a
+    /// stop is on it (`snappedToStop`; folding a range into one turn or period snaps it again).
     public func parameterRanges(box: Box?, region: Region?) -> [ClosedRange<Double>] {
         guard let box else { return [0...1] }
         let r = region ?? Region(x: 0, y: 0, width: box.width, height: box.height)
         let corners = [(r.x, r.y), (r.x + r.width, r.y), (r.x, r.y + r.height), (r.x + r.width, r.y + r.height)]
+        /// `lo...hi` with each end snapped, unless a range narrower than the rounding would turn over.
+        func snapped(_ lo: Double, _ hi: Double) -> [ClosedRange<Double>] {
+            let (a, b) = (snappedToStop(lo), snappedToStop(hi))
+            return a <= b ? [a...b] : [lo...hi]
+        }
         switch geometry {
         case .linear, .linearToCorner:
             let ts = corners.map { parameter(atX: $0.0, y: $0.1, box: box) }
-            return [ts.min()!...ts.max()!]
+            return snapped(ts.min()!, ts.max()!)
         case .radial:
             let (cx, cy, rx, ry) = radialShape(box)
             // In coordinates scaled by the radii the ending shapes are circles: the nearest point
@@ -330,7 +336,7 @@ extension CSSGradient {
             let ny = (Swift.min(Swift.max(cy, r.y), r.y + r.height) - cy) / ry
             let lo = sqrt(nx * nx + ny * ny)
             let hi = corners.map { sqrt(pow(($0.0 - cx) / rx, 2) + pow(($0.1 - cy) / ry, 2)) }.max()!
-            return [lo...hi]
+            return snapped(lo, hi)
         case .conic(_, let center):
             let cx = center.x.resolve(box.width), cy = center.y.resolve(box.height)
             // A center strictly inside sees every angle; on an edge half a turn, on a corner a
@@ -343,7 +349,7 @@ extension CSSGradient {
                 d -= d.rounded()
                 return d
             }
-            return [(mid + offsets.min()!)...(mid + offsets.max()!)]
+            return snapped(mid + offsets.min()!, mid + offsets.max()!)
         }
     }
 
@@ -599,7 +605,7 @@ public struct GradientContrast: Sendable, Equatable {
         for r0 in g.parameterRanges(box: box, region: region) {
             let r = r0.lowerBound.isFinite && r0.upperBound.isFinite ? r0 : 0...1
             let turns = conic ? fold((r.lowerBound, r.upperBound, 0), start: 0, period: 1)
-                              : [Span(lo: g.snappedToStop(r.lowerBound), hi: g.snappedToStop(r.upperBound), shift: 0)]
+                              : [Span(lo: r.lowerBound, hi: r.upperBound, shift: 0)]
             for s in turns {
                 if g.repeating && last - first > 1e-9 {
                     spans += fold((s.lo, s.hi, s.shift), start: first, period: last - first)

@@ -60,13 +60,8 @@ extension LightPath {
     /// slope. Two powers per channel: `r = c^(1/2.4)` encodes it, `e = 1.055r − 0.055`,
     /// and `e^2.4` is APCA's; the slope of `e^2.4` in `c` is `1.055·e^2.4·r / (e·c)` (below
     /// 0.0031308, where `e = 12.92c`: `2.4·e^2.4 / c`).
-    func point(at w: Double) -> LightPoint { point(at: w, slopesAt: w) }
-
-    /// The color at `w` with the channels' slopes taken at `ws` (a hair to one side of a kink,
-    /// where the slopes jump: `ScannedLightPath`).
-    func point(at w: Double, slopesAt ws: Double) -> LightPoint {
-        var (raw, dc) = linearWithSlope(at: w)
-        if ws != w { dc = linearWithSlope(at: ws).dc }
+    func point(at w: Double) -> LightPoint {
+        let (raw, dc) = linearWithSlope(at: w)
         return point(at: w, linear: raw, slopes: dc)
     }
 

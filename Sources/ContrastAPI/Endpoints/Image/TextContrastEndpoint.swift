@@ -151,7 +151,8 @@ extension ImageEndpoint {
         let image = (width: whole.width, height: whole.height)
         if preview {
             let chosen: TextContrastFix?
-            switch previewScrim ?? .recommended {
+            let drawn = previewScrim ?? .recommended
+            switch drawn {
             case .recommended: chosen = recommended?.fix
             case .black: chosen = black
             case .white: chosen = white
@@ -163,8 +164,7 @@ extension ImageEndpoint {
             }
             let png = try Self.run { () throws(ImageError) in try out.png() }
             var response = Self.png(png, name: "preview.png")
-            let none = before.passes && (previewScrim ?? .recommended) != .black && (previewScrim ?? .recommended) != .white
-                ? "none (the text already passes)" : "none (no such scrim passes)"
+            let none = before.passes && drawn != .black && drawn != .white ? "none (the text already passes)" : "none (no such scrim passes)"
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
             return response
         }
