@@ -152,6 +152,37 @@ struct PaletteTests {
         #expect(aa["current"]?["ratioText"] == "4.47" && aa["best"]?["foreground"]?["hex"] == "#767676")
     }
 
+    /// A color that stays is measured as given, not as its 8-bit hex (a new user's pass): white
+    /// text on `oklch(0.704 0.191 22.216)` (gamut-mapped to about (255, 99.74, 102.98), shown as
+    /// #ff6467) was given #313131, which reaches 4.504 on #ff6467 but 4.498 on the color itself,
+    /// and failed when the token file was audited again with it.
+    @Test func suggestionPassesOnTheColorAsGiven() throws {
+        let background = "oklch(0.704 0.191 22.216)"
+        let exact = DisplayColor(try CSSColorParser.parse(background))
+        func onExact(_ hex: String) -> Double {
+            let f = DisplayColor(try! CSSColorParser.parse(hex))
+            return ContrastMeasurement(foreground: f, background: exact).ratio
+        }
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "\##(background)"}"##))
+        // The pair as given: /v1/contrast's 2.892, not #ff6467's 2.888.
+        #expect(abs((j["current"]?["ratio"]?.double ?? 0) - onExact("#ffffff")) < 1e-12, "\(j["current"] ?? .null)")
+        let hex = try #require(j["best"]?["foreground"]?["hex"]?.string)
+        #expect(onExact(hex) >= 4.5, "\(hex): \(onExact(hex))")
+        #expect(onExact("#313131") < 4.5)
+        // The token audit's suggestion passes when the file is audited again with it.
+        func audit(_ foreground: String) throws -> JSON {
+            let css = ":root { --background: #ffffff; --foreground: #111111; --destructive: \(background); --destructive-foreground: \(foreground); }"
+            let r = call("POST", "/v1/tokens/audit?preset=shadcn", body: css, contentType: "text/css")
+            return try #require(ok(r)["pairs"]?.array?.first { $0["summary"]?.string?.hasPrefix("--destructive-foreground on --destructive") == true })
+        }
+        let first = try audit("#ffffff")
+        #expect(first["passes"] == false)
+        let suggested = try #require(first["suggestion"]?["hex"]?.string)
+        let again = try audit(suggested)
+        #expect(again["passes"] == true && (again["ratio"]?.double ?? 0) >= 4.5, "\(suggested): \(again)")
+        #expect(abs((first["suggestion"]?["ratio"]?.double ?? 0) - (again["ratio"]?.double ?? 0)) < 1e-12)
+    }
+
     @Test func suggestAlreadyPassingStaysUnchanged() {
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#767676", "background": "#ffffff"}"##))
         #expect(j["passes"] == true)

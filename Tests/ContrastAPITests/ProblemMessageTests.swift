@@ -57,6 +57,9 @@ import Testing
         // `w` begins `width`: offered that, not the nearest spelling `x`.
         let w = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#fff, #000)", "box": {"width": 320, "height": 48}, "region": {"x": 0, "y": 0, "w": 120, "h": 24}}"##), 400, pointer: "/region/w")
         #expect(w["detail"]?.string?.contains("did you mean 'width'?") == true, "\(w)")
+        // A box's coordinates at the root belong in `region` (hostile pass).
+        let x = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#fff, #000)", "box": {"width": 320, "height": 48}, "x": 0}"##), 400, pointer: "/x")
+        #expect(x["detail"]?.string?.hasPrefix(#"'/x' is unknown; the text's box is one member, "region": {"x", "y", "width", "height"}; known fields: "#) == true, "\(x)")
         let q = expectProblem(try Self.get("/v1/contrast?foreground=%23000&background=%23fff&fg=1"), 400)
         let qd = q["detail"]?.string ?? ""
         #expect(qd.contains("box") && qd.contains("region") && !qd.contains("variables"), "\(qd)")
@@ -74,6 +77,17 @@ import Testing
         #expect(declaration["detail"]?.string?.contains("it starts with the CSS declaration name 'background-image:': send only the value after it") == true, "\(declaration)")
         let url = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "url(hero.jpg)"}"##), 400, pointer: "/background")
         #expect(url["detail"]?.string?.contains("POST /v1/image/text-contrast") == true, "\(url)")
+        // A hue method without `hue` is the method's fault, not the direction's; a conic angle
+        // too large says so (helper passes).
+        for (css, said) in [("linear-gradient(to right in oklch longer, #6366f1, #ec4899)", "interpolation method 'in oklch longer' lacks the word 'hue': write 'in oklch longer hue'"),
+                            ("linear-gradient(in oklch shorter, #000, #fff)", "interpolation method 'in oklch shorter' lacks the word 'hue'"),
+                            ("conic-gradient(from 1e10deg, #000, #fff)", "conic-gradient() angle 'from 1e10deg' is out of range")] {
+            let p = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(css)"}"##), 400, pointer: "/background")
+            #expect(p["detail"]?.string?.contains(said) == true, "\(css): \(p)")
+        }
+        // A query's box is written as a query writes it.
+        let box = expectProblem(try Self.get("/v1/contrast?foreground=%23fff&background=repeating-radial-gradient(%23000%200,%20%23fff%2010px)"), 400)
+        #expect(box["detail"]?.string?.contains("e.g. box=320,120") == true && box["detail"]?.string?.contains("{") == false, "\(box)")
         // In the matrix there are no layers to point at.
         let matrix = expectProblem(try Self.post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": ["linear-gradient(#000, #fff), linear-gradient(#fff, #000)"]}"##), 400, pointer: "/gradients/0")
         #expect(matrix["detail"]?.string?.contains("'layers'") == false && matrix["detail"]?.string?.contains("give one gradient here") == true, "\(matrix)")

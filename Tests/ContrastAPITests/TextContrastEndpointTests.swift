@@ -114,6 +114,17 @@ import Testing
         // An unknown target lists the names and the two number forms this route reads.
         r = callImage("/v1/image/text-contrast?textColor=white&target=abc:1", img)
         #expect(r.status == 400 && r.text.contains("AA-large") && r.text.contains("4.5:1") && r.text.contains("15 to 108"), "\(r.text)")
+        // Not-a-number and infinity are numbers that are not finite, not misspelled names
+        // (hostile pass: target=nan was offered 'AA').
+        for bad in ["nan", "NaN", "inf", "-infinity"] {
+            r = callImage("/v1/image/text-contrast?textColor=white&target=\(bad)", img)
+            #expect(r.status == 400 && r.text.contains("must be a finite number or a name such as AA, got '\(bad)'") && !r.text.contains("did you mean"), "\(r.text)")
+        }
+        // The box's coordinates one by one point to `region` (hostile pass: `x` was offered `textColor`).
+        for bad in ["x=0&y=0&w=10&h=10", "left=4", "width=10", "h=8"] {
+            r = callImage("/v1/image/text-contrast?textColor=white&\(bad)", img)
+            #expect(r.status == 400 && r.text.contains("the text's box is one parameter, region=x,y,width,height in pixels"), "\(bad): \(r.text)")
+        }
         // var() in a query: the image is the body, so the hint does not send the client to one.
         r = callImage("/v1/image/text-contrast?textColor=var(--brand)", img)
         #expect(r.status == 422 && r.text.contains("routes that read a JSON body") && !r.text.contains("POST body"), "\(r.text)")

@@ -201,6 +201,14 @@ public struct CSSGradient: Sendable, Equatable {
                    case .ident(let w) = values[inIndex + 3][0].kind, CSSTokenizer.asciiLowercased(w) == "hue" {
                     methodEnd = inIndex + 4
                 }
+                // `in oklch longer` without `hue`: the method lacks its last word (a new user's and a
+                // hostile pass: the hue word was left to the geometry and refused as a direction).
+                if methodEnd == inIndex + 2, inIndex + 2 < values.count, values[inIndex + 2].count == 1,
+                   case .ident(let w) = values[inIndex + 2][0].kind,
+                   ["shorter", "longer", "increasing", "decreasing"].contains(CSSTokenizer.asciiLowercased(w)) {
+                    let method = syntax.text(values[inIndex...(inIndex + 2)].flatMap { $0 })
+                    throw .invalid("\(name)() interpolation method '\(method)' lacks the word 'hue': write '\(method) hue'")
+                }
                 let methodValues = Array(values[(inIndex + 1)..<methodEnd])
                 do {
                     let (s, h) = try syntax.interpolationMethod(methodValues)
@@ -304,6 +312,11 @@ public struct CSSGradient: Sendable, Equatable {
             var k = 0
             if k < values.count, word(values[k]) == "from" {
                 guard k + 1 < values.count, values[k + 1].count == 1, let a = angleDegrees(values[k + 1][0]) else {
+                    // An angle too large is said so, as for linear-gradient() (a hostile pass).
+                    if k + 1 < values.count, values[k + 1].count == 1, case .dimension(let v, let unit) = values[k + 1][0].kind,
+                       ["deg", "grad", "rad", "turn"].contains(CSSTokenizer.asciiLowercased(unit)), !(v.isFinite && abs(v) < 1e9) {
+                        throw .invalid("conic-gradient() angle '\(shown)' is out of range (its number must be below 1e9 in magnitude)")
+                    }
                     throw .invalid("conic-gradient(): 'from' must be followed by an angle, got '\(shown)'")
                 }
                 from = a

@@ -290,9 +290,9 @@ public enum NearestPassingColor {
         public var target: ContrastTarget
         /// Which color(s) may move.
         public var moving: Moving
-        /// The pair as given, quantized to the 8-bit hex it is reported as, and measured.
+        /// The pair as given (not rounded to the 8-bit hex it is reported as), measured.
         public var current: Candidate
-        /// True when the quantized pair as given already meets the target: nothing moves.
+        /// True when the pair as given already meets the target: nothing moves.
         public var alreadyPasses: Bool
         /// Lighter and darker outcomes (empty when `alreadyPasses`).
         public var outcomes: [DirectionOutcome]
@@ -314,8 +314,12 @@ public enum NearestPassingColor {
     /// - Complexity: at most about 2 × (256 × span + 60) measurements per direction.
     public static func suggest(foreground: Color, background: Color, backdrop: SIMD3<Double>? = nil,
                                target: ContrastTarget, moving: Moving = .foreground) -> Suggestion {
-        let fg0 = DisplayColor(foreground).quantized
-        let bg0 = DisplayColor(background).quantized
+        // The pair as given, not rounded to 8 bits: a color that stays is measured as the audit
+        // and /v1/contrast measure it (a new user's pass: text suggested against the hex of an
+        // oklch() background, #ff6467, reached 4.504 there and 4.498 on the color itself, and
+        // failed when audited again). Only a color that moves becomes 8-bit hex.
+        let fg0 = DisplayColor(foreground)
+        let bg0 = DisplayColor(background)
         let fgLab = foreground.converted(to: .oklab).coordinates
         let bgLab = background.converted(to: .oklab).coordinates
 

@@ -220,6 +220,9 @@ public struct Fields: Sendable {
 
     /// The 400 for the unknown member `key` (kept out of `rejectUnknown`, which every request
     /// runs: its loop stays as small as it was).
+    /// Names of a box's coordinates that belong inside `region` where a request takes one.
+    static let regionWords: Set<String> = ["x", "y", "w", "h", "width", "height", "left", "top", "rect", "bounds"]
+
     @inline(never)
     private func unknownMember(_ key: String, known: Set<String>) -> Problem {
         let path = field(key)
@@ -233,7 +236,14 @@ public struct Fields: Sendable {
         let lowered = key.lowercased()
         let close = names.first { !lowered.isEmpty && $0.lowercased().hasPrefix(lowered) }
             ?? NameSuggestions.suggestions(for: key, among: names, limit: 1).first
-        let hint = close.map { "; did you mean '\($0)'?" } ?? ""
+        var hint = close.map { "; did you mean '\($0)'?" } ?? ""
+        // A box's coordinates given one by one where one `region` holds them (a hostile pass:
+        // `x=&y=&w=&h=` on the image route was offered `textColor`, and `x` at the body's root).
+        // Before a prefix match: `h` is no `heatmap`.
+        if known.contains("region"), Self.regionWords.contains(lowered) {
+            hint = fromQuery ? "; the text's box is one parameter, region=x,y,width,height in pixels (e.g. region=0,0,200,80)"
+                             : "; the text's box is one member, \"region\": {\"x\", \"y\", \"width\", \"height\"}"
+        }
         return Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
     }
 
@@ -293,7 +303,7 @@ public struct Fields: Sendable {
         return Int(d)
     }
 
-    /// A boolean member; query strings accept `true`/`false`/`1`/`0`.
+    /// A boolean member; query strings accept `true`/`false`, `1`/`0` and `yes`/`no`, in any case.
     func bool(_ key: String) throws(Problem) -> Bool? {
         guard let v = value(key) else { return nil }
         switch v {
@@ -304,7 +314,8 @@ public struct Fields: Sendable {
             case "false", "0", "no": return false
             default: break
             }
-            throw Problem.invalidField(field(key), "\(field(key).display) must be true or false, got \(ClientText.quoted(s))")
+            // The message lists every spelling read (a hostile pass found `yes` read, unlisted).
+            throw Problem.invalidField(field(key), "\(field(key).display) must be true or false (or 1/0, yes/no), got \(ClientText.quoted(s))")
         default:
             throw Problem.invalidField(field(key), "\(field(key).display) must be a boolean, not \(v.typeName)")
         }

@@ -44,6 +44,11 @@ enum TargetInput {
             case "hig": return .ratio(AppleContrastPolicy.higCustomSmallText, basis: "HIG Dark Mode: strive for 7:1 for custom colors, especially in small text")
             case "apca": return .apcaLc(APCALevel.minimumBodyText.minimumLc, basis: "APCA in a Nutshell: Lc 75, minimum for body text")
             default:
+                // `nan`, `inf`, `infinity` read as numbers, not as misspelled names (a hostile
+                // pass: target=nan was offered 'AA').
+                if let n = Double(s), !n.isFinite {
+                    throw Problem.invalidField(path, "\(path.display) must be a finite number or a name such as AA, got \(ClientText.quoted(s))")
+                }
                 let names = ["AA", "AAA", "AA-large", "AAA-large", "non-text", "hig", "apca"]
                 throw Problem.unknownName(path, what: "target", got: s, known: names,
                                           suggestions: NameSuggestions.suggestions(for: s, among: names))

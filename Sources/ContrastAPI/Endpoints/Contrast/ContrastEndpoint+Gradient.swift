@@ -58,7 +58,7 @@ extension ContrastEndpoint {
         var gradient: GradientInput? = nil
         func parse(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
             try resolveGradient(s, at: path, hexOrder: hexOrder, box: box,
-                                boxHint: " (\(f.field("box").display): {\"width\": 320, \"height\": 120})")
+                                boxHint: f.fromQuery ? " (\(f.field("box").display), e.g. box=320,120)" : " (\(f.field("box").display): {\"width\": 320, \"height\": 120})")
         }
         func take(_ s: String, at path: FieldPath) throws(Problem) -> GradientInput {
             try take(parse(s, at: path), at: path)
