@@ -31,6 +31,24 @@ struct CSSColorInputTests {
         #expect(notes.contains { $0.string?.contains("with the variables substituted") == true }, "\(r.text)")
     }
 
+    /// A new user's pass: `oklch(0.6 0.3 140)` was 3.62:1 alone (CSS Color 4 mapping, #039d00)
+    /// and 3.349:1 in a gradient (clipped, #00a400, as Chromium 156 paints both: headless
+    /// Chromium's pixels are (0, 164, 0) for the solid color and the gradient), unexplained. The
+    /// solid answer keeps the spec's mapping and says what a clipping browser shows.
+    @Test("a color outside sRGB says what a browser that clips shows, the gradient's value")
+    func outOfGamutNotesTheClippedPair() throws {
+        let live = try LiveServer()
+        let solid = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "oklch(0.6 0.3 140)"}"##)
+        #expect(solid.json["background"]?["hex"] == "#039d00" && solid.json["ratioText"] == "3.62", "\(solid.text)")
+        let notes = solid.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show #ffffff on #00a400: 3.34:1"), "\(notes)")
+        let gradient = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(oklch(0.6 0.3 140), oklch(0.6 0.3 140))"}"##)
+        #expect(gradient.json["ratioText"] == "3.34", "\(gradient.text)")
+        // In sRGB: no such note.
+        let plain = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#039d00"}"##)
+        #expect(plain.json["notes"] == nil || plain.json["notes"]?.array?.contains { $0.string?.contains("clip") == true } == false)
+    }
+
     @Test("relative color: oklch(from #3b82f6 calc(l - 0.1) c h) lowers OKLCH lightness by exactly 0.1")
     func relativeColor() throws {
         let live = try LiveServer()

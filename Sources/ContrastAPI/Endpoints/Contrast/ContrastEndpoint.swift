@@ -55,6 +55,22 @@ struct ContrastEndpoint {
             + "and a WCAG verdict changes: the verdicts here are for the colors as given; use /v1/suggest for a hex pair that passes"
     }
 
+    /// What a browser that clips out-of-gamut colors shows for an opaque pair, and its WCAG 2
+    /// ratio (WCAG 2.2 SC 1.4.3), when a color lies outside sRGB: Chromium 156 clips solid colors
+    /// (`oklch(0.6 0.3 140)` paints `#00a400`, measured in headless Chromium; CSS Color 4 §13.2
+    /// maps it to `#039d00`), as it clips gradients (a new user's pass found the two disagree
+    /// unexplained: 3.62:1 alone, 3.35:1 in a gradient). nil for a translucent pair.
+    static func clippedNote(_ fg: ResolvedColor, _ bg: ResolvedColor) -> String? {
+        guard fg.display.alpha >= 1, bg.display.alpha >= 1 else { return nil }
+        func clipped(_ c: ResolvedColor) -> SIMD3<Double> {
+            let v = c.color.converted(to: .srgb).coordinates
+            return SIMD3((0..<3).map { k in v[k].isFinite ? Swift.min(Swift.max(v[k], 0), 1) : 0 })
+        }
+        let (f, b) = (clipped(fg), clipped(bg))
+        let ratio = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(b))
+        return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
+    }
+
     /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
     /// written when it throws).
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
@@ -120,6 +136,7 @@ struct ContrastEndpoint {
         var notes: [String] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
             notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            if layers == nil, let note = clippedNote(fg, bg) { notes.append(note) }
         }
         if let shadowNote { notes.append(shadowNote) }
         if let layers {
