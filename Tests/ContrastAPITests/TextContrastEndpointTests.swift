@@ -252,6 +252,10 @@ import Testing
         #expect(l?["after"]?["passes"] == .bool(true))
         let preview = callImage("/v1/image/text-contrast?textColor=white&region=150,240,300,100&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")
         #expect("background-image: " + (preview.headers["x-scrim"] ?? "") == css)
+        // The element as a header too (a new user's pass: the CSS alone, over the whole image, is another scrim).
+        #expect(preview.headers["x-scrim-element"] == "0,140,600,260", "\(preview.headers)")
+        let solid = callImage("/v1/image/text-contrast?textColor=white&region=150,240,300,100&preview=true&scrim=black", jpeg, contentType: "image/jpeg")
+        #expect(solid.status == 200 && solid.headers["x-scrim-element"] == nil)
         // White text on the black half of the half-and-half image passes: nothing to recommend.
         let passing = callImage("/v1/image/text-contrast?textColor=white&region=0,0,32,32", try halfAndHalf())
         #expect(passing.json["passes"] == .bool(true), "\(passing.text)")

@@ -166,6 +166,12 @@ extension ImageEndpoint {
             var response = Self.png(png, name: "preview.png")
             let none = before.passes && drawn != .black && drawn != .white ? "none (the text already passes)" : "none (no such scrim passes)"
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
+            // A gradient scrim's element, as the JSON's `element` gives it: the CSS alone, stretched
+            // over the whole image, is another scrim (a new user's pass).
+            if let fix = chosen, case .gradientOverlay(_, _, let edge) = fix.adjustment {
+                let e = edge.element(x: r.x, y: r.y, width: r.width, height: r.height, imageWidth: image.width, imageHeight: image.height)
+                response.headers.append(("X-Scrim-Element", "\(e.x),\(e.y),\(e.width),\(e.height)"))
+            }
             return response
         }
         let (brightness, newText) = (analysis.brightness, analysis.textColor)
