@@ -15,6 +15,25 @@ public enum ICCProfile {
         return text.isEmpty ? nil : text
     }
 
+    /// Whether `profile` can describe the colors of an image with `channels` color channels
+    /// (1 gray, 3 RGB, 4 CMYK): an input, display, output or color-space profile (ICC.1:2022
+    /// §7.2.5: not an abstract, device-link or named-color one) whose data color space (§7.2.6,
+    /// header bytes 16–19) is `GRAY`, `RGB ` or `CMYK` to match. Browsers ignore a profile that
+    /// does not, and so does libvips's transform (a hostile pass: an RGB JPEG carrying Pillow's
+    /// `Lab identity built-in`, an abstract Lab profile, was said to be converted through it and
+    /// was measured unconverted).
+    public static func suits(_ profile: [UInt8], channels: Int) -> Bool {
+        guard profile.count >= 128 else { return false }
+        let signature = { (at: Int) in String(decoding: profile[at..<at + 4], as: UTF8.self) }
+        guard ["scnr", "mntr", "prtr", "spac"].contains(signature(12)) else { return false }
+        switch channels {
+        case 1: return signature(16) == "GRAY"
+        case 3: return signature(16) == "RGB "
+        case 4: return signature(16) == "CMYK"
+        default: return false
+        }
+    }
+
     /// The tone curves of a matrix/TRC RGB profile (3) or a gray-TRC profile (1), sampled at
     /// `codes` code values; nil for other kinds of profile (LUT-based, CMYK, Lab) or a profile
     /// lcms2 cannot parse.

@@ -114,8 +114,9 @@ public final class ImageFile {
     /// Why an APNG's animation chunks were not believed (`acTL` and the `fcTL` chunks disagree);
     /// nil otherwise.
     public let animationProblem: String?
-    /// The file embeds an ICC profile that the decoder found invalid and ignored, as browsers
-    /// do: the pixels are then taken as sRGB (``colorHandling`` is `.assumedSRGB`).
+    /// The file embeds an ICC profile that the decoder found invalid, or one of another kind
+    /// than the image's colors (`ICCProfile.suits`), and it was ignored, as browsers ignore it:
+    /// the pixels are then taken as sRGB (``colorHandling`` is `.assumedSRGB`).
     public let invalidProfileIgnored: Bool
     /// Whether the pixels are CMYK.
     public let isCMYK: Bool
@@ -149,13 +150,15 @@ public final class ImageFile {
         // (hostile tests: an APNG reported 1 frame and no note; then acTL's 2147483647 echoed).
         pageCount = max(1, image.pageCount, container.frames)
         animationProblem = container.animationProblem
-        invalidProfileIgnored = container.declaresICCProfile && image.iccProfile == nil
         isCMYK = image.interpretation == Int32(CVIPS_INTERP_CMYK)
-        iccProfile = image.iccProfile
         guard bitsPerSample == 8 || bitsPerSample == 16 else {
             throw .unsupported("the \(format.displayName) image has samples of a kind this service does not handle (libvips band format \(image.bandFormat)); send 8 or 16 bits per sample")
         }
         let color = bands - (hasAlpha ? 1 : 0)
+        // A profile of another kind than the image's colors is ignored, as browsers ignore it.
+        let unsuited = image.iccProfile.map { !ICCProfile.suits($0, channels: color) } ?? false
+        invalidProfileIgnored = (container.declaresICCProfile && image.iccProfile == nil) || unsuited
+        iccProfile = unsuited ? nil : image.iccProfile
         guard isCMYK ? color == 4 : (color == 1 || color == 3) else {
             throw .unsupported("the \(format.displayName) image has \(bands) bands; expected gray, gray+alpha, RGB, RGBA or CMYK")
         }

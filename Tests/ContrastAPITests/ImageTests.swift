@@ -468,6 +468,23 @@ struct HostileImageTests {
         #expect(plain.json["notes"]?.array?.first?.string == "no embedded ICC profile: the pixels were taken as sRGB")
     }
 
+    /// A profile of another kind than the image's colors is ignored, as browsers and libvips's
+    /// transform ignore it (a hostile pass: an RGB JPEG carrying an abstract Lab profile was said
+    /// to be "converted from the embedded profile" and measured unconverted, #808080).
+    @Test func aProfileOfAnotherKindIsSaidToBeIgnored() throws {
+        let lab = Array(try Data(contentsOf: FixtureLoader.url("images/lab-identity.icc")))
+        #expect(!ICCProfile.suits(lab, channels: 3) && ICCProfile.suits(ImageSamples.displayP3, channels: 3))
+        #expect(!ICCProfile.suits(ImageSamples.displayP3, channels: 1) && !ICCProfile.suits(ImageSamples.displayP3, channels: 4))
+        let jpeg = try ImageSamples.encode(.jpeg, width: 40, height: 40, background: [128, 128, 128], icc: lab)
+        let r = callImage("/v1/image/text-contrast?textColor=white", jpeg, contentType: "image/jpeg")
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["notes"]?.array?.contains("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB") == true, "\(r.text)")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("converting from the embedded profile") == true } == false)
+        #expect(r.json["image"]?["colorProfile"]?["dimHandling"] != "converted-to-srgb", "\(r.text)")
+        let analyzed = callImage("/v1/image/analyze", jpeg, contentType: "image/jpeg")
+        #expect(analyzed.json["notes"]?.array?.first?.string == "the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB", "\(analyzed.text)")
+    }
+
     /// A JPEG over libjpeg's 65500-pixel side was a vague 400 ("could not read its header"):
     /// the format allows 65535, the decoder does not, so it is a 422 saying so.
     @Test func aJPEGSideOverLibjpegsLimitIs422() throws {
