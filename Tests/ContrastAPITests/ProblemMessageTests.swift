@@ -81,7 +81,9 @@ import Testing
         // too large says so (helper passes).
         for (css, said) in [("linear-gradient(to right in oklch longer, #6366f1, #ec4899)", "interpolation method 'in oklch longer' lacks the word 'hue': write 'in oklch longer hue'"),
                             ("linear-gradient(in oklch shorter, #000, #fff)", "interpolation method 'in oklch shorter' lacks the word 'hue'"),
-                            ("conic-gradient(from 1e10deg, #000, #fff)", "conic-gradient() angle 'from 1e10deg' is out of range")] {
+                            ("conic-gradient(from 1e10deg, #000, #fff)", "conic-gradient() angle 'from 1e10deg' is out of range"),
+                            ("linear-gradient(to right, #fff #000)", "linear-gradient(): '#000' after '#fff' is a color, not a stop position: a comma is missing between them ('#fff, #000')"),
+                            ("linear-gradient(red 10% blue, #000)", "'blue' after 'red 10%' is a color, not a stop position: a comma is missing between them ('red 10%, blue')")] {
             let p = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(css)"}"##), 400, pointer: "/background")
             #expect(p["detail"]?.string?.contains(said) == true, "\(css): \(p)")
         }

@@ -510,6 +510,13 @@ public struct CSSGradient: Sendable, Equatable {
             if values.count == 1 {
                 raw.append(Raw(color: color, position: nil))
             } else {
+                // Two colors with no comma between them (a new user's pass: `#fff #000` was told
+                // "'#000' is not a stop position; expected a percentage").
+                for k in 1..<values.count where !isPositionToken(values[k][0]) {
+                    guard (try? syntax.nested({ () throws(ColorParseError) -> Color in try syntax.parse(values[k]) })) != nil else { break }
+                    let before = syntax.text(Array(values[0..<k].joined()))
+                    throw .invalid("\(name)(): '\(syntax.text(values[k]))' after '\(before)' is a color, not a stop position: a comma is missing between them ('\(before), \(syntax.text(values[k]))')")
+                }
                 raw.append(Raw(color: color, position: try position(values[1])))
                 if values.count == 3 { raw.append(Raw(color: color, position: try position(values[2]))) }
             }
