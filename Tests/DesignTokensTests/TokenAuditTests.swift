@@ -47,6 +47,50 @@ import Testing
         #expect(throws: TokenError.self) { try TokenPattern("color.{x") }
     }
 
+    /// A new user's pass: a link color on two surfaces got #2c72e5 for one and #246bdd for the
+    /// other; applying the first left the second failing. A token that is the text color of
+    /// several pairs gets one suggestion that passes all of them, passing pairs included.
+    @Test("a token on several surfaces gets one suggestion that passes on all of them")
+    func oneSuggestionPerToken() throws {
+        func set(_ blue: String) -> TokenSet {
+            TokenSet(format: .dtcg, tokens: [
+                DesignToken(path: "color.blue.500", base: .css(blue), location: Self.at(1)),
+                DesignToken(path: "color.text.link", base: .alias("color.blue.500"), location: Self.at(2)),
+                DesignToken(path: "color.surface.base", base: .css("#ffffff"), location: Self.at(3)),
+                DesignToken(path: "color.surface.raised", base: .css("#eef2f7"), location: Self.at(4)),
+                DesignToken(path: "color.surface.sunken", base: .css("#dde3ea"), location: Self.at(5)),
+            ], modes: [])
+        }
+        let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.*"), source: "rules[0]")]
+        let report = try TokenAudit.run(set("#3b82f6"), rules: rules)
+        #expect(report.results.count == 3 && report.results.allSatisfy { !$0.passes })
+        let hexes = Set(report.results.compactMap { $0.suggestion?.foreground.hex })
+        #expect(hexes.count == 1, "\(hexes)")
+        for r in report.results { #expect((r.suggestion?.value ?? 0) >= 4.5 && r.suggestion?.passes == true) }
+        // Each pair alone would be given a lighter fix where its surface is lighter: the one for
+        // the darkest surface is the joint one, the others differ from it.
+        let alone = report.results.map { r in
+            NearestPassingColor.suggest(foreground: r.foreground!.color, background: r.background!.color, target: r.target).best!.foreground.hex
+        }
+        #expect(Set(alone).count > 1, "\(alone)")
+        #expect(alone.last == hexes.first, "\(alone) vs \(hexes)")
+        // Applied, it passes everywhere.
+        let again = try TokenAudit.run(set(try #require(hexes.first)), rules: rules)
+        #expect(again.passes, "\(again.results.map { $0.value ?? 0 })")
+        // A token no color of its hue can make pass on every surface keeps per-pair suggestions,
+        // and a note says so: gray text at 7:1 on black and on white.
+        let both = TokenSet(format: .dtcg, tokens: [
+            DesignToken(path: "color.text.mid", base: .css("#777777"), location: Self.at(1)),
+            DesignToken(path: "color.surface.black", base: .css("#000000"), location: Self.at(2)),
+            DesignToken(path: "color.surface.white", base: .css("#ffffff"), location: Self.at(3)),
+        ], modes: [])
+        var options = TokenAuditOptions()
+        options.policy = .wcagAAA
+        let split = try TokenAudit.run(both, rules: rules, options: options)
+        #expect(Set(split.results.compactMap { $0.suggestion?.foreground.hex }).count == 2)
+        #expect(split.notes.contains("color.text.mid is the text color of 2 pairs and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(split.notes)")
+    }
+
     @Test("the audit measures every pair in every mode and suggests a passing color for failures")
     func audit() throws {
         let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.default"), source: "rules[0]")]

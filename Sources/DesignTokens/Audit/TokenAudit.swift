@@ -135,6 +135,70 @@ public struct TokenAuditReport: Sendable {
 public enum TokenAudit {
     /// Whether a suggested pair puts the text on the other side of the background's luminance
     /// than the measured pair `m` (WCAG 2 relative luminance, composited as measured).
+    /// The opaque sRGB `0...1` a rule's backdrop token stands for (a translucent one over white).
+    static func backdropSRGB(_ backdrop: ResolvedToken?) -> SIMD3<Double>? {
+        backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
+    }
+
+    /// One suggested color per token that holds a text color (the last of its alias chain), in
+    /// one mode: where that token is the foreground of several pairs and a pair failed, each
+    /// failing pair's `suggestion` becomes the nearest color (`NearestPassingColor.nearest`,
+    /// same OKLCH hue) that meets every one of those pairs' targets, passing pairs included, so
+    /// that applying it fixes them all and breaks none (a new user's pass: `color.text.link`
+    /// was offered #2c72e5 on one surface and #246bdd on another; the first left the second
+    /// failing). When no color of that hue meets them all, the per-pair suggestions stay and a
+    /// note says so. Each such search counts as many suggestions as it has pairs, within `limit`.
+    static func oneColorPerToken(_ results: inout [PairResult], from start: Int, suggestions: inout Int, limit: Int,
+                                 notes: inout [String], poll: () throws(TokenError) -> Void) throws(TokenError) {
+        var holders: [String: [Int]] = [:], order: [String] = []
+        for i in start..<results.count where results[i].measurement != nil {
+            guard let fg = results[i].foreground, results[i].background != nil else { continue }
+            let holder = fg.chain.last ?? fg.path
+            if holders[holder] == nil { order.append(holder) }
+            holders[holder, default: []].append(i)
+        }
+        for holder in order {
+            let pairs = holders[holder]!
+            guard pairs.count > 1, pairs.contains(where: { results[$0].suggestion != nil }) else { continue }
+            guard suggestions + pairs.count <= limit else { return }
+            try poll()
+            suggestions += pairs.count
+            let given = results[pairs[0]].foreground!.color
+            let backgrounds = pairs.map { DisplayColor(results[$0].background!.color) }
+            let backdrops = pairs.map { backdropSRGB(results[$0].backdrop) }
+            func measure(_ c: DisplayColor, _ k: Int) -> ContrastMeasurement {
+                ContrastMeasurement(foreground: c, background: backgrounds[k], backdrop: backdrops[k])
+            }
+            let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
+                var worst = Double.infinity
+                for k in pairs.indices {
+                    let t = results[pairs[k]].target
+                    worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
+                }
+                return worst
+            }.move
+            guard found.passes else {
+                let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
+                notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
+                continue
+            }
+            let reference = given.converted(to: .oklab).coordinates
+            let deltaEOK = ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
+            let deltaE2000 = ColorDifference.deltaE2000(found.color.color, given)
+            for (k, i) in pairs.enumerated() {
+                guard var c = results[i].suggestion else { continue }
+                let m = measure(found.color, k)
+                c.direction = found.direction
+                c.foreground = found.color
+                c.measurement = m
+                c.value = results[i].target.value(of: m)
+                c.passes = c.value >= results[i].target.minimum
+                (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
+                results[i].suggestion = c
+            }
+        }
+    }
+
     static func flipsPolarity(_ c: NearestPassingColor.Candidate, from m: ContrastMeasurement) -> Bool {
         (m.foregroundLuminance > m.backgroundLuminance) != (c.measurement.foregroundLuminance > c.measurement.backgroundLuminance)
     }
@@ -337,6 +401,7 @@ public enum TokenAudit {
         var suggestions = 0
         for mode in modes {
             var summary = ModeSummary(mode: mode)
+            let modeStart = results.count
             for pair in pairs {
                 try poll()
                 let rule = rules[pair.rule]
@@ -386,7 +451,7 @@ public enum TokenAudit {
                     result.foreground = fg
                     result.background = bg
                     result.backdrop = backdrop
-                    let backdropSRGB = backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
+                    let backdropSRGB = TokenAudit.backdropSRGB(backdrop)
                     let m = ContrastMeasurement(foreground: DisplayColor(fg.color), background: DisplayColor(bg.color), backdrop: backdropSRGB)
                     result.measurement = m
                     let v = target.value(of: m)
@@ -407,6 +472,10 @@ public enum TokenAudit {
                 summary.pairs += 1
                 if result.unresolved != nil { summary.unresolved += 1 } else if result.passes { summary.passing += 1 } else { summary.failing += 1 }
                 results.append(result)
+            }
+            if options.suggest {
+                try TokenAudit.oneColorPerToken(&results, from: modeStart, suggestions: &suggestions,
+                                                limit: options.maximumSuggestions, notes: &notes, poll: { () throws(TokenError) in try poll(now: true) })
             }
             summaries.append(summary)
         }
