@@ -49,6 +49,26 @@ struct CSSColorInputTests {
         #expect(plain.json["notes"] == nil || plain.json["notes"]?.array?.contains { $0.string?.contains("clip") == true } == false)
     }
 
+    /// A new user's pass: `rgb(255 255 255` and a gradient without its final `)` were answered
+    /// without a word. CSS closes them at the end of a value, and so does this service, with a
+    /// note: in a stylesheet the rest of the declaration would be read inside the function.
+    @Test("a function left open at the end is closed as CSS does, with a note")
+    func unclosedFunctionIsNoted() throws {
+        let live = try LiveServer()
+        let said = "has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it"
+        let color = try post(live, "/v1/contrast", ##"{"foreground": "rgb(255 255 255", "background": "#000"}"##)
+        #expect(color.json["ratio"] == .number(21))
+        #expect(color.json["foreground"]?["notes"]?.array == [.string("'rgb(' \(said)")], "\(color.text)")
+        let nested = try post(live, "/v1/contrast", ##"{"foreground": "color-mix(in oklab, red, rgb(0 0 255", "background": "#000"}"##)
+        #expect(nested.json["foreground"]?["notes"]?.array == [.string("'color-mix(' \(said)")], "\(nested.text)")
+        let gradient = try post(live, "/v1/contrast", ##"{"foreground": "#777", "background": "linear-gradient(to right, #fff, #000"}"##)
+        #expect(gradient.json["notes"]?.array?.contains(.string("'linear-gradient(' \(said)")) == true, "\(gradient.text)")
+        for closed in [##"{"foreground": "rgb(255 255 255)", "background": "#000"}"##,
+                       ##"{"foreground": "#777", "background": "linear-gradient(to right, #fff, #000)"}"##] {
+            #expect(try post(live, "/v1/contrast", closed).text.contains("closing") == false)
+        }
+    }
+
     @Test("relative color: oklch(from #3b82f6 calc(l - 0.1) c h) lowers OKLCH lightness by exactly 0.1")
     func relativeColor() throws {
         let live = try LiveServer()

@@ -156,6 +156,14 @@ public struct CSSGradient: Sendable, Equatable {
     ///   beyond ±1000000% of the line).
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba,
                              colorScheme: CSSColorScheme = .light, box: Box? = nil) throws(ColorParseError) -> CSSGradient {
+        var notes: [String] = []
+        return try parse(text, hexOrder: hexOrder, colorScheme: colorScheme, box: box, notes: &notes)
+    }
+
+    /// `parse`, adding to `notes` what was read that a client may not have meant (a function
+    /// left open at the end of the text, closed there as CSS does).
+    public static func parse(_ text: String, hexOrder: HexOrder = .rgba, colorScheme: CSSColorScheme = .light,
+                             box: Box? = nil, notes: inout [String]) throws(ColorParseError) -> CSSGradient {
         let syntax = try ColorSyntax.tokenizing(text, what: "gradient text", maximumLength: maximumLength,
                                                 hexOrder: hexOrder, colorScheme: colorScheme)
         let tokens = syntax.tokens
@@ -166,6 +174,9 @@ public struct CSSGradient: Sendable, Equatable {
         }
         let name = CSSTokenizer.asciiLowercased(raw)
         let end = ColorSyntax.blockEnd(tokens, from: k, upTo: tokens.count)
+        if end >= tokens.count {
+            notes.append("'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it")
+        }
         var after = end + 1
         while after < tokens.count, tokens[after].kind == .whitespace { after += 1 }
         if after < tokens.count {

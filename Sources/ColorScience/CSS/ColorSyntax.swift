@@ -12,6 +12,8 @@ final class ColorSyntax {
     let colorScheme: CSSColorScheme
     /// Notes for the caller (which `light-dark()` branch was used, …), in the order they arose.
     var notes: [String] = []
+    /// Whether a function left open at the end of the input has been noted.
+    var unclosedNoted = false
     /// Whether a `light-dark()` was met (its value depends on the color scheme).
     var dependsOnColorScheme = false
     /// Current nesting depth of color functions.
@@ -115,6 +117,13 @@ final class ColorSyntax {
         case .function(let raw):
             let name = CSSTokenizer.asciiLowercased(raw)
             let k = Self.blockEnd(toks, from: first, upTo: last)
+            // Input that ends inside the function closes it, as CSS does at the end of a value;
+            // said once, since in a stylesheet the rest of the declaration would be read inside
+            // it (a new user's pass: `rgb(255 255 255` was answered without a word).
+            if k >= last, !unclosedNoted {
+                unclosedNoted = true
+                notes.append("'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it")
+            }
             let inner = Array(toks[(first + 1)..<Swift.min(k, last)])
             return try color(try nested { () throws(ColorParseError) -> Color in try function(name, inner, head) },
                              toks, thenEnd: k + 1, upTo: last)

@@ -56,7 +56,7 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     // `light-dark()` in a stop follows the request's appearance, as in a color member.
     let scheme: CSSColorScheme = AppleRequestScope.context.appearance == .dark ? .dark : .light
     do throws(ColorParseError) {
-        let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme, box: box)
+        let g = try CSSGradient.parse(source, hexOrder: hexOrder, colorScheme: scheme, box: box, notes: &notes)
         return GradientInput(input: text, path: path, gradient: g, notes: notes)
     } catch {
         throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())
