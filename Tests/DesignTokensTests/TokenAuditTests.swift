@@ -1,4 +1,5 @@
 import ColorScience
+import Synchronization
 import Testing
 @testable import DesignTokens
 
@@ -89,6 +90,30 @@ import Testing
         let split = try TokenAudit.run(both, rules: rules, options: options)
         #expect(Set(split.results.compactMap { $0.suggestion?.foreground.hex }).count == 2)
         #expect(split.notes.contains("color.text.mid is the text color of 2 pairs and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(split.notes)")
+    }
+
+    /// The one-color search over many pairs looks at the request's deadline as it goes: a caller
+    /// that gives up once the search has begun stops it (every 256 measurements).
+    @Test("the one-color search stops when its caller gives up")
+    func oneSuggestionPerTokenStops() throws {
+        var tokens = [DesignToken(path: "color.text.mid", base: .css("#8a8a8a"), location: Self.at(1))]
+        for k in 0..<300 {
+            let v = 200 + k % 56
+            tokens.append(DesignToken(path: "color.surface.s\(k)", base: .css(String(format: "#%02x%02x%02x", v, v, v)), location: Self.at(k + 2)))
+        }
+        let set = TokenSet(format: .dtcg, tokens: tokens, modes: [])
+        let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.*"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.maximumSuggestions = 10_000
+        var results = try TokenAudit.run(set, rules: rules, options: options).results
+        #expect(results.count == 300 && Set(results.compactMap { $0.suggestion?.foreground.hex }).count == 1)
+        let calls = Mutex(0)
+        let givesUpAfterTheFirstLook: @Sendable () -> Bool = { calls.withLock { n in n += 1; return n > 1 } }
+        var suggestions = 0, notes: [String] = []
+        #expect(throws: TokenError.self) {
+            try TokenAudit.oneColorPerToken(&results, from: 0, suggestions: &suggestions, limit: 10_000, notes: &notes, isCancelled: givesUpAfterTheFirstLook)
+        }
+        #expect(calls.withLock { $0 } == 2)
     }
 
     @Test("the audit measures every pair in every mode and suggests a passing color for failures")

@@ -149,7 +149,16 @@ public enum TokenAudit {
     /// failing). When no color of that hue meets them all, the per-pair suggestions stay and a
     /// note says so. Each such search counts as many suggestions as it has pairs, within `limit`.
     static func oneColorPerToken(_ results: inout [PairResult], from start: Int, suggestions: inout Int, limit: Int,
-                                 notes: inout [String], poll: () throws(TokenError) -> Void) throws(TokenError) {
+                                 notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
+        // A search over many pairs is long: the request's deadline is looked at every 256
+        // measurements, and once it has passed every margin is -∞ (the search then ends at once).
+        var measured = 0, cancelled = false
+        func stopped() -> Bool {
+            measured &+= 1
+            if !cancelled, measured & 255 == 0, let isCancelled, isCancelled() { cancelled = true }
+            return cancelled
+        }
+        func stop() -> TokenError { TokenError(reason: "the audit was stopped: its request was abandoned (deadline)") }
         var holders: [String: [Int]] = [:], order: [String] = []
         for i in start..<results.count where results[i].measurement != nil {
             guard let fg = results[i].foreground, results[i].background != nil else { continue }
@@ -161,7 +170,7 @@ public enum TokenAudit {
             let pairs = holders[holder]!
             guard pairs.count > 1, pairs.contains(where: { results[$0].suggestion != nil }) else { continue }
             guard suggestions + pairs.count <= limit else { return }
-            try poll()
+            if let isCancelled, isCancelled() { throw stop() }
             suggestions += pairs.count
             let given = results[pairs[0]].foreground!.color
             let backgrounds = pairs.map { DisplayColor(results[$0].background!.color) }
@@ -172,11 +181,13 @@ public enum TokenAudit {
             let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
                 var worst = Double.infinity
                 for k in pairs.indices {
+                    if stopped() { return -.infinity }
                     let t = results[pairs[k]].target
                     worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
                 }
                 return worst
             }.move
+            if cancelled { throw stop() }
             guard found.passes else {
                 let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
                 notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
@@ -475,7 +486,7 @@ public enum TokenAudit {
             }
             if options.suggest {
                 try TokenAudit.oneColorPerToken(&results, from: modeStart, suggestions: &suggestions,
-                                                limit: options.maximumSuggestions, notes: &notes, poll: { () throws(TokenError) in try poll(now: true) })
+                                                limit: options.maximumSuggestions, notes: &notes, isCancelled: options.isCancelled)
             }
             summaries.append(summary)
         }
