@@ -49,6 +49,31 @@ struct ParserTests {
 
     // MARK: Field cases
 
+    /// var() substitution is bounded before it is paid: text longer than 8,192 characters is
+    /// refused unread, fallbacks nest at most 16 deep, and a theme's properties are substituted
+    /// once each (`expandingEach`), failures remembered, so that a property referred to by
+    /// thousands of tokens is not expanded again for each (a hostile pass: 6,000 nested
+    /// fallbacks in a 60 KB theme held the heavy-work pool for 30 s).
+    @Test("var(): long text, deep fallbacks and repeated references are bounded")
+    func variableSubstitutionIsBounded() throws {
+        func nested(_ d: Int) -> String { String(repeating: "var(--none, ", count: d) + "#000" + String(repeating: ")", count: d) }
+        let v = CSSVariables(["--brand": "#0066cc"])
+        #expect(try v.substitute(in: nested(16)) == "#000")
+        #expect(throws: ColorParseError.invalid("var() fallbacks nest more than 16 deep")) { try v.substitute(in: nested(17)) }
+        let long = "var(--brand)" + String(repeating: " ", count: 8200)
+        #expect(throws: ColorParseError.invalid("variables expand to more than 8192 characters")) { try v.substitute(in: long) }
+        // Each property once: the long one fails, is remembered, and every reference fails with it.
+        var values = ["--deep": nested(2000), "--ok": "var(--brand)", "--brand": "#0066cc", "--a": "var(--b)", "--b": "var(--a)"]
+        for k in 0..<50 { values["--t\(k)"] = "var(--deep)" }
+        let each = CSSVariables(values).expandingEach()
+        #expect(each.values["--ok"] == "#0066cc" && each.values["--t0"] == "var(--deep)")
+        #expect(each.failures["--deep"] == .invalid("variables expand to more than 8192 characters"))
+        #expect(each.failures["--t7"] == .invalid("variables expand to more than 8192 characters"))
+        #expect(throws: ColorParseError.invalid("variables expand to more than 8192 characters")) { try each.substitute(in: "var(--t3)") }
+        #expect(throws: ColorParseError.self) { try each.substitute(in: "var(--a)") }
+        #expect(try each.substitute(in: "color-mix(in oklab, var(--ok), white)") == "color-mix(in oklab, #0066cc, white)")
+    }
+
     @Test("C19: #RRGGBBAA by default, #AARRGGBB only when asked")
     func c19HexOrder() throws {
         let c = try Self.fieldCase("C19")

@@ -174,7 +174,8 @@ public final class TokenResolver: @unchecked Sendable {
             default: break
             }
         }
-        let v = CSSVariables(values)
+        // Each property substituted once for the mode, not again for every token using it.
+        let v = CSSVariables(values).expandingEach()
         variables[key] = v
         return v
     }
