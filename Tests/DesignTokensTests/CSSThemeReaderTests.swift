@@ -38,6 +38,18 @@ import TestSupport
         }
     }
 
+    /// A value of nested var() fallbacks is read to at most 16 levels (as substitution reads
+    /// them), not again at every level: a hostile pass's 2,000 levels took 3.5 s to classify
+    /// (bench/hostile attack 14 times it). Deeper, it is a color's text, refused when used.
+    @Test("nested var() fallbacks are classified to substitution's depth")
+    func nestedFallbacksAreBounded() {
+        func nested(_ d: Int, _ last: String) -> String { String(repeating: "var(--n, ", count: d) + last + String(repeating: ")", count: d) }
+        if case .css = CSSThemeReader.reading(of: nested(3, "#000")).value {} else { Issue.record("a color fallback is a color") }
+        if case .other = CSSThemeReader.reading(of: nested(3, "12px")).value {} else { Issue.record("a length fallback is no color") }
+        if case .other = CSSThemeReader.reading(of: nested(15, "12px")).value {} else { Issue.record("15 levels are read") }
+        if case .css = CSSThemeReader.reading(of: nested(2000, "12px")).value {} else { Issue.record("past 16 levels the text is a color's, refused when used") }
+    }
+
     @Test("shadcn themes.css: 12 class themes, light and dark, bare HSL triplets as hsl()")
     func shadcnThemes() throws {
         let set = try CSSThemeReader.read(try Self.files("css/shadcn-themes/themes.css"))

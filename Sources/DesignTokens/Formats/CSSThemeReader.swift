@@ -582,15 +582,19 @@ public enum CSSThemeReader: TokenFormatReader {
     ]
     static let wideKeywords: Set<String> = ["inherit", "initial", "unset", "revert", "revert-layer"]
 
-    static func reading(of text: String) -> Reading {
+    static func reading(of text: String, fallbackDepth: Int = 0) -> Reading {
         if text.isEmpty { return Reading(value: .other(type: "empty"), type: nil, convention: nil) }
         if let (name, args) = singleFunction(text), name.lowercased() == "var" {
+            // Fallbacks deeper than substitution reads are a color's text, which it then refuses
+            // naming the token: each level is read again here, and a hostile pass's 2,000 nested
+            // fallbacks (18 KB) had taken 3.5 s to classify.
+            if fallbackDepth >= CSSVariables.maximumFallbackDepth { return Reading(value: .css(text), type: nil, convention: nil) }
             let parts = splitTopLevel(args, by: ",", maxSplits: 1)
             let ref = parts[0].trimmingSpaces()
             if parts.count == 1 {
                 if ref.hasPrefix("--") { return Reading(value: .alias(ref), type: nil, convention: nil) }
             } else {
-                let fallback = reading(of: parts[1].trimmingSpaces())
+                let fallback = reading(of: parts[1].trimmingSpaces(), fallbackDepth: fallbackDepth + 1)
                 switch fallback.value {
                 case .css, .alias: return Reading(value: .css(text), type: nil, convention: nil)
                 case .other(let type): return Reading(value: .other(type: type), type: nil, convention: nil)
