@@ -109,11 +109,43 @@ import Testing
         #expect(results.count == 300 && Set(results.compactMap { $0.suggestion?.foreground.hex }).count == 1)
         let calls = Mutex(0)
         let givesUpAfterTheFirstLook: @Sendable () -> Bool = { calls.withLock { n in n += 1; return n > 1 } }
-        var suggestions = 0, notes: [String] = []
+        var budget = 10_000, notes: [String] = []
         #expect(throws: TokenError.self) {
-            try TokenAudit.oneColorPerToken(&results, from: 0, suggestions: &suggestions, limit: 10_000, notes: &notes, isCancelled: givesUpAfterTheFirstLook)
+            try TokenAudit.oneColorPerToken(&results, from: 0, budget: &budget, of: 10_000, notes: &notes, isCancelled: givesUpAfterTheFirstLook)
         }
         #expect(calls.withLock { $0 } == 2)
+    }
+
+    /// A hostile pass: past 500 failing pairs of one text token the one-color search stopped
+    /// without a word (it had been counted against the per-pair suggestions' limit), and at 500
+    /// the notes said "only the first 1000 failing pairs have a suggested color", all 500 having
+    /// one. The search has its own budget of pairs; past it a note says so.
+    @Test("the one-color search has its own budget, and says when a token is past it")
+    func oneSuggestionPerTokenBudget() throws {
+        func set(_ n: Int) -> TokenSet {
+            var tokens = [DesignToken(path: "color.text.mid", base: .css("#999999"), location: Self.at(1))]
+            for k in 0..<n {
+                let v = 200 + (k * 37) % 56
+                tokens.append(DesignToken(path: "color.surface.s\(k)", base: .css(String(format: "#%02x%02x%02x", v, 255 - (k * 11) % 40, v)), location: Self.at(k + 2)))
+            }
+            return TokenSet(format: .dtcg, tokens: tokens, modes: [])
+        }
+        let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.*"), source: "rules[0]")]
+        for n in [500, 600] {
+            let report = try TokenAudit.run(set(n), rules: rules)
+            #expect(report.results.allSatisfy { !$0.passes && $0.suggestion != nil }, "\(n)")
+            let hexes = Set(report.results.compactMap { $0.suggestion?.foreground.hex })
+            #expect(hexes.count == 1, "\(n): \(hexes.count) colors")
+            #expect(report.results.allSatisfy { ($0.suggestion?.value ?? 0) >= 4.5 })
+            #expect(!report.notes.contains { $0.hasPrefix("only the first") }, "\(n): \(report.notes)")
+        }
+        // Past the budget: per-pair suggestions, and the note.
+        var options = TokenAuditOptions()
+        options.maximumSuggestions = 100
+        let capped = try TokenAudit.run(set(150), rules: rules, options: options)
+        #expect(capped.results.count { $0.suggestion != nil } == 100)
+        #expect(capped.notes.contains("only the first 100 failing pairs have a suggested color"), "\(capped.notes)")
+        #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs: one color for all of them is searched over at most 100 pairs in an audit, and 100 are left; each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
     }
 
     @Test("the audit measures every pair in every mode and suggests a passing color for failures")

@@ -140,15 +140,18 @@ public enum TokenAudit {
         backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
     }
 
-    /// One suggested color per token that holds a text color (the last of its alias chain), in
-    /// one mode: where that token is the foreground of several pairs and a pair failed, each
+    /// One suggested color per text token (the pair's foreground token, not the end of its alias
+    /// chain, which others may share), in one mode: where that token is the foreground of several
+    /// pairs and a pair failed, each
     /// failing pair's `suggestion` becomes the nearest color (`NearestPassingColor.nearest`,
     /// same OKLCH hue) that meets every one of those pairs' targets, passing pairs included, so
     /// that applying it fixes them all and breaks none (a new user's pass: `color.text.link`
     /// was offered #2c72e5 on one surface and #246bdd on another; the first left the second
     /// failing). When no color of that hue meets them all, the per-pair suggestions stay and a
-    /// note says so. Each such search counts as many suggestions as it has pairs, within `limit`.
-    static func oneColorPerToken(_ results: inout [PairResult], from start: Int, suggestions: inout Int, limit: Int,
+    /// note says so. The searches measure at most `budget` pairs in all (each about 600 times);
+    /// a token past it keeps its per-pair suggestions, and a note says so (a hostile pass: past
+    /// 500 pairs the search had stopped without a word).
+    static func oneColorPerToken(_ results: inout [PairResult], from start: Int, budget: inout Int, of limit: Int,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
         // A search over many pairs is long: the request's deadline is looked at every 256
         // measurements, and once it has passed every margin is -∞ (the search then ends at once).
@@ -161,17 +164,24 @@ public enum TokenAudit {
         func stop() -> TokenError { TokenError(reason: "the audit was stopped: its request was abandoned (deadline)") }
         var holders: [String: [Int]] = [:], order: [String] = []
         for i in start..<results.count where results[i].measurement != nil {
-            guard let fg = results[i].foreground, results[i].background != nil else { continue }
-            let holder = fg.chain.last ?? fg.path
+            guard results[i].foreground != nil, results[i].background != nil else { continue }
+            // The token the pair names: the one to change (its alias target may be shared by
+            // others, as a background or in other modes: a new user's pass changed primitives
+            // and broke 11 more pairs).
+            let holder = results[i].foregroundPath
             if holders[holder] == nil { order.append(holder) }
             holders[holder, default: []].append(i)
         }
         for holder in order {
             let pairs = holders[holder]!
             guard pairs.count > 1, pairs.contains(where: { results[$0].suggestion != nil }) else { continue }
-            guard suggestions + pairs.count <= limit else { return }
+            let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
+            guard pairs.count <= budget else {
+                notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
+                continue
+            }
             if let isCancelled, isCancelled() { throw stop() }
-            suggestions += pairs.count
+            budget -= pairs.count
             let given = results[pairs[0]].foreground!.color
             let backgrounds = pairs.map { DisplayColor(results[$0].background!.color) }
             let backdrops = pairs.map { backdropSRGB(results[$0].backdrop) }
@@ -189,7 +199,6 @@ public enum TokenAudit {
             }.move
             if cancelled { throw stop() }
             guard found.passes else {
-                let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
                 notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
                 continue
             }
@@ -409,7 +418,9 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
-        var suggestions = 0
+        var suggestions = 0, suggestionsLeftOut = false
+        // Pairs the one-color-per-token searches may still measure, over every mode.
+        var jointPairs = options.maximumSuggestions
         for mode in modes {
             var summary = ModeSummary(mode: mode)
             let modeStart = results.count
@@ -468,7 +479,9 @@ public enum TokenAudit {
                     let v = target.value(of: m)
                     result.value = v
                     result.passes = v >= target.minimum
-                    if !result.passes && options.suggest && target.isReachable && suggestions < options.maximumSuggestions {
+                    if !result.passes && options.suggest && target.isReachable && suggestions >= options.maximumSuggestions {
+                        suggestionsLeftOut = true
+                    } else if !result.passes && options.suggest && target.isReachable {
                         try poll(now: true)
                         suggestions += 1
                         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
@@ -485,8 +498,8 @@ public enum TokenAudit {
                 results.append(result)
             }
             if options.suggest {
-                try TokenAudit.oneColorPerToken(&results, from: modeStart, suggestions: &suggestions,
-                                                limit: options.maximumSuggestions, notes: &notes, isCancelled: options.isCancelled)
+                try TokenAudit.oneColorPerToken(&results, from: modeStart, budget: &jointPairs, of: options.maximumSuggestions,
+                                                notes: &notes, isCancelled: options.isCancelled)
             }
             summaries.append(summary)
         }
@@ -494,7 +507,7 @@ public enum TokenAudit {
             let n = aliasDuplicates.count * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
         }
-        if suggestions >= options.maximumSuggestions {
+        if suggestionsLeftOut {
             notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
         }
         let skipped = set.tokens.filter { t in
