@@ -69,6 +69,20 @@ struct CSSColorInputTests {
         }
     }
 
+    /// A new user's pass: `var(--brand, #777)` was a 422 asking for variables, and answered 4.47
+    /// once an unrelated variable was sent. Without variables each var() is its fallback.
+    @Test("without variables, a var() with a fallback is its fallback; one without still needs them")
+    func fallbackWithoutVariables() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "var(--brand, #777)", "background": "white"}"##)
+        #expect(r.status == 200 && r.json["ratioText"] == "4.47", "\(r.text)")
+        #expect(r.json["foreground"]?["notes"]?.array == [.string("var(): 'var(--brand, #777)' is '#777': no variables were given, so each var() is its fallback")], "\(r.text)")
+        let other = try post(live, "/v1/contrast", ##"{"foreground": "var(--brand, #777)", "background": "white", "variables": {"--x": "#000"}}"##)
+        #expect(other.json["ratio"] == r.json["ratio"])
+        let none = try post(live, "/v1/contrast", ##"{"foreground": "var(--brand)", "background": "white"}"##)
+        #expect(none.status == 422 && none.text.contains("variables"), "\(none.text)")
+    }
+
     @Test("relative color: oklch(from #3b82f6 calc(l - 0.1) c h) lowers OKLCH lightness by exactly 0.1")
     func relativeColor() throws {
         let live = try LiveServer()
