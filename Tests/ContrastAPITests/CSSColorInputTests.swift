@@ -83,6 +83,19 @@ struct CSSColorInputTests {
         #expect(none.status == 422 && none.text.contains("variables"), "\(none.text)")
     }
 
+    /// A new user's pass: `oklch(55.6 0 0)` (55.6% meant) answered white without a word.
+    @Test("an OKLCH lightness above 1 is clamped as CSS does, with a note pointing to the percentage")
+    func oklchLightnessAboveOneIsNoted() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "oklch(55.6 0 0)", "background": "white"}"##)
+        #expect(r.json["foreground"]?["hex"] == "#ffffff")
+        #expect(r.json["foreground"]?["notes"]?.array == [.string("oklch() lightness '55.6' is above 1 and was clamped to 1 (white), as CSS does; as a percentage write '55.6%'")], "\(r.text)")
+        for plain in ["oklch(0.556 0 0)", "oklch(55.6% 0 0)", "oklab(1 0 0)", "lab(55.6 0 0)"] {
+            let p = try post(live, "/v1/contrast", ##"{"foreground": "\##(plain)", "background": "white"}"##)
+            #expect(p.json["foreground"]?["notes"] == nil, "\(plain): \(p.text)")
+        }
+    }
+
     @Test("relative color: oklch(from #3b82f6 calc(l - 0.1) c h) lowers OKLCH lightness by exactly 0.1")
     func relativeColor() throws {
         let live = try LiveServer()

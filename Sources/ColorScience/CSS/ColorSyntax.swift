@@ -521,6 +521,12 @@ final class ColorSyntax {
             case .scaled:
                 return (try bounded(v, quoted, name, position), false)
             case .lightness(let scale):
+                // OKLab/OKLCH lightness is 0–1 as a number: 55.6 is clamped to white, as CSS
+                // does, and said, since it is most likely 55.6% (a new user's pass: `oklch(55.6 0 0)`
+                // answered #ffffff without a word). Not in a relative color's arithmetic.
+                if scale == 1, v > 1, v <= 100, !env.relative {
+                    notes.append("\(name)() lightness \(quoted) is above 1 and was clamped to 1 (white), as CSS does; as a percentage write '\(text(range))%'")
+                }
                 return (Swift.min(Swift.max(v, 0), scale), false)
             case .alpha:
                 return (Swift.min(Swift.max(v, 0), 1), false)
