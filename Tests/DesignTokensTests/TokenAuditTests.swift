@@ -148,6 +148,24 @@ import Testing
         #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs: one color for all of them is searched over at most 100 pairs in an audit, and 100 are left; each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
     }
 
+    /// A hostile pass: translucent text (`rgb(0 0 0 / 0.4)` on `#eeeeee`, 2.79:1) failed with no
+    /// suggestion and no reason, where `/v1/suggest` offers the same color more opaque.
+    @Test("translucent text that no lightness fixes gets the same color at the opacity that passes")
+    func translucentTextGetsAnOpacity() throws {
+        let set = TokenSet(format: .css, tokens: [
+            DesignToken(path: "--fga", base: .css("rgb(0 0 0 / 0.4)"), location: Self.at(1)),
+            DesignToken(path: "--bg", base: .css("#eeeeee"), location: Self.at(2)),
+        ], modes: [])
+        let report = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("--fga"), background: try TokenPattern("--bg"), source: "rules[0]")])
+        let r = try #require(report.results.first)
+        #expect(!r.passes && abs((r.value ?? 0) - 2.79) < 0.01, "\(r.value ?? 0)")
+        let s = try #require(r.suggestion)
+        #expect(s.foreground.hex == "#0000008b" && s.value >= 4.5 && s.foregroundDeltaEOK == 0, "\(s.foreground.hex) \(s.value)")
+        // One 8-bit step less misses.
+        let less = ContrastMeasurement(foreground: DisplayColor(srgb: SIMD3(0, 0, 0), alpha: Double(0x8a) / 255), background: DisplayColor(.srgb8(0xee, 0xee, 0xee)))
+        #expect(less.ratio < 4.5)
+    }
+
     @Test("the audit measures every pair in every mode and suggests a passing color for failures")
     func audit() throws {
         let rules = [PairRule(foreground: try TokenPattern("color.text.*"), background: try TokenPattern("color.surface.default"), source: "rules[0]")]

@@ -37,7 +37,9 @@ public struct MinimumOpacity: Sendable {
     public static func search(foreground: Color, background: Color, backdrop: SIMD3<Double>? = nil,
                               target: ContrastTarget) -> MinimumOpacity? {
         let fg = DisplayColor(foreground).quantized
-        let bg = DisplayColor(background).quantized
+        // The background stays as given (as `NearestPassingColor.suggest` measures it): only
+        // the foreground becomes 8-bit hex.
+        let bg = DisplayColor(background)
         let start = Int((fg.alpha * 255).rounded())
         guard start < 255, target.isReachable else { return nil }
         for a in (start + 1)...255 {

@@ -252,6 +252,16 @@ public enum NearestPassingColor {
         /// CIEDE2000 of the background from the original.
         public var backgroundDeltaE2000: Double
 
+        /// A candidate from its parts (members as above).
+        public init(direction: Direction, moving: Moving, foreground: DisplayColor, background: DisplayColor,
+                    measurement: ContrastMeasurement, value: Double, passes: Bool,
+                    foregroundDeltaEOK: Double, foregroundDeltaE2000: Double, backgroundDeltaEOK: Double, backgroundDeltaE2000: Double) {
+            (self.direction, self.moving, self.foreground, self.background) = (direction, moving, foreground, background)
+            (self.measurement, self.value, self.passes) = (measurement, value, passes)
+            (self.foregroundDeltaEOK, self.foregroundDeltaE2000) = (foregroundDeltaEOK, foregroundDeltaE2000)
+            (self.backgroundDeltaEOK, self.backgroundDeltaE2000) = (backgroundDeltaEOK, backgroundDeltaE2000)
+        }
+
         /// The distance the suggestion is ranked by: the moved color's ΔE OK, or for `.both` the
         /// sum of the two.
         public var deltaEOK: Double {

@@ -219,6 +219,20 @@ public enum TokenAudit {
         }
     }
 
+    /// For translucent text no lightness of its hue passes: the same color at the smallest
+    /// 8-bit opacity that does (`MinimumOpacity`, as `/v1/suggest`'s `opacity`), as a
+    /// suggestion whose color does not change (ΔE 0). nil for opaque text or when even opacity 1
+    /// misses (a hostile pass: `rgb(0 0 0 / 0.4)` on `#eeeeee` failed at 2.79:1 with no
+    /// suggestion, where `/v1/suggest` gives `#0000008b`).
+    static func opacitySuggestion(_ foreground: Color, on background: Color, backdrop: SIMD3<Double>?,
+                                  target: ContrastTarget) -> NearestPassingColor.Candidate? {
+        guard let o = MinimumOpacity.search(foreground: foreground, background: background, backdrop: backdrop, target: target) else { return nil }
+        let lighter = o.measurement.foregroundLuminance > o.measurement.backgroundLuminance
+        return NearestPassingColor.Candidate(direction: lighter ? .lighter : .darker, moving: .foreground, foreground: o.foreground,
+                                             background: DisplayColor(background), measurement: o.measurement, value: o.value, passes: true,
+                                             foregroundDeltaEOK: 0, foregroundDeltaE2000: 0, backgroundDeltaEOK: 0, backgroundDeltaE2000: 0)
+    }
+
     static func flipsPolarity(_ c: NearestPassingColor.Candidate, from m: ContrastMeasurement) -> Bool {
         (m.foregroundLuminance > m.backgroundLuminance) != (c.measurement.foregroundLuminance > c.measurement.backgroundLuminance)
     }
@@ -485,7 +499,7 @@ public enum TokenAudit {
                         try poll(now: true)
                         suggestions += 1
                         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
-                        result.suggestion = s.best
+                        result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
                         if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
                             let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
                                                                 target: target, moving: .background)
