@@ -99,6 +99,13 @@ struct TokensAuditTests {
         let figma = try live.request("POST", "/v1/tokens/audit", body: Self.body(
             [try Self.file("figma-rest-api/terrazzo-primer-figma/get-local-variables.json")],
             [("rules", .array([.object(["foreground": "fgColor/default", "background": "bgColor/default"])])), ("unresolved", "report")]))
+        // The preset's button pairs match Figma's slash-separated names too (new user's pass).
+        let preset = try live.request("POST", "/v1/tokens/audit", body: Self.body(
+            [try Self.file("figma-rest-api/terrazzo-primer-figma/get-local-variables.json")], [("preset", "primer"), ("unresolved", "report")]))
+        #expect(Self.pair(preset, "button/primary/fgColor/rest", "button/primary/bgColor/rest", mode: "dark") != nil, "\(preset.text.prefix(300))")
+        #expect(Self.pair(preset, "button/danger/fgColor/rest", "button/danger/bgColor/rest", mode: "dark") != nil)
+        let warnings = preset.json["warnings"]?.array?.map { "\($0)" } ?? []
+        #expect(!warnings.contains { $0.contains("button") }, "the preset's button rules are listed as matching nothing: \(warnings)")
         let dark = try #require(Self.pair(figma, "fgColor/default", "bgColor/default", mode: "dark"))
         // SOURCES.md: dark fgColor/default resolves to #f0f6fc and bgColor/default to #0d1117.
         #expect(dark["foreground"]?["hex"] == "#f0f6fc" && dark["background"]?["hex"] == "#0d1117")

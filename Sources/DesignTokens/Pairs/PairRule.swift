@@ -175,8 +175,10 @@ public enum PairPreset: String, Sendable, CaseIterable {
                          r("{p}fgColor{s}onEmphasis", "{p}bgColor{s}emphasis"),
                          r("{p}fgColor{s}onEmphasis", "{p}bgColor{s}{r}-emphasis"),
                          r("{p}fgColor{s}link", "{p}bgColor{s}default"),
-                         r("{p}button-primary-fgColor-rest", "{p}button-primary-bgColor-rest"),
-                         r("{p}button-danger-fgColor-rest", "{p}button-danger-bgColor-rest")]
+                         // `{s}` throughout: Figma names them `button/primary/fgColor/rest` (a new
+                         // user's pass: the preset's `-` matched no pair in Primer's Figma file).
+                         r("{p}button{s}primary{s}fgColor{s}rest", "{p}button{s}primary{s}bgColor{s}rest"),
+                         r("{p}button{s}danger{s}fgColor{s}rest", "{p}button{s}danger{s}bgColor{s}rest")]
             for role in ["accent", "success", "attention", "severe", "danger", "open", "closed", "done", "sponsors"] {
                 rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}default"))
                 rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}\(role)-muted", backdrop: "{p}bgColor{s}default"))
