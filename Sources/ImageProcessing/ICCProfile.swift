@@ -16,14 +16,19 @@ public enum ICCProfile {
     }
 
     /// Whether `profile` can describe the colors of an image with `channels` color channels
-    /// (1 gray, 3 RGB, 4 CMYK): an input, display, output or color-space profile (ICC.1:2022
+    /// (1 gray, 3 RGB, 4 CMYK): whole (its header's size is its own), an input, display, output or color-space profile (ICC.1:2022
     /// §7.2.5: not an abstract, device-link or named-color one) whose data color space (§7.2.6,
     /// header bytes 16–19) is `GRAY`, `RGB ` or `CMYK` to match. Browsers ignore a profile that
     /// does not, and so does libvips's transform (a hostile pass: an RGB JPEG carrying Pillow's
     /// `Lab identity built-in`, an abstract Lab profile, was said to be converted through it and
     /// was measured unconverted).
     public static func suits(_ profile: [UInt8], channels: Int) -> Bool {
+        // The header's size (§7.2.2) is the profile's: a profile cut short or claiming more is
+        // not one (a hostile pass: a JPEG's profile cut to 200 bytes was "converted" through,
+        // and one claiming 10⁹ bytes kept and written back).
         guard profile.count >= 128 else { return false }
+        let declared = profile[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        guard declared == profile.count else { return false }
         let signature = { (at: Int) in String(decoding: profile[at..<at + 4], as: UTF8.self) }
         guard ["scnr", "mntr", "prtr", "spac"].contains(signature(12)) else { return false }
         switch channels {

@@ -485,6 +485,24 @@ struct HostileImageTests {
         #expect(analyzed.json["notes"]?.array?.first?.string == "the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB", "\(analyzed.text)")
     }
 
+    /// A hostile pass: a JPEG's profile cut to 200 bytes was "converted" through, and one whose
+    /// header claims 10⁹ bytes was kept and written back. A profile whose header's size is not
+    /// its own is ignored, with the note. (libvips will not write the cut one into a JPEG; its
+    /// check is the same test of the header.)
+    @Test func profilesOfTheWrongSizeAreIgnored() throws {
+        let p3 = ImageSamples.displayP3
+        var claims = p3
+        (claims[0], claims[1], claims[2], claims[3]) = (0x3B, 0x9A, 0xCA, 0x00)   // 1,000,000,000
+        #expect(ICCProfile.suits(p3, channels: 3))
+        #expect(!ICCProfile.suits(Array(p3.prefix(200)), channels: 3) && !ICCProfile.suits(claims, channels: 3))
+        let jpeg = try ImageSamples.encode(.jpeg, width: 16, height: 16, background: [128, 128, 128], icc: claims)
+        let r = callImage("/v1/image/text-contrast?textColor=white", jpeg, contentType: "image/jpeg")
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["notes"]?.array?.contains("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB") == true, "\(r.text)")
+        let dim = callImage("/v1/image/dim?format=jpeg", jpeg, contentType: "image/jpeg")
+        #expect(dim.status == 200 && dim.headers["x-color-profile"] == "assumed-srgb", "\(dim.headers)")
+    }
+
     /// A JPEG over libjpeg's 65500-pixel side was a vague 400 ("could not read its header"):
     /// the format allows 65535, the decoder does not, so it is a 422 saying so.
     @Test func aJPEGSideOverLibjpegsLimitIs422() throws {
