@@ -133,8 +133,6 @@ public struct TokenAuditReport: Sendable {
 
 /// Runs audits.
 public enum TokenAudit {
-    /// Whether a suggested pair puts the text on the other side of the background's luminance
-    /// than the measured pair `m` (WCAG 2 relative luminance, composited as measured).
     /// The opaque sRGB `0...1` a rule's backdrop token stands for (a translucent one over white).
     static func backdropSRGB(_ backdrop: ResolvedToken?) -> SIMD3<Double>? {
         backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
@@ -233,6 +231,8 @@ public enum TokenAudit {
                                              foregroundDeltaEOK: 0, foregroundDeltaE2000: 0, backgroundDeltaEOK: 0, backgroundDeltaE2000: 0)
     }
 
+    /// Whether a suggested pair puts the text on the other side of the background's luminance
+    /// than the measured pair `m` (WCAG 2 relative luminance, composited as measured).
     static func flipsPolarity(_ c: NearestPassingColor.Candidate, from m: ContrastMeasurement) -> Bool {
         (m.foregroundLuminance > m.backgroundLuminance) != (c.measurement.foregroundLuminance > c.measurement.backgroundLuminance)
     }
