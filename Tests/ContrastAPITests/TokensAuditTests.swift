@@ -351,6 +351,21 @@ struct TokensAuditTests {
         #expect(json["detail"]?.string?.contains("'/rules'") == true && json["detail"]?.string?.contains("docs/api/tokens.md") == true, "\(json)")
     }
 
+    /// A new user's pass: a raw theme using var(--brand), undefined, was told only to send
+    /// unresolved=report; the JSON form's `variables` is how to define it from outside.
+    @Test("an undefined var() in a raw theme points to the JSON form's variables")
+    func undefinedVariablePointsToVariables() throws {
+        let live = try LiveServer()
+        let css = ":root { --primary: var(--brand); --primary-foreground: #fff; }"
+        let raw = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: css, headers: ["Content-Type": "text/css"]), 400)
+        #expect(raw["detail"]?.string?.contains("send the JSON form ({\"files\": [...], \"variables\": {\"--brand\": \"#0066cc\"}}), whose variables fill var()") == true, "\(raw)")
+        let json = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn")])), 400)
+        #expect(json["detail"]?.string?.contains("Define it in the file or in \"variables\"") == true, "\(json)")
+        // Following it works.
+        let fixed = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn"), ("variables", .object(["--brand": "#0066cc"]))]))
+        #expect(fixed.status == 200, "\(fixed.text.prefix(300))")
+    }
+
     @Test("the readers' notes are in the text, JUnit and SARIF reports too, not only in JSON")
     func notesInEveryReport() throws {
         let live = try LiveServer()

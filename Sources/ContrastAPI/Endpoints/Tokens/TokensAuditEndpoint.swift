@@ -87,6 +87,14 @@ struct TokensAuditEndpoint {
         var detail = error.message.count > 600 ? String(error.message.prefix(599)) + "…" : error.message
         if let pair = error.unresolvedPair {
             if let mode = pair.mode { detail += " (in mode '\(mode)')" }
+            // A var() the files do not define is given in the JSON form's `variables`, which the
+            // raw form has no parameter for (a new user's pass was sent to unresolved=report).
+            if error.reason.contains("is not defined in variables")
+                || (error.reason.hasPrefix("alias to '--") && error.reason.contains("which is not a token of the submitted files")) {
+                detail += query
+                    ? ". Define it in the file, or send the JSON form ({\"files\": [...], \"variables\": {\"--brand\": \"#0066cc\"}}), whose variables fill var()"
+                    : ". Define it in the file or in \"variables\" ({\"--brand\": \"#0066cc\"})"
+            }
             let report = query ? "query parameter unresolved=report" : "\"unresolved\": \"report\""
             detail += ". To audit the other pairs, send \(report): pairs whose tokens cannot be resolved are then listed as unresolved and do not fail the audit"
             if !pair.resolvesIn.isEmpty {
