@@ -39,6 +39,14 @@ public enum ICCProfile {
         }
     }
 
+    /// Whether lcms2 can build a transform from `profile` to sRGB (relative colorimetric), as
+    /// libvips's `icc_transform` must: false for a profile whose tags do not fit its header (a
+    /// hostile pass: an RGB matrix/TRC profile relabelled GRAY on a gray image made the image
+    /// a 400, where browsers ignore the profile).
+    public static func convertsToSRGB(_ profile: [UInt8]) -> Bool {
+        profile.withUnsafeBytes { raw in cvips_icc_converts_to_srgb(raw.baseAddress, raw.count) } == 1
+    }
+
     /// The tone curves of a matrix/TRC RGB profile (3) or a gray-TRC profile (1), sampled at
     /// `codes` code values; nil for other kinds of profile (LUT-based, CMYK, Lab) or a profile
     /// lcms2 cannot parse.

@@ -156,7 +156,8 @@ public final class ImageFile {
         }
         let color = bands - (hasAlpha ? 1 : 0)
         // A profile of another kind than the image's colors is ignored, as browsers ignore it.
-        let unsuited = image.iccProfile.map { !ICCProfile.suits($0, channels: color) } ?? false
+        // So is one no transform to sRGB can be built from (tags that do not fit its header).
+        let unsuited = image.iccProfile.map { !ICCProfile.suits($0, channels: color) || !ICCProfile.convertsToSRGB($0) } ?? false
         invalidProfileIgnored = (container.declaresICCProfile && image.iccProfile == nil) || unsuited
         iccProfile = unsuited ? nil : image.iccProfile
         guard isCMYK ? color == 4 : (color == 1 || color == 3) else {

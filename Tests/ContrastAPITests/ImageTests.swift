@@ -503,6 +503,24 @@ struct HostileImageTests {
         #expect(dim.status == 200 && dim.headers["x-color-profile"] == "assumed-srgb", "\(dim.headers)")
     }
 
+    /// A hostile pass: an RGB matrix/TRC profile relabelled GRAY, on a gray PNG, made the image
+    /// a 400 ("cannot convert its colors to sRGB"); browsers ignore such a profile, and so does
+    /// the service now, with the note.
+    @Test func aProfileNoTransformFitsIsIgnored() throws {
+        var gray = ImageSamples.displayP3
+        (gray[16], gray[17], gray[18], gray[19]) = (0x47, 0x52, 0x41, 0x59)   // "GRAY"
+        #expect(ICCProfile.suits(gray, channels: 1) && !ICCProfile.convertsToSRGB(gray))
+        #expect(ICCProfile.convertsToSRGB(ImageSamples.displayP3))
+        let png = Self.inserting([Self.chunk("iCCP", Array("p".utf8) + [0, 0] + ZlibStreams.stored(gray))],
+                                 into: try ImageEncoder.encode(pixels: [UInt16](repeating: 128, count: 256), width: 16, height: 16, bands: 1, format: .png))
+        for route in ["/v1/image/text-contrast?textColor=white", "/v1/image/analyze"] {
+            let r = callImage(route, png)
+            #expect(r.status == 200, "\(route): \(r.text)")
+            #expect(r.json["notes"]?.array?.contains("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB") == true, "\(route): \(r.text)")
+        }
+        #expect(callImage("/v1/image/dim?format=png", png).status == 200)
+    }
+
     /// A JPEG over libjpeg's 65500-pixel side was a vague 400 ("could not read its header"):
     /// the format allows 65535, the decoder does not, so it is a 422 saying so.
     @Test func aJPEGSideOverLibjpegsLimitIs422() throws {

@@ -1,5 +1,21 @@
 /// Hand-written zlib streams for image tests (decompression bombs without zlib itself).
 public enum ZlibStreams {
+    /// `bytes` as a zlib stream of stored (uncompressed) blocks: RFC 1950, RFC 1951 §3.2.4.
+    public static func stored(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var k = 0
+        repeat {
+            let n = Swift.min(65535, bytes.count - k)
+            let final: UInt8 = k + n == bytes.count ? 1 : 0
+            out += [final, UInt8(n & 255), UInt8(n >> 8), UInt8(~n & 255), UInt8((~n >> 8) & 255)]
+            out += bytes[k..<k + n]
+            k += n
+        } while k < bytes.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for x in bytes { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
+        return out + [UInt8(b >> 8), UInt8(b & 255), UInt8(a >> 8), UInt8(a & 255)]
+    }
+
     /// A zlib stream that inflates to `count` zero bytes (fixed Huffman codes: one literal 0,
     /// then matches of length 258 at distance 1): 13 bits per 258 bytes. RFC 1950, RFC 1951 §3.2.6.
     public static func zeros(_ count: Int) -> [UInt8] {

@@ -432,6 +432,28 @@ int cvips_icc_tone_curves(const void *icc, size_t length, int samples, float *ou
     return channels;
 }
 
+int cvips_icc_converts_to_srgb(const void *icc, size_t length) {
+    if (icc == NULL || length < 128 || length > 0x7fffffff) return 0;
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (profile == NULL) return 0;
+    cmsUInt32Number format;
+    switch (cmsGetColorSpace(profile)) {
+    case cmsSigGrayData: format = TYPE_GRAY_8; break;
+    case cmsSigRgbData: format = TYPE_RGB_8; break;
+    case cmsSigCmykData: format = TYPE_CMYK_8; break;
+    default: cmsCloseProfile(profile); return 0;
+    }
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    // NOOPTIMIZE: the pipeline is built and checked, without the precalculated grid.
+    cmsHTRANSFORM t = srgb == NULL ? NULL
+        : cmsCreateTransform(profile, format, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOOPTIMIZE);
+    int ok = t != NULL;
+    if (t != NULL) cmsDeleteTransform(t);
+    if (srgb != NULL) cmsCloseProfile(srgb);
+    cmsCloseProfile(profile);
+    return ok;
+}
+
 size_t cvips_icc_description(const void *icc, size_t length, char *buffer, size_t capacity) {
     if (capacity == 0) return 0;
     buffer[0] = 0;

@@ -146,6 +146,10 @@ int cvips_save(int format, VipsImage *in, int quality, void **buffer, size_t *le
 /// (LUT-based, CMYK, Lab, ...), and -1 when it cannot be parsed.
 int cvips_icc_tone_curves(const void *icc, size_t length, int samples, float *out);
 
+/// 1 when lcms2 can build a transform from the profile (gray, RGB or CMYK data) to sRGB, as
+/// libvips's icc_transform will; 0 when it cannot (a profile whose tags do not fit its header).
+int cvips_icc_converts_to_srgb(const void *icc, size_t length);
+
 /// The profile's description ("Display P3", "sRGB IEC61966-2.1") into `buffer`
 /// (NUL-terminated); returns its length, 0 when there is none or the profile is unreadable.
 size_t cvips_icc_description(const void *icc, size_t length, char *buffer, size_t capacity);
