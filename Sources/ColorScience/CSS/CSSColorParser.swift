@@ -107,21 +107,24 @@ public enum CSSColorParser {
         }
         var source = text
         var notes: [String] = []
+        /// "var(): '<text>' is '<source>'" and how, each shortened.
+        func substituted(_ how: String) -> String {
+            let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
+            return "var(): '\(text.count > 80 ? String(text.prefix(77)) + "..." : text)' is '\(shown)'\(how)"
+        }
         if let variables = context.variables, CSSVariables.mayReferToVariables(text) {
             if text.unicodeScalars.count > maximumLength {
                 throw .invalid("color text is longer than \(maximumLength) characters")
             }
             source = try variables.substitute(in: text)
-            let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
-            notes.append("var(): '\(text.count > 80 ? String(text.prefix(77)) + "..." : text)' is '\(shown)' with the variables substituted")
+            notes.append(substituted(" with the variables substituted"))
         } else if context.variables == nil, CSSVariables.mayReferToVariables(text), text.unicodeScalars.count <= maximumLength,
                   let filled = try? CSSVariables([:]).substitute(in: text) {
             // Without variables, every var() with a fallback is its fallback, as in a document
             // that defines none of them (a new user's pass: `var(--brand, #777)` was a 422 asking
             // for variables); one without a fallback still needs them.
             source = filled
-            let shown = source.count > 120 ? String(source.prefix(117)) + "..." : source
-            notes.append("var(): '\(text.count > 80 ? String(text.prefix(77)) + "..." : text)' is '\(shown)': no variables were given, so each var() is its fallback")
+            notes.append(substituted(": no variables were given, so each var() is its fallback"))
         }
         do {
             let limit = source == text ? maximumLength : CSSVariables.maximumExpandedLength

@@ -175,7 +175,7 @@ public struct CSSGradient: Sendable, Equatable {
         let name = CSSTokenizer.asciiLowercased(raw)
         let end = ColorSyntax.blockEnd(tokens, from: k, upTo: tokens.count)
         if end >= tokens.count {
-            notes.append("'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it")
+            notes.append(ColorSyntax.unclosedNote(raw))
         }
         var after = end + 1
         while after < tokens.count, tokens[after].kind == .whitespace { after += 1 }

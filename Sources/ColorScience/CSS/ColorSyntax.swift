@@ -14,6 +14,11 @@ final class ColorSyntax {
     var notes: [String] = []
     /// Whether a function left open at the end of the input has been noted.
     var unclosedNoted = false
+    /// The note for the function `raw` left open at the end of the input (a color's or a
+    /// gradient's), closed there as CSS does at the end of a value.
+    static func unclosedNote(_ raw: String) -> String {
+        "'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it"
+    }
     /// Whether a `light-dark()` was met (its value depends on the color scheme).
     var dependsOnColorScheme = false
     /// Current nesting depth of color functions.
@@ -122,7 +127,7 @@ final class ColorSyntax {
             // it (a new user's pass: `rgb(255 255 255` was answered without a word).
             if k >= last, !unclosedNoted {
                 unclosedNoted = true
-                notes.append("'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it")
+                notes.append(Self.unclosedNote(raw))
             }
             let inner = Array(toks[(first + 1)..<Swift.min(k, last)])
             return try color(try nested { () throws(ColorParseError) -> Color in try function(name, inner, head) },

@@ -218,11 +218,11 @@ public struct Fields: Sendable {
         }
     }
 
-    /// The 400 for the unknown member `key` (kept out of `rejectUnknown`, which every request
-    /// runs: its loop stays as small as it was).
     /// Names of a box's coordinates that belong inside `region` where a request takes one.
     static let regionWords: Set<String> = ["x", "y", "w", "h", "width", "height", "left", "top", "rect", "bounds"]
 
+    /// The 400 for the unknown member `key` (kept out of `rejectUnknown`, which every request
+    /// runs: its loop stays as small as it was).
     @inline(never)
     private func unknownMember(_ key: String, known: Set<String>) -> Problem {
         let path = field(key)

@@ -493,17 +493,19 @@ public enum TokenAudit {
                     let v = target.value(of: m)
                     result.value = v
                     result.passes = v >= target.minimum
-                    if !result.passes && options.suggest && target.isReachable && suggestions >= options.maximumSuggestions {
-                        suggestionsLeftOut = true
-                    } else if !result.passes && options.suggest && target.isReachable {
-                        try poll(now: true)
-                        suggestions += 1
-                        let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
-                        result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
-                        if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
-                            let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
-                                                                target: target, moving: .background)
-                            result.backgroundSuggestion = b.best
+                    if !result.passes && options.suggest && target.isReachable {
+                        if suggestions >= options.maximumSuggestions {
+                            suggestionsLeftOut = true
+                        } else {
+                            try poll(now: true)
+                            suggestions += 1
+                            let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
+                            result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
+                            if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
+                                let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
+                                                                    target: target, moving: .background)
+                                result.backgroundSuggestion = b.best
+                            }
                         }
                     }
                 }

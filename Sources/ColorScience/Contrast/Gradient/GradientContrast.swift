@@ -427,7 +427,8 @@ public struct GradientContrast: Sendable, Equatable {
 
     /// A gradient color as a screen shows it: its sRGB channels clipped to `0...1` (a channel
     /// that is not finite as 0) and its alpha to `0...1` (not finite: 1), before compositing.
-    static func displayed(_ srgb: Color) -> (rgb: SIMD3<Double>, alpha: Double) {
+    /// Chromium 156 clips solid colors alike (`/v1/contrast`'s note on a color outside sRGB).
+    public static func displayed(_ srgb: Color) -> (rgb: SIMD3<Double>, alpha: Double) {
         var rgb = srgb.coordinates
         for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
         return (rgb, srgb.alpha.isFinite ? Swift.min(Swift.max(srgb.alpha, 0), 1) : 1)

@@ -62,10 +62,8 @@ struct ContrastEndpoint {
     /// unexplained: 3.62:1 alone, 3.35:1 in a gradient). nil for a translucent pair.
     static func clippedNote(_ fg: ResolvedColor, _ bg: ResolvedColor) -> String? {
         guard fg.display.alpha >= 1, bg.display.alpha >= 1 else { return nil }
-        func clipped(_ c: ResolvedColor) -> SIMD3<Double> {
-            let v = c.color.converted(to: .srgb).coordinates
-            return SIMD3((0..<3).map { k in v[k].isFinite ? Swift.min(Swift.max(v[k], 0), 1) : 0 })
-        }
+        // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
+        func clipped(_ c: ResolvedColor) -> SIMD3<Double> { GradientContrast.displayed(c.color.converted(to: .srgb)).rgb }
         let (f, b) = (clipped(fg), clipped(bg))
         let ratio = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(b))
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
