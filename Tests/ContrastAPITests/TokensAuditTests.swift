@@ -116,6 +116,29 @@ struct TokensAuditTests {
         #expect(light["unresolved"]?["reason"]?.string?.contains("not a token of the submitted files") == true)
     }
 
+    /// A new user's pass: shadcn's bare HSL triplets were offered hex, which breaks
+    /// `hsl(var(--muted-foreground))` when pasted. The suggestion's `css` is written as the token
+    /// is (a triplet in the v3 themes, `oklch()` in v4), and the text report shows it first.
+    @Test("suggestions for real shadcn themes are written as their tokens are")
+    func suggestionsWrittenAsTheTokens() throws {
+        let live = try LiveServer()
+        let v3 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("css/shadcn-themes/themes.css")], [("preset", "shadcn")]))
+        let zinc = try #require(Self.pair(v3, "--muted-foreground", "--muted", mode: "zinc"))
+        // themes.css: `--muted: 240 4.8% 95.9%`, `--muted-foreground: 240 3.8% 46.1%`: 4.39:1.
+        #expect(zinc["passes"] == false)
+        let css = try #require(zinc["suggestion"]?["css"]?.string)
+        #expect(css == "246.7 3.9% 45.3%" && zinc["suggestion"]?["hex"] == "#706f78", "\(zinc)")
+        // Read as the theme uses it, hsl(var(--muted-foreground)), it passes.
+        let written = try CSSColorParser.parse("hsl(\(css))"), muted = try CSSColorParser.parse("hsl(240 4.8% 95.9%)")
+        #expect(ContrastMeasurement(foreground: DisplayColor(written), background: DisplayColor(muted)).ratio >= 4.5)
+        let v4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")]))
+        let light = try #require(Self.pair(v4, "--muted-foreground", "--muted", mode: "light"))
+        #expect(light["suggestion"]?["css"] == "oklch(0.545 0 0)" && light["suggestion"]?["hex"] == "#707070", "\(light)")
+        let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: try String(contentsOf: FixtureLoader.url("tokens/css/shadcn-themes/themes.css"), encoding: .utf8),
+                                    headers: ["Content-Type": "text/css"])
+        #expect(text.text.contains("FAIL (try 246.7 3.9% 45.3% (#706f78))"), "\(text.text.prefix(600))")
+    }
+
     @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")
     func danglingAlias() throws {
         let live = try LiveServer()

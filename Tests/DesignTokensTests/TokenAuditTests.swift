@@ -1,3 +1,4 @@
+import Foundation
 import ColorScience
 import Synchronization
 import Testing
@@ -194,5 +195,62 @@ import Testing
         options.modes = ["sepia"]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: rules, options: options) }
     }
-}
 
+    /// A new user's pass: a shadcn theme's bare HSL triplet `--muted-foreground: 240 3.8% 62.1%`
+    /// was offered `#706f76`, which breaks `hsl(var(--muted-foreground))` when pasted. A
+    /// suggestion is also written as its token's color is (triplet, `oklch()` with Tailwind's
+    /// percent, legacy `rgb()` with commas, hex), measured again as written: where `hsl()`'s one
+    /// decimal misses the target, more digits are written.
+    @Test("a suggestion is written as its token is, and passes as written")
+    func suggestionsInTheTokensNotation() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        func audit(_ css: String) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        }
+        let theme = """
+        :root {
+          --muted: 240 4.8% 95.9%;
+          --muted-foreground: 240 3.8% 62.1%;
+          --accent: 240 10% 3.9%;
+          --accent-foreground: 240 5% 44.9%;
+          --brand: oklch(62.3% 0.214 259.815);
+          --brand-foreground: oklch(80% 0.1 259.815);
+          --chip: #f4f4f5;
+          --chip-foreground: rgb(150, 150, 160);
+          --card: #ffffff;
+          --card-foreground: #a1a1aa;
+        }
+        """
+        let report = try audit(theme)
+        #expect(report.results.count == 5 && report.results.allSatisfy { !$0.passes })
+        var texts: [String: String] = [:]
+        for r in report.results { texts[r.foregroundPath] = r.suggestionText }
+        #expect(texts["--muted-foreground"] == "248.6 3.1% 44.9%", "\(texts)")
+        // One decimal (`49%`) misses 4.5:1 on --accent; two do not.
+        #expect(texts["--accent-foreground"] == "240 4.8% 49.02%", "\(texts)")
+        let oneDecimal = ContrastMeasurement(foreground: DisplayColor(try CSSColorParser.parse("hsl(240 4.8% 49%)")),
+                                             background: DisplayColor(try CSSColorParser.parse("hsl(240 10% 3.9%)")))
+        #expect(oneDecimal.ratio < 4.5, "\(oneDecimal.ratio)")
+        let brand = try #require(texts["--brand-foreground"])
+        #expect(brand.hasPrefix("oklch(") && brand.dropFirst(6).split(separator: " ")[0].hasSuffix("%"), "\(brand)")
+        let chip = try #require(texts["--chip-foreground"])
+        #expect(chip.hasPrefix("rgb(") && chip.contains(", "), "\(chip)")
+        let card = try #require(texts["--card-foreground"])
+        #expect(card.hasPrefix("#") && card.count == 7, "\(card)")
+        // Pasted into the theme where each token is defined, every pair passes.
+        var fixed = theme
+        for line in theme.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let text = texts[parts[0].trimmingCharacters(in: .whitespaces)] else { continue }
+            fixed = fixed.replacingOccurrences(of: String(line), with: "\(parts[0]): \(text);")
+        }
+        #expect(fixed != theme)
+        let again = try audit(fixed)
+        #expect(again.passes, "\(fixed)\n\(again.results.map { ($0.foregroundPath, $0.value ?? 0) })")
+        // A bare triplet cannot carry an opacity (its uses add theirs): no triplet text for it.
+        #expect(TokenNotation.bareHSL.text(DisplayColor(srgb: SIMD3(0.5, 0.5, 0.5), alpha: 0.5), extraDigits: 0) == nil)
+        #expect(TokenNotation(of: "color-mix(in oklab, #000 50%, #fff)", bareTriplet: false) == .hex)
+        #expect(TokenNotation(of: "hsl(240, 5%, 65%)", bareTriplet: true) == .hsl(commas: true))
+        #expect(TokenNotation(of: "oklch(from #3b82f6 l c h)", bareTriplet: false) == .hex)
+    }
+}

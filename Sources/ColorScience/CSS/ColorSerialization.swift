@@ -80,16 +80,17 @@ extension Color {
     }
 }
 
-/// Number formatting helpers for serialization (internal).
-enum ColorFormatting {
+/// Number formatting for color serialization.
+public enum ColorFormatting {
     /// The lower-case hex digit of `0...15` as an ASCII byte.
     @inline(__always)
     static func hexDigit(_ nibble: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
     }
 
-    /// Decimal text with at most `decimals` fraction digits, trailing zeros removed, no "-0".
-    static func number(_ value: Double, decimals: Int) -> String {
+    /// Decimal text with at most `decimals` fraction digits (`0...9`), trailing zeros removed,
+    /// no "-0", no exponent below 1e9 (`0.5`, `12`, `46.1`); a NaN or infinity is written `0`.
+    public static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "0" }
         if abs(value) >= 1e9 { return "\(value)" }
         var scale: Double = 1

@@ -67,6 +67,12 @@ public struct PairResult: Sendable {
     /// text from lighter than the background to darker or back: white text on a brand color at
     /// 4.46:1 is better fixed by a darker brand than by near-black text (a new user's pass).
     public var backgroundSuggestion: NearestPassingColor.Candidate?
+    /// `suggestion`'s color written as the token's color is (`TokenNotation`: a bare HSL
+    /// triplet, `hsl()`, `rgb()`, `oklch()` or hex), measured again as written on every pair it
+    /// is suggested for (`TokenAudit.writeSuggestions`).
+    public var suggestionText: String?
+    /// `backgroundSuggestion`'s color written likewise, measured again on this pair.
+    public var backgroundSuggestionText: String?
 }
 
 /// Counts for one mode.
@@ -213,6 +219,56 @@ public enum TokenAudit {
                 c.passes = c.value >= results[i].target.minimum
                 (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
                 results[i].suggestion = c
+            }
+        }
+    }
+
+    /// Writes each suggestion of the results from `start` (one mode) as its token's color is
+    /// written (`TokenNotation`, the notation of the text the token's color came from; bare HSL
+    /// triplets from `triplets`), and measures the text again: the suggestions were measured on
+    /// 8-bit colors, and a text rounded to the notation's digits (`hsl()`'s 0.1%) can miss the
+    /// target by a hair, so digits are added (up to 6 more) until the text passes on every pair
+    /// the color is suggested for (a foreground's one color per token: all of its pairs), and
+    /// hex is written when none does. A background suggestion is measured on its pair.
+    static func writeSuggestions(_ results: inout [PairResult], from start: Int, triplets: Set<String>) {
+        func written(_ color: DisplayColor, as token: ResolvedToken, passing: (DisplayColor) -> Bool) -> String {
+            let hex = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
+            let notation = TokenNotation(of: token.css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
+            guard notation != .hex else { return hex }
+            for extra in 0...6 {
+                guard let text = notation.text(color, extraDigits: extra) else { return hex }
+                // A bare triplet is read as CSS reads `hsl(var(--x))`.
+                guard let read = try? CSSColorParser.parse(notation == .bareHSL ? "hsl(\(text))" : text) else { return hex }
+                if passing(DisplayColor(read)) { return text }
+            }
+            return hex
+        }
+        // A foreground token's pairs in the mode, by the color suggested for them.
+        var groups: [String: [Int]] = [:], order: [String] = []
+        for i in start..<results.count {
+            guard let s = results[i].suggestion, results[i].foreground != nil else { continue }
+            let key = results[i].foregroundPath + "\u{0}" + Color.srgb(s.foreground.srgb.x, s.foreground.srgb.y, s.foreground.srgb.z, alpha: s.foreground.alpha).hex
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(i)
+        }
+        for key in order {
+            let pairs = groups[key]!
+            let first = results[pairs[0]]
+            let text = written(first.suggestion!.foreground, as: first.foreground!) { read in
+                pairs.allSatisfy { i in
+                    let r = results[i]
+                    let m = ContrastMeasurement(foreground: read, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
+                    return r.target.value(of: m) >= r.target.minimum
+                }
+            }
+            for i in pairs { results[i].suggestionText = text }
+        }
+        for i in start..<results.count {
+            guard let s = results[i].backgroundSuggestion, let bg = results[i].background, let fg = results[i].foreground else { continue }
+            let r = results[i]
+            results[i].backgroundSuggestionText = written(s.background, as: bg) { read in
+                let m = ContrastMeasurement(foreground: DisplayColor(fg.color), background: read, backdrop: backdropSRGB(r.backdrop))
+                return r.target.value(of: m) >= r.target.minimum
             }
         }
     }
@@ -516,6 +572,7 @@ public enum TokenAudit {
             if options.suggest {
                 try TokenAudit.oneColorPerToken(&results, from: modeStart, budget: &jointPairs, of: options.maximumSuggestions,
                                                 notes: &notes, isCancelled: options.isCancelled)
+                TokenAudit.writeSuggestions(&results, from: modeStart, triplets: set.bareHSLTriplets)
             }
             summaries.append(summary)
         }

@@ -167,7 +167,8 @@ public enum CSSThemeReader: TokenFormatReader {
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
 
         let tokens = merger.order.map { merger.token($0) }
-        return TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: tokens, modes: modes, notes: notes)
+        return TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: tokens, modes: modes, notes: notes,
+                        bareHSLTriplets: walker.hslTripletNames)
     }
 
     /// For each file, the media query of an `@import` of it in another submitted file (matched

@@ -118,12 +118,17 @@ public struct TokenSet: Sendable {
     public var modes: [String]
     /// What the reader wants said (a file read as a given mode, a quirk handled).
     public var notes: [String]
+    /// Paths of the tokens written as shadcn's bare HSL triplets (`--muted: 240 4.8% 95.9%`, read
+    /// as `hsl(…)`): a color suggested for one is written so too (`TokenNotation`).
+    public var bareHSLTriplets: Set<String>
 
-    public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = []) {
+    public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
+                bareHSLTriplets: Set<String> = []) {
         self.format = format
         self.tokens = tokens
         self.modes = modes
         self.notes = notes
+        self.bareHSLTriplets = bareHSLTriplets
     }
 }
 

@@ -26,6 +26,14 @@ enum TokenAuditJSON {
         .object([("metric", .string(t.metric.rawValue)), ("minimum", t.minimum.isFinite ? .number(t.minimum) : .null), ("basis", .string(t.basis))])
     }
 
+    /// A suggested color as the reports write it: as its token's color is written (`text`,
+    /// `PairResult.suggestionText`), followed by its hex when that differs (`240 3.8% 40% (#626269)`).
+    static func written(_ color: DisplayColor, _ text: String?) -> String {
+        let hex = ColorJSON.hex(color.srgb, alpha: color.alpha)
+        guard let text, text != hex else { return hex }
+        return "\(text) (\(hex))"
+    }
+
     /// One line per pair for humans: "color.text.subtle on color.surface.default (dark): 2.54:1, needs 4.5:1".
     static func describe(_ r: PairResult) -> String {
         let mode = r.mode.map { " (\($0))" } ?? ""
@@ -98,6 +106,7 @@ enum TokenAuditJSON {
                 p.append("suggestion", .object([
                     ("token", .string(fg.path)), ("definedBy", .string(fg.chain.last ?? fg.path)),
                     ("hex", .string(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
+                    ("css", .string(r.suggestionText ?? ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.foregroundDeltaEOK)),
                 ]))
@@ -107,6 +116,7 @@ enum TokenAuditJSON {
                 p.append("backgroundSuggestion", .object([
                     ("token", .string(bg.path)), ("definedBy", .string(bg.chain.last ?? bg.path)),
                     ("hex", .string(ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
+                    ("css", .string(r.backgroundSuggestionText ?? ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.backgroundDeltaEOK)),
                 ]))

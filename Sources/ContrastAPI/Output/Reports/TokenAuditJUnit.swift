@@ -35,10 +35,10 @@ enum TokenAuditJUnit {
                 } else if !r.passes {
                     var body = TokenAuditJSON.describe(r) + "\n" + r.target.basis
                     if let s = r.suggestion {
-                        body += "\nnearest passing \(r.foregroundPath): \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))"
+                        body += "\nnearest passing \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))"
                     }
                     if let s = r.backgroundSuggestion {
-                        body += "\nor nearest passing \(r.backgroundPath), keeping the text light or dark: \(ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))"
+                        body += "\nor nearest passing \(r.backgroundPath), keeping the text light or dark: \(TokenAuditJSON.written(s.background, r.backgroundSuggestionText))"
                     }
                     x += "\n      <failure message=\"\(escape(TokenAuditJSON.describe(r)))\">\(escape(body))</failure>\n    "
                 }

@@ -36,20 +36,22 @@ enum TokenAuditSize {
             let file = 3 * weight((r.foreground?.tokenLocation ?? r.unresolved?.location)?.file ?? "")  // percent-encoded in SARIF
             // The background alternative's line in JUnit, SARIF and text (its path, hex, words).
             let backgroundSuggestion = r.backgroundSuggestion == nil ? 0 : 100 + 2 * weight(r.backgroundPath)
+            // The suggestions written as their tokens are (`css` in JSON, before the hex elsewhere).
+            let written = (r.suggestionText.map { 16 + weight($0) } ?? 0) + (r.backgroundSuggestionText.map { 16 + weight($0) } ?? 0)
             switch format {
             case .json:
                 // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,
                 // the mode twice, a suggestion's token and definedBy.
-                total += 640 + 2 * names + token(r.foreground) + token(r.background) + token(r.backdrop) + reason
+                total += 640 + written + 2 * names + token(r.foreground) + token(r.background) + token(r.backdrop) + reason
                     + (r.suggestion == nil ? 0 : 160 + weight(r.foregroundPath) + weight(r.foreground?.chain.last ?? ""))
                     + (r.backgroundSuggestion == nil ? 0 : 180 + weight(r.backgroundPath) + weight(r.background?.chain.last ?? ""))
             case .junit:
                 // The pair in the testcase's name, a failure's message and its text.
-                total += 280 + 4 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion
+                total += 280 + written + 4 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion
             case .sarif:
-                if !r.passes { total += 560 + 3 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion }
+                if !r.passes { total += 560 + written + 3 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion }
             case .text:
-                total += 120 + names + backgroundSuggestion
+                total += 120 + written + names + backgroundSuggestion
             }
         }
         return total

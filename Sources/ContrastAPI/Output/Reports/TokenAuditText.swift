@@ -52,8 +52,8 @@ enum TokenAuditText {
             }
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion {
-                let background = r.backgroundSuggestion.map { ", or background \(ColorJSON.hex($0.background.srgb, alpha: $0.background.alpha))" } ?? ""
-                result += " (try \(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))\(background))"
+                let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
+                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background))"
             }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
