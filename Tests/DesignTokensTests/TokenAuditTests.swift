@@ -253,4 +253,42 @@ import Testing
         #expect(TokenNotation(of: "hsl(240, 5%, 65%)", bareTriplet: true) == .hsl(commas: true))
         #expect(TokenNotation(of: "oklch(from #3b82f6 l c h)", bareTriplet: false) == .hex)
     }
+
+    /// A new user's theme: `--muted-foreground: hsl(240 5% var(--l))` with `--l: 40%` in the same
+    /// file was "'--l' is not defined in variables". Numbers, percentages and angles are kept as
+    /// text for var() inside colors (not colors themselves: skipped and counted, never paired).
+    @Test("numbers, percentages and angles of a theme fill var() inside its colors")
+    func componentCustomProperties() throws {
+        let theme = """
+        :root {
+          --r: 200;
+          --l: 40%;
+          --h: 240deg;
+          --muted: #ffffff;
+          --muted-foreground: hsl(var(--h) 5% var(--l));
+          --card: #ffffff;
+          --card-foreground: rgb(var(--r) 20 30);
+        }
+        .dark {
+          --l: 70%;
+          --muted: #18181b;
+        }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: theme)])
+        let rules = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]"),
+                     PairRule(foreground: try TokenPattern("--*"), background: try TokenPattern("--card"), source: "rules[1]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        func pair(_ fg: String, _ bg: String, _ mode: String) -> PairResult? {
+            report.results.first { $0.foregroundPath == fg && $0.backgroundPath == bg && $0.mode == mode }
+        }
+        // hsl(240 5% 40%): chroma (1 − |2·0.4 − 1|)·0.05 = 0.04, m = 0.38, blue = m + 0.04:
+        // (0.38, 0.38, 0.42)·255 = #61616b; in dark --l is 70%: m = 0.685, (0.685, 0.685, 0.715) = #afafb6.
+        #expect(pair("--muted-foreground", "--muted", "light")?.foreground?.color.hex == "#61616b")
+        #expect(pair("--muted-foreground", "--muted", "dark")?.foreground?.color.hex == "#afafb6")
+        #expect(pair("--card-foreground", "--card", "light")?.foreground?.color.hex == "#c8141e")
+        // The component tokens match `--*` but are no colors: never a pair, counted as skipped.
+        #expect(!report.results.contains { ["--r", "--l", "--h"].contains($0.foregroundPath) })
+        #expect(report.skippedNonColor == 3, "\(report.skippedNonColor)")
+        #expect(report.results.allSatisfy { $0.unresolved == nil && $0.measurement != nil })
+    }
 }

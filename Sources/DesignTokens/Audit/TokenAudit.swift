@@ -307,7 +307,7 @@ public enum TokenAudit {
         guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
         let names = set.modes.map { $0.lowercased() }
         let baseColors = set.tokens.contains { t in
-            switch t.base { case .css?, .alias?: return t.type != "channels"; default: return false }
+            switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
         }
         guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
         let base = names.contains(where: { $0.contains("dark") }) ? "light" : "default"
@@ -349,7 +349,7 @@ public enum TokenAudit {
         // Token paths sorted, for prefix ranges.
         let paths = set.tokens.map(\.path).sorted()
         let colorPaths = paths.filter { p in
-            guard let t = resolver.token(p), t.type != "channels" else { return false }
+            guard let t = resolver.token(p), !t.isComponentText else { return false }
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
             return values.contains { if case .other = $0 { return false } else { return true } }
         }
@@ -585,7 +585,7 @@ public enum TokenAudit {
         }
         let skipped = set.tokens.filter { t in
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
-            return !values.isEmpty && values.allSatisfy { if case .other = $0 { return true } else { return false } }
+            return !values.isEmpty && (t.isComponentText || values.allSatisfy { if case .other = $0 { return true } else { return false } })
         }.count
         return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
                                 tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,

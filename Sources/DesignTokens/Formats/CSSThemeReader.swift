@@ -568,10 +568,12 @@ public enum CSSThemeReader: TokenFormatReader {
     ///   `hwb`, `lab`, `lch`, `oklab`, `oklch`, `color`, `color-mix`, `light-dark`,
     ///   `contrast-color`, `device-cmyk`) with `var()` inside (resolved later), or one word the
     ///   parser knows needs a document (`currentcolor`, system colors): `.css(text)`;
-    /// - anything else: `.other(type:)` with `number`, `percentage`, `dimension`, `duration`,
-    ///   `angle`, `string`, `fontFamily`, `shadow`, `cubicBezier`, `expression`, `keyword`,
-    ///   `reference` (other text with `var()`), `empty` or `value`.
-    /// - Returns: the value and the token type (`channels`, else nil).
+    /// - a number, percentage or angle (`40%`, `200`, `30deg`): `.css(text)` with that type —
+    ///   text for `var()` inside a color (`hsl(240 5% var(--l))`), not a color by itself;
+    /// - anything else: `.other(type:)` with `dimension`, `duration`, `string`, `fontFamily`,
+    ///   `shadow`, `cubicBezier`, `expression`, `keyword`, `reference` (other text with
+    ///   `var()`), `empty` or `value`.
+    /// - Returns: the value and the token type (one of `DesignToken.componentTypes`, else nil).
     public static func value(of text: String) -> (value: TokenValue, type: String?) {
         let r = reading(of: text)
         return (r.value, r.type)
@@ -628,7 +630,11 @@ public enum CSSThemeReader: TokenFormatReader {
             return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
         }
         if couldBeColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
-        return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
+        let type = otherType(text)
+        // A number, percentage or angle is kept as text for var() inside a color
+        // (`hsl(240 5% var(--l))`: a new user's theme had "--l is not defined").
+        if DesignToken.componentTypes.contains(type) { return Reading(value: .css(text), type: type, convention: nil) }
+        return Reading(value: .other(type: type), type: nil, convention: nil)
     }
 
     /// Whether `CSSColorParser` reads `text` as a color (or as a color that needs a document:

@@ -141,10 +141,10 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(r)
             case .failure(let f): return .failure(f)
             }
-        case .css(let text) where token.type == "channels":
-            // Channel triplets (`--x-rgb: 65 14 11`) are text for var() in `rgb(var(--x-rgb))`.
-            _ = text
-            return .failure(.notAColor(type: "channels"))
+        case .css where token.isComponentText:
+            // Channel triplets (`--x-rgb: 65 14 11`), numbers, percentages and angles are text
+            // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
+            return .failure(.notAColor(type: token.type ?? "number"))
         case .css(let text):
             let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
