@@ -291,4 +291,40 @@ import Testing
         #expect(report.skippedNonColor == 3, "\(report.skippedNonColor)")
         #expect(report.results.allSatisfy { $0.unresolved == nil && $0.measurement != nil })
     }
+
+    /// A token written `light-dark(light, dark)` was given a hex per mode: pasted, it fixed one
+    /// scheme and broke the other. Its suggestion is one `light-dark()`, each side from its
+    /// scheme's suggestion, or kept as written where that scheme passes.
+    @Test("a light-dark() token's suggestion is one light-dark(), each side fixed in its scheme")
+    func lightDarkSuggestions() throws {
+        let theme = """
+        :root {
+          color-scheme: light dark;
+          --background: light-dark(#ffffff, #111111);
+          --foreground: light-dark(#999999, #555555);
+          --card: light-dark(#ffffff, #18181b);
+          --card-foreground: light-dark(#18181b, #555555);
+        }
+        """
+        let rules = [PairRule(foreground: try TokenPattern("--{x}foreground"), background: try TokenPattern("--{x}background"), source: "rules[0]"),
+                     PairRule(foreground: try TokenPattern("--card-foreground"), background: try TokenPattern("--card"), source: "rules[1]")]
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: theme)]), rules: rules)
+        func result(_ fg: String, _ mode: String) throws -> PairResult {
+            try #require(report.results.first { $0.foregroundPath == fg && $0.mode == mode })
+        }
+        // #999999 on white 2.85:1 → #767676 (4.54:1); #555555 on #111111 2.53:1 → #7c7c7c.
+        for mode in ["light", "dark"] {
+            #expect(try result("--foreground", mode).suggestionText == "light-dark(#767676, #7c7c7c)")
+        }
+        // --card-foreground passes in light (#18181b on white): that side is kept as written.
+        #expect(try result("--card-foreground", "light").passes)
+        let card = try result("--card-foreground", "dark")
+        let text = try #require(card.suggestionText)
+        #expect(text.hasPrefix("light-dark(#18181b, #") && text.count == "light-dark(#18181b, #rrggbb)".count, "\(text)")
+        // Read in each scheme, the text passes there.
+        for (scheme, background) in [(CSSColorScheme.light, "#ffffff"), (.dark, "#18181b")] {
+            let c = try CSSColorParser.parse(text, context: CSSColorContext(colorScheme: scheme))
+            #expect(ContrastMeasurement(foreground: DisplayColor(c.color), background: DisplayColor(try CSSColorParser.parse(background))).ratio >= 4.5, "\(scheme)")
+        }
+    }
 }

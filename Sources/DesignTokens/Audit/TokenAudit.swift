@@ -1,4 +1,5 @@
 import ColorScience
+import Foundation
 
 // The contrast audit of a design system: pair rules expanded over the tokens, every pair measured
 // in every mode (WCAG 2 ratio and APCA Lc, translucent colors composited source-over), judged by
@@ -69,7 +70,8 @@ public struct PairResult: Sendable {
     public var backgroundSuggestion: NearestPassingColor.Candidate?
     /// `suggestion`'s color written as the token's color is (`TokenNotation`: a bare HSL
     /// triplet, `hsl()`, `rgb()`, `oklch()` or hex), measured again as written on every pair it
-    /// is suggested for (`TokenAudit.writeSuggestions`).
+    /// is suggested for (`TokenAudit.writeSuggestions`); for a token written `light-dark()`, a
+    /// `light-dark()` whose side of the mode's color scheme changes (`writeLightDark`).
     public var suggestionText: String?
     /// `backgroundSuggestion`'s color written likewise, measured again on this pair.
     public var backgroundSuggestionText: String?
@@ -231,9 +233,12 @@ public enum TokenAudit {
     /// the color is suggested for (a foreground's one color per token: all of its pairs), and
     /// hex is written when none does. A background suggestion is measured on its pair.
     static func writeSuggestions(_ results: inout [PairResult], from start: Int, triplets: Set<String>) {
+        let mode = start < results.count ? TokenResolver.colorScheme(results[start].mode) : .light
         func written(_ color: DisplayColor, as token: ResolvedToken, passing: (DisplayColor) -> Bool) -> String {
             let hex = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
-            let notation = TokenNotation(of: token.css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
+            // A `light-dark()` value: the side of the mode's color scheme is what changes.
+            let css = TokenAudit.lightDarkSides(token.css)?[mode == .dark ? 1 : 0] ?? token.css
+            let notation = TokenNotation(of: css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
             guard notation != .hex else { return hex }
             for extra in 0...6 {
                 guard let text = notation.text(color, extraDigits: extra) else { return hex }
@@ -270,6 +275,43 @@ public enum TokenAudit {
                 let m = ContrastMeasurement(foreground: DisplayColor(fg.color), background: read, backdrop: backdropSRGB(r.backdrop))
                 return r.target.value(of: m) >= r.target.minimum
             }
+        }
+    }
+
+    /// The two colors of a value written `light-dark(light, dark)` (CSS Color 5 §5), as text;
+    /// nil for any other value.
+    static func lightDarkSides(_ css: String) -> [String]? {
+        guard let (name, args) = CSSThemeReader.singleFunction(css), name.lowercased() == "light-dark" else { return nil }
+        let sides = CSSThemeReader.splitTopLevel(args, by: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return sides.count == 2 ? sides : nil
+    }
+
+    /// A token written `light-dark(light, dark)` gets one value back: its suggestion in a mode
+    /// (written for that mode's side by `writeSuggestions`) becomes `light-dark()` with the other
+    /// side taken from the other color scheme's suggestion for the token when its modes agree on
+    /// one, else kept as written. (A hex alone pasted over a `light-dark()` token fixes one
+    /// scheme and breaks the other.) Background suggestions likewise.
+    static func writeLightDark(_ results: inout [PairResult]) {
+        // (token, scheme) → the texts suggested for it there.
+        var suggested: [String: Set<String>] = [:]
+        func key(_ path: String, _ scheme: CSSColorScheme) -> String { path + "\u{0}" + scheme.rawValue }
+        for r in results {
+            let scheme = TokenResolver.colorScheme(r.mode)
+            if let t = r.suggestionText, let fg = r.foreground, lightDarkSides(fg.css) != nil { suggested[key(r.foregroundPath, scheme), default: []].insert(t) }
+            if let t = r.backgroundSuggestionText, let bg = r.background, lightDarkSides(bg.css) != nil { suggested[key(r.backgroundPath, scheme), default: []].insert(t) }
+        }
+        guard !suggested.isEmpty else { return }
+        func combined(_ text: String, _ path: String, _ css: String, _ scheme: CSSColorScheme) -> String {
+            guard let sides = lightDarkSides(css) else { return text }
+            let other: CSSColorScheme = scheme == .dark ? .light : .dark
+            let agreed = suggested[key(path, other)].flatMap { $0.count == 1 ? $0.first : nil }
+            let otherText = agreed ?? sides[other == .dark ? 1 : 0]
+            return scheme == .dark ? "light-dark(\(otherText), \(text))" : "light-dark(\(text), \(otherText))"
+        }
+        for i in results.indices {
+            let r = results[i], scheme = TokenResolver.colorScheme(r.mode)
+            if let t = r.suggestionText, let fg = r.foreground { results[i].suggestionText = combined(t, r.foregroundPath, fg.css, scheme) }
+            if let t = r.backgroundSuggestionText, let bg = r.background { results[i].backgroundSuggestionText = combined(t, r.backgroundPath, bg.css, scheme) }
         }
     }
 
@@ -576,6 +618,7 @@ public enum TokenAudit {
             }
             summaries.append(summary)
         }
+        if options.suggest { TokenAudit.writeLightDark(&results) }
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
