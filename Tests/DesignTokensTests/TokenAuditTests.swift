@@ -327,4 +327,33 @@ import Testing
             #expect(ContrastMeasurement(foreground: DisplayColor(c.color), background: DisplayColor(try CSSColorParser.parse(background))).ratio >= 4.5, "\(scheme)")
         }
     }
+
+    /// Two texts on one brand color were each offered their own darker brand color (white text
+    /// #2563eb-ish, light gray text a darker one): applying the first left the second failing.
+    /// The background suggestion is one color per background token that passes with every text on it.
+    @Test("a background token gets one background suggestion that passes with every text on it")
+    func oneBackgroundSuggestionPerToken() throws {
+        let set = TokenSet(format: .dtcg, tokens: [
+            DesignToken(path: "color.brand", base: .css("#3b82f6"), location: Self.at(1)),
+            DesignToken(path: "color.on-brand.strong", base: .css("#ffffff"), location: Self.at(2)),
+            DesignToken(path: "color.on-brand.soft", base: .css("#e5e5e5"), location: Self.at(3)),
+        ], modes: [])
+        let rules = [PairRule(foreground: try TokenPattern("color.on-brand.*"), background: try TokenPattern("color.brand"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.count == 2 && report.results.allSatisfy { !$0.passes && $0.backgroundSuggestion != nil })
+        let backgrounds = Set(report.results.compactMap { $0.backgroundSuggestion?.background.hex })
+        #expect(backgrounds.count == 1, "\(backgrounds)")
+        // Alone, each pair would get its own: the softer text needs the darker brand.
+        let alone = report.results.map { r in
+            NearestPassingColor.suggest(foreground: r.foreground!.color, background: r.background!.color, target: r.target, moving: .background).best!.background.hex
+        }
+        #expect(Set(alone).count == 2, "\(alone)")
+        let soft = try #require(report.results.firstIndex { $0.foregroundPath == "color.on-brand.soft" })
+        #expect(alone[soft] == backgrounds.first, "\(alone) vs \(backgrounds)")
+        // Applied, both pass.
+        var fixed = set
+        fixed.tokens[0].base = .css(try #require(backgrounds.first))
+        #expect(try TokenAudit.run(fixed, rules: rules).passes)
+        #expect(report.results.allSatisfy { $0.backgroundSuggestion!.passes && $0.backgroundSuggestion!.value >= 4.5 })
+    }
 }

@@ -157,8 +157,14 @@ public enum TokenAudit {
     /// note says so. The searches measure at most `budget` pairs in all (each about 600 times);
     /// a token past it keeps its per-pair suggestions, and a note says so (a hostile pass: past
     /// 500 pairs the search had stopped without a word).
+    ///
+    /// With `side` `.background`, the same for `backgroundSuggestion`s: one background color per
+    /// background token in the mode that meets the targets of every pair on it, each with its
+    /// text as it is (two texts on one brand color had been offered two different brand colors).
     static func oneColorPerToken(_ results: inout [PairResult], from start: Int, budget: inout Int, of limit: Int,
+                                 side: NearestPassingColor.Moving = .foreground,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
+        let moving = side == .background
         // A search over many pairs is long: the request's deadline is looked at every 256
         // measurements, and once it has passed every margin is -∞ (the search then ends at once).
         var measured = 0, cancelled = false
@@ -168,31 +174,35 @@ public enum TokenAudit {
             return cancelled
         }
         func stop() -> TokenError { TokenError(reason: "the audit was stopped: its request was abandoned (deadline)") }
+        func suggested(_ r: PairResult) -> Bool { moving ? r.backgroundSuggestion != nil : r.suggestion != nil }
         var holders: [String: [Int]] = [:], order: [String] = []
         for i in start..<results.count where results[i].measurement != nil {
             guard results[i].foreground != nil, results[i].background != nil else { continue }
             // The token the pair names: the one to change (its alias target may be shared by
             // others, as a background or in other modes: a new user's pass changed primitives
             // and broke 11 more pairs).
-            let holder = results[i].foregroundPath
+            let holder = moving ? results[i].backgroundPath : results[i].foregroundPath
             if holders[holder] == nil { order.append(holder) }
             holders[holder, default: []].append(i)
         }
+        let role = moving ? "background" : "text color"
         for holder in order {
             let pairs = holders[holder]!
-            guard pairs.count > 1, pairs.contains(where: { results[$0].suggestion != nil }) else { continue }
+            guard pairs.count > 1, pairs.contains(where: { suggested(results[$0]) }) else { continue }
             let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
             guard pairs.count <= budget else {
-                notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
+                notes.append("\(holder) is the \(role) of \(pairs.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
                 continue
             }
             if let isCancelled, isCancelled() { throw stop() }
             budget -= pairs.count
-            let given = results[pairs[0]].foreground!.color
-            let backgrounds = pairs.map { DisplayColor(results[$0].background!.color) }
+            let given = moving ? results[pairs[0]].background!.color : results[pairs[0]].foreground!.color
+            // The other color of each pair, as it is.
+            let others = pairs.map { DisplayColor(moving ? results[$0].foreground!.color : results[$0].background!.color) }
             let backdrops = pairs.map { backdropSRGB(results[$0].backdrop) }
             func measure(_ c: DisplayColor, _ k: Int) -> ContrastMeasurement {
-                ContrastMeasurement(foreground: c, background: backgrounds[k], backdrop: backdrops[k])
+                moving ? ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
+                    : ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
             }
             let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
                 var worst = Double.infinity
@@ -205,22 +215,28 @@ public enum TokenAudit {
             }.move
             if cancelled { throw stop() }
             guard found.passes else {
-                notes.append("\(holder) is the text color of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
+                notes.append("\(holder) is the \(role) of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
                 continue
             }
             let reference = given.converted(to: .oklab).coordinates
             let deltaEOK = ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
             let deltaE2000 = ColorDifference.deltaE2000(found.color.color, given)
             for (k, i) in pairs.enumerated() {
-                guard var c = results[i].suggestion else { continue }
+                guard var c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
                 let m = measure(found.color, k)
-                c.direction = found.direction
-                c.foreground = found.color
                 c.measurement = m
                 c.value = results[i].target.value(of: m)
                 c.passes = c.value >= results[i].target.minimum
-                (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
-                results[i].suggestion = c
+                if moving {
+                    c.background = found.color
+                    (c.backgroundDeltaEOK, c.backgroundDeltaE2000) = (deltaEOK, deltaE2000)
+                    results[i].backgroundSuggestion = c
+                } else {
+                    c.direction = found.direction
+                    c.foreground = found.color
+                    (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
+                    results[i].suggestion = c
+                }
             }
         }
     }
@@ -612,8 +628,10 @@ public enum TokenAudit {
                 results.append(result)
             }
             if options.suggest {
-                try TokenAudit.oneColorPerToken(&results, from: modeStart, budget: &jointPairs, of: options.maximumSuggestions,
-                                                notes: &notes, isCancelled: options.isCancelled)
+                for side in [NearestPassingColor.Moving.foreground, .background] {
+                    try TokenAudit.oneColorPerToken(&results, from: modeStart, budget: &jointPairs, of: options.maximumSuggestions,
+                                                    side: side, notes: &notes, isCancelled: options.isCancelled)
+                }
                 TokenAudit.writeSuggestions(&results, from: modeStart, triplets: set.bareHSLTriplets)
             }
             summaries.append(summary)
