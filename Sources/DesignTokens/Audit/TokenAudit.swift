@@ -246,8 +246,8 @@ public enum TokenAudit {
     /// triplets from `triplets`), and measures the text again: the suggestions were measured on
     /// 8-bit colors, and a text rounded to the notation's digits (`hsl()`'s 0.1%) can miss the
     /// target by a hair, so digits are added (up to 6 more) until the text passes on every pair
-    /// the color is suggested for (a foreground's one color per token: all of its pairs), and
-    /// hex is written when none does. A background suggestion is measured on its pair.
+    /// the color is suggested for (one color per token: all of its pairs in the mode), and hex
+    /// is written when none does.
     static func writeSuggestions(_ results: inout [PairResult], from start: Int, triplets: Set<String>) {
         let mode = start < results.count ? TokenResolver.colorScheme(results[start].mode) : .light
         func written(_ color: DisplayColor, as token: ResolvedToken, passing: (DisplayColor) -> Bool) -> String {
@@ -264,32 +264,33 @@ public enum TokenAudit {
             }
             return hex
         }
-        // A foreground token's pairs in the mode, by the color suggested for them.
-        var groups: [String: [Int]] = [:], order: [String] = []
-        for i in start..<results.count {
-            guard let s = results[i].suggestion, results[i].foreground != nil else { continue }
-            let key = results[i].foregroundPath + "\u{0}" + Color.srgb(s.foreground.srgb.x, s.foreground.srgb.y, s.foreground.srgb.z, alpha: s.foreground.alpha).hex
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(i)
-        }
-        for key in order {
-            let pairs = groups[key]!
-            let first = results[pairs[0]]
-            let text = written(first.suggestion!.foreground, as: first.foreground!) { read in
-                pairs.allSatisfy { i in
-                    let r = results[i]
-                    let m = ContrastMeasurement(foreground: read, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
-                    return r.target.value(of: m) >= r.target.minimum
-                }
+        // A token's pairs in the mode, by the color suggested for it (text, then background:
+        // one color per token, `oneColorPerToken`), written once and measured on all of them.
+        for background in [false, true] {
+            func color(_ r: PairResult) -> DisplayColor? { background ? r.backgroundSuggestion?.background : r.suggestion?.foreground }
+            var groups: [String: [Int]] = [:], order: [String] = []
+            for i in start..<results.count {
+                guard let c = color(results[i]), results[i].foreground != nil, results[i].background != nil else { continue }
+                let key = (background ? results[i].backgroundPath : results[i].foregroundPath) + "\u{0}"
+                    + Color.srgb(c.srgb.x, c.srgb.y, c.srgb.z, alpha: c.alpha).hex
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(i)
             }
-            for i in pairs { results[i].suggestionText = text }
-        }
-        for i in start..<results.count {
-            guard let s = results[i].backgroundSuggestion, let bg = results[i].background, let fg = results[i].foreground else { continue }
-            let r = results[i]
-            results[i].backgroundSuggestionText = written(s.background, as: bg) { read in
-                let m = ContrastMeasurement(foreground: DisplayColor(fg.color), background: read, backdrop: backdropSRGB(r.backdrop))
-                return r.target.value(of: m) >= r.target.minimum
+            for key in order {
+                let pairs = groups[key]!
+                let first = results[pairs[0]]
+                let text = written(color(first)!, as: background ? first.background! : first.foreground!) { read in
+                    pairs.allSatisfy { i in
+                        let r = results[i]
+                        let m = background
+                            ? ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: read, backdrop: backdropSRGB(r.backdrop))
+                            : ContrastMeasurement(foreground: read, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
+                        return r.target.value(of: m) >= r.target.minimum
+                    }
+                }
+                for i in pairs {
+                    if background { results[i].backgroundSuggestionText = text } else { results[i].suggestionText = text }
+                }
             }
         }
     }
