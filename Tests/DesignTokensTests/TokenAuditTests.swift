@@ -356,4 +356,36 @@ import Testing
         #expect(try TokenAudit.run(fixed, rules: rules).passes)
         #expect(report.results.allSatisfy { $0.backgroundSuggestion!.passes && $0.backgroundSuggestion!.value >= 4.5 })
     }
+
+    /// A new user's shadcn v3 theme wrote `--muted-foreground: 240 5% var(--l)` and `--muted: 240
+    /// 5% calc(var(--l) + 41%)`: both were skipped as not colors, and the audit passed with one
+    /// pair checked. A triplet with var() or calc() in it is a bare HSL triplet too.
+    @Test("a bare HSL triplet with var() or calc() in it is read, not skipped")
+    func tripletsWithVariables() throws {
+        let theme = """
+        :root {
+          --l: 55%;
+          --h: 240;
+          --background: 0 0% 100%;
+          --foreground: 240 10% 4%;
+          --muted: 240 5% calc(var(--l) + 41%);
+          --muted-foreground: var(--h) 5% var(--l);
+          --chart-rgb: var(--h) var(--h) var(--h);
+        }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: theme)])
+        #expect(set.bareHSLTriplets.isSuperset(of: ["--muted", "--muted-foreground"]))
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        func ratio(_ fg: String, _ bg: String) throws -> Double {
+            ContrastMeasurement(foreground: DisplayColor(try CSSColorParser.parse(fg)), background: DisplayColor(try CSSColorParser.parse(bg))).ratio
+        }
+        let onMuted = try #require(report.results.first { $0.backgroundPath == "--muted" })
+        let onBackground = try #require(report.results.first { $0.backgroundPath == "--background" })
+        #expect(abs(try #require(onMuted.measurement).ratio - (try ratio("hsl(240 5% 55%)", "hsl(240 5% 96%)"))) < 1e-12)
+        #expect(abs(try #require(onBackground.measurement).ratio - (try ratio("hsl(240 5% 55%)", "#ffffff"))) < 1e-12)
+        #expect(!onMuted.passes && !onBackground.passes && !report.passes)
+        // Three var()s, no percentage: Material's channels as much as a triplet; not read as one.
+        #expect(!set.bareHSLTriplets.contains("--chart-rgb"))
+    }
 }

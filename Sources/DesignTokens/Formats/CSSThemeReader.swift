@@ -619,6 +619,24 @@ public enum CSSThemeReader: TokenFormatReader {
                 return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTripletWithNumbers)
             }
         }
+        // A triplet with var() or calc() in it (`240 5% var(--l)`, `var(--h) 5% 55%`, `240 5%
+        // calc(var(--l) + 41%)`), used as `hsl(var(--x))`: read as hsl(…), filled in when
+        // resolved. At least one of saturation and lightness must be a percentage as written, so
+        // that Material's channels (`var(--r) var(--g) var(--b)`) are not taken for one (a new
+        // user's theme was skipped silently and passed).
+        if CSSVariables.mayReferToVariables(text) || text.lowercased().contains("calc(") {
+            let parts = splitTopLevel(text, by: " ").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+            func computed(_ p: String) -> Bool {
+                guard let (name, _) = singleFunction(p) else { return false }
+                return ["var", "calc", "min", "max", "clamp"].contains(name.lowercased())
+            }
+            func percent(_ p: String) -> Bool { p.hasSuffix("%") && isNumber(Substring(p.dropLast())) }
+            if parts.count == 3, parts.contains(where: computed),
+               isNumber(Substring(parts[0])) || computed(parts[0]),
+               parts[1...].allSatisfy({ percent($0) || computed($0) }), parts[1...].contains(where: percent) {
+                return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
+            }
+        }
         let commaWords = text.split(separator: ",").map { $0.trimmingSpaces() }
         if commaWords.count == 3, commaWords.allSatisfy({ isNumber(Substring($0)) }) {
             return Reading(value: .css(text), type: "channels", convention: .channels)
