@@ -112,7 +112,7 @@ import Testing
         let givesUpAfterTheFirstLook: @Sendable () -> Bool = { calls.withLock { n in n += 1; return n > 1 } }
         var budget = 10_000, notes: [String] = []
         #expect(throws: TokenError.self) {
-            try TokenAudit.oneColorPerToken(&results, from: 0, budget: &budget, of: 10_000, notes: &notes, isCancelled: givesUpAfterTheFirstLook)
+            try TokenAudit.oneColorPerToken(&results, budget: &budget, of: 10_000, notes: &notes, isCancelled: givesUpAfterTheFirstLook)
         }
         #expect(calls.withLock { $0 } == 2)
     }
@@ -387,5 +387,46 @@ import Testing
         #expect(!onMuted.passes && !onBackground.passes && !report.passes)
         // Three var()s, no percentage: Material's channels as much as a triplet; not read as one.
         #expect(!set.bareHSLTriplets.contains("--chart-rgb"))
+    }
+
+    /// Two passes found suggestions that could not converge: a token written once and audited in
+    /// two modes was offered one color per mode for the same line, each failing the other mode.
+    /// Now the line's modes get one color where one passes in all; where none does, files audited
+    /// as light and dark from `light-dark()` get a `light-dark()`, and class modes a conflict
+    /// naming the pair the color would break and the mode that needs its own value. A change to a
+    /// token reaches the pairs of its aliases too (`--sidebar-primary: var(--primary)`).
+    @Test("a value shared by modes or aliases gets a suggestion that breaks none of them")
+    func sharedValues() throws {
+        func audit(_ css: String, _ rules: [PairRule]) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        }
+        let muted = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        // light-dark() scheme modes: #888888 needs #767676 on white and #919191 on #2a2a2a.
+        let schemes = try audit(":root {\n  color-scheme: light dark;\n  --background: light-dark(#ffffff, #2a2a2a);\n  --muted-foreground: #888888;\n}\n", muted)
+        #expect(schemes.results.count == 2 && schemes.results.allSatisfy { $0.suggestionText == "light-dark(#767676, #919191)" && $0.suggestionConflict == nil },
+                "\(schemes.results.map { ($0.mode ?? "", $0.suggestionText ?? "") })")
+        // Class modes: `:root` only, dark inherits it; light passes, dark's fix would break light.
+        let classes = try audit(":root { --background: #ffffff; --muted: #f4f4f5; --muted-foreground: #6b6b6b; }\n.dark { --background: #3a3a3a; --muted: #27272a; }\n", muted)
+        let dark = classes.results.filter { $0.mode == "dark" && !$0.passes }
+        #expect(dark.count == 2 && dark.allSatisfy { $0.suggestion?.foreground.hex == "#a3a3a3" })
+        #expect(dark.allSatisfy { $0.suggestionConflict == "--muted-foreground's value at t.css line 1 is also its value in mode 'light', where this color fails --muted-foreground on --background (2.52:1): give --muted-foreground its own value in mode 'dark'" },
+                "\(dark.map { $0.suggestionConflict ?? "" })")
+        // Where one color passes in both modes of the line, both get it, with no conflict.
+        let one = try audit(":root { --background: #ffffff; --muted-foreground: #999999; }\n.dark { --background: #eeeeee; }\n", muted)
+        #expect(Set(one.results.compactMap { $0.suggestion?.foreground.hex }).count == 1 && one.results.allSatisfy { $0.suggestionConflict == nil })
+        // Two dark-scheme modes share the dark side of a light-dark(): one dark color for both.
+        let fg = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        let dimmed = try audit(":root { --background: #fff; --foreground: light-dark(#8a8a8a, #555555); }\n.dark { --background: #111; }\n.dark-dimmed { --background: #333; }\n", fg)
+        #expect(Set(dimmed.results.compactMap(\.suggestionText)).count == 1, "\(dimmed.results.map { $0.suggestionText ?? "" })")
+        let text = try #require(dimmed.results.first?.suggestionText)
+        for (mode, background) in [(CSSColorScheme.light, "#fff"), (.dark, "#111"), (.dark, "#333")] {
+            let c = try CSSColorParser.parse(text, context: CSSColorContext(colorScheme: mode)).color
+            #expect(ContrastMeasurement(foreground: DisplayColor(c), background: DisplayColor(try CSSColorParser.parse(background))).ratio >= 4.5, "\(text) on \(background)")
+        }
+        // An alias's pairs are the aliased token's too: a darker --primary for white text would
+        // break --sidebar-primary-foreground (dark text) on --sidebar-primary: var(--primary).
+        let pairs = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        let alias = try audit(":root { --primary: #3b82f6; --primary-foreground: #ffffff; --sidebar-primary: var(--primary); --sidebar-primary-foreground: #111827; }\n", pairs)
+        #expect(alias.notes.contains("--primary is the background of 2 pairs and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(alias.notes)")
     }
 }

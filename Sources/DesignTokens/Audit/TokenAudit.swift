@@ -75,6 +75,14 @@ public struct PairResult: Sendable {
     public var suggestionText: String?
     /// `backgroundSuggestion`'s color written likewise, measured again on this pair.
     public var backgroundSuggestionText: String?
+    /// Set when the suggested token's value is written on a line other modes use too (a token
+    /// set in `:root` only, audited in light and dark), no one color passes in all of them, and
+    /// this mode's color fails a pair of another: which, and that the token needs this mode's own
+    /// value (`TokenAudit.oneColorPerToken`). Files audited as light and dark from `light-dark()`
+    /// get a `light-dark()` suggestion instead (`writeLightDark`).
+    public var suggestionConflict: String?
+    /// The same for `backgroundSuggestion`.
+    public var backgroundSuggestionConflict: String?
 }
 
 /// Counts for one mode.
@@ -161,7 +169,7 @@ public enum TokenAudit {
     /// With `side` `.background`, the same for `backgroundSuggestion`s: one background color per
     /// background token in the mode that meets the targets of every pair on it, each with its
     /// text as it is (two texts on one brand color had been offered two different brand colors).
-    static func oneColorPerToken(_ results: inout [PairResult], from start: Int, budget: inout Int, of limit: Int,
+    static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
                                  side: NearestPassingColor.Moving = .foreground,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
         let moving = side == .background
@@ -175,82 +183,139 @@ public enum TokenAudit {
         }
         func stop() -> TokenError { TokenError(reason: "the audit was stopped: its request was abandoned (deadline)") }
         func suggested(_ r: PairResult) -> Bool { moving ? r.backgroundSuggestion != nil : r.suggestion != nil }
+        func own(_ r: PairResult) -> (path: String, token: ResolvedToken)? {
+            guard let t = moving ? r.background : r.foreground else { return nil }
+            return (moving ? r.backgroundPath : r.foregroundPath, t)
+        }
+        // The token the pair names (the one to change: its alias target may be shared by others,
+        // as a background or in other modes; a new user's pass changed primitives and broke 11
+        // more pairs), with the line that holds its value: modes that share that line share the
+        // change (a token set in `:root` only is dark's too: a new user's pass was sent back and
+        // forth between light's and dark's suggestions for one line). A `light-dark()` value
+        // changes one side per color scheme.
         var holders: [String: [Int]] = [:], order: [String] = []
-        for i in start..<results.count where results[i].measurement != nil {
-            guard results[i].foreground != nil, results[i].background != nil else { continue }
-            // The token the pair names: the one to change (its alias target may be shared by
-            // others, as a background or in other modes: a new user's pass changed primitives
-            // and broke 11 more pairs).
-            let holder = moving ? results[i].backgroundPath : results[i].foregroundPath
-            if holders[holder] == nil { order.append(holder) }
-            holders[holder, default: []].append(i)
+        for i in results.indices where results[i].measurement != nil {
+            guard results[i].foreground != nil, results[i].background != nil, let (path, token) = own(results[i]) else { continue }
+            let l = token.tokenLocation
+            var key = path + "\u{0}" + l.file + ":\(l.line):\(l.column)"
+            if lightDarkSides(token.css) != nil { key += "\u{0}" + TokenResolver.colorScheme(results[i].mode).rawValue }
+            if holders[key] == nil { order.append(key) }
+            holders[key, default: []].append(i)
+        }
+        // Token → the measured pairs it is a color of (either, itself or through an alias), built
+        // once: an audit can have thousands of pairs.
+        var reach: [String: [(index: Int, asForeground: Bool)]] = [:]
+        for i in results.indices where results[i].measurement != nil {
+            guard let fg = results[i].foreground, let bg = results[i].background else { continue }
+            for p in fg.chain { reach[p, default: []].append((i, true)) }
+            for p in bg.chain where !fg.chain.contains(p) { reach[p, default: []].append((i, false)) }
         }
         let role = moving ? "background" : "text color"
-        for holder in order {
-            let pairs = holders[holder]!
-            guard pairs.count > 1, pairs.contains(where: { suggested(results[$0]) }) else { continue }
-            let mode = results[pairs[0]].mode.map { " in mode '\($0)'" } ?? ""
-            guard pairs.count <= budget else {
-                notes.append("\(holder) is the \(role) of \(pairs.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
-                continue
-            }
-            if let isCancelled, isCancelled() { throw stop() }
-            budget -= pairs.count
-            let given = moving ? results[pairs[0]].background!.color : results[pairs[0]].foreground!.color
-            // The other color of each pair, as it is.
-            let others = pairs.map { DisplayColor(moving ? results[$0].foreground!.color : results[$0].background!.color) }
-            let backdrops = pairs.map { backdropSRGB(results[$0].backdrop) }
-            func measure(_ c: DisplayColor, _ k: Int) -> ContrastMeasurement {
-                moving ? ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
-                    : ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
-            }
-            let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
-                var worst = Double.infinity
-                for k in pairs.indices {
-                    if stopped() { return -.infinity }
-                    let t = results[pairs[k]].target
-                    worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
+        for key in order {
+            let owned = holders[key]!
+            guard owned.contains(where: { suggested(results[$0]) }) else { continue }
+            let holder = own(results[owned[0]])!.path
+            let modes = owned.reduce(into: [String?]()) { if !$0.contains(results[$1].mode) { $0.append(results[$1].mode) } }
+            // Every pair of those modes the change reaches: the token as either color of a pair,
+            // itself or through an alias (`--sidebar-primary: var(--primary)`).
+            let pairs = (reach[holder] ?? []).filter { modes.contains(results[$0.index].mode) }
+            // One color for every mode the line serves; failing that, one per mode.
+            var groups: [[(index: Int, asForeground: Bool)]] = modes.count > 1 ? [pairs] : []
+            for m in modes { groups.append(pairs.filter { results[$0.index].mode == m }) }
+            var sharedLineFailed = false
+            for (g, group) in groups.enumerated() {
+                let acrossModes = modes.count > 1 && g == 0
+                if !acrossModes && !sharedLineFailed && modes.count > 1 { break }
+                guard group.count > 1 || acrossModes, group.contains(where: { suggested(results[$0.index]) && own(results[$0.index])?.path == holder }) else { continue }
+                let mode = acrossModes ? " in modes \(modes.map { "'\($0 ?? "")'" }.joined(separator: ", "))" : results[group[0].index].mode.map { " in mode '\($0)'" } ?? ""
+                guard group.count <= budget else {
+                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
+                    if acrossModes { sharedLineFailed = true }
+                    continue
                 }
-                return worst
-            }.move
-            if cancelled { throw stop() }
-            guard found.passes else {
-                notes.append("\(holder) is the \(role) of \(pairs.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
-                continue
-            }
-            let reference = given.converted(to: .oklab).coordinates
-            let deltaEOK = ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
-            let deltaE2000 = ColorDifference.deltaE2000(found.color.color, given)
-            for (k, i) in pairs.enumerated() {
-                guard var c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
-                let m = measure(found.color, k)
-                c.measurement = m
-                c.value = results[i].target.value(of: m)
-                c.passes = c.value >= results[i].target.minimum
-                if moving {
-                    c.background = found.color
-                    (c.backgroundDeltaEOK, c.backgroundDeltaE2000) = (deltaEOK, deltaE2000)
-                    results[i].backgroundSuggestion = c
-                } else {
-                    c.direction = found.direction
-                    c.foreground = found.color
-                    (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
-                    results[i].suggestion = c
+                if let isCancelled, isCancelled() { throw stop() }
+                budget -= group.count
+                let given = own(results[owned[0]])!.token.color
+                // The other color of each pair, as it is.
+                let others = group.map { DisplayColor($0.asForeground ? results[$0.index].background!.color : results[$0.index].foreground!.color) }
+                let backdrops = group.map { backdropSRGB(results[$0.index].backdrop) }
+                func measure(_ c: DisplayColor, _ k: Int) -> ContrastMeasurement {
+                    group[k].asForeground ? ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
+                        : ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
                 }
+                let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
+                    var worst = Double.infinity
+                    for k in group.indices {
+                        if stopped() { return -.infinity }
+                        let t = results[group[k].index].target
+                        worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
+                    }
+                    return worst
+                }.move
+                if cancelled { throw stop() }
+                guard found.passes else {
+                    if acrossModes { sharedLineFailed = true } else {
+                        notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
+                    }
+                    continue
+                }
+                let reference = given.converted(to: .oklab).coordinates
+                let deltaEOK = ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
+                let deltaE2000 = ColorDifference.deltaE2000(found.color.color, given)
+                for (k, pair) in group.enumerated() where own(results[pair.index])?.path == holder {
+                    let i = pair.index
+                    guard var c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
+                    let m = measure(found.color, k)
+                    c.measurement = m
+                    c.value = results[i].target.value(of: m)
+                    c.passes = c.value >= results[i].target.minimum
+                    if moving {
+                        c.background = found.color
+                        (c.backgroundDeltaEOK, c.backgroundDeltaE2000) = (deltaEOK, deltaE2000)
+                        results[i].backgroundSuggestion = c
+                    } else {
+                        c.direction = found.direction
+                        c.foreground = found.color
+                        (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
+                        results[i].suggestion = c
+                    }
+                }
+            }
+            guard sharedLineFailed else { continue }
+            // No one color serves every mode of the line: each mode's suggestion, applied there,
+            // is measured in the others; where it fails one, the pair says so.
+            for i in owned {
+                guard let c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
+                let color = moving ? c.background : c.foreground
+                let broken = pairs.first { p in
+                    let r = results[p.index]
+                    guard r.mode != results[i].mode else { return false }
+                    let m = p.asForeground
+                        ? ContrastMeasurement(foreground: color, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
+                        : ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: color, backdrop: backdropSRGB(r.backdrop))
+                    return r.target.value(of: m) < r.target.minimum
+                }
+                guard let broken else { continue }
+                let r = results[broken.index], t = own(results[i])!.token.tokenLocation
+                let m = broken.asForeground
+                    ? ContrastMeasurement(foreground: color, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
+                    : ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: color, backdrop: backdropSRGB(r.backdrop))
+                let conflict = "\(holder)'s value at \(t.file) line \(t.line) is also its value in mode '\(r.mode ?? "")', where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): give \(holder) its own value in mode '\(results[i].mode ?? "")'"
+                if moving { results[i].backgroundSuggestionConflict = conflict } else { results[i].suggestionConflict = conflict }
             }
         }
     }
 
-    /// Writes each suggestion of the results from `start` (one mode) as its token's color is
+    /// Writes each suggestion of the results as its token's color is
     /// written (`TokenNotation`, the notation of the text the token's color came from; bare HSL
     /// triplets from `triplets`), and measures the text again: the suggestions were measured on
     /// 8-bit colors, and a text rounded to the notation's digits (`hsl()`'s 0.1%) can miss the
     /// target by a hair, so digits are added (up to 6 more) until the text passes on every pair
-    /// the color is suggested for (one color per token: all of its pairs in the mode), and hex
-    /// is written when none does.
-    static func writeSuggestions(_ results: inout [PairResult], from start: Int, triplets: Set<String>) {
-        let mode = start < results.count ? TokenResolver.colorScheme(results[start].mode) : .light
-        func written(_ color: DisplayColor, as token: ResolvedToken, passing: (DisplayColor) -> Bool) -> String {
+    /// the color is suggested for (one color per token: all of its pairs in the modes that share
+    /// it), and hex is written when none does. A `light-dark()` value's side of the mode's color
+    /// scheme is written as that side is.
+    static func writeSuggestions(_ results: inout [PairResult], triplets: Set<String>) {
+        func written(_ color: DisplayColor, as token: ResolvedToken, mode: CSSColorScheme, passing: (DisplayColor) -> Bool) -> String {
             let hex = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
             // A `light-dark()` value: the side of the mode's color scheme is what changes.
             let css = TokenAudit.lightDarkSides(token.css)?[mode == .dark ? 1 : 0] ?? token.css
@@ -269,17 +334,18 @@ public enum TokenAudit {
         for background in [false, true] {
             func color(_ r: PairResult) -> DisplayColor? { background ? r.backgroundSuggestion?.background : r.suggestion?.foreground }
             var groups: [String: [Int]] = [:], order: [String] = []
-            for i in start..<results.count {
+            for i in results.indices {
                 guard let c = color(results[i]), results[i].foreground != nil, results[i].background != nil else { continue }
                 let key = (background ? results[i].backgroundPath : results[i].foregroundPath) + "\u{0}"
-                    + Color.srgb(c.srgb.x, c.srgb.y, c.srgb.z, alpha: c.alpha).hex
+                    + Color.srgb(c.srgb.x, c.srgb.y, c.srgb.z, alpha: c.alpha).hex + "\u{0}" + TokenResolver.colorScheme(results[i].mode).rawValue
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(i)
             }
             for key in order {
                 let pairs = groups[key]!
                 let first = results[pairs[0]]
-                let text = written(color(first)!, as: background ? first.background! : first.foreground!) { read in
+                let text = written(color(first)!, as: background ? first.background! : first.foreground!,
+                                   mode: TokenResolver.colorScheme(first.mode)) { read in
                     pairs.allSatisfy { i in
                         let r = results[i]
                         let m = background
@@ -308,18 +374,32 @@ public enum TokenAudit {
     /// side taken from the other color scheme's suggestion for the token when its modes agree on
     /// one, else kept as written. (A hex alone pasted over a `light-dark()` token fixes one
     /// scheme and breaks the other.) Background suggestions likewise.
-    static func writeLightDark(_ results: inout [PairResult]) {
+    ///
+    /// With `schemeModes` (the files have one mode, audited as `light` and `dark` because they use
+    /// `light-dark()`), a token with one value for both whose suggestion for one scheme fails the
+    /// other (`suggestionConflict`) gets `light-dark()` too, its passing side as written (a
+    /// hostile pass: `--foreground: #7a7a7a` on `light-dark(#fff, #222)` was given #767676 in
+    /// light and #898989 in dark, each failing the other).
+    static func writeLightDark(_ results: inout [PairResult], schemeModes: Bool) {
+        // The sides of a token's value: its `light-dark()` colors, or, in scheme modes, its one
+        // value twice where no one color serves both schemes.
+        func sides(_ token: ResolvedToken, conflict: String?) -> [String]? {
+            lightDarkSides(token.css) ?? (schemeModes && conflict != nil ? [token.css, token.css] : nil)
+        }
         // (token, scheme) → the texts suggested for it there.
         var suggested: [String: Set<String>] = [:]
         func key(_ path: String, _ scheme: CSSColorScheme) -> String { path + "\u{0}" + scheme.rawValue }
         for r in results {
             let scheme = TokenResolver.colorScheme(r.mode)
-            if let t = r.suggestionText, let fg = r.foreground, lightDarkSides(fg.css) != nil { suggested[key(r.foregroundPath, scheme), default: []].insert(t) }
-            if let t = r.backgroundSuggestionText, let bg = r.background, lightDarkSides(bg.css) != nil { suggested[key(r.backgroundPath, scheme), default: []].insert(t) }
+            if let t = r.suggestionText, let fg = r.foreground, sides(fg, conflict: r.suggestionConflict) != nil {
+                suggested[key(r.foregroundPath, scheme), default: []].insert(t)
+            }
+            if let t = r.backgroundSuggestionText, let bg = r.background, sides(bg, conflict: r.backgroundSuggestionConflict) != nil {
+                suggested[key(r.backgroundPath, scheme), default: []].insert(t)
+            }
         }
         guard !suggested.isEmpty else { return }
-        func combined(_ text: String, _ path: String, _ css: String, _ scheme: CSSColorScheme) -> String {
-            guard let sides = lightDarkSides(css) else { return text }
+        func combined(_ text: String, _ path: String, _ sides: [String], _ scheme: CSSColorScheme) -> String {
             let other: CSSColorScheme = scheme == .dark ? .light : .dark
             let agreed = suggested[key(path, other)].flatMap { $0.count == 1 ? $0.first : nil }
             let otherText = agreed ?? sides[other == .dark ? 1 : 0]
@@ -327,8 +407,14 @@ public enum TokenAudit {
         }
         for i in results.indices {
             let r = results[i], scheme = TokenResolver.colorScheme(r.mode)
-            if let t = r.suggestionText, let fg = r.foreground { results[i].suggestionText = combined(t, r.foregroundPath, fg.css, scheme) }
-            if let t = r.backgroundSuggestionText, let bg = r.background { results[i].backgroundSuggestionText = combined(t, r.backgroundPath, bg.css, scheme) }
+            if let t = r.suggestionText, let fg = r.foreground, let s = sides(fg, conflict: r.suggestionConflict) {
+                results[i].suggestionText = combined(t, r.foregroundPath, s, scheme)
+                results[i].suggestionConflict = nil
+            }
+            if let t = r.backgroundSuggestionText, let bg = r.background, let s = sides(bg, conflict: r.backgroundSuggestionConflict) {
+                results[i].backgroundSuggestionText = combined(t, r.backgroundPath, s, scheme)
+                results[i].backgroundSuggestionConflict = nil
+            }
         }
     }
 
@@ -628,16 +714,16 @@ public enum TokenAudit {
                 if result.unresolved != nil { summary.unresolved += 1 } else if result.passes { summary.passing += 1 } else { summary.failing += 1 }
                 results.append(result)
             }
-            if options.suggest {
-                for side in [NearestPassingColor.Moving.foreground, .background] {
-                    try TokenAudit.oneColorPerToken(&results, from: modeStart, budget: &jointPairs, of: options.maximumSuggestions,
-                                                    side: side, notes: &notes, isCancelled: options.isCancelled)
-                }
-                TokenAudit.writeSuggestions(&results, from: modeStart, triplets: set.bareHSLTriplets)
-            }
             summaries.append(summary)
         }
-        if options.suggest { TokenAudit.writeLightDark(&results) }
+        if options.suggest {
+            for side in [NearestPassingColor.Moving.foreground, .background] {
+                try TokenAudit.oneColorPerToken(&results, budget: &jointPairs, of: options.maximumSuggestions,
+                                                side: side, notes: &notes, isCancelled: options.isCancelled)
+            }
+            TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets)
+            TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2)
+        }
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")

@@ -109,7 +109,7 @@ enum TokenAuditJSON {
                     ("css", .string(r.suggestionText ?? ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.foregroundDeltaEOK)),
-                ]))
+                ] + (r.suggestionConflict.map { [("conflict", JSON.string($0))] } ?? [])))
             }
             if let s = r.backgroundSuggestion, let bg = r.background {
                 // The text would flip from light to dark (or back): the background moved instead.
@@ -119,7 +119,7 @@ enum TokenAuditJSON {
                     ("css", .string(r.backgroundSuggestionText ?? ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.backgroundDeltaEOK)),
-                ]))
+                ] + (r.backgroundSuggestionConflict.map { [("conflict", JSON.string($0))] } ?? [])))
             }
             p.append("summary", .string(describe(r)))
             return .object(p)

@@ -35,7 +35,7 @@ enum TokenAuditJUnit {
                 } else if !r.passes {
                     var body = TokenAuditJSON.describe(r) + "\n" + r.target.basis
                     if let s = r.suggestion {
-                        body += "\nnearest passing \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))"
+                        body += "\nnearest passing \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(r.suggestionConflict.map { " (\($0))" } ?? "")"
                     }
                     if let s = r.backgroundSuggestion {
                         body += "\nor nearest passing \(r.backgroundPath), keeping the text light or dark: \(TokenAuditJSON.written(s.background, r.backgroundSuggestionText))"

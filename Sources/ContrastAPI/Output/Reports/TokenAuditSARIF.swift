@@ -40,7 +40,7 @@ enum TokenAuditSARIF {
         for r in report.results where !r.passes {
             let id = ruleID(r)
             var message = TokenAuditJSON.describe(r)
-            if let s = r.suggestion { message += "; nearest passing color for \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))" }
+            if let s = r.suggestion { message += "; nearest passing color for \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(r.suggestionConflict.map { " (\($0))" } ?? "")" }
             if let s = r.backgroundSuggestion { message += ", or for \(r.backgroundPath) (keeping the text light or dark): \(TokenAuditJSON.written(s.background, r.backgroundSuggestionText))" }
             var o = JSONObject()
             o.append("ruleId", .string(id))

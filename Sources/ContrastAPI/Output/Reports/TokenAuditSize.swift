@@ -38,6 +38,7 @@ enum TokenAuditSize {
             let backgroundSuggestion = r.backgroundSuggestion == nil ? 0 : 100 + 2 * weight(r.backgroundPath)
             // The suggestions written as their tokens are (`css` in JSON, before the hex elsewhere).
             let written = (r.suggestionText.map { 16 + weight($0) } ?? 0) + (r.backgroundSuggestionText.map { 16 + weight($0) } ?? 0)
+                + (r.suggestionConflict.map { 20 + weight($0) } ?? 0) + (r.backgroundSuggestionConflict.map { 20 + weight($0) } ?? 0)
             switch format {
             case .json:
                 // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,

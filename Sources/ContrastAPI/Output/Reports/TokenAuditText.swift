@@ -53,7 +53,8 @@ enum TokenAuditText {
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
-                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background))"
+                let conflict = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map { "; \($0)" }.joined()
+                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background)\(conflict))"
             }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
