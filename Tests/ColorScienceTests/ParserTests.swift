@@ -65,13 +65,28 @@ struct ParserTests {
         // Each property once: the long one fails, is remembered, and every reference fails with it.
         var values = ["--deep": nested(2000), "--ok": "var(--brand)", "--brand": "#0066cc", "--a": "var(--b)", "--b": "var(--a)"]
         for k in 0..<50 { values["--t\(k)"] = "var(--deep)" }
-        let each = CSSVariables(values).expandingEach()
+        var unbounded = Int.max
+        let each = CSSVariables(values).expandingEach(budget: &unbounded)
         #expect(each.values["--ok"] == "#0066cc" && each.values["--t0"] == "var(--deep)")
         #expect(each.failures["--deep"] == .invalid("variables expand to more than 8192 characters"))
         #expect(each.failures["--t7"] == .invalid("variables expand to more than 8192 characters"))
         #expect(throws: ColorParseError.invalid("variables expand to more than 8192 characters")) { try each.substitute(in: "var(--t3)") }
         #expect(throws: ColorParseError.self) { try each.substitute(in: "var(--a)") }
         #expect(try each.substitute(in: "color-mix(in oklab, var(--ok), white)") == "color-mix(in oklab, #0066cc, white)")
+        // A hostile pass: 9,900 properties each mixing a property that doubles 8 times (7.7 KB
+        // each once substituted) held 180 MB. The substituted text is bounded in all: past the
+        // budget, properties fail naming it, and what was substituted stays.
+        var fanOut = ["--c0": "#777"]
+        for i in 1...8 { fanOut["--c\(i)"] = "color-mix(in srgb, var(--c\(i - 1)) 50%, var(--c\(i - 1)))" }
+        for k in 0..<200 { fanOut["--p\(k)"] = "color-mix(in srgb, var(--c8) 50%, #fff)" }
+        var budget = 100_000
+        let bounded = CSSVariables(fanOut).expandingEach(budget: &budget)
+        #expect(budget <= 0)
+        let substituted = bounded.values.filter { !$0.value.contains("var(") }.count
+        #expect(substituted > 2 && substituted < 40, "\(substituted)")
+        let refused = bounded.failures.values.filter { $0.message.hasPrefix("the custom properties substitute to too much text in all") }.count
+        #expect(refused + substituted == fanOut.count, "\(refused) + \(substituted)")
+        #expect(bounded.values.values.reduce(0) { $0 + $1.utf8.count } < 200_000)
     }
 
     @Test("C19: #RRGGBBAA by default, #AARRGGBB only when asked")

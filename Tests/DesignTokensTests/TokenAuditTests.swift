@@ -429,4 +429,54 @@ import Testing
         let alias = try audit(":root { --primary: #3b82f6; --primary-foreground: #ffffff; --sidebar-primary: var(--primary); --sidebar-primary-foreground: #111827; }\n", pairs)
         #expect(alias.notes.contains("--primary is the background of 2 pairs and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(alias.notes)")
     }
+
+    /// A hostile pass: 9,900 tokens each `color-mix(in srgb, var(--c8) 50%, #fff)`, where `--c8`
+    /// doubles a mix 8 times (7.7 KB once substituted, 11 ms to read), held the heavy-work pool
+    /// for 30 s and 180 MB. What var() adds to the text read is bounded in all: past it, tokens
+    /// fail at once naming the limit.
+    @Test("what var() adds to the token values read is bounded in all")
+    func substitutionGrowthIsBounded() throws {
+        var css = [":root {", "--c0: #777;"]
+        for i in 1...8 { css.append("--c\(i): color-mix(in srgb, var(--c\(i - 1)) 50%, var(--c\(i - 1)));") }
+        for k in 0..<300 { css.append("--p\(k): color-mix(in srgb, var(--c8) 50%, #fff);") }
+        css.append("}")
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css.joined(separator: "\n"))])
+        let resolver = TokenResolver(set)
+        var read = 0, refused = 0
+        for k in 0..<300 {
+            switch resolver.resolve("--p\(k)", mode: nil) {
+            case .success: read += 1
+            case .failure(.error(let e)):
+                #expect(e.reason.hasPrefix("var() in the files' colors adds more than 1048576 characters in all"), "\(e.reason)")
+                refused += 1
+            default: Issue.record("--p\(k)")
+            }
+        }
+        // 1 Mi / ~7.7 KB: about 136 read, the rest refused.
+        #expect(read > 100 && read < 180 && read + refused == 300, "\(read) read, \(refused) refused")
+    }
+
+    /// Two passes: `#8888` on `#f0f0f0` (1.73:1) had no suggestion and no word: no lightness at
+    /// opacity 0.53 passes, nor does more opacity of that gray. An opaque color of its hue is
+    /// suggested; where nothing passes (`rgb(0 0 0 / 0.2)` on `rgb(0 0 0 / 0.1)` over an
+    /// unknown backdrop), a note says so.
+    @Test("translucent text no lightness or opacity fixes gets an opaque suggestion, or a note")
+    func translucentTextFallbacks() throws {
+        let set = TokenSet(format: .dtcg, tokens: [
+            DesignToken(path: "color.text.faint", base: .css("#8888"), location: Self.at(1)),
+            DesignToken(path: "color.surface.base", base: .css("#f0f0f0"), location: Self.at(2)),
+            DesignToken(path: "color.text.ghost", base: .css("rgb(0 0 0 / 0.2)"), location: Self.at(3)),
+            DesignToken(path: "color.surface.glass", base: .css("rgb(0 0 0 / 0.1)"), location: Self.at(4)),
+        ], modes: [])
+        let faint = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("color.text.faint"), background: try TokenPattern("color.surface.base"), source: "rules[0]")])
+        let r = try #require(faint.results.first)
+        let m = try #require(r.measurement)
+        #expect(!r.passes && abs(m.ratio - 1.73) < 0.01, "\(m.ratio)")
+        let s = try #require(r.suggestion)
+        #expect(s.foreground.alpha == 1 && s.passes && s.value >= 4.5, "\(s.foreground.hex) \(s.value)")
+        #expect(faint.notes.allSatisfy { !$0.contains("no suggested color") })
+        let ghost = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("color.text.ghost"), background: try TokenPattern("color.surface.glass"), source: "rules[0]")])
+        #expect(ghost.results.first?.suggestion == nil && ghost.results.first?.passes == false)
+        #expect(ghost.notes.contains { $0.hasPrefix("1 failing pair has no suggested color (color.text.ghost on color.surface.glass)") }, "\(ghost.notes)")
+    }
 }

@@ -432,6 +432,17 @@ public enum TokenAudit {
                                              foregroundDeltaEOK: 0, foregroundDeltaE2000: 0, backgroundDeltaEOK: 0, backgroundDeltaE2000: 0)
     }
 
+    /// For translucent text that neither lightness at its opacity nor more opacity fixes: the
+    /// nearest opaque color of its hue that passes (a new user's `#8888` on `#f0f0f0` failed at
+    /// 1.73:1 with no suggestion and no word). nil for opaque text, or when none passes.
+    static func opaqueSuggestion(_ foreground: Color, on background: Color, backdrop: SIMD3<Double>?,
+                                 target: ContrastTarget) -> NearestPassingColor.Candidate? {
+        guard foreground.alpha < 1 else { return nil }
+        var opaque = foreground
+        opaque.alpha = 1
+        return NearestPassingColor.suggest(foreground: opaque, background: background, backdrop: backdrop, target: target).best
+    }
+
     /// Whether a suggested pair puts the text on the other side of the background's luminance
     /// than the measured pair `m` (WCAG 2 relative luminance, composited as measured).
     static func flipsPolarity(_ c: NearestPassingColor.Candidate, from m: ContrastMeasurement) -> Bool {
@@ -634,6 +645,8 @@ public enum TokenAudit {
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
         var suggestions = 0, suggestionsLeftOut = false
+        // Failing pairs no color of the text's hue fixes (said in a note, never silently).
+        var unsuggested = 0, unsuggestedExample: String? = nil
         // Pairs the one-color-per-token searches may still measure, over every mode.
         var jointPairs = options.maximumSuggestions
         for mode in modes {
@@ -702,6 +715,11 @@ public enum TokenAudit {
                             suggestions += 1
                             let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                             result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
+                                ?? TokenAudit.opaqueSuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
+                            if result.suggestion == nil {
+                                unsuggested += 1
+                                if unsuggestedExample == nil { unsuggestedExample = "\(pair.fg) on \(pair.bg)\(mode.map { " in mode '\($0)'" } ?? "")" }
+                            }
                             if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
                                 let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
                                                                     target: target, moving: .background)
@@ -727,6 +745,9 @@ public enum TokenAudit {
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
+        }
+        if let example = unsuggestedExample {
+            notes.append("\(unsuggested) failing pair\(unsuggested == 1 ? " has" : "s have") no suggested color (\(example)\(unsuggested > 1 ? ", …" : "")): no lightness of the text's hue reaches the target on that background, at the text's opacity or opaque, nor does more opacity; another hue, or a background change, is needed")
         }
         if suggestionsLeftOut {
             notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")

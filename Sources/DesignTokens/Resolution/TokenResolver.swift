@@ -43,6 +43,14 @@ public final class TokenResolver: @unchecked Sendable {
     private var folded: [String: [Int]] = [:]
     private var memo: [String: Result<ResolvedToken, ResolutionFailure>] = [:]
     private var variables: [String: CSSVariables] = [:]
+    /// Characters the substituted custom properties of every mode may hold in all, and that
+    /// substitution may add to the token values read (1 Mi each: a thousand-property theme of
+    /// aliases and `color-mix()` holds tens of KB per mode, and substitution mostly shortens).
+    public static let maximumSubstitutedCharacters = 1 << 20
+    private var substitutionBudget = TokenResolver.maximumSubstitutedCharacters
+    /// Characters var() substitution has added to the token values read so far (at most
+    /// `maximumSubstitutedCharacters`).
+    private var substitutedGrowth = 0
 
     /// Custom properties from outside the files (the request's `variables`): for var() in token
     /// values, and as the target of a CSS alias (`--fg: var(--brand)`); a token of the same name
@@ -148,6 +156,18 @@ public final class TokenResolver: @unchecked Sendable {
         case .css(let text):
             let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
+            if context.variables != nil {
+                // What var() adds to the text to parse is bounded in all: a hostile pass's 9,900
+                // tokens of color-mix(var(--c8) …), where --c8 doubles 8 times, were 7.7 KB each
+                // to parse (11 ms) and held the heavy-work pool for 30 s.
+                let spent = TokenError(file: location.file, path: token.path, location: location,
+                                       reason: "var() in the files' colors adds more than \(Self.maximumSubstitutedCharacters) characters in all to the text to read (nested var() and color-mix() of var() multiply it); this token was not read")
+                guard substitutedGrowth <= Self.maximumSubstitutedCharacters else { return .failure(.error(spent)) }
+                if let expanded = try? context.variables!.substitute(in: text) {
+                    substitutedGrowth += Swift.max(0, expanded.utf8.count - text.utf8.count)
+                    guard substitutedGrowth <= Self.maximumSubstitutedCharacters else { return .failure(.error(spent)) }
+                }
+            }
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 var css = text
@@ -174,8 +194,9 @@ public final class TokenResolver: @unchecked Sendable {
             default: break
             }
         }
-        // Each property substituted once for the mode, not again for every token using it.
-        let v = CSSVariables(values).expandingEach()
+        // Each property substituted once for the mode, not again for every token using it, all
+        // modes within one budget of substituted text.
+        let v = CSSVariables(values).expandingEach(budget: &substitutionBudget)
         variables[key] = v
         return v
     }
