@@ -234,6 +234,13 @@ struct TokensAuditTests {
         #expect(text.headers["content-type"]?.hasPrefix("text/plain") == true)
         #expect(text.text.hasSuffix("FAIL\n"))
         #expect(text.text.contains("--muted-foreground"))
+        // Weights (a hostile pass: q=0 was read as acceptance).
+        for (accept, type) in [("application/json;q=0, text/plain", "text/plain"), ("application/sarif+json;q=0, text/plain;q=0.1", "text/plain"),
+                               ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json")] {
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn")]),
+                                     headers: ["Content-Type": "application/json", "Accept": accept])
+            #expect(r.headers["content-type"]?.hasPrefix(type) == true, "\(accept): \(r.headers["content-type"] ?? "")")
+        }
         // failOn: the same report, 422.
         let failed = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn"), ("failOn", "failure")]))
         #expect(failed.status == 422)

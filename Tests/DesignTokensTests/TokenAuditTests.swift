@@ -479,4 +479,14 @@ import Testing
         #expect(ghost.results.first?.suggestion == nil && ghost.results.first?.passes == false)
         #expect(ghost.notes.contains { $0.hasPrefix("1 failing pair has no suggested color (color.text.ghost on color.surface.glass)") }, "\(ghost.notes)")
     }
+
+    /// A hostile pass: `--l: calc(40%)` (or `40px`, `NaN`) in `hsl(0 0% var(--l))` was "'--l' is
+    /// not defined in variables", though the file defines it. The message says what it is.
+    @Test("var() of a defined property that a color cannot take says what it is")
+    func unusableCustomProperty() throws {
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root {\n  --background: #fff;\n  --l: calc(40%);\n  --foreground: hsl(0 0% var(--l));\n}\n")])
+        guard case .failure(.error(let e)) = TokenResolver(set).resolve("--foreground", mode: nil) else { Issue.record("resolved"); return }
+        #expect(e.reason.contains("var(--l): '--l' (t.css line 3) is an expression, which this reader does not substitute inside a color"), "\(e.reason)")
+        #expect(!e.reason.contains("not defined"))
+    }
 }

@@ -34,6 +34,14 @@ public struct CSSVariables: Sendable, Equatable {
         (self.values, self.failures) = (values, failures)
     }
 
+    /// A set of properties and properties that exist but cannot be substituted, each with why
+    /// (`unusable`: name → reason, e.g. "'--l' is a calc() expression (t.css line 3), …"): a
+    /// reference to one fails with that reason rather than "not defined".
+    public init(_ values: [String: String], unusable: [String: String]) {
+        self.values = values
+        self.failures = unusable.mapValues { ColorParseError.invalid($0) }
+    }
+
     /// The same properties with every value's `var()` substituted once, all values sharing one
     /// cache, and the failures remembered: each later substitution is then linear in its own
     /// text. A theme file's properties are substituted for every token that refers to them; a

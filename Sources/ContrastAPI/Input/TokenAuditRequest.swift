@@ -1,4 +1,5 @@
 import AppleDesign
+import Foundation
 import ColorScience
 import DesignTokens
 import HTTPServer
@@ -163,12 +164,27 @@ struct TokenAuditRequest {
         return false
     }
 
-    /// The report an `Accept` header asks for, when it names one.
+    /// The report an `Accept` header asks for, when it names one (RFC 9110 §12.5.1): of the
+    /// media types it names that a report has (`application/json`, `application/sarif+json`,
+    /// `application/junit+xml`, `application/xml`, `text/xml`, `text/plain`), the one of the
+    /// highest weight, the first on a tie; a weight of 0 (or one not read as `0...1`) refuses
+    /// the type (a hostile pass: `application/json;q=0, text/plain` was answered with JSON).
+    /// Wildcards name none. nil: the default (JSON, or `report`).
     static func reportFromAccept(_ request: HTTPRequest) -> Report? {
         guard let accept = request.header("accept")?.lowercased() else { return nil }
-        if accept.contains("application/sarif+json") { return .sarif }
-        if accept.contains("application/junit+xml") || accept.contains("application/xml") || accept.contains("text/xml") { return .junit }
-        if accept.contains("text/plain") && !accept.contains("application/json") { return .text }
-        return nil
+        let types: [String: Report] = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
+                                       "application/xml": .junit, "text/xml": .junit, "text/plain": .text]
+        var best: (report: Report, weight: Double)? = nil
+        for member in accept.split(separator: ",") {
+            let fields = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let type = fields.first, let report = types[type] else { continue }
+            var weight = 1.0
+            if let q = fields.dropFirst().first(where: { $0.hasPrefix("q=") }) {
+                guard let w = Double(q.dropFirst(2)), w >= 0, w <= 1 else { continue }
+                weight = w
+            }
+            if weight > 0, weight > (best?.weight ?? 0) { best = (report, weight) }
+        }
+        return best?.report
     }
 }

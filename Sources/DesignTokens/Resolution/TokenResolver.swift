@@ -186,17 +186,23 @@ public final class TokenResolver: @unchecked Sendable {
     private func variables(for mode: String?) -> CSSVariables {
         let key = mode ?? ""
         if let v = variables[key] { return v }
-        var values = external
+        var values = external, unusable: [String: String] = [:]
         for t in set.tokens where t.path.hasPrefix("--") {
             switch t.value(in: mode) {
             case .css(let text)?: values[t.path] = text
             case .alias(let target)?: values[t.path] = target.hasPrefix("--") ? "var(\(target))" : nil
+            case .other(let type)?:
+                // Defined, but not text a color can take (a hostile pass: `--l: calc(40%)` in
+                // `hsl(0 0% var(--l))` was "'--l' is not defined").
+                let l = t.location(in: mode)
+                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+                unusable[t.path] = "var(\(t.path)): '\(t.path)' (\(l.file) line \(l.line)) is \(article) \(type), which this reader does not substitute inside a color: write a number, percentage, angle or color there"
             default: break
             }
         }
         // Each property substituted once for the mode, not again for every token using it, all
         // modes within one budget of substituted text.
-        let v = CSSVariables(values).expandingEach(budget: &substitutionBudget)
+        let v = CSSVariables(values, unusable: unusable).expandingEach(budget: &substitutionBudget)
         variables[key] = v
         return v
     }
