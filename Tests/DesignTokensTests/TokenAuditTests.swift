@@ -489,4 +489,21 @@ import Testing
         #expect(e.reason.contains("var(--l): '--l' (t.css line 3) is an expression, which this reader does not substitute inside a color"), "\(e.reason)")
         #expect(!e.reason.contains("not defined"))
     }
+
+    /// A hostile pass: `--foreground: hsl(240 5% 1e308%)` was skipped as not a color (its pair
+    /// vanished, "no pair was checked"), and the triplets `none 50% 80%` and `240 5% 60% / 0.5`,
+    /// which `hsl(var(--x))` reads, likewise. A color function is kept and its pair says why it
+    /// is no color; those triplets are read.
+    @Test("a color function the parser refuses is reported, triplets with none or alpha are read")
+    func refusedColorFunctionsAndTriplets() throws {
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root {\n  --a: hsl(240 5% 1e308%);\n  --b: none 50% 80%;\n  --c: 240 5% 60% / 0.5;\n}\n")])
+        let resolver = TokenResolver(set)
+        guard case .failure(.error(let e)) = resolver.resolve("--a", mode: nil) else { Issue.record("--a resolved or skipped"); return }
+        #expect(e.reason.hasPrefix("'hsl(240 5% 1e308%)' is not a color"), "\(e.reason)")
+        guard case .success(let b) = resolver.resolve("--b", mode: nil), case .success(let c) = resolver.resolve("--c", mode: nil) else { Issue.record("triplets"); return }
+        let (bHex, cHex) = (try CSSColorParser.parse("hsl(none 50% 80%)").hex, try CSSColorParser.parse("hsl(240 5% 60% / 0.5)").hex)
+        #expect(b.color.hex == bHex)
+        #expect(c.color.alpha == 0.5 && c.color.hex == cHex)
+        #expect(set.bareHSLTriplets.isSuperset(of: ["--b", "--c"]))
+    }
 }

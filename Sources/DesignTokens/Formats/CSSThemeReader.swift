@@ -619,6 +619,14 @@ public enum CSSThemeReader: TokenFormatReader {
                 return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTripletWithNumbers)
             }
         }
+        // A triplet with `none` or an alpha (`none 50% 80%`, `240 5% 60% / 0.5`), which
+        // `hsl(var(--x))` reads too (a hostile pass: both were skipped as not colors).
+        let spaced = text.split(separator: " ")
+        let head = spaced.count == 5 && spaced[3] == "/" ? Array(spaced[0..<3]) : spaced.count == 3 ? Array(spaced) : []
+        if head.count == 3, spaced.count == 5 || head.contains(where: { $0.lowercased() == "none" }),
+           head[1...].allSatisfy({ $0.hasSuffix("%") || $0.lowercased() == "none" }), couldBeColor("hsl(\(text))") {
+            return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
+        }
         // A triplet with var() or calc() in it (`240 5% var(--l)`, `var(--h) 5% 55%`, `240 5%
         // calc(var(--l) + 41%)`), used as `hsl(var(--x))`: read as hsl(…), filled in when
         // resolved. At least one of saturation and lightness must be a percentage as written, so
@@ -648,6 +656,12 @@ public enum CSSThemeReader: TokenFormatReader {
             return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
         }
         if couldBeColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
+        // A color function the parser refuses (`hsl(240 5% 1e308%)`) is still meant as a color:
+        // kept, so that a pair of it says why (a hostile pass: it was skipped as not a color,
+        // and its pair vanished).
+        if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
+            return Reading(value: .css(text), type: nil, convention: nil)
+        }
         let type = otherType(text)
         // A number, percentage or angle is kept as text for var() inside a color
         // (`hsl(240 5% var(--l))`: a new user's theme had "--l is not defined").
