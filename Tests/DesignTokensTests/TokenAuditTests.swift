@@ -146,7 +146,7 @@ import Testing
         let capped = try TokenAudit.run(set(150), rules: rules, options: options)
         #expect(capped.results.count { $0.suggestion != nil } == 100)
         #expect(capped.notes.contains("only the first 100 failing pairs have a suggested color"), "\(capped.notes)")
-        #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs: one color for all of them is searched over at most 100 pairs in an audit, and 100 are left; each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
+        #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs, more than the 100 the search for one color for all of a token's pairs has left (it measures at most 100 pairs in an audit): each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
     }
 
     /// A hostile pass: translucent text (`rgb(0 0 0 / 0.4)` on `#eeeeee`, 2.79:1) failed with no

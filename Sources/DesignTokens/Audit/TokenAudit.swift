@@ -229,7 +229,7 @@ public enum TokenAudit {
                 guard group.count > 1 || acrossModes, group.contains(where: { suggested(results[$0.index]) && own(results[$0.index])?.path == holder }) else { continue }
                 let mode = acrossModes ? " in modes \(modes.map { "'\($0 ?? "")'" }.joined(separator: ", "))" : results[group[0].index].mode.map { " in mode '\($0)'" } ?? ""
                 guard group.count <= budget else {
-                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode): one color for all of them is searched over at most \(limit) pairs in an audit, and \(budget) are left; each failing pair's suggestion passes on that pair alone")
+                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than the \(budget) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit): each failing pair's suggestion passes on that pair alone")
                     if acrossModes { sharedLineFailed = true }
                     continue
                 }
