@@ -234,6 +234,10 @@ struct TokensAuditTests {
         #expect(text.headers["content-type"]?.hasPrefix("text/plain") == true)
         #expect(text.text.hasSuffix("FAIL\n"))
         #expect(text.text.contains("--muted-foreground"))
+        // `curl -d @file` (form-encoded, line breaks removed) is said in the notes (a new user's pass).
+        let form = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root { --primary: #777; --primary-foreground: #fff; }",
+                                    headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(form.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == true, "\(form.text.prefix(400))")
         // Weights (a hostile pass: q=0 was read as acceptance).
         for (accept, type) in [("application/json;q=0, text/plain", "text/plain"), ("application/sarif+json;q=0, text/plain;q=0.1", "text/plain"),
                                ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json")] {

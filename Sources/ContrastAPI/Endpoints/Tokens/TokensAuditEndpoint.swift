@@ -28,6 +28,11 @@ struct TokensAuditEndpoint {
                 throw Self.problem(error, files: req.files)
             }
             if req.presets.contains(.apple) { try Self.addAppleBackgrounds(to: &set) }
+            // `curl -d @file` sends a form body without its line breaks: every location is line 1
+            // (a new user's SARIF pointed every result at line 1, column 584 and on).
+            if req.fromQuery, request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+                set.notes.append("the file came as application/x-www-form-urlencoded, as curl -d sends it: curl removes its line breaks, so every line number is 1; send it with --data-binary @file")
+            }
             let report: TokenAuditReport
             do throws(TokenError) {
                 report = try TokenAudit.run(set, rules: req.rules, options: req.options)
