@@ -35,7 +35,7 @@ public struct CSSVariables: Sendable, Equatable {
     }
 
     /// A set of properties and properties that exist but cannot be substituted, each with why
-    /// (`unusable`: name → reason, e.g. "'--l' is a calc() expression (t.css line 3), …"): a
+    /// (`unusable`: name → the message, e.g. "var(--l): '--l' (t.css line 3) is an expression, …"): a
     /// reference to one fails with that reason rather than "not defined".
     public init(_ values: [String: String], unusable: [String: String]) {
         self.values = values

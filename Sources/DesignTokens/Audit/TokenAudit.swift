@@ -155,20 +155,23 @@ public enum TokenAudit {
     }
 
     /// One suggested color per text token (the pair's foreground token, not the end of its alias
-    /// chain, which others may share), in one mode: where that token is the foreground of several
-    /// pairs and a pair failed, each
-    /// failing pair's `suggestion` becomes the nearest color (`NearestPassingColor.nearest`,
-    /// same OKLCH hue) that meets every one of those pairs' targets, passing pairs included, so
-    /// that applying it fixes them all and breaks none (a new user's pass: `color.text.link`
-    /// was offered #2c72e5 on one surface and #246bdd on another; the first left the second
-    /// failing). When no color of that hue meets them all, the per-pair suggestions stay and a
-    /// note says so. The searches measure at most `budget` pairs in all (each about 600 times);
+    /// chain, which others may share) and line holding its value: each failing pair's
+    /// `suggestion` becomes the nearest color (`NearestPassingColor.nearest`, same OKLCH hue)
+    /// that meets the targets of every pair the change reaches, passing pairs included, so that
+    /// applying it fixes them all and breaks none (a new user's pass: `color.text.link` was
+    /// offered #2c72e5 on one surface and #246bdd on another; the first left the second
+    /// failing). The change reaches the pairs the token is either color of, itself or through
+    /// an alias, in every mode whose value of it is written on that line (a token set in
+    /// `:root` only is dark's too); where no color passes in all those modes, each mode is
+    /// searched alone and a pair whose color would break another mode's pair says which
+    /// (`suggestionConflict`). When no color of that hue meets a mode's pairs, the per-pair
+    /// suggestions stay and a note says so. The searches measure at most `budget` pairs in all (each about 600 times);
     /// a token past it keeps its per-pair suggestions, and a note says so (a hostile pass: past
     /// 500 pairs the search had stopped without a word).
     ///
     /// With `side` `.background`, the same for `backgroundSuggestion`s: one background color per
-    /// background token in the mode that meets the targets of every pair on it, each with its
-    /// text as it is (two texts on one brand color had been offered two different brand colors).
+    /// background token and line that meets the targets of every pair it reaches, each text as
+    /// it is (two texts on one brand color had been offered two different brand colors).
     static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
                                  side: NearestPassingColor.Moving = .foreground,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
@@ -651,7 +654,6 @@ public enum TokenAudit {
         var jointPairs = options.maximumSuggestions
         for mode in modes {
             var summary = ModeSummary(mode: mode)
-            let modeStart = results.count
             for pair in pairs {
                 try poll()
                 let rule = rules[pair.rule]

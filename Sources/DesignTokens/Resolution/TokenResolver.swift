@@ -156,6 +156,7 @@ public final class TokenResolver: @unchecked Sendable {
         case .css(let text):
             let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
+            var substituted: String? = nil
             if context.variables != nil {
                 // What var() adds to the text to parse is bounded in all: a hostile pass's 9,900
                 // tokens of color-mix(var(--c8) …), where --c8 doubles 8 times, were 7.7 KB each
@@ -164,15 +165,14 @@ public final class TokenResolver: @unchecked Sendable {
                                        reason: "var() in the files' colors adds more than \(Self.maximumSubstitutedCharacters) characters in all to the text to read (nested var() and color-mix() of var() multiply it); this token was not read")
                 guard substitutedGrowth <= Self.maximumSubstitutedCharacters else { return .failure(.error(spent)) }
                 if let expanded = try? context.variables!.substitute(in: text) {
+                    substituted = expanded
                     substitutedGrowth += Swift.max(0, expanded.utf8.count - text.utf8.count)
                     guard substitutedGrowth <= Self.maximumSubstitutedCharacters else { return .failure(.error(spent)) }
                 }
             }
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
-                var css = text
-                if context.variables != nil, let expanded = try? context.variables!.substitute(in: text) { css = expanded }
-                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location, tokenLocation: location))
+                return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
