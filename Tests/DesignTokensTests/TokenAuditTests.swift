@@ -9,6 +9,11 @@ import Testing
 @Suite struct TokenAuditTests {
     static func at(_ line: Int) -> TokenLocation { TokenLocation(file: "t.json", line: line, column: 3) }
 
+    /// A DTCG set of one-mode color tokens, one a line in the order given.
+    static func colors(_ values: KeyValuePairs<String, String>) -> TokenSet {
+        TokenSet(format: .dtcg, tokens: values.enumerated().map { DesignToken(path: $1.key, base: .css($1.value), location: at($0 + 1)) }, modes: [])
+    }
+
     static let set = TokenSet(format: .dtcg, tokens: [
         DesignToken(path: "color.gray.900", base: .css("#111827"), modes: ["dark": .css("#f9fafb")], location: at(1)),
         DesignToken(path: "color.white", base: .css("#ffffff"), modes: ["dark": .css("#030712")], location: at(2)),
@@ -333,11 +338,7 @@ import Testing
     /// The background suggestion is one color per background token that passes with every text on it.
     @Test("a background token gets one background suggestion that passes with every text on it")
     func oneBackgroundSuggestionPerToken() throws {
-        let set = TokenSet(format: .dtcg, tokens: [
-            DesignToken(path: "color.brand", base: .css("#3b82f6"), location: Self.at(1)),
-            DesignToken(path: "color.on-brand.strong", base: .css("#ffffff"), location: Self.at(2)),
-            DesignToken(path: "color.on-brand.soft", base: .css("#e5e5e5"), location: Self.at(3)),
-        ], modes: [])
+        let set = Self.colors(["color.brand": "#3b82f6", "color.on-brand.strong": "#ffffff", "color.on-brand.soft": "#e5e5e5"])
         let rules = [PairRule(foreground: try TokenPattern("color.on-brand.*"), background: try TokenPattern("color.brand"), source: "rules[0]")]
         let report = try TokenAudit.run(set, rules: rules)
         #expect(report.results.count == 2 && report.results.allSatisfy { !$0.passes && $0.backgroundSuggestion != nil })
@@ -462,12 +463,8 @@ import Testing
     /// unknown backdrop), a note says so.
     @Test("translucent text no lightness or opacity fixes gets an opaque suggestion, or a note")
     func translucentTextFallbacks() throws {
-        let set = TokenSet(format: .dtcg, tokens: [
-            DesignToken(path: "color.text.faint", base: .css("#8888"), location: Self.at(1)),
-            DesignToken(path: "color.surface.base", base: .css("#f0f0f0"), location: Self.at(2)),
-            DesignToken(path: "color.text.ghost", base: .css("rgb(0 0 0 / 0.2)"), location: Self.at(3)),
-            DesignToken(path: "color.surface.glass", base: .css("rgb(0 0 0 / 0.1)"), location: Self.at(4)),
-        ], modes: [])
+        let set = Self.colors(["color.text.faint": "#8888", "color.surface.base": "#f0f0f0",
+                               "color.text.ghost": "rgb(0 0 0 / 0.2)", "color.surface.glass": "rgb(0 0 0 / 0.1)"])
         let faint = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("color.text.faint"), background: try TokenPattern("color.surface.base"), source: "rules[0]")])
         let r = try #require(faint.results.first)
         let m = try #require(r.measurement)
