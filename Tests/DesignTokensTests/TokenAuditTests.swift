@@ -410,7 +410,7 @@ import Testing
         let classes = try audit(":root { --background: #ffffff; --muted: #f4f4f5; --muted-foreground: #6b6b6b; }\n.dark { --background: #3a3a3a; --muted: #27272a; }\n", muted)
         let dark = classes.results.filter { $0.mode == "dark" && !$0.passes }
         #expect(dark.count == 2 && dark.allSatisfy { $0.suggestion?.foreground.hex == "#a3a3a3" })
-        #expect(dark.allSatisfy { $0.suggestionConflict == "--muted-foreground's value at t.css line 1 is also its value in mode 'light', where this color fails --muted-foreground on --background (2.52:1): give --muted-foreground its own value in mode 'dark'" },
+        #expect(dark.allSatisfy { $0.suggestionConflict == "--muted-foreground's value at t.css line 1 serves mode 'light' too, where this color fails --muted-foreground on --background (2.52:1): --muted-foreground needs one value per mode, this color in 'dark' and one that passes there in 'light', one of them written in that mode's own block" },
                 "\(dark.map { $0.suggestionConflict ?? "" })")
         // Where one color passes in both modes of the line, both get it, with no conflict.
         let one = try audit(":root { --background: #ffffff; --muted-foreground: #999999; }\n.dark { --background: #eeeeee; }\n", muted)
@@ -502,5 +502,26 @@ import Testing
         #expect(b.color.hex == bHex)
         #expect(c.color.alpha == 0.5 && c.color.hex == cHex)
         #expect(set.bareHSLTriplets.isSuperset(of: ["--b", "--c"]))
+    }
+
+    /// A re-check: translucent text on two surfaces got a different opacity per pair and a note
+    /// that no color served both, though the higher did; and a `light-dark()` side shared by two
+    /// dark modes that no one color serves flipped between their fixes for 8 rounds, with no
+    /// conflict said.
+    @Test("one opacity per translucent text token; a light-dark() side two modes share keeps its conflict")
+    func translucentTokensAndSharedSides() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        func audit(_ css: String) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        }
+        let translucent = try audit(":root { --muted: #f0f0f0; --background: #ffffff; --muted-foreground: #6668; }\n")
+        let hexes = Set(translucent.results.compactMap { $0.suggestion?.foreground.hex })
+        #expect(hexes.count == 1 && translucent.results.allSatisfy { $0.suggestion?.passes == true }, "\(hexes)")
+        #expect(translucent.notes.allSatisfy { !$0.contains("no color of its hue passes") }, "\(translucent.notes)")
+        // #666666 at the opacity suggested is the one passing on #f0f0f0, the harder surface.
+        #expect(hexes.first?.hasPrefix("#666666") == true)
+        let shared = try audit(":root { --background: #ffffff; --muted-foreground: light-dark(#999999, #555555); }\n.dark { --background: #111111; }\n.dark-dimmed { --background: #7a7a7a; }\n")
+        let dark = shared.results.filter { $0.mode == "dark" || $0.mode == ".dark-dimmed" }
+        #expect(dark.count == 2 && dark.allSatisfy { $0.suggestionConflict != nil }, "\(dark.map { ($0.mode ?? "", $0.suggestionText ?? "", $0.suggestionConflict ?? "") })")
     }
 }

@@ -246,7 +246,7 @@ public enum TokenAudit {
                     group[k].asForeground ? ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
                         : ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
                 }
-                let found = NearestPassingColor.nearest(to: DisplayColor(given)) { c in
+                func margin(_ c: DisplayColor) -> Double {
                     var worst = Double.infinity
                     for k in group.indices {
                         if stopped() { return -.infinity }
@@ -254,17 +254,30 @@ public enum TokenAudit {
                         worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
                     }
                     return worst
-                }.move
+                }
+                let move = NearestPassingColor.nearest(to: DisplayColor(given), margin: margin).move
+                var found: (color: DisplayColor, direction: NearestPassingColor.Direction?)? = move.passes ? (move.color, move.direction) : nil
+                // Translucent text no lightness fixes: its own color at the smallest 8-bit
+                // opacity that passes on every pair, as each pair alone is offered (a new user's
+                // `#6668` got #666666f1 on one surface, #666666e4 on another, and a note that no
+                // color served both, though the first did).
+                if found == nil, !moving, given.alpha < 1 {
+                    var c = DisplayColor(given)
+                    for a in Int((c.alpha * 255).rounded(.up))...255 {
+                        c.alpha = Double(a) / 255
+                        if margin(c) >= 0 { found = (c, nil); break }
+                    }
+                }
                 if cancelled { throw stop() }
-                guard found.passes else {
+                guard let found else {
                     if acrossModes { sharedLineFailed = true } else {
                         notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
                     }
                     continue
                 }
                 let reference = given.converted(to: .oklab).coordinates
-                let deltaEOK = ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
-                let deltaE2000 = ColorDifference.deltaE2000(found.color.color, given)
+                let deltaEOK = found.direction == nil ? 0 : ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
+                let deltaE2000 = found.direction == nil ? 0 : ColorDifference.deltaE2000(found.color.color, given)
                 for (k, pair) in group.enumerated() where own(results[pair.index])?.path == holder {
                     let i = pair.index
                     guard var c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
@@ -277,7 +290,7 @@ public enum TokenAudit {
                         (c.backgroundDeltaEOK, c.backgroundDeltaE2000) = (deltaEOK, deltaE2000)
                         results[i].backgroundSuggestion = c
                     } else {
-                        c.direction = found.direction
+                        c.direction = found.direction ?? (m.foregroundLuminance > m.backgroundLuminance ? .lighter : .darker)
                         c.foreground = found.color
                         (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
                         results[i].suggestion = c
@@ -303,7 +316,10 @@ public enum TokenAudit {
                 let m = broken.asForeground
                     ? ContrastMeasurement(foreground: color, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
                     : ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: color, backdrop: backdropSRGB(r.backdrop))
-                let conflict = "\(holder)'s value at \(t.file) line \(t.line) is also its value in mode '\(r.mode ?? "")', where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): give \(holder) its own value in mode '\(results[i].mode ?? "")'"
+                // Either mode may be the one without a block of its own (`:root`'s): the fix is a
+                // value per mode, whichever of the two gets its own block (a new user's pass was
+                // told to give `:root`'s mode a value of its own, which it had).
+                let conflict = "\(holder)'s value at \(t.file) line \(t.line) serves mode '\(r.mode ?? "")' too, where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): \(holder) needs one value per mode, this color in '\(results[i].mode ?? "")' and one that passes there in '\(r.mode ?? "")', one of them written in that mode's own block"
                 if moving { results[i].backgroundSuggestionConflict = conflict } else { results[i].suggestionConflict = conflict }
             }
         }
@@ -410,13 +426,16 @@ public enum TokenAudit {
         }
         for i in results.indices {
             let r = results[i], scheme = TokenResolver.colorScheme(r.mode)
+            // A plain value made `light-dark()` settles its conflict between the two schemes; a
+            // `light-dark()` side shared by two modes of one scheme keeps its conflict (a new
+            // user's `.dark` and `.dark-dimmed` flipped each other's dark side for 8 rounds).
             if let t = r.suggestionText, let fg = r.foreground, let s = sides(fg, conflict: r.suggestionConflict) {
                 results[i].suggestionText = combined(t, r.foregroundPath, s, scheme)
-                results[i].suggestionConflict = nil
+                if lightDarkSides(fg.css) == nil { results[i].suggestionConflict = nil }
             }
             if let t = r.backgroundSuggestionText, let bg = r.background, let s = sides(bg, conflict: r.backgroundSuggestionConflict) {
                 results[i].backgroundSuggestionText = combined(t, r.backgroundPath, s, scheme)
-                results[i].backgroundSuggestionConflict = nil
+                if lightDarkSides(bg.css) == nil { results[i].backgroundSuggestionConflict = nil }
             }
         }
     }
