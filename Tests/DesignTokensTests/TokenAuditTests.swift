@@ -252,8 +252,9 @@ import Testing
         #expect(fixed != theme)
         let again = try audit(fixed)
         #expect(again.passes, "\(fixed)\n\(again.results.map { ($0.foregroundPath, $0.value ?? 0) })")
-        // A bare triplet cannot carry an opacity (its uses add theirs): no triplet text for it.
-        #expect(TokenNotation.bareHSL.text(DisplayColor(srgb: SIMD3(0.5, 0.5, 0.5), alpha: 0.5), extraDigits: 0) == nil)
+        // A triplet written with an alpha (`0 0% 100% / 0.2`, read by `hsl(var(--x))`) keeps one
+        // (a hostile pass: it was offered hex, which breaks hsl(var(--x))).
+        #expect(TokenNotation.bareHSL.text(DisplayColor(srgb: SIMD3(0.5, 0.5, 0.5), alpha: 0.5), extraDigits: 0) == "0 0% 50% / 0.5")
         #expect(TokenNotation(of: "color-mix(in oklab, #000 50%, #fff)", bareTriplet: false) == .hex)
         #expect(TokenNotation(of: "hsl(240, 5%, 65%)", bareTriplet: true) == .hsl(commas: true))
         #expect(TokenNotation(of: "oklch(from #3b82f6 l c h)", bareTriplet: false) == .hex)
@@ -406,6 +407,12 @@ import Testing
         let schemes = try audit(":root {\n  color-scheme: light dark;\n  --background: light-dark(#ffffff, #2a2a2a);\n  --muted-foreground: #888888;\n}\n", muted)
         #expect(schemes.results.count == 2 && schemes.results.allSatisfy { $0.suggestionText == "light-dark(#767676, #919191)" && $0.suggestionConflict == nil },
                 "\(schemes.results.map { ($0.mode ?? "", $0.suggestionText ?? "") })")
+        // A bare triplet cannot hold light-dark() (`hsl(var(--x))` reads it): its conflict stays
+        // (a hostile pass: `light-dark(0 0% 46.3%, hsl(0 0% 55%))` did not parse).
+        let triplet = try audit(":root {\n  color-scheme: light dark;\n  --background: light-dark(#ffffff, #1a1a1a);\n  --muted-foreground: 0 0% 55%;\n}\n", muted)
+        let light = try #require(triplet.results.first { $0.mode == "light" })
+        #expect(light.suggestionText?.contains("light-dark") == false && light.suggestionText?.hasSuffix("%") == true && light.suggestionConflict != nil,
+                "\(light.suggestionText ?? "") \(light.suggestionConflict ?? "")")
         // Class modes: `:root` only, dark inherits it; light passes, dark's fix would break light.
         let classes = try audit(":root { --background: #ffffff; --muted: #f4f4f5; --muted-foreground: #6b6b6b; }\n.dark { --background: #3a3a3a; --muted: #27272a; }\n", muted)
         let dark = classes.results.filter { $0.mode == "dark" && !$0.passes }
@@ -502,6 +509,14 @@ import Testing
         #expect(b.color.hex == bHex)
         #expect(c.color.alpha == 0.5 && c.color.hex == cHex)
         #expect(set.bareHSLTriplets.isSuperset(of: ["--b", "--c"]))
+        // More forms `hsl(var(--x))` reads (a hostile re-check: each was skipped and the audit passed).
+        for (text, hsl) in [("210 40% 90%/0.9", "hsl(210 40% 90% / 0.9)"), ("210deg 40% 90%", "hsl(210deg 40% 90%)"),
+                            ("0.5turn 40% 90% / calc(0.5 + 0.25)", "hsl(0.5turn 40% 90% / calc(0.5 + 0.25))"),
+                            ("0 0% 100% / var(--a)", "hsl(0 0% 100% / var(--a))")] {
+            #expect(CSSThemeReader.value(of: text).value == .css(hsl), "\(text)")
+        }
+        #expect(CSSThemeReader.bareHSLTriplet("var(--r) var(--g) var(--b)") == nil)
+        #expect(CSSThemeReader.bareHSLTriplet("1px 2px 3px") == nil)
     }
 
     /// A re-check: translucent text on two surfaces got a different opacity per pair and a note

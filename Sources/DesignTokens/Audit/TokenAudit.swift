@@ -232,7 +232,8 @@ public enum TokenAudit {
                 guard group.count > 1 || acrossModes, group.contains(where: { suggested(results[$0.index]) && own(results[$0.index])?.path == holder }) else { continue }
                 let mode = acrossModes ? " in modes \(modes.map { "'\($0 ?? "")'" }.joined(separator: ", "))" : results[group[0].index].mode.map { " in mode '\($0)'" } ?? ""
                 guard group.count <= budget else {
-                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than the \(budget) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit): each failing pair's suggestion passes on that pair alone")
+                    let left = budget == 0 ? "none" : "the \(budget)"
+                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than \(left) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit): each failing pair's suggestion passes on that pair alone")
                     if acrossModes { sharedLineFailed = true }
                     continue
                 }
@@ -383,6 +384,12 @@ public enum TokenAudit {
     /// The two colors of a value written `light-dark(light, dark)` (CSS Color 5 §5), as text;
     /// nil for any other value.
     static func lightDarkSides(_ css: String) -> [String]? {
+        // Most values are not: a look at the first bytes first (a value can be 8 KB of
+        // substituted color-mix(), and this runs for every pair: a hostile pass's 19,000 pairs).
+        var head = css.utf8.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }).prefix(11).makeIterator()
+        for expected in "light-dark(".utf8 {
+            guard let b = head.next(), b | 0x20 == expected | 0x20 else { return nil }
+        }
         guard let (name, args) = CSSThemeReader.singleFunction(css), name.lowercased() == "light-dark" else { return nil }
         let sides = CSSThemeReader.splitTopLevel(args, by: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         return sides.count == 2 ? sides : nil
@@ -399,11 +406,15 @@ public enum TokenAudit {
     /// other (`suggestionConflict`) gets `light-dark()` too, its passing side as written (a
     /// hostile pass: `--foreground: #7a7a7a` on `light-dark(#fff, #222)` was given #767676 in
     /// light and #898989 in dark, each failing the other).
-    static func writeLightDark(_ results: inout [PairResult], schemeModes: Bool) {
+    static func writeLightDark(_ results: inout [PairResult], schemeModes: Bool, triplets: Set<String>) {
         // The sides of a token's value: its `light-dark()` colors, or, in scheme modes, its one
-        // value twice where no one color serves both schemes.
+        // value twice where no one color serves both schemes; not a bare HSL triplet's, which
+        // `hsl(var(--x))` reads, so that it cannot hold a `light-dark()` (a hostile pass's
+        // `light-dark(0 0% 46.3%, hsl(0 0% 55%))` did not parse): its conflict stays.
         func sides(_ token: ResolvedToken, conflict: String?) -> [String]? {
-            lightDarkSides(token.css) ?? (schemeModes && conflict != nil ? [token.css, token.css] : nil)
+            if let s = lightDarkSides(token.css) { return s }
+            guard schemeModes, conflict != nil, !triplets.contains(token.path), !triplets.contains(token.chain.last ?? "") else { return nil }
+            return [token.css, token.css]
         }
         // (token, scheme) → the texts suggested for it there.
         var suggested: [String: Set<String>] = [:]
@@ -761,7 +772,7 @@ public enum TokenAudit {
                                                 side: side, notes: &notes, isCancelled: options.isCancelled)
             }
             TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets)
-            TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2)
+            TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
         }
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count

@@ -49,8 +49,9 @@ public enum TokenNotation: Sendable, Equatable {
     /// digits than the notation's usual (hsl: 1; oklch: 3, its percent lightness 1; rgb: 0, which
     /// is exact for a color of 8-bit channels); alpha below 1 is written with 3 + `extraDigits`.
     /// A caller measures the text again and asks for more digits when rounding made it miss.
-    /// nil where the notation cannot carry the color: a bare triplet below opacity 1 (its uses
-    /// add their own alpha, `hsl(var(--x) / 0.5)`).
+    /// A bare triplet below opacity 1 is written with its alpha (`0 0% 100% / 0.2`): only a
+    /// triplet written so is suggested a translucent color. nil is kept for notations that
+    /// cannot carry a color.
     public func text(_ color: DisplayColor, extraDigits: Int) -> String? {
         let srgb = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z)
         let alpha = color.alpha < 1 ? ColorFormatting.number(color.alpha, decimals: 3 + extraDigits) : nil
@@ -66,9 +67,9 @@ public enum TokenNotation: Sendable, Equatable {
         case .hex:
             return Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
         case .bareHSL:
-            guard alpha == nil else { return nil }
+            // Only a triplet written with its alpha (`0 0% 100% / 0.2`) is suggested one.
             let (h, s, l) = hsl()
-            return "\(h) \(s) \(l)"
+            return "\(h) \(s) \(l)\(alpha.map { " / \($0)" } ?? "")"
         case .hsl(let commas):
             let (h, s, l) = hsl()
             if commas { return alpha.map { "hsl(\(h), \(s), \(l), \($0))" } ?? "hsl(\(h), \(s), \(l))" }

@@ -619,31 +619,11 @@ public enum CSSThemeReader: TokenFormatReader {
                 return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTripletWithNumbers)
             }
         }
-        // A triplet with `none` or an alpha (`none 50% 80%`, `240 5% 60% / 0.5`), which
-        // `hsl(var(--x))` reads too (a hostile pass: both were skipped as not colors).
-        let spaced = text.split(separator: " ")
-        let head = spaced.count == 5 && spaced[3] == "/" ? Array(spaced[0..<3]) : spaced.count == 3 ? Array(spaced) : []
-        if head.count == 3, spaced.count == 5 || head.contains(where: { $0.lowercased() == "none" }),
-           head[1...].allSatisfy({ $0.hasSuffix("%") || $0.lowercased() == "none" }), couldBeColor("hsl(\(text))") {
-            return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
-        }
-        // A triplet with var() or calc() in it (`240 5% var(--l)`, `var(--h) 5% 55%`, `240 5%
-        // calc(var(--l) + 41%)`), used as `hsl(var(--x))`: read as hsl(…), filled in when
-        // resolved. At least one of saturation and lightness must be a percentage as written, so
-        // that Material's channels (`var(--r) var(--g) var(--b)`) are not taken for one (a new
-        // user's theme was skipped silently and passed).
-        if CSSVariables.mayReferToVariables(text) || text.lowercased().contains("calc(") {
-            let parts = splitTopLevel(text, by: " ").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
-            func computed(_ p: String) -> Bool {
-                guard let (name, _) = singleFunction(p) else { return false }
-                return ["var", "calc", "min", "max", "clamp"].contains(name.lowercased())
-            }
-            func percent(_ p: String) -> Bool { p.hasSuffix("%") && isNumber(Substring(p.dropLast())) }
-            if parts.count == 3, parts.contains(where: computed),
-               isNumber(Substring(parts[0])) || computed(parts[0]),
-               parts[1...].allSatisfy({ percent($0) || computed($0) }), parts[1...].contains(where: percent) {
-                return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
-            }
+        // Other triplets `hsl(var(--x))` reads: with `none`, an angle unit, an alpha (`240 5% 60%
+        // / 0.5`, `90%/0.9`, `/ var(--a)`), or var() and calc() (`240 5% var(--l)`) (a new user's
+        // and a hostile pass: each was skipped as not a color, and the audit passed).
+        if let triplet = bareHSLTriplet(text) {
+            return Reading(value: .css("hsl(\(triplet))"), type: nil, convention: .hslTriplet)
         }
         let commaWords = text.split(separator: ",").map { $0.trimmingSpaces() }
         if commaWords.count == 3, commaWords.allSatisfy({ isNumber(Substring($0)) }) {
@@ -667,6 +647,39 @@ public enum CSSThemeReader: TokenFormatReader {
         // (`hsl(240 5% var(--l))`: a new user's theme had "--l is not defined").
         if DesignToken.componentTypes.contains(type) { return Reading(value: .css(text), type: type, convention: nil) }
         return Reading(value: .other(type: type), type: nil, convention: nil)
+    }
+
+    /// `text` as the inside of `hsl()` (spaces around its `/`) when it is a bare HSL triplet that
+    /// `hsl(var(--x))` reads: a hue (number, angle, `none` or a function such as `var()`),
+    /// saturation and lightness (percentage, `none` or a function), at least one of those two a
+    /// written percentage or `none` (so that Material's `var(--r) var(--g) var(--b)` channels are
+    /// not taken for one), and an optional `/ alpha`; without `var()` the parser must read it.
+    static func bareHSLTriplet(_ text: String) -> String? {
+        let slash = splitTopLevel(text, by: "/").map { $0.trimmingSpaces() }
+        guard slash.count <= 2, let head = slash.first else { return nil }
+        let parts = splitTopLevel(head, by: " ").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        guard parts.count == 3 else { return nil }
+        func computed(_ p: String) -> Bool {
+            guard let (name, _) = singleFunction(p) else { return false }
+            return ["var", "calc", "min", "max", "clamp"].contains(name.lowercased())
+        }
+        func none(_ p: String) -> Bool { p.lowercased() == "none" }
+        func percent(_ p: String) -> Bool { p.hasSuffix("%") && isNumber(Substring(p.dropLast())) }
+        func angle(_ p: String) -> Bool {
+            let lower = p.lowercased()
+            guard let unit = ["deg", "grad", "rad", "turn"].first(where: { lower.hasSuffix($0) }) else { return isNumber(Substring(p)) }
+            return isNumber(Substring(p.dropLast(unit.count)))
+        }
+        guard angle(parts[0]) || none(parts[0]) || computed(parts[0]),
+              parts[1...].allSatisfy({ percent($0) || none($0) || computed($0) }),
+              parts[1...].contains(where: { percent($0) || none($0) }) else { return nil }
+        var inside = parts.joined(separator: " ")
+        if slash.count == 2 {
+            let a = slash[1]
+            guard !a.isEmpty, !a.contains(" ") || computed(a) else { return nil }
+            inside += " / " + a
+        }
+        return CSSVariables.mayReferToVariables(inside) || couldBeColor("hsl(\(inside))") ? inside : nil
     }
 
     /// Whether `CSSColorParser` reads `text` as a color (or as a color that needs a document:
