@@ -1,5 +1,4 @@
 import AppleDesign
-import Foundation
 import ColorScience
 import DesignTokens
 import HTTPServer
@@ -167,23 +166,17 @@ struct TokenAuditRequest {
     /// The report an `Accept` header asks for, when it names one (RFC 9110 §12.5.1): of the
     /// media types it names that a report has (`application/json`, `application/sarif+json`,
     /// `application/junit+xml`, `application/xml`, `text/xml`, `text/plain`), the one of the
-    /// highest weight, the first on a tie; a weight of 0 (or one not read as `0...1`) refuses
+    /// highest weight, the first on a tie; a weight of 0 (or one not an RFC `qvalue`) refuses
     /// the type (a hostile pass: `application/json;q=0, text/plain` was answered with JSON).
-    /// Wildcards name none. nil: the default (JSON, or `report`).
+    /// Wildcards name none. nil: the default (JSON, or `report`). Read as `Accept-Encoding` is
+    /// (`Compression.weightedMembers`).
     static func reportFromAccept(_ request: HTTPRequest) -> Report? {
-        guard let accept = request.header("accept")?.lowercased() else { return nil }
+        guard let accept = request.header("accept") else { return nil }
         let types: [String: Report] = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
                                        "application/xml": .junit, "text/xml": .junit, "text/plain": .text]
         var best: (report: Report, weight: Double)? = nil
-        for member in accept.split(separator: ",") {
-            let fields = member.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let type = fields.first, let report = types[type] else { continue }
-            var weight = 1.0
-            if let q = fields.dropFirst().first(where: { $0.hasPrefix("q=") }) {
-                guard let w = Double(q.dropFirst(2)), w >= 0, w <= 1 else { continue }
-                weight = w
-            }
-            if weight > 0, weight > (best?.weight ?? 0) { best = (report, weight) }
+        for (type, weight) in Compression.weightedMembers(accept) {
+            if let report = types[type], weight > (best?.weight ?? 0) { best = (report, weight) }
         }
         return best?.report
     }

@@ -16,13 +16,7 @@ public enum Compression {
     public static func acceptsGzip(_ request: HTTPRequest) -> Bool {
         guard let header = request.header("accept-encoding") else { return false }
         var gzipQ: Double?, anyQ: Double?, identityQ: Double?
-        for part in header.split(separator: ",") {
-            let fields = part.split(separator: ";").map { trim($0).lowercased() }
-            guard let coding = fields.first else { continue }
-            var q = 1.0
-            if let weight = fields.dropFirst().first(where: { $0.hasPrefix("q=") }) {
-                q = qvalue(weight.dropFirst(2)) ?? 0
-            }
+        for (coding, q) in weightedMembers(header) {
             if coding == "gzip" || coding == "x-gzip" {
                 gzipQ = max(gzipQ ?? 0, q)
             } else if coding == "*" {
@@ -33,6 +27,18 @@ public enum Compression {
         }
         let gzip = gzipQ ?? anyQ ?? 0
         return gzip > 0 && gzip >= (identityQ ?? anyQ ?? 0)
+    }
+
+    /// The members of a weighted header list (RFC 9110 §12.4.2: `Accept`, `Accept-Encoding`),
+    /// each lower-cased without its parameters, with its weight: 1 without `q=`, 0 for a `q=`
+    /// that is not a valid `qvalue` (such a member refuses, as a weight of 0 does).
+    public static func weightedMembers(_ header: String) -> [(value: String, weight: Double)] {
+        header.split(separator: ",").compactMap { part in
+            let fields = part.split(separator: ";").map { trim($0).lowercased() }
+            guard let value = fields.first else { return nil }
+            let weight = fields.dropFirst().first(where: { $0.hasPrefix("q=") }).map { qvalue($0.dropFirst(2)) ?? 0 } ?? 1
+            return (value, weight)
+        }
     }
 
     /// RFC 9110 §12.4.2 `qvalue`: `0` or `1`, optionally followed by `.` and up to three digits
