@@ -304,19 +304,17 @@ public enum TokenAudit {
             for i in owned {
                 guard let c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
                 let color = moving ? c.background : c.foreground
-                let broken = pairs.first { p in
+                // The first pair of another mode this color fails, with its measurement.
+                var broken: (r: PairResult, m: ContrastMeasurement)? = nil
+                for p in pairs where results[p.index].mode != results[i].mode {
                     let r = results[p.index]
-                    guard r.mode != results[i].mode else { return false }
                     let m = p.asForeground
                         ? ContrastMeasurement(foreground: color, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
                         : ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: color, backdrop: backdropSRGB(r.backdrop))
-                    return r.target.value(of: m) < r.target.minimum
+                    if r.target.value(of: m) < r.target.minimum { broken = (r, m); break }
                 }
-                guard let broken else { continue }
-                let r = results[broken.index], t = own(results[i])!.token.tokenLocation
-                let m = broken.asForeground
-                    ? ContrastMeasurement(foreground: color, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
-                    : ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: color, backdrop: backdropSRGB(r.backdrop))
+                guard let (r, m) = broken else { continue }
+                let t = own(results[i])!.token.tokenLocation
                 // Either mode may be the one without a block of its own (`:root`'s): the fix is a
                 // value per mode, whichever of the two gets its own block (a new user's pass was
                 // told to give `:root`'s mode a value of its own, which it had).
