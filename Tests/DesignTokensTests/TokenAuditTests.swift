@@ -539,4 +539,41 @@ import Testing
         let dark = shared.results.filter { $0.mode == "dark" || $0.mode == ".dark-dimmed" }
         #expect(dark.count == 2 && dark.allSatisfy { $0.suggestionConflict != nil }, "\(dark.map { ($0.mode ?? "", $0.suggestionText ?? "", $0.suggestionConflict ?? "") })")
     }
+
+    /// `light-dark()` went by the mode's name alone: a `[data-theme="midnight"]` theme that sets
+    /// `color-scheme: dark` took the light sides (#111111 on #ffffff, a false pass: the browser
+    /// shows #555555 on #101010 there). A mode's declared `color-scheme` decides; the name only
+    /// where none is declared.
+    @Test("a mode's declared color-scheme decides which side light-dark() takes")
+    func declaredColorScheme() throws {
+        let theme = """
+        :root {
+          --background: light-dark(#ffffff, #101010);
+          --foreground: light-dark(#111111, #555555);
+        }
+        [data-theme="midnight"] {
+          color-scheme: dark;
+          --border: #333333;
+        }
+        .dark-paper { --border: #cccccc; }
+        .dark-paper { color-scheme: light; }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: theme)])
+        #expect(set.colorSchemes == ["midnight": .dark, "dark-paper": .light] || set.colorSchemes == ["midnight": .dark, ".dark-paper": .light], "\(set.colorSchemes) \(set.modes)")
+        #expect(set.notes.contains { $0.contains("t.css line 5: '[data-theme=\"midnight\"]' sets color-scheme: dark; light-dark() takes its second (dark) color in mode 'midnight'") }, "\(set.notes)")
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        func pair(_ mode: String) throws -> PairResult { try #require(report.results.first { $0.mode == mode }, "\(report.modes)") }
+        // The base is `light` beside a dark mode, as beside `.dark`.
+        #expect(report.modes.first == "light", "\(report.modes)")
+        let midnight = try pair("midnight")
+        #expect(midnight.foreground?.color.hex == "#555555" && midnight.background?.color.hex == "#101010")
+        // #555555 on #101010: 2.6:1, failing; the light sides (#111111 on white) pass.
+        #expect(!midnight.passes && (midnight.value ?? 0) < 3)
+        #expect(try pair("light").passes)
+        let paper = try #require(report.results.first { $0.mode?.contains("dark-paper") == true })
+        #expect(paper.foreground?.color.hex == "#111111" && paper.passes)
+    }
 }

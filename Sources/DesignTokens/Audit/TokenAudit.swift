@@ -45,6 +45,8 @@ public struct PairResult: Sendable {
     public var rule: Int
     /// The mode (nil: the files have none).
     public var mode: String?
+    /// The mode's color scheme, the side `light-dark()` takes (`TokenSet.colorScheme(in:)`).
+    public var colorScheme: CSSColorScheme = .light
     /// Token paths of the pair.
     public var foregroundPath: String
     public var backgroundPath: String
@@ -201,7 +203,7 @@ public enum TokenAudit {
             guard results[i].foreground != nil, results[i].background != nil, let (path, token) = own(results[i]) else { continue }
             let l = token.tokenLocation
             var key = path + "\u{0}" + l.file + ":\(l.line):\(l.column)"
-            if lightDarkSides(token.css) != nil { key += "\u{0}" + TokenResolver.colorScheme(results[i].mode).rawValue }
+            if lightDarkSides(token.css) != nil { key += "\u{0}" + results[i].colorScheme.rawValue }
             if holders[key] == nil { order.append(key) }
             holders[key, default: []].append(i)
         }
@@ -355,7 +357,7 @@ public enum TokenAudit {
             for i in results.indices {
                 guard let c = color(results[i]), results[i].foreground != nil, results[i].background != nil else { continue }
                 let key = (background ? results[i].backgroundPath : results[i].foregroundPath) + "\u{0}"
-                    + Color.srgb(c.srgb.x, c.srgb.y, c.srgb.z, alpha: c.alpha).hex + "\u{0}" + TokenResolver.colorScheme(results[i].mode).rawValue
+                    + Color.srgb(c.srgb.x, c.srgb.y, c.srgb.z, alpha: c.alpha).hex + "\u{0}" + results[i].colorScheme.rawValue
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(i)
             }
@@ -363,7 +365,7 @@ public enum TokenAudit {
                 let pairs = groups[key]!
                 let first = results[pairs[0]]
                 let text = written(color(first)!, as: background ? first.background! : first.foreground!,
-                                   mode: TokenResolver.colorScheme(first.mode)) { read in
+                                   mode: first.colorScheme) { read in
                     pairs.allSatisfy { i in
                         let r = results[i]
                         let m = background
@@ -418,7 +420,7 @@ public enum TokenAudit {
         var suggested: [String: Set<String>] = [:]
         func key(_ path: String, _ scheme: CSSColorScheme) -> String { path + "\u{0}" + scheme.rawValue }
         for r in results {
-            let scheme = TokenResolver.colorScheme(r.mode)
+            let scheme = r.colorScheme
             if let t = r.suggestionText, let fg = r.foreground, sides(fg, conflict: r.suggestionConflict) != nil {
                 suggested[key(r.foregroundPath, scheme), default: []].insert(t)
             }
@@ -434,7 +436,7 @@ public enum TokenAudit {
             return scheme == .dark ? "light-dark(\(otherText), \(text))" : "light-dark(\(text), \(otherText))"
         }
         for i in results.indices {
-            let r = results[i], scheme = TokenResolver.colorScheme(r.mode)
+            let r = results[i], scheme = r.colorScheme
             // A plain value made `light-dark()` settles its conflict between the two schemes; a
             // `light-dark()` side shared by two modes of one scheme keeps its conflict (a new
             // user's `.dark` and `.dark-dimmed` flipped each other's dark side for 8 rounds).
@@ -484,7 +486,8 @@ public enum TokenAudit {
     /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
     /// mode's name says light (DTCG `$value` and Figma's default mode repeat a light mode) or no
-    /// token has a base color. It is named `light` when another mode says dark, else `default`.
+    /// token has a base color. It is named `light` when another mode is dark (by its name or its
+    /// declared `color-scheme`: `TokenSet.colorScheme(in:)`), else `default`.
     ///
     /// Files with one mode whose values depend on the color scheme (`light-dark()`, as a single
     /// `:root` with `color-scheme: light dark` writes a theme) have the modes `light` and `dark`:
@@ -497,7 +500,7 @@ public enum TokenAudit {
             switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
         }
         guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
-        let base = names.contains(where: { $0.contains("dark") }) ? "light" : "default"
+        let base = set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
 
@@ -688,6 +691,7 @@ public enum TokenAudit {
                 let target = rule.target(options.policy)
                 var result = PairResult(rule: pair.rule, mode: mode, foregroundPath: pair.fg, backgroundPath: pair.bg,
                                         target: target, passes: false)
+                result.colorScheme = set.colorScheme(in: mode)
                 // A pair whose token is not a color (an alias to a dimension, Material's `-rgb`
                 // channel triplets a pattern also matched) is skipped and counted.
                 if case .failure(.notAColor) = resolver.resolve(pair.fg, mode: mode) { skippedPairs += 1; continue }

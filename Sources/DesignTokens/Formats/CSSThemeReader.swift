@@ -18,7 +18,9 @@ import ColorScience
 ///   query, as a browser reads it; imports are noted, never fetched;
 /// - a file with a `TokenFile.mode` F is that mode: when all its declarations sit in one place
 ///   (the base, or one mode as in Primer's `dark.css`), they are all mode F; when the file itself
-///   has several (`:root` and `.dark`), its base is F and each of its other modes M is `F-M`.
+///   has several (`:root` and `.dark`), its base is F and each of its other modes M is `F-M`;
+/// - a mode whose rules set `color-scheme: light` or `dark` is that color scheme, the side
+///   `light-dark()` takes there (`TokenSet.colorSchemes`, noted where its name says otherwise).
 ///
 /// Within a mode the later declaration wins (source order across the files in the order given),
 /// except that `!important` beats a declaration without it and a Tailwind `@theme default` value
@@ -121,6 +123,7 @@ public enum CSSThemeReader: TokenFormatReader {
 
         // A file with a given mode: its base (and its one mode) are that mode.
         var entries = walker.entries
+        var declaredSchemes = walker.declaredSchemes
         for (index, file) in files.enumerated() {
             guard let fileMode = file.mode else { continue }
             var targets: [CSSModeMapping.Target] = []
@@ -128,13 +131,17 @@ public enum CSSThemeReader: TokenFormatReader {
                 for t in e.targets where !targets.contains(t) { targets.append(t) }
             }
             let single = targets.count <= 1
-            for k in entries.indices where entries[k].fileIndex == index {
-                entries[k].targets = entries[k].targets.map { t in
-                    switch t {
-                    case .base: return .mode(fileMode)
-                    case .mode(let m): return .mode(single ? fileMode : "\(fileMode)-\(m)")
-                    }
+            func renamed(_ t: CSSModeMapping.Target) -> CSSModeMapping.Target {
+                switch t {
+                case .base: return .mode(fileMode)
+                case .mode(let m): return .mode(single ? fileMode : "\(fileMode)-\(m)")
                 }
+            }
+            for k in entries.indices where entries[k].fileIndex == index {
+                entries[k].targets = entries[k].targets.map(renamed)
+            }
+            for k in declaredSchemes.indices where declaredSchemes[k].fileIndex == index {
+                declaredSchemes[k].targets = declaredSchemes[k].targets.map(renamed)
             }
             let named = targets.compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil }
             if single {
@@ -166,9 +173,21 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
 
-        let tokens = merger.order.map { merger.token($0) }
-        return TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: tokens, modes: modes, notes: notes,
-                        bareHSLTriplets: walker.hslTripletNames)
+        // The color scheme a mode's rules declare (the last one in source order), where it is
+        // not the one its name says (a `[data-theme="midnight"]` with `color-scheme: dark`).
+        var schemes: [String: CSSColorScheme] = [:]
+        for d in declaredSchemes {
+            for case .mode(let m) in d.targets where known.contains(m) { schemes[m] = d.scheme }
+        }
+        let set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
+                           modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
+        var named = set
+        for (mode, scheme) in schemes.sorted(by: { $0.key < $1.key }) where named.colorScheme(in: mode) != scheme {
+            named.colorSchemes[mode] = scheme
+            let d = declaredSchemes.last { $0.targets.contains(.mode(mode)) && $0.scheme == scheme }!
+            named.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(scheme.rawValue); light-dark() takes its \(scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
+        }
+        return named
     }
 
     /// For each file, the media query of an `@import` of it in another submitted file (matched
@@ -291,9 +310,19 @@ public enum CSSThemeReader: TokenFormatReader {
             var unrecognized: (CSSModeMapping, CSSStylesheet.Position)? = nil
         }
 
+        /// A rule for a mode (not the base) that declares `color-scheme: light` or `dark`.
+        struct DeclaredScheme {
+            var scheme: CSSColorScheme
+            var targets: [CSSModeMapping.Target]
+            var selector: String
+            var location: TokenLocation
+            var fileIndex: Int
+        }
+
         var file = ""
         var fileIndex = 0
         var entries: [Entry] = []
+        var declaredSchemes: [DeclaredScheme] = []
         var notes: [String] = []
         var sawTheme = false
         var hslTripletNames: Set<String> = []
@@ -363,6 +392,9 @@ public enum CSSThemeReader: TokenFormatReader {
                     if targets == [.base], let scheme = Self.colorScheme(of: r.children) {
                         targets = [.mode(scheme)]
                         note("scheme \(file) \(r.position.line)", "\(file) line \(r.position.line): '\(r.selector)' sets color-scheme: \(scheme); its custom properties are read as mode '\(scheme)'")
+                    } else if let scheme = Self.colorScheme(of: r.children).flatMap(CSSColorScheme.init(rawValue:)) {
+                        declaredSchemes.append(DeclaredScheme(scheme: scheme, targets: targets, selector: r.selector,
+                                                              location: location(r.position), fileIndex: fileIndex))
                     }
                     inner.targets = targets
                     walk(r.children, context: inner)

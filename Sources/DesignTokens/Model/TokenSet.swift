@@ -131,14 +131,28 @@ public struct TokenSet: Sendable {
     /// Paths of the tokens written as shadcn's bare HSL triplets (`--muted: 240 4.8% 95.9%`, read
     /// as `hsl(…)`): a color suggested for one is written so too (`TokenNotation`).
     public var bareHSLTriplets: Set<String>
+    /// The color scheme a mode's rules declare (CSS Color Adjustment 1 §2.1, `color-scheme:
+    /// dark` on `[data-theme="midnight"]`), which `light-dark()` takes there (CSS Color 5 §5);
+    /// modes not in it go by their name (`colorScheme(in:)`).
+    public var colorSchemes: [String: CSSColorScheme]
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
-                bareHSLTriplets: Set<String> = []) {
+                bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
         self.format = format
         self.tokens = tokens
         self.modes = modes
         self.notes = notes
         self.bareHSLTriplets = bareHSLTriplets
+        self.colorSchemes = colorSchemes
+    }
+
+    /// The color scheme `light-dark()` takes in `mode` (nil: the base values, light): the one
+    /// its rules declare (`colorSchemes`), else dark when the mode's name says so (`dark`,
+    /// `zinc-dark`, Primer's `dark_dimmed`), else light.
+    public func colorScheme(in mode: String?) -> CSSColorScheme {
+        guard let mode else { return .light }
+        if let declared = colorSchemes[mode] { return declared }
+        return mode.lowercased().contains("dark") ? .dark : .light
     }
 }
 

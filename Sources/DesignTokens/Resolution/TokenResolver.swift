@@ -79,11 +79,8 @@ public final class TokenResolver: @unchecked Sendable {
         return nil
     }
 
-    /// The color-scheme `light-dark()` takes in `mode`: dark when the mode's name says so.
-    static func colorScheme(_ mode: String?) -> CSSColorScheme {
-        guard let mode else { return .light }
-        return mode.lowercased().contains("dark") ? .dark : .light
-    }
+    /// The color-scheme `light-dark()` takes in `mode` (`TokenSet.colorScheme(in:)`).
+    func colorScheme(_ mode: String?) -> CSSColorScheme { set.colorScheme(in: mode) }
 
     /// `path` in `mode` (nil: the base values).
     public func resolve(_ path: String, mode: String?) -> Result<ResolvedToken, ResolutionFailure> {
@@ -103,7 +100,7 @@ public final class TokenResolver: @unchecked Sendable {
             // An alias to a custom property given as a request variable.
             let here = chain + [path]
             let location = token(chain.last!)!.location(in: mode)
-            let context = CSSColorContext(colorScheme: Self.colorScheme(mode), variables: variables(for: mode))
+            let context = CSSColorContext(colorScheme: colorScheme(mode), variables: variables(for: mode))
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 let css = (try? context.variables!.substitute(in: text)) ?? text
@@ -154,7 +151,7 @@ public final class TokenResolver: @unchecked Sendable {
             // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
             return .failure(.notAColor(type: token.type ?? "number"))
         case .css(let text):
-            let context = CSSColorContext(colorScheme: Self.colorScheme(mode),
+            let context = CSSColorContext(colorScheme: colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
             var substituted: String? = nil
             if context.variables != nil {
