@@ -576,4 +576,27 @@ import Testing
         let paper = try #require(report.results.first { $0.mode?.contains("dark-paper") == true })
         #expect(paper.foreground?.color.hex == "#111111" && paper.passes)
     }
+
+    /// A misspelt color (`#fffff`, `whte`) was read as not a color: its pair vanished, shadcn's
+    /// preset matched nothing for it and the audit passed (a new user's pass). Its pair now
+    /// fails to resolve, naming token, line and why; keywords one edit from a color name
+    /// (`block`) stay what they are.
+    @Test("a misspelt color fails its pair, naming the token; a keyword near a color name is no color")
+    func misspeltColors() throws {
+        for (typo, why) in [("#fffff", "hex color must have 3, 4, 6 or 8 digits, got 5"), ("whte", "did you mean the CSS color 'white'?"),
+                            ("#12345", "got 5"), ("#ggg", "not a hexadecimal digit")] {
+            let css = ":root {\n  --primary: #93c5fd;\n  --primary-foreground: \(typo);\n  --display: block;\n  --weight: bold;\n}\n"
+            let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+            #expect(set.tokens.first { $0.path == "--primary-foreground" }?.base == .css(typo))
+            #expect(set.tokens.first { $0.path == "--display" }?.base == .other(type: "keyword"))
+            #expect(set.tokens.first { $0.path == "--weight" }?.base == .other(type: "keyword"))
+            let rules = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+            do {
+                _ = try TokenAudit.run(set, rules: rules)
+                Issue.record("\(typo): the audit passed")
+            } catch {
+                #expect(error.path == "--primary-foreground" && error.location?.line == 3 && error.reason.contains(why), "\(error.reason)")
+            }
+        }
+    }
 }

@@ -34,8 +34,9 @@ public enum NameSuggestions {
         return scored.prefix(limit).map(\.name)
     }
 
-    /// Levenshtein distance between two scalar arrays (inputs are short: at most 64 scalars).
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    /// Levenshtein distance between two scalar arrays (case-sensitive; inputs are short: at most
+    /// 64 scalars, so the cost is at most 64² steps).
+    public static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

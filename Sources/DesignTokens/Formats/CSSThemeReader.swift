@@ -600,6 +600,8 @@ public enum CSSThemeReader: TokenFormatReader {
     ///   `hwb`, `lab`, `lch`, `oklab`, `oklch`, `color`, `color-mix`, `light-dark`,
     ///   `contrast-color`, `device-cmyk`) with `var()` inside (resolved later), or one word the
     ///   parser knows needs a document (`currentcolor`, system colors): `.css(text)`;
+    /// - a color mistyped (`#fffff`, `whte`: `misspeltColor`): `.css(text)`, so that its pair
+    ///   says why it is not a color;
     /// - a number, percentage or angle (`40%`, `200`, `30deg`): `.css(text)` with that type —
     ///   text for `var()` inside a color (`hsl(240 5% var(--l))`), not a color by itself;
     /// - anything else: `.other(type:)` with `dimension`, `duration`, `string`, `fontFamily`,
@@ -674,11 +676,36 @@ public enum CSSThemeReader: TokenFormatReader {
         if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
             return Reading(value: .css(text), type: nil, convention: nil)
         }
+        // A misspelt color (`#fffff`, `whte`) is kept too, so that its pair says why rather than
+        // vanishing as not a color (a new user's pass: shadcn's preset then matched no pair and
+        // the audit passed).
+        if misspeltColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
         let type = otherType(text)
         // A number, percentage or angle is kept as text for var() inside a color
         // (`hsl(240 5% var(--l))`: a new user's theme had "--l is not defined").
         if DesignToken.componentTypes.contains(type) { return Reading(value: .css(text), type: type, convention: nil) }
         return Reading(value: .other(type: type), type: nil, convention: nil)
+    }
+
+    /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
+    static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
+
+    /// Whether `text`, which the parser refused, is a color mistyped: a hash of 1 to 16 letters
+    /// and digits that is not a hex color (`#fffff`, `#12345`, `#ggg`), or one word of 4 or more
+    /// letters one edit (Levenshtein) from a CSS named color (`whte`, `balck`) and not a keyword
+    /// in `keywordsNearColorNames`.
+    static func misspeltColor(_ text: String) -> Bool {
+        func alphanumeric(_ s: Substring) -> Bool {
+            s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        }
+        if text.hasPrefix("#") {
+            let rest = text.dropFirst()
+            return (1...16).contains(rest.count) && alphanumeric(rest)
+        }
+        let lower = text.lowercased()
+        guard lower.count >= 4, lower.count <= 32, alphanumeric(Substring(lower)), lower.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }),
+              !keywordsNearColorNames.contains(lower), let near = CSSColorParser.namedColorSuggestions(for: lower, limit: 1).first else { return false }
+        return NameSuggestions.distance(Array(lower.unicodeScalars), Array(near.lowercased().unicodeScalars)) == 1
     }
 
     /// `text` as the inside of `hsl()` (spaces around its `/`) when it is a bare HSL triplet that

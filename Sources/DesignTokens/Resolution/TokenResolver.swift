@@ -172,8 +172,9 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
+                let near = CSSColorParser.namedColorSuggestions(for: text, limit: 1).first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
-                                                  reason: "\(TokenError.quoted(text)) is not a color: \(error.message)\(via)")))
+                                                  reason: "\(TokenError.quoted(text)) is not a color: \(error.message)\(near)\(via)")))
             }
         }
     }
