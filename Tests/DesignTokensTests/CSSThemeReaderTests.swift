@@ -73,7 +73,8 @@ import TestSupport
         let radius = try Self.token(set, "--radius")
         #expect(radius.modes["zinc"] == .other(type: "dimension"))
         #expect(radius.modes["neutral"] == .other(type: "empty"))  // `--radius: ;`
-        #expect(radius.modes["zinc-dark"] == nil)
+        // `.dark .theme-zinc` does not set it: `.theme-zinc`'s rule applies there too.
+        #expect(radius.modes["zinc-dark"] == .other(type: "dimension"))
         for mode in set.modes { try Self.colorsParse(set, mode: mode) }
     }
 
@@ -357,7 +358,11 @@ import TestSupport
         #expect(media.unrecognized == ["@media (min-width: 40rem)"])
         let mixed = CSSThemeReader.modeMapping(selector: ":where(html), .tokens", atRules: [])
         #expect(mixed == CSSModeMapping(targets: [.base], unrecognized: [".tokens"]))
-        #expect(target(":root:not(.dark)") == nil)
+        // A negated color scheme only says when the rule yields (`:root:not(.light)` inside
+        // the dark media query is dark); a negated theme is not understood.
+        #expect(target(":root:not(.dark)") == .base)
+        #expect(target(":root:not(.theme-zinc)") == nil)
+        #expect(CSSThemeReader.modeMapping(selector: ":root:not(.light)", atRules: ["@media (prefers-color-scheme: dark)"]).targets == [.mode("dark")])
         #expect(target("#app") == nil)
         #expect(target("[data-theme^=dark]") == nil)
         #expect(target(":root", ["@container sidebar (min-width: 1px)"]) == nil)
@@ -473,7 +478,8 @@ import TestSupport
         let set = try read(".dark { & .theme-zinc { --a: #111; } }\n:root { --b: #fff; @media (prefers-color-scheme: dark) { --b: #000; } }\n.theme-rose { .dark & { --c: #222; } }")
         #expect(try token(set, "--a").modes == ["zinc-dark": .css("#111")])
         #expect(try token(set, "--b").base == .css("#fff"))
-        #expect(try token(set, "--b").modes == ["dark": .css("#000")])
+        // The dark rule applies in the combined modes zinc-dark and rose-dark too.
+        #expect(try token(set, "--b").modes == ["dark": .css("#000"), "zinc-dark": .css("#000"), "rose-dark": .css("#000")])
         #expect(try token(set, "--c").modes == ["rose-dark": .css("#222")])
     }
 
@@ -597,5 +603,22 @@ import TestSupport
             try CSSThemeReader.read([TokenFile(name: "a.css", content: many), TokenFile(name: "b.css", content: ":root{--b:#fff}")])
         }
         #expect(split?.file == "b.css")
+    }
+
+    /// A hostile pass: 10,000 nested `:is(` (50 KB) were read level by level, each copying the
+    /// rest: quadratic time and memory (1.5 GB), then a stack overflow killed the server.
+    /// Deeper than `maximumSelectorNesting` a selector is not understood: a mode named after it.
+    @Test("selectors nested deeper than maximumSelectorNesting are not understood, not recursed into")
+    func deepSelectorNesting() throws {
+        for function in [":is(", ":where(", ":not("] {
+            let depth = 10_000
+            let css = ":root { --primary: red; }\n" + String(repeating: function, count: depth) + ".x" + String(repeating: ")", count: depth) + " { --primary: blue; }"
+            let set = try read(css)
+            #expect(set.modes.count == 1 && set.modes[0].count <= CSSThemeReader.maximumModeNameLength, "\(set.modes.map { $0.prefix(40) })")
+            #expect(try token(set, "--primary").base == .css("red"))
+        }
+        // Within the bound, nesting is read as before.
+        let nested = String(repeating: ":is(", count: CSSThemeReader.maximumSelectorNesting) + ".dark" + String(repeating: ")", count: CSSThemeReader.maximumSelectorNesting)
+        #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])
     }
 }

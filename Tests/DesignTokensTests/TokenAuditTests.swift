@@ -599,4 +599,31 @@ import Testing
             }
         }
     }
+
+    /// A new user's pass: a combined mode took the base's values where it set none
+    /// (`dark-high-contrast` had `:root`'s #ffffff background, not dark's #111111: #333 passed
+    /// at 12.6:1 where the browser shows 1.49:1), and `:root:not(.light)` inside the dark media
+    /// query became a mode named after its text, whose "light" hid the base from the audit.
+    @Test("a combined mode takes the values of the modes it combines; :not() of a scheme adds no condition")
+    func combinedModesInherit() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        func audit(_ css: String) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
+        }
+        for css in [":root{--fg:#333;--bg:#fff} @media (prefers-color-scheme: dark){ :root{--fg:#aaa;--bg:#111} @media (prefers-contrast: more){ :root{--fg:#333} } }",
+                    ":root{--fg:#333;--bg:#fff} .dark{--fg:#aaa;--bg:#111} .dark[data-contrast=\"more\"]{--fg:#333}"] {
+            let report = try audit(css)
+            #expect(report.modes == ["light", "dark", "dark-high-contrast"], "\(report.modes)")
+            let combined = try #require(report.results.first { $0.mode == "dark-high-contrast" })
+            #expect(combined.background?.color.hex == "#111111" && !combined.passes, "\(combined.background?.color.hex ?? "")")
+            #expect(abs((combined.value ?? 0) - 1.4945) < 1e-4)
+            #expect(report.notes.contains("mode 'dark-high-contrast' takes 1 value it does not set from 'dark', whose rules apply there too"), "\(report.notes)")
+        }
+        let negated = try audit(":root {--fg:#aaaaaa; --bg:#fff} @media (prefers-color-scheme: dark) { :root:not(.light) {--fg:#8a8a8a;--bg:#111} }")
+        #expect(negated.modes == ["light", "dark"], "\(negated.modes)")
+        // #aaaaaa on white: 2.32:1, failing in light.
+        #expect(negated.results.first { $0.mode == "light" }?.passes == false)
+    }
 }

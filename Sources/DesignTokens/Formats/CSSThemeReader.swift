@@ -172,6 +172,7 @@ public enum CSSThemeReader: TokenFormatReader {
             for t in e.targets { merger.set(e, target: t) }
         }
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
+        notes += merger.inherit(modes: modes, conditions: walker.modeConditions)
 
         // The color scheme a mode's rules declare (the last one in source order), where it is
         // not the one its name says (a `[data-theme="midnight"]` with `color-scheme: dark`).
@@ -323,6 +324,12 @@ public enum CSSThemeReader: TokenFormatReader {
         var fileIndex = 0
         var entries: [Entry] = []
         var declaredSchemes: [DeclaredScheme] = []
+        /// The conditions of every understood mode (`CSSModeMapping.conditions`).
+        var modeConditions: [String: ModeConditions] = [:]
+
+        mutating func register(_ m: CSSModeMapping) {
+            for case (.mode(let name), let c) in m.conditions { modeConditions[name] = c }
+        }
         var notes: [String] = []
         var sawTheme = false
         var hslTripletNames: Set<String> = []
@@ -355,6 +362,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     } else {
                         // Directly in `@theme`, or (not valid CSS) outside any rule.
                         let m = CSSThemeReader.modeMapping(selector: nil, atRules: context.atRules)
+                        register(m)
                         targets = m.targets
                         if !context.inTheme {
                             note("outside \(file)", "\(file) line \(d.position.line): custom properties outside any rule (not valid CSS) are read as \(describe(targets))")
@@ -387,6 +395,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         continue
                     }
                     let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: context.atRules)
+                    register(m)
                     var targets = m.targets
                     inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, r.position)
                     if targets == [.base], let scheme = Self.colorScheme(of: r.children) {
@@ -421,6 +430,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     if inner.targets == nil, context.selector != nil, inner.skipping == nil {
                         // An at-rule nested in a style rule: the rule's selector under the at-rule.
                         let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: inner.atRules)
+                        register(m)
                         inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, a.position)
                         inner.targets = m.targets
                     }
@@ -500,6 +510,8 @@ public enum CSSThemeReader: TokenFormatReader {
             var modes: [String: Slot] = [:]
             var modeOrder: [String] = []
             var type: String?
+            /// The modes whose rules set the token (not inherited: `inherit(modes:conditions:)`).
+            var ownModes: Set<String> = []
         }
         var tokens: [String: Token] = [:]
         var order: [String] = []
@@ -517,7 +529,40 @@ public enum CSSThemeReader: TokenFormatReader {
             case .mode(let m):
                 if tokens[e.path]!.modes[m] == nil { tokens[e.path]!.modeOrder.append(m) }
                 tokens[e.path]!.modes[m] = Self.winner(tokens[e.path]!.modes[m], slot)
+                tokens[e.path]!.ownModes.insert(m)
             }
+        }
+
+        /// A combined mode (`dark-high-contrast`, `zinc-dark`) takes, for each token it does not
+        /// set, the value of the mode it combines that sets it — the one of most conditions, the
+        /// later on ties — as the browser applies `@media (prefers-color-scheme: dark)`'s rules
+        /// inside `(prefers-contrast: more)` too; else the base, as every mode. Only modes whose
+        /// conditions are understood (`ModeConditions`), not modes named after their selector.
+        /// A new user's pass: `dark-high-contrast` had the base's `#ffffff` background, not dark's.
+        mutating func inherit(modes: [String], conditions: [String: ModeConditions]) -> [String] {
+            var lines: [String] = []
+            for (index, mode) in modes.enumerated() {
+                guard let own = conditions[mode] else { continue }
+                let parents = modes.enumerated().compactMap { (i, m) -> (Int, Int, String)? in
+                    guard i != index, let c = conditions[m], c.isPart(of: own), let n = c.parts else { return nil }
+                    return (n, i, m)
+                }.sorted { ($0.0, $0.1) > ($1.0, $1.1) }.map(\.2)
+                guard !parents.isEmpty else { continue }
+                var taken = 0
+                for path in order where tokens[path]!.modes[mode] == nil {
+                    // Only a parent's own value (taken before this mode's turn: modes are
+                    // visited in order, so a parent later in the list has not inherited yet;
+                    // what it would inherit is a parent of this mode too).
+                    guard let from = parents.first(where: { tokens[path]!.ownModes.contains($0) }) else { continue }
+                    tokens[path]!.modes[mode] = tokens[path]!.modes[from]
+                    tokens[path]!.modeOrder.append(mode)
+                    taken += 1
+                }
+                if taken > 0 {
+                    lines.append("mode '\(mode)' takes \(taken) value\(taken == 1 ? "" : "s") it does not set from \(parents.map { "'\($0)'" }.joined(separator: ", ")), whose rules apply there too")
+                }
+            }
+            return lines
         }
 
         /// The declaration that wins: `!important` first, then not `@theme default`, then the later.
@@ -888,14 +933,25 @@ public struct CSSModeMapping: Sendable, Equatable {
     /// Selectors of the list, or at-rules, that are not understood. When nothing is understood,
     /// the single target is a mode named after the at-rules and the selector text.
     public var unrecognized: [String]
+    /// The conditions each understood mode stands for (theme, color scheme, contrast), by which
+    /// a combined mode takes the values of the modes it combines (`CSSThemeReader.read`).
+    var conditions: [Target: CSSThemeReader.ModeConditions] = [:]
 
     public init(targets: [Target], unrecognized: [String] = []) {
         self.targets = targets
         self.unrecognized = unrecognized
     }
+
+    /// Equal targets and unrecognized parts (the conditions follow from them).
+    public static func == (a: CSSModeMapping, b: CSSModeMapping) -> Bool {
+        a.targets == b.targets && a.unrecognized == b.unrecognized
+    }
 }
 
 extension CSSThemeReader {
+    /// Deepest nesting of `:is()`, `:where()` and `:not()` in a selector that mode mapping reads.
+    public static let maximumSelectorNesting = 8
+
     /// Longest mode name made from selector and at-rule text, in characters.
     public static let maximumModeNameLength = 128
 
@@ -929,7 +985,9 @@ extension CSSThemeReader {
     /// media query picks the slot (light without one). The mode is the theme's name X itself
     /// (`light`, `dark`, `dark_dimmed`, …), plus `-high-contrast` under a contrast query.
     ///
-    /// Tailwind v4's `@variant dark` (and `light`) counts as the `.dark` class.
+    /// Tailwind v4's `@variant dark` (and `light`) counts as the `.dark` class. `:not()` of a color
+    /// scheme (`:root:not(.light)`) adds no condition: it only says when the rule yields. A mode
+    /// combining others takes their values where it sets none (`Merger.inherit`).
     ///
     /// Anything else — another class, id, attribute, `:not()`, a media feature such as
     /// `min-width` or `print`, an at-rule such as `@container` or `@utility` — is not understood:
@@ -976,19 +1034,27 @@ extension CSSThemeReader {
         if !unrecognizedAtRules.isEmpty {
             return CSSModeMapping(targets: ownNames(), unrecognized: unrecognizedAtRules)
         }
-        guard selector != nil, !selectors.isEmpty else { return CSSModeMapping(targets: [conditions.target]) }
+        guard selector != nil, !selectors.isEmpty else {
+            var m = CSSModeMapping(targets: [conditions.target])
+            m.conditions[conditions.target] = conditions
+            return m
+        }
         var targets: [CSSModeMapping.Target] = []
         var unrecognized: [String] = []
         var seen = Set<CSSModeMapping.Target>()
+        var understood: [CSSModeMapping.Target: ModeConditions] = [:]
         for s in selectors {
             if let c = selectorConditions(s, onto: conditions) {
+                understood[c.target] = c
                 if seen.insert(c.target).inserted { targets.append(c.target) }
             } else {
                 unrecognized.append(s)
             }
         }
         if targets.isEmpty { return CSSModeMapping(targets: ownNames(), unrecognized: selectors) }
-        return CSSModeMapping(targets: targets, unrecognized: unrecognized)
+        var m = CSSModeMapping(targets: targets, unrecognized: unrecognized)
+        m.conditions = understood
+        return m
     }
 
     struct ModeConditions: Equatable {
@@ -998,6 +1064,24 @@ extension CSSThemeReader {
         var contrast: String?
         var primerLight: String?
         var primerDark: String?
+
+        /// The color scheme, a selector's over the media query's.
+        var scheme: String? { selectorScheme ?? mediaScheme }
+
+        /// How many of theme, color scheme and contrast are set; nil for Primer's themes, whose
+        /// modes are whole themes, combined with nothing.
+        var parts: Int? {
+            guard primerLight == nil, primerDark == nil else { return nil }
+            return (theme == nil ? 0 : 1) + (scheme == nil ? 0 : 1) + (contrast == nil ? 0 : 1)
+        }
+
+        /// Whether these conditions hold wherever `other`'s do and are fewer: a rule for them
+        /// applies in `other`'s mode too (`dark` in `dark-high-contrast`, CSS Cascade 4 §6).
+        func isPart(of other: ModeConditions) -> Bool {
+            guard let n = parts, let m = other.parts, n < m else { return false }
+            return (theme == nil || theme == other.theme) && (scheme == nil || scheme == other.scheme)
+                && (contrast == nil || contrast == other.contrast)
+        }
 
         var target: CSSModeMapping.Target {
             let contrastPart = contrast.map { $0 == "more" ? "high-contrast" : "low-contrast" }
@@ -1057,7 +1141,11 @@ extension CSSThemeReader {
     }
 
     /// One complex selector's conditions on top of `base`, or nil when a part is not understood.
-    static func selectorConditions(_ selector: String, onto base: ModeConditions) -> ModeConditions? {
+    static func selectorConditions(_ selector: String, onto base: ModeConditions, depth: Int = 0) -> ModeConditions? {
+        // Each level of `:is(`, `:where(` or `:not(` reads its argument again: 10,000 of them
+        // (50 KB) took quadratic time and memory and crashed the server on its stack (a hostile
+        // pass). Deeper than `maximumSelectorNesting` a selector is not understood.
+        guard depth <= maximumSelectorNesting else { return nil }
         var c = base
         let s = Array(selector.unicodeScalars)
         var k = 0
@@ -1119,12 +1207,19 @@ extension CSSThemeReader {
                 case ("where", let a?), ("is", let a?), ("matches", let a?), ("-webkit-any", let a?), ("host", let a?), ("host-context", let a?):
                     var agreed: ModeConditions? = nil
                     for option in splitTopLevel(a, by: ",") {
-                        guard let r = selectorConditions(option, onto: c) else { return nil }
+                        guard let r = selectorConditions(option, onto: c, depth: depth + 1) else { return nil }
                         if let prior = agreed, prior != r { return nil }
                         agreed = r
                     }
                     guard let agreed else { return nil }
                     c = agreed
+                case ("not", let a?):
+                    // `:root:not(.light)` inside `@media (prefers-color-scheme: dark)`: dark unless
+                    // the page forces light; a negated color scheme only says when the rule
+                    // yields, so it adds no condition (a new user's pass: the rule became a mode
+                    // named after its text, whose `light` hid the base from the audit).
+                    let negated = splitTopLevel(a, by: ",").map { selectorConditions($0, onto: ModeConditions(), depth: depth + 1) }
+                    guard negated.allSatisfy({ n in n.map { $0.scheme != nil && $0.parts == 1 } ?? false }) else { return nil }
                 default:
                     return nil
                 }
