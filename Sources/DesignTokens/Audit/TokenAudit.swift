@@ -25,7 +25,9 @@ public struct TokenAuditOptions: Sendable {
     /// captures backtrack a lot on long names; a few ns each in a release build: about a second).
     public var maximumMatchSteps = 200_000_000
     /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
-    /// thousand candidates); later failures say they have none.
+    /// thousand candidates); later failures say they have none. A pair of translucent text on a
+    /// translucent background with no backdrop counts `TokenAudit.translucentPairWeight` (each
+    /// measurement there covers 256 backdrops), here and in the one-color-per-token searches.
     public var maximumSuggestions = 1_000
     /// Custom properties from outside the files for var() in token values (the request's
     /// `variables`); tokens of the same name win.
@@ -174,6 +176,20 @@ public enum TokenAudit {
     /// With `side` `.background`, the same for `backgroundSuggestion`s: one background color per
     /// background token and line that meets the targets of every pair it reaches, each text as
     /// it is (two texts on one brand color had been offered two different brand colors).
+    /// What a pair of translucent text on a translucent background with no backdrop counts
+    /// against `TokenAuditOptions.maximumSuggestions`: each measurement composites over the 256
+    /// gray backdrops, and its suggestion took 63 ms where an opaque pair's takes about 1 (a
+    /// hostile pass: 100 such pairs, a 792-byte request, held a heavy worker 6.3 s; 1,024 of
+    /// them more than a minute).
+    public static let translucentPairWeight = 64
+
+    /// `translucentPairWeight` for a pair whose text and background are both translucent and
+    /// whose backdrop is unknown, else 1.
+    static func suggestionWeight(_ r: PairResult) -> Int {
+        guard let fg = r.foreground, let bg = r.background else { return 1 }
+        return fg.color.alpha < 1 && bg.color.alpha < 1 && backdropSRGB(r.backdrop) == nil ? translucentPairWeight : 1
+    }
+
     static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
                                  side: NearestPassingColor.Moving = .foreground,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
@@ -233,14 +249,15 @@ public enum TokenAudit {
                 if !acrossModes && !sharedLineFailed && modes.count > 1 { break }
                 guard group.count > 1 || acrossModes, group.contains(where: { suggested(results[$0.index]) && own(results[$0.index])?.path == holder }) else { continue }
                 let mode = acrossModes ? " in modes \(modes.map { "'\($0 ?? "")'" }.joined(separator: ", "))" : results[group[0].index].mode.map { " in mode '\($0)'" } ?? ""
-                guard group.count <= budget else {
+                let weight = group.reduce(0) { $0 + suggestionWeight(results[$1.index]) }
+                guard weight <= budget else {
                     let left = budget == 0 ? "none" : "the \(budget)"
-                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than \(left) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit): each failing pair's suggestion passes on that pair alone")
+                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than \(left) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight)): each failing pair's suggestion passes on that pair alone")
                     if acrossModes { sharedLineFailed = true }
                     continue
                 }
                 if let isCancelled, isCancelled() { throw stop() }
-                budget -= group.count
+                budget -= weight
                 let given = own(results[owned[0]])!.token.color
                 // The other color of each pair, as it is.
                 let others = group.map { DisplayColor($0.asForeground ? results[$0.index].background!.color : results[$0.index].foreground!.color) }
@@ -678,7 +695,7 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
-        var suggestions = 0, suggestionsLeftOut = false
+        var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
         var unsuggested = 0, unsuggestedExample: String? = nil
         // Pairs the one-color-per-token searches may still measure, over every mode.
@@ -742,11 +759,13 @@ public enum TokenAudit {
                     result.value = v
                     result.passes = v >= target.minimum
                     if !result.passes && options.suggest && target.isReachable {
-                        if suggestions >= options.maximumSuggestions {
+                        let weight = TokenAudit.suggestionWeight(result)
+                        if suggestions + weight > options.maximumSuggestions {
                             suggestionsLeftOut = true
                         } else {
                             try poll(now: true)
-                            suggestions += 1
+                            suggestions += weight
+                            suggestedPairs += 1
                             let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                             result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
                                 ?? TokenAudit.opaqueSuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
@@ -784,7 +803,7 @@ public enum TokenAudit {
             notes.append("\(unsuggested) failing pair\(unsuggested == 1 ? " has" : "s have") no suggested color (\(example)\(unsuggested > 1 ? ", …" : "")): no lightness of the text's hue reaches the target on that background, at the text's opacity or opaque, nor does more opacity; another hue, or a background change, is needed")
         }
         if suggestionsLeftOut {
-            notes.append("only the first \(options.maximumSuggestions) failing pairs have a suggested color")
+            notes.append("\(suggestedPairs == 0 ? "no failing pair was searched for a suggested color" : "a suggested color was searched for the first \(suggestedPairs) failing pair\(suggestedPairs == 1 ? "" : "s") only"): the searches measure at most \(options.maximumSuggestions) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight) (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)")
         }
         let skipped = set.tokens.filter { t in
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
