@@ -1,5 +1,6 @@
 import ContrastAPI
 import Foundation
+import HTTPServer
 import JSONValue
 import TestSupport
 import Testing
@@ -456,9 +457,42 @@ struct GradientFixHostileTests {
         #expect(planned.status == 200 && planned.json["onGradients"]?.array?.count == 16, "\(planned.text.prefix(300))")
         expectProblem(try post("/v1/contrast/matrix", body(16, "linear-gradient(in hsl longer hue, \(hsl))", alpha: "80")), 422, pointer: "/gradients")
     }
+
+    /// A hostile pass: a 2.7 KB gradient request (a repeating 64-stop `in oklch longer hue`
+    /// layer of translucent stops, translucent text) took 50–150 ms on an HTTP worker thread,
+    /// and four clients sending it held small requests 220 ms (median). Estimated past
+    /// `heavyGradientUnits`, it moves to the heavy-work pool: the same answer, counted once.
+    @Test func costlyGradientMovesToTheHeavyPool() throws {
+        let stops = (0..<64).map { i in "oklch(\(Double((i * 37) % 100) / 100) 0.3 \((i * 53) % 360) / \(Double(5 + (i * 29) % 95) / 100)) \(Double(i) / 100)%" }
+        let gradient = "repeating-linear-gradient(in oklch longer hue, \(stops.joined(separator: ", ")))"
+        let body = ##"{"foreground": "rgb(120 120 120 / 0.6)", "background": "#777", "layers": [{"color": "\##(gradient)", "opacity": 0.9}]}"##
+        let service = ContrastService(configuration: testConfiguration())
+        var request = HTTPRequest(method: "POST", path: "/v1/contrast", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        let inline = service.handle(request)
+        #expect(inline.status == 200 && !inline.movesToHeavyPool)
+        request.mayMoveToHeavyPool = true
+        #expect(service.handle(request).movesToHeavyPool)
+        // A designer's gradient stays where it is.
+        var small = HTTPRequest(method: "POST", path: "/v1/contrast", headers: ["Content-Type": "application/json"],
+                                body: Array(##"{"foreground": "#fff", "background": "linear-gradient(135deg, #6366f1, #ec4899)"}"##.utf8))
+        small.mayMoveToHeavyPool = true
+        #expect(service.handle(small).status == 200)
+        // Over HTTP, the built server (with its heavy-work pool, metrics and access log): the
+        // pool's answer, the same bytes, counted once.
+        let process = try ServerProcess()
+        defer { process.terminate() }
+        let port = try process.waitForPort()
+        func posts() throws -> Int {
+            let metrics = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics"), timeoutSeconds: 30).text
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("contrast_http_requests_total{route=\"/v1/contrast\",method=\"POST\",status=\"200\"}") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        let r = try RawHTTP.exchange(port: port, RawHTTP.request("POST", "/v1/contrast", headers: ["Content-Type: application/json"], body: body), timeoutSeconds: 60)
+        #expect(r.status == 200 && r.body == inline.body, "\(r.text.prefix(300))")
+        #expect(try posts() == 1)
+    }
 }
 
-/// Gradient stops with `light-dark()` follow the request's appearance, as color members do.
 @Suite("Gradient stops and the Apple context")
 struct GradientAppearanceTests {
     @Test("light-dark() stops take the dark branch with appearance dark")

@@ -178,4 +178,45 @@ import Testing
         #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("POST", "/quick", body: "x")).status == 200)
         withExtendedLifetime(stalled) {}
     }
+
+    /// A request of a light path that turns out costly once its body is read (a hostile pass:
+    /// gradient requests of 100 ms on the worker threads held small requests 220 ms) answers
+    /// `moveToHeavyPool`, and the server runs it again on the pool: the worker thread is free
+    /// meanwhile, and the client gets the pool's answer, never the marker.
+    @Test func aLightPathRequestMovesToThePool() throws {
+        let gate = Gate()
+        let moved = Atomic<Int>(0)
+        var c = ServerConfiguration()
+        c.port = 0
+        c.threads = 1
+        c.connectionTimeoutSeconds = 60
+        c.shutdownGracePeriodSeconds = 30
+        c.heavyPaths = ["/slow"]
+        let handler: HTTPHandler = { request in
+            if request.path == "/costly" {
+                if request.mayMoveToHeavyPool { moved.wrappingAdd(1, ordering: .relaxed); return .moveToHeavyPool }
+                guard request.workTicket != nil else { return .text(status: 500, "run on a worker thread") }
+                return gate.handler(HTTPRequest(method: "GET", path: "/slow"))
+            }
+            return gate.handler(request)
+        }
+        let server = HTTPServer(configuration: c, handler: handler)
+        try server.start()
+        defer { gate.release.signal(); server.stop() }
+        let (done, costly) = background(server.port, "/costly")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        #expect(moved.load(ordering: .relaxed) == 1)
+        let quick = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quick"), timeoutSeconds: 10)
+        #expect(quick.status == 200 && quick.text == "quick")
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(costly.withLock { $0?.status } == 200 && costly.withLock { $0?.text } == "slow done")
+        // Without a pool (no heavy path) nothing may move: the handler runs where it is.
+        var plain = ServerConfiguration()
+        plain.port = 0
+        let inline = HTTPServer(configuration: plain) { request in .text(request.mayMoveToHeavyPool ? "may move" : "stays") }
+        try inline.start()
+        defer { inline.stop() }
+        #expect(try RawHTTP.exchange(port: inline.port, RawHTTP.request("GET", "/costly"), timeoutSeconds: 10).text == "stays")
+    }
 }

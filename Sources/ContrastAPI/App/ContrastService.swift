@@ -129,7 +129,7 @@ public struct ContrastService: Sendable {
                 do throws(Problem) {
                     return HTTPResponse(status: 200, contentType: "application/json", body: try body(request))
                 } catch {
-                    return error.response
+                    return error.kind == Problem.moveToHeavyPool.kind ? .moveToHeavyPool : error.response
                 }
             }
         }

@@ -129,6 +129,8 @@ struct AccessLogging: HTTPMiddleware {
         // A heavy request the server already answered 503 (deadline, shutdown): that 503 was
         // logged; this answer is never sent, so it is never logged.
         if let ticket = request.workTicket, !ticket.claim() { return response }
+        // Moved to the heavy-work pool: logged when answered there.
+        if response.movesToHeavyPool { return response }
         if log.logs(status: response.status) {
             log.record(requestID: response.header("X-Request-ID") ?? "-", method: request.method, path: request.path,
                        status: response.status,

@@ -211,6 +211,8 @@ struct MetricsRecording: HTTPMiddleware {
     }
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, started: UInt64) {
+        // Moved to the heavy-work pool: counted when answered there.
+        if response.movesToHeavyPool { return }
         // Not sent: the server answered this heavy request 503 instead (and counted that).
         if let ticket = request.workTicket, !ticket.claim() { return }
         let seconds = MonotonicClock.seconds(since: request, started: started)

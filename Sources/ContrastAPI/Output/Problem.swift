@@ -37,6 +37,12 @@ public struct Problem: Error, Sendable, Equatable {
         self.extra = extra
     }
 
+    /// Not a problem: the request costs too much for an HTTP worker thread and moves to the
+    /// heavy-work pool (``HTTPResponse/moveToHeavyPool``); thrown only for a request with
+    /// ``HTTPRequest/mayMoveToHeavyPool``, turned into that answer by `ContrastService.jsonBytes`.
+    static let moveToHeavyPool = Problem(status: 500, kind: "move-to-heavy-pool", title: "Moved to the heavy-work pool",
+                                         detail: "this request runs on the heavy-work pool")
+
     public static func == (a: Problem, b: Problem) -> Bool {
         a.status == b.status && a.kind == b.kind && a.detail == b.detail && a.pointer == b.pointer
             && a.parameter == b.parameter

@@ -271,10 +271,18 @@ func httpServerAccessHandler(
             receivedAtNanoseconds: state.receivedAt
         )
         request.malformedQueryParameter = arguments.malformed
-        if let pool = context.heavy, context.isHeavy(originPath(url)) {
-            return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
+        if let pool = context.heavy {
+            if context.isHeavy(originPath(url)) {
+                return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
+            }
+            request.mayMoveToHeavyPool = true
         }
         let response = context.handler(request)
+        if response.movesToHeavyPool, let pool = context.heavy {
+            // Costly after all (the handler saw the body): run again on the pool.
+            request.mayMoveToHeavyPool = false
+            return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
+        }
         return queue(response, on: connection, context: context, isHead: isHead, state: state)
     }
 }

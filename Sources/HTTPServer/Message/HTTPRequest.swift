@@ -36,6 +36,11 @@ public struct HTTPRequest: Sendable {
     /// For a heavy request run on the server's work pool: who answers it (``WorkTicket``).
     /// Middleware that records answers claims it first. Nil for every other request.
     public var workTicket: WorkTicket? = nil
+    /// Set by the server on a request of a path that is not heavy when it has a heavy-work pool:
+    /// a handler that finds the request costly (known only once its body is read) may answer
+    /// ``HTTPResponse/moveToHeavyPool``, and the server runs it again on the pool, with this
+    /// false and a ``workTicket``, so that it does not hold a worker thread small requests need.
+    public var mayMoveToHeavyPool = false
 
     /// Creates a request. Header names are lower-cased here (costs one pass over `headers`).
     public init(

@@ -37,6 +37,7 @@ public struct ConditionalGET: HTTPMiddleware {
         } else {
             response = next(request)
         }
+        if response.movesToHeavyPool { return response }
         response.headers.reserveCapacity(response.headers.count + 8)
         if response.status == 200 {
             var cacheable = true

@@ -1,4 +1,5 @@
 import ColorScience
+import HTTPServer
 import JSONValue
 
 /// `/v1/contrast` with a CSS gradient as the `background` or as one of the `layers`.
@@ -49,7 +50,21 @@ extension ContrastEndpoint {
     }
 
     /// The gradient answer (see the type's comment); nothing is written when it throws.
-    static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
+    /// A gradient request moves off the HTTP worker threads to the heavy-work pool (where it is
+    /// measured again from the start) when its measurement is estimated at more than
+    /// `heavyGradientUnits` (`GradientContrast.estimatedCost` units, about 0.4 µs each, times the
+    /// layers composited at each color), or when its work on the worker thread passes
+    /// `inlineGradientNanoseconds` at a check (after the measurement, before each fix's): the
+    /// fixes' cost is known only as they run. A hostile pass's 2.7 KB request (a repeating
+    /// 64-stop `in oklch longer hue` layer under 31 translucent layers, translucent text) took
+    /// 100–150 ms on a worker thread, and four clients sending it held small requests 220 ms
+    /// (median); a designer's two-stop gradient takes 0.8 ms (`#fff` on the README's), 6 ms
+    /// with its fixes in OKLCH (measured in a release build, docs/performance.md).
+    static let heavyGradientUnits = 20_000
+    static let inlineGradientNanoseconds: UInt64 = 5_000_000
+
+    static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, mayMoveToHeavyPool: Bool = false,
+                                            into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
         let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
@@ -153,6 +168,14 @@ extension ContrastEndpoint {
             page = backdrop.display.srgb
         }
         let textLayer = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
+        // Estimated before any of it is paid: one measurement, times the layers composited at
+        // each color; the fixes measure it again within `fixSampleBudget`, checked as they run.
+        let started = mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0
+        func overInlineTime() -> Bool { mayMoveToHeavyPool && MonotonicClock.nanoseconds() - started > inlineGradientNanoseconds }
+        if mayMoveToHeavyPool,
+           GradientContrast.estimatedCost(of: gradient.gradient, textIsOpaque: fg.display.alpha >= 1) * (1 + stack.count) > heavyGradientUnits {
+            throw Problem.moveToHeavyPool
+        }
         let gradientIsPage = pageColor == nil
         /// The gradient measured with `textLayer` as the text, and `scrim` (a fix) between the
         /// background and the text.
@@ -180,6 +203,8 @@ extension ContrastEndpoint {
         }
         let measured = measure(textLayer)
         let worst = measured.min
+        let target = text?.isLarge == true ? 3.0 : 4.5
+        if worst.ratio < target && overInlineTime() { throw Problem.moveToHeavyPool }
         let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
 
         out.beginObject()
@@ -211,12 +236,16 @@ extension ContrastEndpoint {
         out.key("gradient")
         writeGradient(gradient, measured, box: box, region: region, into: &out)
         // The fixes, when the weakest ratio misses WCAG AA for the text's size.
-        let target = text?.isLarge == true ? 3.0 : 4.5
         if worst.ratio < target {
             out.key("fixes")
+            var moved = false
             writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input, overLayers: hasLayers,
                                baseSamples: measured.samples,
-                               text: textLayer, measure: measure, into: &out)
+                               text: textLayer, measure: measure, into: &out, shouldMove: {
+                                   moved = moved || overInlineTime()
+                                   return moved
+                               })
+            if moved { throw Problem.moveToHeavyPool }
         }
         apple.annotate(into: &out, m, usedSystemColor: fg.systemColor != nil || pageColor?.systemColor != nil || backdrop?.systemColor != nil)
         if algorithm != .wcag2 {
@@ -278,11 +307,13 @@ extension ContrastEndpoint {
     /// 61 measurements: 2 for the gradient's luminance range, up to 26 + 3 for each scrim (the
     /// search, the alpha as written and up to two 0.001 lighter), 1 for the color; usually about
     /// 17 (an opaque scrim that cannot pass is not searched; one under which the weakest ratio must
-    /// rise is bisected in 11); the scrims' within `fixSampleBudget` gradient colors.
+    /// rise is bisected in 11); the scrims' within `fixSampleBudget` gradient colors. When
+    /// `shouldMove` (asked before each measurement after the first) says true, the rest is not
+    /// measured: the caller discards the answer and moves the request to the heavy-work pool.
     static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, overLayers: Bool,
                                                 baseSamples: Int, text: Compositing.Layer,
                                                 measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
-                                                into out: inout S) {
+                                                into out: inout S, shouldMove: () -> Bool = { false }) {
         func after(_ ratio: Double, _ lc: Double, into o: inout S) {
             o.object("after") { a in
                 a.member("ratio", ratio)
@@ -299,7 +330,7 @@ extension ContrastEndpoint {
         func budgeted(_ scrim: Compositing.Layer) -> GradientContrast? {
             // The next measurement is taken to cost as much as the dearest so far (one had cost
             // 60 times the gradient's own measurement, a hostile pass), so the budget is not overrun.
-            guard !stopped, spent + largest < fixSampleBudget else { stopped = true; return nil }
+            guard !stopped, spent + largest < fixSampleBudget, !shouldMove() else { stopped = true; return nil }
             let m = measure(text, scrim)
             spent += m.samples
             largest = Swift.max(largest, m.samples)
@@ -308,7 +339,7 @@ extension ContrastEndpoint {
         // The gradient's darkest and lightest luminances (black and white text on it), unless
         // one measurement of this gradient is already a third of the budget (a hostile pass: a
         // flat layer over a 64-stop conic gradient, 160,000 colors a measurement).
-        let affordable = baseSamples * 3 <= fixSampleBudget
+        let affordable = baseSamples * 3 <= fixSampleBudget && !shouldMove()
         if !affordable { stopped = true }
         let range = affordable ? GradientFixes.luminanceRange(
             weakestWithWhite: measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio,
@@ -352,7 +383,7 @@ extension ContrastEndpoint {
             scrims.append((kind, fix))
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
-        if text.alpha >= 1, let range {
+        if text.alpha >= 1, let range, !shouldMove() {
             let found = NearestPassingColor.nearest(to: DisplayColor(srgb: text.color)) { c in
                 GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: range, target: target)
             }

@@ -37,7 +37,7 @@ struct ContrastEndpoint {
             do throws(Problem) { try answer(f, apple, into: &writer) } catch {
                 // `answer` wrote nothing: a gradient background or layer was not a color.
                 guard hasGradient(f) else { throw error }
-                try gradientAnswer(f, apple, into: &writer)
+                try gradientAnswer(f, apple, mayMoveToHeavyPool: request.mayMoveToHeavyPool, into: &writer)
             }
             return writer.bytes
         }
