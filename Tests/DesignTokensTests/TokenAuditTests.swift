@@ -150,8 +150,8 @@ import Testing
         options.maximumSuggestions = 100
         let capped = try TokenAudit.run(set(150), rules: rules, options: options)
         #expect(capped.results.count { $0.suggestion != nil } == 100)
-        #expect(capped.notes.contains("a suggested color was searched for the first 100 failing pairs only: the searches measure at most 100 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 64 (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)"), "\(capped.notes)")
-        #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs, more than the 100 the search for one color for all of a token's pairs has left (it measures at most 100 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 64): each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
+        #expect(capped.notes.contains("a suggested color was searched for the first 100 failing pairs only: the searches measure at most 100 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 256 (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)"), "\(capped.notes)")
+        #expect(capped.notes.contains("color.text.mid is the text color of 150 pairs, more than the 100 the search for one color for all of a token's pairs has left (it measures at most 100 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 256): each failing pair's suggestion passes on that pair alone"), "\(capped.notes)")
     }
 
     /// A hostile pass: translucent text (`rgb(0 0 0 / 0.4)` on `#eeeeee`, 2.79:1) failed with no
@@ -629,9 +629,9 @@ import Testing
 
     /// A hostile pass: 100 pairs of translucent text on translucent backgrounds (a 792-byte
     /// request) took 6.3 s in the suggestion searches, 1,024 more than a minute, each measuring
-    /// its candidates over 256 backdrops. Such a pair counts 64 against the suggestion budget;
+    /// its candidates over 256 backdrops. Such a pair counts 256 against the suggestion budget;
     /// with a backdrop it is an ordinary pair.
-    @Test("translucent text on a translucent background with no backdrop counts 64 suggestions")
+    @Test("translucent text on a translucent background with no backdrop counts 256 suggestions")
     func translucentSuggestionWeight() throws {
         let css = ":root {\n  --fg-a: rgb(120 120 120 / 0.5);\n  --fg-b: rgb(140 100 100 / 0.5);\n  --fg-c: rgb(100 140 100 / 0.5);\n  --bg-a: rgb(200 200 200 / 0.5);\n  --bg-b: rgb(180 190 200 / 0.5);\n  --bg-c: rgb(210 200 190 / 0.5);\n  --page: #ffffff;\n}\n"
         let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
@@ -640,10 +640,10 @@ import Testing
         let rules = [PairRule(foreground: try TokenPattern("--fg-*"), background: try TokenPattern("--bg-*"), source: "rules[0]")]
         let report = try TokenAudit.run(set, rules: rules, options: options)
         #expect(report.results.count == 9 && report.results.allSatisfy { !$0.passes })
-        // 63 is less than one such pair: none is searched (a search costs seconds in a debug
+        // 255 is less than one such pair: none is searched (a search costs seconds in a debug
         // build), and the note says why.
         #expect(report.results.allSatisfy { $0.suggestion == nil })
-        #expect(report.notes.contains { $0.hasPrefix("no failing pair was searched for a suggested color: the searches measure at most 63 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 64") }, "\(report.notes)")
+        #expect(report.notes.contains { $0.hasPrefix("no failing pair was searched for a suggested color: the searches measure at most 255 pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting 256") }, "\(report.notes)")
         // Over a backdrop each pair counts 1: all nine are searched and get one.
         var withBackdrop = rules[0]
         withBackdrop.backdrop = try TokenPattern("--page")

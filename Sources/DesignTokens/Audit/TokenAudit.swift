@@ -181,7 +181,7 @@ public enum TokenAudit {
     /// gray backdrops, and its suggestion took 63 ms where an opaque pair's takes about 1 (a
     /// hostile pass: 100 such pairs, a 792-byte request, held a heavy worker 6.3 s; 1,024 of
     /// them more than a minute).
-    public static let translucentPairWeight = 64
+    public static let translucentPairWeight = 256
 
     /// `translucentPairWeight` for a pair whose text and background are both translucent and
     /// whose backdrop is unknown, else 1.
