@@ -581,4 +581,21 @@ struct TokensAuditTests {
         #expect(onBlack["background"]?["hex"] == "#000000")
         #expect(r.json["summary"]?["pairs"]?.double == 12)
     }
+
+    /// A new user's pass: `files` given as one object beside `rules` was read as a raw token
+    /// file (and told to give a preset, rules not being a query parameter); and a pair on a
+    /// translucent background with no backdrop (1.00:1) was told to change hue, where the rule
+    /// wanted a backdrop.
+    @Test func filesNotAnArrayAndTranslucentBackgroundsWithoutABackdrop() throws {
+        let live = try LiveServer()
+        let object = try live.request("POST", "/v1/tokens/audit", body: ##"{"files": {"name": "a.css", "content": ":root{--fg:#777;--bg:#fff}"}, "rules": [{"foreground": "--fg", "background": "--bg"}]}"##)
+        #expect(object.status == 400 && object.json["pointer"] == "/files" && object.json["detail"] == "'/files' must be an array, not object", "\(object.text)")
+        let css = ":root{--fg:#777;--background:#fff;--muted: color-mix(in srgb, #3b82f6 10%, transparent)}"
+        let r = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "a.css", "content": "\#(css)"}], "rules": [{"foreground": "--fg", "background": "--muted"}]}"#)
+        let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("--fg on --muted has a translucent background and no backdrop: it is measured over every backdrop from black to white, and text that passes over both rarely exists; give the rule a \"backdrop\" (the token of the surface behind it, e.g. \"--background\") to measure what is shown"), "\(notes)")
+        // With the backdrop the rule measures what is shown: #777 on 10% blue over white.
+        let backed = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "a.css", "content": "\#(css)"}], "rules": [{"foreground": "--fg", "background": "--muted", "backdrop": "--background"}]}"#)
+        #expect(backed.json["notes"]?.array?.compactMap(\.string).contains { $0.contains("no backdrop") } == false, "\(backed.text)")
+    }
 }

@@ -160,7 +160,11 @@ struct TokenAuditRequest {
         if type.hasPrefix("text/css") { return false }
         guard let json = try? JSONParser.parse(request.body, maxDepth: 64), case .object(let o) = json else { return false }
         if case .array? = o["files"] { return true }
-        return false
+        // `files` given as one file object, or beside `rules`: a JSON request written wrong,
+        // answered so (a new user's pass: `{"files": {…}, "rules": […]}` was read as a raw
+        // token file and told to give a preset, rules not being a query parameter).
+        if case .object(let file)? = o["files"], file["content"] != nil { return true }
+        return o["files"] != nil && o["rules"] != nil
     }
 
     /// The report an `Accept` header asks for, when it names one (RFC 9110 §12.5.1): of the

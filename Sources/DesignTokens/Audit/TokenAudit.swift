@@ -697,7 +697,7 @@ public enum TokenAudit {
         var skippedPairs = 0
         var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
-        var unsuggested = 0, unsuggestedExample: String? = nil
+        var unsuggested = 0, unsuggestedExample: String? = nil, translucentExample: String? = nil
         // Pairs the one-color-per-token searches may still measure, over every mode.
         var jointPairs = options.maximumSuggestions
         for mode in modes {
@@ -771,7 +771,9 @@ public enum TokenAudit {
                                 ?? TokenAudit.opaqueSuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
                             if result.suggestion == nil {
                                 unsuggested += 1
-                                if unsuggestedExample == nil { unsuggestedExample = "\(pair.fg) on \(pair.bg)\(mode.map { " in mode '\($0)'" } ?? "")" }
+                                let example = "\(pair.fg) on \(pair.bg)\(mode.map { " in mode '\($0)'" } ?? "")"
+                                if unsuggestedExample == nil { unsuggestedExample = example }
+                                if translucentExample == nil, bg.color.alpha < 1, backdropSRGB == nil { translucentExample = example }
                             }
                             if let best = s.best, TokenAudit.flipsPolarity(best, from: m) {
                                 let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
@@ -801,6 +803,11 @@ public enum TokenAudit {
         }
         if let example = unsuggestedExample {
             notes.append("\(unsuggested) failing pair\(unsuggested == 1 ? " has" : "s have") no suggested color (\(example)\(unsuggested > 1 ? ", …" : "")): no lightness of the text's hue reaches the target on that background, at the text's opacity or opaque, nor does more opacity; another hue, or a background change, is needed")
+            if let translucentExample {
+                // A new user's pass: `color-mix(in srgb, var(--primary) 10%, transparent)` measured
+                // 1.00:1 and was told to change hue, where the rule wanted a backdrop.
+                notes.append("\(translucentExample) has a translucent background and no backdrop: it is measured over every backdrop from black to white, and text that passes over both rarely exists; give the rule a \"backdrop\" (the token of the surface behind it, e.g. \"--background\") to measure what is shown")
+            }
         }
         if suggestionsLeftOut {
             notes.append("\(suggestedPairs == 0 ? "no failing pair was searched for a suggested color" : "a suggested color was searched for the first \(suggestedPairs) failing pair\(suggestedPairs == 1 ? "" : "s") only"): the searches measure at most \(options.maximumSuggestions) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight) (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)")
