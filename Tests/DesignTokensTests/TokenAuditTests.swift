@@ -650,4 +650,25 @@ import Testing
         let backed = try TokenAudit.run(set, rules: [withBackdrop], options: options)
         #expect(backed.results.count { $0.suggestion != nil } == 9, "\(backed.notes)")
     }
+
+    /// A new user's pass: with a second mode (`.high-contrast`) the files were no longer audited
+    /// in dark, so `light-dark(#333, #444)` on `light-dark(#fff, #111)` passed (#444 on #111 is
+    /// 1.94:1). With no dark mode, every mode is audited in both schemes.
+    @Test("light-dark() beside modes none of which is dark: each mode audited in light and dark")
+    func lightDarkBesideOtherModes() throws {
+        let css = ":root{color-scheme: light dark; --bg: light-dark(#ffffff,#111111); --fg: light-dark(#333333,#444444)} .high-contrast{--fg: light-dark(#000,#fff)}"
+        let rules = [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
+        #expect(report.modes == ["light", "dark", "high-contrast", "high-contrast-dark"], "\(report.modes)")
+        func pair(_ mode: String) -> PairResult? { report.results.first { $0.mode == mode } }
+        #expect(pair("dark")?.foreground?.color.hex == "#444444" && pair("dark")?.passes == false)
+        #expect(abs((pair("dark")?.value ?? 0) - 1.94) < 0.01)
+        #expect(pair("high-contrast-dark")?.foreground?.color.hex == "#ffffff" && pair("high-contrast-dark")?.background?.color.hex == "#111111")
+        #expect(pair("high-contrast")?.foreground?.color.hex == "#000000" && pair("light")?.passes == true)
+        // A dark mode of its own: nothing is split.
+        let withDark = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css + " .dark{--bg: #000}")]), rules: rules, options: options)
+        #expect(withDark.modes == ["light", "high-contrast", "dark"], "\(withDark.modes)")
+    }
 }

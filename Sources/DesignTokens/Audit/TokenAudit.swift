@@ -521,6 +521,35 @@ public enum TokenAudit {
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
 
+    /// Files with modes, none of them dark, whose values use `light-dark()` (a `:root` with
+    /// `color-scheme: light dark` beside a `.high-contrast` class): every mode whose scheme is not
+    /// declared is shown in both schemes, so each is audited in both, `M` (light) and `M-dark`
+    /// (its values, `light-dark()` taking its second color), and the base as `light` and `dark`
+    /// (a new user's pass: #444 on #111 in dark was never audited once the file had another
+    /// mode). Unchanged when a mode is dark already, or when the modes would pass
+    /// `TokenFormats.maximumModes`.
+    static func inBothSchemes(_ set: TokenSet) -> TokenSet {
+        guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }),
+              set.modes.count * 2 + 1 <= TokenFormats.maximumModes, colorSchemeDependent(set) > 0 else { return set }
+        var out = set
+        let split = set.modes.filter { set.colorSchemes[$0] == nil && !set.modes.contains($0 + "-dark") }
+        out.modes = ["dark"]
+        for m in set.modes {
+            out.modes.append(m)
+            if split.contains(m) { out.modes.append(m + "-dark"); out.colorSchemes[m + "-dark"] = .dark }
+        }
+        out.colorSchemes["dark"] = .dark
+        for i in out.tokens.indices {
+            for m in split {
+                if let v = out.tokens[i].modes[m] { out.tokens[i].modes[m + "-dark"] = v }
+                if let l = out.tokens[i].modeLocations[m] { out.tokens[i].modeLocations[m + "-dark"] = l }
+            }
+        }
+        let n = colorSchemeDependent(set)
+        out.notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark() and no mode is dark: each mode is audited in both color schemes, the base as 'light' and 'dark'\(split.isEmpty ? "" : ", " + split.prefix(3).map { "'\($0)' as '\($0)' and '\($0)-dark'" }.joined(separator: ", ") + (split.count > 3 ? ", …" : "")) (light-dark() taking its first color in light, its second in dark)")
+        return out
+    }
+
     /// How many tokens have a value using `light-dark()` (CSS Color 5 §5).
     static func colorSchemeDependent(_ set: TokenSet) -> Int {
         set.tokens.reduce(0) { count, t in
@@ -533,7 +562,8 @@ public enum TokenAudit {
     /// - Throws: `TokenError` for an unknown mode, more pairs than `options.maximumPairs`, and
     ///   (unless `options.reportUnresolved`) the first pair whose token cannot be resolved,
     ///   naming file, token, line and the alias chain.
-    public static func run(_ set: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
+    public static func run(_ given: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
+        let set = inBothSchemes(given)
         let resolver = TokenResolver(set, variables: options.variables)
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
