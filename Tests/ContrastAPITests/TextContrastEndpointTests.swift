@@ -114,6 +114,8 @@ import Testing
         // An unknown target lists the names and the two number forms this route reads.
         r = callImage("/v1/image/text-contrast?textColor=white&target=abc:1", img)
         #expect(r.status == 400 && r.text.contains("AA-large") && r.text.contains("4.5:1") && r.text.contains("15 to 108"), "\(r.text)")
+        // One sentence (a hostile pass read "…got 'inf' Or a WCAG ratio…").
+        #expect(!r.text.contains(" Or a ") && r.text.contains("; or a WCAG ratio such as 4.5:1"), "\(r.text)")
         // Not-a-number and infinity are numbers that are not finite, not misspelled names
         // (hostile pass: target=nan was offered 'AA').
         for bad in ["nan", "NaN", "inf", "-infinity"] {

@@ -137,7 +137,9 @@ extension Fields {
             // A query's `box=w,h` is one parameter: the problem names it, and the part in words
             // (hostile pass: it had named a parameter "box.width" that does not exist).
             let at = isObject ? path.appending(name) : path
-            throw Problem.invalidField(at, "\(at.display)\(isObject ? "" : "'s \(name)") must be between 1 and \(Fields.format(maxGradientBoxSide)) px, got \(Fields.format(d))")
+            // "the width in query parameter 'box'", not "'box''s width" (a hostile pass).
+            let what = isObject ? at.display : "the \(name) in \(at.display)"
+            throw Problem.invalidField(at, "\(what) must be between 1 and \(Fields.format(maxGradientBoxSide)) px, got \(Fields.format(d))")
         }
         return CSSGradient.Box(width: w, height: h)
     }
@@ -173,7 +175,8 @@ extension Fields {
         let names = ["x", "y", "width", "height"]
         for k in 2...3 where !(r[k] > 0) {
             let at = isObject ? path.appending(names[k]) : path
-            throw Problem.invalidField(at, "\(at.display)\(isObject ? "" : "'s \(names[k])") must be more than 0 px, got \(Fields.format(r[k]))")
+            let what = isObject ? at.display : "the \(names[k]) in \(at.display)"
+            throw Problem.invalidField(at, "\(what) must be more than 0 px, got \(Fields.format(r[k]))")
         }
         if r[0] < 0 || r[1] < 0 || r[0] + r[2] > box.width || r[1] + r[3] > box.height {
             throw Problem.invalidField(path, "\(path.display) (\(Fields.format(r[0])), \(Fields.format(r[1])), \(Fields.format(r[2])) × \(Fields.format(r[3]))) lies outside \(field("box").display) (\(Fields.format(box.width)) × \(Fields.format(box.height)) px): x + width must be at most the box's width, y + height at most its height, x and y at least 0")

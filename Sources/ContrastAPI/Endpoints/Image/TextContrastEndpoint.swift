@@ -96,7 +96,10 @@ extension ImageEndpoint {
             // The names are listed; this route also reads a ratio and an Lc (hostile pass: `abc:1`).
             var problem = error
             if problem.status == 400 {
-                problem.detail += " Or a WCAG ratio such as 4.5:1, or an APCA |Lc| from 15 to 108 such as 60."
+                // One sentence: the names' message ends without a stop (a hostile pass read
+                // "…got 'inf' Or a WCAG ratio…").
+                if problem.detail.hasSuffix(".") { problem.detail.removeLast() }
+                problem.detail += "; or a WCAG ratio such as 4.5:1, or an APCA |Lc| from 15 to 108 such as 60"
             }
             throw problem
         }
