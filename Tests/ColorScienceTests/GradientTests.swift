@@ -888,4 +888,18 @@ struct GradientTests {
     /// where it dithers, nudging) each channel by up to one step either way; we compare our
     /// unrounded color rounded once. Measured: at most 1 (docs/api/contrast.md, "Gradients").
     static let tolerance = 1
+
+    /// A linear gradient's angle may be a math function (CSS Values 4 §10): `calc(45deg)` was
+    /// refused as "stop 1 is not a color", and a hostile pass's `calc(infinity * 1deg)` was told
+    /// the same instead of that its angle is out of range.
+    @Test("a linear gradient's angle may be calc(); an infinite one is out of range")
+    func mathAngles() throws {
+        #expect(try Self.gradient("linear-gradient(calc(45deg), #000, #fff)").geometry == .linear(angle: 45))
+        #expect(try Self.gradient("linear-gradient(calc(90deg - 0.25turn + 1rad), #000, #fff)").geometry == .linear(angle: 180 / Double.pi))
+        #expect(try Self.gradient("linear-gradient(in oklch, #000, #fff)").geometry == .linear(angle: 180))
+        #expect(Self.refusal("linear-gradient(calc(infinity * 1deg), #000, #fff)") == "angle 'calc(infinity * 1deg)' is out of range (it is infinite; it must be finite and below 1e9 degrees in magnitude)")
+        #expect(Self.refusal("linear-gradient(calc(2e9deg), #000, #fff)")?.contains("it comes to 2000000000.0 degrees") == true)
+        // A calculation that is not an angle is no direction: read as a stop, and refused there.
+        #expect(Self.refusal("linear-gradient(calc(10%), #000, #fff)")?.contains("stop 1 'calc(10%)' is not a color") == true)
+    }
 }

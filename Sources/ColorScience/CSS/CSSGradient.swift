@@ -256,9 +256,31 @@ public struct CSSGradient: Sendable, Equatable {
             return v == 0 && values.count == 1 && base != "conic-gradient"
         case .percentage:
             return base == "radial-gradient"
+        case .function(let name) where base == "linear-gradient" && CSSMath.functions.contains(CSSTokenizer.asciiLowercased(name)):
+            // `calc(45deg)`, `calc(infinity * 1deg)`: an angle, however it ends.
+            // A calculation that fails (infinite, malformed) is still the direction, so that
+            // its problem is said; a color never starts with one.
+            guard values.count == 1 else { return false }
+            do { return try mathAngle(first, syntax: syntax) != nil } catch { return true }
         default:
             return false
         }
+    }
+
+    /// The angle in degrees of a math function (`calc(90deg - 45deg)`, CSS Values 4 §10) that
+    /// is the whole of `value`, or nil when it is no math function or not an angle.
+    /// - Throws: `ColorParseError.invalid` when the calculation is malformed, or its angle is
+    ///   infinite or 1e9 degrees or more in magnitude (a hostile pass: `calc(infinity * 1deg)`
+    ///   was reported as "stop 1 is not a color").
+    static func mathAngle(_ value: [CSSToken], syntax: ColorSyntax) throws(ColorParseError) -> Double? {
+        guard let t = value.first, case .function(let name) = t.kind, CSSMath.functions.contains(CSSTokenizer.asciiLowercased(name)) else { return nil }
+        var math = CSSMath(tokens: value, keywords: [:], quote: { syntax.text($0) })
+        let v = try math.evaluate()
+        guard v.kind == .angle else { return nil }
+        guard v.value.isFinite, abs(v.value) < 1e9 else {
+            throw .invalid("angle '\(syntax.text(value))' is out of range (\(v.value.isFinite ? "it comes to \(v.value) degrees" : "it is infinite"); it must be finite and below 1e9 degrees in magnitude)")
+        }
+        return v.value
     }
 
     /// Words that can start a gradient's first argument (geometry or interpolation method).
@@ -296,6 +318,7 @@ public struct CSSGradient: Sendable, Equatable {
         case "linear-gradient":
             if values.isEmpty { return geometry }
             if values.count == 1, let a = angleDegrees(values[0][0]), values[0].count == 1 { return .linear(angle: a) }
+            if values.count == 1, let a = try mathAngle(values[0], syntax: syntax) { return .linear(angle: a) }
             if values.count == 1, values[0].count == 1, case .dimension(let v, _) = values[0][0].kind, !(v.isFinite && abs(v) < 1e9) {
                 throw .invalid("linear-gradient() angle '\(shown)' is out of range (its number must be below 1e9 in magnitude)")
             }
