@@ -621,4 +621,13 @@ import TestSupport
         let nested = String(repeating: ":is(", count: CSSThemeReader.maximumSelectorNesting) + ".dark" + String(repeating: ")", count: CSSThemeReader.maximumSelectorNesting)
         #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])
     }
+
+    /// A hostile pass: `.dark\,\,\,` (one class, its commas escaped) was split into the modes
+    /// `.dark\` and `\` at the commas.
+    @Test("an escaped comma in a selector is part of the name, not a list separator")
+    func escapedCommas() throws {
+        let set = try read(":root { --x: #fff; }\n.dark\\,\\,\\, { --x: #000; }")
+        #expect(set.modes == [".dark\\,\\,\\,"], "\(set.modes)")
+        #expect(CSSThemeReader.splitTopLevel("a\\,b, c", by: ",") == ["a\\,b", "c"])
+    }
 }

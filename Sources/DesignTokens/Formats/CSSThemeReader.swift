@@ -903,6 +903,10 @@ public enum CSSThemeReader: TokenFormatReader {
                 if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
                 continue
             }
+            // An escaped character is part of a name (`.dark\,x` is one class: a hostile pass's
+            // `.dark\,\,\,` had been split into modes at its commas).
+            if escaped { escaped = false; current.append(c); continue }
+            if c == "\\" { escaped = true; current.append(c); continue }
             if c == "\"" || c == "'" { quote = c }
             else if c == "(" || c == "[" { depth += 1 }
             else if c == ")" || c == "]" { depth -= 1 }
