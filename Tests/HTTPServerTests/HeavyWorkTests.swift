@@ -219,4 +219,52 @@ import Testing
         defer { inline.stop() }
         #expect(try RawHTTP.exchange(port: inline.port, RawHTTP.request("GET", "/costly"), timeoutSeconds: 10).text == "stays")
     }
+
+    /// A hostile pass: answers whose size is known before they are built (a 92 MB preview PNG)
+    /// were built two at once past the memory budget. `WorkTicket.reserve` takes the bytes
+    /// first: refused while another reservation (or unsent answer) holds the budget, allowed
+    /// alone even when larger than it, given back when the handler returns.
+    @Test func reservationsKeepLargeAnswersOneAtATime() throws {
+        let gate = Gate()
+        let budget = 1_048_576
+        var c = ServerConfiguration()
+        c.port = 0
+        c.threads = 2
+        c.connectionTimeoutSeconds = 60
+        c.shutdownGracePeriodSeconds = 30
+        c.heavyPaths = ["/big"]
+        c.heavyWorkers = 2
+        c.memoryBudgetBytes = budget
+        let handler: HTTPHandler = { request in
+            guard let ticket = request.workTicket else { return .text(status: 500, "not on the pool") }
+            let bytes = request.query.first { $0.name == "n" }?.value.flatMap { Int($0) } ?? 2 * budget
+            guard ticket.reserve(bytes) else { return .text(status: 503, "refused") }
+            if request.query.contains(where: { $0.name == "wait" }) { return gate.handler(HTTPRequest(method: "GET", path: "/slow")) }
+            return .text("reserved")
+        }
+        let server = HTTPServer(configuration: c, handler: handler)
+        try server.start()
+        defer { gate.release.signal(); server.stop() }
+        // Alone, twice the budget is allowed; its reservation is given back when it returns.
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
+        // While one holds its reservation, another is refused.
+        let (done, first) = background(server.port, "/big?wait")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let second = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
+        // Refused at admission: the reservation counts in the budget the server checks first.
+        #expect(second.status == 503 && second.text.contains("memory budget"), "\(second.text)")
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(first.withLock { $0?.text } == "slow done")
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
+        // Under the budget at admission, over it with the reservation: the handler is refused.
+        let (again, held) = background(server.port, "/big?wait&n=\(budget * 6 / 10)")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 2 })
+        let over = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big?n=\(budget * 6 / 10)"), timeoutSeconds: 10)
+        #expect(over.status == 503 && over.text == "refused", "\(over.text)")
+        gate.release.signal()
+        #expect(again.wait(timeout: .now() + 30) == .success)
+        #expect(held.withLock { $0?.text } == "slow done")
+    }
 }

@@ -293,7 +293,8 @@ func httpServerAccessHandler(
 private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: OpaquePointer, context: ServerContext,
                       state: RequestState, isHead: Bool) -> MHD_Result {
     var request = request
-    let ticket = WorkTicket()
+    let ticket = WorkTicket(budget: (held: { [context] bytes in context.bufferedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue },
+                                     limit: context.memoryBudget, own: state.bufferedBytes))
     request.workTicket = ticket
     var bare = request
     bare.body = []
@@ -314,6 +315,8 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
             return
         }
         let response = context.handler(work)
+        // Its answer is counted as queued below (or dropped): the reservation is given back.
+        defer { job.ticket.releaseReservation() }
         if job.ticket.claim() {
             _ = queue(response, on: job.connection, context: context, isHead: job.isHead, state: job.state)
             pool.finish(job)

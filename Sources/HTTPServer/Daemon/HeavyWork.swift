@@ -96,8 +96,37 @@ final class HeavyJob: Sendable {
 public final class WorkTicket: Sendable {
     private static let running = 0, answered = 1, abandoned = 2
     private let state = Atomic<Int>(WorkTicket.running)
+    /// The server's memory budget (adds to its counter of held bytes, giving the new total),
+    /// its limit, and the bytes the request's own body holds in it, for `reserve`.
+    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int)?
+    /// Bytes reserved by `reserve`, given back by `releaseReservation`.
+    private let reserved = Atomic<Int>(0)
 
-    init() {}
+    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int)? = nil) { self.budget = budget }
+
+    /// Reserves `bytes` of the server's memory budget for an answer the handler is about to
+    /// build (a PNG whose size is known from the image's header), before building it: false
+    /// when bodies and unsent answers, with this, would pass the budget, unless nothing else is
+    /// held but the request's own body (one answer larger than the budget is built at a time,
+    /// never two at once; a hostile pass held 184 MB of 92 MB previews, budget 64 MB). The
+    /// reservation is given back when the handler returns; its answer is then counted as queued.
+    /// True when the server has no budget (a request not run on the heavy-work pool).
+    public func reserve(_ bytes: Int) -> Bool {
+        guard let budget, bytes > 0 else { return true }
+        let total = budget.held(bytes)
+        if total > budget.limit && total - bytes - budget.own > 0 {
+            _ = budget.held(-bytes)
+            return false
+        }
+        reserved.wrappingAdd(bytes, ordering: .relaxed)
+        return true
+    }
+
+    /// Gives back what `reserve` took (the server calls it when the handler returns).
+    func releaseReservation() {
+        let bytes = reserved.exchange(0, ordering: .relaxed)
+        if bytes != 0, let budget { _ = budget.held(-bytes) }
+    }
 
     /// Makes the handler's answer the one sent: true unless the server has already answered
     /// 503 (then the handler's answer is dropped). Idempotent.

@@ -133,6 +133,20 @@ extension ImageEndpoint {
         }
         let file = try openImage(request)
         let r = try Self.region(f, width: file.displayWidth, height: file.displayHeight)
+        // A PNG answer's size, known from the header, is reserved in the server's memory budget
+        // before any decoding (a hostile pass: four clients that never read held two 92 MB
+        // previews of a noise JPEG at once, budget 64 MB; with two workers, 275 MB).
+        if heatmap || preview, let ticket = request.workTicket {
+            let (w, h) = heatmap ? (r.width, r.height) : (file.displayWidth, file.displayHeight)
+            let bytes = Self.largestPNGBytes(width: w, height: h)
+            guard ticket.reserve(bytes) else {
+                let what = heatmap ? "heat map of the \(w)×\(h) region" : "preview of the \(w)×\(h) image"
+                return Problem.renderer.response(HTTPProblem(
+                    status: 503, kind: "server-busy", title: "Service Unavailable",
+                    detail: "The \(what) may take up to \(bytes) bytes, and answers waiting to be sent already hold the server's memory budget; retry shortly.",
+                    headers: [("Retry-After", "1")], rejection: .memoryBudgetExceeded))
+            }
+        }
         let whole = try Self.run { () throws(ImageError) in try file.orientedSRGB(over: backdrop) }
         let regionImage = r.width == whole.width && r.height == whole.height ? whole
             : whole.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
@@ -235,6 +249,14 @@ extension ImageEndpoint {
         if file.orientation != 1 { notes.append(.string("EXIF orientation \(file.orientation) applied: region is in displayed pixels")) }
         out.append("notes", .array(notes))
         return HTTPResponse(status: 200, contentType: "application/json", body: JSON.object(out).serialized())
+    }
+
+    /// The most bytes an 8-bit RGB PNG of `width`×`height` takes: the raw rows (3 bytes a pixel
+    /// and a filter byte), the 5 bytes deflate adds to every stored block of 64 KiB or less at
+    /// worst, chunk framing, and 64 KiB for the header and metadata.
+    static func largestPNGBytes(width: Int, height: Int) -> Int {
+        let raw = (width * 3 + 1) * height
+        return raw + raw / 4096 + 65_536
     }
 
     static func png(_ bytes: [UInt8], name: String) -> HTTPResponse {
