@@ -671,4 +671,19 @@ import Testing
         let withDark = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css + " .dark{--bg: #000}")]), rules: rules, options: options)
         #expect(withDark.modes == ["light", "high-contrast", "dark"], "\(withDark.modes)")
     }
+
+    /// A new user's pass: a suggestion for a color the pair's other color is derived from
+    /// (`color-mix(in srgb, var(--fg) 15%, white)`) promised 4.52:1 and measured 4.26:1 once
+    /// pasted, the background changing with it. Such a suggestion says so (`conflict`).
+    @Test("a suggestion whose pair's other color is derived from it says so")
+    func derivedColorsSaySo() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")]
+        let derived = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--fg:#8a8aff; --bg: color-mix(in srgb, var(--fg) 15%, white)}")]), rules: rules)
+        let r = try #require(derived.results.first)
+        #expect(r.suggestion != nil && r.suggestionConflict?.hasPrefix("--bg is derived from --fg (color-mix(in srgb, var(--fg) 15%, white))") == true, "\(r.suggestionConflict ?? "")")
+        // A name that only begins like it is no derivation.
+        let plain = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--fg:#8a8aff; --fg-2: #fff; --bg: color-mix(in srgb, var(--fg-2) 15%, white)}")]), rules: rules)
+        #expect(plain.results.first?.suggestion != nil && plain.results.first?.suggestionConflict == nil)
+        #expect(TokenAudit.refers("hsl(from var(--brand) h s l)", to: "--brand") && !TokenAudit.refers("var(--brand-foreground)", to: "--brand"))
+    }
 }

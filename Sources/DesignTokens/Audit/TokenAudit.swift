@@ -550,6 +550,57 @@ public enum TokenAudit {
         return out
     }
 
+    /// A suggestion for one color of a pair whose other color is derived from it
+    /// (`--brand-foreground: color-mix(in oklab, var(--brand) 20%, white)`, a relative color
+    /// `from var(--brand)`) was measured with the other as it is: applied, the other changes too
+    /// and the pair may fail again (a new user's pass: 4.51:1 promised, 4.24:1 after pasting).
+    /// Such a suggestion gets a conflict saying so, when it has none.
+    static func noteDerivations(_ results: inout [PairResult], resolver: TokenResolver) {
+        // Once per mode and pair of chains: thousands of pairs may share them (each value up
+        // to 8 KB; a hostile pass's 19,000 alias pairs on one value).
+        var known: [String: (token: String, source: String, text: String)?] = [:]
+        func derivation(of other: ResolvedToken, from moving: ResolvedToken, mode: String?) -> (token: String, source: String, text: String)? {
+            let key = (mode ?? "") + "\u{0}" + other.chain.joined(separator: "\u{1}") + "\u{0}" + moving.chain.joined(separator: "\u{1}")
+            if let k = known[key] { return k }
+            var found: (token: String, source: String, text: String)? = nil
+            search: for path in other.chain {
+                guard let t = resolver.token(path), case .css(let text)? = t.value(in: mode), text.contains("var(") else { continue }
+                for source in moving.chain where refers(text, to: source) { found = (path, source, text); break search }
+            }
+            known[key] = found
+            return found
+        }
+        func message(_ d: (token: String, source: String, text: String)) -> String {
+            let text = d.text.count > 80 ? String(d.text.prefix(79)) + "…" : d.text
+            return "\(d.token) is derived from \(d.source) (\(text)): this color was measured with \(d.token) as it is now; applied, \(d.token) changes with it, so the pair must be measured again (re-audit after applying, or change both)"
+        }
+        for i in results.indices {
+            guard let fg = results[i].foreground, let bg = results[i].background else { continue }
+            if results[i].suggestion != nil, results[i].suggestionConflict == nil, let d = derivation(of: bg, from: fg, mode: results[i].mode) {
+                results[i].suggestionConflict = message(d)
+            }
+            if results[i].backgroundSuggestion != nil, results[i].backgroundSuggestionConflict == nil, let d = derivation(of: fg, from: bg, mode: results[i].mode) {
+                results[i].backgroundSuggestionConflict = message(d)
+            }
+        }
+    }
+
+    /// Whether CSS `text` has `var(name)` (followed by `)`, `,` or a space, so that `--brand`
+    /// is not found in `var(--brand-foreground)`).
+    static func refers(_ text: String, to name: String) -> Bool {
+        let needle = Array(("var(" + name).utf8), hay = Array(text.utf8)
+        guard hay.count > needle.count else { return false }
+        var i = 0
+        while i + needle.count < hay.count {
+            if hay[i] == needle[0], Array(hay[i..<(i + needle.count)]) == needle {
+                let next = hay[i + needle.count]
+                if next == UInt8(ascii: ")") || next == UInt8(ascii: ",") || next == UInt8(ascii: " ") { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
     /// How many tokens have a value using `light-dark()` (CSS Color 5 §5).
     static func colorSchemeDependent(_ set: TokenSet) -> Int {
         set.tokens.reduce(0) { count, t in
@@ -826,6 +877,7 @@ public enum TokenAudit {
             }
             TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets)
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
+            TokenAudit.noteDerivations(&results, resolver: resolver)
         }
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count
