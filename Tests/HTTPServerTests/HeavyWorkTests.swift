@@ -35,7 +35,8 @@ import Testing
         let rejections = Mutex<[HTTPRejection?]>([])
     }
 
-    func server(_ gate: Gate, seen: Seen? = nil, _ configure: (inout ServerConfiguration) -> Void) throws -> HTTPServer {
+    /// A started server on port 0 answering with `handler` (else `gate`'s), `/slow` heavy.
+    func server(_ gate: Gate, seen: Seen? = nil, handler: HTTPHandler? = nil, _ configure: (inout ServerConfiguration) -> Void) throws -> HTTPServer {
         var c = ServerConfiguration()
         c.port = 0
         c.threads = 1   // one libmicrohttpd thread: a request run on it would hold up every other
@@ -43,7 +44,7 @@ import Testing
         c.shutdownGracePeriodSeconds = 30
         c.heavyPaths = ["/slow"]
         configure(&c)
-        let server = HTTPServer(configuration: c, handler: gate.handler, rejectionHandler: { _, response in
+        let server = HTTPServer(configuration: c, handler: handler ?? gate.handler, rejectionHandler: { _, response in
             seen?.statuses.withLock { $0.append(response.status) }
             seen?.rejections.withLock { $0.append(response.rejection) }
             return response
@@ -186,12 +187,6 @@ import Testing
     @Test func aLightPathRequestMovesToThePool() throws {
         let gate = Gate()
         let moved = Atomic<Int>(0)
-        var c = ServerConfiguration()
-        c.port = 0
-        c.threads = 1
-        c.connectionTimeoutSeconds = 60
-        c.shutdownGracePeriodSeconds = 30
-        c.heavyPaths = ["/slow"]
         let handler: HTTPHandler = { request in
             if request.path == "/costly" {
                 if request.mayMoveToHeavyPool { moved.wrappingAdd(1, ordering: .relaxed); return .moveToHeavyPool }
@@ -200,8 +195,7 @@ import Testing
             }
             return gate.handler(request)
         }
-        let server = HTTPServer(configuration: c, handler: handler)
-        try server.start()
+        let server = try server(gate, handler: handler) { _ in }
         defer { gate.release.signal(); server.stop() }
         let (done, costly) = background(server.port, "/costly")
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
@@ -227,14 +221,6 @@ import Testing
     @Test func reservationsKeepLargeAnswersOneAtATime() throws {
         let gate = Gate()
         let budget = 1_048_576
-        var c = ServerConfiguration()
-        c.port = 0
-        c.threads = 2
-        c.connectionTimeoutSeconds = 60
-        c.shutdownGracePeriodSeconds = 30
-        c.heavyPaths = ["/big"]
-        c.heavyWorkers = 2
-        c.memoryBudgetBytes = budget
         let handler: HTTPHandler = { request in
             guard let ticket = request.workTicket else { return .text(status: 500, "not on the pool") }
             let bytes = request.query.first { $0.name == "n" }?.value.flatMap { Int($0) } ?? 2 * budget
@@ -242,8 +228,7 @@ import Testing
             if request.query.contains(where: { $0.name == "wait" }) { return gate.handler(HTTPRequest(method: "GET", path: "/slow")) }
             return .text("reserved")
         }
-        let server = HTTPServer(configuration: c, handler: handler)
-        try server.start()
+        let server = try server(gate, handler: handler) { $0.threads = 2; $0.heavyPaths = ["/big"]; $0.heavyWorkers = 2; $0.memoryBudgetBytes = budget }
         defer { gate.release.signal(); server.stop() }
         // Alone, twice the budget is allowed; its reservation is given back when it returns.
         #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
