@@ -289,4 +289,35 @@ import Testing
         #expect(r.status == 400)
         #expect(r.json["parameter"] == .string("textColor"))
     }
+
+    /// The size an image answer reserves in the memory budget before it is built (a hostile
+    /// pass: two 92 MB previews were built at once past the budget) must bound what is built:
+    /// noise, the worst case for every encoder, as PNG previews and heat maps, and dimmed PNG,
+    /// JPEG and WebP at quality 100, with and without alpha.
+    @Test func reservedAnswerSizesBoundTheAnswers() throws {
+        let server = try LiveServer()
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func noise(_ bands: Int, _ w: Int, _ h: Int) throws -> [UInt8] {
+            let px = (0..<(w * h * bands)).map { _ -> UInt16 in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return UInt16(state >> 56)
+            }
+            return try ImageEncoder.encode(pixels: px, width: w, height: h, bands: bands, format: .png)
+        }
+        // The bound `ImageEndpoint.largestEncodedBytes` gives: raw rows and a quarter, 64 KiB.
+        func bound(_ w: Int, _ h: Int, _ bytesPerPixel: Int) -> Int { (w * bytesPerPixel + 1) * h * 5 / 4 + 65_536 }
+        let (w, h) = (301, 203)
+        for bands in [3, 4] {
+            let image = try noise(bands, w, h)
+            for target in ["/v1/image/text-contrast?textColor=white&preview=true", "/v1/image/text-contrast?textColor=white&heatmap=true",
+                           "/v1/image/dim?amount=0.8&format=png", "/v1/image/dim?amount=0.8&format=jpeg&quality=100",
+                           "/v1/image/dim?amount=0.8&format=webp&quality=100"] {
+                let r = try server.post(target, image)
+                #expect(r.status == 200, "\(target): \(r.text.prefix(200))")
+                let perPixel = target.hasPrefix("/v1/image/dim") && bands == 4 ? 4 : 3
+                // Without the 64 KiB of headers the answers still fit the raw rows and a quarter.
+                #expect(r.body.count <= bound(w, h, perPixel) - 65_536, "\(target), \(bands) bands: \(r.body.count) bytes")
+            }
+        }
+    }
 }

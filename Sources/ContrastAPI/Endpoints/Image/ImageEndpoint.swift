@@ -155,6 +155,11 @@ struct ImageEndpoint: Sendable {
                           detail: "JPEG holds at most 65535 pixels per side; this image is \(file.width) × \(file.height): ask for format=png",
                           parameter: "format")
         }
+        // The answer's size, bounded from the header, is reserved before the image is decoded.
+        if let refused = Self.reserve(Self.largestEncodedBytes(width: file.width, height: file.height, bytesPerPixel: file.hasAlpha ? 4 : 3),
+                                      for: request, what: "dimmed \(file.width)×\(file.height) image") {
+            return refused
+        }
         let factor: Double
         let basis: String
         if let amount {

@@ -136,15 +136,11 @@ extension ImageEndpoint {
         // A PNG answer's size, known from the header, is reserved in the server's memory budget
         // before any decoding (a hostile pass: four clients that never read held two 92 MB
         // previews of a noise JPEG at once, budget 64 MB; with two workers, 275 MB).
-        if heatmap || preview, let ticket = request.workTicket {
+        if heatmap || preview {
             let (w, h) = heatmap ? (r.width, r.height) : (file.displayWidth, file.displayHeight)
-            let bytes = Self.largestPNGBytes(width: w, height: h)
-            guard ticket.reserve(bytes) else {
-                let what = heatmap ? "heat map of the \(w)×\(h) region" : "preview of the \(w)×\(h) image"
-                return Problem.renderer.response(HTTPProblem(
-                    status: 503, kind: "server-busy", title: "Service Unavailable",
-                    detail: "The \(what) may take up to \(bytes) bytes, and answers waiting to be sent already hold the server's memory budget; retry shortly.",
-                    headers: [("Retry-After", "1")], rejection: .memoryBudgetExceeded))
+            if let refused = Self.reserve(Self.largestEncodedBytes(width: w, height: h, bytesPerPixel: 3), for: request,
+                                          what: heatmap ? "heat map of the \(w)×\(h) region" : "preview of the \(w)×\(h) image") {
+                return refused
             }
         }
         let whole = try Self.run { () throws(ImageError) in try file.orientedSRGB(over: backdrop) }
@@ -251,12 +247,25 @@ extension ImageEndpoint {
         return HTTPResponse(status: 200, contentType: "application/json", body: JSON.object(out).serialized())
     }
 
-    /// The most bytes an 8-bit RGB PNG of `width`×`height` takes: the raw rows (3 bytes a pixel
-    /// and a filter byte), the 5 bytes deflate adds to every stored block of 64 KiB or less at
-    /// worst, chunk framing, and 64 KiB for the header and metadata.
-    static func largestPNGBytes(width: Int, height: Int) -> Int {
-        let raw = (width * 3 + 1) * height
-        return raw + raw / 4096 + 65_536
+    /// An upper bound of the bytes an 8-bit image of `width`×`height` encodes to: the raw rows
+    /// (`bytesPerPixel` a pixel and a PNG filter byte a row), a quarter more (deflate's stored
+    /// blocks add 5 bytes in 64 KiB; a JPEG or lossy WebP of noise at quality 100 stays below
+    /// the raw size and a quarter), and 64 KiB for headers and metadata (ICC, EXIF).
+    static func largestEncodedBytes(width: Int, height: Int, bytesPerPixel: Int) -> Int {
+        let raw = (width * bytesPerPixel + 1) * height
+        return raw + raw / 4 + 65_536
+    }
+
+    /// Reserves `bytes` of the server's memory budget for an image answer before it is built
+    /// (`WorkTicket.reserve`), or the 503 `server-busy` to answer instead when other answers
+    /// hold it (a hostile pass: four clients that never read held two 92 MB previews at once,
+    /// budget 64 MB). Nil when reserved, or when the request is not on the heavy-work pool.
+    static func reserve(_ bytes: Int, for request: HTTPRequest, what: String) -> HTTPResponse? {
+        guard let ticket = request.workTicket, !ticket.reserve(bytes) else { return nil }
+        return Problem.renderer.response(HTTPProblem(
+            status: 503, kind: "server-busy", title: "Service Unavailable",
+            detail: "The \(what) may take up to \(bytes) bytes, and answers waiting to be sent already hold the server's memory budget; retry shortly.",
+            headers: [("Retry-After", "1")], rejection: .memoryBudgetExceeded))
     }
 
     static func png(_ bytes: [UInt8], name: String) -> HTTPResponse {
