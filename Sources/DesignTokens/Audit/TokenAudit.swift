@@ -158,6 +158,20 @@ public enum TokenAudit {
         backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
     }
 
+    /// What a pair of translucent text on a translucent background with no backdrop counts
+    /// against `TokenAuditOptions.maximumSuggestions`: each measurement composites over the 256
+    /// gray backdrops, and its suggestion took 63 ms where an opaque pair's takes about 1 (a
+    /// hostile pass: 100 such pairs, a 792-byte request, held a heavy worker 6.3 s; 1,024 of
+    /// them more than a minute).
+    public static let translucentPairWeight = 256
+
+    /// `translucentPairWeight` for a pair whose text and background are both translucent and
+    /// whose backdrop is unknown, else 1.
+    static func suggestionWeight(_ r: PairResult) -> Int {
+        guard let fg = r.foreground, let bg = r.background else { return 1 }
+        return fg.color.alpha < 1 && bg.color.alpha < 1 && backdropSRGB(r.backdrop) == nil ? translucentPairWeight : 1
+    }
+
     /// One suggested color per text token (the pair's foreground token, not the end of its alias
     /// chain, which others may share) and line holding its value: each failing pair's
     /// `suggestion` becomes the nearest color (`NearestPassingColor.nearest`, same OKLCH hue)
@@ -176,20 +190,6 @@ public enum TokenAudit {
     /// With `side` `.background`, the same for `backgroundSuggestion`s: one background color per
     /// background token and line that meets the targets of every pair it reaches, each text as
     /// it is (two texts on one brand color had been offered two different brand colors).
-    /// What a pair of translucent text on a translucent background with no backdrop counts
-    /// against `TokenAuditOptions.maximumSuggestions`: each measurement composites over the 256
-    /// gray backdrops, and its suggestion took 63 ms where an opaque pair's takes about 1 (a
-    /// hostile pass: 100 such pairs, a 792-byte request, held a heavy worker 6.3 s; 1,024 of
-    /// them more than a minute).
-    public static let translucentPairWeight = 256
-
-    /// `translucentPairWeight` for a pair whose text and background are both translucent and
-    /// whose backdrop is unknown, else 1.
-    static func suggestionWeight(_ r: PairResult) -> Int {
-        guard let fg = r.foreground, let bg = r.background else { return 1 }
-        return fg.color.alpha < 1 && bg.color.alpha < 1 && backdropSRGB(r.backdrop) == nil ? translucentPairWeight : 1
-    }
-
     static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
                                  side: NearestPassingColor.Moving = .foreground,
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
@@ -530,7 +530,9 @@ public enum TokenAudit {
     /// `TokenFormats.maximumModes`.
     static func inBothSchemes(_ set: TokenSet) -> TokenSet {
         guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }),
-              set.modes.count * 2 + 1 <= TokenFormats.maximumModes, colorSchemeDependent(set) > 0 else { return set }
+              set.modes.count * 2 + 1 <= TokenFormats.maximumModes else { return set }
+        let n = colorSchemeDependent(set)
+        guard n > 0 else { return set }
         var out = set
         let split = set.modes.filter { set.colorSchemes[$0] == nil && !set.modes.contains($0 + "-dark") }
         out.modes = ["dark"]
@@ -545,7 +547,6 @@ public enum TokenAudit {
                 if let l = out.tokens[i].modeLocations[m] { out.tokens[i].modeLocations[m + "-dark"] = l }
             }
         }
-        let n = colorSchemeDependent(set)
         out.notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark() and no mode is dark: each mode is audited in both color schemes, the base as 'light' and 'dark'\(split.isEmpty ? "" : ", " + split.prefix(3).map { "'\($0)' as '\($0)' and '\($0)-dark'" }.joined(separator: ", ") + (split.count > 3 ? ", …" : "")) (light-dark() taking its first color in light, its second in dark)")
         return out
     }
@@ -590,13 +591,9 @@ public enum TokenAudit {
     static func refers(_ text: String, to name: String) -> Bool {
         let needle = Array(("var(" + name).utf8), hay = Array(text.utf8)
         guard hay.count > needle.count else { return false }
-        var i = 0
-        while i + needle.count < hay.count {
-            if hay[i] == needle[0], Array(hay[i..<(i + needle.count)]) == needle {
-                let next = hay[i + needle.count]
-                if next == UInt8(ascii: ")") || next == UInt8(ascii: ",") || next == UInt8(ascii: " ") { return true }
-            }
-            i += 1
+        for i in 0..<(hay.count - needle.count) where hay[i..<(i + needle.count)].elementsEqual(needle) {
+            let next = hay[i + needle.count]
+            if next == UInt8(ascii: ")") || next == UInt8(ascii: ",") || next == UInt8(ascii: " ") { return true }
         }
         return false
     }
