@@ -176,19 +176,17 @@ public enum CSSThemeReader: TokenFormatReader {
 
         // The color scheme a mode's rules declare (the last one in source order), where it is
         // not the one its name says (a `[data-theme="midnight"]` with `color-scheme: dark`).
-        var schemes: [String: CSSColorScheme] = [:]
+        var declared: [String: Walker.DeclaredScheme] = [:]
         for d in declaredSchemes {
-            for case .mode(let m) in d.targets where known.contains(m) { schemes[m] = d.scheme }
+            for case .mode(let m) in d.targets where known.contains(m) { declared[m] = d }
         }
-        let set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
+        var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
-        var named = set
-        for (mode, scheme) in schemes.sorted(by: { $0.key < $1.key }) where named.colorScheme(in: mode) != scheme {
-            named.colorSchemes[mode] = scheme
-            let d = declaredSchemes.last { $0.targets.contains(.mode(mode)) && $0.scheme == scheme }!
-            named.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(scheme.rawValue); light-dark() takes its \(scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
+        for (mode, d) in declared.sorted(by: { $0.key < $1.key }) where set.colorScheme(in: mode) != d.scheme {
+            set.colorSchemes[mode] = d.scheme
+            set.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(d.scheme.rawValue); light-dark() takes its \(d.scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
         }
-        return named
+        return set
     }
 
     /// For each file, the media query of an `@import` of it in another submitted file (matched
@@ -326,10 +324,6 @@ public enum CSSThemeReader: TokenFormatReader {
         var declaredSchemes: [DeclaredScheme] = []
         /// The conditions of every understood mode (`CSSModeMapping.conditions`).
         var modeConditions: [String: ModeConditions] = [:]
-
-        mutating func register(_ m: CSSModeMapping) {
-            for case (.mode(let name), let c) in m.conditions { modeConditions[name] = c }
-        }
         var notes: [String] = []
         var sawTheme = false
         var hslTripletNames: Set<String> = []
@@ -337,6 +331,11 @@ public enum CSSThemeReader: TokenFormatReader {
         var channelCount = 0
         var importantCount = 0
         var noted: Set<String> = []
+
+        /// Keeps the conditions of the modes `m` understood (`modeConditions`).
+        mutating func register(_ m: CSSModeMapping) {
+            for case (.mode(let name), let c) in m.conditions { modeConditions[name] = c }
+        }
 
         mutating func note(_ key: String, _ text: String) {
             if noted.insert(key).inserted { notes.append(text) }
@@ -1091,11 +1090,11 @@ extension CSSThemeReader {
             let contrastPart = contrast.map { $0 == "more" ? "high-contrast" : "low-contrast" }
             var parts: [String] = []
             if primerLight != nil || primerDark != nil {
-                let scheme = selectorScheme ?? mediaScheme ?? "light"
+                let scheme = self.scheme ?? "light"
                 parts.append((scheme == "dark" ? (primerDark ?? primerLight) : (primerLight ?? primerDark))!)
             } else {
                 if let theme { parts.append(theme) }
-                if let s = selectorScheme ?? mediaScheme { parts.append(s) }
+                if let scheme { parts.append(scheme) }
             }
             if let contrastPart { parts.append(contrastPart) }
             return parts.isEmpty ? .base : .mode(parts.joined(separator: "-"))
