@@ -627,6 +627,36 @@ import Testing
         #expect(negated.results.first { $0.mode == "light" }?.passes == false)
     }
 
+    /// A new user's pass: a mode named after a selector with a part not understood (`.dark.hc`,
+    /// `.dark .card`) took the base's values where it set none: `.dark.hc { --bg: #000 }` had
+    /// `:root`'s #333333 text (1.66:1, failing) where the browser shows dark's #eeeeee (18.10:1).
+    @Test("a mode named after its selector takes what it does not set from the modes of its parts")
+    func partlyUnderstoodSelectorsInherit() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        for (selector, mode) in [(".dark.hc", ".dark.hc"), (".dark .card", ".dark .card"), ("[data-theme=dark] #app", "[data-theme=dark] #app"),
+                                 ("html.dark:not(.x) main", "html.dark:not(.x) main")] {
+            let css = ":root { --fg: #333333; --bg: #ffffff; }\n.dark, [data-theme=dark] { --fg: #eeeeee; --bg: #111111; }\n\(selector) { --bg: #000000; }\n"
+            let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+            let report = try TokenAudit.run(set, rules: rules, options: options)
+            #expect(report.modes == ["light", "dark", mode], "\(report.modes)")
+            let r = try #require(report.results.first { $0.mode == mode })
+            #expect(r.foreground?.color.hex == "#eeeeee" && r.passes, "\(selector): \(r.foreground?.color.hex ?? "")")
+            #expect(abs((r.value ?? 0) - 18.09985) < 1e-4, "\(r.value ?? 0)")
+            #expect(report.notes.contains("mode '\(mode)' takes 1 value it does not set from 'dark', whose rules apply there too"), "\(report.notes)")
+        }
+        // A mode of the other part is a parent too; on a tie the later wins, as CSS's cascade
+        // between two rules of equal specificity on one element.
+        let css = ":root { --fg: #333333; --bg: #ffffff; }\n.dark { --fg: #eeeeee; --bg: #111111; }\n.hc { --fg: #000000; }\n.dark.hc { --bg: #000000; }\n"
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
+        #expect(report.results.first { $0.mode == ".dark.hc" }?.foreground?.color.hex == "#000000")
+        // An unknown at-rule combines nothing: the base's text stays.
+        let container = ":root { --fg: #333333; --bg: #ffffff; }\n.dark { --fg: #eeeeee; --bg: #111111; }\n@container (min-width: 40rem) { .dark { --bg: #000000; } }\n"
+        let boxed = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: container)]), rules: rules, options: options)
+        #expect(boxed.results.first { $0.mode?.hasPrefix("@container") == true }?.foreground?.color.hex == "#333333")
+    }
+
     /// A hostile pass: 100 pairs of translucent text on translucent backgrounds (a 792-byte
     /// request) took 6.3 s in the suggestion searches, 1,024 more than a minute, each measuring
     /// its candidates over 256 backdrops. Such a pair counts 256 against the suggestion budget;

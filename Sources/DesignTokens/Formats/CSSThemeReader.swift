@@ -535,8 +535,9 @@ public enum CSSThemeReader: TokenFormatReader {
         /// A combined mode (`dark-high-contrast`, `zinc-dark`) takes, for each token it does not
         /// set, the value of the mode it combines that sets it — the one of most conditions, the
         /// later on ties — as the browser applies `@media (prefers-color-scheme: dark)`'s rules
-        /// inside `(prefers-contrast: more)` too; else the base, as every mode. Only modes whose
-        /// conditions are understood (`ModeConditions`), not modes named after their selector.
+        /// inside `(prefers-contrast: more)` too; else the base, as every mode. A mode named
+        /// after its selector combines the parts of it (`.dark.hc` takes from `dark` and `.hc`);
+        /// one under an at-rule not understood combines nothing.
         /// A new user's pass: `dark-high-contrast` had the base's `#ffffff` background, not dark's.
         mutating func inherit(modes: [String], conditions: [String: ModeConditions]) -> [String] {
             var lines: [String] = []
@@ -936,8 +937,9 @@ public struct CSSModeMapping: Sendable, Equatable {
     /// Selectors of the list, or at-rules, that are not understood. When nothing is understood,
     /// the single target is a mode named after the at-rules and the selector text.
     public var unrecognized: [String]
-    /// The conditions each understood mode stands for (theme, color scheme, contrast), by which
-    /// a combined mode takes the values of the modes it combines (`CSSThemeReader.read`).
+    /// The conditions each mode stands for (theme, color scheme, contrast, and the parts of a
+    /// selector not understood), by which a combined mode takes the values of the modes it
+    /// combines (`CSSThemeReader.read`).
     var conditions: [Target: CSSThemeReader.ModeConditions] = [:]
 
     public init(targets: [Target], unrecognized: [String] = []) {
@@ -998,7 +1000,10 @@ extension CSSThemeReader {
     /// in `unrecognized`; when nothing is understood, the declarations form a mode named after
     /// the at-rules and selector text (`".tokens"`, `"@media (min-width: 40rem) :root"`), one
     /// per selector of a list (`.a, .b` is the modes `.a` and `.b`), each name cut to
-    /// `maximumModeNameLength` characters (ending in `…`).
+    /// `maximumModeNameLength` characters (ending in `…`). Such a mode still holds where each
+    /// part of its selector holds: `.dark.hc` and `.dark .card` combine `dark` with the parts
+    /// `.hc` and `.card` (`ModeConditions.others`), and take from `dark` (and from a mode `.hc`)
+    /// what they do not set. An unknown at-rule gives no conditions.
     public static func modeMapping(selector: String?, atRules: [String]) -> CSSModeMapping {
         var conditions = ModeConditions()
         var unrecognizedAtRules: [String] = []
@@ -1024,12 +1029,16 @@ extension CSSThemeReader {
         /// A mode per selector of the list, each named after the at-rules and its selector (a
         /// selector list is each of its selectors, as CSS applies it), cut to
         /// `maximumModeNameLength` characters.
+        func ownName(_ s: String?) -> String {
+            var name = (naming + (s.map { [$0] } ?? [])).joined(separator: " ")
+            if name.count > maximumModeNameLength { name = String(name.prefix(maximumModeNameLength - 1)) + "…" }
+            return name
+        }
         func ownNames() -> [CSSModeMapping.Target] {
             var out: [CSSModeMapping.Target] = []
             var seen = Set<String>()
             for s in selectors.isEmpty ? [nil] : selectors.map({ Optional($0) }) {
-                var name = (naming + (s.map { [$0] } ?? [])).joined(separator: " ")
-                if name.count > maximumModeNameLength { name = String(name.prefix(maximumModeNameLength - 1)) + "…" }
+                let name = ownName(s)
                 if seen.insert(name).inserted { out.append(.mode(name)) }
             }
             return out
@@ -1046,15 +1055,26 @@ extension CSSThemeReader {
         var unrecognized: [String] = []
         var seen = Set<CSSModeMapping.Target>()
         var understood: [CSSModeMapping.Target: ModeConditions] = [:]
+        // The conditions of selectors with parts not understood (`others`): their modes are
+        // named after them, but they combine the understood ones (`.dark.hc` holds in `dark`).
+        var partial: [ModeConditions?] = []
         for s in selectors {
-            if let c = selectorConditions(s, onto: conditions) {
+            let c = selectorConditions(s, onto: conditions)
+            partial.append(c)
+            if let c, c.others.isEmpty {
                 understood[c.target] = c
                 if seen.insert(c.target).inserted { targets.append(c.target) }
             } else {
                 unrecognized.append(s)
             }
         }
-        if targets.isEmpty { return CSSModeMapping(targets: ownNames(), unrecognized: selectors) }
+        if targets.isEmpty {
+            var m = CSSModeMapping(targets: ownNames(), unrecognized: selectors)
+            for (s, c) in zip(selectors, partial) {
+                if let c { m.conditions[.mode(ownName(s))] = c }
+            }
+            return m
+        }
         var m = CSSModeMapping(targets: targets, unrecognized: unrecognized)
         m.conditions = understood
         return m
@@ -1067,23 +1087,30 @@ extension CSSThemeReader {
         var contrast: String?
         var primerLight: String?
         var primerDark: String?
+        /// The selector's parts that name no theme, scheme or contrast (`.hc`, `.card`,
+        /// `[data-density=compact]`, `:hover`), as written: a selector with any is not understood
+        /// (its mode is named after it), but it still holds where each of its parts holds, so
+        /// `.dark.hc` takes from `dark` what it does not set (a new user's pass: it took the
+        /// base's light text onto its black background).
+        var others: Set<String> = []
 
         /// The color scheme, a selector's over the media query's.
         var scheme: String? { selectorScheme ?? mediaScheme }
 
-        /// How many of theme, color scheme and contrast are set; nil for Primer's themes, whose
-        /// modes are whole themes, combined with nothing.
+        /// How many of theme, color scheme, contrast and other parts are set; nil for Primer's
+        /// themes, whose modes are whole themes, combined with nothing.
         var parts: Int? {
             guard primerLight == nil, primerDark == nil else { return nil }
-            return (theme == nil ? 0 : 1) + (scheme == nil ? 0 : 1) + (contrast == nil ? 0 : 1)
+            return (theme == nil ? 0 : 1) + (scheme == nil ? 0 : 1) + (contrast == nil ? 0 : 1) + others.count
         }
 
         /// Whether these conditions hold wherever `other`'s do and are fewer: a rule for them
-        /// applies in `other`'s mode too (`dark` in `dark-high-contrast`, CSS Cascade 4 §6).
+        /// applies in `other`'s mode too (`dark` in `dark-high-contrast` and in `.dark.hc`, CSS
+        /// Cascade 4 §6).
         func isPart(of other: ModeConditions) -> Bool {
             guard let n = parts, let m = other.parts, n < m else { return false }
             return (theme == nil || theme == other.theme) && (scheme == nil || scheme == other.scheme)
-                && (contrast == nil || contrast == other.contrast)
+                && (contrast == nil || contrast == other.contrast) && others.isSubset(of: other.others)
         }
 
         var target: CSSModeMapping.Target {
@@ -1186,12 +1213,18 @@ extension CSSThemeReader {
                 k += 1
             case ".":
                 k += 1
-                guard let next = applyClass(ident(), to: c) else { return nil }
-                c = next
+                let name = ident()
+                guard !name.isEmpty else { return nil }
+                if let next = applyClass(name, to: c) { c = next } else { c.others.insert("." + name) }
+            case "#":
+                k += 1
+                let name = ident()
+                guard !name.isEmpty else { return nil }
+                c.others.insert("#" + name)
             case "[":
                 k += 1
-                guard let inside = balanced("]"), let next = applyAttribute(inside, to: c) else { return nil }
-                c = next
+                guard let inside = balanced("]") else { return nil }
+                if let next = applyAttribute(inside, to: c) { c = next } else { c.others.insert("[" + inside + "]") }
             case ":":
                 k += 1
                 let pseudoElement = k < s.count && s[k] == ":"
@@ -1222,14 +1255,19 @@ extension CSSThemeReader {
                     // yields, so it adds no condition (a new user's pass: the rule became a mode
                     // named after its text, whose `light` hid the base from the audit).
                     let negated = splitTopLevel(a, by: ",").map { selectorConditions($0, onto: ModeConditions(), depth: depth + 1) }
-                    guard negated.allSatisfy({ n in n.map { $0.scheme != nil && $0.parts == 1 } ?? false }) else { return nil }
-                default:
-                    return nil
+                    guard negated.allSatisfy({ n in n.map { $0.scheme != nil && $0.parts == 1 } ?? false }) else {
+                        c.others.insert(":not(\(a))")
+                        continue
+                    }
+                case (_, let a):
+                    // A state or structure (`:hover`, `:first-child`, `:has(…)`): another part.
+                    guard !name.isEmpty else { return nil }
+                    c.others.insert(":" + name + (a.map { "(\($0))" } ?? ""))
                 }
             default:
                 guard CSSStylesheet.Scanner.isNameChar(ch) else { return nil }
                 let type = ident().lowercased()
-                guard type == "html" || type == "body" else { return nil }
+                if type != "html" && type != "body" { c.others.insert(type) }
             }
         }
         return c
