@@ -657,6 +657,28 @@ import Testing
         #expect(boxed.results.first { $0.mode?.hasPrefix("@container") == true }?.foreground?.color.hex == "#333333")
     }
 
+    /// A new user's pass: one line (`--text-foreground: var(--gray)`) holds #999999 in light and
+    /// #bbbbbb in dark; the one color suggested for both, #767676, reported light's ΔEOK 0.117
+    /// in dark too, where the change is 0.226.
+    @Test("a suggestion shared by modes reports each mode's own change")
+    func sharedSuggestionDeltasPerMode() throws {
+        let css = ":root { --gray: #999999; --text-foreground: var(--gray); --text: #ffffff; }\n.dark { --gray: #bbbbbb; }\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "dm.css", content: css)])
+        let rules = [PairRule(foreground: try TokenPattern("--text-foreground"), background: try TokenPattern("--text"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        let light = try #require(report.results.first { $0.mode == "light" }?.suggestion)
+        let dark = try #require(report.results.first { $0.mode == "dark" }?.suggestion)
+        #expect(light.foreground.hex == "#767676" && dark.foreground.hex == "#767676")
+        let target = try #require(CSSColorParser.parseHexColor("#767676"))
+        for (s, was) in [(light, "#999999"), (dark, "#bbbbbb")] {
+            let old = try #require(CSSColorParser.parseHexColor(was))
+            #expect(abs(s.foregroundDeltaEOK - ColorDifference.deltaEOK(target, old)) < 1e-9, "\(was): \(s.foregroundDeltaEOK)")
+            #expect(abs(s.foregroundDeltaE2000 - ColorDifference.deltaE2000(target, old)) < 1e-9)
+            #expect(s.direction == .darker)
+        }
+        #expect(abs(light.foregroundDeltaEOK - 0.1171) < 1e-3 && abs(dark.foregroundDeltaEOK - 0.2262) < 1e-3, "\(light.foregroundDeltaEOK) \(dark.foregroundDeltaEOK)")
+    }
+
     /// A hostile pass: 100 pairs of translucent text on translucent backgrounds (a 792-byte
     /// request) took 6.3 s in the suggestion searches, 1,024 more than a minute, each measuring
     /// its candidates over 256 backdrops. Such a pair counts 256 against the suggestion budget;

@@ -295,9 +295,7 @@ public enum TokenAudit {
                     }
                     continue
                 }
-                let reference = given.converted(to: .oklab).coordinates
-                let deltaEOK = found.direction == nil ? 0 : ColorDifference.deltaEOK(oklab1: found.color.color.converted(to: .oklab).coordinates, oklab2: reference)
-                let deltaE2000 = found.direction == nil ? 0 : ColorDifference.deltaE2000(found.color.color, given)
+                let foundLab = found.color.color.converted(to: .oklab).coordinates
                 for (k, pair) in group.enumerated() where own(results[pair.index])?.path == holder {
                     let i = pair.index
                     guard var c = moving ? results[i].backgroundSuggestion : results[i].suggestion else { continue }
@@ -305,12 +303,23 @@ public enum TokenAudit {
                     c.measurement = m
                     c.value = results[i].target.value(of: m)
                     c.passes = c.value >= results[i].target.minimum
+                    // Each pair's change from its own color: one line can hold different colors
+                    // in different modes (an alias of a primitive each mode sets), and the
+                    // search started from the first mode's (a new user's pass: dark's #bbbbbb →
+                    // #767676 was reported as light's 0.117, not 0.226).
+                    let current = own(results[i])!.token.color
+                    let unchanged = found.direction == nil && current == given
+                    let currentLab = current.converted(to: .oklab).coordinates
+                    let deltaEOK = unchanged ? 0 : ColorDifference.deltaEOK(oklab1: foundLab, oklab2: currentLab)
+                    let deltaE2000 = unchanged ? 0 : ColorDifference.deltaE2000(found.color.color, current)
+                    let direction: NearestPassingColor.Direction? = current == given ? found.direction
+                        : foundLab.x > currentLab.x ? .lighter : foundLab.x < currentLab.x ? .darker : found.direction
                     if moving {
                         c.background = found.color
                         (c.backgroundDeltaEOK, c.backgroundDeltaE2000) = (deltaEOK, deltaE2000)
                         results[i].backgroundSuggestion = c
                     } else {
-                        c.direction = found.direction ?? (m.foregroundLuminance > m.backgroundLuminance ? .lighter : .darker)
+                        c.direction = direction ?? (m.foregroundLuminance > m.backgroundLuminance ? .lighter : .darker)
                         c.foreground = found.color
                         (c.foregroundDeltaEOK, c.foregroundDeltaE2000) = (deltaEOK, deltaE2000)
                         results[i].suggestion = c
