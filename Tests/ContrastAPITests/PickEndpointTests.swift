@@ -1,4 +1,6 @@
+import ContrastAPI
 import Foundation
+import HTTPServer
 import JSONValue
 import TestSupport
 import Testing
@@ -191,5 +193,31 @@ struct PickEndpointTests {
         let get = try server.request("GET", "/v1/pick?background=%23fff&candidates=%23000")
         expectProblem(get, 405)
         #expect(get.headers["allow"]?.contains("POST") == true)
+    }
+
+    /// A hostile pass: 256 `var(--v6)` candidates in a 2.3 KB body, each 64 nested
+    /// `color-mix()` once substituted (7.6k characters), took 1.7 s on an HTTP worker thread, and
+    /// two clients sending it held `/healthz` at 1.4 s. Colors with variables that pass
+    /// `CSSRequestScope.inlineNanoseconds` move the request to the heavy-work pool: the same
+    /// answer, counted once.
+    @Test func costlyVariablesMoveToTheHeavyPool() throws {
+        var variables = [##""--v0": "oklch(from rgb(10 20 30 / 0.5) calc(l * 0.9 + sin(1) * 0.01) calc(c + 0.01) calc(h + 3))""##]
+        for i in 1...6 { variables.append(##""--v\##(i)": "color-mix(in oklch longer hue, var(--v\##(i - 1)), var(--v\##(i - 1)) 30%)""##) }
+        let candidates = Array(repeating: #""var(--v6)""#, count: 64).joined(separator: ", ")
+        let body = ##"{"background": "#1e1e1e", "candidates": [\##(candidates), "#ffffff"], "variables": {\##(variables.joined(separator: ", "))}}"##
+        let service = ContrastService(configuration: testConfiguration())
+        var request = HTTPRequest(method: "POST", path: "/v1/pick", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        let inline = service.handle(request)
+        #expect(inline.status == 200 && !inline.movesToHeavyPool, "\(String(decoding: inline.body, as: UTF8.self).prefix(300))")
+        request.mayMoveToHeavyPool = true
+        #expect(service.handle(request).movesToHeavyPool)
+        // Over HTTP, the built server: the pool's answer, the same bytes, counted once.
+        let process = try ServerProcess()
+        defer { process.terminate() }
+        let port = try process.waitForPort()
+        let r = try RawHTTP.exchange(port: port, RawHTTP.request("POST", "/v1/pick", headers: ["Content-Type: application/json"], body: body), timeoutSeconds: 60)
+        #expect(r.status == 200 && r.body == inline.body, "\(r.text.prefix(300))")
+        let metrics = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics"), timeoutSeconds: 30).text
+        #expect(metrics.contains("contrast_http_requests_total{route=\"/v1/pick\",method=\"POST\",status=\"200\"} 1\n"), "\(metrics.prefix(2000))")
     }
 }

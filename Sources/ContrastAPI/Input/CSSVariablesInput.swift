@@ -10,10 +10,38 @@ import JSONValue
 /// so every endpoint taking colors accepts it. It lives in a task-local slot bound around the
 /// endpoint only when the body may hold it (the bytes `variables` or a `\u` escape appear), so a
 /// plain request binds nothing.
+///
+/// Substituting variables can cost far more than the body's size says: 256 `var(--v6)` in a
+/// 2.3 KB `/v1/pick` body, each 64 nested `color-mix()` (7.6k characters substituted, under
+/// `CSSVariables.maximumExpandedLength`), took 1.7 s on an HTTP worker thread, and two clients
+/// sending it held `/healthz` at 1.4 s (a hostile pass). A request that may move
+/// (`HTTPRequest.mayMoveToHeavyPool`) is therefore moved to the heavy-work pool once its colors
+/// with variables have taken `inlineNanoseconds` (`checkInlineTime`), and run again there.
 enum CSSRequestScope {
     /// Where `Fields.body` puts the parsed variables for this request.
     final class Slot: @unchecked Sendable {
         var variables: CSSVariables?
+        /// When the request started on an HTTP worker thread that it may leave (0: it may not).
+        let started: UInt64
+        /// Set when the request is to run again on the heavy-work pool: whatever the endpoint
+        /// answers after that (a 200 or a problem) is discarded.
+        var moveRequested = false
+
+        init(started: UInt64) { self.started = started }
+    }
+
+    /// Time colors with variables may take on an HTTP worker thread before the request moves to
+    /// the heavy-work pool, as a gradient's work does (`ContrastEndpoint.inlineGradientNanoseconds`).
+    static let inlineNanoseconds: UInt64 = 5_000_000
+
+    /// Moves the request to the heavy-work pool (throws `Problem.moveToHeavyPool`) when it may
+    /// move, has variables, and has spent `inlineNanoseconds` since it started; called before
+    /// each color or gradient with variables is substituted.
+    static func checkInlineTime() throws(Problem) {
+        guard let slot, slot.started != 0, slot.variables != nil else { return }
+        guard MonotonicClock.nanoseconds() &- slot.started > inlineNanoseconds else { return }
+        slot.moveRequested = true
+        throw Problem.moveToHeavyPool
     }
 
     @TaskLocal static var slot: Slot?
@@ -22,9 +50,13 @@ enum CSSRequestScope {
     static var variables: CSSVariables? { slot?.variables }
 
     /// Runs `body` with a slot bound when `request`'s body may hold a `variables` member.
+    /// A request asked to move (`checkInlineTime`) is answered `HTTPResponse.moveToHeavyPool`,
+    /// whatever its endpoint made of the problem.
     static func run(_ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
         guard request.method == "POST", mayHoldVariables(request.body) else { return body() }
-        return $slot.withValue(Slot()) { body() }
+        let slot = Slot(started: request.mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0)
+        let response = $slot.withValue(slot) { body() }
+        return slot.moveRequested ? .moveToHeavyPool : response
     }
 
     /// Whether `bytes` contain `variables` or `\u` (an escaped member name); found with memchr,

@@ -74,6 +74,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         throw Problem.invalidColor(path, "\(path.display) is a CSS gradient, and a color is needed here (a gradient may be the background or a layer of /v1/contrast, or one of a matrix's gradients)")
     }
     let appearance = (context ?? AppleRequestScope.context).appearance
+    if CSSRequestScope.variables != nil { try CSSRequestScope.checkInlineTime() }
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {

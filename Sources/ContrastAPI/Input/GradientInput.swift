@@ -36,6 +36,7 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     var source = text
     var notes: [String] = []
     if let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(text) {
+        try CSSRequestScope.checkInlineTime()
         do throws(ColorParseError) { source = try variables.substitute(in: text) } catch {
             throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())
         }
