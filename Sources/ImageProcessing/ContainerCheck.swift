@@ -26,6 +26,11 @@ struct ContainerCheck {
     /// The file embeds an ICC profile (a PNG `iCCP` chunk, a JPEG `APP2 ICC_PROFILE` segment):
     /// when the decoder then reports none, the profile was invalid and ignored.
     var declaresICCProfile = false
+    /// The decoder holds the whole image before the first row is out: a progressive JPEG (SOF2,
+    /// SOF6, SOF10, SOF14: ITU-T T.81 Table B.1) or an interlaced PNG (Adam7, ISO/IEC 15948
+    /// §8.2). Such an image cannot be streamed in strips, and peaks at about twice the memory
+    /// of a baseline one (`ImageFile.open` counts its pixels twice).
+    var decodesWhole = false
 
     /// Uncompressed text chunks (`tEXt`, `iTXt`) passed on; later ones are dropped. libvips
     /// makes each a metadata item and writes it back, so a file of a million tiny text chunks
@@ -45,7 +50,7 @@ struct ContainerCheck {
         case .png: return try png(data)
         case .jpeg:
             var result = ContainerCheck(bytes: data)
-            result.declaresICCProfile = try jpeg(data)
+            (result.declaresICCProfile, result.decodesWhole) = try jpeg(data)
             return result
         case .webp:
             try webp(data)
@@ -64,7 +69,7 @@ struct ContainerCheck {
         out.reserveCapacity(data.count)
         var position = 8
         var index = 0
-        var sawIDAT = false, sawPLTE = false, sawICC = false
+        var sawIDAT = false, sawPLTE = false, sawICC = false, interlaced = false
         var declaredFrames: Int?
         var frameControls = 0
         var textChunks = 0
@@ -102,6 +107,8 @@ struct ContainerCheck {
                 // refuses a longer side with "could not read its header" (hostile pass: 1 ×
                 // 39,999,999 is under the pixel limit).
                 let (width, height) = (word(data, position + 8), word(data, position + 12))
+                // The interlace method, IHDR's last byte: 1 is Adam7.
+                interlaced = data[position + 20] == 1
                 if max(width, height) > maxPNGSide {
                     throw .unsupported("the PNG header declares \(width) × \(height) pixels; PNG decoders (libpng) read at most \(maxPNGSide) pixels a side")
                 }
@@ -114,6 +121,7 @@ struct ContainerCheck {
                 out += data[position..<end]
                 var result = ContainerCheck(bytes: out)
                 result.declaresICCProfile = sawICC
+                result.decodesWhole = interlaced
                 if let declaredFrames {
                     if declaredFrames == frameControls {
                         result.frames = declaredFrames
@@ -221,12 +229,14 @@ struct ContainerCheck {
     /// Most scans (SOS segments) a JPEG may have: libjpeg decodes the whole image once per scan.
     static let maxJPEGScans = 100
 
-    /// Returns whether the file has an `APP2` segment holding an ICC profile (ICC.1:2022 Annex B.4).
+    /// Returns whether the file has an `APP2` segment holding an ICC profile (ICC.1:2022 Annex
+    /// B.4), and whether its frame is progressive (``decodesWhole``).
     @discardableResult
-    static func jpeg(_ data: [UInt8]) throws(ImageError) -> Bool {
+    static func jpeg(_ data: [UInt8]) throws(ImageError) -> (icc: Bool, progressive: Bool) {
         func fail(_ why: String) -> ImageError { .corrupt(.jpeg, why) }
         var position = 2  // after SOI
         var sawFrame = false
+        var progressive = false
         var sawICC = false
         let iccSignature = Array("ICC_PROFILE\0".utf8)
         while true {
@@ -266,6 +276,7 @@ struct ContainerCheck {
                     throw .unsupported("the JPEG header declares \(width) × \(height) pixels; JPEG decoders (libjpeg) read at most \(maxJPEGSide) pixels a side")
                 }
                 sawFrame = true
+                if [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) { progressive = true }
             }
             if marker == 0xDA {
                 guard sawFrame else { throw fail("the image data (SOS) comes before any frame header (SOF)") }
@@ -278,7 +289,7 @@ struct ContainerCheck {
                 var scans = 1
                 while i + 1 < data.count {
                     if data[i] == 0xFF {
-                        if data[i + 1] == 0xD9 { return sawICC }
+                        if data[i + 1] == 0xD9 { return (sawICC, progressive) }
                         if data[i + 1] == 0xDA {
                             scans += 1
                             if scans > maxJPEGScans {

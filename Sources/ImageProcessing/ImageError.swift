@@ -6,7 +6,9 @@ public enum ImageError: Error, Sendable, Equatable {
     /// The bytes are not PNG, JPEG or WebP; the text says what they look like.
     case unrecognized(String)
     /// The header declares `width × height` pixels, more than `limit`; refused before decoding.
-    case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int)
+    /// `decodedWhole` names why the image's pixels count twice against the limit (a progressive
+    /// JPEG, an interlaced PNG: ``ContainerCheck/decodesWhole``), nil when they count once.
+    case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int, decodedWhole: String? = nil)
     /// The decoder refused the data: truncated, corrupt, or not what the signature promised.
     /// The text is the decoder's reason (libvips/libpng/libjpeg/libwebp), trimmed.
     case corrupt(ImageFormat, String)
@@ -24,7 +26,9 @@ public enum ImageError: Error, Sendable, Equatable {
             return "the image is empty (0 bytes)"
         case .unrecognized(let what):
             return "the data is not a PNG, JPEG or WebP image: it looks like \(what)"
-        case .tooManyPixels(let format, let width, let height, let limit):
+        case .tooManyPixels(let format, let width, let height, let limit, let whole?):
+            return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels; \(whole) is decoded whole into memory, not in strips, so it may have at most half the limit of \(limit) (\(limit / 2)); it was refused before decoding (save it as \(format == .jpeg ? "a baseline JPEG" : "a non-interlaced PNG"), or smaller)"
+        case .tooManyPixels(let format, let width, let height, let limit, nil):
             return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels, more than the limit of \(limit); it was refused before decoding"
         case .corrupt(let format, let reason):
             return "the \(format.displayName) data is truncated or corrupt: \(reason)"

@@ -221,6 +221,13 @@ public final class ImageFile {
         if overflow || pixels > maxPixels {
             throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels)
         }
+        // A progressive JPEG or an interlaced PNG is held whole by its decoder: 39.6 MP of either
+        // (0.47 MB) peaked at 528 and 597 MiB where a baseline one peaks at 300 (a hostile pass,
+        // over the Kubernetes manifest's 512 MiB). Its pixels count twice.
+        if container.decodesWhole, pixels > maxPixels / 2 {
+            throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels,
+                                 decodedWhole: format == .jpeg ? "a progressive JPEG" : "an interlaced PNG")
+        }
         let file = try ImageFile(format: format, image: image, container: container)
         // libvips misses damage in a baseline JPEG's last 8-row strip (see
         // `cvips_jpeg_data_damaged`): a second, 1/8-scale pass over the data finds it.

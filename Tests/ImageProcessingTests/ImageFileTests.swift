@@ -1,5 +1,7 @@
+import Foundation
 import ColorScience
 @testable import ImageProcessing
+import TestSupport
 import Testing
 
 @Suite struct ImageFileTests {
@@ -109,6 +111,45 @@ import Testing
         let jpeg = try TestImages.jpegDeclaring(width: 65_000, height: 65_000)
         #expect(throws: ImageError.tooManyPixels(format: .jpeg, width: 65_000, height: 65_000, limit: 40_000_000)) {
             try ImageFile.open(jpeg, format: .jpeg, maxPixels: 40_000_000)
+        }
+    }
+
+    /// A hostile pass: a progressive JPEG and an interlaced 16-bit PNG of 6000 × 6600 (39.6 MP,
+    /// under the limit; 0.47 MB each) peaked at 528 and 597 MiB in text-contrast, where a
+    /// baseline one peaks at 300: their decoders hold the whole image. Their pixels count twice.
+    @Test func progressiveAndInterlacedImagesCountTwice() throws {
+        let limit = 40_000_000
+        let png = try TestImages.pngDeclaring(width: 6000, height: 4000, interlaced: true)
+        #expect(throws: ImageError.tooManyPixels(format: .png, width: 6000, height: 4000, limit: limit, decodedWhole: "an interlaced PNG")) {
+            try ImageFile.open(png, format: .png, maxPixels: limit)
+        }
+        let jpeg = try TestImages.jpegDeclaring(width: 6000, height: 4000, progressive: true)
+        #expect(throws: ImageError.tooManyPixels(format: .jpeg, width: 6000, height: 4000, limit: limit, decodedWhole: "a progressive JPEG")) {
+            try ImageFile.open(jpeg, format: .jpeg, maxPixels: limit)
+        }
+        #expect(ImageError.tooManyPixels(format: .jpeg, width: 6000, height: 4000, limit: limit, decodedWhole: "a progressive JPEG").message
+                == "the JPEG header declares 6000 × 4000 = 24000000 pixels; a progressive JPEG is decoded whole into memory, not in strips, so it may have at most half the limit of 40000000 (20000000); it was refused before decoding (save it as a baseline JPEG, or smaller)")
+        // The same sizes, baseline and not interlaced, pass the pixel check (their tiny data
+        // then fails to decode: only the header was made large).
+        for (bytes, format) in [(try TestImages.pngDeclaring(width: 6000, height: 4000), ImageFormat.png),
+                                (try TestImages.jpegDeclaring(width: 6000, height: 4000), .jpeg)] {
+            do {
+                let file = try ImageFile.open(bytes, format: format, maxPixels: limit)
+                _ = try? file.rawPixels()
+            } catch {
+                if case .tooManyPixels = error { Issue.record("\(format): \(error.message)") }
+            }
+        }
+        // Real files (made by Pillow and by hand: Tests/Fixtures/images/README.md): under half
+        // the limit they open and decode; one pixel over it, they are refused.
+        // (10, 7) is (40, 35, 128) in the PNG, and (36, 36, 126) in the JPEG as Pillow 11 decodes it.
+        for (name, format, expected) in [("progressive-64x48.jpg", ImageFormat.jpeg, [36, 36, 126]), ("interlaced-64x48.png", .png, [40, 35, 128])] {
+            let bytes = Array(try Data(contentsOf: FixtureLoader.url("images/\(name)")))
+            let px = try ImageFile.open(bytes, format: format, maxPixels: 64 * 48 * 2).rawPixels()
+            #expect(px.width == 64 && px.height == 48 && px.bands == 3, "\(name)")
+            let p = Array(px.pixel(10, 7)).map(Int.init)
+            #expect(zip(p, expected).allSatisfy { abs($0 - $1) <= (format == .jpeg ? 1 : 0) }, "\(name): \(p)")
+            #expect(throws: ImageError.self) { try ImageFile.open(bytes, format: format, maxPixels: 64 * 48 * 2 - 2) }
         }
     }
 

@@ -43,17 +43,20 @@ enum TestImages {
     }
 
     /// A PNG whose IHDR declares `width × height` (CRC fixed up), with the original tiny data.
-    static func pngDeclaring(width: UInt32, height: UInt32) throws -> [UInt8] {
+    /// `interlaced` sets IHDR's interlace method to Adam7 (the data stays as it was: a header only).
+    static func pngDeclaring(width: UInt32, height: UInt32, interlaced: Bool = false) throws -> [UInt8] {
         var bytes = try png(width: 8, height: 8)
-        // Signature (8) + length (4) + "IHDR" (4): width at 16, height at 20, CRC at 29.
+        // Signature (8) + length (4) + "IHDR" (4): width at 16, height at 20, interlace at 28, CRC at 29.
         put32(&bytes, 16, width)
         put32(&bytes, 20, height)
+        if interlaced { bytes[28] = 1 }
         put32(&bytes, 29, crc32(bytes[12..<29]))
         return bytes
     }
 
-    /// A JPEG whose SOF header declares `width × height`.
-    static func jpegDeclaring(width: UInt16, height: UInt16) throws -> [UInt8] {
+    /// A JPEG whose SOF header declares `width × height`; `progressive` makes it an SOF2 (the
+    /// data stays baseline: a header only).
+    static func jpegDeclaring(width: UInt16, height: UInt16, progressive: Bool = false) throws -> [UInt8] {
         var bytes = try jpeg(width: 8, height: 8)
         var i = 2
         while i + 9 < bytes.count {
@@ -63,6 +66,7 @@ enum TestImages {
             if (0xC0...0xC2).contains(marker) {
                 bytes[i + 5] = UInt8(height >> 8); bytes[i + 6] = UInt8(height & 0xFF)
                 bytes[i + 7] = UInt8(width >> 8); bytes[i + 8] = UInt8(width & 0xFF)
+                if progressive { bytes[i + 1] = 0xC2 }
                 return bytes
             }
             i += 2 + length

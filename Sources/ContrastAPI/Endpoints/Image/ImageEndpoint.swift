@@ -283,10 +283,11 @@ struct ImageEndpoint: Sendable {
         switch error {
         case .empty, .unrecognized, .corrupt:
             return invalidImage(error.message)
-        case .tooManyPixels(_, let width, let height, let limit):
+        case .tooManyPixels(_, let width, let height, let limit, let whole):
+            // `limit` is the one that applies: half `maxImagePixels` for an image decoded whole.
             return Problem(status: 422, kind: "limit-exceeded", title: "Input exceeds a configured limit",
                            detail: error.message + " (maxImagePixels)",
-                           extra: [("limit", .number(Double(limit))), ("width", .number(Double(width))),
+                           extra: [("limit", .number(Double(whole == nil ? limit : limit / 2))), ("width", .number(Double(width))),
                                    ("height", .number(Double(height)))])
         case .unsupported, .encodeFailed:
             return Problem(status: 422, kind: "unsupported-image", title: "Unsupported image", detail: error.message)
