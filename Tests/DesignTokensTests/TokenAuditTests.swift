@@ -679,6 +679,21 @@ import Testing
         #expect(abs(light.foregroundDeltaEOK - 0.1171) < 1e-3 && abs(dark.foregroundDeltaEOK - 0.2262) < 1e-3, "\(light.foregroundDeltaEOK) \(dark.foregroundDeltaEOK)")
     }
 
+    /// A hostile pass: `--Primary-foreground` was paired with `--primary` (1.00:1, a false
+    /// failure): custom property names are case-sensitive (CSS Variables 1 §2).
+    @Test("custom properties pair and resolve by their exact names")
+    func customPropertiesAreCaseSensitive() throws {
+        let css = ":root { --Primary-foreground: #ffffff; --primary-foreground: #000000; --primary: #ffffff; --Fg: var(--Primary-foreground); }\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        let rules = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.map { $0.foregroundPath } == ["--primary-foreground"], "\(report.results.map { $0.foregroundPath })")
+        #expect(report.results.first?.passes == true)
+        let resolver = TokenResolver(set)
+        #expect(resolver.token("--PRIMARY") == nil && resolver.token("--primary")?.path == "--primary")
+        #expect(try resolver.resolve("--Fg", mode: nil).get().color.hex == "#ffffff")
+    }
+
     /// A hostile pass: 100 pairs of translucent text on translucent backgrounds (a 792-byte
     /// request) took 6.3 s in the suggestion searches, 1,024 more than a minute, each measuring
     /// its candidates over 256 backdrops. Such a pair counts 256 against the suggestion budget;

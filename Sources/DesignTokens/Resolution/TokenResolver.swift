@@ -72,9 +72,12 @@ public final class TokenResolver: @unchecked Sendable {
             .map { $0.hasPrefix("@") ? $0.dropFirst() : $0 }.joined(separator: ".")
     }
 
-    /// The token at `path` (exact, else the one case-insensitive match), or nil.
+    /// The token at `path` (exact, else the one case-insensitive match), or nil. A custom
+    /// property (`--x`) matches exactly: CSS names are case-sensitive (CSS Variables 1 §2), and
+    /// the shadcn preset had paired `--Primary-foreground` with `--primary` (a hostile pass).
     public func token(_ path: String) -> DesignToken? {
         if let i = index[path] { return set.tokens[i] }
+        if path.hasPrefix("--") { return nil }
         if let candidates = folded[Self.fold(path)], candidates.count == 1 { return set.tokens[candidates[0]] }
         return nil
     }
