@@ -238,6 +238,12 @@ struct TokensAuditTests {
         let form = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root { --primary: #777; --primary-foreground: #fff; }",
                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
         #expect(form.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == true, "\(form.text.prefix(400))")
+        // `--data-binary @file` sends the same type with the line breaks kept: no such note
+        // (a new user's pass), and the lines are right.
+        let binary = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root {\n  --primary: #777;\n  --primary-foreground: #fff;\n}\n",
+                                      headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(binary.status == 200 && binary.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == false, "\(binary.text.prefix(400))")
+        #expect(binary.json["pairs"]?.array?.first?["foreground"]?["location"]?["line"]?.double == 3, "\(binary.text.prefix(600))")
         // Weights (a hostile pass: q=0 was read as acceptance).
         for (accept, type) in [("application/json;q=0, text/plain", "text/plain"), ("application/sarif+json;q=0, text/plain;q=0.1", "text/plain"),
                                ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json")] {

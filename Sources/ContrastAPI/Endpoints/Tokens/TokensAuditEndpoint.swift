@@ -29,9 +29,12 @@ struct TokensAuditEndpoint {
             }
             if req.presets.contains(.apple) { try Self.addAppleBackgrounds(to: &set) }
             // `curl -d @file` sends a form body without its line breaks: every location is line 1
-            // (a new user's SARIF pointed every result at line 1, column 584 and on).
-            if req.fromQuery, request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                set.notes.append("the file came as application/x-www-form-urlencoded, as curl -d sends it: curl removes its line breaks, so every line number is 1; send it with --data-binary @file")
+            // (a new user's SARIF pointed every result at line 1, column 584 and on). Only a body
+            // with no line break says so: `--data-binary` sends the same type with them intact
+            // (a new user's pass: the note told them to do what they had done).
+            if req.fromQuery, request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+               !request.body.contains(0x0A), !request.body.contains(0x0D) {
+                set.notes.append("the file came as application/x-www-form-urlencoded with no line breaks, as curl -d sends a file: curl removes them, so every line number is 1; send it with --data-binary @file")
             }
             let report: TokenAuditReport
             do throws(TokenError) {
