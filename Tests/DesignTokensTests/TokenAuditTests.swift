@@ -258,6 +258,25 @@ import Testing
         #expect(TokenNotation(of: "color-mix(in oklab, #000 50%, #fff)", bareTriplet: false) == .hex)
         #expect(TokenNotation(of: "hsl(240, 5%, 65%)", bareTriplet: true) == .hsl(commas: true))
         #expect(TokenNotation(of: "oklch(from #3b82f6 l c h)", bareTriplet: false) == .hex)
+        // Every text shows the suggestion's own hex (a new user's pass: a rounded `oklch()`
+        // showed #0164be beside its hex #0064be).
+        for r in report.results {
+            let s = try #require(r.suggestion), text = try #require(r.suggestionText)
+            let shown = DisplayColor(try CSSColorParser.parse(r.foregroundPath == "--muted-foreground" || r.foregroundPath == "--accent-foreground" ? "hsl(\(text))" : text))
+            #expect(Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z).hex == s.foreground.hex, "\(r.foregroundPath): \(text) vs \(s.foreground.hex)")
+        }
+    }
+
+    /// A new user's pass: a DTCG color object in OKLCH was suggested the CSS text
+    /// `oklch(0.568 0.136 252.239)`, which is no DTCG `$value`; DTCG and Figma colors get hex.
+    @Test("a DTCG color object is suggested a hex")
+    func dtcgSuggestionsAreHex() throws {
+        let json = ##"{"color": {"$type": "color", "text": {"$value": {"colorSpace": "oklch", "components": [0.75, 0.15, 255]}}, "bg": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1], "hex": "#ffffff"}}}}"##
+        let set = try TokenFormats.read([TokenFile(name: "o.tokens.json", content: json)], format: nil)
+        let rules = [PairRule(foreground: try TokenPattern("color.text"), background: try TokenPattern("color.bg"), source: "rules[0]")]
+        let r = try #require(try TokenAudit.run(set, rules: rules).results.first)
+        let s = try #require(r.suggestion)
+        #expect(!r.passes && r.suggestionText == s.foreground.hex && s.foreground.hex.hasPrefix("#"), "\(r.suggestionText ?? "")")
     }
 
     /// A new user's theme: `--muted-foreground: hsl(240 5% var(--l))` with `--l: 40%` in the same

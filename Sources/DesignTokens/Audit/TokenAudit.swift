@@ -359,21 +359,31 @@ public enum TokenAudit {
     /// target by a hair, so digits are added (up to 6 more) until the text passes on every pair
     /// the color is suggested for (one color per token: all of its pairs in the modes that share
     /// it), and hex is written when none does. A `light-dark()` value's side of the mode's color
-    /// scheme is written as that side is.
-    static func writeSuggestions(_ results: inout [PairResult], triplets: Set<String>) {
+    /// scheme is written as that side is. A DTCG or Figma color object is not CSS text (`css`
+    /// false): it gets hex, which both read (a DTCG `oklch` color object had been suggested the
+    /// CSS text `oklch(0.568 0.136 252.239)`, no DTCG `$value`: a new user's pass).
+    static func writeSuggestions(_ results: inout [PairResult], triplets: Set<String>, css isCSS: Bool = true) {
         func written(_ color: DisplayColor, as token: ResolvedToken, mode: CSSColorScheme, passing: (DisplayColor) -> Bool) -> String {
             let hex = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
+            guard isCSS else { return hex }
             // A `light-dark()` value: the side of the mode's color scheme is what changes.
             let css = TokenAudit.lightDarkSides(token.css)?[mode == .dark ? 1 : 0] ?? token.css
             let notation = TokenNotation(of: css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
             guard notation != .hex else { return hex }
+            // The text that passes and shows the suggestion's own `hex` (a rounded
+            // `oklch(0.507 0.161 254)` showed #0164be beside its hex #0064be: a new user's
+            // pass), else the first that passes.
+            var passes: String? = nil
             for extra in 0...6 {
                 guard let text = notation.text(color, extraDigits: extra) else { return hex }
                 // A bare triplet is read as CSS reads `hsl(var(--x))`.
                 guard let read = try? CSSColorParser.parse(notation == .bareHSL ? "hsl(\(text))" : text) else { return hex }
-                if passing(DisplayColor(read)) { return text }
+                let shown = DisplayColor(read)
+                guard passing(shown) else { continue }
+                if Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z, alpha: shown.alpha).hex == hex { return text }
+                if passes == nil { passes = text }
             }
-            return hex
+            return passes ?? hex
         }
         // A token's pairs in the mode, by the color suggested for it (text, then background:
         // one color per token, `oneColorPerToken`), written once and measured on all of them.
@@ -881,7 +891,7 @@ public enum TokenAudit {
                 try TokenAudit.oneColorPerToken(&results, budget: &jointPairs, of: options.maximumSuggestions,
                                                 side: side, notes: &notes, isCancelled: options.isCancelled)
             }
-            TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets)
+            TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets, css: set.format != .dtcg && set.format != .figmaVariables)
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
             TokenAudit.noteDerivations(&results, resolver: resolver)
         }
