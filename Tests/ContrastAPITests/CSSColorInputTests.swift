@@ -31,6 +31,29 @@ struct CSSColorInputTests {
         #expect(notes.contains { $0.string?.contains("with the variables substituted") == true }, "\(r.text)")
     }
 
+    /// A new user's pass: Android's `#80000000` (black at 50%) was measured as CSS reads it,
+    /// invisible text (alpha 0, 1.00:1), with nothing said; and Tailwind's blue-500, which a
+    /// clipping browser shows as the same #2b7fff, got a note saying so.
+    @Test("a transparent 8-digit hex that Android's order would show is noted; a clipping note only when clipping differs")
+    func argbHintAndRedundantClipNote() throws {
+        let live = try LiveServer()
+        for (fg, shown) in [("#80000000", "#000000 at alpha 0.502"), ("8000", "#000000 at alpha 0.533"), ("#ff336600", "#336600 at alpha 1")] {
+            let r = try post(live, "/v1/contrast", ##"{"foreground": "\##(fg)", "background": "#ffffff"}"##)
+            #expect(r.status == 200 && abs((r.json["ratio"]?.double ?? 0) - 1) < 1e-12, "\(r.text)")
+            let notes = r.json["foreground"]?["notes"]?.array?.compactMap(\.string) ?? []
+            #expect(notes.contains { $0.contains("hexOrder \"argb\"") && $0.hasSuffix("(then it is \(shown))") }, "\(fg): \(notes)")
+        }
+        // Transparent in both orders, or not transparent: no note.
+        for fg in ["#00000000", "#000000ff", "transparent", "#12345678"] {
+            let r = try post(live, "/v1/contrast", ##"{"foreground": "\##(fg)", "background": "#ffffff"}"##)
+            #expect(r.status == 200 && r.json["foreground"]?["notes"] == nil, "\(fg): \(r.text)")
+        }
+        let blue = try post(live, "/v1/contrast", ##"{"foreground": "oklch(62.3% 0.214 259.815)", "background": "#ffffff"}"##)
+        #expect(blue.json["foreground"]?["hex"] == "#2b7fff" && blue.json["foreground"]?["gamutMapped"] == true, "\(blue.text)")
+        let notes = blue.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(!notes.contains { $0.contains("browsers that clip") } && notes.contains { $0.contains("gamut-mapped") }, "\(notes)")
+    }
+
     /// A new user's pass: `oklch(0.6 0.3 140)` was 3.62:1 alone (CSS Color 4 mapping, #039d00)
     /// and 3.349:1 in a gradient (clipped, #00a400, as Chromium 156 paints both: headless
     /// Chromium's pixels are (0, 164, 0) for the solid color and the gradient), unexplained. The

@@ -58,6 +58,19 @@ let maxColorLength = 256
 /// (`AppleRequestScope.context`: light, base, standard, newest generation unless the endpoint
 /// binds another). Other prefixes (`NSColor.`, `Color.`, `.systemBlue`) are refused with a 400:
 /// the catalog holds iOS values, and macOS `NSColor` values differ.
+/// For a 4- or 8-digit hex color (`#` optional) that CSS reads as fully transparent but that
+/// Android's `#AARRGGBB` would show: a note naming both readings (a new user's pass: Android's
+/// `#80000000`, black at 50%, was measured as invisible text, 1.00:1, with nothing said).
+func argbNote(_ text: String, hexOrder: HexOrder) -> String? {
+    guard hexOrder == .rgba else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+    guard digits.count == 8 || digits.count == 4, let argb = CSSColorParser.parseHexColor("#" + digits, hexOrder: .argb),
+          argb.alpha > 0 else { return nil }
+    let shown = Color.srgb(argb.coordinates.x, argb.coordinates.y, argb.coordinates.z).hex
+    return "\(ClientText.quoted(trimmed)) is read as CSS #RRGGBBAA: its alpha is 0, fully transparent; if it is Android's #AARRGGBB, send hexOrder \"argb\" (then it is \(shown) at alpha \(ColorFormatting.number(argb.alpha, decimals: 3)))"
+}
+
 func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba,
                   context: AppleColorContext? = nil) throws(Problem) -> ResolvedColor {
     if text.utf8.count > maxColorLength {
@@ -68,6 +81,9 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     }
     // `#rrggbb` and friends first: no context to read for them.
     if let color = CSSColorParser.parseHexColor(text, hexOrder: hexOrder) {
+        if color.alpha == 0, let note = argbNote(text, hexOrder: hexOrder) {
+            return ResolvedColor(input: text, color: color, display: DisplayColor(color), notes: [note])
+        }
         return ResolvedColor(input: text, color: color, display: DisplayColor(color))
     }
     if CSSGradient.looksLikeGradient(text) {
@@ -79,8 +95,10 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {
         let parsed = try CSSColorParser.parse(text, hexOrder: hexOrder, context: css)
+        var notes = parsed.notes
+        if parsed.color.alpha == 0, let note = argbNote(text, hexOrder: hexOrder) { notes.append(note) }
         return ResolvedColor(input: text, color: parsed.color, display: DisplayColor(parsed.color),
-                             notes: parsed.notes, dependsOnAppearance: parsed.dependsOnColorScheme)
+                             notes: notes, dependsOnAppearance: parsed.dependsOnColorScheme)
     } catch {
         switch error {
         case .invalid(let why):

@@ -65,6 +65,9 @@ struct ContrastEndpoint {
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
         func clipped(_ c: ResolvedColor) -> SIMD3<Double> { GradientContrast.displayed(c.color.converted(to: .srgb)).rgb }
         let (f, b) = (clipped(fg), clipped(bg))
+        // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
+        // pass: Tailwind's blue-500 was "#2b7fff on #ffffff: 3.76:1" beside that very answer).
+        if ColorJSON.hex(f) == ColorJSON.hex(fg.display.srgb), ColorJSON.hex(b) == ColorJSON.hex(bg.display.srgb) { return nil }
         let ratio = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(b))
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
     }
