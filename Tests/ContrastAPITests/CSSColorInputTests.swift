@@ -54,6 +54,20 @@ struct CSSColorInputTests {
         #expect(!notes.contains { $0.contains("browsers that clip") } && notes.contains { $0.contains("gamut-mapped") }, "\(notes)")
     }
 
+    /// A new user's pass: Figma's `FFFFFF 50%` was "unknown color name 'FFFFFF'".
+    @Test("a hex color and an opacity is a 400 that writes them as one color")
+    func hexWithOpacityIsOneColor() throws {
+        let live = try LiveServer()
+        for (input, written) in [("FFFFFF 50%", "#ffffff80"), ("#0066cc 80 %", "#0066cccc"), ("000 100%", "#000000")] {
+            let r = try post(live, "/v1/contrast", ##"{"foreground": "\##(input)", "background": "#ffffff"}"##)
+            #expect(r.status == 400 && r.json["pointer"] == "/foreground", "\(r.text)")
+            #expect(r.json["detail"]?.string?.hasSuffix("are one color in CSS: \(written)") == true, "\(r.text)")
+            #expect(r.json["suggestions"]?.array?.first?.string == written, "\(r.text)")
+        }
+        let other = try post(live, "/v1/contrast", ##"{"foreground": "FFFFFF 150%", "background": "#ffffff"}"##)
+        #expect(other.status == 400 && other.json["suggestions"] == nil, "\(other.text)")
+    }
+
     /// A new user's pass: `oklch(0.6 0.3 140)` was 3.62:1 alone (CSS Color 4 mapping, #039d00)
     /// and 3.349:1 in a gradient (clipped, #00a400, as Chromium 156 paints both: headless
     /// Chromium's pixels are (0, 164, 0) for the solid color and the gradient), unexplained. The

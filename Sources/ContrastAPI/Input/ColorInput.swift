@@ -147,12 +147,19 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             if text.lowercased().hasPrefix("url(") {
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }
+            var suggestions: [String] = []
+            if let written = hexWithOpacity(text) {
+                // Figma's inspect panel writes a fill as `FFFFFF 50%` (a new user's pass: the
+                // answer was "unknown color name 'FFFFFF'", though bare hex is read).
+                hint = "; a hex color and an opacity, as Figma shows a fill, are one color in CSS: \(written)"
+                suggestions.append(written)
+            }
             if path.parameter != nil && text.isEmpty {
                 // `?color=#777`: the `#` starts the URL's fragment, so the value arrives empty.
                 hint += " (in a URL query write # as %23: a bare # starts the fragment, so ?color=#777 arrives empty)"
             }
             var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)\(hint)")
-            let suggestions = system + css
+            suggestions += system + css
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
             throw problem
         case .unsupported(let why):
@@ -165,6 +172,20 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
+}
+
+/// `FFFFFF 50%` or `#0066cc 80 %` (a hex color, then an opacity in percent, as Figma shows a
+/// fill) written as one CSS color, `#ffffff80`; nil for other text.
+func hexWithOpacity(_ text: String) -> String? {
+    let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    guard parts.count == 2 || (parts.count == 3 && parts[2] == "%") else { return nil }
+    let percent = parts.count == 3 ? Substring(parts[1]) : parts[1].hasSuffix("%") ? parts[1].dropLast() : nil
+    guard let percent, let opacity = Double(percent), opacity.isFinite, (0...100).contains(opacity),
+          let color = CSSColorParser.parseHexColor("#" + (parts[0].hasPrefix("#") ? parts[0].dropFirst() : parts[0])),
+          color.alpha == 1 else { return nil }
+    let alpha = Int((opacity / 100 * 255).rounded())
+    let c = color.coordinates
+    return Color.srgb(c.x, c.y, c.z, alpha: Double(alpha) / 255).hex
 }
 
 /// The longest Apple system color name with its `UIColor.` prefix is far below this.
