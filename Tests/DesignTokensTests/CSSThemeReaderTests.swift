@@ -200,6 +200,39 @@ import TestSupport
         }
     }
 
+    /// A new user's pass: a Tailwind v4 file using the default palette (`--chart-1:
+    /// var(--color-blue-300)`) failed "'--color-blue-300' is not defined" unless Tailwind's own
+    /// theme.css was sent too. `@import "tailwindcss"` brings the palette (`TailwindPalette`):
+    /// every color resolves as it does with theme.css submitted.
+    @Test("@import \"tailwindcss\" brings Tailwind's default palette, the colors theme.css gives")
+    func tailwindImportBringsThePalette() throws {
+        let alone = try CSSThemeReader.read(try Self.files("tailwind/shadcn-v4/globals.css"))
+        #expect(alone.defaultVariables == TailwindPalette.colors)
+        #expect(alone.notes.contains { $0.contains("@import \"tailwindcss\"") && $0.contains("Tailwind's default palette (288 colors") }, "\(alone.notes)")
+        let together = try CSSThemeReader.read(try Self.files("tailwind/shadcn-v4/globals.css", "tailwind/tailwindcss/theme.css"))
+        let (a, b) = (TokenResolver(alone, variables: alone.defaultVariables), TokenResolver(together))
+        var compared = 0
+        for mode in [nil, "dark"] as [String?] {
+            for t in together.tokens where t.path.hasPrefix("--chart-") {
+                let x = try a.resolve(t.path, mode: mode).get().color, y = try b.resolve(t.path, mode: mode).get().color
+                #expect(x == y, "\(t.path) in \(mode ?? "base")")
+                compared += 1
+            }
+        }
+        #expect(compared == 10)
+        #expect(try a.resolve("--chart-1", mode: nil).get().color == (try CSSColorParser.parse("oklch(80.9% 0.105 251.813)")))
+        // The table is theme.css's `--color-*` declarations, value for value.
+        let theme = try CSSThemeReader.read(try Self.files("tailwind/tailwindcss/theme.css"))
+        var declared: [String: String] = [:]
+        for t in theme.tokens where t.path.hasPrefix("--color-") {
+            if case .css(let text)? = t.base { declared[t.path] = text }
+        }
+        #expect(declared == TailwindPalette.colors)
+        // Without the import, nothing is brought.
+        let plain = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --chart-1: var(--color-blue-300); }")])
+        #expect(plain.defaultVariables.isEmpty)
+    }
+
     @Test("Material DSP CSS: theme/light.css and theme/dark.css are the modes light and dark, palette the base")
     func materialDSP() throws {
         let withBaseline = try Self.files("material3/material-tokens-dsp/css/baseline.css", "material3/material-tokens-dsp/css/palette.css",

@@ -631,7 +631,8 @@ public enum TokenAudit {
     ///   naming file, token, line and the alias chain.
     public static func run(_ given: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
         let set = inBothSchemes(given)
-        let resolver = TokenResolver(set, variables: options.variables)
+        // An import's custom properties (Tailwind's palette) under the request's own.
+        let resolver = TokenResolver(set, variables: set.defaultVariables.merging(options.variables) { _, given in given })
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
         var notes = set.notes

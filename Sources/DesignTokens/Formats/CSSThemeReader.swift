@@ -108,7 +108,8 @@ public enum CSSThemeReader: TokenFormatReader {
             sheets.append(sheet)
         }
         var notes: [String] = []
-        let importMedia = importedMedia(files: files, sheets: sheets, notes: &notes)
+        var importsTailwind = false
+        let importMedia = importedMedia(files: files, sheets: sheets, notes: &notes, importsTailwind: &importsTailwind)
 
         // Walk every file: each custom property with the modes it belongs to.
         var walker = Walker()
@@ -182,6 +183,7 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
+        if importsTailwind { set.defaultVariables = TailwindPalette.colors }
         for (mode, d) in declared.sorted(by: { $0.key < $1.key }) where set.colorScheme(in: mode) != d.scheme {
             set.colorSchemes[mode] = d.scheme
             set.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(d.scheme.rawValue); light-dark() takes its \(d.scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
@@ -192,7 +194,10 @@ public enum CSSThemeReader: TokenFormatReader {
     /// For each file, the media query of an `@import` of it in another submitted file (matched
     /// by path: the import's URL resolved against the importing file's folder, or either name a
     /// `/`-suffix of the other). Notes every `@import`.
-    static func importedMedia(files: [TokenFile], sheets: [CSSStylesheet], notes: inout [String]) -> [String?] {
+    /// `importsTailwind` is set when a file imports Tailwind CSS itself (`tailwindcss`,
+    /// `tailwindcss/theme`, `tailwindcss/theme.css`), whose palette is built in (`TailwindPalette`).
+    static func importedMedia(files: [TokenFile], sheets: [CSSStylesheet], notes: inout [String],
+                              importsTailwind: inout Bool) -> [String?] {
         var media = [String?](repeating: nil, count: files.count)
         for (index, sheet) in sheets.enumerated() {
             let importer = files[index].name
@@ -211,6 +216,9 @@ public enum CSSThemeReader: TokenFormatReader {
                         media[target] = query
                         note += ", inside the media query '\(query)'"
                     }
+                } else if ["tailwindcss", "tailwindcss/theme", "tailwindcss/theme.css"].contains(url.lowercased()) {
+                    importsTailwind = true
+                    note = "\(importer) line \(a.position.line): \(a.text): Tailwind's default palette (\(TailwindPalette.colors.count) colors of its v4 theme.css) is built in, for var(--color-…) the files do not define"
                 } else {
                     note += "; to read its tokens, submit the file '\(url)' names as another file"
                 }

@@ -135,6 +135,11 @@ public struct TokenSet: Sendable {
     /// dark` on `[data-theme="midnight"]`), which `light-dark()` takes there (CSS Color 5 §5);
     /// modes not in it go by their name (`colorScheme(in:)`).
     public var colorSchemes: [String: CSSColorScheme]
+    /// Custom properties an import defines outside the files: Tailwind v4's default palette for
+    /// `@import "tailwindcss"` (`TailwindPalette`). `var()` in a token's value may use them; they
+    /// are not tokens (no pattern matches them), and a token or a request's `variables` of the
+    /// same name wins.
+    public var defaultVariables: [String: String] = [:]
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
                 bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
