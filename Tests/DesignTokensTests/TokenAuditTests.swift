@@ -676,6 +676,40 @@ import Testing
         #expect(boxed.results.first { $0.mode?.hasPrefix("@container") == true }?.foreground?.color.hex == "#333333")
     }
 
+    /// A new user's pass: `.dark` (#52525b on #18181b, 2.29:1) and `@media (prefers-color-scheme:
+    /// dark) { :root }` (#eee on #000) were one mode `dark` whose later rule won, and the audit
+    /// passed; so were `.dark` and `[data-theme="dark"]`. Set apart they are different states of
+    /// the page, each audited; set alike they stay one mode.
+    @Test("dark set by a class, an attribute and the media query are separate modes when their values differ")
+    func schemeSourcesWithDifferentValues() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        func audit(_ css: String) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "e.css", content: css)]), rules: rules, options: options)
+        }
+        let base = ":root{--background:#fff;--foreground:#111}\n"
+        let dark = ".dark{--background:#18181b;--foreground:#52525b}\n"
+        let media = "@media (prefers-color-scheme: dark){:root{--background:#000;--foreground:#eee}}\n"
+        for (css, second) in [(base + dark + media, "dark (prefers-color-scheme)"), (base + media + dark, "dark (.dark)"),
+                              (base + dark + "[data-theme=\"dark\"]{--background:#000;--foreground:#eee}\n", "dark ([data-theme=dark])")] {
+            let report = try audit(css)
+            #expect(report.modes == ["light", "dark", second], "\(report.modes)")
+            #expect(!report.passes)
+            let classMode = try #require(report.results.first { $0.background?.color.hex == "#18181b" })
+            #expect(!classMode.passes && abs((classMode.value ?? 0) - 2.29200) < 1e-4, "\(classMode.value ?? 0)")
+            #expect(report.results.contains { $0.background?.color.hex == "#000000" && $0.passes })
+            #expect(report.notes.contains { $0.contains("set different values for mode 'dark'") }, "\(report.notes)")
+        }
+        // The same values (shadcn's class and its system fallback): one mode, no note.
+        let same = try audit(base + dark + "@media (prefers-color-scheme: dark){:root:not(.light){--background:#18181b;--foreground:#52525b}}\n")
+        #expect(same.modes == ["light", "dark"] && !same.notes.contains { $0.contains("set different values") }, "\(same.modes) \(same.notes)")
+        // The media query's high contrast takes the media query's dark, not the class's.
+        let hc = try audit(base + dark + media + "@media (prefers-color-scheme: dark) and (prefers-contrast: more){:root{--foreground:#fff}}\n")
+        let r = try #require(hc.results.first { $0.mode == "dark-high-contrast" })
+        #expect(r.background?.color.hex == "#000000", "\(r.background?.color.hex ?? "")")
+    }
+
     /// A new user's pass: one line (`--text-foreground: var(--gray)`) holds #999999 in light and
     /// #bbbbbb in dark; the one color suggested for both, #767676, reported light's ΔEOK 0.117
     /// in dark too, where the change is 0.226.

@@ -122,9 +122,12 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         notes += walker.notes
 
-        // A file with a given mode: its base (and its one mode) are that mode.
         var entries = walker.entries
         var declaredSchemes = walker.declaredSchemes
+        let separated = separateSchemeSources(&entries, &declaredSchemes, &walker.modeConditions, notes: &notes)
+        notes += separated
+
+        // A file with a given mode: its base (and its one mode) are that mode.
         for (index, file) in files.enumerated() {
             guard let fileMode = file.mode else { continue }
             var targets: [CSSModeMapping.Target] = []
@@ -190,6 +193,79 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         return set
     }
+
+    /// Separates a mode's name from its scheme's source (`ModeConditions.target` names a mode
+    /// `dark` + `schemeMarker` + `.dark`): where one name has one source, or its sources set the
+    /// same values (`.dark` and `@media (prefers-color-scheme: dark) { :root:not(.light) }` with
+    /// one set of colors, as shadcn writes them), it is the mode `dark`; where they set different
+    /// values they are different states of the page (the class toggled with the system in light,
+    /// the system dark without the class), and each source after the first is its own mode,
+    /// `dark (prefers-color-scheme)`, `dark ([data-theme=dark])`, with a note. A new user's pass:
+    /// `.dark` (#52525b on #18181b, 2.29:1) and the media query's #eee on #000 were one mode `dark`
+    /// whose later rule won, and the audit passed. Renames `entries`, `declared` and `conditions`
+    /// (and the marker in `notes`); returns the notes to add.
+    static func separateSchemeSources(_ entries: inout [Entry], _ declared: inout [Walker.DeclaredScheme],
+                                      _ conditions: inout [String: ModeConditions], notes: inout [String]) -> [String] {
+        // Each marked name's sources, in order, and each source's winning values.
+        var sources: [String: [String]] = [:], order: [String] = []
+        var values: [String: [String: Slot]] = [:]
+        for e in entries {
+            for case .mode(let m) in e.targets {
+                guard let r = m.firstRange(of: schemeMarker) else { continue }
+                let base = String(m[..<r.lowerBound]), source = String(m[r.upperBound...])
+                if sources[base] == nil { order.append(base) }
+                if !(sources[base]?.contains(source) ?? false) { sources[base, default: []].append(source) }
+                let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location)
+                values[m, default: [:]][e.path] = Merger.winner(values[m]?[e.path], slot)
+            }
+        }
+        guard !order.isEmpty else { return [] }
+        var rename: [String: String] = [:], out: [String] = []
+        for base in order {
+            let list = sources[base]!
+            let first = values[base + schemeMarker + list[0]] ?? [:]
+            for (i, source) in list.enumerated() {
+                let marked = base + schemeMarker + source
+                let own = values[marked] ?? [:]
+                let same = i == 0 || (own.count == first.count && own.allSatisfy { first[$0.key]?.value == $0.value.value })
+                rename[marked] = same ? base : "\(base) (\(source))"
+                if !same {
+                    out.append("'\(list[0] == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : list[0])' and '\(source == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : source)' set different values for mode '\(base)': they are different states of the page, audited as modes '\(base)' and '\(base) (\(source))'")
+                }
+            }
+        }
+        func renamed(_ t: CSSModeMapping.Target) -> CSSModeMapping.Target {
+            if case .mode(let m) = t, let r = rename[m] { return .mode(r) }
+            return t
+        }
+        for k in entries.indices {
+            var seen = Set<CSSModeMapping.Target>()
+            entries[k].targets = entries[k].targets.map(renamed).filter { seen.insert($0).inserted }
+        }
+        for k in declared.indices {
+            var seen = Set<CSSModeMapping.Target>()
+            declared[k].targets = declared[k].targets.map(renamed).filter { seen.insert($0).inserted }
+        }
+        var renamedConditions: [String: ModeConditions] = [:]
+        for (name, c) in conditions {
+            let to = rename[name] ?? name
+            if var merged = renamedConditions[to] {
+                merged.anySchemeSource = true
+                renamedConditions[to] = merged
+            } else {
+                renamedConditions[to] = c
+            }
+        }
+        conditions = renamedConditions
+        for k in notes.indices where notes[k].contains(schemeMarker) {
+            for (from, to) in rename where notes[k].contains(from) { notes[k] = notes[k].replacing(from, with: to) }
+        }
+        return out
+    }
+
+    /// Separates a mode's name from its scheme's source until `separateSchemeSources` runs
+    /// (a control character: never in a selector's text).
+    static let schemeMarker = "\u{1}"
 
     /// For each file, the media query of an `@import` of it in another submitted file (matched
     /// by path: the import's URL resolved against the importing file's folder, or either name a
@@ -368,7 +444,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         if let (m, p) = context.unrecognized { noteUnrecognized(m, at: p) }
                     } else {
                         // Directly in `@theme`, or (not valid CSS) outside any rule.
-                        let m = CSSThemeReader.modeMapping(selector: nil, atRules: context.atRules)
+                        let m = CSSThemeReader.markedModeMapping(selector: nil, atRules: context.atRules)
                         register(m)
                         targets = m.targets
                         if !context.inTheme {
@@ -401,7 +477,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         walk(r.children, context: inner)
                         continue
                     }
-                    let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: context.atRules)
+                    let m = CSSThemeReader.markedModeMapping(selector: inner.selector, atRules: context.atRules)
                     register(m)
                     var targets = m.targets
                     inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, r.position)
@@ -436,7 +512,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     if inner.targets == nil, context.selector != nil, inner.skipping == nil {
                         // An at-rule nested in a style rule: the rule's selector under the at-rule.
-                        let m = CSSThemeReader.modeMapping(selector: inner.selector, atRules: inner.atRules)
+                        let m = CSSThemeReader.markedModeMapping(selector: inner.selector, atRules: inner.atRules)
                         register(m)
                         inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, a.position)
                         inner.targets = m.targets
@@ -1013,6 +1089,19 @@ extension CSSThemeReader {
     /// `.hc` and `.card` (`ModeConditions.others`), and take from `dark` (and from a mode `.hc`)
     /// what they do not set. An unknown at-rule gives no conditions.
     public static func modeMapping(selector: String?, atRules: [String]) -> CSSModeMapping {
+        var m = markedModeMapping(selector: selector, atRules: atRules)
+        func clean(_ t: CSSModeMapping.Target) -> CSSModeMapping.Target {
+            if case .mode(let name) = t, let r = name.firstRange(of: schemeMarker) { return .mode(String(name[..<r.lowerBound])) }
+            return t
+        }
+        m.targets = m.targets.map(clean)
+        m.conditions = Dictionary(m.conditions.map { (clean($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        return m
+    }
+
+    /// `modeMapping`, with each understood mode's scheme source after `schemeMarker` in its
+    /// name (`dark` + marker + `.dark`), for `separateSchemeSources`.
+    static func markedModeMapping(selector: String?, atRules: [String]) -> CSSModeMapping {
         var conditions = ModeConditions()
         var unrecognizedAtRules: [String] = []
         var naming: [String] = []
@@ -1028,6 +1117,7 @@ extension CSSThemeReader {
                 // Tailwind v4's `@variant dark { … }`: the `dark` variant, `.dark` by default.
                 naming.append(a)
                 conditions.selectorScheme = prelude
+                conditions.selectorSchemeSource = "." + prelude
             default:
                 naming.append(a)
                 unrecognizedAtRules.append(a)
@@ -1091,6 +1181,14 @@ extension CSSThemeReader {
     struct ModeConditions: Equatable {
         var mediaScheme: String?
         var selectorScheme: String?
+        /// What sets `selectorScheme`, as written canonically (`.dark`, `[data-theme=dark]`):
+        /// `.dark` and `[data-theme=dark]` are toggled apart, and `@media (prefers-color-scheme:
+        /// dark)` holds without either, so they are different states (`schemeSource`); not
+        /// compared by `==` (`:is(.dark, [data-theme=dark])` is one scheme).
+        var selectorSchemeSource: String?
+        /// Set on a mode several sources set alike (`separateSchemeSources` made them one): a
+        /// mode of any of them combines with it.
+        var anySchemeSource = false
         var theme: String?
         var contrast: String?
         var primerLight: String?
@@ -1105,6 +1203,17 @@ extension CSSThemeReader {
         /// The color scheme, a selector's over the media query's.
         var scheme: String? { selectorScheme ?? mediaScheme }
 
+        /// What sets the color scheme: the selector's part (`.dark`, `[data-theme=dark]`), else
+        /// `prefers-color-scheme` for the media query; nil without a scheme.
+        var schemeSource: String? {
+            selectorScheme != nil ? selectorSchemeSource ?? "selector" : mediaScheme != nil ? "prefers-color-scheme" : nil
+        }
+
+        static func == (a: ModeConditions, b: ModeConditions) -> Bool {
+            a.mediaScheme == b.mediaScheme && a.selectorScheme == b.selectorScheme && a.theme == b.theme && a.contrast == b.contrast
+                && a.primerLight == b.primerLight && a.primerDark == b.primerDark && a.others == b.others
+        }
+
         /// How many of theme, color scheme, contrast and other parts are set; nil for Primer's
         /// themes, whose modes are whole themes, combined with nothing.
         var parts: Int? {
@@ -1117,7 +1226,10 @@ extension CSSThemeReader {
         /// Cascade 4 §6).
         func isPart(of other: ModeConditions) -> Bool {
             guard let n = parts, let m = other.parts, n < m else { return false }
-            return (theme == nil || theme == other.theme) && (scheme == nil || scheme == other.scheme)
+            // A scheme set another way is another state (`.dark` is not in the media query's
+            // `dark-high-contrast`).
+            let sameSource = anySchemeSource || other.anySchemeSource || schemeSource == other.schemeSource
+            return (theme == nil || theme == other.theme) && (scheme == nil || (scheme == other.scheme && sameSource))
                 && (contrast == nil || contrast == other.contrast) && others.isSubset(of: other.others)
         }
 
@@ -1132,7 +1244,12 @@ extension CSSThemeReader {
                 if let scheme { parts.append(scheme) }
             }
             if let contrastPart { parts.append(contrastPart) }
-            return parts.isEmpty ? .base : .mode(parts.joined(separator: "-"))
+            guard !parts.isEmpty else { return .base }
+            // A scheme's source rides along after `schemeMarker` until the reader knows whether
+            // two sources of one name hold different values (`CSSThemeReader.separateSchemeSources`).
+            let name = parts.joined(separator: "-")
+            if primerLight == nil, primerDark == nil, let source = schemeSource { return .mode(name + CSSThemeReader.schemeMarker + source) }
+            return .mode(name)
         }
     }
 
@@ -1290,8 +1407,10 @@ extension CSSThemeReader {
         switch n {
         case "dark", "dark-theme", "theme-dark", "dark-mode":
             c.selectorScheme = "dark"
+            c.selectorSchemeSource = "." + n
         case "light", "light-theme", "theme-light", "light-mode":
             c.selectorScheme = "light"
+            c.selectorSchemeSource = "." + n
         case "high-contrast", "increased-contrast":
             c.contrast = "more"
         default:
@@ -1338,7 +1457,7 @@ extension CSSThemeReader {
         case _ where schemeAttributes.contains(name):
             guard let value else { return c }
             let v = value.lowercased()
-            if schemeWords.contains(v) { c.selectorScheme = v }
+            if schemeWords.contains(v) { c.selectorScheme = v; c.selectorSchemeSource = "[\(name)=\(v)]" }
             else if neutralWords.contains(v) { }
             else if !value.isEmpty { c.theme = value }
             else { return nil }
