@@ -1,6 +1,6 @@
 import AppleDesign
 import ColorScience
-import ContrastAPI
+@testable import ContrastAPI
 import Foundation
 import JSONValue
 import TestSupport
@@ -361,6 +361,20 @@ struct AppleModelTests {
         let red = ok(call("GET", "/v1/materials?material=thick&appearance=dark&content=%23ff0000"))
         let l = find(find(find(red["materials"], "name", "thick")?["appearances"]?.array?.first?["modes"], "mode", "standard")?["levels"], "level", "label")
         #expect(l?["minRatio"] == l?["maxRatio"] && l?["worstContent"] == "#ff0000")
+    }
+
+    /// A hostile pass: `GET /v1/materials` over every gray costs 25–40 ms on an HTTP worker
+    /// thread, and four clients asking for it held small requests 30 ms. Such an answer depends
+    /// on the material, appearance and generation only, and is kept once made; one over a given
+    /// content is not kept.
+    @Test func materialsOverEveryGrayAreKept() throws {
+        let j = ok(call("GET", "/v1/materials?material=chrome&appearance=dark"))
+        #expect(MaterialsEndpoint.grayAnswers.withLock { $0.values.contains(j) })
+        #expect(ok(call("GET", "/v1/materials?material=chrome&appearance=dark")) == j)
+        let fresh = try MaterialsEndpoint.build(data: try AppleData.get(), kind: .chrome, appearances: [.dark], generation: .newest, content: nil)
+        #expect(fresh == j)
+        let red = ok(call("GET", "/v1/materials?material=chrome&appearance=dark&content=%23ff0000"))
+        #expect(!MaterialsEndpoint.grayAnswers.withLock { $0.values.contains(red) })
     }
 
     @Test func textStylesCoverEveryCategoryAndMatchTheCatalogAtLarge() throws {

@@ -5,6 +5,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import HTTPServer
 import JSONValue
 import TestSupport
 import Testing
@@ -865,5 +866,28 @@ struct PaletteTests {
         #expect(z.headers["x-palette-passes"] == "false")
         let bad = try server.request("POST", "/v1/palette/export", body: ##"{"colors": [{"color": "#000", "on": ["nope"]}], "format": "css"}"##)
         expectProblem(bad, 400, pointer: "/colors/0/on/0")
+    }
+
+    /// A hostile pass: `/v1/suggest` for translucent text on a translucent background with no
+    /// backdrop (a 58-byte body) measures each candidate over 256 grays, 60–130 ms on an HTTP
+    /// worker thread; four clients sending it held `/healthz` at 229 ms. Such a request moves to
+    /// the heavy-work pool before the search; with a backdrop, or opaque, it stays.
+    @Test func translucentSuggestionsMoveToTheHeavyPool() throws {
+        let service = ContrastService(configuration: testConfiguration())
+        func moves(_ body: String, get: [(name: String, value: String?)]? = nil) -> Bool {
+            var r = get.map { HTTPRequest(method: "GET", path: "/v1/suggest", query: $0) }
+                ?? HTTPRequest(method: "POST", path: "/v1/suggest", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            r.mayMoveToHeavyPool = true
+            return service.handle(r).movesToHeavyPool
+        }
+        #expect(moves(##"{"foreground": "#fff8", "background": "#8888", "move": "both"}"##))
+        #expect(moves("", get: [("foreground", "#fff8"), ("background", "#8888")]))
+        #expect(!moves(##"{"foreground": "#fff8", "background": "#8888", "backdrop": "#ffffff"}"##))
+        #expect(!moves(##"{"foreground": "#ffffff", "background": "#8888"}"##))
+        #expect(!moves(##"{"foreground": "#fff8", "background": "#888888"}"##))
+        // Not allowed to move (on the pool, or in process), it answers.
+        let r = service.handle(HTTPRequest(method: "POST", path: "/v1/suggest", headers: ["Content-Type": "application/json"],
+                                           body: Array(##"{"foreground": "#fff8", "background": "#8888"}"##.utf8)))
+        #expect(r.status == 200)
     }
 }

@@ -211,6 +211,14 @@ struct PickEndpointTests {
         #expect(inline.status == 200 && !inline.movesToHeavyPool, "\(String(decoding: inline.body, as: UTF8.self).prefix(300))")
         request.mayMoveToHeavyPool = true
         #expect(service.handle(request).movesToHeavyPool)
+        // Without variables: 256 translucent candidates on a translucent background (each
+        // measured over 256 grays; a hostile pass's 8 KB body took 88 ms) move too.
+        let translucentCandidates = Array(repeating: "\"#fff8\"", count: 256).joined(separator: ", ")
+        let translucent = ##"{"background": "#8888", "candidates": [\##(translucentCandidates)]}"##
+        var literal = HTTPRequest(method: "POST", path: "/v1/pick", headers: ["Content-Type": "application/json"], body: Array(translucent.utf8))
+        #expect(service.handle(literal).status == 200)
+        literal.mayMoveToHeavyPool = true
+        #expect(service.handle(literal).movesToHeavyPool)
         // Over HTTP, the built server: the pool's answer, the same bytes, counted once.
         let process = try ServerProcess()
         defer { process.terminate() }

@@ -2,6 +2,7 @@ import AppleDesign
 import ColorScience
 import HTTPServer
 import JSONValue
+import Synchronization
 
 /// `GET /v1/materials`: approximate contrast of the vibrancy levels (4 labels, 3 fills,
 /// 1 separator) on the iOS materials (ultraThin, thin, regular, thick, chrome) in light and dark,
@@ -36,6 +37,21 @@ struct MaterialsEndpoint {
         if let content, content.display.alpha < 1 {
             throw Problem.invalidField(f.field("content"), "\(f.field("content").display) must be opaque: it is what lies behind the material")
         }
+        // Over every gray the answer costs 25–40 ms and depends on nothing but the material,
+        // appearance and generation asked for (a hostile pass: four clients asking for it held
+        // small requests 30 ms); it is kept once made (at most 7 × 3 × generations answers).
+        let key = content == nil ? "\(kind.map { "\($0)" } ?? "*")|\(appearances.map(\.rawValue))|\(generation.rawValue)" : nil
+        if let key, let kept = Self.grayAnswers.withLock({ $0[key] }) { return kept }
+        let answer = try build(data: data, kind: kind, appearances: appearances, generation: generation, content: content)
+        if let key { Self.grayAnswers.withLock { $0[key] = answer } }
+        return answer
+    }
+
+    /// The answers over every gray, by material, appearances and generation.
+    static let grayAnswers = Mutex<[String: JSON]>([:])
+
+    static func build(data: AppleData, kind: AppleMaterialKind?, appearances: [AppleAppearance], generation: AppleCatalogGeneration,
+                      content: ResolvedColor?) throws(Problem) -> JSON {
         let contents = content.map { [$0.display.srgb] } ?? AppleMaterials.grayContent
         let quaternaryWarning = data.materialNotes["quaternaryWarning"].flatMap(AppleData.stringValue)
             ?? "HIG Materials: avoid quaternaryLabel on thin and ultraThin materials."

@@ -58,12 +58,20 @@ struct PickEndpoint {
         let f = try Fields.body(request)
         try f.rejectUnknown(fields)
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
+        let started = request.mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
-            try answer(f, apple, into: &writer)
+            try answer(f, apple, movableSince: started, into: &writer)
             return writer.bytes
         }
     }
+
+    /// Work a request may do on an HTTP worker thread before it moves to the heavy-work pool,
+    /// as a gradient's (`ContrastEndpoint.inlineGradientNanoseconds`). A hostile pass: 256
+    /// translucent candidates on a translucent background (each measured over 256 grays) took
+    /// 88 ms, 256 literal nested `lch(from …)` colors 145 ms, and four clients sending either held
+    /// `/healthz` at 125 ms.
+    static let inlineNanoseconds: UInt64 = 5_000_000
 
     /// The algorithm (`algorithm`, else the target's metric, else wcag2) and the target.
     static func algorithmAndTarget(_ f: Fields, text: TextSpec?) throws(Problem) -> (ContrastTarget.Metric, ContrastTarget?) {
@@ -92,7 +100,13 @@ struct PickEndpoint {
 
     /// Reads and validates the request, measures and ranks, and writes the answer into `out`
     /// (nothing is written when it throws).
-    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
+    /// `movableSince`: when the request started on an HTTP worker thread it may leave (0: it may
+    /// not); past `inlineNanoseconds`, checked at each candidate, it throws `Problem.moveToHeavyPool`.
+    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, movableSince started: UInt64 = 0,
+                                    into out: inout S) throws(Problem) {
+        func checkInlineTime() throws(Problem) {
+            if started != 0, MonotonicClock.nanoseconds() &- started > inlineNanoseconds { throw Problem.moveToHeavyPool }
+        }
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let background = try f.color("background", required: true, hexOrder: hexOrder)!
         let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
@@ -108,6 +122,7 @@ struct PickEndpoint {
             guard case .string(let s) = item else {
                 throw Problem.invalidField(path, "\(path.display) must be a CSS color string, not \(item.typeName)")
             }
+            try checkInlineTime()
             candidates.append(try resolveColor(s, at: path, hexOrder: hexOrder))
         }
         let text = try apple.textSpec(orFrom: f)
@@ -115,9 +130,12 @@ struct PickEndpoint {
 
         let bg = background.display
         let behind = backdrop?.display.srgb
-        let entries = candidates.enumerated().map { i, c in
+        var entries: [Entry] = []
+        entries.reserveCapacity(candidates.count)
+        for (i, c) in candidates.enumerated() {
+            try checkInlineTime()
             let m = ContrastMeasurement(foreground: c.display, background: bg, backdrop: behind)
-            return Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc))
+            entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
         let ranked = entries.sorted { $0.key != $1.key ? $0.key > $1.key : $0.index < $1.index }

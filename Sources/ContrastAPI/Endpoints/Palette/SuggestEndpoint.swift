@@ -26,12 +26,17 @@ struct SuggestEndpoint {
         let f = try Fields.from(request)
         try f.rejectUnknown(fields)
         let context = try f.appleContext()
-        return try AppleRequestScope.run(context) { () throws(Problem) -> JSON in try handle(f) }
+        return try AppleRequestScope.run(context) { () throws(Problem) -> JSON in try handle(f, mayMoveToHeavyPool: request.mayMoveToHeavyPool) }
     }
 
-    static func handle(_ f: Fields) throws(Problem) -> JSON {
+    /// `mayMoveToHeavyPool`: translucent text on a translucent background with no backdrop
+    /// measures every candidate over 256 gray backdrops (60–130 ms: a hostile pass's 58-byte
+    /// request, four clients of which held `/healthz` at 229 ms); such a request throws
+    /// `Problem.moveToHeavyPool` before the search, to run on the heavy-work pool.
+    static func handle(_ f: Fields, mayMoveToHeavyPool: Bool = false) throws(Problem) -> JSON {
         let pair = try f.colorPair()
         let (fg, bg, backdrop) = (pair.foreground, pair.background, pair.backdrop)
+        if mayMoveToHeavyPool, fg.display.alpha < 1, bg.display.alpha < 1, backdrop == nil { throw Problem.moveToHeavyPool }
         let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
             ?? .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text (the default target)")
         let moving = try f.choice("move", NearestPassingColor.Moving.self) ?? .foreground
