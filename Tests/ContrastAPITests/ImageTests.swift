@@ -337,6 +337,23 @@ struct ImageTests {
         #expect(j["limit"] == .number(100))
     }
 
+    /// A hostile pass: a 6000 × 6600 dim to WebP with alpha peaked at 593–612 MiB (libwebp
+    /// encodes from a whole copy), over the Kubernetes manifest's 512 MiB. WebP output with
+    /// alpha may have at most half `maxImagePixels`; PNG output, or WebP without alpha, the whole.
+    @Test func webPOutputWithAlphaCountsTwice() throws {
+        var c = testConfiguration()
+        c.maxImagePixels = 4000
+        let rgba = try ImageSamples.encode(.png, width: 60, height: 40, bands: 4, alpha: { x, _ in UInt16(x * 4) })
+        let j = expectProblem(callImage("/v1/image/dim?amount=0.5&format=webp", rgba, configuration: c), 422)
+        #expect(j["limit"] == .number(2000) && j["parameter"] == "format", "\(j)")
+        #expect(j["detail"]?.string?.contains("ask for format=png") == true)
+        #expect(callImage("/v1/image/dim?amount=0.5&format=png", rgba, configuration: c).status == 200)
+        let rgb = try ImageSamples.encode(.png, width: 60, height: 40)
+        #expect(callImage("/v1/image/dim?amount=0.5&format=webp", rgb, configuration: c).status == 200)
+        c.maxImagePixels = 4800
+        #expect(callImage("/v1/image/dim?amount=0.5&format=webp", rgba, configuration: c).status == 200)
+    }
+
     /// Image routes get `maxImageBytes` as their body cap, other routes keep `maxBodyBytes`.
     @Test func imageRoutesHaveTheirOwnBodyCap() throws {
         var c = testConfiguration()

@@ -150,6 +150,16 @@ struct ImageEndpoint: Sendable {
                           detail: "WebP holds at most 16383 pixels per side; this image is \(file.width) × \(file.height): ask for format=png or format=jpeg",
                           parameter: "format")
         }
+        // libwebp encodes an image with alpha from a whole copy in memory: a 6000 × 6600 dim to
+        // WebP with alpha (from a 39 KB palette PNG with tRNS, or a 38-byte lossless WebP) peaked
+        // at 593–612 MiB, over the Kubernetes manifest's 512 MiB, where PNG or JPEG output peaks
+        // at 74–361 (a hostile pass). It may have at most half `maxImagePixels`, as an image
+        // decoded whole (`ImageFile.open`).
+        if target == .webp && file.hasAlpha && file.width * file.height > maxPixels / 2 {
+            throw Problem(status: 422, kind: "limit-exceeded", title: "Input exceeds a configured limit",
+                          detail: "WebP output with alpha is encoded from a whole copy of the image in memory, so it may have at most half the limit of \(maxPixels) pixels (\(maxPixels / 2)); this image is \(file.width) × \(file.height) = \(file.width * file.height) pixels with alpha: ask for format=png (maxImagePixels)",
+                          parameter: "format", extra: [("limit", .number(Double(maxPixels / 2))), ("width", .number(Double(file.width))), ("height", .number(Double(file.height)))])
+        }
         if target == .jpeg && max(file.width, file.height) > 65535 {
             throw Problem(status: 422, kind: "unsupported-image", title: "Unsupported image",
                           detail: "JPEG holds at most 65535 pixels per side; this image is \(file.width) × \(file.height): ask for format=png",
