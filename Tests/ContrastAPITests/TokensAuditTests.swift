@@ -244,6 +244,11 @@ struct TokensAuditTests {
                                       headers: ["Content-Type": "application/x-www-form-urlencoded"])
         #expect(binary.status == 200 && binary.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == false, "\(binary.text.prefix(400))")
         #expect(binary.json["pairs"]?.array?.first?["foreground"]?["location"]?["line"]?.double == 3, "\(binary.text.prefix(600))")
+        // JSON on one line (Figma's REST answer is) is no sign of curl -d: no note.
+        let oneLine = try live.request("POST", "/v1/tokens/audit?preset=shadcn",
+                                       body: ##"{"color": {"$type": "color", "primary": {"$value": "#777777"}, "primary-foreground": {"$value": "#ffffff"}}}"##,
+                                       headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(oneLine.status == 200 && oneLine.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } != true, "\(oneLine.text.prefix(400))")
         // Weights (a hostile pass: q=0 was read as acceptance).
         for (accept, type) in [("application/json;q=0, text/plain", "text/plain"), ("application/sarif+json;q=0, text/plain;q=0.1", "text/plain"),
                                ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json")] {

@@ -732,6 +732,19 @@ import Testing
         #expect(abs(light.foregroundDeltaEOK - 0.1171) < 1e-3 && abs(dark.foregroundDeltaEOK - 0.2262) < 1e-3, "\(light.foregroundDeltaEOK) \(dark.foregroundDeltaEOK)")
     }
 
+    /// A new user's pass: `color.text{s}{r}{s}default` on `color.bg{s}default{s}default` paired
+    /// nothing: the first match split `color.text.brand.default` as s = "", r = ".brand.", which
+    /// no background shares. The other ways of matching are tried until one pairs.
+    @Test("adjacent captures pair by the split the background shares")
+    func adjacentCapturesPair() throws {
+        let json = ##"{"color": {"$type": "color", "text": {"brand": {"default": {"$value": "#777777"}}}, "bg": {"default": {"default": {"$value": "#ffffff"}}}}}"##
+        let set = try TokenFormats.read([TokenFile(name: "mini.json", content: json)], format: nil)
+        let rules = [PairRule(foreground: try TokenPattern("color.text{s}{r}{s}default"), background: try TokenPattern("color.bg{s}default{s}default"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.map { "\($0.foregroundPath) on \($0.backgroundPath)" } == ["color.text.brand.default on color.bg.default.default"])
+        #expect(abs((report.results.first?.value ?? 0) - 4.4784) < 1e-3, "\(report.results.first?.value ?? 0)")
+    }
+
     /// A hostile pass: `--Primary-foreground` was paired with `--primary` (1.00:1, a false
     /// failure): custom property names are case-sensitive (CSS Variables 1 §2).
     @Test("custom properties pair and resolve by their exact names")

@@ -733,12 +733,31 @@ public enum TokenAudit {
                     }
                 } catch { throw exhausted(ri) }
             }
-            for (fg, captures) in fgMatches {
-                let bgs: [String]
-                if lookup {
-                    bgs = resolver.token(rule.background.substituting(captures).text).map { [$0.path] } ?? []
-                } else {
-                    bgs = index[shared.map { captures[$0] ?? "" }.joined(separator: "\u{0}")] ?? []
+            func backgrounds(_ captures: [String: String]) -> [String] {
+                if lookup { return resolver.token(rule.background.substituting(captures).text).map { [$0.path] } ?? [] }
+                return index[shared.map { captures[$0] ?? "" }.joined(separator: "\u{0}")] ?? []
+            }
+            let fgCaptureNames = rule.foreground.captureNames.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            for (fg, first) in fgMatches {
+                var captures = first
+                var bgs = backgrounds(captures)
+                // The first match takes the shortest captures, and adjacent ones can split a name
+                // another way than the background's (`color.text{s}{r}{s}default` took s = "",
+                // r = ".brand." and paired nothing: a new user's pass); the other ways are tried,
+                // shortest first, until one has a background.
+                if bgs.isEmpty && fgCaptureNames.count > 1 {
+                    do throws(TokenPattern.Exhausted) {
+                        let ways = try rule.foreground.bindings(fg, of: fgCaptureNames, steps: &steps).sorted {
+                            let (a, b) = ($0.reduce(0) { $0 + $1.utf8.count }, $1.reduce(0) { $0 + $1.utf8.count })
+                            return a != b ? a < b : $0.lexicographicallyPrecedes($1)
+                        }
+                        for way in ways {
+                            let c = Dictionary(uniqueKeysWithValues: zip(fgCaptureNames, way))
+                            guard c != first, rule.accepts?(c) ?? true else { continue }
+                            let found = backgrounds(c)
+                            if !found.isEmpty { (captures, bgs) = (c, found); break }
+                        }
+                    } catch { throw exhausted(ri) }
                 }
                 for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
                     var backdrop: String? = nil

@@ -32,7 +32,10 @@ struct TokensAuditEndpoint {
             // (a new user's SARIF pointed every result at line 1, column 584 and on). Only a body
             // with no line break says so: `--data-binary` sends the same type with them intact
             // (a new user's pass: the note told them to do what they had done).
-            if req.fromQuery, request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+            // A CSS file only: JSON is often written on one line (Figma's REST answer is), and
+            // its locations stay right (a new user's pass).
+            if req.fromQuery, set.format == .css || set.format == .tailwind,
+               request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
                !request.body.contains(0x0A), !request.body.contains(0x0D) {
                 set.notes.append("the file came as application/x-www-form-urlencoded with no line breaks, as curl -d sends a file: curl removes them, so every line number is 1; send it with --data-binary @file")
             }
