@@ -264,6 +264,10 @@ import Testing
             let s = try #require(r.suggestion), text = try #require(r.suggestionText)
             let shown = DisplayColor(try CSSColorParser.parse(r.foregroundPath == "--muted-foreground" || r.foregroundPath == "--accent-foreground" ? "hsl(\(text))" : text))
             #expect(Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z).hex == s.foreground.hex, "\(r.foregroundPath): \(text) vs \(s.foreground.hex)")
+            // The ratio given is the text's as pasted (a new user's pass: 4.515:1 given, 4.5086
+            // measured once applied), not its 8-bit color's.
+            let asPasted = ContrastMeasurement(foreground: shown, background: DisplayColor(r.background!.color)).ratio
+            #expect(abs(s.value - asPasted) < 1e-12 && s.passes, "\(r.foregroundPath): \(s.value) vs \(asPasted)")
         }
     }
 

@@ -363,27 +363,30 @@ public enum TokenAudit {
     /// false): it gets hex, which both read (a DTCG `oklch` color object had been suggested the
     /// CSS text `oklch(0.568 0.136 252.239)`, no DTCG `$value`: a new user's pass).
     static func writeSuggestions(_ results: inout [PairResult], triplets: Set<String>, css isCSS: Bool = true) {
-        func written(_ color: DisplayColor, as token: ResolvedToken, mode: CSSColorScheme, passing: (DisplayColor) -> Bool) -> String {
+        /// The text, and the color it shows when that is not the suggestion's own (a rounded
+        /// notation's), which the pairs are measured on again.
+        func written(_ color: DisplayColor, as token: ResolvedToken, mode: CSSColorScheme,
+                     passing: (DisplayColor) -> Bool) -> (text: String, shown: DisplayColor?) {
             let hex = Color.srgb(color.srgb.x, color.srgb.y, color.srgb.z, alpha: color.alpha).hex
-            guard isCSS else { return hex }
+            guard isCSS else { return (hex, nil) }
             // A `light-dark()` value: the side of the mode's color scheme is what changes.
             let css = TokenAudit.lightDarkSides(token.css)?[mode == .dark ? 1 : 0] ?? token.css
             let notation = TokenNotation(of: css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
-            guard notation != .hex else { return hex }
+            guard notation != .hex else { return (hex, nil) }
             // The text that passes and shows the suggestion's own `hex` (a rounded
             // `oklch(0.507 0.161 254)` showed #0164be beside its hex #0064be: a new user's
             // pass), else the first that passes.
-            var passes: String? = nil
+            var passes: (text: String, shown: DisplayColor?)? = nil
             for extra in 0...6 {
-                guard let text = notation.text(color, extraDigits: extra) else { return hex }
+                guard let text = notation.text(color, extraDigits: extra) else { return (hex, nil) }
                 // A bare triplet is read as CSS reads `hsl(var(--x))`.
-                guard let read = try? CSSColorParser.parse(notation == .bareHSL ? "hsl(\(text))" : text) else { return hex }
+                guard let read = try? CSSColorParser.parse(notation == .bareHSL ? "hsl(\(text))" : text) else { return (hex, nil) }
                 let shown = DisplayColor(read)
                 guard passing(shown) else { continue }
-                if Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z, alpha: shown.alpha).hex == hex { return text }
-                if passes == nil { passes = text }
+                if Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z, alpha: shown.alpha).hex == hex { return (text, shown) }
+                if passes == nil { passes = (text, shown) }
             }
-            return passes ?? hex
+            return passes ?? (hex, nil)
         }
         // A token's pairs in the mode, by the color suggested for it (text, then background:
         // one color per token, `oneColorPerToken`), written once and measured on all of them.
@@ -400,7 +403,7 @@ public enum TokenAudit {
             for key in order {
                 let pairs = groups[key]!
                 let first = results[pairs[0]]
-                let text = written(color(first)!, as: background ? first.background! : first.foreground!,
+                let (text, shown) = written(color(first)!, as: background ? first.background! : first.foreground!,
                                    mode: first.colorScheme) { read in
                     pairs.allSatisfy { i in
                         let r = results[i]
@@ -412,6 +415,23 @@ public enum TokenAudit {
                 }
                 for i in pairs {
                     if background { results[i].backgroundSuggestionText = text } else { results[i].suggestionText = text }
+                    // The ratio given is the text's, as pasted (a new user's pass: shadcn's
+                    // `oklch(0.982 0.009 17.302)` was given as 4.515:1, its 8-bit color's, and
+                    // measured 4.5086 once applied).
+                    guard let shown else { continue }
+                    let r = results[i]
+                    let m = background
+                        ? ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: shown, backdrop: backdropSRGB(r.backdrop))
+                        : ContrastMeasurement(foreground: shown, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
+                    if background, var c = results[i].backgroundSuggestion {
+                        (c.measurement, c.value) = (m, r.target.value(of: m))
+                        c.passes = c.value >= r.target.minimum
+                        results[i].backgroundSuggestion = c
+                    } else if !background, var c = results[i].suggestion {
+                        (c.measurement, c.value) = (m, r.target.value(of: m))
+                        c.passes = c.value >= r.target.minimum
+                        results[i].suggestion = c
+                    }
                 }
             }
         }
