@@ -747,6 +747,13 @@ import Testing
         let report = try TokenAudit.run(set, rules: rules)
         #expect(report.results.map { "\($0.foregroundPath) on \($0.backgroundPath)" } == ["color.text.brand.default on color.bg.default.default"])
         #expect(abs((report.results.first?.value ?? 0) - 4.4784) < 1e-3, "\(report.results.first?.value ?? 0)")
+        // Every split that pairs is checked: `--btn-primary-hover-fg` is x = btn, r =
+        // primary-hover (on #111111, passing) and x = btn-primary, r = hover (on #eeeeee, 1.16:1).
+        let css = ":root { --btn-primary-hover-fg: #ffffff; --primary-hover-on-btn: #111111; --hover-on-btn-primary: #eeeeee; }"
+        let hyphens = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "r3.css", content: css)]),
+                                         rules: [PairRule(foreground: try TokenPattern("--{x}-{r}-fg"), background: try TokenPattern("--{r}-on-{x}"), source: "rules[0]")])
+        #expect(Set(hyphens.results.map(\.backgroundPath)) == ["--primary-hover-on-btn", "--hover-on-btn-primary"], "\(hyphens.results.map(\.backgroundPath))")
+        #expect(!hyphens.passes && hyphens.results.contains { $0.backgroundPath == "--hover-on-btn-primary" && abs(($0.value ?? 0) - 1.16023) < 1e-4 })
     }
 
     /// A hostile pass: `--Primary-foreground` was paired with `--primary` (1.00:1, a false

@@ -759,37 +759,43 @@ public enum TokenAudit {
             }
             let fgCaptureNames = rule.foreground.captureNames.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             for (fg, first) in fgMatches {
-                var captures = first
-                var bgs = backgrounds(captures)
-                // The first match takes the shortest captures, and adjacent ones can split a name
-                // another way than the background's (`color.text{s}{r}{s}default` took s = "",
-                // r = ".brand." and paired nothing: a new user's pass); the other ways are tried,
-                // shortest first, until one has a background.
-                if bgs.isEmpty && fgCaptureNames.count > 1 {
+                // Every way the foreground matches that pairs: the first match takes the shortest
+                // captures, and names split more than one way pair more than once
+                // (`--{x}-{r}-fg` on `--{r}-on-{x}`: `--btn-primary-hover-fg` is x = btn,
+                // r = primary-hover and x = btn-primary, r = hover; a new user's pass found the
+                // second, failing pair never checked, and `color.text{s}{r}{s}default` had paired
+                // nothing with s = "").
+                var ways: [[String: String]] = [first]
+                if fgCaptureNames.count > 1 {
                     do throws(TokenPattern.Exhausted) {
-                        let ways = try rule.foreground.bindings(fg, of: fgCaptureNames, steps: &steps).sorted {
+                        let all = try rule.foreground.bindings(fg, of: fgCaptureNames, steps: &steps).sorted {
                             let (a, b) = ($0.reduce(0) { $0 + $1.utf8.count }, $1.reduce(0) { $0 + $1.utf8.count })
                             return a != b ? a < b : $0.lexicographicallyPrecedes($1)
                         }
-                        for way in ways {
+                        for way in all {
                             let c = Dictionary(uniqueKeysWithValues: zip(fgCaptureNames, way))
-                            guard c != first, rule.accepts?(c) ?? true else { continue }
-                            let found = backgrounds(c)
-                            if !found.isEmpty { (captures, bgs) = (c, found); break }
+                            if c != first, rule.accepts?(c) ?? true { ways.append(c) }
                         }
                     } catch { throw exhausted(ri) }
                 }
-                for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
-                    var backdrop: String? = nil
-                    if let b = rule.backdrop?.substituting(captures) {
-                        backdrop = resolver.token(b.text)?.path
-                    }
-                    let key = "\(fg)\u{0}\(bg)\u{0}\(backdrop ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
-                    guard seen.insert(key).inserted else { count += 1; continue }
-                    pairs.append(Pair(rule: ri, fg: fg, bg: bg, backdrop: backdrop))
-                    count += 1
-                    if pairs.count * modes.count > options.maximumPairs {
-                        throw TokenError(reason: "the rules make more than \(options.maximumPairs) pairs (\(pairs.count) pairs × \(modes.count) modes so far); narrow the patterns", limit: options.maximumPairs)
+                // A background one way has paired is not paired again another way (whose other
+                // captures could name another backdrop: Primer's `{s}` split as "/d").
+                var paired = Set<String>()
+                for captures in ways {
+                    let bgs = backgrounds(captures).filter { !paired.contains($0) }
+                    for bg in bgs { paired.insert(bg) }
+                    for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
+                        var backdrop: String? = nil
+                        if let b = rule.backdrop?.substituting(captures) {
+                            backdrop = resolver.token(b.text)?.path
+                        }
+                        let key = "\(fg)\u{0}\(bg)\u{0}\(backdrop ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
+                        guard seen.insert(key).inserted else { count += 1; continue }
+                        pairs.append(Pair(rule: ri, fg: fg, bg: bg, backdrop: backdrop))
+                        count += 1
+                        if pairs.count * modes.count > options.maximumPairs {
+                            throw TokenError(reason: "the rules make more than \(options.maximumPairs) pairs (\(pairs.count) pairs × \(modes.count) modes so far); narrow the patterns", limit: options.maximumPairs)
+                        }
                     }
                 }
             }
