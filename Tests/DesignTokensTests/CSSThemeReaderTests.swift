@@ -391,9 +391,10 @@ import TestSupport
         #expect(media.unrecognized == ["@media (min-width: 40rem)"])
         let mixed = CSSThemeReader.modeMapping(selector: ":where(html), .tokens", atRules: [])
         #expect(mixed == CSSModeMapping(targets: [.base], unrecognized: [".tokens"]))
-        // A negated color scheme only says when the rule yields (`:root:not(.light)` inside
-        // the dark media query is dark); a negated theme is not understood.
-        #expect(target(":root:not(.dark)") == .base)
+        // A negated color scheme only says when the rule yields inside a scheme's media query
+        // (`:root:not(.light)` there is dark); outside one it is the other scheme (a page that
+        // is light unless `.dark` is set); a negated theme is not understood.
+        #expect(target(":root:not(.dark)") == .mode("light"))
         #expect(target(":root:not(.theme-zinc)") == nil)
         #expect(CSSThemeReader.modeMapping(selector: ":root:not(.light)", atRules: ["@media (prefers-color-scheme: dark)"]).targets == [.mode("dark")])
         #expect(target("#app") == nil)

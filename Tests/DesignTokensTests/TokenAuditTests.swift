@@ -708,6 +708,12 @@ import Testing
         // The same values (shadcn's class and its system fallback): one mode, no note.
         let same = try audit(base + dark + "@media (prefers-color-scheme: dark){:root:not(.light){--background:#18181b;--foreground:#52525b}}\n")
         #expect(same.modes == ["light", "dark"] && !same.notes.contains { $0.contains("set different values") }, "\(same.modes) \(same.notes)")
+        // `:root:not(.light)` outside a media query: the page's dark state; `:root` alone is
+        // what the `.light` class shows (a new user's pass: it was read as the base, and
+        // #9ca3af on #ffffff, 2.54:1, was never measured).
+        let optOut = try audit(":root{--background:#ffffff;--foreground:#9ca3af}\n:root:not(.light){--background:#0a0a0a;--foreground:#ededed}\n")
+        #expect(optOut.modes == ["light", "dark"], "\(optOut.modes)")
+        #expect(!optOut.passes && optOut.results.contains { $0.mode == "light" && abs(($0.value ?? 0) - 2.53884) < 1e-4 }, "\(optOut.results.map { ($0.mode, $0.value) })")
         // The media query's high contrast takes the media query's dark, not the class's.
         let hc = try audit(base + dark + media + "@media (prefers-color-scheme: dark) and (prefers-contrast: more){:root{--foreground:#fff}}\n")
         let r = try #require(hc.results.first { $0.mode == "dark-high-contrast" })

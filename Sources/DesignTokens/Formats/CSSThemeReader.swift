@@ -1391,6 +1391,15 @@ extension CSSThemeReader {
                         c.others.insert(":not(\(a))")
                         continue
                     }
+                    // Outside a scheme, `:root:not(.light)` is the other scheme: a dark-by-default
+                    // page with a `.light` opt-out has two states, `:root`'s alone with the class
+                    // and this rule's without it (a new user's pass: the rule had been read as
+                    // the base, and the light values were never measured).
+                    let schemes = Set(negated.compactMap { $0?.scheme })
+                    if c.scheme == nil, schemes.count == 1, let negatedScheme = schemes.first {
+                        c.selectorScheme = negatedScheme == "light" ? "dark" : "light"
+                        c.selectorSchemeSource = ":not(\(a.trimmingSpaces()))"
+                    }
                 case (_, let a):
                     // A state or structure (`:hover`, `:first-child`, `:has(…)`): another part.
                     guard !name.isEmpty else { return nil }
