@@ -674,6 +674,16 @@ import Testing
         let css = ":root { --fg: #333333; --bg: #ffffff; }\n.dark { --fg: #eeeeee; --bg: #111111; }\n.hc { --fg: #000000; }\n.dark.hc { --bg: #000000; }\n"
         let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
         #expect(report.results.first { $0.mode == ".dark.hc" }?.foreground?.color.hex == "#000000")
+        // In `.dark .card` the card's own rule beats what `.dark` passes down from an ancestor,
+        // whatever their order (a new user's pass: #fafafa from `.dark`, 14.27:1, where the
+        // browser shows `.card`'s #52525b on #27272a, 1.93:1).
+        for order in [".card { --fg: #52525b; --bg: #f4f4f5; }\n.dark { --fg: #fafafa; --bg: #18181b; }\n",
+                      ".dark { --fg: #fafafa; --bg: #18181b; }\n.card { --fg: #52525b; --bg: #f4f4f5; }\n"] {
+            let scoped = ":root { --fg: #333333; --bg: #ffffff; }\n" + order + ".dark .card { --bg: #27272a; }\n"
+            let r = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: scoped)]), rules: rules, options: options)
+            let card = try #require(r.results.first { $0.mode == ".dark .card" })
+            #expect(card.foreground?.color.hex == "#52525b" && !card.passes, "\(card.foreground?.color.hex ?? "")")
+        }
         // An unknown at-rule combines nothing: the base's text stays.
         let container = ":root { --fg: #333333; --bg: #ffffff; }\n.dark { --fg: #eeeeee; --bg: #111111; }\n@container (min-width: 40rem) { .dark { --bg: #000000; } }\n"
         let boxed = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: container)]), rules: rules, options: options)

@@ -627,10 +627,14 @@ public enum CSSThemeReader: TokenFormatReader {
             var lines: [String] = []
             for (index, mode) in modes.enumerated() {
                 guard let own = conditions[mode] else { continue }
-                let parents = modes.enumerated().compactMap { (i, m) -> (Int, Int, String)? in
+                // A mode whose parts are all the element's own comes first: its rules match the
+                // element, and beat what an ancestor's pass down (`.card` over `.dark` in
+                // `.dark .card`, whatever their order: a new user's pass); then the one of most
+                // conditions, the later on ties.
+                let parents = modes.enumerated().compactMap { (i, m) -> (Int, Int, Int, String)? in
                     guard i != index, let c = conditions[m], c.isPart(of: own), let n = c.parts else { return nil }
-                    return (n, i, m)
-                }.sorted { ($0.0, $0.1) > ($1.0, $1.1) }.map(\.2)
+                    return (c.partNames.isDisjoint(with: own.ancestorParts) ? 1 : 0, n, i, m)
+                }.sorted { ($0.0, $0.1, $0.2) > ($1.0, $1.1, $1.2) }.map(\.3)
                 guard !parents.isEmpty else { continue }
                 var taken = 0
                 for path in order where tokens[path]!.modes[mode] == nil {
@@ -1196,6 +1200,20 @@ extension CSSThemeReader {
         /// Set on a mode several sources set alike (`separateSchemeSources` made them one): a
         /// mode of any of them combines with it.
         var anySchemeSource = false
+        /// The parts (`scheme`, `theme`, `contrast`, or an `others` member) the selector puts on
+        /// an ancestor rather than the element itself (`.dark` in `.dark .card`): a mode of such
+        /// parts passes its values down by inheritance, which the element's own rules beat
+        /// (`Merger.inherit`). Not compared by `==`.
+        var ancestorParts: Set<String> = []
+
+        /// The names of the parts set (as `ancestorParts` names them).
+        var partNames: Set<String> {
+            var names = others
+            if theme != nil { names.insert("theme") }
+            if scheme != nil { names.insert("scheme") }
+            if contrast != nil { names.insert("contrast") }
+            return names
+        }
         var theme: String?
         var contrast: String?
         var primerLight: String?
@@ -1338,10 +1356,23 @@ extension CSSThemeReader {
             }
             return nil
         }
+        // The parts of each compound closed by a combinator are an ancestor's (or a sibling's),
+        // not the element's own (`ancestorParts`).
+        var compoundStart = c
+        func closeCompound() {
+            if c.selectorScheme != compoundStart.selectorScheme { c.ancestorParts.insert("scheme") }
+            if c.theme != compoundStart.theme { c.ancestorParts.insert("theme") }
+            if c.contrast != compoundStart.contrast { c.ancestorParts.insert("contrast") }
+            c.ancestorParts.formUnion(c.others.subtracting(compoundStart.others))
+            compoundStart = c
+        }
         while k < s.count {
             let ch = s[k]
             switch ch {
-            case " ", ">", "+", "~", "*", "&":
+            case " ", ">", "+", "~":
+                closeCompound()
+                k += 1
+            case "*", "&":
                 k += 1
             case ".":
                 k += 1
