@@ -95,6 +95,25 @@ import Testing
         }
     }
 
+    /// A hostile pass: a 1.1 KB rule of five captures and wildcards on two 480-character names
+    /// (`--{a}{b}*{c}{d}**{e}` on `--{e}{d}*{c}{b}*{a}`) filled 4 GB with the background's ways
+    /// and held the heavy worker past its deadline. A background matched in more than
+    /// `maximumBackgroundWays` ways is a limit, found within its first ways.
+    @Test("a background pattern matching one token in very many ways is refused before its ways fill memory")
+    func backgroundWaysAreBounded() throws {
+        let names = (0..<2).map { "--" + String(repeating: "a", count: 480) + "\($0)" }
+        let set = TokenSet(format: .css, tokens: names.enumerated().map { DesignToken(path: $1, base: .css("#777777"), location: TokenLocation(file: "t.css", line: $0 + 1, column: 3)) }, modes: [])
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let rules = [try Self.rule("--{a}{b}*{c}{d}**{e}", "--{e}{d}*{c}{b}*{a}")]
+        do throws(TokenError) {
+            _ = try TokenAudit.run(set, rules: rules, options: options)
+            Issue.record("not refused")
+        } catch {
+            #expect(error.limit == TokenAudit.maximumBackgroundWays && error.reason.contains("in more than 4096 ways"), "\(error.reason)")
+        }
+    }
+
     @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")
     func selectorModes() {
         let list = (0..<3).map { ".a\($0)" }.joined(separator: ", ")

@@ -22,8 +22,8 @@ public struct TokenAuditOptions: Sendable {
     /// 1,000,000 take about a second.
     public var maximumMatches = 1_000_000
     /// Most steps of pattern matching in all (a backstop for patterns whose `*`, `**` and
-    /// captures backtrack a lot on long names; a few ns each in a release build: about a second).
-    public var maximumMatchSteps = 200_000_000
+    /// captures backtrack a lot on long names: a hostile pass's rule took 25 s at 200,000,000).
+    public var maximumMatchSteps = 20_000_000
     /// Most failing pairs that get a nearest-passing suggestion (each search measures a few
     /// thousand candidates); later failures say they have none. A pair of translucent text on a
     /// translucent background with no backdrop counts `TokenAudit.translucentPairWeight` (each
@@ -451,6 +451,13 @@ public enum TokenAudit {
         return sides.count == 2 ? sides : nil
     }
 
+    /// Matching steps a foreground token's other ways of matching may take (`pairs`).
+    static let alternativeMatchSteps = 20_000
+    /// Most other ways of matching kept for one foreground token (`pairs`).
+    static let maximumAlternativeMatches = 64
+    /// Most ways one background token may match a rule's pattern (`pairs`); more is a 422.
+    static let maximumBackgroundWays = 4096
+
     /// A token written `light-dark(light, dark)` gets one value back: its suggestion in a mode
     /// (written for that mode's side by `writeSuggestions`) becomes `light-dark()` with the other
     /// side taken from the other color scheme's suggestion for the token when its modes agree on
@@ -742,16 +749,25 @@ public enum TokenAudit {
             for n in rule.background.captureNames where fgNames.contains(n) && !shared.contains(n) { shared.append(n) }
             let lookup = determined(rule)
             var index: [String: [String]] = [:]
+            var tooManyWays: String? = nil
             if !fgMatches.isEmpty && !lookup {
                 do throws(TokenPattern.Exhausted) {
-                    for bg in candidates(rule.background) {
+                    for bg in candidates(rule.background) where tooManyWays == nil {
                         polls &+= 1
                         if polls & 255 == 0, options.isCancelled?() == true { break }
-                        for tuple in try rule.background.bindings(bg, of: shared, steps: &steps) {
+                        // A background token matched in very many ways (captures and wildcards
+                        // on long names) is refused before its ways fill memory: a hostile pass's
+                        // 1.1 KB rule held 4 GB.
+                        let tuples = try rule.background.bindings(bg, of: shared, steps: &steps, limit: Self.maximumBackgroundWays + 1)
+                        if tuples.count > Self.maximumBackgroundWays { tooManyWays = bg; break }
+                        for tuple in tuples {
                             index[tuple.joined(separator: "\u{0}"), default: []].append(bg)
                         }
                     }
                 } catch { throw exhausted(ri) }
+            }
+            if let bg = tooManyWays {
+                throw TokenError(reason: "\(rules[ri].source) (\(rules[ri].foreground.text) on \(rules[ri].background.text)): the background pattern matches '\(bg.prefix(64))' in more than \(Self.maximumBackgroundWays) ways: use fewer '*', '**' and captures per pattern", limit: Self.maximumBackgroundWays)
             }
             func backgrounds(_ captures: [String: String]) -> [String] {
                 if lookup { return resolver.token(rule.background.substituting(captures).text).map { [$0.path] } ?? [] }
@@ -765,18 +781,26 @@ public enum TokenAudit {
                 // r = primary-hover and x = btn-primary, r = hover; a new user's pass found the
                 // second, failing pair never checked, and `color.text{s}{r}{s}default` had paired
                 // nothing with s = "").
+                // The other ways are looked for within `alternativeMatchSteps` a token (charged to
+                // the audit's budget too), at most `maximumAlternativeMatches` of them: a hostile
+                // pass's rule of five captures and wildcards on two 480-character names made
+                // billions of ways, 4 GB and more than a minute. What the search finds in that
+                // budget is checked; the rest of such a rule is not.
                 var ways: [[String: String]] = [first]
                 if fgCaptureNames.count > 1 {
-                    do throws(TokenPattern.Exhausted) {
-                        let all = try rule.foreground.bindings(fg, of: fgCaptureNames, steps: &steps).sorted {
-                            let (a, b) = ($0.reduce(0) { $0 + $1.utf8.count }, $1.reduce(0) { $0 + $1.utf8.count })
-                            return a != b ? a < b : $0.lexicographicallyPrecedes($1)
-                        }
-                        for way in all {
-                            let c = Dictionary(uniqueKeysWithValues: zip(fgCaptureNames, way))
-                            if c != first, rule.accepts?(c) ?? true { ways.append(c) }
-                        }
-                    } catch { throw exhausted(ri) }
+                    var budget = Swift.min(Self.alternativeMatchSteps, steps)
+                    let before = budget
+                    let found = (try? rule.foreground.bindings(fg, of: fgCaptureNames, steps: &budget, limit: Self.maximumAlternativeMatches)) ?? []
+                    let all = found.sorted {
+                        let (a, b) = ($0.reduce(0) { $0 + $1.utf8.count }, $1.reduce(0) { $0 + $1.utf8.count })
+                        return a != b ? a < b : $0.lexicographicallyPrecedes($1)
+                    }
+                    steps -= before - Swift.max(budget, 0)
+                    if steps <= 0 { throw exhausted(ri) }
+                    for way in all {
+                        let c = Dictionary(uniqueKeysWithValues: zip(fgCaptureNames, way))
+                        if c != first, rule.accepts?(c) ?? true { ways.append(c) }
+                    }
                 }
                 // A background one way has paired is not paired again another way (whose other
                 // captures could name another backdrop: Primer's `{s}` split as "/d").

@@ -125,10 +125,11 @@ public struct TokenPattern: Sendable, Hashable {
     }
 
     /// Every distinct tuple of the captures `names` (in that order) over all the ways `path`
-    /// matches; empty when it does not match. The join of pair rules: a background token is
-    /// filed under each tuple, and a foreground's own captures look it up.
+    /// matches, shortest captures first, until `limit` are found; empty when it does not match.
+    /// The join of pair rules: a background token is filed under each tuple, and a foreground's
+    /// own captures look it up.
     /// - Throws: `Exhausted` when `steps` runs out.
-    public func bindings(_ path: String, of names: [String], steps: inout Int) throws(Exhausted) -> Set<[String]> {
+    public func bindings(_ path: String, of names: [String], steps: inout Int, limit: Int = .max) throws(Exhausted) -> Set<[String]> {
         let s = Array(path.utf8)
         if cannotMatch(s) { return [] }
         var out = Set<[String]>()
@@ -136,7 +137,7 @@ public struct TokenPattern: Sendable, Hashable {
         var memo: [Int: [Bool]] = [:]
         _ = try search(0, s[...], &caps, &memo, s, &steps) { caps in
             out.insert(names.map { n in caps.first { $0.0 == n }.map { String(decoding: $0.1, as: UTF8.self) } ?? "" })
-            return false
+            return out.count >= limit
         }
         return out
     }
