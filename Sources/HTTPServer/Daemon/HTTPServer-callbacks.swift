@@ -315,8 +315,11 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
             return
         }
         let response = context.handler(work)
-        // Its answer is counted as queued below (or dropped): the reservation is given back.
-        defer { job.ticket.releaseReservation() }
+        // Its answer is counted as queued below (or dropped): the reservation is given back
+        // first. Given back after the connection resumed, the client could read the answer and
+        // send its next request before it was, and be refused for the memory budget (a test's
+        // race under load in CI).
+        job.ticket.releaseReservation()
         if job.ticket.claim() {
             _ = queue(response, on: job.connection, context: context, isHead: job.isHead, state: job.state)
             pool.finish(job)
