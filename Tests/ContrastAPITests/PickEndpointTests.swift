@@ -198,7 +198,7 @@ struct PickEndpointTests {
     /// A hostile pass: 256 `var(--v6)` candidates in a 2.3 KB body, each 64 nested
     /// `color-mix()` once substituted (7.6k characters), took 1.7 s on an HTTP worker thread, and
     /// two clients sending it held `/healthz` at 1.4 s. Colors with variables that pass
-    /// `CSSRequestScope.inlineNanoseconds` move the request to the heavy-work pool: the same
+    /// `InlineWork.nanoseconds` move the request to the heavy-work pool: the same
     /// answer, counted once.
     @Test func costlyVariablesMoveToTheHeavyPool() throws {
         var variables = [##""--v0": "oklch(from rgb(10 20 30 / 0.5) calc(l * 0.9 + sin(1) * 0.01) calc(c + 0.01) calc(h + 3))""##]

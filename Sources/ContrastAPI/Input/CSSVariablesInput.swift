@@ -16,30 +16,25 @@ import JSONValue
 /// `CSSVariables.maximumExpandedLength`), took 1.7 s on an HTTP worker thread, and two clients
 /// sending it held `/healthz` at 1.4 s (a hostile pass). A request that may move
 /// (`HTTPRequest.mayMoveToHeavyPool`) is therefore moved to the heavy-work pool once its colors
-/// with variables have taken `inlineNanoseconds` (`checkInlineTime`), and run again there.
+/// with variables have taken `InlineWork.nanoseconds` (`checkInlineTime`), and run again there.
 enum CSSRequestScope {
     /// Where `Fields.body` puts the parsed variables for this request.
     final class Slot: @unchecked Sendable {
         var variables: CSSVariables?
-        /// When the request started on an HTTP worker thread that it may leave (0: it may not).
-        let started: UInt64
+        /// The request's work on an HTTP worker thread, from when it started.
+        let inline: InlineWork
         /// Set when the request is to run again on the heavy-work pool: whatever the endpoint
         /// answers after that (a 200 or a problem) is discarded.
         var moveRequested = false
 
-        init(started: UInt64) { self.started = started }
+        init(inline: InlineWork) { self.inline = inline }
     }
 
-    /// Time colors with variables may take on an HTTP worker thread before the request moves to
-    /// the heavy-work pool, as a gradient's work does (`ContrastEndpoint.inlineGradientNanoseconds`).
-    static let inlineNanoseconds: UInt64 = 5_000_000
-
-    /// Moves the request to the heavy-work pool (throws `Problem.moveToHeavyPool`) when it may
-    /// move, has variables, and has spent `inlineNanoseconds` since it started; called before
-    /// each color or gradient with variables is substituted.
+    /// Moves the request to the heavy-work pool (throws `Problem.moveToHeavyPool`) when it has
+    /// variables and its work is over `InlineWork.nanoseconds`; called before each color or
+    /// gradient with variables is substituted.
     static func checkInlineTime() throws(Problem) {
-        guard let slot, slot.started != 0, slot.variables != nil else { return }
-        guard MonotonicClock.nanoseconds() &- slot.started > inlineNanoseconds else { return }
+        guard let slot, slot.variables != nil, slot.inline.isOver else { return }
         slot.moveRequested = true
         throw Problem.moveToHeavyPool
     }
@@ -54,7 +49,7 @@ enum CSSRequestScope {
     /// whatever its endpoint made of the problem.
     static func run(_ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
         guard request.method == "POST", mayHoldVariables(request.body) else { return body() }
-        let slot = Slot(started: request.mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0)
+        let slot = Slot(inline: InlineWork(mayMove: request.mayMoveToHeavyPool))
         let response = $slot.withValue(slot) { body() }
         return slot.moveRequested ? .moveToHeavyPool : response
     }

@@ -58,19 +58,6 @@ let maxColorLength = 256
 /// (`AppleRequestScope.context`: light, base, standard, newest generation unless the endpoint
 /// binds another). Other prefixes (`NSColor.`, `Color.`, `.systemBlue`) are refused with a 400:
 /// the catalog holds iOS values, and macOS `NSColor` values differ.
-/// For a 4- or 8-digit hex color (`#` optional) that CSS reads as fully transparent but that
-/// Android's `#AARRGGBB` would show: a note naming both readings (a new user's pass: Android's
-/// `#80000000`, black at 50%, was measured as invisible text, 1.00:1, with nothing said).
-func argbNote(_ text: String, hexOrder: HexOrder) -> String? {
-    guard hexOrder == .rgba else { return nil }
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-    guard digits.count == 8 || digits.count == 4, let argb = CSSColorParser.parseHexColor("#" + digits, hexOrder: .argb),
-          argb.alpha > 0 else { return nil }
-    let shown = Color.srgb(argb.coordinates.x, argb.coordinates.y, argb.coordinates.z).hex
-    return "\(ClientText.quoted(trimmed)) is read as CSS #RRGGBBAA: its alpha is 0, fully transparent; if it is Android's #AARRGGBB, send hexOrder \"argb\" (then it is \(shown) at alpha \(ColorFormatting.number(argb.alpha, decimals: 3)))"
-}
-
 func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba,
                   context: AppleColorContext? = nil) throws(Problem) -> ResolvedColor {
     if text.utf8.count > maxColorLength {
@@ -90,7 +77,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         throw Problem.invalidColor(path, "\(path.display) is a CSS gradient, and a color is needed here (a gradient may be the background or a layer of /v1/contrast, or one of a matrix's gradients)")
     }
     let appearance = (context ?? AppleRequestScope.context).appearance
-    if CSSRequestScope.variables != nil { try CSSRequestScope.checkInlineTime() }
+    try CSSRequestScope.checkInlineTime()
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {
@@ -172,6 +159,19 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
+}
+
+/// For a 4- or 8-digit hex color (`#` optional) that CSS reads as fully transparent but that
+/// Android's `#AARRGGBB` would show: a note naming both readings (a new user's pass: Android's
+/// `#80000000`, black at 50%, was measured as invisible text, 1.00:1, with nothing said).
+func argbNote(_ text: String, hexOrder: HexOrder) -> String? {
+    guard hexOrder == .rgba else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+    guard digits.count == 8 || digits.count == 4, let argb = CSSColorParser.parseHexColor("#" + digits, hexOrder: .argb),
+          argb.alpha > 0 else { return nil }
+    let shown = Color.srgb(argb.coordinates.x, argb.coordinates.y, argb.coordinates.z).hex
+    return "\(ClientText.quoted(trimmed)) is read as CSS #RRGGBBAA: its alpha is 0, fully transparent; if it is Android's #AARRGGBB, send hexOrder \"argb\" (then it is \(shown) at alpha \(ColorFormatting.number(argb.alpha, decimals: 3)))"
 }
 
 /// `FFFFFF 50%` or `#0066cc 80 %` (a hex color, then an opacity in percent, as Figma shows a

@@ -54,14 +54,13 @@ extension ContrastEndpoint {
     /// measured again from the start) when its measurement is estimated at more than
     /// `heavyGradientUnits` (`GradientContrast.estimatedCost` units, about 0.4 µs each, times the
     /// layers composited at each color), or when its work on the worker thread passes
-    /// `inlineGradientNanoseconds` at a check (after the measurement, before each fix's): the
+    /// `InlineWork.nanoseconds` at a check (after the measurement, before each fix's): the
     /// fixes' cost is known only as they run. A hostile pass's 2.7 KB request (a repeating
     /// 64-stop `in oklch longer hue` layer under 31 translucent layers, translucent text) took
     /// 100–150 ms on a worker thread, and four clients sending it held small requests 220 ms
     /// (median); a designer's two-stop gradient takes 0.8 ms (`#fff` on the README's), 6 ms
     /// with its fixes in OKLCH (measured in a release build, docs/performance.md).
     static let heavyGradientUnits = 20_000
-    static let inlineGradientNanoseconds: UInt64 = 5_000_000
 
     static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, mayMoveToHeavyPool: Bool = false,
                                             into out: inout S) throws(Problem) {
@@ -170,8 +169,7 @@ extension ContrastEndpoint {
         let textLayer = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
         // Estimated before any of it is paid: one measurement, times the layers composited at
         // each color; the fixes measure it again within `fixSampleBudget`, checked as they run.
-        let started = mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0
-        func overInlineTime() -> Bool { mayMoveToHeavyPool && MonotonicClock.nanoseconds() - started > inlineGradientNanoseconds }
+        let inline = InlineWork(mayMove: mayMoveToHeavyPool)
         if mayMoveToHeavyPool,
            GradientContrast.estimatedCost(of: gradient.gradient, textIsOpaque: fg.display.alpha >= 1) * (1 + stack.count) > heavyGradientUnits {
             throw Problem.moveToHeavyPool
@@ -204,7 +202,7 @@ extension ContrastEndpoint {
         let measured = measure(textLayer)
         let worst = measured.min
         let target = text?.isLarge == true ? 3.0 : 4.5
-        if worst.ratio < target && overInlineTime() { throw Problem.moveToHeavyPool }
+        if worst.ratio < target { try inline.check() }
         let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
 
         out.beginObject()
@@ -242,7 +240,7 @@ extension ContrastEndpoint {
             writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input, overLayers: hasLayers,
                                baseSamples: measured.samples,
                                text: textLayer, measure: measure, into: &out, shouldMove: {
-                                   moved = moved || overInlineTime()
+                                   moved = moved || inline.isOver
                                    return moved
                                })
             if moved { throw Problem.moveToHeavyPool }

@@ -58,20 +58,13 @@ struct PickEndpoint {
         let f = try Fields.body(request)
         try f.rejectUnknown(fields)
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
-        let started = request.mayMoveToHeavyPool ? MonotonicClock.nanoseconds() : 0
+        let inline = InlineWork(mayMove: request.mayMoveToHeavyPool)
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
-            try answer(f, apple, movableSince: started, into: &writer)
+            try answer(f, apple, inline: inline, into: &writer)
             return writer.bytes
         }
     }
-
-    /// Work a request may do on an HTTP worker thread before it moves to the heavy-work pool,
-    /// as a gradient's (`ContrastEndpoint.inlineGradientNanoseconds`). A hostile pass: 256
-    /// translucent candidates on a translucent background (each measured over 256 grays) took
-    /// 88 ms, 256 literal nested `lch(from …)` colors 145 ms, and four clients sending either held
-    /// `/healthz` at 125 ms.
-    static let inlineNanoseconds: UInt64 = 5_000_000
 
     /// The algorithm (`algorithm`, else the target's metric, else wcag2) and the target.
     static func algorithmAndTarget(_ f: Fields, text: TextSpec?) throws(Problem) -> (ContrastTarget.Metric, ContrastTarget?) {
@@ -100,13 +93,12 @@ struct PickEndpoint {
 
     /// Reads and validates the request, measures and ranks, and writes the answer into `out`
     /// (nothing is written when it throws).
-    /// `movableSince`: when the request started on an HTTP worker thread it may leave (0: it may
-    /// not); past `inlineNanoseconds`, checked at each candidate, it throws `Problem.moveToHeavyPool`.
-    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, movableSince started: UInt64 = 0,
+    /// `inline` is checked at each candidate, parsed and measured (`InlineWork`): a hostile
+    /// pass's 256 translucent candidates on a translucent background (each measured over 256
+    /// grays) took 88 ms, 256 literal nested `lch(from …)` colors 145 ms, and four clients sending
+    /// either held `/healthz` at 125 ms.
+    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, inline: InlineWork = .stays,
                                     into out: inout S) throws(Problem) {
-        func checkInlineTime() throws(Problem) {
-            if started != 0, MonotonicClock.nanoseconds() &- started > inlineNanoseconds { throw Problem.moveToHeavyPool }
-        }
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let background = try f.color("background", required: true, hexOrder: hexOrder)!
         let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
@@ -122,7 +114,7 @@ struct PickEndpoint {
             guard case .string(let s) = item else {
                 throw Problem.invalidField(path, "\(path.display) must be a CSS color string, not \(item.typeName)")
             }
-            try checkInlineTime()
+            try inline.check()
             candidates.append(try resolveColor(s, at: path, hexOrder: hexOrder))
         }
         let text = try apple.textSpec(orFrom: f)
@@ -133,7 +125,7 @@ struct PickEndpoint {
         var entries: [Entry] = []
         entries.reserveCapacity(candidates.count)
         for (i, c) in candidates.enumerated() {
-            try checkInlineTime()
+            try inline.check()
             let m = ContrastMeasurement(foreground: c.display, background: bg, backdrop: behind)
             entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
         }

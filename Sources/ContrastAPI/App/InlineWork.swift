@@ -1,0 +1,30 @@
+import HTTPServer
+
+/// The time a light request's work may take on an HTTP worker thread before the request moves
+/// to the heavy-work pool (``Problem/moveToHeavyPool``, run again there from the start), counted
+/// from when this is made. One budget for every light route that can find itself costly only as
+/// it runs: a gradient's fixes (`ContrastEndpoint.gradientAnswer`), `/v1/pick`'s candidates,
+/// colors with `variables` (`CSSRequestScope`). A designer's request takes well under it (a
+/// two-stop gradient 0.8 ms, 6 ms with its fixes in OKLCH, release build); the hostile passes'
+/// requests took 50 ms to 1.7 s there and held `/healthz` behind them.
+struct InlineWork: Sendable {
+    /// Work on an HTTP worker thread before the request moves: 5 ms.
+    static let nanoseconds: UInt64 = 5_000_000
+
+    /// When the work started (`MonotonicClock`), 0 when the request may not move.
+    let started: UInt64
+
+    /// Work that may move when `mayMove` (``HTTPRequest/mayMoveToHeavyPool``), starting now.
+    init(mayMove: Bool) { started = mayMove ? MonotonicClock.nanoseconds() : 0 }
+
+    /// Work that may not move (on the pool, or in process).
+    static let stays = InlineWork(mayMove: false)
+
+    /// Whether the request may move and its work has passed `nanoseconds`.
+    var isOver: Bool { started != 0 && MonotonicClock.nanoseconds() &- started > Self.nanoseconds }
+
+    /// Throws ``Problem/moveToHeavyPool`` when `isOver`.
+    func check() throws(Problem) {
+        if isOver { throw Problem.moveToHeavyPool }
+    }
+}
