@@ -423,15 +423,13 @@ public enum TokenAudit {
                     let m = background
                         ? ContrastMeasurement(foreground: DisplayColor(r.foreground!.color), background: shown, backdrop: backdropSRGB(r.backdrop))
                         : ContrastMeasurement(foreground: shown, background: DisplayColor(r.background!.color), backdrop: backdropSRGB(r.backdrop))
-                    if background, var c = results[i].backgroundSuggestion {
-                        (c.measurement, c.value) = (m, r.target.value(of: m))
-                        c.passes = c.value >= r.target.minimum
-                        results[i].backgroundSuggestion = c
-                    } else if !background, var c = results[i].suggestion {
-                        (c.measurement, c.value) = (m, r.target.value(of: m))
-                        c.passes = c.value >= r.target.minimum
-                        results[i].suggestion = c
+                    func remeasure(_ c: inout NearestPassingColor.Candidate?) {
+                        guard var s = c else { return }
+                        (s.measurement, s.value) = (m, r.target.value(of: m))
+                        s.passes = s.value >= r.target.minimum
+                        c = s
                     }
+                    if background { remeasure(&results[i].backgroundSuggestion) } else { remeasure(&results[i].suggestion) }
                 }
             }
         }

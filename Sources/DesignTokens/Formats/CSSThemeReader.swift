@@ -221,6 +221,7 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         guard !order.isEmpty else { return [] }
         var rename: [String: String] = [:], out: [String] = []
+        func shown(_ source: String) -> String { source == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : source }
         for base in order {
             let list = sources[base]!
             let first = values[base + schemeMarker + list[0]] ?? [:]
@@ -230,22 +231,20 @@ public enum CSSThemeReader: TokenFormatReader {
                 let same = i == 0 || (own.count == first.count && own.allSatisfy { first[$0.key]?.value == $0.value.value })
                 rename[marked] = same ? base : "\(base) (\(source))"
                 if !same {
-                    out.append("'\(list[0] == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : list[0])' and '\(source == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : source)' set different values for mode '\(base)': they are different states of the page, audited as modes '\(base)' and '\(base) (\(source))'")
+                    out.append("'\(shown(list[0]))' and '\(shown(source))' set different values for mode '\(base)': they are different states of the page, audited as modes '\(base)' and '\(base) (\(source))'")
                 }
             }
         }
-        func renamed(_ t: CSSModeMapping.Target) -> CSSModeMapping.Target {
-            if case .mode(let m) = t, let r = rename[m] { return .mode(r) }
-            return t
-        }
-        for k in entries.indices {
+        /// `targets` renamed, each once (two sources merged into one mode are one target).
+        func renamed(_ targets: [CSSModeMapping.Target]) -> [CSSModeMapping.Target] {
             var seen = Set<CSSModeMapping.Target>()
-            entries[k].targets = entries[k].targets.map(renamed).filter { seen.insert($0).inserted }
+            return targets.map { t in
+                if case .mode(let m) = t, let r = rename[m] { return .mode(r) }
+                return t
+            }.filter { seen.insert($0).inserted }
         }
-        for k in declared.indices {
-            var seen = Set<CSSModeMapping.Target>()
-            declared[k].targets = declared[k].targets.map(renamed).filter { seen.insert($0).inserted }
-        }
+        for k in entries.indices { entries[k].targets = renamed(entries[k].targets) }
+        for k in declared.indices { declared[k].targets = renamed(declared[k].targets) }
         var renamedConditions: [String: ModeConditions] = [:]
         for (name, c) in conditions {
             let to = rename[name] ?? name
@@ -771,10 +770,11 @@ public enum CSSThemeReader: TokenFormatReader {
                 }
             }
         }
-        // A color function is a color whatever its arguments (a pair of one the parser refuses
-        // says why, below): it is not parsed to be classified. A hostile pass's 20,000 tokens of
-        // 24 nested `lch(from …)` (7.7 MB) held the heavy worker 17.7 s, most of it parsing each
-        // to classify it, though one pair used two tokens.
+        // A color function is a color whatever its arguments, `var()` among them: one the parser
+        // refuses (`hsl(240 5% 1e308%)`) is kept so that a pair of it says why (a hostile pass:
+        // it was skipped as not a color, and its pair vanished). It is not parsed to be
+        // classified: a hostile pass's 20,000 tokens of 24 nested `lch(from …)` (7.7 MB) held the
+        // heavy worker 17.7 s, most of it parsing each, though one pair used two tokens.
         if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
             return Reading(value: .css(text), type: nil, convention: nil)
         }
@@ -804,18 +804,9 @@ public enum CSSThemeReader: TokenFormatReader {
             return Reading(value: .css(text), type: "channels", convention: .channels)
         }
         if CSSVariables.mayReferToVariables(text) {
-            if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
-                return Reading(value: .css(text), type: nil, convention: nil)
-            }
             return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
         }
         if couldBeColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
-        // A color function the parser refuses (`hsl(240 5% 1e308%)`) is still meant as a color:
-        // kept, so that a pair of it says why (a hostile pass: it was skipped as not a color,
-        // and its pair vanished).
-        if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
-            return Reading(value: .css(text), type: nil, convention: nil)
-        }
         // A misspelt color (`#fffff`, `whte`) is kept too, so that its pair says why rather than
         // vanishing as not a color (a new user's pass: shadcn's preset then matched no pair and
         // the audit passed).
