@@ -201,12 +201,16 @@ public final class ImageFile {
         return nil
     }
 
+    /// Most bytes a decoded row may hold, counted as RGBA (width × 4 × bytes per sample): 128 KiB,
+    /// a row of 32,768 pixels with 8-bit samples or 16,384 with 16-bit ones (see `open`).
+    public static let maximumRowBytes = 131_072
+
     /// Opens `data` as `format`, reading only the header, and refuses images whose header
     /// declares more than `maxPixels` pixels (decompression bombs) before decoding anything.
     /// The container is checked first (``ContainerCheck``): truncation, bad lengths or CRCs
     /// are refused with their reason, and a PNG's compressed text chunks are dropped unread.
-    /// - Throws: `.empty`, `.tooManyPixels`, `.corrupt` (the container is damaged or the header
-    ///   unreadable), `.unsupported`, `.unavailable`.
+    /// - Throws: `.empty`, `.tooManyPixels`, `.rowTooLong`, `.corrupt` (the container is damaged
+    ///   or the header unreadable), `.unsupported`, `.unavailable`.
     public static func open(_ data: [UInt8], format: ImageFormat, maxPixels: Int) throws(ImageError) -> ImageFile {
         guard !data.isEmpty else { throw .empty }
         guard ImageFormat.sniff(data) == format else {
@@ -227,6 +231,18 @@ public final class ImageFile {
         if container.decodesWhole, pixels > maxPixels / 2 {
             throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels,
                                  decodedWhole: format == .jpeg ? "a progressive JPEG" : "an interlaced PNG")
+        }
+        // libvips decodes a few rows at a time, so its memory grows with a row's bytes: 40 MP as
+        // 1,000,000 × 40 16-bit RGBA (311 KB of PNG) peaked at 595 MiB, over the Kubernetes
+        // manifest's 512 MiB (a hostile pass); 65,536 × 610 at 429, 32,768 × 1,220 at 297, and
+        // 8-bit RGBA 65,536 wide at 299 (`/v1/image/analyze`, release build). Rows are counted
+        // as four bands whatever the file holds, as they are processed: a 262,144-pixel row of
+        // 8-bit gray peaked at 420 MiB with a preview (a second hostile pass). Previews one after
+        // another peak higher (freed memory is not all given back): 8-bit RGBA 65,536 wide
+        // reached 504 MiB by the fourth, 32,768 wide levelled at 410.
+        let rowBytes = w.multipliedReportingOverflow(by: 4 * max(1, image.bitsPerSample / 8))
+        if rowBytes.overflow || rowBytes.partialValue > maximumRowBytes {
+            throw .rowTooLong(format: format, width: w, rowBytes: rowBytes.overflow ? .max : rowBytes.partialValue, limit: maximumRowBytes)
         }
         let file = try ImageFile(format: format, image: image, container: container)
         // libvips misses damage in a baseline JPEG's last 8-row strip (see

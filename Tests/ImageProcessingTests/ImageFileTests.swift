@@ -114,6 +114,29 @@ import Testing
         }
     }
 
+    /// A hostile pass: a 1,000,000 × 40 16-bit RGBA PNG (40 MP, 311 KB) peaked at 595 MiB on
+    /// every image route, over the manifest's 512 MiB, because libvips's few buffered rows grow
+    /// with the width. A decoded row may hold at most 128 KiB as RGBA, checked from the header.
+    @Test func rowsWiderThanTheRowLimitAreRefusedFromTheHeader() throws {
+        let wide = try TestImages.pngDeclaring(width: 1_000_000, height: 40)  // 8-bit: 4 bytes a pixel as RGBA
+        #expect(throws: ImageError.rowTooLong(format: .png, width: 1_000_000, rowBytes: 4_000_000, limit: 131_072)) {
+            try ImageFile.open(wide, format: .png, maxPixels: 40_000_000)
+        }
+        // 32,768 × 4 = 131,072 bytes: at the limit (the tiny data then fails to decode); one
+        // pixel more is refused, whatever the file's bands (a second hostile pass: 8-bit gray
+        // 262,144 wide peaked at 420 MiB).
+        #expect(throws: ImageError.rowTooLong(format: .png, width: 32_769, rowBytes: 131_076, limit: 131_072)) {
+            try ImageFile.open(try TestImages.pngDeclaring(width: 32_769, height: 40), format: .png, maxPixels: 40_000_000)
+        }
+        let under = try TestImages.pngDeclaring(width: 32_768, height: 40)
+        do {
+            _ = try ImageFile.open(under, format: .png, maxPixels: 40_000_000)
+        } catch {
+            if case .rowTooLong = error { Issue.record("refused at 131,072 bytes a row") }
+        }
+        #expect(ImageFile.maximumRowBytes == 131_072)
+    }
+
     /// A hostile pass: a progressive JPEG and an interlaced 16-bit PNG of 6000 × 6600 (39.6 MP,
     /// under the limit; 0.47 MB each) peaked at 528 and 597 MiB in text-contrast, where a
     /// baseline one peaks at 300: their decoders hold the whole image. Their pixels count twice.

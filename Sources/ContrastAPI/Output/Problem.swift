@@ -101,6 +101,14 @@ extension Problem {
         Problem(status: 422, kind: "unsupported-color", title: "Unsupported color syntax", detail: detail, field: field)
     }
 
+    /// 413/422: an input passes a configured limit where no one request field names it (an
+    /// image's bytes, pixels or rows): `limit` and what the input measures in `extra`.
+    static func limitExceeded(status: Int = 422, _ detail: String, parameter: String? = nil, limit: Int,
+                              _ measured: [(String, Int)]) -> Problem {
+        Problem(status: status, kind: "limit-exceeded", title: "Input exceeds a configured limit", detail: detail,
+                parameter: parameter, extra: [("limit", .number(Double(limit)))] + measured.map { ($0.0, .number(Double($0.1))) })
+    }
+
     /// 413/422: an input is larger than a configured limit.
     static func tooLarge(_ field: FieldPath, _ detail: String, limit: Int, status: Int = 413) -> Problem {
         Problem(status: status, kind: "limit-exceeded", title: "Input exceeds a configured limit", detail: detail,

@@ -156,9 +156,8 @@ struct ImageEndpoint: Sendable {
         // at 74–361 (a hostile pass). It may have at most half `maxImagePixels`, as an image
         // decoded whole (`ImageFile.open`).
         if target == .webp && file.hasAlpha && file.width * file.height > maxPixels / 2 {
-            throw Problem(status: 422, kind: "limit-exceeded", title: "Input exceeds a configured limit",
-                          detail: "WebP output with alpha is encoded from a whole copy of the image in memory, so it may have at most half the limit of \(maxPixels) pixels (\(maxPixels / 2)); this image is \(file.width) × \(file.height) = \(file.width * file.height) pixels with alpha: ask for format=png (maxImagePixels)",
-                          parameter: "format", extra: [("limit", .number(Double(maxPixels / 2))), ("width", .number(Double(file.width))), ("height", .number(Double(file.height)))])
+            throw Problem.limitExceeded("WebP output with alpha is encoded from a whole copy of the image in memory, so it may have at most half the limit of \(maxPixels) pixels (\(maxPixels / 2)); this image is \(file.width) × \(file.height) = \(file.width * file.height) pixels with alpha: ask for format=png (maxImagePixels)",
+                                        parameter: "format", limit: maxPixels / 2, [("width", file.width), ("height", file.height)])
         }
         if target == .jpeg && max(file.width, file.height) > 65535 {
             throw Problem(status: 422, kind: "unsupported-image", title: "Unsupported image",
@@ -243,9 +242,8 @@ struct ImageEndpoint: Sendable {
     func openImage(_ request: HTTPRequest) throws(Problem) -> ImageFile {
         let body = request.body
         if body.count > maxBytes {
-            throw Problem(status: 413, kind: "limit-exceeded", title: "Input exceeds a configured limit",
-                          detail: "the image is \(body.count) bytes; the limit is \(maxBytes) (maxImageBytes)",
-                          extra: [("limit", .number(Double(maxBytes)))])
+            throw Problem.limitExceeded(status: 413, "the image is \(body.count) bytes; the limit is \(maxBytes) (maxImageBytes)",
+                                        limit: maxBytes, [])
         }
         if body.isEmpty {
             throw Self.invalidImage("the request body is empty: send the image bytes as the body, with Content-Type image/png, image/jpeg or image/webp")
@@ -295,10 +293,10 @@ struct ImageEndpoint: Sendable {
             return invalidImage(error.message)
         case .tooManyPixels(_, let width, let height, let limit, let whole):
             // `limit` is the one that applies: half `maxImagePixels` for an image decoded whole.
-            return Problem(status: 422, kind: "limit-exceeded", title: "Input exceeds a configured limit",
-                           detail: error.message + " (maxImagePixels)",
-                           extra: [("limit", .number(Double(whole == nil ? limit : limit / 2))), ("width", .number(Double(width))),
-                                   ("height", .number(Double(height)))])
+            return Problem.limitExceeded(error.message + " (maxImagePixels)", limit: whole == nil ? limit : limit / 2,
+                                         [("width", width), ("height", height)])
+        case .rowTooLong(_, let width, let rowBytes, let limit):
+            return Problem.limitExceeded(error.message, limit: limit, [("width", width), ("rowBytes", rowBytes)])
         case .unsupported, .encodeFailed:
             return Problem(status: 422, kind: "unsupported-image", title: "Unsupported image", detail: error.message)
         case .unavailable:
