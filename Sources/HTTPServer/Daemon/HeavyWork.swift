@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Synchronization
+import CMicroHTTPDShim
 
 /// Heavy requests (image decoding, large palettes and matrices: the paths in
 /// ``ServerConfiguration/heavyPaths``) run off libmicrohttpd's worker threads, on a bounded pool
@@ -50,6 +51,10 @@ final class HeavyWorkPool: Sendable {
             running.wait()
             defer { running.signal() }
             if !job.ticket.isAbandoned { run() }
+            // Heavy work frees hundreds of MB in glibc's arenas, which keep it: the next heavy
+            // request then peaks on top (a hostile pass: a 420 MB token audit left 300–400 MB
+            // resident, and an image preview after it peaked at 746 MB). Freed pages go back.
+            _ = cmhd_release_free_memory()
         }
         return true
     }

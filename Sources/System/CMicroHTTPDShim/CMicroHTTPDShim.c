@@ -269,3 +269,15 @@ int cmhd_connection_fd(struct MHD_Connection *connection) {
 int cmhd_tls_supported(void) {
     return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES ? 1 : 0;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int cmhd_release_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -110,6 +110,10 @@ int cmhd_tls_supported(void);
 int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr);
 
 
+/// Gives the memory glibc's allocator holds free back to the system (`malloc_trim(0)`), after a
+/// heavy request: a no-op elsewhere. Returns 1 when memory was released.
+int cmhd_release_free_memory(void);
+
 #ifdef __cplusplus
 }
 #endif
