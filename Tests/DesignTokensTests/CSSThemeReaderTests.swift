@@ -41,6 +41,137 @@ import TestSupport
     /// A value of nested var() fallbacks is read to at most 16 levels (as substitution reads
     /// them), not again at every level: a hostile pass's 2,000 levels took 3.5 s to classify
     /// (bench/hostile attack 14 times it). Deeper, it is a color's text, refused when used.
+    /// A new user's pass: Tailwind v4's `--alpha(var(--color-zinc-950) / 50%)` was read as not
+    /// a color, its pair left out of a passing audit. Read as Tailwind compiles it: zinc-950 at
+    /// half opacity over white, 3.7355:1 (coloraide 8.13 converting oklch(14.1% 0.005 285.823),
+    /// composited and measured with the WCAG formula in Python).
+    @Test("Tailwind's --alpha() is read as the color-mix() it compiles to")
+    func tailwindAlpha() throws {
+        #expect(CSSThemeReader.tailwindAlpha("--alpha(var(--color-zinc-950) / 50%)") == "color-mix(in oklab, var(--color-zinc-950) 50%, transparent)")
+        #expect(CSSThemeReader.tailwindAlpha("--alpha(red)") == nil)
+        #expect(CSSThemeReader.tailwindAlpha("--alpha(--alpha(#000 / 50%) / 50%)") == "color-mix(in oklab, color-mix(in oklab, #000 50%, transparent) 50%, transparent)")
+        #expect(CSSThemeReader.tailwindAlpha("--alpha(rgb(0 0 0 / 10%) / 50%") == nil)
+        let css = "@import \"tailwindcss\";\n@theme {\n  --color-background: var(--color-white);\n  --color-muted-foreground: --alpha(var(--color-zinc-950) / 50%);\n}\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(set.notes.contains("t.css: 1 value of Tailwind's --alpha(color / amount) read as color-mix(in oklab, color amount, transparent), as Tailwind compiles it"), "\(set.notes)")
+        let rules = [PairRule(foreground: try TokenPattern("--color-muted-foreground"), background: try TokenPattern("--color-background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        let pair = try #require(report.results.first)
+        #expect(abs((pair.value ?? 0) - 3.7354916615381364) < 1e-6 && !pair.passes, "\(pair.value ?? 0)")
+    }
+
+    /// A new user's pass: two daisyUI 5 `@plugin "daisyui/theme"` blocks were one mode named
+    /// after the at-rule, holding the later (dark) theme's values, and the audit passed. Each is
+    /// its `[data-theme=name]`, the default one `:root` too. With the theme's chroma lowered
+    /// into sRGB (so no gamut mapping enters the numbers), white on the light theme's primary is
+    /// 4.22937:1 and on its error 2.75002:1 (computed in Python with CSS Color 4's sample-code
+    /// OKLab matrices and the WCAG luminance; coloraide, whose OKLab matrices are recomputed,
+    /// differs by 1.4e-4).
+    @Test("daisyUI 5 theme blocks are their [data-theme] modes, the default one the base too")
+    func daisyUIThemes() throws {
+        let css = """
+        @import "tailwindcss";
+        @plugin "daisyui";
+        @plugin "daisyui/theme" {
+          name: "corporate-light";
+          default: true;
+          color-scheme: light;
+          --color-primary: oklch(58% 0.1 241.966);
+          --color-primary-content: oklch(100% 0 0);
+          --color-error: oklch(70.4% 0.1 22.216);
+          --color-error-content: oklch(100% 0 0);
+        }
+        @plugin "daisyui/theme" {
+          name: "corporate-dark";
+          prefersdark: true;
+          color-scheme: dark;
+          --color-primary: oklch(70% 0.165 254.624);
+          --color-primary-content: oklch(28% 0.091 267.935);
+        }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "app.css", content: css)])
+        #expect(set.modes == ["corporate-light", "corporate-dark"], "\(set.modes)")
+        #expect(set.notes.contains("app.css line 3: @plugin \"daisyui/theme\" named 'corporate-light' is read as [data-theme=corporate-light] and :root (default: true), as daisyUI 5 compiles it"), "\(set.notes)")
+        #expect(set.colorScheme(in: "corporate-dark") == .dark)
+        let rules = [PairRule(foreground: try TokenPattern("--color-{x}-content"), background: try TokenPattern("--color-{x}"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        func ratio(_ mode: String, _ bg: String) -> Double? {
+            report.results.first { $0.mode == mode && $0.backgroundPath == bg }?.value
+        }
+        #expect(abs((ratio("corporate-light", "--color-primary") ?? 0) - 4.229374171700615) < 1e-9)
+        #expect(abs((ratio("corporate-light", "--color-error") ?? 0) - 2.75001648142074) < 1e-9)
+        // The dark theme takes the error colors it does not set from the default theme (:root).
+        #expect(abs((ratio("corporate-dark", "--color-error") ?? 0) - 2.75001648142074) < 1e-9)
+        #expect(!report.passes)
+        // A new user's second pass: daisyUI writes its themes into `@layer base`, the default
+        // one as `:where(:root)`, so an unlayered `:root` wins in every theme, and a theme's
+        // `[data-theme]` beats the default's values. Dark text on #1d4ed8 in night is 2.9275:1,
+        // white on it in corporate 6.7016:1 (CSS Color 4 sample-code matrices in Python); the
+        // base is corporate, not audited again as `light`.
+        let css2 = ":root { --color-primary: #1d4ed8; }\n" + """
+        @plugin "daisyui/theme" {
+          name: "night";
+          prefersdark: true;
+          color-scheme: dark;
+          --color-primary: oklch(75.351% 0.138 232.661);
+          --color-primary-content: oklch(15.07% 0.027 232.661);
+        }
+        @plugin "daisyui/theme" {
+          name: "corporate";
+          default: true;
+          color-scheme: light;
+          --color-primary: oklch(58% 0.158 241.966);
+          --color-primary-content: oklch(100% 0 0);
+        }
+        """
+        let layered = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "app.css", content: css2)]), rules: rules, options: options)
+        #expect(layered.modes == ["night", "corporate"], "\(layered.modes)")
+        func ratio2(_ mode: String) -> Double? { layered.results.first { $0.mode == mode }?.value }
+        #expect(abs((ratio2("night") ?? 0) - 2.9275371533784793) < 1e-9, "\(ratio2("night") ?? 0)")
+        #expect(abs((ratio2("corporate") ?? 0) - 6.701618401398806) < 1e-9, "\(ratio2("corporate") ?? 0)")
+    }
+
+    /// A new user's pass: the later declaration won whatever its cascade layer. Unlayered rules
+    /// beat layered ones (`@layer base { :root { --fg: #111 } }` after an unlayered #aaa: the
+    /// browser shows #aaa), Tailwind's `@theme` sits in its `theme` layer, and `@layer theme,
+    /// base;` orders the layers before their blocks come (CSS Cascade 5 §6.4); `!important`
+    /// reverses the layer order.
+    @Test("cascade layers decide before source order; @theme is Tailwind's theme layer")
+    func cascadeLayers() throws {
+        func value(_ css: String, _ path: String) throws -> TokenValue? {
+            try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])[path]?.value(in: nil)
+        }
+        #expect(try value(":root { --fg: #aaaaaa; }\n@layer base { :root { --fg: #111111; } }", "--fg") == .css("#aaaaaa"))
+        #expect(try value("@import \"tailwindcss\";\n:root { --color-x: #aaaaaa; }\n@theme { --color-x: #111111; }", "--color-x") == .css("#aaaaaa"))
+        #expect(try value("@layer theme, base;\n@layer base { :root { --fg: #111111; } }\n@layer theme { :root { --fg: #aaaaaa; } }", "--fg") == .css("#111111"))
+        #expect(try value("@layer a { :root { --fg: #111111 !important; } }\n:root { --fg: #aaaaaa !important; }", "--fg") == .css("#111111"))
+        // Without layers, the later declaration still wins.
+        #expect(try value(":root { --fg: #aaaaaa; }\n:root { --fg: #111111; }", "--fg") == .css("#111111"))
+    }
+
+    /// A new user's pass: daisyUI 4's themes (`--bc: 27.807% 0.029 256.847`, used as
+    /// `oklch(var(--bc))`) were read as not colors, with no hint. They are OKLCH triplets:
+    /// --bc on --b1 (white) is 14.6792:1 (CSS Color 4 sample-code matrices and the WCAG formula
+    /// in Python: 14.679247759508222). shadcn's HSL triplets stay HSL.
+    @Test("daisyUI 4's bare OKLCH channels are read as oklch()")
+    func daisyUI4Triplets() throws {
+        #expect(CSSThemeReader.reading(of: "49.12% 0.3096 275.75").value == .css("oklch(49.12% 0.3096 275.75)"))
+        #expect(CSSThemeReader.reading(of: "0 0% 100%").value == .css("hsl(0 0% 100%)"))
+        #expect(CSSThemeReader.reading(of: "65 14 11").value == .css("65 14 11"))
+        let css = ":root, [data-theme=light] {\n  --b1: 100% 0 0;\n  --bc: 27.807% 0.029 256.847;\n}\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "daisy.css", content: css)])
+        #expect(set.notes.contains("daisy.css: 2 bare OKLCH triplets (daisyUI 4's `49.12% 0.3096 275.75`, used as oklch(var(--x))) read as oklch(…)"), "\(set.notes)")
+        let rules = [PairRule(foreground: try TokenPattern("--bc"), background: try TokenPattern("--b1"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        #expect(report.results.allSatisfy { abs(($0.value ?? 0) - 14.679247759508222) < 1e-9 } && !report.results.isEmpty, "\(report.results.map { $0.value ?? 0 })")
+    }
+
     @Test("nested var() fallbacks are classified to substitution's depth")
     func nestedFallbacksAreBounded() {
         func nested(_ d: Int, _ last: String) -> String { String(repeating: "var(--n, ", count: d) + last + String(repeating: ")", count: d) }
@@ -516,8 +647,13 @@ import TestSupport
         // rose-dark: a page toggles the class whatever the system says, so the class's modes do
         // not take the media query's values (separateSchemeSources).
         #expect(try token(set, "--b").modes == ["dark": .css("#000")])
+        // `.dark` (on the root element, as next-themes and shadcn put it) written before a
+        // `:root` of the same specificity loses to it: the page shows :root's #fff in dark, and
+        // the themes inside `.dark` inherit that (a new user's pass; this test had held #000).
         let classes = try read(".dark { --b: #000; & .theme-zinc { --a: #111; } }\n:root { --b: #fff; }\n.theme-rose { .dark & { --c: #222; } }")
-        #expect(try token(classes, "--b").modes == ["dark": .css("#000"), "zinc-dark": .css("#000"), "rose-dark": .css("#000")])
+        #expect(try token(classes, "--b").modes == ["dark": .css("#fff"), "zinc-dark": .css("#fff"), "rose-dark": .css("#fff")])
+        let after = try read(":root { --b: #fff; }\n.dark { --b: #000; & .theme-zinc { --a: #111; } }\n.theme-rose { .dark & { --c: #222; } }")
+        #expect(try token(after, "--b").modes == ["dark": .css("#000"), "zinc-dark": .css("#000"), "rose-dark": .css("#000")])
         #expect(try token(set, "--c").modes == ["rose-dark": .css("#222")])
     }
 

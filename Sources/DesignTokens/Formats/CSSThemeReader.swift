@@ -12,7 +12,7 @@ import ColorScience
 /// documentation lists every rule). Then, file by file:
 /// - a base rule (`:root`) that sets `color-scheme: light` or `color-scheme: dark` (one keyword,
 ///   as Material Theme Builder's `theme/light.css` and `theme/dark.css` do) is that mode, with a
-///   note;
+///   note; in a file with other modes (`.dark` beside it) it is also the base they inherit from;
 /// - a file that another submitted file imports with a media query
 ///   (`@import url(theme/dark.css) screen and (prefers-color-scheme: dark)`) is read inside that
 ///   query, as a browser reads it; imports are noted, never fetched;
@@ -22,9 +22,13 @@ import ColorScience
 /// - a mode whose rules set `color-scheme: light` or `dark` is that color scheme, the side
 ///   `light-dark()` takes there (`TokenSet.colorSchemes`, noted where its name says otherwise).
 ///
-/// Within a mode the later declaration wins (source order across the files in the order given),
-/// except that `!important` beats a declaration without it and a Tailwind `@theme default` value
-/// never replaces one from elsewhere; selector specificity is not compared. A repeated declaration
+/// In each mode the cascade picks a token's value among the declarations that apply there
+/// (`Merger.winner`, `Merger.inherit`): the mode's own, those of the modes it combines and the
+/// base's, for a mode styling the root element: `!important` first, then the later cascade
+/// layer (unlayered rules beat every layer, the other way round for `!important`; CSS Cascade 5
+/// §6.4; Tailwind's `@theme` is its `theme` layer), a Tailwind `@theme default` value never
+/// replacing one from elsewhere, then specificity (Selectors 4 §17), then source order across
+/// the files in the order given. A repeated declaration
 /// with the same value keeps the location of the first. Tokens keep the order in which they are
 /// first declared.
 ///
@@ -113,6 +117,8 @@ public enum CSSThemeReader: TokenFormatReader {
 
         // Walk every file: each custom property with the modes it belongs to.
         var walker = Walker()
+        // `@import "tailwindcss"` declares `@layer theme, base, components, utilities;` first.
+        if importsTailwind { for name in ["theme", "base", "components", "utilities"] { _ = walker.layerRank(name) } }
         for (index, file) in files.enumerated() {
             walker.file = file.name
             walker.fileIndex = index
@@ -162,21 +168,73 @@ public enum CSSThemeReader: TokenFormatReader {
         // before any value is merged.
         var modes: [String] = []
         var known = Set<String>()
-        for e in entries {
-            for case .mode(let m) in e.targets where known.insert(m).inserted {
+        func addModes(_ targets: [CSSModeMapping.Target], at location: TokenLocation) throws(TokenError) {
+            for case .mode(let m) in targets where known.insert(m).inserted {
                 guard modes.count < TokenFormats.maximumModes else {
-                    throw TokenError(file: e.location.file, location: e.location,
+                    throw TokenError(file: location.file, location: location,
                                      reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(m)) is one too many): each theme selector, selector of a list and media query is a mode")
                 }
                 modes.append(m)
             }
         }
+        for e in entries { try addModes(e.targets, at: e.location) }
+        // A rule that sets only `color-scheme` (`.dark { color-scheme: dark }` beside `:root`'s
+        // `light-dark()` values) is a mode too: the base's values, light-dark() taking its side.
+        for d in declaredSchemes { try addModes(d.targets, at: d.location) }
         var merger = Merger()
         for e in entries {
             for t in e.targets { merger.set(e, target: t) }
         }
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
-        notes += merger.inherit(modes: modes, conditions: walker.modeConditions)
+
+        // States no rule names but a browser shows: modes toggled apart, both on.
+        var combined: [CombinedState] = []
+        var candidatesCut = false
+        if !files.contains(where: { $0.mode != nil }) {
+            (combined, candidatesCut) = Self.combinedStates(modes: modes, conditions: walker.modeConditions)
+        }
+        for c in combined {
+            modes.append(c.name)
+            walker.modeConditions[c.name] = c.conditions
+        }
+        // The combined states get a note of their own below, not one each for what they take.
+        notes += merger.inherit(modes: modes, conditions: walker.modeConditions, silent: Set(combined.map(\.name)))
+        // A combined state that shows what a mode of fewer parts shows is that mode again.
+        var shown: [CombinedState] = []
+        for c in combined {
+            let lesser = modes.filter { $0 != c.name && walker.modeConditions[$0]?.isPart(of: c.conditions) == true }
+            if lesser.contains(where: { merger.sameValues(c.name, $0) }) {
+                merger.drop(mode: c.name)
+                modes.removeAll { $0 == c.name }
+            } else {
+                shown.append(c)
+            }
+        }
+        // Within the modes' limit, the states of a scheme and a contrast first, then those with
+        // a theme, fewer parts first (a new user's pass: 31 themes beside dark and more contrast
+        // had dropped every state, `dark + high-contrast` failing at 1.56:1 among them).
+        let room = TokenFormats.maximumModes - (modes.count - shown.count)
+        if shown.count > room || candidatesCut {
+            let ranked = shown.enumerated().sorted { a, b in
+                // (A theme last; then fewer parts.)
+                let (ta, tb) = (a.element.conditions.theme != nil ? 1 : 0, b.element.conditions.theme != nil ? 1 : 0)
+                return (ta, a.element.parts.count, a.offset) < (tb, b.element.parts.count, b.offset)
+            }.map(\.element)
+            let kept = Array(ranked.prefix(max(0, room)))
+            for c in ranked.dropFirst(max(0, room)) {
+                merger.drop(mode: c.name)
+                modes.removeAll { $0 == c.name }
+            }
+            let left = shown.count - kept.count
+            shown = shown.filter { c in kept.contains { $0.name == c.name } }
+            notes.append("the modes combine into more states than the \(TokenFormats.maximumModes) modes an audit holds\(left > 0 ? ": \(left) state\(left == 1 ? "" : "s") with a theme or of more parts \(left == 1 ? "is" : "are") not audited" : "")\(candidatesCut ? " (and states past the first \(Self.maximumCombinedCandidates) were not looked at)" : ""); the states of a color scheme and a contrast come first")
+        }
+        if !shown.isEmpty {
+            let names = shown.prefix(4).map { "'\($0.name)'" }.joined(separator: ", ") + (shown.count > 4 ? ", …" : "")
+            notes.append(shown.count == 1
+                ? "mode '\(shown[0].name)' is the state where \(shown[0].parts.map { "'\($0)'" }.joined(separator: " and ")) hold at once: no rule of the files is written for it, but a browser shows it, each token from the rule that wins the cascade there (importance, layer, specificity, then source order)"
+                : "\(shown.count) modes are states where modes toggled apart hold at once (\(names)): no rule of the files is written for them, but a browser shows them, each token from the rule that wins the cascade there (importance, layer, specificity, then source order)")
+        }
 
         // The color scheme a mode's rules declare (the last one in source order), where it is
         // not the one its name says (a `[data-theme="midnight"]` with `color-scheme: dark`).
@@ -184,15 +242,104 @@ public enum CSSThemeReader: TokenFormatReader {
         for d in declaredSchemes {
             for case .mode(let m) in d.targets where known.contains(m) { declared[m] = d }
         }
+        for c in shown {
+            if let d = c.parts.compactMap({ declared[$0] }).last { declared[c.name] = d }
+        }
         var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
         if importsTailwind { set.defaultVariables = TailwindPalette.colors }
-        for (mode, d) in declared.sorted(by: { $0.key < $1.key }) where set.colorScheme(in: mode) != d.scheme {
-            set.colorSchemes[mode] = d.scheme
+        set.baseMode = walker.baseMode
+        for (mode, d) in declared.sorted(by: { $0.key < $1.key }) {
+            // Kept where the name says it too: a declared scheme is fixed, never audited in both
+            // (`TokenAudit.inBothSchemes`).
+            defer { set.colorSchemes[mode] = d.scheme }
+            guard set.colorScheme(in: mode) != d.scheme else { continue }
             set.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(d.scheme.rawValue); light-dark() takes its \(d.scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
         }
         return set
     }
+
+    /// A state of the page where several modes hold at once and no rule is written for it
+    /// (`.dark` toggled on while the system asks for more contrast).
+    struct CombinedState {
+        /// The modes' names joined by ` + `, theme first, then color scheme, then contrast
+        /// (`dark + high-contrast`).
+        var name: String
+        var conditions: ModeConditions
+        /// The modes it combines, in the order of the name.
+        var parts: [String]
+    }
+
+    /// The states a browser shows where modes toggled apart hold at once (CSS Cascade 4 §6:
+    /// every rule whose conditions hold applies): a theme, a color scheme and a contrast from
+    /// different modes, none of them set twice. A new user's pass: `.dark` and `@media
+    /// (prefers-contrast: more) { :root { … } }` were audited apart, but with both on the page
+    /// shows the media query's black text on `.dark`'s background (1.16:1), a false pass. Modes
+    /// with parts not understood (`.card`, `.dark .x`), Primer's whole themes, and states a mode
+    /// is written for (`@media (prefers-contrast: more) { .dark { … } }`) are not combined. At
+    /// most `maximumCombinedCandidates`, fewer parts first (`cut` when more were there); the
+    /// reader keeps those that show something new within `TokenFormats.maximumModes`.
+    static func combinedStates(modes: [String], conditions: [String: ModeConditions]) -> (states: [CombinedState], cut: Bool) {
+        // Kinds: a theme, a scheme a selector sets, a contrast, a scheme the media query sets
+        // (toggled apart from a class: `.light` on a page whose system is dark, a new user's
+        // pass found `.light`'s missing value shown from the dark query, never audited).
+        func kinds(_ c: ModeConditions) -> [Int] {
+            [c.theme != nil ? 0 : nil, c.selectorScheme != nil ? 1 : nil, c.contrast != nil ? 2 : nil,
+             c.selectorScheme == nil && c.mediaScheme != nil ? 3 : nil].compactMap { $0 }
+        }
+        // A theme also written inside a scheme's class (`.dark .theme-rose`) sits on a descendant,
+        // whose own rules beat what the root's states pass down: it is not combined with them
+        // (a new user's pass: `rose + dark + high-contrast` showed colors the page never does).
+        let descendantThemes = Set(modes.compactMap { m -> String? in
+            guard let c = conditions[m], !c.ancestorParts.isEmpty else { return nil }
+            return c.theme
+        })
+        let atoms: [(name: String, conditions: ModeConditions, kind: Int)] = modes.compactMap { m in
+            guard let c = conditions[m], let n = c.parts, n == 1, c.others.isEmpty, c.ancestorParts.isEmpty,
+                  let k = kinds(c).first, !(c.theme.map(descendantThemes.contains) ?? false) else { return nil }
+            return (m, c, k)
+        }
+        var existing = modes.compactMap { conditions[$0] }
+        func named(_ list: [(conditions: ModeConditions, parts: [(String, Int)])]) -> [CombinedState] {
+            list.map { s in
+                // Beside a class's scheme, the media query's says so (`light + dark (prefers-color-scheme)`).
+                let both = s.parts.contains { $0.1 == 1 } && s.parts.contains { $0.1 == 3 }
+                let shown = s.parts.map { p in both && p.1 == 3 && !p.0.contains("prefers-color-scheme") ? "\(p.0) (prefers-color-scheme)" : p.0 }
+                return CombinedState(name: shown.joined(separator: " + "), conditions: s.conditions, parts: s.parts.map(\.0))
+            }
+        }
+        var states: [(conditions: ModeConditions, parts: [(String, Int)])] = []
+        var frontier: [(conditions: ModeConditions, parts: [(String, Int)])] = atoms.map { ($0.conditions, [($0.name, $0.kind)]) }
+        while !frontier.isEmpty {
+            var next: [(conditions: ModeConditions, parts: [(String, Int)])] = []
+            for s in frontier {
+                for a in atoms where !s.parts.contains(where: { $0.1 == a.kind }) {
+                    var c = s.conditions
+                    switch a.kind {
+                    case 0: c.theme = a.conditions.theme
+                    case 1:
+                        c.selectorScheme = a.conditions.selectorScheme
+                        (c.selectorSchemeSource, c.anySchemeSource) = (a.conditions.selectorSchemeSource, a.conditions.anySchemeSource)
+                    case 3: c.mediaScheme = a.conditions.mediaScheme
+                    default: c.contrast = a.conditions.contrast
+                    }
+                    guard !existing.contains(c) else { continue }
+                    existing.append(c)
+                    let parts = (s.parts + [(a.name, a.kind)]).sorted { $0.1 < $1.1 }
+                    guard states.count + next.count < maximumCombinedCandidates else {
+                        return (named(states + next), true)
+                    }
+                    next.append((c, parts))
+                }
+            }
+            states += next
+            frontier = next
+        }
+        return (named(states), false)
+    }
+
+    /// Most combined states looked at in one read (`combinedStates`).
+    static let maximumCombinedCandidates = 256
 
     /// Separates a mode's name from its scheme's source (`ModeConditions.target` names a mode
     /// `dark` + `schemeMarker` + `.dark`): where one name has one source, or its sources set the
@@ -209,15 +356,24 @@ public enum CSSThemeReader: TokenFormatReader {
         // Each marked name's sources, in order, and each source's winning values.
         var sources: [String: [String]] = [:], order: [String] = []
         var values: [String: [String: Slot]] = [:]
+        /// Records a marked mode name's source; false for a name without the marker.
+        func addSource(_ m: String) -> Bool {
+            guard let r = m.firstRange(of: schemeMarker) else { return false }
+            let base = String(m[..<r.lowerBound]), source = String(m[r.upperBound...])
+            if sources[base] == nil { order.append(base) }
+            if !(sources[base]?.contains(source) ?? false) { sources[base, default: []].append(source) }
+            return true
+        }
         for e in entries {
-            for case .mode(let m) in e.targets {
-                guard let r = m.firstRange(of: schemeMarker) else { continue }
-                let base = String(m[..<r.lowerBound]), source = String(m[r.upperBound...])
-                if sources[base] == nil { order.append(base) }
-                if !(sources[base]?.contains(source) ?? false) { sources[base, default: []].append(source) }
-                let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location)
+            for case .mode(let m) in e.targets where addSource(m) {
+                let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location, layer: e.layer,
+                            specificity: e.specificity, order: e.order)
                 values[m, default: [:]][e.path] = Merger.winner(values[m]?[e.path], slot)
             }
+        }
+        // A rule that sets only `color-scheme` is a source too, after those with values.
+        for d in declared {
+            for case .mode(let m) in d.targets { _ = addSource(m) }
         }
         guard !order.isEmpty else { return [] }
         var rename: [String: String] = [:], out: [String] = []
@@ -373,6 +529,18 @@ public enum CSSThemeReader: TokenFormatReader {
         var location: TokenLocation
         var fileIndex: Int
         var targets: [CSSModeMapping.Target]
+        /// Set directly in a base rule that declares its color scheme (`:root { color-scheme:
+        /// light }`), read as that mode (`Walker.finishFile()`).
+        var inSchemeBase = false
+        /// The cascade layer's rank (`Walker.layerRank`), `Int.max` outside any layer.
+        var layer: Int = .max
+        /// The rule's selector's specificity (`CSSThemeReader.specificity(of:)`).
+        var specificity: Int = 0
+        /// The specificity for the base target where it differs (daisyUI's default theme is
+        /// `:where(:root)`, 0, beside its `[data-theme=x]`).
+        var baseSpecificity: Int? = nil
+        /// Source order across the files.
+        var order: Int = 0
     }
 
     struct Walker {
@@ -383,6 +551,15 @@ public enum CSSThemeReader: TokenFormatReader {
             var selector: String? = nil
             /// The modes of the enclosing rule (nil outside any rule).
             var targets: [CSSModeMapping.Target]? = nil
+            /// The enclosing rule is a base rule read as its declared color scheme's mode.
+            var schemeBase = false
+            /// The enclosing cascade layer's full name (`a.b`), nil outside any layer.
+            var layerName: String? = nil
+            /// `Entry.baseSpecificity` for the declarations here.
+            var baseSpecificity: Int? = nil
+            /// The enclosing rule's selector's specificity (`:root`'s directly in `@theme`, which
+            /// Tailwind writes as `:root`; 0 outside any rule), computed once per rule.
+            var specificity = 0
             var themeDefault = false
             var inTheme = false
             /// The at-rule whose declarations are not tokens (`@keyframes spin`).
@@ -405,6 +582,23 @@ public enum CSSThemeReader: TokenFormatReader {
         var fileIndex = 0
         var entries: [Entry] = []
         var declaredSchemes: [DeclaredScheme] = []
+        /// Base rules read as the mode of the color scheme they declare (`finishFile()`).
+        var baseSchemes: [DeclaredScheme] = []
+        /// A mode whose values the base holds too (`TokenSet.baseMode`).
+        var baseMode: String? = nil
+        /// Cascade layers by full name, in the order they are first named (CSS Cascade 5 §6.4:
+        /// a later layer beats an earlier one, unlayered rules beat every layer, and the other
+        /// way round for `!important`).
+        var layers: [String: Int] = [:]
+        var anonymousLayers = 0
+
+        /// The rank of layer `name`, given on its first mention.
+        mutating func layerRank(_ name: String) -> Int {
+            if let r = layers[name] { return r }
+            let r = layers.count
+            layers[name] = r
+            return r
+        }
         /// The conditions of every understood mode (`CSSModeMapping.conditions`).
         var modeConditions: [String: ModeConditions] = [:]
         var notes: [String] = []
@@ -412,6 +606,8 @@ public enum CSSThemeReader: TokenFormatReader {
         var hslTripletNames: Set<String> = []
         var tripletCount = 0
         var channelCount = 0
+        var tailwindAlphaCount = 0
+        var oklchTripletCount = 0
         var importantCount = 0
         var noted: Set<String> = []
 
@@ -434,7 +630,9 @@ public enum CSSThemeReader: TokenFormatReader {
                 case .declaration(let d):
                     guard d.isCustomProperty else { continue }
                     if let skipping = context.skipping {
-                        note("skip \(file) \(skipping)", "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not theme tokens; not read")
+                        note("skip \(file) \(skipping)", Self.isForcedColors(skipping)
+                             ? "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not read: in forced colors mode the browser shows the user's system colors, which the platform sets, so there is nothing of the files' to audit"
+                             : "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not theme tokens; not read")
                         continue
                     }
                     let targets: [CSSModeMapping.Target]
@@ -463,15 +661,23 @@ public enum CSSThemeReader: TokenFormatReader {
                         hslTripletNames.insert(d.name)
                         notes.append("\(file) line \(d.position.line): '\(d.name): \(d.value)' is a bare HSL triplet with a number where a percentage is expected; read as hsl(\(d.value)), as browsers read hsl(var(\(d.name)))")
                     case .channels?: channelCount += 1
+                    case .tailwindAlpha?: tailwindAlphaCount += 1
+                    case .oklchTriplet?: oklchTripletCount += 1
                     case nil: break
                     }
                     if d.important { importantCount += 1 }
                     entries.append(Entry(path: d.name, value: reading.value, type: reading.type,
                                          important: d.important, themeDefault: context.themeDefault,
-                                         location: location(d.position), fileIndex: fileIndex, targets: targets))
+                                         location: location(d.position), fileIndex: fileIndex, targets: targets,
+                                         inSchemeBase: context.schemeBase,
+                                         layer: context.layerName.map { layerRank($0) } ?? .max,
+                                         specificity: context.specificity,
+                                         baseSpecificity: context.baseSpecificity,
+                                         order: entries.count))
                 case .rule(let r):
                     var inner = context
                     inner.selector = Self.nest(r.selector, in: context.selector)
+                    inner.specificity = CSSThemeReader.specificity(of: inner.selector)
                     if context.skipping != nil {
                         walk(r.children, context: inner)
                         continue
@@ -480,9 +686,13 @@ public enum CSSThemeReader: TokenFormatReader {
                     register(m)
                     var targets = m.targets
                     inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, r.position)
+                    inner.schemeBase = false
                     if targets == [.base], let scheme = Self.colorScheme(of: r.children) {
                         targets = [.mode(scheme)]
-                        note("scheme \(file) \(r.position.line)", "\(file) line \(r.position.line): '\(r.selector)' sets color-scheme: \(scheme); its custom properties are read as mode '\(scheme)'")
+                        inner.schemeBase = true
+                        // Noted once the file shows whether it is also the base (`finishFile`).
+                        baseSchemes.append(DeclaredScheme(scheme: CSSColorScheme(rawValue: scheme)!, targets: targets, selector: r.selector,
+                                                          location: location(r.position), fileIndex: fileIndex))
                     } else if let scheme = Self.colorScheme(of: r.children).flatMap(CSSColorScheme.init(rawValue:)) {
                         declaredSchemes.append(DeclaredScheme(scheme: scheme, targets: targets, selector: r.selector,
                                                               location: location(r.position), fileIndex: fileIndex))
@@ -490,17 +700,69 @@ public enum CSSThemeReader: TokenFormatReader {
                     inner.targets = targets
                     walk(r.children, context: inner)
                 case .atRule(let a):
-                    guard let children = a.children else { continue }
+                    guard let children = a.children else {
+                        // `@layer theme, base;` orders the layers it names (CSS Cascade 5 §6.4.2).
+                        if a.name == "layer" {
+                            for name in CSSThemeReader.splitTopLevel(a.prelude, by: ",") {
+                                let n = name.trimmingSpaces()
+                                if !n.isEmpty { _ = layerRank(context.layerName.map { "\($0).\(n)" } ?? n) }
+                            }
+                        }
+                        continue
+                    }
                     var inner = context
+                    let daisyUI = a.name == "plugin" ? Self.daisyUITheme(a.prelude, children) : nil
                     switch a.name {
+                    case "media" where Self.isForcedColors(a.prelude):
+                        // Forced colors replace the page's colors with the user's system colors
+                        // (CSS Color Adjust 1 §3), which the platform sets: nothing to audit (a new
+                        // user's pass: its `GrayText` made the whole audit a 400).
+                        inner.skipping = a.text
                     case "media", "container", "scope", "document", "-moz-document", "utility", "variant", "custom-variant":
                         inner.atRules.append(a.text)
                         inner.targets = nil
-                    case "supports", "layer":
+                    case "supports":
                         break
+                    case "layer":
+                        let n = a.prelude.trimmingSpaces()
+                        anonymousLayers += 1
+                        let own = n.isEmpty ? "\u{1}anonymous \(anonymousLayers)" : n
+                        inner.layerName = context.layerName.map { "\($0).\(own)" } ?? own
+                        _ = layerRank(inner.layerName!)
+                    case "plugin" where daisyUI != nil:
+                        // daisyUI 5's `@plugin "daisyui/theme" { name: "x"; default: true; … }`
+                        // compiles to `[data-theme=x]` in `@layer base`, and `:root` too when it is
+                        // the default (a new user's pass: two such themes were one mode, the later
+                        // one's).
+                        let theme = daisyUI!
+                        let selector = "[data-theme=\(theme.name)]"
+                        let m = CSSThemeReader.markedModeMapping(selector: selector, atRules: context.atRules)
+                        register(m)
+                        var targets = m.targets
+                        if theme.isDefault && !targets.contains(.base) {
+                            targets.insert(.base, at: 0)
+                            inner.baseSpecificity = 0
+                            if case .mode(let name)? = m.targets.first { baseMode = name }
+                        }
+                        inner.targets = targets
+                        inner.selector = selector
+                        inner.specificity = CSSThemeReader.specificity(of: selector)
+                        inner.schemeBase = false
+                        // daisyUI writes its themes into `@layer base` (a new user's pass: an
+                        // unlayered `:root { --color-primary }` wins over every theme there).
+                        if inner.layerName == nil { inner.layerName = "base"; _ = layerRank("base") }
+                        if let scheme = Self.colorScheme(of: children).flatMap(CSSColorScheme.init(rawValue:)) {
+                            declaredSchemes.append(DeclaredScheme(scheme: scheme, targets: m.targets, selector: selector,
+                                                                  location: location(a.position), fileIndex: fileIndex))
+                        }
+                        note("daisyui \(file) \(a.position.line)", "\(file) line \(a.position.line): @plugin \"daisyui/theme\" named '\(theme.name)' is read as \(selector)\(theme.isDefault ? " and :root (default: true)" : ""), as daisyUI 5 compiles it\(theme.prefersDark ? "; with prefersdark: true it is also what @media (prefers-color-scheme: dark) shows" : "")")
                     case "theme":
                         sawTheme = true
                         inner.inTheme = true
+                        if inner.selector == nil { inner.specificity = CSSThemeReader.specificity(of: ":root") }
+                        // Tailwind v4 writes `@theme` variables into its `theme` layer, which
+                        // unlayered rules (a `:root` of the stylesheet) beat.
+                        if inner.layerName == nil { inner.layerName = "theme"; _ = layerRank("theme") }
                         inner.themeDefault = a.prelude.split(separator: " ").contains("default")
                     case "keyframes", "-webkit-keyframes", "font-face", "property", "page", "counter-style",
                          "font-feature-values", "font-palette-values", "position-try", "view-transition", "starting-style":
@@ -509,6 +771,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         inner.atRules.append(a.text)
                         inner.targets = nil
                     }
+                    if inner.targets == nil { inner.schemeBase = false }
                     if inner.targets == nil, context.selector != nil, inner.skipping == nil {
                         // An at-rule nested in a style rule: the rule's selector under the at-rule.
                         let m = CSSThemeReader.markedModeMapping(selector: inner.selector, atRules: inner.atRules)
@@ -521,19 +784,50 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
 
-        /// The notes on one file's conventions, after it is walked.
+        /// The notes on one file's conventions, after it is walked; and its base rule's mode.
+        ///
+        /// A base rule that declares its color scheme is that mode when it is all the file has
+        /// (Material's `theme/light.css`). In a file with other modes (`:root { color-scheme:
+        /// light }` beside `.dark { color-scheme: dark }`) the other modes inherit from it, as
+        /// they do in a browser: its declarations are the base and that mode both (a new user's
+        /// pass: `.dark` lacked every token only `:root` set, a 400, or unresolved pairs that
+        /// passed the audit).
         mutating func finishFile() {
+            let own = entries.indices.filter { entries[$0].fileIndex == fileIndex }
+            let others = own.contains { k in
+                !entries[k].inSchemeBase && entries[k].targets.contains { if case .mode = $0 { return true }; return false }
+            } || declaredSchemes.contains { $0.fileIndex == fileIndex }
+            for b in baseSchemes {
+                note("scheme \(file) \(b.location.line)", "\(file) line \(b.location.line): '\(b.selector)' sets color-scheme: \(b.scheme.rawValue); its custom properties are read as mode '\(b.scheme.rawValue)'"
+                     + (others ? " and as the base the file's other modes inherit from" : ""))
+            }
+            // Either way the scheme is the mode's, fixed.
+            declaredSchemes += baseSchemes
+            baseSchemes = []
+            if others {
+                for k in own where entries[k].inSchemeBase && !entries[k].targets.contains(.base) {
+                    entries[k].targets.insert(.base, at: 0)
+                }
+            }
             if tripletCount > 0 {
                 notes.append("\(file): \(tripletCount) bare HSL triplet\(tripletCount == 1 ? "" : "s") (shadcn's `0 0% 100%`, used as `hsl(var(--x))`) read as hsl(…)")
             }
             if channelCount > 0 {
                 notes.append("\(file): \(channelCount) channel triplet\(channelCount == 1 ? "" : "s") (Material's `65 14 11`, used as `rgb(var(--x-rgb))`) kept as text for var() substitution, token type 'channels': not a color by itself")
             }
+            if oklchTripletCount > 0 {
+                notes.append("\(file): \(oklchTripletCount) bare OKLCH triplet\(oklchTripletCount == 1 ? "" : "s") (daisyUI 4's `49.12% 0.3096 275.75`, used as oklch(var(--x))) read as oklch(…)")
+            }
+            if tailwindAlphaCount > 0 {
+                notes.append("\(file): \(tailwindAlphaCount) value\(tailwindAlphaCount == 1 ? "" : "s") of Tailwind's --alpha(color / amount) read as color-mix(in oklab, color amount, transparent), as Tailwind compiles it")
+            }
             if importantCount > 0 {
                 notes.append("\(file): \(importantCount) custom propert\(importantCount == 1 ? "y" : "ies") marked !important; the flag only decides which declaration wins")
             }
             tripletCount = 0
             channelCount = 0
+            tailwindAlphaCount = 0
+            oklchTripletCount = 0
             importantCount = 0
         }
 
@@ -564,6 +858,30 @@ public enum CSSThemeReader: TokenFormatReader {
             }.joined(separator: ", ")
         }
 
+        /// A daisyUI 5 theme block (`@plugin "daisyui/theme" { name: "corporate"; default: true;
+        /// prefersdark: false; … }`, daisyui.com/docs/themes): its name (letters, digits, `-`,
+        /// `_`) and flags; nil for another plugin or a theme without a usable name.
+        static func daisyUITheme(_ prelude: String, _ nodes: [CSSStylesheet.Node]) -> (name: String, isDefault: Bool, prefersDark: Bool)? {
+            let p = prelude.trimmingSpaces()
+            guard p == "\"daisyui/theme\"" || p == "'daisyui/theme'" else { return nil }
+            var fields: [String: String] = [:]
+            for case .declaration(let d) in nodes where !d.isCustomProperty {
+                var v = d.value.trimmingSpaces()
+                if v.count >= 2, let f = v.first, f == v.last, f == "\"" || f == "'" { v = String(v.dropFirst().dropLast()) }
+                fields[d.name.lowercased()] = v
+            }
+            guard let name = fields["name"], !name.isEmpty, name.count <= 64,
+                  name.unicodeScalars.allSatisfy({ CSSThemeReader.isNameByte(UInt8(truncatingIfNeeded: $0.value)) && $0.isASCII }) else { return nil }
+            return (name, fields["default"]?.lowercased() == "true", fields["prefersdark"]?.lowercased() == "true")
+        }
+
+        /// Whether a media query's text asks for forced colors (`(forced-colors: active)`, not
+        /// `none` nor `not (…)`).
+        static func isForcedColors(_ text: String) -> Bool {
+            let t = text.lowercased().replacingAll(" ", with: "")
+            return t.contains("forced-colors:active") && !t.contains("not(forced-colors") && !t.hasPrefix("not")
+        }
+
         /// `color-scheme: light` or `dark` (optionally with `only`) among a rule's declarations.
         static func colorScheme(of nodes: [CSSStylesheet.Node]) -> String? {
             var found: String? = nil
@@ -582,6 +900,12 @@ public enum CSSThemeReader: TokenFormatReader {
         var important: Bool
         var themeDefault: Bool
         var location: TokenLocation
+        /// The cascade layer's rank (`Walker.layerRank`), `Int.max` outside any layer.
+        var layer: Int = .max
+        /// The selector's specificity (`CSSThemeReader.specificity(of:)`).
+        var specificity: Int = 0
+        /// Source order across the files (the entry's index).
+        var order: Int = 0
     }
 
     struct Merger {
@@ -603,7 +927,8 @@ public enum CSSThemeReader: TokenFormatReader {
                 tokens[e.path] = Token(path: e.path, first: e.location)
                 order.append(e.path)
             }
-            let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location)
+            let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location, layer: e.layer,
+                            specificity: target == .base ? e.baseSpecificity ?? e.specificity : e.specificity, order: e.order)
             if e.type != nil { tokens[e.path]!.type = e.type }
             switch target {
             case .base:
@@ -622,43 +947,116 @@ public enum CSSThemeReader: TokenFormatReader {
         /// after its selector combines the parts of it (`.dark.hc` takes from `dark` and `.hc`);
         /// one under an at-rule not understood combines nothing.
         /// A new user's pass: `dark-high-contrast` had the base's `#ffffff` background, not dark's.
-        mutating func inherit(modes: [String], conditions: [String: ModeConditions]) -> [String] {
+        /// Returns the notes on what each mode takes, none for the modes in `silent`.
+        mutating func inherit(modes: [String], conditions: [String: ModeConditions], silent: Set<String> = []) -> [String] {
             var lines: [String] = []
+            // Each mode's own declarations, before any mode takes values from another.
+            var own: [String: [String: Slot]] = [:]
+            for path in order {
+                let t = tokens[path]!
+                for m in t.ownModes { own[path, default: [:]][m] = t.modes[m] }
+            }
+            // Two passes: the states of the element the base styles first, so that a state on a
+            // descendant (`.dark .card`) inherits what they show after the cascade.
+            func sameElement(_ c: ModeConditions) -> Bool { c.ancestorParts.isEmpty && c.others.isEmpty && c.parts != nil }
+            for pass in 0..<2 {
             for (index, mode) in modes.enumerated() {
-                guard let own = conditions[mode] else { continue }
+                guard let cond = conditions[mode], sameElement(cond) == (pass == 0) else { continue }
                 // A mode whose parts are all the element's own comes first: its rules match the
                 // element, and beat what an ancestor's pass down (`.card` over `.dark` in
                 // `.dark .card`, whatever their order: a new user's pass); then the one of most
                 // conditions, the later on ties.
                 let parents = modes.enumerated().compactMap { (i, m) -> (Int, Int, Int, String)? in
-                    guard i != index, let c = conditions[m], c.isPart(of: own), let n = c.parts else { return nil }
-                    return (c.partNames.isDisjoint(with: own.ancestorParts) ? 1 : 0, n, i, m)
+                    guard i != index, let c = conditions[m], c.isPart(of: cond), let n = c.parts else { return nil }
+                    return (c.partNames.isDisjoint(with: cond.ancestorParts) ? 1 : 0, n, i, m)
                 }.sorted { ($0.0, $0.1, $0.2) > ($1.0, $1.1, $1.2) }.map(\.3)
+                if pass == 0 {
+                    // A state of the element the base's rules style too (a scheme or theme on
+                    // the root, a media query): every rule whose conditions hold applies to it,
+                    // and the cascade picks each token's value (`winner`: importance, layer,
+                    // specificity, order), the base's `:root` among them. A new user's pass: a
+                    // later `@media (prefers-contrast: more)` rule lost to an earlier one for
+                    // dark and more contrast, a later `:root` to an earlier media query's, and
+                    // an unlayered `:root` to a layered `.dark`, three false passes.
+                    var taken = 0, overridden = 0
+                    for path in order {
+                        let mine = own[path]?[mode]
+                        var best = mine
+                        for p in parents { if let slot = own[path]?[p] { best = Self.winner(best, slot) } }
+                        guard var chosen = best else { continue }
+                        if let base = tokens[path]!.base { chosen = Self.winner(chosen, base) }
+                        // The same value as the mode's own rule: reported where the mode writes it.
+                        if let m = mine, m.value == chosen.value { chosen = m }
+                        if mine == nil {
+                            if tokens[path]!.modes[mode] == nil { tokens[path]!.modeOrder.append(mode) }
+                            taken += 1
+                        } else if chosen.order != mine!.order {
+                            overridden += 1
+                        }
+                        tokens[path]!.modes[mode] = chosen
+                    }
+                    if taken > 0 && !silent.contains(mode) {
+                        lines.append("mode '\(mode)' takes \(taken) value\(taken == 1 ? "" : "s") it does not set from \(parents.isEmpty ? "the base" : parents.map { "'\($0)'" }.joined(separator: ", ")), whose rules apply there too")
+                    }
+                    if overridden > 0 {
+                        lines.append("in mode '\(mode)', \(overridden) value\(overridden == 1 ? "" : "s") its own rules set \(overridden == 1 ? "is" : "are") overridden by a rule that applies there too and wins the cascade (later, more specific, !important or in a later layer)\(parents.isEmpty ? " (the base's)" : "")")
+                    }
+                    continue
+                }
                 guard !parents.isEmpty else { continue }
                 var taken = 0
                 for path in order where tokens[path]!.modes[mode] == nil {
-                    // Only a parent's own value (taken before this mode's turn: modes are
-                    // visited in order, so a parent later in the list has not inherited yet;
-                    // what it would inherit is a parent of this mode too).
-                    guard let from = parents.first(where: { tokens[path]!.ownModes.contains($0) }) else { continue }
-                    tokens[path]!.modes[mode] = tokens[path]!.modes[from]
+                    // A parent's own value, or what the cascade gave a parent on the element the
+                    // base styles (the first pass: `.dark` after a later `:root` shows `:root`'s).
+                    func value(_ p: String) -> Slot? {
+                        if let c = conditions[p], sameElement(c) { return tokens[path]!.modes[p] }
+                        return own[path]?[p]
+                    }
+                    guard let from = parents.first(where: { value($0) != nil }) else { continue }
+                    tokens[path]!.modes[mode] = value(from)
                     tokens[path]!.modeOrder.append(mode)
                     taken += 1
                 }
-                if taken > 0 {
+                if taken > 0 && !silent.contains(mode) {
                     lines.append("mode '\(mode)' takes \(taken) value\(taken == 1 ? "" : "s") it does not set from \(parents.map { "'\($0)'" }.joined(separator: ", ")), whose rules apply there too")
                 }
+            }
             }
             return lines
         }
 
-        /// The declaration that wins: `!important` first, then not `@theme default`, then the later.
+        /// Whether every token has the same value in modes `a` and `b` (their own or inherited,
+        /// else the base).
+        func sameValues(_ a: String, _ b: String) -> Bool {
+            order.allSatisfy { path in
+                let t = tokens[path]!
+                return (t.modes[a] ?? t.base)?.value == (t.modes[b] ?? t.base)?.value
+            }
+        }
+
+        /// Removes mode `m` from every token.
+        mutating func drop(mode m: String) {
+            for path in order where tokens[path]!.modes[m] != nil {
+                tokens[path]!.modes[m] = nil
+                tokens[path]!.modeOrder.removeAll { $0 == m }
+                tokens[path]!.ownModes.remove(m)
+            }
+        }
+
+        /// The declaration that wins: `!important` first, then the later cascade layer (unlayered
+        /// last; the earlier for `!important`, CSS Cascade 5 §6.4), then not `@theme default`,
+        /// then the higher specificity (Selectors 4 §17), then the later in source order. A new
+        /// user's pass: `@layer base { :root { --foreground: #111 } }` after an unlayered
+        /// `:root`'s #aaa had won, though the browser shows #aaa (2.32:1).
         static func winner(_ old: Slot?, _ new: Slot) -> Slot {
             guard let old else { return new }
             if old.important != new.important { return old.important ? old : new }
+            if old.layer != new.layer { return (old.important ? old.layer < new.layer : old.layer > new.layer) ? old : new }
             if old.themeDefault != new.themeDefault { return old.themeDefault ? new : old }
-            if old.value == new.value { return old }
-            return new
+            var w = old.specificity != new.specificity ? (old.specificity > new.specificity ? old : new) : (old.order > new.order ? old : new)
+            // The same value written twice keeps the place it was first written, for reports.
+            if old.value == new.value { w.location = old.order <= new.order ? old.location : new.location }
+            return w
         }
 
         /// `hsl(var(--x))` and `hsl(var(--x) / a)` where `--x` is a bare HSL triplet read as
@@ -689,6 +1087,63 @@ public enum CSSThemeReader: TokenFormatReader {
         }
     }
 
+    /// A selector's specificity (Selectors 4 §17) packed as `a·10⁶ + b·10³ + c` (ids; classes,
+    /// attributes and pseudo-classes; types and pseudo-elements), each part at most 999; for a
+    /// list, its highest. `:where()` counts nothing, `:is()`, `:not()` and `:has()` their most
+    /// specific argument. Nil selector (declarations outside any rule): 0.
+    static func specificity(of selector: String?) -> Int {
+        guard let selector else { return 0 }
+        return splitTopLevel(selector, by: ",").map { compoundSpecificity(Substring($0)) }.max() ?? 0
+    }
+
+    private static func compoundSpecificity(_ text: Substring, depth: Int = 0) -> Int {
+        var (a, b, c) = (0, 0, 0)
+        let chars = Array(text)
+        var i = 0
+        func isName(_ ch: Character) -> Bool { ch.isLetter || ch.isNumber || ch == "-" || ch == "_" || !ch.isASCII }
+        func skipName() { while i < chars.count, isName(chars[i]) || chars[i] == "\\" { i += chars[i] == "\\" ? 2 : 1 } }
+        while i < chars.count {
+            let ch = chars[i]
+            switch ch {
+            case "#": i += 1; skipName(); a += 1
+            case ".": i += 1; skipName(); b += 1
+            case "[":
+                var depthBracket = 0
+                while i < chars.count { if chars[i] == "[" { depthBracket += 1 } else if chars[i] == "]" { depthBracket -= 1; if depthBracket == 0 { break } }; i += 1 }
+                i += 1; b += 1
+            case ":":
+                i += 1
+                let element = i < chars.count && chars[i] == ":"
+                if element { i += 1 }
+                let start = i
+                skipName()
+                let name = String(chars[start..<i]).lowercased()
+                var argument: Substring? = nil
+                if i < chars.count, chars[i] == "(" {
+                    var d = 0, j = i
+                    while j < chars.count { if chars[j] == "(" { d += 1 } else if chars[j] == ")" { d -= 1; if d == 0 { break } }; j += 1 }
+                    argument = Substring(String(chars[(i + 1)..<min(j, chars.count)]))
+                    i = min(j + 1, chars.count)
+                }
+                if element || ["before", "after", "first-line", "first-letter", "marker", "placeholder", "selection", "backdrop"].contains(name) {
+                    c += 1
+                } else if name == "where" {
+                    continue
+                } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(name), let argument, depth < 8 {
+                    let best = splitTopLevel(String(argument), by: ",").map { compoundSpecificity(Substring($0), depth: depth + 1) }.max() ?? 0
+                    (a, b, c) = (a + best / 1_000_000, b + best / 1000 % 1000, c + best % 1000)
+                } else {
+                    b += 1
+                }
+            case "*", " ", ">", "+", "~", "\t", "\n", "&", "|":
+                i += 1
+            default:
+                if isName(ch) { skipName(); c += 1 } else { i += 1 }
+            }
+        }
+        return min(a, 999) * 1_000_000 + min(b, 999) * 1000 + min(c, 999)
+    }
+
     /// `hsl(var(--x))` → (`--x`, nil); `hsl(var(--x) / 50%)` → (`--x`, `50%`); also `hsla`.
     static func hslReference(_ text: String) -> (String, String?)? {
         let lower = text.lowercased()
@@ -710,7 +1165,7 @@ public enum CSSThemeReader: TokenFormatReader {
     // MARK: Values
 
     /// A value's convention undone by `reading(of:)`.
-    enum Convention { case hslTriplet, hslTripletWithNumbers, channels }
+    enum Convention { case hslTriplet, hslTripletWithNumbers, channels, tailwindAlpha, oklchTriplet }
 
     struct Reading {
         var value: TokenValue
@@ -751,6 +1206,37 @@ public enum CSSThemeReader: TokenFormatReader {
     ]
     static let wideKeywords: Set<String> = ["inherit", "initial", "unset", "revert", "revert-layer"]
 
+    /// Tailwind CSS v4's `--alpha(<color> / <amount>)` (tailwindcss.com/docs/functions-and-directives,
+    /// "--alpha()"), which Tailwind compiles to `color-mix(in oklab, <color> <amount>,
+    /// transparent)`: every occurrence rewritten so, or nil when one is not of that form (a new
+    /// user's pass: the token was read as not a color and its pair vanished from a passing audit).
+    static func tailwindAlpha(_ text: String, depth: Int = 0) -> String? {
+        var out = "", rest = Substring(text), rewrites = 0
+        while let r = rest.range(of: "--alpha(") {
+            guard rewrites < 64 else { return nil }
+            out += rest[..<r.lowerBound]
+            var depth = 1, i = r.upperBound
+            while i < rest.endIndex, depth > 0 {
+                if rest[i] == "(" { depth += 1 } else if rest[i] == ")" { depth -= 1 }
+                if depth > 0 { i = rest.index(after: i) }
+            }
+            guard depth == 0 else { return nil }
+            let parts = splitTopLevel(String(rest[r.upperBound..<i]), by: "/")
+            guard parts.count == 2 else { return nil }
+            var (color, amount) = (parts[0].trimmingSpaces(), parts[1].trimmingSpaces())
+            guard !color.isEmpty, !amount.isEmpty else { return nil }
+            // `--alpha(--alpha(#000 / 50%) / 50%)`: the inner one first, a few levels deep.
+            if color.contains("--alpha(") {
+                guard depth < 4, let inner = tailwindAlpha(color, depth: depth + 1) else { return nil }
+                color = inner
+            }
+            out += "color-mix(in oklab, \(color) \(amount), transparent)"
+            rewrites += 1
+            rest = rest[rest.index(after: i)...]
+        }
+        return out + rest
+    }
+
     static func reading(of text: String, fallbackDepth: Int = 0) -> Reading {
         if text.isEmpty { return Reading(value: .other(type: "empty"), type: nil, convention: nil) }
         if let (name, args) = singleFunction(text), name.lowercased() == "var" {
@@ -770,6 +1256,9 @@ public enum CSSThemeReader: TokenFormatReader {
                 }
             }
         }
+        if text.contains("--alpha("), let mixed = tailwindAlpha(text) {
+            return Reading(value: .css(mixed), type: nil, convention: .tailwindAlpha)
+        }
         // A color function is a color whatever its arguments, `var()` among them: one the parser
         // refuses (`hsl(240 5% 1e308%)`) is kept so that a pair of it says why (a hostile pass:
         // it was skipped as not a color, and its pair vanished). It is not parsed to be
@@ -785,6 +1274,12 @@ public enum CSSThemeReader: TokenFormatReader {
             }
             if words.allSatisfy({ !$0.hasSuffix("%") }) {
                 return Reading(value: .css(text), type: "channels", convention: .channels)
+            }
+            // daisyUI 4's bare OKLCH channels (`--p: 49.12% 0.3096 275.75`, used as
+            // `oklch(var(--p))`): a lightness percentage, then chroma and hue as numbers (a new
+            // user's pass: read as not a color, with no hint why).
+            if words[0].hasSuffix("%") && !words[1].hasSuffix("%") && !words[2].hasSuffix("%") && couldBeColor("oklch(\(text))") {
+                return Reading(value: .css("oklch(\(text))"), type: nil, convention: .oklchTriplet)
             }
             // One of saturation and lightness without `%` (shadcn's slate dark `--ring: 212.7
             // 26.8% 83.9`): `hsl(var(--ring))` is still a color for browsers, which read a number
@@ -821,10 +1316,24 @@ public enum CSSThemeReader: TokenFormatReader {
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
     static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
 
+    /// A palette step written as a name and digits (`grey50`, `gray-500`): the name (one
+    /// trailing `-` dropped) and the step, as written; nil when the text does not end in digits
+    /// after a name, or holds a function.
+    static func paletteStep(_ text: String) -> (name: Substring, step: Substring)? {
+        guard !text.contains("("), let digit = text.firstIndex(where: { ("0"..."9").contains($0) }),
+              digit != text.startIndex else { return nil }
+        let step = text[digit...]
+        guard step.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        var name = text[..<digit]
+        if name.last == "-" { name = name.dropLast() }
+        return (name, step)
+    }
+
     /// Whether `text`, which the parser refused, is a color mistyped: a hash of 1 to 16 letters
     /// and digits that is not a hex color (`#fffff`, `#12345`, `#ggg`), or one word of 4 or more
     /// letters one edit (Levenshtein) from a CSS named color (`whte`, `balck`) and not a keyword
-    /// in `keywordsNearColorNames`.
+    /// in `keywordsNearColorNames`, or a palette step of such a name or a color's (`grey50`,
+    /// `gray-500`: `paletteStep`).
     static func misspeltColor(_ text: String) -> Bool {
         func alphanumeric(_ s: Substring) -> Bool {
             s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
@@ -834,6 +1343,14 @@ public enum CSSThemeReader: TokenFormatReader {
             return (1...16).contains(rest.count) && alphanumeric(rest)
         }
         let lower = text.lowercased()
+        // A palette step written without var() (`grey50`, `gray-500`: a new user's pass, skipped
+        // as not a color while the audit passed): a color name, or one a letter off, and digits.
+        if lower.count <= 32, let (name, _) = paletteStep(lower), name.count >= 3, alphanumeric(name),
+           name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }),
+           let near = CSSColorParser.namedColorSuggestions(for: String(name), limit: 1).first,
+           NameSuggestions.distance(Array(name.unicodeScalars), Array(near.lowercased().unicodeScalars)) <= 1 {
+            return true
+        }
         guard lower.count >= 4, lower.count <= 32, alphanumeric(Substring(lower)), lower.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }),
               !keywordsNearColorNames.contains(lower), let near = CSSColorParser.namedColorSuggestions(for: lower, limit: 1).first else { return false }
         return NameSuggestions.distance(Array(lower.unicodeScalars), Array(near.lowercased().unicodeScalars)) == 1
@@ -1207,6 +1724,8 @@ extension CSSThemeReader {
         }
         var theme: String?
         var contrast: String?
+        /// `p3` or `rec2020` under `@media (color-gamut: …)`.
+        var gamut: String?
         var primerLight: String?
         var primerDark: String?
         /// The selector's parts that name no theme, scheme or contrast (`.hc`, `.card`,
@@ -1227,6 +1746,7 @@ extension CSSThemeReader {
 
         static func == (a: ModeConditions, b: ModeConditions) -> Bool {
             a.mediaScheme == b.mediaScheme && a.selectorScheme == b.selectorScheme && a.theme == b.theme && a.contrast == b.contrast
+                && a.gamut == b.gamut
                 && a.primerLight == b.primerLight && a.primerDark == b.primerDark && a.others == b.others
         }
 
@@ -1234,7 +1754,10 @@ extension CSSThemeReader {
         /// themes, whose modes are whole themes, combined with nothing.
         var parts: Int? {
             guard primerLight == nil, primerDark == nil else { return nil }
-            return (theme == nil ? 0 : 1) + (scheme == nil ? 0 : 1) + (contrast == nil ? 0 : 1) + others.count
+            // A scheme set by a selector and another by the media query (`.light` on a page
+            // whose system is dark) are two parts.
+            return (theme == nil ? 0 : 1) + (scheme == nil ? 0 : 1) + (selectorScheme != nil && mediaScheme != nil ? 1 : 0)
+                + (contrast == nil ? 0 : 1) + (gamut == nil ? 0 : 1) + others.count
         }
 
         /// Whether these conditions hold wherever `other`'s do and are fewer: a rule for them
@@ -1245,8 +1768,11 @@ extension CSSThemeReader {
             // A scheme set another way is another state (`.dark` is not in the media query's
             // `dark-high-contrast`).
             let sameSource = anySchemeSource || other.anySchemeSource || schemeSource == other.schemeSource
-            return (theme == nil || theme == other.theme) && (scheme == nil || (scheme == other.scheme && sameSource))
-                && (contrast == nil || contrast == other.contrast) && others.isSubset(of: other.others)
+            // The media query's scheme holds in a state whatever class is also set.
+            let mediaPart = selectorScheme == nil && mediaScheme != nil && mediaScheme == other.mediaScheme
+            return (theme == nil || theme == other.theme) && (scheme == nil || (scheme == other.scheme && sameSource) || mediaPart)
+                && (contrast == nil || contrast == other.contrast) && (gamut == nil || gamut == other.gamut)
+                && others.isSubset(of: other.others)
         }
 
         var target: CSSModeMapping.Target {
@@ -1260,6 +1786,7 @@ extension CSSThemeReader {
                 if let scheme { parts.append(scheme) }
             }
             if let contrastPart { parts.append(contrastPart) }
+            if let gamut { parts.append(gamut) }
             guard !parts.isEmpty else { return .base }
             // A scheme's source rides along after `schemeMarker` until the reader knows whether
             // two sources of one name hold different values (`CSSThemeReader.separateSchemeSources`).
@@ -1297,6 +1824,11 @@ extension CSSThemeReader {
                     case ("prefers-contrast", "more"), ("prefers-contrast", "high"): c.contrast = "more"
                     case ("prefers-contrast", "less"), ("prefers-contrast", "low"): c.contrast = "less"
                     case ("prefers-contrast", "no-preference"): break
+                    // Wide-gamut displays (Radix Colors' `display-p3` blocks): a state of its own,
+                    // `dark-p3`, that takes what it does not set from `dark` (a new user's pass:
+                    // each selector of Radix's list had become a mode named after the query).
+                    case ("color-gamut", "p3"), ("color-gamut", "rec2020"): c.gamut = kv[1]
+                    case ("color-gamut", "srgb"): break
                     default: return nil
                     }
                 } else {

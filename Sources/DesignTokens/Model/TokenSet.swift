@@ -140,6 +140,9 @@ public struct TokenSet: Sendable {
     /// are not tokens (no pattern matches them), and a token or a request's `variables` of the
     /// same name wins.
     public var defaultVariables: [String: String] = [:]
+    /// The mode whose values the base holds too (daisyUI's `default: true` theme, written as
+    /// `:where(:root)` and `[data-theme=x]`): the base is not audited again beside it.
+    public var baseMode: String? = nil
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
                 bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
