@@ -153,7 +153,14 @@ public final class TokenResolver: @unchecked Sendable {
             // Channel triplets (`--x-rgb: 65 14 11`), numbers, percentages and angles are text
             // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
             return .failure(.notAColor(type: token.type ?? "number"))
-        case .css(let text):
+        case .css(let written):
+            var text = written
+            if written.contains("{"), set.format == .tokensStudio || set.format == .styleDictionary {
+                switch embeddedReferences(written, mode: mode, chain: here, token: token, location: location) {
+                case .success(let t): text = t
+                case .failure(let f): return .failure(f)
+                }
+            }
             let context = CSSColorContext(colorScheme: colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil)
             var substituted: String? = nil
@@ -175,11 +182,65 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
-                let near = CSSColorParser.namedColorSuggestions(for: text, limit: 1).first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+                var near = CSSColorParser.namedColorSuggestions(for: text, limit: 1).first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+                // A palette step without var() (`gray-500`): say how a palette is referred to.
+                if let (name, step) = CSSThemeReader.paletteStep(text) {
+                    near = "; a palette step is referred to with var(), as var(--color-\(name.lowercased().replacingOccurrences(of: "-", with: ""))-\(step)) for Tailwind's palette"
+                }
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
                                                   reason: "\(TokenError.quoted(text)) is not a color: \(error.message)\(near)\(via)")))
             }
         }
+    }
+
+    /// Most `{reference}`s one value may embed.
+    static let maximumEmbeddedReferences = 16
+
+    /// A Tokens Studio (or Style Dictionary) value with references inside it, as Tokens Studio
+    /// writes translucent colors (`rgba({colors.black}, 0.45)`, docs.tokens.studio, "Color
+    /// tokens"; a new user's pass: a 400, "unexpected '{' inside rgba()"): each `{path}` (a
+    /// trailing `.value` dropped) replaced by the CSS text of that token in `mode`, then
+    /// Tokens Studio's `rgba(<color>, <alpha>)` written as CSS's `rgb(from <color> r g b /
+    /// <alpha>)` (CSS Color 5 §4). Cycles and chains are followed as for aliases; the text
+    /// added counts against `maximumSubstitutedCharacters`.
+    private func embeddedReferences(_ text: String, mode: String?, chain: [String], token: DesignToken,
+                                    location: TokenLocation) -> Result<String, ResolutionFailure> {
+        var out = "", rest = Substring(text), count = 0
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            var path = String(rest[rest.index(after: open)..<close])
+            guard !path.isEmpty, !path.contains("{") else { break }
+            count += 1
+            guard count <= Self.maximumEmbeddedReferences else {
+                return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                                  reason: "embeds more than \(Self.maximumEmbeddedReferences) {references} in one value")))
+            }
+            if path.hasSuffix(".value") { path.removeLast(6) }
+            switch follow(path, mode: mode, chain: chain) {
+            case .success(let r): out += rest[..<open] + r.css
+            case .failure(let f): return .failure(f)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        substitutedGrowth += Swift.max(0, out.utf8.count - text.utf8.count)
+        guard substitutedGrowth <= Self.maximumSubstitutedCharacters else {
+            return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                              reason: "{references} in the files' colors add more than \(Self.maximumSubstitutedCharacters) characters in all to the text to read; this token was not read")))
+        }
+        // `rgba(<color>, <alpha>)`: two arguments, the first a color (not a number).
+        let lower = out.lowercased()
+        if (lower.hasPrefix("rgba(") || lower.hasPrefix("rgb(")) && out.hasSuffix(")") {
+            let inner = String(out[out.index(after: out.firstIndex(of: "(")!)..<out.index(before: out.endIndex)])
+            let args = CSSThemeReader.splitTopLevel(inner, by: ",")
+            if args.count == 2 {
+                let color = args[0].trimmingCharacters(in: .whitespaces), alpha = args[1].trimmingCharacters(in: .whitespaces)
+                if let first = color.unicodeScalars.first, !("0"..."9").contains(first), first != ".", first != "-", first != "+" {
+                    return .success("rgb(from \(color) r g b / \(alpha))")
+                }
+            }
+        }
+        return .success(out)
     }
 
     /// The custom properties of `mode` for var() inside CSS values: every `--` token's text
