@@ -409,6 +409,9 @@ struct TokensAuditTests {
         // Following it works.
         let fixed = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("preset", "shadcn"), ("variables", .object(["--brand": "#0066cc"]))]))
         #expect(fixed.status == 200, "\(fixed.text.prefix(300))")
+        // A reason ending in a question is not followed by a stray period ("'white'?. To audit").
+        let typo = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root { --primary: #1d4ed8; --primary-foreground: whte; }", headers: ["Content-Type": "text/css"]), 400)
+        #expect(typo["detail"]?.string?.contains("did you mean the CSS color 'white'? To audit the other pairs") == true, "\(typo)")
     }
 
     @Test("the readers' notes are in the text, JUnit and SARIF reports too, not only in JSON")

@@ -563,6 +563,133 @@ import Testing
         #expect(dark.count == 2 && dark.allSatisfy { $0.suggestionConflict != nil }, "\(dark.map { ($0.mode ?? "", $0.suggestionText ?? "", $0.suggestionConflict ?? "") })")
     }
 
+    /// A new user's pass: `:root { color-scheme: light }` beside `.dark { color-scheme: dark }`
+    /// made the base a mode `light` that `.dark` did not inherit from, so every token only
+    /// `:root` set had no dark value: a 400, or with `unresolved=report` unresolved pairs and a
+    /// passing audit. A browser shows `.dark`'s #18181b under `:root`'s #71717a there, 3.67:1
+    /// (WCAG formula in Python: 3.6659). The same with the schemes the other way round.
+    @Test("a base that declares its color-scheme is still the base other modes inherit from")
+    func baseWithColorSchemeIsInherited() throws {
+        let theme = """
+        :root {
+          color-scheme: light;
+          --background: #ffffff;
+          --muted-foreground: #71717a;
+        }
+        .dark {
+          color-scheme: dark;
+          --background: #18181b;
+        }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: theme)])
+        #expect(set.notes.contains("t.css line 1: ':root' sets color-scheme: light; its custom properties are read as mode 'light' and as the base the file's other modes inherit from"), "\(set.notes)")
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        #expect(report.modes == ["light", "dark"], "\(report.modes)")
+        let dark = try #require(report.results.first { $0.mode == "dark" })
+        #expect(dark.foreground?.color.hex == "#71717a" && dark.background?.color.hex == "#18181b")
+        #expect(abs((dark.value ?? 0) - 3.665869633200011) < 1e-9 && !dark.passes, "\(dark.value ?? 0)")
+        // A dark base beside `.light`: the light mode takes the base's #777777 on its own white
+        // (4.478:1, failing), and the base is audited as `dark` (4.689:1 on black).
+        let flipped = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { color-scheme: dark; --background: #000; --muted-foreground: #777; }\n.light { color-scheme: light; --background: #fff; }\n")])
+        let both = try TokenAudit.run(flipped, rules: rules, options: options)
+        let light = try #require(both.results.first { $0.mode == "light" }, "\(both.modes)")
+        #expect(abs((light.value ?? 0) - 4.478089453577214) < 1e-9 && !light.passes, "\(light.value ?? 0)")
+        let darkBase = try #require(both.results.first { $0.mode == "dark" }, "\(both.modes)")
+        #expect(abs((darkBase.value ?? 0) - 4.68949989000882) < 1e-9 && darkBase.passes)
+        // Alone in its file (Material's theme/light.css) the rule stays just its mode.
+        let alone = try CSSThemeReader.read([TokenFile(name: "light.css", content: ":root { color-scheme: light; --background: #fff; }\n")])
+        #expect(alone.modes == ["light"] && alone.tokens.first?.base == nil, "\(alone.modes) \(String(describing: alone.tokens.first?.base))")
+    }
+
+    /// A new user's pass: with `light-dark()` values, `:root { color-scheme: light }` alone
+    /// was audited in a base-less `dark` too (a 400: no value there), and beside a `.dark {
+    /// color-scheme: dark }` that sets nothing else, `.dark` was no mode at all. Alone, only the
+    /// light side can show (#767676 on #fff, 4.54:1); the class shows the dark sides of `:root`'s
+    /// values: #4b5563 on #0a0a0a, 2.62:1 (WCAG formula in Python: 2.6197).
+    @Test("light-dark() under a declared color-scheme: one side alone, both beside a class that sets only color-scheme")
+    func lightDarkUnderDeclaredScheme() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let alone = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { color-scheme: light; --background: light-dark(#ffffff, #121212); --muted-foreground: light-dark(#767676, #333333); }")]), rules: rules, options: options)
+        #expect(alone.modes == ["light"], "\(alone.modes)")
+        #expect(abs((alone.results.first?.value ?? 0) - 4.542224959605253) < 1e-9)
+        let toggled = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { color-scheme: light; --background: light-dark(#ffffff, #0a0a0a); --muted-foreground: light-dark(#6b7280, #4b5563); }\n.dark { color-scheme: dark; }\n")]), rules: rules, options: options)
+        #expect(toggled.modes == ["light", "dark"], "\(toggled.modes)")
+        let dark = try #require(toggled.results.first { $0.mode == "dark" })
+        #expect(dark.foreground?.color.hex == "#4b5563" && dark.background?.color.hex == "#0a0a0a")
+        #expect(abs((dark.value ?? 0) - 2.619710879992559) < 1e-9 && !dark.passes)
+    }
+
+    /// A new user's pass: `.dark` and `@media (prefers-contrast: more) { :root { … } }` were
+    /// audited apart, each passing, but with the class on and the system asking for more
+    /// contrast the page shows the media query's later #000 on `.dark`'s #18181b: 1.19:1 (WCAG
+    /// formula in Python: 1.1853). Such a state is a mode of its own; one that shows what one of
+    /// its modes shows is not added, nor one a rule is written for.
+    @Test("modes toggled apart are also audited together where the page shows a new mix")
+    func combinedStates() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let css = ":root { --background: #ffffff; --muted-foreground: #6b6b6b; }\n.dark { --background: #18181b; --muted-foreground: #a1a1aa; }\n@media (prefers-contrast: more) {\n  :root { --muted-foreground: #000000; }\n}\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(set.modes == ["dark", "high-contrast", "dark + high-contrast"], "\(set.modes)")
+        #expect(set.notes.contains { $0.hasPrefix("mode 'dark + high-contrast' is the state where 'dark' and 'high-contrast' hold at once") }, "\(set.notes)")
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        let both = try #require(report.results.first { $0.mode == "dark + high-contrast" })
+        #expect(both.foreground?.color.hex == "#000000" && both.background?.color.hex == "#18181b")
+        #expect(abs((both.value ?? 0) - 1.185317969023778) < 1e-9 && !both.passes)
+        // The media query first: `.dark`'s later #a1a1aa wins there, which dark shows already.
+        let reversed = "@media (prefers-contrast: more) {\n  :root { --muted-foreground: #000000; }\n}\n:root { --background: #ffffff; --muted-foreground: #6b6b6b; }\n.dark { --background: #18181b; --muted-foreground: #a1a1aa; }\n"
+        #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: reversed)]).modes == ["high-contrast", "dark"])
+        // A rule written for the state: no second one.
+        let written = css + "@media (prefers-contrast: more) { .dark { --muted-foreground: #ffffff; } }\n"
+        let w = try CSSThemeReader.read([TokenFile(name: "t.css", content: written)])
+        #expect(w.modes.count == 3 && !w.modes.contains("dark + high-contrast"), "\(w.modes)")
+        // A new user's second pass: beside 31 `[data-theme]` themes the states passed the 64
+        // modes and every one was dropped. The scheme-and-contrast state is kept first.
+        let themes = (0..<31).map { "[data-theme=t\($0)] { --background: #fefefe; }" }.joined(separator: "\n")
+        // `.light` (missing a value) on a page whose system is dark: the dark query's #999 on
+        // `.light`'s #fff, 2.8490:1 (WCAG formula in Python), a state of its own; and a theme
+        // written inside `.dark` (on a descendant) is not combined with the root's states.
+        let forced = ":root { --background: #ffffff; --muted-foreground: #666666; }\n@media (prefers-color-scheme: dark) {\n  :root { --background: #000000; --muted-foreground: #999999; }\n}\n.light { --background: #ffffff; }\n"
+        let forcedSet = try CSSThemeReader.read([TokenFile(name: "t.css", content: forced)])
+        #expect(forcedSet.modes.contains("light + dark (prefers-color-scheme)"), "\(forcedSet.modes)")
+        let forcedReport = try TokenAudit.run(forcedSet, rules: rules, options: options)
+        #expect(abs((forcedReport.results.first { $0.mode == "light + dark (prefers-color-scheme)" }?.value ?? 0) - 2.849027755287037) < 1e-9)
+        let descendant = try CSSThemeReader.read([TokenFile(name: "t.css", content: css + ".theme-rose { --background: #fff1f2; }\n.dark .theme-rose { --background: #1c0a0c; }\n")])
+        #expect(!descendant.modes.contains { $0.contains("rose +") || $0.contains("+ rose") }, "\(descendant.modes)")
+        let many = try CSSThemeReader.read([TokenFile(name: "t.css", content: css + themes)])
+        #expect(many.modes.contains("dark + high-contrast") && many.modes.count <= TokenFormats.maximumModes, "\(many.modes.count)")
+        #expect(many.notes.contains { $0.hasPrefix("the modes combine into more states than the 64 modes an audit holds") }, "\(many.notes)")
+    }
+
+    /// A new user's pass: the audit passed `oklch(0.53 0.25 150)` under white at 4.73:1 (mapped
+    /// into sRGB) where Chromium clips it to #008e00, 4.32:1 (CSS Color 4 sample-code matrices,
+    /// clipped and measured in Python: 4.324664), and `oklch(0.568 0 0)` on white at 4.50:1
+    /// beside its hex #777777 at 4.47:1 (4.478089), with no word where /v1/contrast gives one.
+    @Test("pairs whose verdict changes clipped or as 8-bit hex get a note naming them")
+    func verdictChangesShownElsewhereAreNoted() throws {
+        let css = ":root { --background: #ffffff; --primary: oklch(0.53 0.25 150); --primary-foreground: #ffffff; --muted-foreground: oklch(0.568 0 0); --foreground: #111111; }"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        let rules = [PairRule(foreground: try TokenPattern("--primary-foreground"), background: try TokenPattern("--primary"), source: "rules[0]"),
+                     PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--background"), source: "rules[1]"),
+                     PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[2]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        #expect(report.results.allSatisfy { $0.passes })
+        #expect(report.notes.contains { $0.hasPrefix("WCAG verdicts change where a browser clips colors outside sRGB") && $0.contains("for 1 pair: --primary-foreground on --primary: 4.73:1 measured, 4.32:1 clipped (#ffffff on #008e00)") }, "\(report.notes)")
+        #expect(report.notes.contains { $0.hasPrefix("WCAG verdicts change as 8-bit hex") && $0.contains("for 1 pair: --muted-foreground on --background: 4.50:1 measured, 4.47:1 in 8-bit hex (#777777 on #ffffff)") }, "\(report.notes)")
+        // Colors inside sRGB and written as hex: nothing to say.
+        let plain = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #ffffff; --foreground: #767676; }")]),
+                                       rules: [rules[2]], options: options)
+        #expect(!plain.notes.contains { $0.hasPrefix("WCAG verdicts change") }, "\(plain.notes)")
+    }
+
     /// `light-dark()` went by the mode's name alone: a `[data-theme="midnight"]` theme that sets
     /// `color-scheme: dark` took the light sides (#111111 on #ffffff, a false pass: the browser
     /// shows #555555 on #101010 there). A mode's declared `color-scheme` decides; the name only
@@ -606,8 +733,12 @@ import Testing
     /// (`block`) stay what they are.
     @Test("a misspelt color fails its pair, naming the token; a keyword near a color name is no color")
     func misspeltColors() throws {
+        // A palette step without var() too (a new user's pass: `grey50` was skipped and the
+        // audit passed, the preset warning that it "matched no pair").
         for (typo, why) in [("#fffff", "hex color must have 3, 4, 6 or 8 digits, got 5"), ("whte", "did you mean the CSS color 'white'?"),
-                            ("#12345", "got 5"), ("#ggg", "not a hexadecimal digit")] {
+                            ("#12345", "got 5"), ("#ggg", "not a hexadecimal digit"),
+                            ("grey50", "a palette step is referred to with var(), as var(--color-grey-50)"),
+                            ("gray-500", "as var(--color-gray-500) for Tailwind's palette")] {
             let css = ":root {\n  --primary: #93c5fd;\n  --primary-foreground: \(typo);\n  --display: block;\n  --weight: bold;\n}\n"
             let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
             #expect(set.tokens.first { $0.path == "--primary-foreground" }?.base == .css(typo))
@@ -621,6 +752,83 @@ import Testing
                 #expect(error.path == "--primary-foreground" && error.location?.line == 3 && error.reason.contains(why), "\(error.reason)")
             }
         }
+    }
+
+    /// A new user's pass: shadcn's translucent `--accent: rgb(0 0 0 / 5%)` was measured over
+    /// every backdrop ("1.00:1"), and a raw CSS audit has no way to name one. The preset puts a
+    /// translucent `--x` on `--background`: #6b7280 on 5% black over white is 4.3280:1, #737373
+    /// on 10% white over #0a0a0a 3.3350:1 (WCAG formula in Python: 4.328044587233787,
+    /// 3.33501110705264).
+    @Test("shadcn's preset measures a translucent --x over --background")
+    func shadcnTranslucentSurfacesOverBackground() throws {
+        let css = ":root { --background: #ffffff; --accent: rgb(0 0 0 / 5%); --accent-foreground: #6b7280; }\n.dark { --background: #0a0a0a; --accent: oklch(1 0 0 / 10%); --accent-foreground: #737373; }\n"
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: PairPreset.shadcn.rules, options: options)
+        func pair(_ mode: String) -> PairResult? { report.results.first { $0.mode == mode && $0.backgroundPath == "--accent" } }
+        #expect(pair("light")?.backdrop?.path == "--background" && abs((pair("light")?.value ?? 0) - 4.328044587233787) < 1e-9, "\(pair("light")?.value ?? 0)")
+        #expect(abs((pair("dark")?.value ?? 0) - 3.33501110705264) < 1e-9, "\(pair("dark")?.value ?? 0)")
+    }
+
+    /// A new user's second pass: a mode's own rule won over every other rule that applies in
+    /// its state. In each state of the root element the cascade now picks (importance, layer,
+    /// specificity, order; WCAG ratios from the formula in Python):
+    /// - dark and more contrast: a later `@media (prefers-contrast: more)` rule beats the
+    ///   earlier combined one, #333 on #0a0a0a, 1.5670 (had passed at 12.32);
+    /// - more contrast: a later `:root` beats an earlier media query's, #999 on #fff, 2.8490;
+    /// - dark: an unlayered `:root` beats a layered `.dark`, #666 on #0a0a0a, 3.4481;
+    /// - dark and more contrast: `:root.dark` (0,2,0) beats a later media `:root` (0,1,0), so
+    ///   the state shows dark's own #eee on #0a0a0a (17.0640) and is dark again, not a new mode.
+    @Test("each state's values are the cascade's: importance, layer, specificity, then order")
+    func cascadeInEachState() throws {
+        func ratio(_ css: String, _ mode: String, fg: String = "--muted-foreground") throws -> Double? {
+            let rules = [PairRule(foreground: try TokenPattern(fg), background: try TokenPattern("--background"), source: "rules[0]")]
+            var options = TokenAuditOptions()
+            options.suggest = false
+            let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
+            return report.results.first { $0.mode == mode }?.value
+        }
+        let combined = ":root { --background: #ffffff; --muted-foreground: #666666; }\n@media (prefers-color-scheme: dark) { :root { --background: #0a0a0a; --muted-foreground: #888888; } }\n@media (prefers-color-scheme: dark) and (prefers-contrast: more) { :root { --muted-foreground: #cccccc; } }\n@media (prefers-contrast: more) { :root { --muted-foreground: #333333; } }\n"
+        #expect(abs((try ratio(combined, "dark-high-contrast") ?? 0) - 1.5669716931519369) < 1e-9)
+        let mediaFirst = "@media (prefers-contrast: more) {\n  :root { --muted-foreground: #333333; }\n}\n:root { --background: #ffffff; --muted-foreground: #999999; }\n"
+        #expect(abs((try ratio(mediaFirst, "high-contrast") ?? 0) - 2.849027755287037) < 1e-9)
+        let layered = "@layer base {\n  :root { --background: #ffffff; --muted-foreground: #555555; }\n  .dark { --background: #0a0a0a; --muted-foreground: #aaaaaa; }\n}\n:root { --muted-foreground: #666666; }\n"
+        #expect(abs((try ratio(layered, "dark") ?? 0) - 3.448051119963421) < 1e-9)
+        let specific = ":root { --background: #ffffff; --foreground: #111111; }\n:root.dark { --background: #0a0a0a; --foreground: #eeeeee; }\n@media (prefers-contrast: more) {\n  :root { --foreground: #000000; }\n}\n"
+        #expect(abs((try ratio(specific, "dark", fg: "--foreground") ?? 0) - 17.063976688182343) < 1e-9)
+        #expect(!(try CSSThemeReader.read([TokenFile(name: "t.css", content: specific)]).modes.contains("dark + high-contrast")))
+        #expect(CSSThemeReader.specificity(of: ":root.dark") == 2000 && CSSThemeReader.specificity(of: ":where(html)") == 0)
+        #expect(CSSThemeReader.specificity(of: "html.dark #x > p::before") == 1_001_003)
+        #expect(CSSThemeReader.specificity(of: ":is(.a, #b) , [data-theme=dark]") == 1_000_000)
+    }
+
+    /// A new user's second pass: Radix Colors' `@media (color-gamut: p3) { :root, .light,
+    /// .light-theme { … } .dark, .dark-theme { … } }` blocks made a mode per selector named
+    /// after the query. Wide-gamut displays are a condition: `light-p3`, `dark-p3`, `p3`, each
+    /// taking what it does not set from the mode it refines.
+    @Test("@media (color-gamut: p3) is a condition: dark-p3 refines dark")
+    func colorGamutIsACondition() throws {
+        let css = ":root, .light { --gray-1: #fcfcfc; --gray-11: #646464; --gray-12: #202020; }\n.dark { --gray-1: #111111; --gray-11: #b4b4b4; --gray-12: #eeeeee; }\n@supports (color: color(display-p3 1 1 1)) {\n  @media (color-gamut: p3) {\n    :root, .light { --gray-11: color(display-p3 0.392 0.392 0.392); }\n    .dark { --gray-11: color(display-p3 0.706 0.706 0.706); }\n  }\n}\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(Set(set.modes) == ["light", "dark", "p3", "light-p3", "dark-p3"], "\(set.modes)")
+        #expect(set["--gray-1"]?.value(in: "dark-p3") == .css("#111111"))
+        #expect(set["--gray-11"]?.value(in: "dark-p3") == .css("color(display-p3 0.706 0.706 0.706)"))
+    }
+
+    /// A new user's pass: `@media (forced-colors: active) { :root { --muted-foreground:
+    /// GrayText } }` made the whole audit a 400 (a system color). Forced colors show the user's
+    /// system colors, set by the platform: the block is not read, with a note.
+    @Test("custom properties under forced colors are not read, with a note")
+    func forcedColorsAreNotAudited() throws {
+        let css = ":root { --background: #ffffff; --muted-foreground: #6b7280; }\n@media (forced-colors: active) {\n  :root { --muted-foreground: GrayText; }\n}\n@media (forced-colors: none) { :root { --y: #000; } }\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(!set.modes.contains { $0.contains("forced-colors: active") }, "\(set.modes)")
+        #expect(!CSSThemeReader.Walker.isForcedColors("not (forced-colors: active)") && !CSSThemeReader.Walker.isForcedColors("(forced-colors: none)"))
+        #expect(set.notes.contains { $0.hasPrefix("t.css line 3: custom properties inside '@media (forced-colors: active)' are not read: in forced colors mode") }, "\(set.notes)")
+        #expect(set.tokens.contains { $0.path == "--y" })
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.allSatisfy { $0.passes && $0.foreground?.color.alpha == 1 }, "\(report.results.map { $0.mode ?? "" })")
     }
 
     /// A new user's pass: a combined mode took the base's values where it set none
@@ -829,7 +1037,11 @@ import Testing
         #expect(pair("high-contrast")?.foreground?.color.hex == "#000000" && pair("light")?.passes == true)
         // A dark mode of its own: nothing is split.
         let withDark = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css + " .dark{--bg: #000}")]), rules: rules, options: options)
-        #expect(withDark.modes == ["light", "high-contrast", "dark"], "\(withDark.modes)")
+        // With `.dark` and `.high-contrast` both on, the page shows a mix neither shows alone
+        // (`combinedStates`): `.high-contrast`'s --fg, dark's side of it, on `.dark`'s #000.
+        #expect(withDark.modes == ["light", "high-contrast", "dark", "dark + high-contrast"], "\(withDark.modes)")
+        let both = try #require(withDark.results.first { $0.mode == "dark + high-contrast" })
+        #expect(both.foreground?.color.hex == "#ffffff" && both.background?.color.hex == "#000000" && both.passes)
     }
 
     /// A new user's pass: a suggestion for a color the pair's other color is derived from

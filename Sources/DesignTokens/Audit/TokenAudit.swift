@@ -543,6 +543,28 @@ public enum TokenAudit {
         (m.foregroundLuminance > m.backgroundLuminance) != (c.measurement.foregroundLuminance > c.measurement.backgroundLuminance)
     }
 
+    /// For an opaque pair, the WCAG 2 ratio (WCAG 2.2 SC 1.4.3) another display of its colors
+    /// shows where that changes the verdict `passes` at `minimum`: `clipped`, a browser that
+    /// clips colors outside sRGB (Chromium 156, as `GradientContrast.displayed` does; CSS Color 4
+    /// §13.2 maps them, as measured); `hex`, the colors rounded to 8 bits. Nil when neither
+    /// changes it or a color is translucent. A new user's pass: `oklch(0.53 0.25 150)` passed at
+    /// 4.73:1 where Chromium paints #008e00 at 4.33:1, and `oklch(0.568 0 0)` at 4.50:1 beside
+    /// its hex #777777 at 4.48:1, with no word in the audit where /v1/contrast gives one.
+    static func shownVerdicts(_ fg: Color, _ bg: Color, passes: Bool, minimum: Double) -> (clipped: String?, hex: String?)? {
+        let (f, b) = (DisplayColor(fg), DisplayColor(bg))
+        guard f.alpha >= 1, b.alpha >= 1 else { return nil }
+        /// The pair as displayed, written only where its verdict is not `passes` (most pairs).
+        func changed(_ x: SIMD3<Double>, _ y: SIMD3<Double>, _ how: String) -> String? {
+            let r = WCAG.contrastRatio(WCAG.relativeLuminance(x), WCAG.relativeLuminance(y))
+            guard (r >= minimum) != passes else { return nil }
+            return "\(WCAG.ratioText(r)):1 \(how) (\(Color.srgb(x.x, x.y, x.z).hex) on \(Color.srgb(y.x, y.y, y.z).hex))"
+        }
+        let c = changed(GradientContrast.displayed(fg.converted(to: .srgb)).rgb, GradientContrast.displayed(bg.converted(to: .srgb)).rgb, "clipped")
+        let (hf, hb) = (EightBit.quantize(f.srgb), EightBit.quantize(b.srgb))
+        let h = hf != f.srgb || hb != b.srgb ? changed(hf, hb, "in 8-bit hex") : nil
+        return c == nil && h == nil ? nil : (c, h)
+    }
+
     /// The modes an audit of `set` covers: the files' modes, and before them the base values as
     /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
@@ -560,7 +582,7 @@ public enum TokenAudit {
         let baseColors = set.tokens.contains { t in
             switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
         }
-        guard !names.contains(where: { $0.contains("light") }), baseColors else { return set.modes }
+        guard !names.contains(where: { $0.contains("light") }), baseColors, set.baseMode.map(set.modes.contains) != true else { return set.modes }
         let base = set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
@@ -579,19 +601,25 @@ public enum TokenAudit {
         guard n > 0 else { return set }
         var out = set
         let split = set.modes.filter { set.colorSchemes[$0] == nil && !set.modes.contains($0 + "-dark") }
-        out.modes = ["dark"]
+        // The base in dark only where it has colors: a file whose one rule is read as its
+        // declared scheme (`:root { color-scheme: light }`) has no base to show in dark.
+        let baseColors = set.tokens.contains { t in
+            switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
+        }
+        guard baseColors || !split.isEmpty else { return set }
+        out.modes = baseColors ? ["dark"] : []
         for m in set.modes {
             out.modes.append(m)
             if split.contains(m) { out.modes.append(m + "-dark"); out.colorSchemes[m + "-dark"] = .dark }
         }
-        out.colorSchemes["dark"] = .dark
+        if baseColors { out.colorSchemes["dark"] = .dark }
         for i in out.tokens.indices {
             for m in split {
                 if let v = out.tokens[i].modes[m] { out.tokens[i].modes[m + "-dark"] = v }
                 if let l = out.tokens[i].modeLocations[m] { out.tokens[i].modeLocations[m + "-dark"] = l }
             }
         }
-        out.notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark() and no mode is dark: each mode is audited in both color schemes, the base as 'light' and 'dark'\(split.isEmpty ? "" : ", " + split.prefix(3).map { "'\($0)' as '\($0)' and '\($0)-dark'" }.joined(separator: ", ") + (split.count > 3 ? ", …" : "")) (light-dark() taking its first color in light, its second in dark)")
+        out.notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark() and no mode is dark: each mode is audited in both color schemes\(baseColors ? ", the base as 'light' and 'dark'" : "")\(split.isEmpty ? "" : ", " + split.prefix(3).map { "'\($0)' as '\($0)' and '\($0)-dark'" }.joined(separator: ", ") + (split.count > 3 ? ", …" : "")) (light-dark() taking its first color in light, its second in dark)")
         return out
     }
 
@@ -808,8 +836,13 @@ public enum TokenAudit {
                     for bg in bgs { paired.insert(bg) }
                     for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
                         var backdrop: String? = nil
-                        if let b = rule.backdrop?.substituting(captures) {
-                            backdrop = resolver.token(b.text)?.path
+                        if let b = rule.backdrop {
+                            // This way's captures first; else another way the foreground splits
+                            // (shadcn's `{p}{x}-foreground` takes p = "" first, and the backdrop
+                            // `{p}background` is then `--background` only with p = "--").
+                            for c in [captures] + ways where backdrop == nil {
+                                backdrop = resolver.token(b.substituting(c).text)?.path
+                            }
                         }
                         let key = "\(fg)\u{0}\(bg)\u{0}\(backdrop ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
                         guard seen.insert(key).inserted else { count += 1; continue }
@@ -860,6 +893,9 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
+        // Pairs whose WCAG verdict is not the one a clipping browser or the 8-bit hex shows.
+        var clippedChanges = 0, hexChanges = 0
+        var clippedExamples: [String] = [], hexExamples: [String] = []
         var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
         var unsuggested = 0, unsuggestedExample: String? = nil, translucentExample: String? = nil
@@ -876,8 +912,13 @@ public enum TokenAudit {
                 result.colorScheme = set.colorScheme(in: mode)
                 // A pair whose token is not a color (an alias to a dimension, Material's `-rgb`
                 // channel triplets a pattern also matched) is skipped and counted.
-                if case .failure(.notAColor) = resolver.resolve(pair.fg, mode: mode) { skippedPairs += 1; continue }
-                if case .failure(.notAColor) = resolver.resolve(pair.bg, mode: mode) { skippedPairs += 1; continue }
+                // A color whose written value is not the one shown (Tokens Studio's `modify`) is
+                // not skipped: the pair is unresolved.
+                func skipped(_ path: String) -> Bool {
+                    guard case .failure(.notAColor(let type)) = resolver.resolve(path, mode: mode) else { return false }
+                    return type != TokensStudioReader.modifiedColorType
+                }
+                if skipped(pair.fg) || skipped(pair.bg) { skippedPairs += 1; continue }
                 func take(_ r: Result<ResolvedToken, ResolutionFailure>, _ path: String) throws(TokenError) -> ResolvedToken? {
                     switch r {
                     case .success(let t): return t
@@ -891,7 +932,10 @@ public enum TokenAudit {
                                                reason: "has no value in mode '\(mode ?? "")' (defined only in \(t.map { Array($0.modes.keys).sorted().joined(separator: ", ") } ?? "other modes"))")
                         case .notAColor(let type):
                             let t = resolver.token(path)
-                            error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode), reason: "is a \(type), not a color")
+                            error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode),
+                                               reason: type == TokensStudioReader.modifiedColorType
+                                                   ? "is a color with a Tokens Studio modifier ($extensions[\"studio.tokens\"].modify: lighten, darken, mix or alpha), which this audit does not apply: the color shown is not the value written, so the pair cannot be measured; resolve the modifier first (Tokens Studio's export or sd-transforms) and send the result"
+                                                   : "is a \(type), not a color")
                         }
                         if options.reportUnresolved { result.unresolved = error; return nil }
                         var thrown = error
@@ -923,6 +967,17 @@ public enum TokenAudit {
                     let v = target.value(of: m)
                     result.value = v
                     result.passes = v >= target.minimum
+                    if target.metric == .wcag2, let shown = TokenAudit.shownVerdicts(fg.color, bg.color, passes: result.passes, minimum: target.minimum) {
+                        let example = "\(pair.fg) on \(pair.bg)\(mode.map { " in '\($0)'" } ?? ""): \(WCAG.ratioText(v)):1 measured"
+                        if let clipped = shown.clipped {
+                            clippedChanges += 1
+                            if clippedExamples.count < 3 { clippedExamples.append("\(example), \(clipped)") }
+                        }
+                        if let hex = shown.hex {
+                            hexChanges += 1
+                            if hexExamples.count < 3 { hexExamples.append("\(example), \(hex)") }
+                        }
+                    }
                     if !result.passes && options.suggest && target.isReachable {
                         let weight = TokenAudit.suggestionWeight(result)
                         if suggestions + weight > options.maximumSuggestions {
@@ -962,6 +1017,12 @@ public enum TokenAudit {
             TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets, css: set.format != .dtcg && set.format != .figmaVariables)
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
             TokenAudit.noteDerivations(&results, resolver: resolver)
+        }
+        if clippedChanges > 0 {
+            notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")
+        }
+        if hexChanges > 0 {
+            notes.append("WCAG verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
         }
         if let first = aliasDuplicates.first {
             let n = aliasDuplicates.count * modes.count

@@ -95,9 +95,9 @@ public struct PairRule: Sendable {
 
 /// Pair conventions of popular design systems, each with its source.
 public enum PairPreset: String, Sendable, CaseIterable {
-    /// shadcn/ui: `--x-foreground` on `--x` (also as Tailwind v4's `--color-x-foreground`), and
-    /// `--muted-foreground` on `--background` (ui.shadcn.com/docs/theming: "background and
-    /// foreground convention").
+    /// shadcn/ui: `--x-foreground` on `--x` (also as Tailwind v4's `--color-x-foreground`), a
+    /// translucent `--x` over `--background`, and `--muted-foreground` on `--background`
+    /// (ui.shadcn.com/docs/theming: "background and foreground convention").
     case shadcn
     /// Material 3: `on-x` on `x` for every role and container, `on-surface-variant` on the surface
     /// and its containers, `inverse-on-surface` and `inverse-primary` on `inverse-surface`
@@ -141,7 +141,10 @@ public enum PairPreset: String, Sendable, CaseIterable {
         }
         switch self {
         case .shadcn:
-            return [r("{p}{x}-foreground", "{p}{x}"), r("{p}foreground", "{p}background"),
+            // A translucent surface (`--accent: rgb(0 0 0 / 5%)`, shadcn v4's dark `--input`)
+            // sits on the page's `--background` (a new user's pass: it was measured over every
+            // backdrop, "1.00:1", with no way to name one in a raw CSS audit).
+            return [r("{p}{x}-foreground", "{p}{x}", backdrop: "{p}background"), r("{p}foreground", "{p}background"),
                     r("{p}muted-foreground", "{p}background")]
         case .material3:
             return [r("{p}on-{x}", "{p}{x}"), r("{p}on-surface-variant", "{p}surface"),

@@ -107,7 +107,7 @@ struct TokensAuditEndpoint {
                     : ". Define it in the file or in \"variables\" ({\"--brand\": \"#0066cc\"})"
             }
             let report = query ? "query parameter unresolved=report" : "\"unresolved\": \"report\""
-            detail += ". To audit the other pairs, send \(report): pairs whose tokens cannot be resolved are then listed as unresolved and do not fail the audit"
+            detail += (detail.hasSuffix("?") || detail.hasSuffix(".") ? " " : ". ") + "To audit the other pairs, send \(report): pairs whose tokens cannot be resolved are then listed as unresolved and do not fail the audit"
             if !pair.resolvesIn.isEmpty {
                 let modes = pair.resolvesIn.prefix(8).joined(separator: ",")
                 detail += "; or audit only modes where this token resolves, " + (query ? "modes=\(modes.replacingOccurrences(of: " ", with: "%20"))" : "\"modes\": [\(pair.resolvesIn.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))]")
