@@ -69,7 +69,8 @@ function changed() {
 /** The pickers follow the text fields with the 8-bit hex the API resolved (alpha dropped: a picker has none). */
 function syncPickers(d) {
   if (document.activeElement !== fgPicker) fgPicker.value = d.foreground.hex.slice(0, 7);
-  if (document.activeElement !== bgPicker) bgPicker.value = (d.effectiveBackground || d.background).hex.slice(0, 7);
+  // A gradient has no one color for the picker: it keeps what it had.
+  if (document.activeElement !== bgPicker && !d.gradient) bgPicker.value = (d.effectiveBackground || d.background).hex.slice(0, 7);
 }
 
 function applyColors(change) {

@@ -212,3 +212,30 @@ def test_hex_without_hash_and_css_color_5(page, server):
     page.wait(lambda: page.text("#fg-error") != "", message="the error")
     assert "between 0% and 100%" in page.text("#fg-error")
     assert page.text("#ratio") == "–"
+
+
+def test_gradient_background_says_where_its_weakest_point_is(page, server):
+    """A new user's pass: with a gradient background the page showed its weakest ratio as if
+    the background were one color, drew a solid box, moved the background picker to that color
+    and showed the suggestions API's raw refusal. It now says the range and where the weakest
+    point lies, draws the gradient, lists the API's fixes, and keeps suggestions aside."""
+    gradient = "linear-gradient(to right, #0066cc, #ffcc00)"
+    page.open(fragment="fg=%23777777&bg=" + gradient.replace("#", "%23").replace(" ", "%20"))
+    page.d.execute_script("document.getElementById('bg-picker').value = '#123456'")
+    page.type("#fg-text", "#777778")
+    page.settle()
+    d = api_contrast(server, foreground="#777778", background=gradient)
+    g = d["gradient"]
+    page.wait(lambda: page.text("#ratio-range").startswith("Gradient background:"), message="the gradient range")
+    text = page.text("#ratio-range")
+    assert f"from {g['min']['ratioText']}:1 at its weakest ({g['min']['background']}, {round(g['min']['position'] * 100)}% along it)" in text, text
+    assert f"to {g['max']['ratioText']}:1" in text, text
+    assert page.text("#ratio") == f"{d['ratioText']}:1"
+    assert "linear-gradient" in page.d.execute_script("return document.getElementById('preview').style.backgroundImage")
+    assert page.d.execute_script("return document.getElementById('bg-picker').value") == "#123456"
+    notes = page.text("#result-notes")
+    if d["fixes"]["scrim"]["recommended"]:
+        assert "Fix: a " + d["fixes"]["scrim"]["recommended"] + " scrim" in notes, notes
+    if server.has("/v1/suggest"):
+        page.wait(lambda: "The background is a gradient" in page.text("#suggest-status"), message="the suggestions' gradient note")
+    assert not page.console_problems()

@@ -1,6 +1,7 @@
 """Light/dark tiles with the label hierarchy, color-vision simulation, and the suggestions panel
 (which must be hidden when the server has no /v1/suggest)."""
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 
 
 def test_tiles_show_light_dark_base_and_elevated(page, server):
@@ -31,8 +32,17 @@ def test_tiles_show_light_dark_base_and_elevated(page, server):
     status, custom = server.api("/v1/labels", {"contrast": "standard", "background": "systemBackground",
                                                "labelColor": "#0a84ff"})
     want = [f"{l['on'][0]['ratioText']}:1" for l in custom["contexts"][1]["custom"]["labels"]]
-    got = [e.text for e in tiles[1].find_elements("css selector", ".label-group:nth-of-type(2) .num")]
-    assert got == want
+    # The custom group is drawn after its own request answers, which may come after the page
+    # has settled on the click's first redraw: wait for it rather than read it at once (a CI
+    # run read it empty).
+    def custom_ratios():
+        try:
+            tile = page.els(".tile")[1]
+            return [e.text for e in tile.find_elements("css selector", ".label-group:nth-of-type(2) .num")]
+        except StaleElementReferenceException:  # redrawn while read
+            return None
+    page.wait(lambda: custom_ratios() == want, message=f"the custom labels {want}")
+    assert custom_ratios() == want
 
 
 def test_color_vision_simulation(page, server):

@@ -46,7 +46,9 @@ export async function api(path, { method = 'GET', query, json, body, contentType
   let data = null;
   if (!response.ok || as === 'json') {
     if (type.includes('json')) {
-      try { data = await response.json(); } catch { data = null; }
+      // An abort while the body is read rejects like one before the answer: a caller must not
+      // take `ok` with no data (the suggestions panel read `null.target` when typing fast).
+      try { data = await response.json(); } catch (e) { if (isAbort(e)) throw e; data = null; }
     } else {
       const text = await response.text();
       data = response.ok ? text : { title: response.statusText, status: response.status, detail: text.slice(0, 300) };
@@ -64,7 +66,8 @@ export function problemText(result) {
   const p = result && result.data;
   if (p && typeof p === 'object') {
     let text = p.detail || p.title || `HTTP ${result.status}`;
-    if (Array.isArray(p.suggestions) && p.suggestions.length) {
+    // The detail may name its suggestion already ("did you mean the CSS color 'red'?").
+    if (Array.isArray(p.suggestions) && p.suggestions.length && !/did you mean/i.test(text)) {
       text += ` Did you mean ${p.suggestions.slice(0, 3).join(', ')}?`;
     }
     return text;
@@ -96,14 +99,17 @@ export async function probe(path, method = 'POST') {
   }
 }
 
-/** Runs `fn` `delay` ms after the last call; a newer call aborts the older one's request. */
+/** Runs `fn` `delay` ms after the last call; a newer call aborts the older run at once. */
 export function debounced(fn, delay = 200) {
   let timer = null;
   let controller = null;
   return (...args) => {
     clearTimeout(timer);
+    // A newer change supersedes the run in flight at once, not when its own delay ends: left
+    // running, the old run could finish inside the delay and mark the page ready (or draw its
+    // stale answer) while the newer change is still waiting.
+    if (controller) { controller.abort(); controller = null; }
     timer = setTimeout(() => {
-      if (controller) controller.abort();
       controller = new AbortController();
       fn(controller.signal, ...args);
     }, delay);

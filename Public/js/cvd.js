@@ -61,7 +61,8 @@ function card(t, data, original) {
     h('p', { class: 'facts-line' },
       h('strong', { class: 'cvd-ratio', text: `${pair.simulatedRatioText}:1` }), ` (was ${original.ratioText}:1) · AA `,
       verdict(pair.simulatedWcag.AA.normalText), ` · Lc ${fmt(pair.simulatedApcaLc, 1)}`),
-    h('p', { class: 'facts-line', text: `${byName.foreground.simulated.hex} on ${byName.background.simulated.hex}` }),
+    h('p', { class: 'facts-line', text: `${byName.foreground.simulated.hex} on ${byName.background.simulated.hex}` +
+      (original.gradient ? ` (the gradient's weakest point, ${original.gradient.min.background})` : '') }),
     confusable
       ? h('p', { class: 'facts-line', text: `Hard to tell apart: ΔE OK ${fmt(confusable.simulatedDeltaEOK, 3)} (was ${fmt(confusable.deltaEOK, 3)}).` })
       : null,

@@ -78,7 +78,14 @@ function renderEmpty() {
 function render(d) {
   $('#ratio').textContent = `${d.ratioText}:1`;
   const range = $('#ratio-range');
-  if (d.ratioRange) {
+  const g = d.gradient;
+  if (g) {
+    // A gradient: the number above is its weakest point; say so, where it lies, and its best.
+    const at = (p) => `${Math.round(p * 100)}% along it`;
+    range.hidden = false;
+    range.textContent = `Gradient background: from ${g.min.ratioText}:1 at its weakest (${g.min.background}, ${at(g.min.position)}) ` +
+      `to ${g.max.ratioText}:1 (${g.max.background}, ${at(g.max.position)}); the verdicts use the weakest point.`;
+  } else if (d.ratioRange) {
     range.hidden = false;
     range.textContent = `Translucent background over an unknown backdrop: ${d.ratioRange.minText}:1 to ${d.ratioRange.maxText}:1; ` +
       `the verdicts use the minimum (worst backdrop ${d.ratioRange.worstCaseBackdrop}).`;
@@ -123,6 +130,9 @@ function render(d) {
   // Preview in the colors as the API resolved them (system names, gamut mapping).
   const preview = $('#preview');
   preview.style.color = d.foreground.hex;
+  // A gradient is drawn as written, when this browser reads it; else its weakest color.
+  const drawn = g && window.CSS && CSS.supports('background-image', d.background.input) ? d.background.input : null;
+  preview.style.backgroundImage = drawn || '';
   preview.style.backgroundColor = (d.effectiveBackground || d.background).hex;
   const sample = $('#preview-text');
   sample.style.fontSize = px ? `${px}px` : '';
@@ -140,6 +150,15 @@ function render(d) {
     if (sc) all.push(`${side}: ${sc.name} is ${sc.value.hex} in ${sc.context.id} (${sc.valueGeneration}, confidence ${sc.confidence}).`);
   }
   if (d.foreground.gamutMapped || d.background.gamutMapped) all.push('Shown with the gamut-mapped sRGB color the numbers use.');
+  // The fixes the API measured for a gradient (a scrim over it, or another text color).
+  const fixes = d.fixes;
+  if (fixes) {
+    const rec = fixes.scrim && fixes.scrim.recommended;
+    const scrim = rec ? fixes.scrim[rec] : null;
+    if (scrim) all.push(`Fix: a ${rec} scrim at ${scrim.alpha} opacity over the gradient reaches ${scrim.after.ratioText}:1 (${fixes.target.basis}): ${scrim.css}`);
+    const tc = fixes.textColor;
+    if (tc && tc.hex) all.push(`Fix: text color ${tc.hex} reaches ${tc.after ? tc.after.ratioText : fixes.target.minimum}:1 at the gradient's weakest point (${fixes.target.basis}).`);
+  }
   for (const n of all) notes.append(h('li', { text: n }));
 
   const w = d.wcag;

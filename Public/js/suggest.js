@@ -24,6 +24,13 @@ export async function updateSuggestions(signal) {
   const list = $('#suggestions');
   const status = $('#suggest-status');
   if (!state.result) return;
+  if (state.result.gradient) {
+    // Suggestions move one color against one color; a gradient's fixes come with its answer.
+    clear(list);
+    status.textContent = 'The background is a gradient: suggestions take one background color. ' +
+      'The fixes measured for the whole gradient (a scrim, a text color) are listed under the result.';
+    return;
+  }
   const [appearance, level] = state.context.split('/');
   const body = { foreground: state.fg, background: state.bg, target: target(), move: $('#suggest-move').value,
     ...contextQuery(appearance, level) };
