@@ -810,9 +810,18 @@ import Testing
     func colorGamutIsACondition() throws {
         let css = ":root, .light { --gray-1: #fcfcfc; --gray-11: #646464; --gray-12: #202020; }\n.dark { --gray-1: #111111; --gray-11: #b4b4b4; --gray-12: #eeeeee; }\n@supports (color: color(display-p3 1 1 1)) {\n  @media (color-gamut: p3) {\n    :root, .light { --gray-11: color(display-p3 0.392 0.392 0.392); }\n    .dark { --gray-11: color(display-p3 0.706 0.706 0.706); }\n  }\n}\n"
         let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
-        #expect(Set(set.modes) == ["light", "dark", "p3", "light-p3", "dark-p3"], "\(set.modes)")
+        // `p3` (`:root` there) and `light-p3` are one rule, every token alike: audited once, as
+        // `light-p3` (a new user's pass found every Radix pair listed twice).
+        #expect(Set(set.modes) == ["light", "dark", "light-p3", "dark-p3"], "\(set.modes)")
+        #expect(set.notes.contains("mode 'p3' shows every token as 'light-p3' does (the same rules set both): it is audited once, as 'light-p3'"), "\(set.notes)")
         #expect(set["--gray-1"]?.value(in: "dark-p3") == .css("#111111"))
         #expect(set["--gray-11"]?.value(in: "dark-p3") == .css("color(display-p3 0.706 0.706 0.706)"))
+        #expect(set["--gray-11"]?.value(in: "light-p3") == .css("color(display-p3 0.392 0.392 0.392)"))
+        // Where `.light` sets something `:root` does not there, both states are audited.
+        let apart = css.replacingOccurrences(of: ":root, .light { --gray-11: color", with: ":root { --gray-11: color") + "@media (color-gamut: p3) { .light { --gray-11: #555555; } }\n"
+        let both = try CSSThemeReader.read([TokenFile(name: "t.css", content: apart)])
+        #expect(Set(both.modes) == ["light", "dark", "p3", "light-p3", "dark-p3"], "\(both.modes)")
+        #expect(both["--gray-11"]?.value(in: "light-p3") == .css("#555555") && both["--gray-11"]?.value(in: "p3") == .css("color(display-p3 0.392 0.392 0.392)"))
     }
 
     /// A new user's pass: `@media (forced-colors: active) { :root { --muted-foreground:

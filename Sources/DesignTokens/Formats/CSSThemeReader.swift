@@ -210,6 +210,7 @@ public enum CSSThemeReader: TokenFormatReader {
                 shown.append(c)
             }
         }
+        notes += Self.dropUnschemedTwins(&modes, &merger, conditions: walker.modeConditions)
         // Within the modes' limit, the states of a scheme and a contrast first, then those with
         // a theme, fewer parts first (a new user's pass: 31 themes beside dark and more contrast
         // had dropped every state, `dark + high-contrast` failing at 1.56:1 among them).
@@ -268,6 +269,26 @@ public enum CSSThemeReader: TokenFormatReader {
         var conditions: ModeConditions
         /// The modes it combines, in the order of the name.
         var parts: [String]
+    }
+
+    /// Drops a mode without a color scheme whose twin, the same conditions with `light` set by a
+    /// selector, shows every token alike: Radix writes `@media (color-gamut: p3) { :root, .light,
+    /// .light-theme { … } }`, whose `p3` and `light-p3` had been audited twice with the same
+    /// results (a new user's pass). The twin stands for it, as a `light` mode stands for the
+    /// base (`TokenAudit.modes(of:)`). Returns a note naming each mode dropped.
+    static func dropUnschemedTwins(_ modes: inout [String], _ merger: inout Merger,
+                                   conditions: [String: ModeConditions]) -> [String] {
+        var notes: [String] = []
+        for m in modes {
+            guard let c = conditions[m], c.scheme == nil, (c.parts ?? 0) > 0 else { continue }
+            var lit = c
+            lit.selectorScheme = "light"
+            guard let twin = modes.first(where: { $0 != m && conditions[$0] == lit && merger.sameValues(m, $0) }) else { continue }
+            merger.drop(mode: m)
+            modes.removeAll { $0 == m }
+            notes.append("mode '\(m)' shows every token as '\(twin)' does (the same rules set both): it is audited once, as '\(twin)'")
+        }
+        return notes
     }
 
     /// The states a browser shows where modes toggled apart hold at once (CSS Cascade 4 §6:
