@@ -212,6 +212,11 @@ def test_hex_without_hash_and_css_color_5(page, server):
     page.wait(lambda: page.text("#fg-error") != "", message="the error")
     assert "between 0% and 100%" in page.text("#fg-error")
     assert page.text("#ratio") == "–"
+    # Nor a preview in the last valid colors; it comes back with a valid input.
+    assert not page.el("#preview").is_displayed()
+    page.type("#fg-text", "#1F2937")
+    page.settle()
+    page.wait(lambda: page.el("#preview").is_displayed(), message="the preview again")
 
 
 def test_gradient_background_says_where_its_weakest_point_is(page, server):

@@ -73,6 +73,8 @@ function renderEmpty() {
   setVerdictCells(null);
   for (const id of ['#your-text-aa', '#your-text-aaa']) clear($(id)).append(verdict(null));
   clear($('#result-notes'));
+  // The preview would still show the last valid colors beside the error (a new user's pass).
+  $('#preview').hidden = true;
 }
 
 function render(d) {
@@ -129,6 +131,7 @@ function render(d) {
 
   // Preview in the colors as the API resolved them (system names, gamut mapping).
   const preview = $('#preview');
+  preview.hidden = false;
   preview.style.color = d.foreground.hex;
   // A gradient is drawn as written, when this browser reads it; else its weakest color.
   const drawn = g && window.CSS && CSS.supports('background-image', d.background.input) ? d.background.input : null;
