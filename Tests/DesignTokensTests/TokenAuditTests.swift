@@ -649,6 +649,14 @@ import Testing
         let written = css + "@media (prefers-contrast: more) { .dark { --muted-foreground: #ffffff; } }\n"
         let w = try CSSThemeReader.read([TokenFile(name: "t.css", content: written)])
         #expect(w.modes.count == 3 && !w.modes.contains("dark + high-contrast"), "\(w.modes)")
+        // Its fix is a value of its own, in a rule the files do not have yet (a new user's pass
+        // was told to write it in "that mode's own block").
+        #expect(set.combinedStates == ["dark + high-contrast": ["dark", "high-contrast"]])
+        let suggested = try TokenAudit.run(set, rules: rules)
+        let fix = try #require(suggested.results.first { $0.mode == "dark + high-contrast" }?.suggestion)
+        #expect(EightBit.quantize(fix.foreground.srgb) == SIMD3<Double>(repeating: 0x81) / 255)
+        let conflict = try #require(suggested.results.first { $0.mode == "dark + high-contrast" }?.suggestionConflict)
+        #expect(conflict.hasSuffix("this color in 'dark + high-contrast' and one that passes there in 'high-contrast'; 'dark + high-contrast' has no rule of its own yet: write one for it, whose selector and media queries hold only where 'dark' and 'high-contrast' hold at once (one's rule nested in the other's)"), "\(conflict)")
         // A new user's second pass: beside 31 `[data-theme]` themes the states passed the 64
         // modes and every one was dropped. The scheme-and-contrast state is kept first.
         let themes = (0..<31).map { "[data-theme=t\($0)] { --background: #fefefe; }" }.joined(separator: "\n")

@@ -191,7 +191,7 @@ public enum TokenAudit {
     /// background token and line that meets the targets of every pair it reaches, each text as
     /// it is (two texts on one brand color had been offered two different brand colors).
     static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
-                                 side: NearestPassingColor.Moving = .foreground,
+                                 side: NearestPassingColor.Moving = .foreground, combinedStates: [String: [String]] = [:],
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
         let moving = side == .background
         // A search over many pairs is long: the request's deadline is looked at every 256
@@ -346,7 +346,14 @@ public enum TokenAudit {
                 // Either mode may be the one without a block of its own (`:root`'s): the fix is a
                 // value per mode, whichever of the two gets its own block (a new user's pass was
                 // told to give `:root`'s mode a value of its own, which it had).
-                let conflict = "\(holder)'s value at \(t.file) line \(t.line) serves mode '\(r.mode ?? "")' too, where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): \(holder) needs one value per mode, this color in '\(results[i].mode ?? "")' and one that passes there in '\(r.mode ?? "")', one of them written in that mode's own block"
+                // A state no rule is written for (`dark + high-contrast`) has no block to write
+                // its value in yet (a new user's pass was told to use "that mode's own block").
+                let stateless = [results[i].mode, r.mode].compactMap { $0 }.first { combinedStates[$0] != nil }
+                let whereWritten = stateless.map { s in
+                    "'\(s)' has no rule of its own yet: write one for it, whose selector and media queries hold only where " +
+                        combinedStates[s]!.map { "'\($0)'" }.joined(separator: " and ") + " hold at once (one's rule nested in the other's)"
+                } ?? "one of them written in that mode's own block"
+                let conflict = "\(holder)'s value at \(t.file) line \(t.line) serves mode '\(r.mode ?? "")' too, where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): \(holder) needs one value per mode, this color in '\(results[i].mode ?? "")' and one that passes there in '\(r.mode ?? "")'\(stateless == nil ? "," : ";") \(whereWritten)"
                 if moving { results[i].backgroundSuggestionConflict = conflict } else { results[i].suggestionConflict = conflict }
             }
         }
@@ -1012,7 +1019,7 @@ public enum TokenAudit {
         if options.suggest {
             for side in [NearestPassingColor.Moving.foreground, .background] {
                 try TokenAudit.oneColorPerToken(&results, budget: &jointPairs, of: options.maximumSuggestions,
-                                                side: side, notes: &notes, isCancelled: options.isCancelled)
+                                                side: side, combinedStates: set.combinedStates, notes: &notes, isCancelled: options.isCancelled)
             }
             TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets, css: set.format != .dtcg && set.format != .figmaVariables)
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)

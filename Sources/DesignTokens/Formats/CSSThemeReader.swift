@@ -250,6 +250,7 @@ public enum CSSThemeReader: TokenFormatReader {
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
         if importsTailwind { set.defaultVariables = TailwindPalette.colors }
         set.baseMode = walker.baseMode
+        set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
         for (mode, d) in declared.sorted(by: { $0.key < $1.key }) {
             // Kept where the name says it too: a declared scheme is fixed, never audited in both
             // (`TokenAudit.inBothSchemes`).

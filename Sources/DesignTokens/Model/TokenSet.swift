@@ -143,6 +143,9 @@ public struct TokenSet: Sendable {
     /// The mode whose values the base holds too (daisyUI's `default: true` theme, written as
     /// `:where(:root)` and `[data-theme=x]`): the base is not audited again beside it.
     public var baseMode: String? = nil
+    /// The modes that are states no rule is written for (CSS: `dark + high-contrast`, where modes
+    /// toggled apart hold at once), each with the modes it combines, in the order of its name.
+    public var combinedStates: [String: [String]] = [:]
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
                 bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
