@@ -71,26 +71,15 @@ import TestSupport
     /// differs by 1.4e-4).
     @Test("daisyUI 5 theme blocks are their [data-theme] modes, the default one the base too")
     func daisyUIThemes() throws {
-        let css = """
-        @import "tailwindcss";
-        @plugin "daisyui";
-        @plugin "daisyui/theme" {
-          name: "corporate-light";
-          default: true;
-          color-scheme: light;
-          --color-primary: oklch(58% 0.1 241.966);
-          --color-primary-content: oklch(100% 0 0);
-          --color-error: oklch(70.4% 0.1 22.216);
-          --color-error-content: oklch(100% 0 0);
+        /// A daisyUI 5 theme block as its docs write one: name, flags, scheme, custom properties.
+        func theme(_ name: String, _ flag: String, _ scheme: String, _ properties: KeyValuePairs<String, String>) -> String {
+            "@plugin \"daisyui/theme\" {\n  name: \"\(name)\";\n  \(flag): true;\n  color-scheme: \(scheme);\n"
+                + properties.map { "  \($0.key): \($0.value);\n" }.joined() + "}\n"
         }
-        @plugin "daisyui/theme" {
-          name: "corporate-dark";
-          prefersdark: true;
-          color-scheme: dark;
-          --color-primary: oklch(70% 0.165 254.624);
-          --color-primary-content: oklch(28% 0.091 267.935);
-        }
-        """
+        let css = "@import \"tailwindcss\";\n@plugin \"daisyui\";\n"
+            + theme("corporate-light", "default", "light", ["--color-primary": "oklch(58% 0.1 241.966)", "--color-primary-content": "oklch(100% 0 0)",
+                                                            "--color-error": "oklch(70.4% 0.1 22.216)", "--color-error-content": "oklch(100% 0 0)"])
+            + theme("corporate-dark", "prefersdark", "dark", ["--color-primary": "oklch(70% 0.165 254.624)", "--color-primary-content": "oklch(28% 0.091 267.935)"])
         let set = try CSSThemeReader.read([TokenFile(name: "app.css", content: css)])
         #expect(set.modes == ["corporate-light", "corporate-dark"], "\(set.modes)")
         #expect(set.notes.contains("app.css line 3: @plugin \"daisyui/theme\" named 'corporate-light' is read as [data-theme=corporate-light] and :root (default: true), as daisyUI 5 compiles it"), "\(set.notes)")
@@ -112,22 +101,9 @@ import TestSupport
         // `[data-theme]` beats the default's values. Dark text on #1d4ed8 in night is 2.9275:1,
         // white on it in corporate 6.7016:1 (CSS Color 4 sample-code matrices in Python); the
         // base is corporate, not audited again as `light`.
-        let css2 = ":root { --color-primary: #1d4ed8; }\n" + """
-        @plugin "daisyui/theme" {
-          name: "night";
-          prefersdark: true;
-          color-scheme: dark;
-          --color-primary: oklch(75.351% 0.138 232.661);
-          --color-primary-content: oklch(15.07% 0.027 232.661);
-        }
-        @plugin "daisyui/theme" {
-          name: "corporate";
-          default: true;
-          color-scheme: light;
-          --color-primary: oklch(58% 0.158 241.966);
-          --color-primary-content: oklch(100% 0 0);
-        }
-        """
+        let css2 = ":root { --color-primary: #1d4ed8; }\n"
+            + theme("night", "prefersdark", "dark", ["--color-primary": "oklch(75.351% 0.138 232.661)", "--color-primary-content": "oklch(15.07% 0.027 232.661)"])
+            + theme("corporate", "default", "light", ["--color-primary": "oklch(58% 0.158 241.966)", "--color-primary-content": "oklch(100% 0 0)"])
         let layered = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "app.css", content: css2)]), rules: rules, options: options)
         #expect(layered.modes == ["night", "corporate"], "\(layered.modes)")
         func ratio2(_ mode: String) -> Double? { layered.results.first { $0.mode == mode }?.value }
