@@ -873,6 +873,21 @@ import Testing
         #expect(negated.modes == ["light", "dark"], "\(negated.modes)")
         // #aaaaaa on white: 2.32:1, failing in light.
         #expect(negated.results.first { $0.mode == "light" }?.passes == false)
+        // Pico CSS: `:root:not([data-theme])` in `@media only screen and (prefers-color-scheme:
+        // dark)` is the page with no theme forced, and `@media not (prefers-color-scheme: dark)`
+        // the light side; both had been modes named after their text, the latter with no values.
+        let pico = try audit(":root:not([data-theme=dark]), [data-theme=light] {--fg:#646b79;--bg:#fff}\n@media only screen and (prefers-color-scheme: dark) { :root:not([data-theme]) {--fg:#7b8495;--bg:#131720} }\n[data-theme=dark] {--fg:#7b8495;--bg:#131720}")
+        #expect(pico.modes == ["light", "dark"], "\(pico.modes)")
+        // #7b8495 on #131720: 4.7619:1 (WCAG formula in Python).
+        #expect(abs((pico.results.first { $0.mode == "dark" }?.value ?? 0) - 4.761898) < 1e-5, "\(pico.results.map { $0.value ?? 0 })")
+        let not = try audit(":root {--fg:#646b79;--bg:#fff}\n@media not (prefers-color-scheme: dark) { :root { --fg: #777777 } }\n.dark {--fg:#7b8495;--bg:#131720}")
+        #expect(not.modes == ["light", "dark"], "\(not.modes)")
+        // #777777 on white: 4.4781:1, failing: the light side's value, not the base's.
+        #expect(abs((not.results.first { $0.mode == "light" }?.value ?? 0) - 4.47809) < 1e-4 && not.results.first { $0.mode == "light" }?.passes == false)
+        #expect(CSSThemeReader.mediaConditions("not (prefers-color-scheme: dark)", onto: .init())?.mediaScheme == "light")
+        #expect(CSSThemeReader.mediaConditions("not all and (prefers-color-scheme: light)", onto: .init())?.mediaScheme == "dark")
+        #expect(CSSThemeReader.mediaConditions("not (prefers-contrast: more)", onto: .init()) == nil)
+        #expect(CSSThemeReader.mediaConditions("not screen and (prefers-color-scheme: dark)", onto: .init()) == nil)
     }
 
     /// A new user's pass: a mode named after a selector with a part not understood (`.dark.hc`,

@@ -1829,9 +1829,14 @@ extension CSSThemeReader {
     /// (or the queries of a list disagree).
     static func mediaConditions(_ prelude: String, onto base: ModeConditions) -> ModeConditions? {
         var result: ModeConditions? = nil
-        for query in splitTopLevel(prelude.lowercased(), by: ",") {
+        for var query in splitTopLevel(prelude.lowercased(), by: ",").map({ Substring($0.trimmingSpaces()) }) {
+            // `not` negates the whole query (Media Queries 4 §2.2.1): understood for a color
+            // scheme alone, `not (prefers-color-scheme: dark)` being light (Pico and others
+            // write the light side so); any other negated query is not.
+            let negated = query.hasPrefix("not ")
+            if negated { query = query.dropFirst(4) }
             var c = base
-            var rest = Substring(query)
+            var rest = query
             while true {
                 rest = rest.drop { $0 == " " }
                 if rest.isEmpty { break }
@@ -1858,6 +1863,13 @@ extension CSSThemeReader {
                     rest = rest[word.endIndex...]
                     guard ["screen", "all", "and", "only"].contains(String(word)) else { return nil }
                 }
+            }
+            if negated {
+                var flipped = c
+                guard let scheme = c.mediaScheme, base.mediaScheme == nil else { return nil }
+                flipped.mediaScheme = nil
+                guard flipped == base, !query.contains("screen") else { return nil }
+                c.mediaScheme = scheme == "dark" ? "light" : "dark"
             }
             if let r = result, r != c { return nil }
             result = c
@@ -1962,6 +1974,13 @@ extension CSSThemeReader {
                     // the page forces light; a negated color scheme only says when the rule
                     // yields, so it adds no condition (a new user's pass: the rule became a mode
                     // named after its text, whose `light` hid the base from the audit).
+                    // `:root:not([data-theme])` (Pico's dark query): no theme attribute forced, so
+                    // the media query decides; like a negated scheme, it adds no condition.
+                    let presence = a.trimmingSpaces()
+                    if presence.hasPrefix("["), presence.hasSuffix("]"),
+                       schemeAttributes.contains(presence.dropFirst().dropLast().trimmingSpaces().lowercased()) {
+                        continue
+                    }
                     let negated = splitTopLevel(a, by: ",").map { selectorConditions($0, onto: ModeConditions(), depth: depth + 1) }
                     guard negated.allSatisfy({ n in n.map { $0.scheme != nil && $0.parts == 1 } ?? false }) else {
                         c.others.insert(":not(\(a))")
