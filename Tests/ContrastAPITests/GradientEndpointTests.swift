@@ -389,6 +389,23 @@ struct GradientFixTests {
         #expect(text["direction"] == "darker")
         let measured = try ratio(##"{"foreground": "\##(hex)", "background": "\##(Self.tailwind)"}"##)
         #expect(measured >= 4.5 && abs((text["after"]?["ratio"]?.double ?? 0) - measured) < 1e-12, "\(hex): \(measured)")
+        // White text turned dark is light-on-dark turned dark-on-light: said; the scrim keeps it.
+        #expect(text["reversesPolarity"] == true && black["reversesPolarity"] == nil, "\(fixes)")
+        #expect(text["note"]?.string?.hasSuffix("light text on a dark background becomes dark on light") == true, "\(text)")
+    }
+
+    /// A new user's pass: blue text on a pale banner (3.21:1 at #e0f2fe) was recommended a black
+    /// scrim at 0.88, which turns the banner near-black and the text light-on-dark, with no word,
+    /// while a slightly darker blue (#2168da, ΔEOK 0.08) passed. The scrim now says it turns the
+    /// polarity; the text color, still darker than every color, does not.
+    @Test("a fix that turns dark text on light into light on dark says so")
+    func polarity() throws {
+        let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#3b82f6", "background": "linear-gradient(to right, #ffffff, #e0f2fe, #fef3c7)"}"##)
+        let fixes = try #require(r.json["fixes"], "\(r.text)")
+        let black = try #require(fixes["scrim"]?["black"], "\(fixes)")
+        #expect(black["alpha"] == .number(0.88) && black["reversesPolarity"] == true, "\(black)")
+        #expect(black["note"]?.string?.hasSuffix("dark text on a light background becomes light on dark") == true, "\(black)")
+        #expect(fixes["textColor"]?["hex"] == "#2168da" && fixes["textColor"]?["reversesPolarity"] == nil, "\(fixes)")
     }
 
     /// Large text needs 3:1, which white on this gradient meets: no fixes. #777777 on black →

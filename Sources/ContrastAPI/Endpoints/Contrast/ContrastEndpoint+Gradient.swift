@@ -343,6 +343,13 @@ extension ContrastEndpoint {
             weakestWithWhite: measure(Compositing.Layer(color: SIMD3(1, 1, 1), alpha: 1), nil).min.ratio,
             weakestWithBlack: measure(Compositing.Layer(color: SIMD3(0, 0, 0), alpha: 1), nil).min.ratio) : nil
         let textL = text.alpha >= 1 ? WCAG.relativeLuminance(text.color) : nil
+        // Whether a fix turns the polarity: opaque text on one side of every gradient color before
+        // (a new user's pass: black at 0.88 was recommended for blue text on a pale banner, which
+        // it turns near-black, where a slightly darker blue passed), on the other after.
+        func reverses(_ after: (text: SIMD3<Double>, background: SIMD3<Double>)) -> Bool {
+            guard let textL, let range, textL < range.lowerBound || textL > range.upperBound else { return false }
+            return (textL < range.lowerBound) != (WCAG.relativeLuminance(after.text) < WCAG.relativeLuminance(after.background))
+        }
         var scrims: [(kind: GradientScrimFix.Kind, fix: GradientScrimFix?)] = []
         for kind in GradientScrimFix.Kind.allCases {
             let color = kind.color
@@ -372,13 +379,21 @@ extension ContrastEndpoint {
                     alpha -= 0.001
                     m = lighter
                 }
-                if let m, m.min.ratio >= target { fix = GradientScrimFix(alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true) }
+                if let m, m.min.ratio >= target {
+                    fix = GradientScrimFix(alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true, reversesPolarity: reverses((m.min.text, m.min.background)))
+                }
             }
             // Out of budget: the opaque scrim, which passes (the text on its color alone).
             if fix == nil && stopped {
-                fix = GradientScrimFix(alpha: 1, ratio: opaque.ratio, lc: opaque.apcaLc, lightest: false)
+                fix = GradientScrimFix(alpha: 1, ratio: opaque.ratio, lc: opaque.apcaLc, lightest: false, reversesPolarity: reverses((seen, color)))
             }
             scrims.append((kind, fix))
+        }
+        func polarityNote(into o: inout S) {
+            let was = textL.flatMap { l in range.map { l < $0.lowerBound } } ?? false
+            o.member("reversesPolarity", true)
+            o.member("note", was ? "the text, darker than every color of the gradient, is lighter than what lies under it with this fix: dark text on a light background becomes light on dark"
+                                 : "the text, lighter than every color of the gradient, is darker than what lies under it with this fix: light text on a dark background becomes dark on light")
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1, let range, !shouldMove() {
@@ -411,11 +426,13 @@ extension ContrastEndpoint {
                             x.member("css", "background-image: linear-gradient(rgb(\(channel) / \(alpha)), rgb(\(channel) / \(alpha))), \(gradient)")
                         }
                         if !scrim.lightest { x.member("lightest", false) }
+                        if scrim.reversesPolarity { polarityNote(into: &x) }
                         after(scrim.ratio, scrim.lc, into: &x)
                     }
                 }
+                // The lighter of those that pass, one that keeps the polarity before one that turns it.
                 let passing = scrims.compactMap { s in s.fix.map { (s.kind, $0) } }.filter { $0.1.ratio >= target }
-                if let best = passing.min(by: { $0.1.alpha < $1.1.alpha }) { so.member("recommended", "\(best.0.name)") } else { so.key("recommended"); so.null() }
+                if let best = passing.min(by: { ($0.1.reversesPolarity ? 1 : 0, $0.1.alpha) < ($1.1.reversesPolarity ? 1 : 0, $1.1.alpha) }) { so.member("recommended", "\(best.0.name)") } else { so.key("recommended"); so.null() }
                 if stopped {
                     so.member("complete", false)
                     so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim marked lightest: false is the opaque one, which passes, and a lighter one may too; a gradient with fewer stops or less hue turned measures faster")
@@ -426,6 +443,7 @@ extension ContrastEndpoint {
                     t.member("hex", textColor.hex)
                     t.member("deltaEOK", textColor.deltaEOK)
                     t.member("direction", textColor.direction)
+                    if reverses((textColor.after.min.text, textColor.after.min.background)) { polarityNote(into: &t) }
                     after(textColor.after.min.ratio, textColor.after.weakestLc.lc, into: &t)
                 }
             } else {
@@ -531,4 +549,7 @@ struct GradientScrimFix {
     var ratio: Double, lc: Double
     /// False for the opaque scrim given when the search ran out of budget.
     var lightest: Bool
+    /// The text, darker (lighter) than every color of the gradient, is lighter (darker) than the
+    /// background under the scrim: the design's polarity turns (`GradientFixes` in the answer).
+    var reversesPolarity = false
 }
