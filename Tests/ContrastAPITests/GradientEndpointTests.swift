@@ -394,6 +394,39 @@ struct GradientFixTests {
         #expect(text["note"]?.string?.hasSuffix("light text on a dark background becomes dark on light") == true, "\(text)")
     }
 
+    /// A new user's pass: white on `linear-gradient(#4338ca, #be185d)` (6.04:1) misses AAA but had
+    /// no fixes and no way to ask for them (`target` was unknown). With `target: "AAA"` the
+    /// fixes aim for 7:1 (4.5:1 for large text, which passes: none); the scrim measured again
+    /// as a layer passes, 0.001 lighter not; APCA and a one-color background are 400s.
+    @Test("target sets what the fixes aim for")
+    func fixTarget() throws {
+        let g = "linear-gradient(#4338ca, #be185d)"
+        for target in [#""AAA""#, #""7:1""#, "7"] {
+            let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "\##(g)", "target": \##(target)}"##)
+            let fixes = try #require(r.json["fixes"], "\(target): \(r.text)")
+            #expect(fixes["target"]?["minimum"] == .number(7) && fixes["target"]?["metric"] == "wcag2", "\(fixes)")
+            let alpha = try #require(fixes["scrim"]?["black"]?["alpha"]?.double, "\(fixes)")
+            let withScrim = try ratio(##"{"foreground": "#ffffff", "background": "\##(g)", "layers": ["rgb(0 0 0 / \##(alpha))"]}"##)
+            let lighter = try ratio(##"{"foreground": "#ffffff", "background": "\##(g)", "layers": ["rgb(0 0 0 / \##(alpha - 0.001))"]}"##)
+            #expect(withScrim >= 7 && lighter < 7, "\(alpha): \(withScrim), \(lighter)")
+        }
+        #expect(fixesOf(##"{"foreground": "#ffffff", "background": "\##(g)", "target": "AAA", "fontSize": 24}"##) == nil)
+        let plain = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "\##(g)"}"##)
+        #expect(plain.json["fixes"] == nil && plain.status == 200)
+        let get = try GradientEndpointTests.server.request("GET", "/v1/contrast?foreground=%23fff&background=\(g.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&target=AAA")
+        #expect(get.json["fixes"]?["target"]?["minimum"] == .number(7), "\(get.text)")
+        for (body, says) in [(##"{"foreground": "#ffffff", "background": "\##(g)", "target": "apca"}"##, "must be a WCAG target here, not an APCA one"),
+                             (##"{"foreground": "#ffffff", "background": "#000000", "target": "AAA"}"##, "sets what a gradient background's fixes aim for"),
+                             (##"{"foreground": "#ffffff", "background": "\##(g)", "target": "30:1"}"##, "between 1:1 and 21:1")] {
+            let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: body)
+            #expect(r.status == 400 && r.json["detail"]?.string?.contains(says) == true, "\(r.text)")
+        }
+    }
+
+    func fixesOf(_ body: String) -> JSON? {
+        (try? GradientEndpointTests.server.request("POST", "/v1/contrast", body: body))?.json["fixes"]
+    }
+
     /// A new user's pass: blue text on a pale banner (3.21:1 at #e0f2fe) was recommended a black
     /// scrim at 0.88, which turns the banner near-black and the text light-on-dark, with no word,
     /// while a slightly darker blue (#2168da, ΔEOK 0.08) passed. The scrim now says it turns the

@@ -21,7 +21,29 @@ import JSONValue
 /// Color 4 §12).
 extension ContrastEndpoint {
     /// Members read only with a gradient.
-    static let gradientFields: Set<String> = ["box", "region"]
+    static let gradientFields: Set<String> = ["box", "region", "target"]
+
+    /// `target` for a gradient's `fixes`: a WCAG level sized by the text (`AA`, the default,
+    /// `AAA`, `AA-large`, `AAA-large`, `non-text`, `hig`), a ratio (`7`, `"7:1"`, `1...21`).
+    /// The fixes are searched for a WCAG ratio (the text color from the gradient's luminance
+    /// range), so an APCA target is refused (400), as is one written wrong.
+    static func gradientFixTarget(_ f: Fields, text: TextSpec?) throws(Problem) -> ContrastTarget {
+        let path = f.field("target")
+        guard let v = f.value("target") else {
+            return text?.isLarge == true ? .ratio(WCAG.aaLargeText, basis: "WCAG 2.2 AA, large text") : .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 AA, normal text")
+        }
+        if case .string(let s) = v, s.hasSuffix(":1"), let r = Fields.decimal(String(s.dropLast(2))) {
+            guard r.isFinite, (1...21).contains(r) else {
+                throw Problem.invalidField(path, "\(path.display) as a WCAG ratio must be between 1:1 and 21:1, got \(ClientText.quoted(s))")
+            }
+            return .ratio(r)
+        }
+        let target = try TargetInput.parse(v, at: path, fromQuery: f.fromQuery, text: text, textPath: f.field("fontSize"))
+        guard target.metric == .wcag2 else {
+            throw Problem.invalidField(path, "\(path.display) must be a WCAG target here, not an APCA one (\(target.basis)): a gradient's fixes are searched for a WCAG ratio; give AA, AAA or a ratio such as 7:1 (the answer's apca gives the weakest Lc on the gradient)")
+        }
+        return target
+    }
 
     /// Whether the request has a gradient as `background` or in `layers` (looked at without
     /// parsing, so a plain pair pays two prefix checks).
@@ -201,7 +223,8 @@ extension ContrastEndpoint {
         }
         let measured = measure(textLayer)
         let worst = measured.min
-        let target = text?.isLarge == true ? 3.0 : 4.5
+        let fixTarget = try gradientFixTarget(f, text: text)
+        let target = fixTarget.minimum
         if worst.ratio < target { try inline.check() }
         let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
 
@@ -233,11 +256,11 @@ extension ContrastEndpoint {
         ContrastJSON.apca(measured.weakestLc.lc, text: text, into: &out)
         out.key("gradient")
         writeGradient(gradient, measured, box: box, region: region, into: &out)
-        // The fixes, when the weakest ratio misses WCAG AA for the text's size.
+        // The fixes, when the weakest ratio misses the target (WCAG AA for the text's size).
         if worst.ratio < target {
             out.key("fixes")
             var moved = false
-            writeGradientFixes(target: target, largeText: text?.isLarge == true, gradient: gradient.input, overLayers: hasLayers,
+            writeGradientFixes(target: target, basis: fixTarget.basis, gradient: gradient.input, overLayers: hasLayers,
                                baseSamples: measured.samples,
                                text: textLayer, measure: measure, into: &out, shouldMove: {
                                    moved = moved || inline.isOver
@@ -295,8 +318,8 @@ extension ContrastEndpoint {
     static let fixSampleBudget = 100_000
 
     /// `fixes` (see `GradientFixes`), each measured again on the whole gradient (or region) and
-    /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (WCAG
-    /// AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`, with `layers` a
+    /// written with `after` (`ratio`, `ratioText`, `apcaLc` weakest, `passes`): `target` (the
+    /// request's WCAG target, `gradientFixTarget`; by default AA for the text's size), `scrim` (`black`, `white`: `alpha`, `css`, with `layers` a
     /// `placement`; nil when even an opaque one misses; the opaque one with `lightest: false` when
     /// the search ran out of `fixSampleBudget`, then also `complete: false` and a `note`;
     /// `recommended`, the lighter passing one) and `textColor` (the nearest text color of the same
@@ -308,7 +331,7 @@ extension ContrastEndpoint {
     /// rise is bisected in 11); the scrims' within `fixSampleBudget` gradient colors. When
     /// `shouldMove` (asked before each measurement after the first) says true, the rest is not
     /// measured: the caller discards the answer and moves the request to the heavy-work pool.
-    static func writeGradientFixes<S: JSONSink>(target: Double, largeText: Bool, gradient: String, overLayers: Bool,
+    static func writeGradientFixes<S: JSONSink>(target: Double, basis: String, gradient: String, overLayers: Bool,
                                                 baseSamples: Int, text: Compositing.Layer,
                                                 measure: (Compositing.Layer, Compositing.Layer?) -> GradientContrast,
                                                 into out: inout S, shouldMove: () -> Bool = { false }) {
@@ -409,7 +432,7 @@ extension ContrastEndpoint {
             o.object("target") { t in
                 t.member("metric", "wcag2")
                 t.member("minimum", target)
-                t.member("basis", largeText ? "WCAG 2.2 AA, large text" : "WCAG 2.2 AA, normal text")
+                t.member("basis", basis)
             }
             o.object("scrim") { so in
                 for (kind, fix) in scrims {

@@ -22,6 +22,8 @@ struct ContrastEndpoint {
         do throws(Problem) { try f.rejectUnknown(fields) } catch {
             if hasGradient(f) {
                 try f.rejectUnknown(fieldsWithGradient)
+            } else if f.has("target") {
+                throw Problem.invalidField(f.field("target"), "\(f.field("target").display) sets what a gradient background's fixes aim for, and \(f.field("background").display) is one color: the answer's wcag gives every WCAG verdict, and /v1/suggest finds the nearest color that meets a target")
             } else if let key = ["box", "region"].first(where: { f.has($0) }) {
                 throw Problem.invalidField(f.field(key), "\(f.field(key).display) applies only to a gradient: \(f.field("background").display) (or a layer) must be a CSS gradient such as \"linear-gradient(#fff, #000)\"")
             } else {
