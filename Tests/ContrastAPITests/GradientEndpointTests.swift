@@ -167,6 +167,11 @@ struct GradientEndpointTests {
         #expect(matrix.text.contains(#"{\"gradient\": ..., \"box\""#), "\(matrix.text)")
         let matrixBox = try post("/v1/contrast/matrix", ##"{"colors": ["#000"], "gradients": [{"gradient": "linear-gradient(to right, #000 50px, #fff 150px)", "box": {"width": 200, "height": 10}}]}"##)
         #expect(matrixBox.status == 200 && matrixBox.json["onGradients"]?.array?[0].array?[0]["maxRatio"] == 21, "\(matrixBox.text)")
+        // The box and region that decided the cells are echoed (a new user's pass: only the name was).
+        #expect(matrixBox.json["gradients"]?.array?[0]["box"] == .object(["width": 200, "height": 10]) && matrixBox.json["gradients"]?.array?[0]["region"] == nil, "\(matrixBox.text)")
+        let matrixRegion = try post("/v1/contrast/matrix", ##"{"colors": ["#000"], "gradients": [{"gradient": "linear-gradient(to right, #000 50px, #fff 150px)", "box": {"width": 200, "height": 10}, "region": {"x": 150, "y": 0, "width": 50, "height": 10}}]}"##)
+        #expect(matrixRegion.json["gradients"]?.array?[0]["region"] == .object(["x": 150, "y": 0, "width": 50, "height": 10]), "\(matrixRegion.text)")
+        #expect(matrixRegion.json["onGradients"]?.array?[0].array?[0]["ratio"] == 21, "\(matrixRegion.text)")
         // Conic stops stay angles; px that put a stop beyond ±1000000% of the line are refused.
         let conic = try post("/v1/contrast", ##"{"foreground": "#000", "background": "conic-gradient(#000 10px, #fff)", "box": {"width": 200, "height": 10}}"##)
         expectProblem(conic, 400, pointer: "/background")

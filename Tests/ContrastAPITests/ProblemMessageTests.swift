@@ -46,14 +46,17 @@ import Testing
         let detail = r["detail"]?.string ?? ""
         #expect(detail.hasPrefix("'/fontsize' is unknown; did you mean 'fontSize'?; known fields: "), "\(detail)")
         for name in ["box", "region", "variables", "layers", "fontWeight"] { #expect(detail.contains(name), "\(name): \(detail)") }
-        // Another new user's pass: `target` on /v1/contrast and `fontSize` on the matrix were
+        // Another new user's pass: `minimum` on /v1/contrast and `fontSize` on the matrix were
         // refused with lists that left out `variables`; every JSON body takes it.
-        for (path, body) in [("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "target": "AAA"}"##),
+        for (path, body) in [("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "minimum": 4.5}"##),
                              ("/v1/contrast/matrix", ##"{"colors": ["#000"], "fontSize": 24}"##),
                              ("/v1/pick", ##"{"background": "#000", "candidates": ["#fff"], "colour": 1}"##)] {
             let d = expectProblem(try Self.post(path, body), 400)["detail"]?.string ?? ""
             #expect(d.contains("known fields: ") && d.contains("variables"), "\(path): \(d)")
         }
+        // `target` aims a gradient's fixes: on one color it says so and where to go instead.
+        let target = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "target": "AAA"}"##), 400, pointer: "/target")
+        #expect(target["detail"]?.string?.contains("/v1/suggest finds the nearest color that meets a target") == true, "\(target)")
         // `w` begins `width`: offered that, not the nearest spelling `x`.
         let w = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(#fff, #000)", "box": {"width": 320, "height": 48}, "region": {"x": 0, "y": 0, "w": 120, "h": 24}}"##), 400, pointer: "/region/w")
         #expect(w["detail"]?.string?.contains("did you mean 'width'?") == true, "\(w)")

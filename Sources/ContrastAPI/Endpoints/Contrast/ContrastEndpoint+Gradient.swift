@@ -476,6 +476,24 @@ extension ContrastEndpoint {
         }
     }
 
+    /// `box` (`width`, `height`) and `region` (`x`, `y`, `width`, `height`), in CSS px, each when given.
+    static func writeBoxAndRegion<S: JSONSink>(_ box: CSSGradient.Box?, _ region: CSSGradient.Region?, into o: inout S) {
+        if let box {
+            o.object("box") { b in
+                b.member("width", box.width)
+                b.member("height", box.height)
+            }
+        }
+        if let region {
+            o.object("region") { r in
+                r.member("x", region.x)
+                r.member("y", region.y)
+                r.member("width", region.width)
+                r.member("height", region.height)
+            }
+        }
+    }
+
     /// `gradient`: `at` (the JSON pointer or query parameter of the gradient), `function`,
     /// `repeating`, `interpolation` (`space`, `hue` for polar spaces, `specified`: false when
     /// the CSS Images 4 default was used), `stops` after fixup (`color` as 8-bit sRGB hex with
@@ -510,20 +528,7 @@ extension ContrastEndpoint {
                     }
                 }
             }
-            if let box {
-                o.object("box") { b in
-                    b.member("width", box.width)
-                    b.member("height", box.height)
-                }
-            }
-            if let region {
-                o.object("region") { r in
-                    r.member("x", region.x)
-                    r.member("y", region.y)
-                    r.member("width", region.width)
-                    r.member("height", region.height)
-                }
-            }
+            writeBoxAndRegion(box, region, into: &o)
             func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, withPixel: Bool) {
                 o.object(key) { so in
                     if lc {

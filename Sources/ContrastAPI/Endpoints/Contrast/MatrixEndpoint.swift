@@ -243,7 +243,7 @@ struct MatrixEndpoint {
         }
     }
 
-    /// Adds `gradients` (`name`, `input`, `function`) and `onGradients[i][k]` (palette color `i`
+    /// Adds `gradients` (`name`, `input`, `function`, `box` and `region` when given) and `onGradients[i][k]` (palette color `i`
     /// as text on gradient `k`: the lowest `ratio` with `ratioText` and verdicts, `position` of
     /// it along the gradient, `foregroundHex` and `backgroundHex` there, `maxRatio`, the weakest `apcaLc`, and with an `algorithm` other than
     /// wcag2 its `value` at the lowest ratio's colors, as `/v1/contrast` gives it) before the
@@ -260,6 +260,8 @@ struct MatrixEndpoint {
                 w.member("name", g.name)
                 w.member("input", g.gradient.input)
                 w.member("function", g.gradient.gradient.functionName)
+                // What decided its cells (a new user's pass: they were not echoed).
+                ContrastEndpoint.writeBoxAndRegion(g.box, g.region, into: &w)
             }
         }
         out.raw(#"],"onGradients":["#)
