@@ -848,6 +848,23 @@ import Testing
         #expect(report.results.allSatisfy { $0.passes && $0.foreground?.color.alpha == 1 }, "\(report.results.map { $0.mode ?? "" })")
     }
 
+    /// A new user's pass: Spectrum's text and background both aliasing gray-800 (1.00:1) were
+    /// offered a color for either side without a word that the shared token moves both.
+    @Test("a pair whose colors come from one token says to give the suggested side its own value")
+    func sharedDefiningToken() throws {
+        let css = ":root { --gray-800: #292929; --text: var(--gray-800); --surface: var(--gray-800); }"
+        let rules = [PairRule(foreground: try TokenPattern("--text"), background: try TokenPattern("--surface"), source: "rules[0]")]
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        let pair = try #require(report.results.first)
+        #expect(abs((pair.value ?? 0) - 1) < 1e-12 && pair.suggestion != nil)
+        #expect(pair.suggestionConflict == "both colors of this pair come from --gray-800: write this color as --text's own value, in place of its alias; set in --gray-800 it would change both sides", "\(pair.suggestionConflict ?? "")")
+        #expect(pair.backgroundSuggestion == nil || pair.backgroundSuggestionConflict?.hasPrefix("both colors of this pair come from --gray-800: write this color as --surface's own value") == true)
+        // One side is the shared token itself: set there, the color moves the other side too.
+        let direct = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --gray-800: #292929; --surface: var(--gray-800); }")]),
+                                        rules: [PairRule(foreground: try TokenPattern("--gray-800"), background: try TokenPattern("--surface"), source: "rules[0]")])
+        #expect(direct.results.first?.suggestionConflict == "--surface takes its color from --gray-800 too: set in --gray-800, this color would change both sides; give --surface a value of its own first", "\(direct.results.first?.suggestionConflict ?? "")")
+    }
+
     /// A new user's pass: a combined mode took the base's values where it set none
     /// (`dark-high-contrast` had `:root`'s #ffffff background, not dark's #111111: #333 passed
     /// at 12.6:1 where the browser shows 1.49:1), and `:root:not(.light)` inside the dark media

@@ -656,6 +656,18 @@ public enum TokenAudit {
         }
         for i in results.indices {
             guard let fg = results[i].foreground, let bg = results[i].background else { continue }
+            // Both colors from one token (a new user's pass: a pair on Spectrum's gray-800 at
+            // 1.00:1 was offered a color for either side, and editing the token both aliases lead
+            // to would move both): the suggestion goes on the pair's own token, not the shared one.
+            if let shared = fg.chain.last, shared == bg.chain.last, fg.path != bg.path {
+                func own(_ token: String, other: String) -> String {
+                    token == shared
+                        ? "\(other) takes its color from \(shared) too: set in \(shared), this color would change both sides; give \(other) a value of its own first"
+                        : "both colors of this pair come from \(shared): write this color as \(token)'s own value, in place of its alias; set in \(shared) it would change both sides"
+                }
+                if results[i].suggestion != nil, results[i].suggestionConflict == nil { results[i].suggestionConflict = own(fg.path, other: bg.path) }
+                if results[i].backgroundSuggestion != nil, results[i].backgroundSuggestionConflict == nil { results[i].backgroundSuggestionConflict = own(bg.path, other: fg.path) }
+            }
             if results[i].suggestion != nil, results[i].suggestionConflict == nil, let d = derivation(of: bg, from: fg, mode: results[i].mode) {
                 results[i].suggestionConflict = message(d)
             }
