@@ -150,14 +150,15 @@ struct ImageEndpoint: Sendable {
                           detail: "WebP holds at most 16383 pixels per side; this image is \(file.width) × \(file.height): ask for format=png or format=jpeg",
                           parameter: "format")
         }
-        // libwebp encodes an image with alpha from a whole copy in memory: a 6000 × 6600 dim to
-        // WebP with alpha (from a 39 KB palette PNG with tRNS, or a 38-byte lossless WebP) peaked
-        // at 593–612 MiB, over the Kubernetes manifest's 512 MiB, where PNG or JPEG output peaks
-        // at 74–361 (a hostile pass). It may have at most half `maxImagePixels`, as an image
-        // decoded whole (`ImageFile.open`).
-        if target == .webp && file.hasAlpha && file.width * file.height > maxPixels / 2 {
-            throw Problem.limitExceeded("WebP output with alpha is encoded from a whole copy of the image in memory, so it may have at most half the limit of \(maxPixels) pixels (\(maxPixels / 2)); this image is \(file.width) × \(file.height) = \(file.width * file.height) pixels with alpha: ask for format=png (maxImagePixels)",
-                                        parameter: "format", limit: maxPixels / 2, [("width", file.width), ("height", file.height)])
+        // libwebp encodes from whole copies in memory, and its memory grows with what the pixels
+        // hold: a 6000 × 6600 dim to WebP with alpha peaked at 593–612 MiB from a flat 39 KB
+        // palette PNG (a hostile pass), and a noisy 39.6 MP photo without alpha at 1,130 MiB
+        // (quality 100, 22.8 s; a second hostile pass), where PNG or JPEG output peaks at 74–361.
+        // Noise at 10 MP peaked at 313 MiB (RGB) and 414 MiB (RGBA), quality 100, 3.5–4.2 s
+        // (release build, 2026-12-05): WebP output may have at most a quarter of `maxImagePixels`.
+        if target == .webp && file.width * file.height > maxPixels / 4 {
+            throw Problem.limitExceeded("WebP output is encoded from whole copies of the image in memory, up to about 41 MiB a megapixel for a noisy photo, so it may have at most a quarter of the limit of \(maxPixels) pixels (\(maxPixels / 4)); this image is \(file.width) × \(file.height) = \(file.width * file.height) pixels: ask for format=jpeg or format=png (maxImagePixels)",
+                                        parameter: "format", limit: maxPixels / 4, [("width", file.width), ("height", file.height)])
         }
         if target == .jpeg && max(file.width, file.height) > 65535 {
             throw Problem(status: 422, kind: "unsupported-image", title: "Unsupported image",
