@@ -848,6 +848,32 @@ import Testing
         #expect(report.results.allSatisfy { $0.passes && $0.foreground?.color.alpha == 1 }, "\(report.results.map { $0.mode ?? "" })")
     }
 
+    /// A hostile pass: a 6 KB file of 141 translucent texts and 141 translucent backgrounds
+    /// (19,881 pairs, under the pair limit) held a heavy worker 8.9 s, each pair measured over 256
+    /// backdrops. Such pairs are counted from their resolved colors before any is measured; past
+    /// `maximumBackdropFreePairs` the audit is refused, naming a backdrop as the way out.
+    @Test("pairs of translucent text on translucent backgrounds without a backdrop are bounded before measuring")
+    func backdropFreePairsAreBounded() throws {
+        let css = ":root{--bg:#ffffff;" + (0..<3).map { "--f\($0):rgb(\($0) 0 0/.3);--b\($0):rgb(0 \($0) 9/.3);" }.joined() + "--fo:#000;}"
+        let set = try CSSThemeReader.read([TokenFile(name: "a.css", content: css)])
+        var options = TokenAuditOptions()
+        options.suggest = false
+        options.maximumBackdropFreePairs = 8
+        let rules = [PairRule(foreground: try TokenPattern("--f*"), background: try TokenPattern("--b*"), source: "rules[0]")]
+        do {
+            _ = try TokenAudit.run(set, rules: rules, options: options)
+            Issue.record("9 backdrop-free pairs passed a limit of 8")
+        } catch {
+            #expect(error.limit == 8 && error.reason.hasPrefix("the rules make more than 8 pairs of translucent text on a translucent background with no backdrop"), "\(error.reason)")
+        }
+        options.maximumBackdropFreePairs = 9
+        #expect(try TokenAudit.run(set, rules: rules, options: options).results.count == 16)   // --f0…2 and --fo on --b0…2 and --bg
+        // With a backdrop they are measured once each, and not counted.
+        options.maximumBackdropFreePairs = 0
+        let withBackdrop = [PairRule(foreground: try TokenPattern("--f*"), background: try TokenPattern("--b*"), backdrop: try TokenPattern("--bg"), source: "rules[0]")]
+        #expect(try TokenAudit.run(set, rules: withBackdrop, options: options).results.count == 16)
+    }
+
     /// A new user's pass: Spectrum's text and background both aliasing gray-800 (1.00:1) were
     /// offered a color for either side without a word that the shared token moves both.
     @Test("a pair whose colors come from one token says to give the suggested side its own value")

@@ -29,6 +29,11 @@ public struct TokenAuditOptions: Sendable {
     /// translucent background with no backdrop counts `TokenAudit.translucentPairWeight` (each
     /// measurement there covers 256 backdrops), here and in the one-color-per-token searches.
     public var maximumSuggestions = 1_000
+    /// Most pairs of translucent text on a translucent background with no backdrop one audit
+    /// measures (each over the 256 gray backdrops, about 0.45 ms: a hostile pass's 6 KB file of
+    /// 19,881 such pairs held a heavy worker 8.9 s); more is a `TokenError` with this limit,
+    /// telling the rules to name a backdrop. 2,000 take about 0.9 s.
+    public var maximumBackdropFreePairs = 2_000
     /// Custom properties from outside the files for var() in token values (the request's
     /// `variables`); tokens of the same name win.
     public var variables: [String: String] = [:]
@@ -907,6 +912,21 @@ public enum TokenAudit {
             if checkedKeys.insert(key).inserted { return pair }
             aliasDuplicates.append(pair)
             return nil
+        }
+        // Pairs of translucent text on a translucent background with no backdrop, counted from
+        // their resolved colors (memoized) before any is measured.
+        var backdropFree = 0
+        for mode in modes {
+            for pair in pairs where pair.backdrop == nil {
+                try poll()
+                guard case .success(let fg) = resolver.resolve(pair.fg, mode: mode), fg.color.alpha < 1,
+                      case .success(let bg) = resolver.resolve(pair.bg, mode: mode), bg.color.alpha < 1 else { continue }
+                backdropFree += 1
+                guard backdropFree <= options.maximumBackdropFreePairs else {
+                    throw TokenError(reason: "the rules make more than \(options.maximumBackdropFreePairs) pairs of translucent text on a translucent background with no backdrop (\(pair.fg) on \(pair.bg)\(mode.map { " in '\($0)'" } ?? "") is one too many), each measured over 256 possible backdrops: give the rules the page's color as \"backdrop\" (\"backdrop\": \"--background\"), or narrow the patterns",
+                                     limit: options.maximumBackdropFreePairs)
+                }
+            }
         }
         var results: [PairResult] = []
         results.reserveCapacity(pairs.count * modes.count)
