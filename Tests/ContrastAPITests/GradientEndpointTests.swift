@@ -238,6 +238,9 @@ struct GradientEndpointTests {
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 10}}"##, 400, "/box/height"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": 90, "y": 0, "width": 20, "height": 10}}"##, 400, "/region"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": 0, "y": 0, "width": 0, "height": 10}}"##, 400, "/region/width"),
+        // A hostile pass: 1e-9 × 1e-300 px was measured; less than 1/64 px is no region.
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 100}, "region": {"x": 0.5, "y": 0, "width": 1e-9, "height": 1e-300}}"##, 400, "/region/width"),
+        (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 100}, "region": {"x": 0.5, "y": 0, "width": 5, "height": 0.0156}}"##, 400, "/region/height"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": {"width": 100, "height": 10}, "region": {"x": -1, "y": 0, "width": 5, "height": 10}}"##, 400, "/region"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "box": "wide"}"##, 400, "/box"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, blue)", "layers": ["conic-gradient(red, blue)"]}"##, 400, "/layers/0"),

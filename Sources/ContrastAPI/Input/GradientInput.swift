@@ -174,10 +174,12 @@ extension Fields {
             throw Problem.invalidField(path, "\(path.display) must be {\"x\", \"y\", \"width\", \"height\"} in px, not \(v.typeName)")
         }
         let names = ["x", "y", "width", "height"]
-        for k in 2...3 where !(r[k] > 0) {
+        // At least 1/64 px, the smallest length Chromium lays out (a LayoutUnit): a hostile pass's
+        // 1e-9 × 1e-300 px region was measured as if text could sit there.
+        for k in 2...3 where !(r[k] >= 1.0 / 64) {
             let at = isObject ? path.appending(names[k]) : path
             let what = isObject ? at.display : "the \(names[k]) in \(at.display)"
-            throw Problem.invalidField(at, "\(what) must be more than 0 px, got \(Fields.format(r[k]))")
+            throw Problem.invalidField(at, "\(what) must be at least 1/64 px (0.015625), the smallest length a browser lays out, got \(Fields.format(r[k]))")
         }
         if r[0] < 0 || r[1] < 0 || r[0] + r[2] > box.width || r[1] + r[3] > box.height {
             throw Problem.invalidField(path, "\(path.display) (\(Fields.format(r[0])), \(Fields.format(r[1])), \(Fields.format(r[2])) × \(Fields.format(r[3]))) lies outside \(field("box").display) (\(Fields.format(box.width)) × \(Fields.format(box.height)) px): x + width must be at most the box's width, y + height at most its height, x and y at least 0")
