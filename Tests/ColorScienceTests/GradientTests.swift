@@ -18,6 +18,25 @@ struct GradientTests {
         WCAG.contrastRatio(WCAG.relativeLuminance(a), WCAG.relativeLuminance(b))
     }
 
+    /// A hostile pass: one opaque color on 16 gradients of translucent stops was refused at
+    /// "about 2 s" where a translucent color was measured (0.25–0.55 s): preparing was counted
+    /// as a searched measurement, but the walk stops at the first translucent stretch (and at
+    /// once for a repeating gradient), so it costs at most the solved scan.
+    @Test("preparing a gradient is estimated as its walk costs")
+    func preparingCost() throws {
+        let stops = (0..<64).map { i in "oklch(0.\(String(format: "%02d", (i * 7) % 90 + 5)) 0.3 \(i * 97 % 360) / 0.5) \(Double(i) * 1.5)%" }.joined(separator: ", ")
+        let translucent = try Self.gradient("linear-gradient(in oklch longer hue, \(stops))")
+        let searched = GradientContrast.estimatedCost(of: translucent, textIsOpaque: true)
+        #expect(GradientContrast.estimatedPreparingCost(of: translucent) * 10 < searched, "\(GradientContrast.estimatedPreparingCost(of: translucent)) vs \(searched)")
+        #expect(!GradientContrast.Prepared(gradient: translucent, backdrop: SIMD3(0.5, 0.5, 0.5)).isPlanned)
+        let repeating = try Self.gradient("repeating-linear-gradient(#000, #fff 10%)")
+        #expect(GradientContrast.estimatedPreparingCost(of: repeating) == 1)
+        // An opaque solved gradient's walk is its measurement.
+        let opaque = try Self.gradient("linear-gradient(in oklch, #0066cc, #ffcc00 40%, #c00)")
+        #expect(GradientContrast.estimatedPreparingCost(of: opaque) == GradientContrast.estimatedCost(of: opaque, textIsOpaque: true))
+        #expect(GradientContrast.Prepared(gradient: opaque).isPlanned)
+    }
+
     @Test("stop fixup: defaults 0%/100%, evenly spaced runs, no position below an earlier one, double positions, hints")
     func fixup() throws {
         let g = try Self.gradient("linear-gradient(red, lime, blue 40%, yellow 20%, white 60% 80%, 90%, black)")

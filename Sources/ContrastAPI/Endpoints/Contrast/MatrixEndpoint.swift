@@ -104,7 +104,7 @@ struct MatrixEndpoint {
             // The work, estimated before any of it is paid (GradientContrast.estimatedCost): a
             // hostile matrix of 64 translucent colors on 16 gradients of 64 stops turning the hue
             // took 16 s within the pair limit. Opaque colors are measured on each gradient
-            // prepared once (about one measurement each; then `estimatedCostPerText` a color).
+            // prepared once (`estimatedPreparingCost`; then `estimatedCostPerText` a color).
             let translucent = palette.filter { $0.color.display.alpha < 1 }.count
             let opaque = palette.count - translucent
             var cost = 0
@@ -118,7 +118,7 @@ struct MatrixEndpoint {
                     limit: MatrixEndpoint.maxGradientCost, status: 422)
             }
             for g in gradients {
-                if opaque > 0 { cost += GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: true) }
+                if opaque > 0 { cost += GradientContrast.estimatedPreparingCost(of: g.gradient.gradient) }
                 if translucent > 0 { cost += translucent * GradientContrast.estimatedCost(of: g.gradient.gradient, textIsOpaque: false) }
             }
             try refuseOverBudget()
