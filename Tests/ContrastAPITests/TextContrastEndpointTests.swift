@@ -108,6 +108,9 @@ import Testing
         #expect(r.json["wcag"]?["failingShare"] == .number(0.5))
         r = callImage("/v1/image/text-contrast?textColor=white&target=4.5", img)
         #expect(r.status == 400 && r.text.contains("write 4.5:1"), "\(r.text)")
+        // Out of range, the client's text is quoted (and cut), as in every problem.
+        r = callImage("/v1/image/text-contrast?textColor=white&target=30:1", img)
+        #expect(r.status == 400 && r.text.contains("between 1:1 and 21:1, got '30:1'"), "\(r.text)")
         // A number below 1 is no ratio either: no "write 0:1" (hostile pass).
         r = callImage("/v1/image/text-contrast?textColor=white&target=-0", img)
         #expect(r.status == 400 && !r.text.contains("0:1") && r.text.contains("give AA"), "\(r.text)")

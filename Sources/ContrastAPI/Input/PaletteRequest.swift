@@ -26,6 +26,17 @@ enum TargetInput {
 
     static let objectFields: Set<String> = ["policy", "level", "textSize", "fontSize", "fontSizeUnit", "fontWeight", "ratio", "lc"]
 
+    /// A WCAG ratio written as CSS-like text, `"4.5:1"` (`1...21`), for the targets that also read
+    /// a bare number otherwise (an APCA |Lc| on `/v1/image/text-contrast`); nil when `value` is
+    /// not of that form. Throws a 400 naming `path` when the ratio is out of range.
+    static func ratioText(_ value: JSON, at path: FieldPath) throws(Problem) -> Double? {
+        guard case .string(let s) = value, s.hasSuffix(":1"), let r = Fields.decimal(String(s.dropLast(2))) else { return nil }
+        guard r.isFinite, (1...21).contains(r) else {
+            throw Problem.invalidField(path, "\(path.display) as a WCAG ratio must be between 1:1 and 21:1, got \(ClientText.quoted(s))")
+        }
+        return r
+    }
+
     static func parse(_ value: JSON, at path: FieldPath, fromQuery: Bool) throws(Problem) -> ContrastTarget {
         switch value {
         case .number(let r):

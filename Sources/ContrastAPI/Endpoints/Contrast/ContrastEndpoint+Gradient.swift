@@ -32,12 +32,7 @@ extension ContrastEndpoint {
         guard let v = f.value("target") else {
             return text?.isLarge == true ? .ratio(WCAG.aaLargeText, basis: "WCAG 2.2 AA, large text") : .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 AA, normal text")
         }
-        if case .string(let s) = v, s.hasSuffix(":1"), let r = Fields.decimal(String(s.dropLast(2))) {
-            guard r.isFinite, (1...21).contains(r) else {
-                throw Problem.invalidField(path, "\(path.display) as a WCAG ratio must be between 1:1 and 21:1, got \(ClientText.quoted(s))")
-            }
-            return .ratio(r)
-        }
+        if let r = try TargetInput.ratioText(v, at: path) { return .ratio(r) }
         let target = try TargetInput.parse(v, at: path, fromQuery: f.fromQuery, text: text, textPath: f.field("fontSize"))
         guard target.metric == .wcag2 else {
             throw Problem.invalidField(path, "\(path.display) must be a WCAG target here, not an APCA one (\(target.basis)): a gradient's fixes are searched for a WCAG ratio; give AA, AAA or a ratio such as 7:1 (the answer's apca gives the weakest Lc on the gradient)")

@@ -72,10 +72,7 @@ extension ImageEndpoint {
         guard let v = f.value("target") else {
             return try TargetInput.parse(.string("AA"), at: path, fromQuery: true, text: text, textPath: f.field("fontSize"))
         }
-        if case .string(let s) = v, s.hasSuffix(":1"), let r = Fields.decimal(String(s.dropLast(2))) {
-            guard r.isFinite, (1...21).contains(r) else {
-                throw Problem.invalidField(path, "\(path.display) as a WCAG ratio must be between 1:1 and 21:1, got \(s)")
-            }
+        if let r = try TargetInput.ratioText(v, at: path) {
             return .ratio(r, basis: "WCAG 2 contrast ratio of at least \(Fields.format(r)):1")
         }
         if case .string(let s) = v, let n = Fields.decimal(s) {
