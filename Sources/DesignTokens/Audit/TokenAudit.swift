@@ -577,6 +577,14 @@ public enum TokenAudit {
         return c == nil && h == nil ? nil : (c, h)
     }
 
+    /// Whether a token of `set` has a color (or an alias) as its base value, outside component
+    /// text: the base values are something to audit.
+    static func hasBaseColors(_ set: TokenSet) -> Bool {
+        set.tokens.contains { t in
+            switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
+        }
+    }
+
     /// The modes an audit of `set` covers: the files' modes, and before them the base values as
     /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
@@ -591,9 +599,7 @@ public enum TokenAudit {
     public static func modes(of set: TokenSet) -> [String] {
         guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
         let names = set.modes.map { $0.lowercased() }
-        let baseColors = set.tokens.contains { t in
-            switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
-        }
+        let baseColors = hasBaseColors(set)
         guard !names.contains(where: { $0.contains("light") }), baseColors, set.baseMode.map(set.modes.contains) != true else { return set.modes }
         let base = set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
@@ -615,9 +621,7 @@ public enum TokenAudit {
         let split = set.modes.filter { set.colorSchemes[$0] == nil && !set.modes.contains($0 + "-dark") }
         // The base in dark only where it has colors: a file whose one rule is read as its
         // declared scheme (`:root { color-scheme: light }`) has no base to show in dark.
-        let baseColors = set.tokens.contains { t in
-            switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
-        }
+        let baseColors = hasBaseColors(set)
         guard baseColors || !split.isEmpty else { return set }
         out.modes = baseColors ? ["dark"] : []
         for m in set.modes {
