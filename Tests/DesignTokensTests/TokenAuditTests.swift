@@ -189,6 +189,13 @@ import Testing
         // A rule matching nothing is reported.
         let none = try TokenAudit.run(Self.set, rules: [PairRule(foreground: try TokenPattern("color.nope.*"), background: try TokenPattern("color.surface.*"), source: "x")])
         #expect(none.unmatchedRules == [0])
+        #expect(!none.notes.contains { $0.contains("leading '--'") })
+        // A CSS custom property named without its `--` matches nothing, and the note says how it
+        // would (a new user's pass: `pico-color` for Pico's `--pico-color`).
+        let css = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --pico-color: #373c44; --pico-background-color: #fff; }")])
+        let bare = try TokenAudit.run(css, rules: [PairRule(foreground: try TokenPattern("pico-color"), background: try TokenPattern("--pico-background-*"), source: "rules[0]")])
+        #expect(bare.unmatchedRules == [0])
+        #expect(bare.notes.contains("rules[0] matched no pair, but would with 'pico-color' as '--pico-color': CSS custom properties keep their leading '--' in token names"))
         // A cycle in a pair is an error naming it, unless reported.
         let loop = [PairRule(foreground: try TokenPattern("color.loop.a"), background: try TokenPattern("color.white"), source: "x")]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: loop) }

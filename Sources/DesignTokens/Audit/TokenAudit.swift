@@ -885,6 +885,21 @@ public enum TokenAudit {
             if count == 0 { unmatched.append(ri) }
         }
         try poll(now: true)
+        // A rule that matched nothing because a side names a CSS custom property without its
+        // `--` (`pico-color` for `--pico-color`: a new user's pass) says so, once per side, when
+        // the side with `--` matches a color token (within a small matching budget).
+        for ri in unmatched {
+            var hints: [String] = []
+            for side in [rules[ri].foreground, rules[ri].background] {
+                guard !side.text.hasPrefix("-"), !side.text.hasPrefix("*"),
+                      let dashed = try? TokenPattern("--" + side.text) else { continue }
+                var budget = 10_000
+                let matches = candidates(dashed).prefix(200).contains { ((try? dashed.firstMatch($0, steps: &budget)) ?? nil) != nil }
+                if matches { hints.append("'\(side.text)' as '\(dashed.text)'") }
+            }
+            guard !hints.isEmpty else { continue }
+            notes.append("\(rules[ri].source) matched no pair, but would with \(hints.joined(separator: " and ")): CSS custom properties keep their leading '--' in token names")
+        }
         // A pair whose two tokens are both plain aliases (the whole value, in every audited mode)
         // of the tokens of another pair has the same colors everywhere: Tailwind v4's
         // `@theme inline { --color-x: var(--x) }` doubles every shadcn pair. Such pairs are checked
