@@ -400,6 +400,27 @@ struct GradientFixTests {
         // White text turned dark is light-on-dark turned dark-on-light: said; the scrim keeps it.
         #expect(text["reversesPolarity"] == true && black["reversesPolarity"] == nil, "\(fixes)")
         #expect(text["note"]?.string?.hasSuffix("light text on a dark background becomes dark on light") == true, "\(text)")
+        // White text on a gradient that ends in white is light text all the same (a new user's
+        // pass: it had no polarity when the text equalled the lightest stop).
+        let ending = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(#808080, #ffffff)"}"##)
+        let turned = try #require(ending.json["fixes"]?["textColor"], "\(ending.text)")
+        #expect(turned["direction"] == "darker" && turned["reversesPolarity"] == true, "\(turned)")
+        #expect(turned["note"]?.string?.hasPrefix("the text, as light as the gradient's lightest color or lighter, is darker") == true, "\(turned)")
+    }
+
+    /// CSS closes a gradient left open at the end of a value, and so does the parser; the text
+    /// echoed back and pasted into the scrim's `css` is closed too (a new user's pass: the open
+    /// parenthesis swallowed the declarations pasted after it).
+    @Test("an unclosed gradient is echoed closed, with a note")
+    func unclosedGradientIsEchoedClosed() throws {
+        let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(#6366f1, #ec4899", "box": {"width": 100, "height": 10}}"##)
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["background"]?["input"] == "linear-gradient(#6366f1, #ec4899)", "\(r.text)")
+        let css = try #require(r.json["fixes"]?["scrim"]?["black"]?["css"]?.string, "\(r.text)")
+        #expect(css.hasSuffix(", linear-gradient(#6366f1, #ec4899)"), "\(css)")
+        #expect(r.text.contains("the gradient had 1 unclosed parenthesis, closed at its end as CSS closes them"), "\(r.text)")
+        let closed = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(#6366f1 /* ( */, #ec4899)"}"##)
+        #expect(closed.json["background"]?["input"] == "linear-gradient(#6366f1 /* ( */, #ec4899)" && !closed.text.contains("unclosed"), "\(closed.text)")
     }
 
     /// A new user's pass: white on `linear-gradient(#4338ca, #be185d)` (6.04:1) misses AAA but had

@@ -364,9 +364,15 @@ extension ContrastEndpoint {
         // Whether a fix turns the polarity: opaque text on one side of every gradient color before
         // (a new user's pass: black at 0.88 was recommended for blue text on a pale banner, which
         // it turns near-black, where a slightly darker blue passed), on the other after.
+        // The text is dark when no gradient color is darker (it may equal the darkest: white text
+        // on a gradient ending in white is light text, a new user's pass), light when none is
+        // lighter; text inside the range, or a gradient of its one luminance, has no polarity.
+        let darkText: Bool? = textL.flatMap { l in
+            range.flatMap { r in l <= r.lowerBound && l < r.upperBound ? true : l >= r.upperBound && l > r.lowerBound ? false : nil }
+        }
         func reverses(_ after: (text: SIMD3<Double>, background: SIMD3<Double>)) -> Bool {
-            guard let textL, let range, textL < range.lowerBound || textL > range.upperBound else { return false }
-            return (textL < range.lowerBound) != (WCAG.relativeLuminance(after.text) < WCAG.relativeLuminance(after.background))
+            guard let darkText else { return false }
+            return darkText != (WCAG.relativeLuminance(after.text) < WCAG.relativeLuminance(after.background))
         }
         var scrims: [(kind: GradientScrimFix.Kind, fix: GradientScrimFix?)] = []
         for kind in GradientScrimFix.Kind.allCases {
@@ -408,10 +414,9 @@ extension ContrastEndpoint {
             scrims.append((kind, fix))
         }
         func polarityNote(into o: inout S) {
-            let was = textL.flatMap { l in range.map { l < $0.lowerBound } } ?? false
             o.member("reversesPolarity", true)
-            o.member("note", was ? "the text, darker than every color of the gradient, is lighter than what lies under it with this fix: dark text on a light background becomes light on dark"
-                                 : "the text, lighter than every color of the gradient, is darker than what lies under it with this fix: light text on a dark background becomes dark on light")
+            o.member("note", darkText == true ? "the text, as dark as the gradient's darkest color or darker, is lighter than what lies under it with this fix: dark text on a light background becomes light on dark"
+                                 : "the text, as light as the gradient's lightest color or lighter, is darker than what lies under it with this fix: light text on a dark background becomes dark on light")
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1, let range, !shouldMove() {
