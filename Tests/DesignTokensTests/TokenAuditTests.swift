@@ -196,6 +196,20 @@ import Testing
         let bare = try TokenAudit.run(css, rules: [PairRule(foreground: try TokenPattern("pico-color"), background: try TokenPattern("--pico-background-*"), source: "rules[0]")])
         #expect(bare.unmatchedRules == [0])
         #expect(bare.notes.contains("rules[0] matched no pair, but would with 'pico-color' as '--pico-color': CSS custom properties keep their leading '--' in token names"))
+        // Hex without '#' (a new user's pass: /v1/contrast read it, the audit refused it): in a
+        // JSON token typed as a color it is hex, said in a note; in a stylesheet it is no color
+        // a browser shows, and its pair says to write the '#'; `100`, `1e3` and `fade` stay
+        // what they are.
+        let dtcg = try DTCGReader.read([TokenFile(name: "t.json", content: #"{"color": {"accent": {"$type": "color", "$value": "3b82f6"}, "on": {"$type": "color", "$value": "FFFFFF"}, "weight": {"$type": "number", "$value": 100}}}"#)])
+        let hexRead = try TokenAudit.run(dtcg, rules: [PairRule(foreground: try TokenPattern("color.on"), background: try TokenPattern("color.accent"), source: "x")])
+        let hexPair = try #require(hexRead.results.first)
+        #expect(abs((hexPair.value ?? 0) - WCAG.contrastRatio(1, WCAG.relativeLuminance(SIMD3(0x3b, 0x82, 0xf6) / 255))) < 1e-12)
+        #expect(hexRead.notes.contains { $0.hasPrefix("2 tokens written as hex without '#' read as hex") }, "\(hexRead.notes)")
+        let sheet = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --accent: 3b82f6; --on: #fff; --z: 100; --e: 1e3; --anim: fade; }")])
+        #expect(sheet.tokens.filter { if case .css = $0.value(in: nil) { return $0.type == nil } else { return false } }.map(\.path) == ["--accent", "--on"])
+        #expect {
+            try TokenAudit.run(sheet, rules: [PairRule(foreground: try TokenPattern("--on"), background: try TokenPattern("--accent"), source: "x")])
+        } throws: { ($0 as? TokenError)?.reason.contains("'3b82f6' is not a color: it looks like a hex color without '#', which a browser does not read as a color: write #3b82f6") == true }
         // A cycle in a pair is an error naming it, unless reported.
         let loop = [PairRule(foreground: try TokenPattern("color.loop.a"), background: try TokenPattern("color.white"), source: "x")]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: loop) }

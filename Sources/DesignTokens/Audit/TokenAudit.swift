@@ -1076,6 +1076,10 @@ public enum TokenAudit {
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
             TokenAudit.noteDerivations(&results, resolver: resolver)
         }
+        if let first = resolver.bareHexTokens.first {
+            let n = resolver.bareHexTokens.count
+            notes.append("\(n) token\(n == 1 ? "" : "s") written as hex without '#' read as hex (\(first)\(n > 1 ? ", …" : "")), as design tools write it; DTCG 2025.10 writes a hex color with its '#'")
+        }
         if clippedChanges > 0 {
             notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")
         }

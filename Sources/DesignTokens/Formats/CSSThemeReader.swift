@@ -1328,11 +1328,22 @@ public enum CSSThemeReader: TokenFormatReader {
         // vanishing as not a color (a new user's pass: shadcn's preset then matched no pair and
         // the audit passed).
         if misspeltColor(text) { return Reading(value: .css(text), type: nil, convention: nil) }
+        // Hex without `#` (`3b82f6`, as a design tool copies it) is kept too, so that its pair
+        // says to write the `#` (a new user's pass: the pair vanished as not a color).
+        if bareHex(text) != nil { return Reading(value: .css(text), type: nil, convention: nil) }
         let type = otherType(text)
         // A number, percentage or angle is kept as text for var() inside a color
         // (`hsl(240 5% var(--l))`: a new user's theme had "--l is not defined").
         if DesignToken.componentTypes.contains(type) { return Reading(value: .css(text), type: type, convention: nil) }
         return Reading(value: .other(type: type), type: nil, convention: nil)
+    }
+
+    /// The digits of `text` when it looks like a hex color written without `#`: 3, 4, 6 or 8 hex
+    /// digits mixing letters and digits and not a CSS number (`fade`, `100` and `1e3` are not).
+    static func bareHex(_ text: String) -> String? {
+        guard let digits = CSSColorParser.bareHexDigits(text), !isNumber(Substring(digits)),
+              digits.contains(where: \.isLetter), digits.contains(where: \.isNumber) else { return nil }
+        return digits
     }
 
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
