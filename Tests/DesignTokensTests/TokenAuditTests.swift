@@ -1153,5 +1153,13 @@ import Testing
         let plain = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--fg:#8a8aff; --fg-2: #fff; --bg: color-mix(in srgb, var(--fg-2) 15%, white)}")]), rules: rules)
         #expect(plain.results.first?.suggestion != nil && plain.results.first?.suggestionConflict == nil)
         #expect(TokenAudit.refers("hsl(from var(--brand) h s l)", to: "--brand") && !TokenAudit.refers("var(--brand-foreground)", to: "--brand"))
+        // Derived from the token the text's alias leads to (`definedBy`), not from the token the
+        // suggestion is written into: pasting it leaves the background as it is (a new user's
+        // pass had been told to measure again); derived through the background's alias, it moves.
+        let viaAlias = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--brand:#8a8aff; --fg: var(--brand); --bg: color-mix(in srgb, var(--brand) 15%, white)}")]), rules: rules)
+        let a = try #require(viaAlias.results.first)
+        #expect(a.suggestion != nil && a.suggestionConflict == nil, "\(a.suggestionConflict ?? "")")
+        let throughBackground = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--fg:#8a8aff; --tint: color-mix(in srgb, var(--fg) 15%, white); --bg: var(--tint)}")]), rules: rules)
+        #expect(throughBackground.results.first?.suggestionConflict?.hasPrefix("--tint is derived from --fg") == true, "\(throughBackground.results)")
     }
 }

@@ -652,9 +652,14 @@ public enum TokenAudit {
             let key = (mode ?? "") + "\u{0}" + other.chain.joined(separator: "\u{1}") + "\u{0}" + moving.chain.joined(separator: "\u{1}")
             if let k = known[key] { return k }
             var found: (token: String, source: String, text: String)? = nil
-            search: for path in other.chain {
+            // Only the token the suggestion is written into (the pair's own, `chain[0]`) moves:
+            // a color derived from a token further along its alias chain (`definedBy`) stays (a
+            // new user's pass: `--muted` from `--brand` was said to change with a suggestion
+            // for `--muted-foreground: var(--brand)`).
+            guard let source = moving.chain.first else { return nil }
+            for path in other.chain {
                 guard let t = resolver.token(path), case .css(let text)? = t.value(in: mode), text.contains("var(") else { continue }
-                for source in moving.chain where refers(text, to: source) { found = (path, source, text); break search }
+                if refers(text, to: source) { found = (path, source, text); break }
             }
             known[key] = found
             return found
