@@ -114,7 +114,7 @@ struct GradientEndpointTests {
 
     /// A new user's pass: a 5% black overlay written as a layer with `opacity` faded the text
     /// (which sits in the top layer) to 5%, every fix was null, and no note said why.
-    @Test("a top layer's group opacity fades the text too, and a note says so")
+    @Test("a layer's group opacity fades the text too, and a note says so")
     func topLayerOpacityNote() throws {
         for background in ["linear-gradient(to right in oklab, #6366f1, #ec4899)", "#fff"] {
             let layers = background.hasPrefix("#") ? ##"["#6366f1", {"color": "#000", "opacity": 0.05}]"##
@@ -122,11 +122,16 @@ struct GradientEndpointTests {
             let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": \##(layers)}"##)
             #expect(r.status == 200, "\(r.text)")
             let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
-            #expect(notes.contains { $0.hasPrefix("the text sits in the top layer (/layers/1), so its opacity 0.05 applies to the text too") && $0.contains("rgb(0 0 0 / 0.05)") }, "\(r.text)")
+            #expect(notes.contains { $0.hasPrefix("the layers nest and the text sits in the top one, so the opacity 0.05 of /layers/1 applies to the text too: the text is seen at 0.05 of its own alpha") && $0.contains("rgb(0 0 0 / 0.05)") }, "\(r.text)")
             // Written as a color with alpha, the overlay is under opaque text: no such note.
             let alpha = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#fff", "layers": [\##(background.hasPrefix("#") ? "\"#6366f1\"" : "\"\(background)\""), "rgb(0 0 0 / 0.05)"]}"##)
-            #expect(alpha.status == 200 && !(alpha.json["notes"]?.array?.contains { $0.string?.contains("top layer") == true } ?? false), "\(alpha.text)")
+            #expect(alpha.status == 200 && !(alpha.json["notes"]?.array?.contains { $0.string?.contains("the layers nest") == true } ?? false), "\(alpha.text)")
         }
+        // A lower layer's opacity fades the text as well (the layers nest): said too, with what
+        // the opacities make together (a new user's pass: only the top layer's was said).
+        let lower = try post("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "layers": [{"color": "linear-gradient(#000, #333)", "opacity": 0.5}, {"color": "rgb(255 255 255 / 0.2)", "opacity": 0.8}]}"##)
+        #expect(lower.status == 200, "\(lower.text)")
+        #expect(lower.json["notes"]?.array?.contains { $0.string?.hasPrefix("the layers nest and the text sits in the top one, so the opacities 0.5 of /layers/0 and 0.8 of /layers/1 apply to the text too: the text is seen at 0.4 of its own alpha") == true } == true, "\(lower.text)")
     }
 
     @Test("px stop positions are placed by the box; without one the problem says how to give it")

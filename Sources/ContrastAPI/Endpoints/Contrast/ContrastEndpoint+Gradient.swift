@@ -291,13 +291,13 @@ extension ContrastEndpoint {
             notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
         }
         if let shadowNote { notes.append(shadowNote) }
-        let topOpacity = stack.last.map { layer -> Double in
+        let opacities = stack.map { layer -> Double in
             switch layer {
             case .color(let c): return c.opacity
             case .gradient(let opacity): return opacity
             }
         }
-        if let note = topLayerOpacityNote(topOpacity, count: stack.count) { notes.append(note) }
+        if let note = layerOpacityNote(opacities) { notes.append(note) }
         if algorithm != .wcag2 { notes.append("value is \(algorithm.rawValue) at the lowest WCAG ratio's colors") }
         if backdrop != nil && !gradient.isTranslucent && (pageColor?.display.alpha ?? 1) >= 1 {
             notes.append("backdrop was not used: nothing translucent lies over it")

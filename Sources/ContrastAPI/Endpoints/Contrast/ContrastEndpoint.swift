@@ -143,7 +143,7 @@ struct ContrastEndpoint {
         }
         if let shadowNote { notes.append(shadowNote) }
         if let layers {
-            if let note = topLayerOpacityNote(layers.last?.opacity, count: layers.count) { notes.append(note) }
+            if let note = layerOpacityNote(layers.map(\.opacity)) { notes.append(note) }
         } else if backdrop != nil && bg.display.alpha >= 1 {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
         }
@@ -211,13 +211,21 @@ struct ContrastEndpoint {
         return parts.map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty || separator == "," }
     }
 
-    /// The note for a top layer of group opacity below 1 (`opacity`, or nil): the text sits in
-    /// that layer, so the opacity fades the text too. A new user's pass meant a 5% black overlay
-    /// under opaque text and got the text at 5%, with every fix null and no word why.
-    static func topLayerOpacityNote(_ opacity: Double?, count: Int) -> String? {
-        guard let opacity, opacity < 1, count > 0 else { return nil }
-        let o = Fields.format(opacity)
-        return "the text sits in the top layer (/layers/\(count - 1)), so its opacity \(o) applies to the text too: the text is seen at \(o) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(o))\") or add the overlay below the top layer"
+    /// The note for layers of group opacity below 1 (`opacities`, bottom to top): the layers
+    /// nest and the text sits in the top one, so every such opacity fades the text too. A new
+    /// user's pass meant a 5% black overlay under opaque text and got the text at 5%, with every
+    /// fix null and no word why; another set the opacity on a lower layer and had no note at all
+    /// (the note had named only the top layer, and advised moving the overlay below it, where its
+    /// opacity applies to the text all the same).
+    static func layerOpacityNote(_ opacities: [Double]) -> String? {
+        let fading = opacities.indices.filter { opacities[$0] < 1 }
+        guard !fading.isEmpty else { return nil }
+        let parts = fading.prefix(3).map { "\(Fields.format(opacities[$0])) of /layers/\($0)" }
+        let named = fading.count == 1 ? "opacity \(parts[0]) applies"
+            : "opacities " + parts.dropLast().joined(separator: ", ") + (fading.count > 3 ? ", …" : "") + " and \(parts[parts.count - 1]) apply"
+        let seen = Fields.format(fading.reduce(1.0) { $0 * opacities[$1] })
+        let first = Fields.format(opacities[fading[0]])
+        return "the layers nest and the text sits in the top one, so the \(named) to the text too: the text is seen at \(seen) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(first))\") and leave its opacity 1"
     }
 
     static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {
