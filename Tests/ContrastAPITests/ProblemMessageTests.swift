@@ -35,7 +35,7 @@ import Testing
         #expect(n["detail"]?.string?.hasSuffix("(a name of 5000 characters, shortened) is unknown; known fields: color, name") == true, "\(n)")
         // A short unknown name is whole, with no flag.
         let short = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "colour": 1}"#), 400, pointer: "/colour")
-        #expect(short["detail"] == "'/colour' is unknown; did you mean 'color'?; known fields: color, gamut, gamutMethod, hexOrder, to, variables")
+        #expect(short["detail"] == "'/colour' is unknown; did you mean 'color'? Known fields: color, gamut, gamutMethod, hexOrder, to, variables")
         #expect(short["pointerShortened"] as JSON? == .none)
     }
 
@@ -44,7 +44,7 @@ import Testing
     @Test func unknownContrastMemberNamesEveryMemberAndTheNearMiss() throws {
         let r = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "fontsize": 16}"##), 400, pointer: "/fontsize")
         let detail = r["detail"]?.string ?? ""
-        #expect(detail.hasPrefix("'/fontsize' is unknown; did you mean 'fontSize'?; known fields: "), "\(detail)")
+        #expect(detail.hasPrefix("'/fontsize' is unknown; did you mean 'fontSize'? Known fields: "), "\(detail)")
         for name in ["box", "region", "variables", "layers", "fontWeight"] { #expect(detail.contains(name), "\(name): \(detail)") }
         // Another new user's pass: `minimum` on /v1/contrast and `fontSize` on the matrix were
         // refused with lists that left out `variables`; every JSON body takes it.

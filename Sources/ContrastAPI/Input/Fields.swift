@@ -244,7 +244,9 @@ public struct Fields: Sendable {
             hint = fromQuery ? "; the text's box is one parameter, region=x,y,width,height in pixels (e.g. region=0,0,200,80)"
                              : "; the text's box is one member, \"region\": {\"x\", \"y\", \"width\", \"height\"}"
         }
-        return Problem.invalidField(path, "\(path.display) is unknown\(hint); known \(path.siblingsNoun): \(names.joined(separator: ", "))")
+        // After a question, a new sentence (a new user's pass: "did you mean 'fontSize'?; known").
+        let lead = hint.hasSuffix("?") ? " Known" : "; known"
+        return Problem.invalidField(path, "\(path.display) is unknown\(hint)\(lead) \(path.siblingsNoun): \(names.joined(separator: ", "))")
     }
 
     /// The raw value of `key`, treating JSON `null` as absent.
