@@ -137,6 +137,15 @@ struct TokensAuditTests {
         let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: try String(contentsOf: FixtureLoader.url("tokens/css/shadcn-themes/themes.css"), encoding: .utf8),
                                     headers: ["Content-Type": "text/css"])
         #expect(text.text.contains("FAIL (try 246.7 3.9% 45.3% (#706f78))"), "\(text.text.prefix(600))")
+        // A conflict is a footnote, each text once, not a sentence on every row (a new user's
+        // pass: Spectrum's table repeated one on every row).
+        let shared = ":root { --gray: #777; --primary: var(--gray); --primary-foreground: var(--gray); } .dark { --gray: #888; }"
+        let noted = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: shared, headers: ["Content-Type": "text/css"])
+        let rows = noted.text.split(separator: "\n").filter { $0.contains("FAIL (try") }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.hasSuffix("; see [1])") }, "\(noted.text)")
+        #expect(noted.text.contains("\n[1] both colors of this pair come from --gray: write this color as --primary-foreground's own value") && !noted.text.contains("\n[2] "), "\(noted.text)")
+        // The presets' patterns start with a capture: no '--' hint for them.
+        #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
     }
 
     @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")

@@ -896,7 +896,9 @@ public enum TokenAudit {
         for ri in unmatched {
             var hints: [String] = []
             for side in [rules[ri].foreground, rules[ri].background] {
-                guard !side.text.hasPrefix("-"), !side.text.hasPrefix("*"),
+                // Only a pattern that starts with a letter or digit: one that starts with a
+                // capture or `*` matches the `--` already (a preset's `{p}foreground`).
+                guard let lead = side.text.unicodeScalars.first, lead.properties.isAlphabetic || ("0"..."9").contains(lead),
                       let dashed = try? TokenPattern("--" + side.text) else { continue }
                 var budget = 10_000
                 let matches = candidates(dashed).prefix(200).contains { ((try? dashed.firstMatch($0, steps: &budget)) ?? nil) != nil }

@@ -42,6 +42,16 @@ enum TokenAuditText {
     static func document(_ report: TokenAuditReport) -> String {
         var rows: [[String]] = [["MODE", "FOREGROUND", "BACKGROUND", "CONTRAST", "NEEDS", "RESULT"]]
         let ordered = report.results.filter { !$0.passes } + report.results.filter(\.passes)
+        // A suggestion's conflict (a few hundred characters, often the same on many rows) is a
+        // numbered footnote below the table, each text once (a new user's pass: one sentence
+        // repeated on every row made the table unreadable in a terminal).
+        var footnotes: [String] = [], footnoteIndex: [String: Int] = [:]
+        func footnote(_ text: String) -> String {
+            if let i = footnoteIndex[text] { return "[\(i)]" }
+            footnotes.append(text)
+            footnoteIndex[text] = footnotes.count
+            return "[\(footnotes.count)]"
+        }
         for r in ordered {
             let got: String, need: String
             if let m = r.measurement, let v = r.value {
@@ -53,7 +63,8 @@ enum TokenAuditText {
             var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
-                let conflict = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map { "; \($0)" }.joined()
+                let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
+                let conflict = conflicts.isEmpty ? "" : "; see " + conflicts.joined(separator: " ")
                 result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background)\(conflict))"
             }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
@@ -61,6 +72,8 @@ enum TokenAuditText {
         let widths = (0..<6).map { c in min(rows.map { $0[c].count }.max() ?? 0, 48) }
         var out = rows.map { row in (0..<6).map { pad(row[$0], widths[$0]) }.joined(separator: "  ").trimmingTrailingSpaces }.joined(separator: "\n")
         out += "\n\n"
+        for (i, text) in footnotes.enumerated() { out += "[\(i + 1)] \(shown(text))\n" }
+        if !footnotes.isEmpty { out += "\n" }
         for s in report.summaries {
             out += "\(shown(s.mode ?? "default")): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
         }
