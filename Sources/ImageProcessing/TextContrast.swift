@@ -1008,8 +1008,15 @@ extension TextContrast {
 
     /// ``heatMap(_:text:target:)`` with tables already made for the text and target.
     public static func heatMap(_ image: RGBImage, tables t: Tables) -> RGBImage {
+        var failing = 0
+        return heatMap(image, tables: t, failing: &failing)
+    }
+
+    /// ``heatMap(_:tables:)``, counting into `failing` the pixels tinted red (under the target).
+    public static func heatMap(_ image: RGBImage, tables t: Tables, failing: inout Int) -> RGBImage {
         let target = t.target
         var out = image
+        var failed = 0
         var exact = Tables.ExactValues()
         out.pixels.withUnsafeMutableBufferPointer { p in
             var i = 0
@@ -1018,11 +1025,13 @@ extension TextContrast {
                 let v = t.passing[target.metric == .wcag2 ? w : a]
                 let pass = v == 1 || (v == 2 && exact.value(p[i], p[i + 1], p[i + 2], t) >= target.minimum)
                 let gray = (0.2126 * Double(p[i]) + 0.7152 * Double(p[i + 1]) + 0.0722 * Double(p[i + 2])) / 2
+                if !pass { failed += 1 }
                 let tint: (Double, Double, Double) = pass ? (0, 200, 80) : (255, 0, 0)
                 p[i] = UInt8(min(255, gray + tint.0 / 2)); p[i + 1] = UInt8(min(255, gray + tint.1 / 2)); p[i + 2] = UInt8(min(255, gray + tint.2 / 2))
                 i += 3
             }
         }
+        failing = failed
         return out
     }
 }

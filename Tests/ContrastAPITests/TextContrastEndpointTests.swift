@@ -197,9 +197,16 @@ import Testing
         #expect(heat.headers["content-type"] == "image/png")
         let map = try ImageFile.open(heat.body, format: .png, maxPixels: 1_000_000)
         #expect(map.width == 200 && map.height == 50)
+        // Its headers say what it was judged against and how much is red: the JSON's share of
+        // the same region (a new user's pass had needed a second request to read the colors).
+        let same = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50", jpeg, contentType: "image/jpeg")
+        let share = try #require(same.json["wcag"]?["failingShare"]?.double)
+        #expect(heat.headers["x-target"] == "wcag2 4.5; \(same.json["target"]?["basis"]?.string ?? "?")", "\(heat.headers)")
+        #expect(heat.headers["x-failing-share"].flatMap(Double.init) == share, "\(heat.headers) \(share)")
         let preview = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&preview=true", jpeg, contentType: "image/jpeg")
         #expect(preview.status == 200)
         #expect(preview.headers["x-scrim"] != nil)
+        #expect(preview.headers["x-passes"] == (same.json["passes"] == .bool(true) ? "true" : "false") && preview.headers["x-failing-share"].flatMap(Double.init) == share, "\(preview.headers)")
         let whole = try ImageFile.open(preview.body, format: .png, maxPixels: 1_000_000)
         #expect(whole.width == 900 && whole.height == 506)
         let gradient = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&preview=true&scrim=gradient", jpeg, contentType: "image/jpeg")

@@ -147,10 +147,18 @@ extension ImageEndpoint {
         var tables = TextContrast.Tables(text: textRGB, target: target)
         // A request the server has answered 503 (deadline) stops its fix searches.
         if let ticket = request.workTicket { tables.isCancelled = { ticket.isAbandoned } }
+        // A PNG says what it was judged against in its headers, and how much fails, so that the
+        // red needs no second request to be read (a new user's pass).
+        let basis = String(String.UnicodeScalarView(target.basis.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }))
+        let targetHeader = ("X-Target", "\(target.metric.rawValue) \(ContrastTarget.formatted(target.minimum)); \(basis)")
+        func share(_ failing: Int, of pixels: Int) -> String { Fields.format(Self.round4(Double(failing) / Double(Swift.max(1, pixels)))) }
         if heatmap {
-            let map = TextContrast.heatMap(regionImage, tables: tables)
+            var failing = 0
+            let map = TextContrast.heatMap(regionImage, tables: tables, failing: &failing)
             let png = try Self.run { () throws(ImageError) in try map.png() }
-            return Self.png(png, name: "heatmap.png")
+            var response = Self.png(png, name: "heatmap.png")
+            response.headers += [targetHeader, ("X-Failing-Share", share(failing, of: regionImage.width * regionImage.height))]
+            return response
         }
         // The distribution and the fixes, two whole-region passes at a time. None is recommended
         // where the text already passes (a new user's pass: "black" at alpha 0); the gradient is
@@ -174,6 +182,9 @@ extension ImageEndpoint {
             }
             let png = try Self.run { () throws(ImageError) in try out.png() }
             var response = Self.png(png, name: "preview.png")
+            let metric = target.metric == .wcag2 ? before.wcag : before.apca
+            response.headers += [targetHeader, ("X-Passes", before.passes ? "true" : "false")]
+            if let failing = metric.failingShare { response.headers.append(("X-Failing-Share", Fields.format(Self.round4(failing)))) }
             let none = before.passes && drawn != .black && drawn != .white ? "none (the text already passes)" : "none (no such scrim passes)"
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
             // A gradient scrim's element, as the JSON's `element` gives it: the CSS alone, stretched
