@@ -137,7 +137,7 @@ import Testing
     @Test("a CSS file of more than 64 modes is refused before its values are merged")
     func cssModes() {
         let root = ":root { --fg: #000; }\n"
-        let list = (0..<3_500).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
+        let list = (0..<200).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
         #expect {
             try CSSThemeReader.read([TokenFile(name: "t.css", content: root + list)])
         } throws: { e in
@@ -145,6 +145,48 @@ import Testing
         }
         let sixtyFour = (0..<64).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
         #expect(throws: Never.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: root + sixtyFour)]) }
+        // Far more modes stop the walk at the rule that brings them, before they are held (a
+        // hostile pass: 900,000 selectors held 1.1 GB before the limit was counted).
+        let rules = (0..<300).map { ".b\($0) { --fg: #111; }" }.joined(separator: "\n")
+        #expect {
+            try CSSThemeReader.read([TokenFile(name: "t.css", content: root + rules)])
+        } throws: { e in
+            let e = e as? TokenError
+            return e?.reason == "more than 64 modes ('.b256' and 256 others before it): each theme selector, selector of a list and media query is a mode" && e?.location?.line == 258
+        }
+    }
+
+    /// A hostile pass: `.m0 .m1 … .m16000 { … }` took 13 s (quadratic in its parts) and went on
+    /// past the deadline; a list of 900,000 selectors held 1.1 GB. Both are refused as the
+    /// stylesheet is read, naming the rule; a nested rule's selector (each `&` its parent's)
+    /// is bounded before it multiplies; a theme name is cut as a selector's name is.
+    @Test("selectors are bounded in parts, list length and nesting as the file is read")
+    func selectorLimits() throws {
+        let root = ":root { --fg: #000; }\n"
+        func refused(_ css: String, _ reason: String, line: Int = 2) {
+            #expect {
+                try CSSThemeReader.read([TokenFile(name: "t.css", content: root + css)])
+            } throws: { e in
+                let e = e as? TokenError
+                return e?.reason.hasPrefix(reason) == true && e?.location?.line == line
+            }
+        }
+        for combinator in [" ", " > ", " + ", "~"] {
+            refused((0..<33).map { ".m\($0)" }.joined(separator: combinator) + " { --fg: #111; }", "a selector has more than 32 parts joined by combinators")
+            #expect(throws: Never.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: root + (0..<32).map { ".m\($0)" }.joined(separator: combinator) + " { --fg: #111; }")]) }
+        }
+        refused(":is(" + (0..<33).map { ".m\($0)" }.joined(separator: " ") + ") { --fg: #111; }", "a selector has more than 32 parts")
+        refused((0..<1_025).map { _ in ".dark" }.joined(separator: ",") + " { --fg: #111; }", "the selector list has more than 1024 selectors")
+        // Spaces inside an attribute selector or around `,` are no combinators.
+        let spaced = "[data-theme = \"a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h\"] , .dark { --fg: #111; }"
+        #expect(throws: Never.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: root + spaced)]) }
+        // Nested lists with `&` copy the parent into each part: 3 levels of 64 would be 16 MB.
+        let level = (0..<64).map { "& .n\($0)" }.joined(separator: ", ")
+        refused(".a { \(level) { \(level) { \(level) { --fg: #111; } } } }", "this rule's selector, nested in its parents")
+        // A 5,000-character theme name is a mode name of 128 characters.
+        let long = String(repeating: "t", count: 5_000)
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: root + "[data-theme=\"\(long)\"] { --fg: #111; }")])
+        #expect(set.modes.allSatisfy { $0.count <= 128 } && set.modes.contains { $0.hasPrefix("ttt") && $0.hasSuffix("…") }, "\(set.modes.map(\.count))")
     }
 
     @Test("every end a wildcard or capture tries counts against the step budget")

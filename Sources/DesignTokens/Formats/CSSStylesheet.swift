@@ -29,6 +29,12 @@ struct CSSStylesheet {
     }
 
     /// `selector { … }`.
+    /// Most selectors in one style rule's list (a long reset such as Eric Meyer's has about 90).
+    static let maximumSelectorsInList = 1_024
+    /// Most compound selectors in one complex selector (`.a .b > .c` has 3; real ones have a
+    /// handful).
+    static let maximumCompoundsInSelector = 32
+
     struct Rule {
         /// The selector list as written (comments removed, whitespace collapsed).
         var selector: String
@@ -310,6 +316,7 @@ extension CSSStylesheet {
             // Otherwise: a rule if a `{` comes before any `;` or `}`.
             let text = try preludeText()
             if peek() == "{" {
+                try checkSelector(text, at: start)
                 let children = try block(depth: depth, opened: position, what: text)
                 return .rule(Rule(selector: text, position: start, children: children))
             }
@@ -327,6 +334,63 @@ extension CSSStylesheet {
             var value = String(text[text.index(after: colon)...])
             let important = Self.takeImportant(&value)
             return .declaration(Declaration(name: name, value: Self.collapse(value), important: important, position: start))
+        }
+
+        /// Refuses a style rule's selector list of more than `maximumSelectorsInList` selectors,
+        /// or a selector of more than `maximumCompoundsInSelector` compound selectors (parts
+        /// joined by a combinator: space, `>`, `+`, `~`), before any of it is read as modes (a
+        /// hostile pass: `.m0 .m1 … .m16000` took 13 s, quadratic in its parts, and went on past
+        /// the deadline; a list of 900,000 selectors held 1.1 GB before the modes' limit said no).
+        /// One pass over the text, outside `()`, `[]` and strings.
+        func checkSelector(_ text: String, at start: Position) throws(TokenError) {
+            var list = 1, commas = 0, compounds = 1, parens = 0, brackets = 0
+            var quote: Unicode.Scalar? = nil, escaped = false
+            var pendingCombinator = false, sawPart = false
+            for c in text.unicodeScalars {
+                if escaped { escaped = false; continue }
+                if let q = quote { if c == q { quote = nil }; continue }
+                if brackets > 0 {
+                    // An attribute selector's inside (`[data-theme = "a b"]`) has no combinators.
+                    if c == "[" { brackets += 1 } else if c == "]" { brackets -= 1 } else if c == "\"" || c == "'" { quote = c }
+                    continue
+                }
+                switch c {
+                case "\\":
+                    escaped = true
+                case "\"", "'":
+                    quote = c
+                case ",":
+                    // Every comma, in `:is()` too, starts another complex selector.
+                    commas += 1
+                    if parens == 0 { list += 1 }
+                    guard list <= CSSStylesheet.maximumSelectorsInList, commas <= 4 * CSSStylesheet.maximumSelectorsInList else {
+                        throw error("the selector list has more than \(CSSStylesheet.maximumSelectorsInList) selectors: no theme needs so many (each selector of a list is a mode)", at: start)
+                    }
+                    (compounds, pendingCombinator, sawPart) = (1, false, false)
+                    continue
+                case " ", ">", "+", "~", "\t", "\n":
+                    if sawPart { pendingCombinator = true }
+                    continue
+                case "(":
+                    parens += 1
+                case ")":
+                    parens = Swift.max(0, parens - 1)
+                    pendingCombinator = false
+                case "[":
+                    brackets = 1
+                default:
+                    break
+                }
+                if pendingCombinator {
+                    compounds += 1
+                    guard compounds <= CSSStylesheet.maximumCompoundsInSelector else {
+                        throw error("a selector has more than \(CSSStylesheet.maximumCompoundsInSelector) parts joined by combinators (space, >, +, ~): not a theme selector", at: start)
+                    }
+                    pendingCombinator = false
+                }
+                // After `(` the next part begins a selector of its own (`:is( .a`).
+                sawPart = c != "("
+            }
         }
 
         /// A custom property's value: up to `;` or the enclosing block's `}`, with `()`, `[]` and

@@ -124,6 +124,7 @@ public enum CSSThemeReader: TokenFormatReader {
             walker.fileIndex = index
             let root = importMedia[index].map { ["@media \($0)"] } ?? []
             walker.walk(sheets[index].nodes, context: Walker.Context(atRules: root))
+            if let failure = walker.failure { throw failure }
             walker.finishFile()
         }
         notes += walker.notes
@@ -646,8 +647,27 @@ public enum CSSThemeReader: TokenFormatReader {
             TokenLocation(file: file, line: p.line, column: p.column)
         }
 
+        /// The first rule past a limit, which stops the walk (`read` throws it).
+        var failure: TokenError? = nil
+        /// Distinct mode names met so far (`register`, and the rules' targets).
+        var distinctModes = Set<String>()
+
+        /// Fails the walk when a rule brings more distinct modes than an audit can hold, at the
+        /// rule that does (a hostile pass: a list of 900,000 selectors was held as modes, 1.1 GB,
+        /// before the modes' limit was counted). Names are counted as marked with their scheme's
+        /// source, which can only merge them later, so four times the limit is allowed here.
+        mutating func countModes(_ targets: [CSSModeMapping.Target], at p: CSSStylesheet.Position) {
+            for case .mode(let m) in targets where failure == nil && distinctModes.insert(m).inserted {
+                if distinctModes.count > 4 * TokenFormats.maximumModes {
+                    let shown = m.firstRange(of: CSSThemeReader.schemeMarker).map { String(m[..<$0.lowerBound]) } ?? m
+                    failure = TokenError(file: file, location: location(p),
+                                         reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(String(shown.prefix(80)))) and \(4 * TokenFormats.maximumModes) others before it): each theme selector, selector of a list and media query is a mode")
+                }
+            }
+        }
+
         mutating func walk(_ nodes: [CSSStylesheet.Node], context: Context) {
-            for node in nodes {
+            for node in nodes where failure == nil {
                 switch node {
                 case .declaration(let d):
                     guard d.isCustomProperty else { continue }
@@ -699,6 +719,12 @@ public enum CSSThemeReader: TokenFormatReader {
                 case .rule(let r):
                     var inner = context
                     inner.selector = Self.nest(r.selector, in: context.selector)
+                    // Nesting copies the parent into each `&`: bounded before it multiplies.
+                    if context.selector != nil, let nested = inner.selector, nested.utf8.count > CSSThemeReader.maximumNestedSelectorLength {
+                        failure = TokenError(file: file, location: location(r.position),
+                                             reason: "this rule's selector, nested in its parents (each '&' their selector), is longer than \(CSSThemeReader.maximumNestedSelectorLength) bytes: not a theme selector")
+                        return
+                    }
                     inner.specificity = CSSThemeReader.specificity(of: inner.selector)
                     if context.skipping != nil {
                         walk(r.children, context: inner)
@@ -706,6 +732,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     let m = CSSThemeReader.markedModeMapping(selector: inner.selector, atRules: context.atRules)
                     register(m)
+                    countModes(m.targets, at: r.position)
                     var targets = m.targets
                     inner.unrecognized = m.unrecognized.isEmpty ? nil : (m, r.position)
                     inner.schemeBase = false
@@ -1595,6 +1622,9 @@ extension CSSThemeReader {
 
     /// Longest mode name made from selector and at-rule text, in characters.
     public static let maximumModeNameLength = 128
+    /// Longest selector a nested rule makes with its parents (CSS Nesting: each `&` is the
+    /// parent's selector), in bytes.
+    public static let maximumNestedSelectorLength = 65_536
 
     /// The mode of declarations under `selector` (nil: none, as directly in `@theme`) inside
     /// `atRules` (outermost first, each as written: `"@media (prefers-color-scheme: dark)"`).
@@ -1823,7 +1853,10 @@ extension CSSThemeReader {
             guard !parts.isEmpty else { return .base }
             // A scheme's source rides along after `schemeMarker` until the reader knows whether
             // two sources of one name hold different values (`CSSThemeReader.separateSchemeSources`).
-            let name = parts.joined(separator: "-")
+            // Cut as a selector's own name is (a hostile pass: a 5,000-character
+            // `[data-theme="…"]` was a mode name of 5,000 characters in every row).
+            var name = parts.joined(separator: "-")
+            if name.count > CSSThemeReader.maximumModeNameLength { name = String(name.prefix(CSSThemeReader.maximumModeNameLength - 1)) + "…" }
             if primerLight == nil, primerDark == nil, let source = schemeSource { return .mode(name + CSSThemeReader.schemeMarker + source) }
             return .mode(name)
         }
