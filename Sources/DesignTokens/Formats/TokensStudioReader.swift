@@ -16,9 +16,11 @@ import JSONValue
 /// - Tokens are objects with `value` (or `$value`) and `type` (or `$type`, also inherited from a
 ///   group); `color` tokens are read as CSS text or aliases (`{Palette.gray.800}`, and the old
 ///   `$Palette.gray.800` form), other types are `.other`. A color with Tokens Studio's
-///   `$extensions["studio.tokens"].modify` (lighten, darken, mix, alpha) is not its written value:
-///   it is `.other` (`modifiedColorType`), named in a note, and a pair of it is unresolved rather
-///   than audited wrongly or skipped.
+///   `$extensions["studio.tokens"].modify` (lighten, darken, mix, alpha in lch, srgb, p3, hsl)
+///   is the color the modifier makes (`TokensStudioModifier`, as sd-transforms computes it);
+///   one it cannot compute (a reference in the amount, another space) is `.other`
+///   (`modifiedColorType`), named in a note, and a pair of it is unresolved rather than audited
+///   wrongly or skipped.
 /// - Modes: each theme of `$themes.json` is a mode; its `enabled` and `source` sets are layered in
 ///   `$metadata.json`'s `tokenSetOrder` (later sets override earlier ones), or in submission order
 ///   without it. With themes in several groups, each combination of one theme per group is a
@@ -126,7 +128,7 @@ public enum TokensStudioReader: TokenFormatReader {
 
         // Each set walked once.
         var entries: [[Entry]] = []
-        var modified: [String] = []
+        var modified: [(String, String)] = []
         for set in sets {
             var out: [Entry] = []
             try walk(set.object, set: set, jsonPath: set.jsonPath, tokenPath: [], inheritedType: nil, into: &out, modified: &modified)
@@ -194,9 +196,10 @@ public enum TokensStudioReader: TokenFormatReader {
                 notes.append("sets no theme uses, so not read: \(TokenSyntax.sample(unused))")
             }
         }
-        if !modified.isEmpty {
-            notes.append("colors with Tokens Studio modifiers (lighten, darken, mix, alpha) are not computed and are skipped: \(TokenSyntax.sample(modified))")
+        for (path, why) in modified.prefix(8) {
+            notes.append("'\(path.prefix(80))' has a Tokens Studio color modifier: \(why)")
         }
+        if modified.count > 8 { notes.append("\(modified.count - 8) more tokens' Tokens Studio modifiers are noted as above") }
         table.notes += notes
         return try table.tokenSet(format: format, files: documents)
     }
@@ -229,7 +232,7 @@ public enum TokensStudioReader: TokenFormatReader {
     }
 
     private static func walk(_ group: JSONObject, set: TokenSetSource, jsonPath: [String], tokenPath: [String],
-                             inheritedType: String?, into out: inout [Entry], modified: inout [String]) throws(TokenError) {
+                             inheritedType: String?, into out: inout [Entry], modified: inout [(String, String)]) throws(TokenError) {
         var groupType = inheritedType
         if case .string(let t)? = group["$type"] { groupType = t }
         for member in group.storage {
@@ -249,9 +252,23 @@ public enum TokensStudioReader: TokenFormatReader {
             let location = set.document.location(at)
             var tokenValue = try convert(value, type: type, path: dotted, location: location)
             if case .object(let ext)? = child["$extensions"], case .object(let studio)? = ext["studio.tokens"],
-               studio["modify"] != nil, type?.lowercased() == "color" {
-                tokenValue = .other(type: modifiedColorType)
-                modified.append(dotted)
+               let modify = studio["modify"], type?.lowercased() == "color" {
+                // The modifier computed as CSS Color 5 text (`TokensStudioModifier`); what it
+                // cannot compute stays unresolved (`.other`), never audited as written.
+                let base: String?
+                switch tokenValue {
+                case .alias(let reference): base = "{\(reference)}"
+                case .css(let text): base = text
+                default: base = nil
+                }
+                switch base.map({ TokensStudioModifier.css(modify, base: $0) }) ?? .unsupported("its value is not a color") {
+                case .css(let text, let note):
+                    tokenValue = .css(text)
+                    if let note { modified.append((dotted, note)) }
+                case .unsupported(let why):
+                    tokenValue = .other(type: modifiedColorType)
+                    modified.append((dotted, why))
+                }
             }
             guard out.count < TokenFormats.maximumTokens else { throw tooManyTokens(dotted, at: location) }
             out.append(Entry(path: dotted, value: tokenValue, type: type, location: location))
