@@ -520,6 +520,13 @@ struct TokensAuditTests {
         let only = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
             [("rules", .array([.object(["foreground": "--color-primary-foreground", "background": "--color-primary"])]))]))
         #expect(only.json["summary"]?["pairs"]?.double == 2 && only.json["summary"]?["skippedAliasPairs"]?.double == 0)
+        // Two pairs that only share their sources (no rule names the grays) are two pairs of the
+        // design, both reported, both failing (a pass found the second hidden as an alias).
+        let shared = ":root { --gray-900: #999999; --gray-50: #fafafa; --text: var(--gray-900); --bg: var(--gray-50); --heading: var(--gray-900); --card: var(--gray-50); }"
+        let two = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(shared)])],
+            [("rules", .array([.object(["foreground": "--text", "background": "--bg"]), .object(["foreground": "--heading", "background": "--card"])]))]))
+        #expect(two.json["summary"]?["pairs"]?.double == 2 && two.json["summary"]?["skippedAliasPairs"]?.double == 0, "\(two.text.prefix(400))")
+        #expect(Self.pair(two, "--heading", "--card", mode: nil) != nil && Self.pair(two, "--text", "--bg", mode: nil) != nil, "\(two.text.prefix(400))")
     }
 
     @Test("the docs name what the token audit answers: its problem kinds, the raw file's name, preset placeholders")

@@ -926,16 +926,18 @@ public enum TokenAudit {
             let rule = rules[pair.rule]
             return "\(fg)\u{0}\(bg)\u{0}\(pair.backdrop.map { source($0).path } ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.fontWeight ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
         }
+        // Only where a rule names the source pair itself: two pairs that merely share their
+        // sources (`--text`/`--bg` and `--heading`/`--card`, all aliases of two grays) are two
+        // pairs of the design, each reported (a pass found the second, failing, hidden; and
+        // Material's `on-surface on surface` hidden behind `on-background on background`).
         let sources = pairs.map { (source($0.fg), source($0.bg)) }
         var checkedKeys = Set<String>()
-        for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 || bg.hops == 0 {
+        for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 && bg.hops == 0 {
             checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
         }
         var aliasDuplicates: [Pair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
-            guard s.0.hops > 0 && s.1.hops > 0 else { return pair }
-            let key = sourceKey(pair, s.0.path, s.1.path)
-            if checkedKeys.insert(key).inserted { return pair }
+            guard s.0.hops > 0 && s.1.hops > 0, checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path)) else { return pair }
             aliasDuplicates.append(pair)
             return nil
         }
