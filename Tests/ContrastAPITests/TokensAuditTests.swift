@@ -144,6 +144,9 @@ struct TokensAuditTests {
         let rows = noted.text.split(separator: "\n").filter { $0.contains("FAIL (try") }
         #expect(rows.count == 2 && rows.allSatisfy { $0.hasSuffix("; see [1])") }, "\(noted.text)")
         #expect(noted.text.contains("\n[1] both colors of this pair come from --gray: write this color as --primary-foreground's own value") && !noted.text.contains("\n[2] "), "\(noted.text)")
+        // An unresolved pair's reason is a footnote too (a pass: the rows said UNRESOLVED alone).
+        let dangling = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&unresolved=report", body: ":root { --primary: var(--nope); --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
+        #expect(dangling.text.contains("UNRESOLVED (see [1])") && dangling.text.contains("\n[1] tokens line 1, column 9, token '--primary': alias to '--nope', which is not a token of the submitted files"), "\(dangling.text)")
         // The presets' patterns start with a capture: no '--' hint for them.
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
     }

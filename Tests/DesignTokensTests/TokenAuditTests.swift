@@ -96,6 +96,12 @@ import Testing
         let split = try TokenAudit.run(both, rules: rules, options: options)
         #expect(Set(split.results.compactMap { $0.suggestion?.foreground.hex }).count == 2)
         #expect(split.notes.contains("color.text.mid is the text color of 2 pairs and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(split.notes)")
+        // A token that is the text of one pair and the background of another is said to be so
+        // (a pass: "the text color of 52 pairs" for 26 as text and 26 as background).
+        let css = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --x: #777777; --a: #888888; --b: #666666; }")])
+        let mixed = try TokenAudit.run(css, rules: [PairRule(foreground: try TokenPattern("--x"), background: try TokenPattern("--a"), source: "r0"),
+                                                   PairRule(foreground: try TokenPattern("--b"), background: try TokenPattern("--x"), source: "r1")])
+        #expect(mixed.notes.contains("--x is a color of 2 pairs (the text of 1, the background of 1) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone"), "\(mixed.notes)")
     }
 
     /// The one-color search over many pairs looks at the request's deadline as it goes: a caller
@@ -210,6 +216,12 @@ import Testing
         #expect {
             try TokenAudit.run(sheet, rules: [PairRule(foreground: try TokenPattern("--on"), background: try TokenPattern("--accent"), source: "x")])
         } throws: { ($0 as? TokenError)?.reason.contains("'3b82f6' is not a color: it looks like a hex color without '#', which a browser does not read as a color: write #3b82f6") == true }
+        // A color outside sRGB is measured gamut-mapped, and a note says so (a pass found
+        // nothing saying it, where /v1/contrast says it).
+        let wide = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --hdr: oklch(0.62 0.25 255); --on: #fff; --plain: #0057b8; }")])
+        let mapped = try TokenAudit.run(wide, rules: [PairRule(foreground: try TokenPattern("--on"), background: try TokenPattern("--hdr"), source: "x"),
+                                                     PairRule(foreground: try TokenPattern("--on"), background: try TokenPattern("--plain"), source: "y")])
+        #expect(mapped.notes.contains { $0.hasPrefix("1 token's color lies outside sRGB (--hdr): measured mapped into sRGB by the CSS Color 4 gamut-mapping algorithm") }, "\(mapped.notes)")
         // A cycle in a pair is an error naming it, unless reported.
         let loop = [PairRule(foreground: try TokenPattern("color.loop.a"), background: try TokenPattern("color.white"), source: "x")]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: loop) }

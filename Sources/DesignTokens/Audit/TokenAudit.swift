@@ -236,7 +236,6 @@ public enum TokenAudit {
             for p in fg.chain { reach[p, default: []].append((i, true)) }
             for p in bg.chain where !fg.chain.contains(p) { reach[p, default: []].append((i, false)) }
         }
-        let role = moving ? "background" : "text color"
         for key in order {
             let owned = holders[key]!
             guard owned.contains(where: { suggested(results[$0]) }) else { continue }
@@ -255,9 +254,15 @@ public enum TokenAudit {
                 guard group.count > 1 || acrossModes, group.contains(where: { suggested(results[$0.index]) && own(results[$0.index])?.path == holder }) else { continue }
                 let mode = acrossModes ? " in modes \(modes.map { "'\($0 ?? "")'" }.joined(separator: ", "))" : results[group[0].index].mode.map { " in mode '\($0)'" } ?? ""
                 let weight = group.reduce(0) { $0 + suggestionWeight(results[$1.index]) }
+                // What the token is in these pairs: one role, or both counted (a pass: "the text
+                // color of 52 pairs" for a token that was the text of 26 and the background of 26).
+                let asText = group.count { $0.asForeground }
+                let roles = asText == group.count ? "the text color of \(group.count) pairs"
+                    : asText == 0 ? "the background of \(group.count) pairs"
+                    : "a color of \(group.count) pairs (the text of \(asText), the background of \(group.count - asText))"
                 guard weight <= budget else {
                     let left = budget == 0 ? "none" : "the \(budget)"
-                    notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode), more than \(left) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight)): each failing pair's suggestion passes on that pair alone")
+                    notes.append("\(holder) is \(roles)\(mode), more than \(left) the search for one color for all of a token's pairs has left (it measures at most \(limit) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight)): each failing pair's suggestion passes on that pair alone")
                     if acrossModes { sharedLineFailed = true }
                     continue
                 }
@@ -296,7 +301,7 @@ public enum TokenAudit {
                 if cancelled { throw stop() }
                 guard let found else {
                     if acrossModes { sharedLineFailed = true } else {
-                        notes.append("\(holder) is the \(role) of \(group.count) pairs\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
+                        notes.append("\(holder) is \(roles)\(mode) and no color of its hue passes on all of them: each failing pair's suggestion passes on that pair alone")
                     }
                     continue
                 }
@@ -962,6 +967,9 @@ public enum TokenAudit {
         var skippedPairs = 0
         // Pairs whose WCAG verdict is not the one a clipping browser or the 8-bit hex shows.
         var clippedChanges = 0, hexChanges = 0
+        // Tokens whose color lies outside sRGB, measured gamut-mapped (said in a note: a pass
+        // found an oklch token's 4.45:1 measured mapped with nothing saying so).
+        var mappedTokens: [String] = [], mappedSeen = Set<String>()
         var clippedExamples: [String] = [], hexExamples: [String] = []
         var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
@@ -1029,7 +1037,11 @@ public enum TokenAudit {
                     result.background = bg
                     result.backdrop = backdrop
                     let backdropSRGB = TokenAudit.backdropSRGB(backdrop)
-                    let m = ContrastMeasurement(foreground: DisplayColor(fg.color), background: DisplayColor(bg.color), backdrop: backdropSRGB)
+                    let (fgShown, bgShown) = (DisplayColor(fg.color), DisplayColor(bg.color))
+                    for (shown, path) in [(fgShown, pair.fg), (bgShown, pair.bg)] where shown.wasGamutMapped && mappedSeen.insert(path).inserted {
+                        mappedTokens.append(path)
+                    }
+                    let m = ContrastMeasurement(foreground: fgShown, background: bgShown, backdrop: backdropSRGB)
                     result.measurement = m
                     let v = target.value(of: m)
                     result.value = v
@@ -1088,6 +1100,10 @@ public enum TokenAudit {
         if let first = resolver.bareHexTokens.first {
             let n = resolver.bareHexTokens.count
             notes.append("\(n) token\(n == 1 ? "" : "s") written as hex without '#' read as hex (\(first)\(n > 1 ? ", …" : "")), as design tools write it; DTCG 2025.10 writes a hex color with its '#'")
+        }
+        if let first = mappedTokens.first {
+            let n = mappedTokens.count
+            notes.append("\(n) token\(n == 1 ? "'s color lies" : "s' colors lie") outside sRGB (\(first)\(n > 1 ? ", …" : "")): measured mapped into sRGB by the CSS Color 4 gamut-mapping algorithm (§13.2, OKLCH chroma reduction), as /v1/contrast measures them; a browser that clips shows other colors on an sRGB screen")
         }
         if clippedChanges > 0 {
             notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")

@@ -60,7 +60,9 @@ enum TokenAuditText {
             } else {
                 (got, need) = ("–", "–")
             }
-            var result = r.unresolved != nil ? "UNRESOLVED" : (r.passes ? "pass" : "FAIL")
+            // An unresolved pair's reason is a footnote too (a pass: 206 rows said UNRESOLVED and
+            // nothing more, where JSON, JUnit and SARIF name the dangling alias).
+            var result = r.unresolved.map { "UNRESOLVED (see \(footnote($0.message)))" } ?? (r.passes ? "pass" : "FAIL")
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
                 let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
