@@ -41,6 +41,16 @@ struct ContainerCheck {
     /// hundred bytes (matrix/TRC) to a few hundred kilobytes (LUT-based); 4 MiB leaves room.
     static let maxICCProfileBytes = 4 << 20
 
+    /// The largest EXIF block a PNG `eXIf` or WebP `EXIF` chunk may hold: what a JPEG's APP1
+    /// segment can (65,533 bytes of payload). libvips hands EXIF to libexif, which walks every
+    /// IFD entry, and writes it back into every answer: a hostile pass's 18 MB block of 60,000
+    /// entries cost 2.7 s to analyze and 4–5 s to fail to encode, 73 MB of memory held.
+    static let maxEXIFBytes = 65_536
+
+    static func exifTooLarge(_ length: Int, _ what: String) -> ImageError {
+        .unsupported("\(what) (EXIF metadata) is \(length) bytes; this service reads at most \(maxEXIFBytes) bytes of EXIF, as much as a JPEG can hold; strip the metadata (exiftool -all=, or re-export) and send the image again")
+    }
+
     /// Checks `data` (whose signature says `format`).
     /// - Throws: `.corrupt` naming the first structural problem (truncation, a bad chunk or
     ///   segment length, a CRC mismatch, missing image data), `.unsupported` for a PNG ICC
@@ -155,6 +165,8 @@ struct ContainerCheck {
                     sawICC = true
                     try checkICC(data, body: body, length: length)
                 }
+            case Chunk.eXIf:
+                guard length <= maxEXIFBytes else { throw exifTooLarge(length, "the PNG's eXIf chunk") }
             case Chunk.acTL:
                 if declaredFrames == nil && !sawIDAT && length == 8 {
                     declaredFrames = Int(word(data, body))
@@ -204,7 +216,7 @@ struct ContainerCheck {
     enum Chunk {
         static let IHDR = code("IHDR"), IDAT = code("IDAT"), IEND = code("IEND"), PLTE = code("PLTE")
         static let zTXt = code("zTXt"), iTXt = code("iTXt"), iCCP = code("iCCP")
-        static let acTL = code("acTL"), fcTL = code("fcTL"), tEXt = code("tEXt")
+        static let acTL = code("acTL"), fcTL = code("fcTL"), tEXt = code("tEXt"), eXIf = code("eXIf")
         /// Ancillary chunks that libpng or libvips read: transparency, colour space, background,
         /// resolution, significant bits, EXIF, time (text and ICC are handled on their own).
         static let used: Set<UInt32> = Set(["tRNS", "gAMA", "cHRM", "sRGB", "bKGD", "pHYs", "sBIT", "eXIf", "tIME"]
@@ -326,6 +338,7 @@ struct ContainerCheck {
             guard position + 8 + size <= end else {
                 throw fail("the \(fourcc.trimmingTrailingSpaces) chunk at byte \(position) declares \(size) bytes but only \(end - position - 8) follow (truncated)")
             }
+            if fourcc == "EXIF" && size > maxEXIFBytes { throw exifTooLarge(size, "the WebP's EXIF chunk") }
             if first {
                 guard ["VP8 ", "VP8L", "VP8X"].contains(fourcc) else {
                     throw fail("the first chunk is \(fourcc.trimmingTrailingSpaces), not VP8, VP8L or VP8X")

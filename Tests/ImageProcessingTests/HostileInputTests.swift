@@ -282,4 +282,33 @@ import Testing
         // Both paths give the same white and black (to a code value or two).
         #expect(abs((s.whiteLevel ?? 0) - (l.whiteLevel ?? 1)) < 0.01)
     }
+
+    /// A hostile pass: an 18 MB `eXIf` block of 60,000 entries cost 2.7 s to analyze and 4–5 s
+    /// to fail to encode. EXIF is read up to what a JPEG can hold (64 KiB), in PNG and WebP; more
+    /// is a 4xx naming the chunk and its size, before any decoding.
+    @Test func exifLargerThanAJPEGCanHoldIsRefusedUnread() throws {
+        func exif(_ bytes: Int) -> [UInt8] { Array("II*\u{0}".utf8) + [8, 0, 0, 0] + [UInt8](repeating: 0, count: bytes - 8) }
+        let big = Self.inserting([Self.chunk("eXIf", exif(ContainerCheck.maxEXIFBytes + 1))], into: try TestImages.png())
+        #expect {
+            _ = try ImageFile.open(big, format: .png, maxPixels: 10_000)
+        } throws: { e in
+            guard case .unsupported(let why)? = e as? ImageError else { return false }
+            return why.hasPrefix("the PNG's eXIf chunk (EXIF metadata) is 65537 bytes; this service reads at most 65536 bytes of EXIF")
+        }
+        let fits = Self.inserting([Self.chunk("eXIf", exif(ContainerCheck.maxEXIFBytes))], into: try TestImages.png())
+        #expect(throws: Never.self) { _ = try ContainerCheck.check(fits, format: .png) }
+        // WebP: a RIFF of a VP8L chunk header and an EXIF chunk one byte over.
+        var webp = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
+        webp += Array("VP8L".utf8) + [0, 0, 0, 0]
+        let size = ContainerCheck.maxEXIFBytes + 1
+        webp += Array("EXIF".utf8) + [UInt8(size & 255), UInt8(size >> 8 & 255), UInt8(size >> 16 & 255), 0] + exif(size) + [0]
+        let riff = webp.count - 8
+        (webp[4], webp[5], webp[6], webp[7]) = (UInt8(riff & 255), UInt8(riff >> 8 & 255), UInt8(riff >> 16 & 255), 0)
+        #expect {
+            _ = try ContainerCheck.check(webp, format: .webp)
+        } throws: { e in
+            guard case .unsupported(let why)? = e as? ImageError else { return false }
+            return why.hasPrefix("the WebP's EXIF chunk (EXIF metadata) is 65537 bytes")
+        }
+    }
 }
