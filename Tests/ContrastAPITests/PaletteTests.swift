@@ -717,6 +717,18 @@ struct PaletteTests {
         let paths = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: clash).body).map(\.path)
         #expect(paths.contains("Palette.xcassets/a-b.colorset/Contents.json") && paths.contains("Palette.xcassets/a-b 2.colorset/Contents.json")
                 && paths.contains("Palette.xcassets/A-B 3.colorset/Contents.json"), "\(paths)")
+        // Android names a color's high-contrast variant after it: a color named so does not
+        // take that name too (a hostile pass: `ink` and `inkHighContrast` each wrote
+        // `ink_high_contrast`, which Android's resource compiler refuses).
+        for order in [["ink", "inkHighContrast"], ["inkHighContrast", "ink"]] {
+            let body = "{\"colors\": [" + order.map { ##"{"name": "\##($0)", "color": "#1c1c1e"}"## }.joined(separator: ", ") + ##"], "format": "android"}"##
+            let files = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: body).body)
+            for f in files where f.path.hasSuffix("colors.xml") {
+                let xml = String(decoding: f.data, as: UTF8.self)
+                let names = xml.split(separator: "\n").compactMap { line in line.firstRange(of: "name=\"").map { line[$0.upperBound...].prefix { $0 != "\"" } } }
+                #expect(names.count == 4 && Set(names).count == 4, "\(order): \(names)")
+            }
+        }
     }
 
     @Test func paletteBadInputs() {

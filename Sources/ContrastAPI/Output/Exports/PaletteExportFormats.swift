@@ -54,16 +54,21 @@ struct PaletteExport {
     // MARK: Names
 
     /// Makes names unique: a repeated name gets `separator` + 2, 3, … (case-insensitively when
-    /// `caseInsensitive`, as file systems of macOS compare).
-    static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false) -> [String] {
+    /// `caseInsensitive`, as file systems of macOS compare), counting with each name the names
+    /// the format makes from it (`derived` suffixes, Android's `_high_contrast`).
+    static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false, derived suffixes: [String] = []) -> [String] {
         var seen = Set<String>()
+        // Each name with the names made from it (`ink` and `ink_high_contrast`): a name is taken
+        // only when none of them is (a hostile pass: `ink` and `inkHighContrast` both wrote
+        // `ink_high_contrast` into Android's colors.xml, which aapt refuses).
+        func all(_ name: String) -> [String] { ([name] + suffixes.map { name + $0 }).map { caseInsensitive ? $0.lowercased() : $0 } }
         return names.map { base in
             var candidate = base, n = 2
-            while seen.contains(caseInsensitive ? candidate.lowercased() : candidate) {
+            while all(candidate).contains(where: seen.contains) {
                 candidate = "\(base)\(separator)\(n)"
                 n += 1
             }
-            seen.insert(caseInsensitive ? candidate.lowercased() : candidate)
+            for name in all(candidate) { seen.insert(name) }
             return candidate
         }
     }
@@ -305,7 +310,7 @@ struct PaletteExport {
     /// translucent (Android's order). Names are lowercase resource names (`[a-z0-9_]`, starting
     /// with a letter; Java keywords get `_color`).
     func android() -> [ZipArchive.Entry] {
-        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_")
+        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"])
         func file(_ standard: PaletteVariant, _ increased: PaletteVariant, _ title: String) -> [UInt8] {
             var s = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- \(Self.xmlComment(name)): \(title). \(Self.xmlComment(generatorLine)) -->\n"
             if !failing.isEmpty { s += "<!-- Fails its target somewhere: \(Self.xmlComment(failing.joined(separator: "; "))) -->\n" }
