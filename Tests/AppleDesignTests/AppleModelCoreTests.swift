@@ -277,6 +277,7 @@ struct AppleModelCoreTests {
         let gray = DisplayColor(srgb: SIMD3(repeating: 0.6))
         let failingBase = TableStripes.propose(base: SIMD3(repeating: 1), texts: [gray], targetRatio: 4.5)
         #expect(!failingBase.found && failingBase.reason?.contains("already misses the target on the base row") == true)
+        #expect(failingBase.failingOnBase == [0] && failingBase.reason?.hasPrefix("text 1 of 1 (counted from 1)") == true, "\(failingBase.reason ?? "")")
         let black = DisplayColor(srgb: SIMD3(repeating: 0))
         let impossible = TableStripes.propose(base: SIMD3(repeating: 1), texts: [black], targetRatio: 21)
         #expect(!impossible.found && impossible.reason != nil && impossible.deltaEOK >= 0.03)

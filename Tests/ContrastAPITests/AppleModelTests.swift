@@ -442,6 +442,11 @@ struct AppleModelTests {
         let failing = ok(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["secondaryLabel"], "targetRatio": 4.5}"##))
         let fl = find(failing["appearances"], "appearance", "light")
         #expect(fl?["found"] == false && fl?["reason"]?.string?.contains("base row") == true)
+        // The texts that miss are named as the request gives them (a new user's pass read the
+        // 0-based "text 1, 2" as the first two).
+        let named = ok(call("POST", "/v1/table-stripes", body: ##"{"textColors": ["label", "secondaryLabel", "#1E6BFF"], "background": "#F4F4F6"}"##))
+        let nl = find(named["appearances"], "appearance", "light")
+        #expect(nl?["reason"]?.string == "/textColors/1 ('secondaryLabel', 3.31:1), /textColors/2 ('#1E6BFF', 4.15:1) already miss the target on the base row; no alternate row can fix that", "\(String(describing: nl))")
     }
 
     // MARK: Bad input

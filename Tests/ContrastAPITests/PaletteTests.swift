@@ -134,6 +134,9 @@ struct PaletteTests {
         #expect(abs((j["opacity"]?["ratio"]?.double ?? 0) - 4.532212286684812) < 1e-9)
         let lighter = j["suggestions"]?.array?.first { $0["direction"] == "lighter" }
         #expect(lighter?["reason"]?.string?.hasSuffix("the same color at opacity 0.459 (#ffffff75) passes: see opacity") == true, "\(String(describing: lighter))")
+        // White cannot get lighter: said so, not that moving lighter lowers the contrast (a new
+        // user's pass).
+        #expect(lighter?["reason"]?.string?.hasPrefix("no foreground lighter than the original reaches 4.5:1: nothing is lighter than white, which the foreground already is") == true, "\(String(describing: lighter))")
         // Even opaque, #555 on #1e1e1e misses 4.5: opacity says so; an opaque text has no opacity member.
         let dim = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#55555580", "background": "#1e1e1e"}"##))
         #expect(dim["opacity"]?["found"] == false)

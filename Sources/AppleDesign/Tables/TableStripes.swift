@@ -43,6 +43,9 @@ public struct TableStripeProposal: Sendable {
     public var onAlternate: [ContrastMeasurement]
     /// Why no proposal meets everything, when `found` is false.
     public var reason: String?
+    /// The texts (indices into `texts`, from 0) that already miss the target on the base row,
+    /// which no alternate row can help; the caller names them as its input does.
+    public var failingOnBase: [Int] = []
 }
 
 /// The table-stripe proposal algorithm (see the file notes).
@@ -119,8 +122,9 @@ public enum TableStripes {
         }
         var result = best ?? TableStripeProposal(base: base, alternate: base, found: false, direction: directions[0],
                                                  deltaEOK: 0, rowContrast: 1, onBase: onBase, onAlternate: onBase, reason: nil)
+        result.failingOnBase = failingBase
         if !failingBase.isEmpty {
-            result.reason = "text \(failingBase.map(String.init).joined(separator: ", ")) already misses the target on the base row; no alternate row can fix that"
+            result.reason = "text \(failingBase.map { String($0 + 1) }.joined(separator: ", ")) of \(texts.count) (counted from 1) already misses the target on the base row; no alternate row can fix that"
         } else if best == nil {
             result.reason = "no color differs from the base row by both the ΔE OK threshold and the minimum row contrast"
         } else {

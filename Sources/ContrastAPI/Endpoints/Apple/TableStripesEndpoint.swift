@@ -86,7 +86,14 @@ struct TableStripesEndpoint {
             o.append("deltaEOK", .number(p.deltaEOK))
             o.append("rowContrast", .number(p.rowContrast))
             o.append("texts", .array(textRows))
-            o.append("reason", p.reason.map { .string($0) } ?? .null)
+            // The texts that already miss on the base row, named as the request gives them (a new
+            // user's pass read "text 1, 2" from 1, where the indices counted from 0).
+            var reason = p.reason
+            if !p.failingOnBase.isEmpty {
+                let named = p.failingOnBase.map { i in "/textColors/\(i) (\(ClientText.quoted(resolvedTexts[i].0.variant(for: context).text)), \(WCAG.ratioText(p.onBase[i].ratio)):1)" }
+                reason = "\(named.joined(separator: ", ")) already \(named.count == 1 ? "misses" : "miss") the target on the base row; no alternate row can fix that"
+            }
+            o.append("reason", reason.map { .string($0) } ?? .null)
             appearances.append(.object(o))
         }
         return .object([

@@ -145,6 +145,17 @@ struct SuggestEndpoint {
                 return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal) over every gray backdrop "
                     + "the translucent background (alpha \(Fields.format((current.background.alpha * 1000).rounded() / 1000))) may show; give a backdrop or a more opaque background"
             }
+            // Already at the end of this direction (white cannot get lighter, black darker): said
+            // so, not that moving would lower the contrast (a new user's pass: white text at 40%
+            // on #1e1e1e was told that moving lighter lowers it).
+            let moved: DisplayColor? = moving == .foreground ? current.foreground : moving == .background ? current.background : nil
+            if let moved {
+                let lighter = outcome.direction.rawValue == "lighter"
+                let atEnd = lighter ? moved.srgb.min() >= 1 - 1e-9 : moved.srgb.max() <= 1e-9
+                if atEnd {
+                    return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): nothing is \(outcome.direction.rawValue) than \(lighter ? "white" : "black"), which the \(what) already is"
+                }
+            }
             return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): moving \(outcome.direction.rawValue) only lowers the contrast"
         }
         let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(Fields.format((best.value * 10).rounded(.down) / 10))"
