@@ -469,6 +469,11 @@ struct AppleModelTests {
         #expect(unknown["detail"]?.string?.contains("'notAColor' is not an Apple system color") == true)
         let css = expectProblem(call("GET", "/v1/contrast?foreground=redd&background=white"), 400, parameter: "foreground")
         #expect(css["suggestions"]?.array?.first == "red")
+        // A name the text begins comes first: `XXL` is xxLarge, not AX1 (a new user's pass).
+        let xxl = expectProblem(call("GET", "/v1/text-styles?contentSizeCategory=XXL"), 400, parameter: "contentSizeCategory")
+        #expect(xxl["suggestions"]?.array?.first == "xxLarge", "\(xxl)")
+        // An audit takes the palette routes' role aliases (`fill` had been unknown there).
+        #expect(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "x", "color": "#777", "role": "fill"}]}"##).status == 200)
         #expect(css["detail"]?.string?.contains("did you mean the CSS color 'red'?") == true)
         // An invisible character is named and the color without it suggested, not systemRed;
         // an empty query color explains %23 (hostile test, stop 14).

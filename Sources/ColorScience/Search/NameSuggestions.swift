@@ -13,7 +13,8 @@ public enum NameSuggestions {
 
     /// Up to `limit` candidates whose case-insensitive Levenshtein distance to `text` is at most
     /// a third of the longer name (at least 2), or that contain `text` (≥ 3 characters) as a
-    /// prefix or substring; closest first, catalog order on ties.
+    /// substring; a candidate `text` (≥ 2 characters) begins comes first after an exact match;
+    /// closest first, catalog order on ties.
     public static func suggestions(for text: String, among candidates: [String], limit: Int = 3) -> [String] {
         let lowered = String(text.lowercased().unicodeScalars.prefix(64))
         let needle = Array(lowered.unicodeScalars)
@@ -24,8 +25,12 @@ public enum NameSuggestions {
             let hay = Array(lowerName.unicodeScalars)
             let d = distance(needle, hay)
             let allowed = max(2, max(needle.count, hay.count) / 3)
-            if d <= allowed {
-                scored.append((d, order, name))
+            if d > 0, needle.count >= 2, lowerName.hasPrefix(lowered) {
+                // A name the text begins comes first (`XXL` for `xxLarge`: edit distance alone
+                // offered AX1, AX2 and AX3, a new user's pass); an exact match stays before it.
+                scored.append((-1, order, name))
+            } else if d <= allowed {
+                scored.append((d == 0 ? -2 : d, order, name))
             } else if needle.count >= 3, lowerName.contains(lowered) {
                 scored.append((allowed + 1 + hay.count - needle.count, order, name))
             }

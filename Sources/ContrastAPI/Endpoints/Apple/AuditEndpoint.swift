@@ -39,10 +39,9 @@ struct AuditEndpoint {
     static let policyAliases: [String: AppleContrastPolicy] = [
         "aa": .wcagAA, "aaa": .wcagAAA, "wcag2-aa": .wcagAA, "wcag2-aaa": .wcagAAA, "wcagaa": .wcagAA, "wcagaaa": .wcagAAA,
     ]
-    static let roleAliases: [String: AppleColorRole] = [
-        "non-text": .nonText, "secondary-text": .secondaryText, "secondary": .secondaryText, "accent": .tint,
-        "glyph": .icon, "foreground": .text,
-    ]
+    /// The palette routes' role aliases (`accent`, `fill`, …): one table, so that a role one
+    /// route takes the other takes too (a new user's pass: `/v1/audit` refused `fill`).
+    static var roleAliases: [String: AppleColorRole] { PaletteRequest.roleAliases }
 
     struct AuditColor {
         var name: String
