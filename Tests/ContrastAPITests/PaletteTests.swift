@@ -718,8 +718,16 @@ struct PaletteTests {
         // Names that clash after sanitizing stay distinct.
         let clash = ##"{"colors": [{"name": "a/b", "color": "#000"}, {"name": "a:b", "color": "#111"}, {"name": "A-B", "color": "#222"}], "format": "xcassets"}"##
         let paths = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: clash).body).map(\.path)
-        #expect(paths.contains("Palette.xcassets/a-b.colorset/Contents.json") && paths.contains("Palette.xcassets/a-b 2.colorset/Contents.json")
-                && paths.contains("Palette.xcassets/A-B 3.colorset/Contents.json"), "\(paths)")
+        // A name kept as written is taken first (`A-B`), then those the format changed, in order.
+        #expect(paths.contains("Palette.xcassets/A-B.colorset/Contents.json") && paths.contains("Palette.xcassets/a-b 2.colorset/Contents.json")
+                && paths.contains("Palette.xcassets/a-b 3.colorset/Contents.json"), "\(paths)")
+        // A new user's pass: `a/b` took `a-b` from the color named `a-b`, which became `a-b 2`.
+        let kept = ##"{"colors": [{"name": "a/b", "color": "#123456"}, {"name": "a-b", "color": "#223456"}], "format": "xcassets"}"##
+        let keptFiles = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: kept).body)
+        let ab = keptFiles.first { $0.path == "Palette.xcassets/a-b.colorset/Contents.json" }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+        #expect(ab.contains("0x22") && keptFiles.contains { $0.path == "Palette.xcassets/a-b 2.colorset/Contents.json" }, "\(ab)")
+        let keptCSS = call("POST", "/v1/palette/export", body: kept.replacingOccurrences(of: "xcassets", with: "css")).text
+        #expect(keptCSS.contains("--a-b: #223456;") && keptCSS.contains("--a-b-2: #123456;"), "\(keptCSS)")
         // Android names a color's high-contrast variant after it: a color named so does not
         // take that name too (a hostile pass: `ink` and `inkHighContrast` each wrote
         // `ink_high_contrast`, which Android's resource compiler refuses).

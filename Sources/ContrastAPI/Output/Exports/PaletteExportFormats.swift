@@ -56,21 +56,29 @@ struct PaletteExport {
     /// Makes names unique: a repeated name gets `separator` + 2, 3, … (case-insensitively when
     /// `caseInsensitive`, as file systems of macOS compare), counting with each name the names
     /// the format makes from it (`derived` suffixes, Android's `_high_contrast`).
-    static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false, derived suffixes: [String] = []) -> [String] {
+    static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false, derived suffixes: [String] = [],
+                       written: [String]? = nil) -> [String] {
         var seen = Set<String>()
         // Each name with the names made from it (`ink` and `ink_high_contrast`): a name is taken
         // only when none of them is (a hostile pass: `ink` and `inkHighContrast` both wrote
         // `ink_high_contrast` into Android's colors.xml, which aapt refuses).
         func all(_ name: String) -> [String] { ([name] + suffixes.map { name + $0 }).map { caseInsensitive ? $0.lowercased() : $0 } }
-        return names.map { base in
+        // Names kept as written are taken first, then the ones the format had to change: `a-b`
+        // keeps its name beside `a/b` (a new user's pass: `a/b` took `a-b`, and `Color("a-b")`
+        // silently showed the other color).
+        var out = [String](repeating: "", count: names.count)
+        let asWritten = names.indices.filter { i in written.map { $0[i] == names[i] } ?? true }
+        for i in asWritten + names.indices.filter({ !asWritten.contains($0) }) {
+            let base = names[i]
             var candidate = base, n = 2
             while all(candidate).contains(where: seen.contains) {
                 candidate = "\(base)\(separator)\(n)"
                 n += 1
             }
             for name in all(candidate) { seen.insert(name) }
-            return candidate
+            out[i] = candidate
         }
+        return out
     }
 
     /// A colorset folder name: the palette name without `/`, `:`, `\` and control characters,
@@ -131,7 +139,7 @@ struct PaletteExport {
             ZipArchive.Entry(path: "\(root)/", data: []),
             ZipArchive.Entry(path: "\(root)/Contents.json", data: Array(XcodeJSON.serialize(Self.xcodeInfo).utf8)),
         ]
-        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true)
+        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true, written: results.map(\.entry.name))
         for (r, set) in zip(results, names) {
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/", data: []))
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/Contents.json", data: Array(XcodeJSON.serialize(colorset(r)).utf8)))
@@ -188,7 +196,8 @@ struct PaletteExport {
     /// translucent) or `color(display-p3 r g b / a)`.
     func css() -> String {
         // A custom property may start with a digit after `--` (CSS Variables §2): `--1abc`, no prefix.
-        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-")
+        let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-",
+                                written: results.map { "--" + $0.entry.name })
         func value(_ x: PaletteVariantResult) -> String {
             let c = x.color
             switch colorSpace {
@@ -246,7 +255,8 @@ struct PaletteExport {
     /// `dark-increased-contrast`; the mode convention of Terrazzo / Cobalt UI), plus
     /// `$extensions["com.contrastservice"]` with role, targets and pass/fail.
     func tokens() -> JSON {
-        let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-")
+        let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-",
+                                written: results.map(\.entry.name))
         var group = JSONObject()
         group.append("$type", "color")
         for (n, r) in zip(names, results) {
@@ -310,7 +320,7 @@ struct PaletteExport {
     /// translucent (Android's order). Names are lowercase resource names (`[a-z0-9_]`, starting
     /// with a letter; Java keywords get `_color`).
     func android() -> [ZipArchive.Entry] {
-        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"])
+        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"], written: results.map(\.entry.name))
         func file(_ standard: PaletteVariant, _ increased: PaletteVariant, _ title: String) -> [UInt8] {
             var s = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- \(Self.xmlComment(name)): \(title). \(Self.xmlComment(generatorLine)) -->\n"
             if !failing.isEmpty { s += "<!-- Fails its target somewhere: \(Self.xmlComment(failing.joined(separator: "; "))) -->\n" }
