@@ -721,6 +721,21 @@ struct PaletteTests {
         // A name kept as written is taken first (`A-B`), then those the format changed, in order.
         #expect(paths.contains("Palette.xcassets/A-B.colorset/Contents.json") && paths.contains("Palette.xcassets/a-b 2.colorset/Contents.json")
                 && paths.contains("Palette.xcassets/a-b 3.colorset/Contents.json"), "\(paths)")
+        // Unpacked, entries are 0644 and folders 0755 (a new user's pass: 0666 and 0777). Each
+        // central directory header (PK 1 2) holds the Unix mode in its external attributes' top half.
+        let zip = call("POST", "/v1/palette/export", body: clash).body
+        var modes: [UInt32] = []
+        var at = 0
+        while at + 46 <= zip.count {
+            if zip[at] == 0x50, zip[at + 1] == 0x4B, zip[at + 2] == 1, zip[at + 3] == 2 {
+                let external = UInt32(zip[at + 38]) | UInt32(zip[at + 39]) << 8 | UInt32(zip[at + 40]) << 16 | UInt32(zip[at + 41]) << 24
+                modes.append(external >> 16)
+                at += 46
+            } else {
+                at += 1
+            }
+        }
+        #expect(!modes.isEmpty && modes.allSatisfy { $0 == 0o100644 || $0 == 0o40755 } && modes.contains(0o40755), "\(modes.map { String($0, radix: 8) })")
         // A new user's pass: `a/b` took `a-b` from the color named `a-b`, which became `a-b 2`.
         let kept = ##"{"colors": [{"name": "a/b", "color": "#123456"}, {"name": "a-b", "color": "#223456"}], "format": "xcassets"}"##
         let keptFiles = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: kept).body)

@@ -54,6 +54,11 @@ int czip_build(const char *const *names, const unsigned char *const *data, const
             else if (zip_set_file_compression(za, (zip_uint64_t)index, store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, store ? 0 : 9) < 0)
                 index = -1;
         }
+        // Unix modes 0644 and 0755 (libzip's default left entries 0666 and 0777, writable by
+        // everyone once unpacked: a new user's pass).
+        zip_uint32_t mode = (length > 0 && name[length - 1] == '/') ? (0040000u | 0755u) : (0100000u | 0644u);
+        if (index >= 0 && zip_file_set_external_attributes(za, (zip_uint64_t)index, 0, ZIP_OPSYS_UNIX, mode << 16) < 0)
+            index = -1;
         if (index < 0 || zip_file_set_mtime(za, (zip_uint64_t)index, (time_t)mtime, 0) < 0) {
             czip_set_error(error, error_size, name, zip_strerror(za));
             zip_discard(za);
