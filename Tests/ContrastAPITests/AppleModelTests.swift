@@ -469,6 +469,13 @@ struct AppleModelTests {
         #expect(unknown["detail"]?.string?.contains("'notAColor' is not an Apple system color") == true)
         let css = expectProblem(call("GET", "/v1/contrast?foreground=redd&background=white"), 400, parameter: "foreground")
         #expect(css["suggestions"]?.array?.first == "red")
+        // SwiftUI's names say what they are on iOS (a new user's pass: "unknown color name 'Color'").
+        let swiftUIBlue = expectProblem(call("GET", "/v1/contrast?foreground=Color.blue&background=white"), 400, parameter: "foreground")
+        #expect(swiftUIBlue["suggestions"]?.array == ["systemBlue"] && swiftUIBlue["detail"]?.string?.contains("on iOS it is the system color 'systemBlue'") == true, "\(swiftUIBlue)")
+        let primary = expectProblem(call("GET", "/v1/contrast?foreground=.primary&background=white"), 400, parameter: "foreground")
+        #expect(primary["suggestions"]?.array == ["label"], "\(primary)")
+        let accent = expectProblem(call("GET", "/v1/contrast?foreground=Color.accentColor&background=white"), 400, parameter: "foreground")
+        #expect(accent["detail"]?.string?.contains("the app's own accent color") == true, "\(accent)")
         // A name the text begins comes first: `XXL` is xxLarge, not AX1 (a new user's pass).
         let xxl = expectProblem(call("GET", "/v1/text-styles?contentSizeCategory=XXL"), 400, parameter: "contentSizeCategory")
         #expect(xxl["suggestions"]?.array?.first == "xxLarge", "\(xxl)")

@@ -238,6 +238,30 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
             p.extra.append(("suggestions", .array([.string(rest)])))
             throw p
         }
+        // SwiftUI's own names (`Color.blue`, `.primary`, `Color.accentColor`): what they are on
+        // iOS, named as the catalog names it (a new user's pass: "unknown color name 'Color'").
+        let prefix = String(name[..<dot])
+        if prefix == "Color" || prefix.isEmpty {
+            let swiftUI: [String: String] = [
+                "red": "systemRed", "orange": "systemOrange", "yellow": "systemYellow", "green": "systemGreen",
+                "mint": "systemMint", "teal": "systemTeal", "cyan": "systemCyan", "blue": "systemBlue",
+                "indigo": "systemIndigo", "purple": "systemPurple", "pink": "systemPink", "brown": "systemBrown",
+                "gray": "systemGray", "primary": "label", "secondary": "secondaryLabel",
+            ]
+            if let system = swiftUI[rest], data.catalog.color(named: system) != nil {
+                var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is SwiftUI's name; on iOS it is the system color '\(system)': write that")
+                p.extra.append(("suggestions", .array([.string(system)])))
+                throw p
+            }
+            if let css = ["white": "white", "black": "black", "clear": "transparent"][rest] {
+                var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is SwiftUI's name; as a CSS color it is '\(css)': write that")
+                p.extra.append(("suggestions", .array([.string(css)])))
+                throw p
+            }
+            if rest == "accentColor" {
+                throw Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is the app's own accent color (its asset catalog's AccentColor, systemBlue by default): give that color itself")
+            }
+        }
         return nil
     }
     guard let resolution = data.catalog.resolve(name, in: context) else { return nil }
