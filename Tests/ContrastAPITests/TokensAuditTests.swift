@@ -514,6 +514,11 @@ struct TokensAuditTests {
         #expect(Self.pair(r, "--primary-foreground", "--primary", mode: "dark") != nil)
         #expect(Self.pair(r, "--color-primary-foreground", "--color-primary", mode: "dark") == nil)
         #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("4 pairs skipped: aliases of pairs already checked") == true } == true, "\(String(describing: r.json["notes"]))")
+        // Each pair left out is listed with the pair it was checked as (a pass: only a count and
+        // one example had been given).
+        let listed = r.json["aliasPairs"]?.array ?? []
+        #expect(listed.count == 2 && listed.contains { $0["foreground"] == "--color-primary-foreground" && $0["background"] == "--color-primary"
+            && $0["checkedAs"]?["foreground"] == "--primary-foreground" && $0["checkedAs"]?["background"] == "--primary" }, "\(listed)")
         // SARIF: one result per real problem (white on blue fails in both modes), at --primary-foreground.
         let sarif = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
         let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []

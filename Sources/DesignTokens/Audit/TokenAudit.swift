@@ -128,6 +128,17 @@ public struct TokenAuditReport: Sendable {
     /// Rules that matched no pair (by index): likely a misspelt pattern.
     public var unmatchedRules: [Int]
     public var notes: [String]
+    /// The pairs left out as aliases of a checked pair (`skippedAliasPairs` counts them times the
+    /// modes), each with the pair it was checked as, in rule order; at most
+    /// `TokenAudit.maximumListedAliasPairs` (a pass: only a count and one example were given,
+    /// so nobody could check the coverage).
+    public var aliasPairs: [AliasPair] = []
+
+    /// A pair checked as the pair of the tokens its two aliases lead to.
+    public struct AliasPair: Sendable, Equatable {
+        public var foreground: String, background: String
+        public var checkedForeground: String, checkedBackground: String
+    }
 
     /// Pairs measured (passing or failing) in all modes.
     public var checkedPairs: Int { summaries.reduce(0) { $0 + $1.passing + $1.failing } }
@@ -158,6 +169,9 @@ public struct TokenAuditReport: Sendable {
 
 /// Runs audits.
 public enum TokenAudit {
+    /// Most alias pairs a report lists (`TokenAuditReport.aliasPairs`; all are counted).
+    public static let maximumListedAliasPairs = 1_000
+
     /// The opaque sRGB `0...1` a rule's backdrop token stands for (a translucent one over white).
     static func backdropSRGB(_ backdrop: ResolvedToken?) -> SIMD3<Double>? {
         backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
@@ -941,9 +955,13 @@ public enum TokenAudit {
             checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
         }
         var aliasDuplicates: [Pair] = []
+        var aliasPairs: [TokenAuditReport.AliasPair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
             guard s.0.hops > 0 && s.1.hops > 0, checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path)) else { return pair }
             aliasDuplicates.append(pair)
+            if aliasPairs.count < Self.maximumListedAliasPairs {
+                aliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
+            }
             return nil
         }
         // Pairs of translucent text on a translucent background with no backdrop, counted from
@@ -1130,9 +1148,11 @@ public enum TokenAudit {
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
             return !values.isEmpty && (t.isComponentText || values.allSatisfy { if case .other = $0 { return true } else { return false } })
         }.count
-        return TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
-                                tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
-                                skippedAliasPairs: aliasDuplicates.count * modes.count,
-                                unmatchedRules: unmatched, notes: notes)
+        var report = TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
+                                      tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
+                                      skippedAliasPairs: aliasDuplicates.count * modes.count,
+                                      unmatchedRules: unmatched, notes: notes)
+        report.aliasPairs = aliasPairs
+        return report
     }
 }

@@ -64,6 +64,11 @@ enum TokenAuditJSON {
                          ("failing", .number(Double(s.failing))), ("unresolved", .number(Double(s.unresolved)))])
             })),
         ]))
+        // The pairs left out as aliases, each with the pair it was checked as.
+        o.append("aliasPairs", .array(report.aliasPairs.map { a in
+            .object([("foreground", .string(a.foreground)), ("background", .string(a.background)),
+                     ("checkedAs", .object([("foreground", .string(a.checkedForeground)), ("background", .string(a.checkedBackground))]))])
+        }))
         o.append("rules", .array(report.rules.enumerated().map { (i, r) in
             var ro = JSONObject()
             ro.append("index", .number(Double(i)))
