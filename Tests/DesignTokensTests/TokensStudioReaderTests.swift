@@ -222,5 +222,9 @@ import Testing
             #expect(gap < 1e-4 && abs(got.alpha - want.alpha) < 1e-9, "\(c.modify): \(r.css) is \(got.coordinates), \(want.coordinates) expected")
         }
         #expect(set.notes.contains { $0.hasPrefix("'core.m21' has a Tokens Studio color modifier: its modifier has no 'space'") }, "\(set.notes)")
+        // The amount's arithmetic: precedence, parentheses, unary minus; anything else is refused.
+        let evaluate = TokensStudioModifier.Arithmetic.evaluate
+        #expect(evaluate("0.5 + 6 * 0.04") == 0.5 + 6 * 0.04 && evaluate("(1 - 0.2) / 2") == 0.4 && evaluate("-0.5 * -2") == 1)
+        #expect(evaluate("0.2 +") == nil && evaluate("{x}") == nil && evaluate("0.2 0.3") == nil && evaluate(String(repeating: "(", count: 40) + "1") == nil)
     }
 }

@@ -100,28 +100,21 @@ enum TokensStudioModifier {
             let bytes: [UInt8]
             var i = 0
             mutating func skipSpaces() { while i < bytes.count, bytes[i] == 0x20 { i += 1 } }
-            mutating func sum(depth: Int) -> Double? {
-                guard var v = product(depth: depth) else { return nil }
+            /// Terms joined by `+`/`-` (`level` 0) or factors by `*`/`/` (`level` 1), left to right.
+            mutating func chain(_ level: Int, depth: Int) -> Double? {
+                let (plus, minus): (UInt8, UInt8) = level == 0 ? (UInt8(ascii: "+"), UInt8(ascii: "-")) : (UInt8(ascii: "*"), UInt8(ascii: "/"))
+                func operand(_ p: inout Parser) -> Double? { level == 0 ? p.chain(1, depth: depth) : p.factor(depth: depth) }
+                guard var v = operand(&self) else { return nil }
                 while true {
                     skipSpaces()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return v }
-                    let plus = bytes[i] == UInt8(ascii: "+")
+                    guard i < bytes.count, bytes[i] == plus || bytes[i] == minus else { return v }
+                    let first = bytes[i] == plus
                     i += 1
-                    guard let r = product(depth: depth) else { return nil }
-                    v = plus ? v + r : v - r
+                    guard let r = operand(&self) else { return nil }
+                    v = level == 0 ? (first ? v + r : v - r) : (first ? v * r : v / r)
                 }
             }
-            mutating func product(depth: Int) -> Double? {
-                guard var v = factor(depth: depth) else { return nil }
-                while true {
-                    skipSpaces()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "*") || bytes[i] == UInt8(ascii: "/") else { return v }
-                    let times = bytes[i] == UInt8(ascii: "*")
-                    i += 1
-                    guard let r = factor(depth: depth) else { return nil }
-                    v = times ? v * r : v / r
-                }
-            }
+            mutating func sum(depth: Int) -> Double? { chain(0, depth: depth) }
             mutating func factor(depth: Int) -> Double? {
                 skipSpaces()
                 guard i < bytes.count, depth < 16 else { return nil }
