@@ -92,6 +92,9 @@ struct AppleModelTests {
         // The labels endpoint states the same fact plainly.
         let labels = ok(call("GET", "/v1/labels?appearance=light&contrast=standard"))
         #expect(labels["facts"]?.array?.first?.string?.contains("secondaryLabel on systemBackground (#ffffff) is about 3.44:1") == true)
+        // On the one background asked for, too (a new user's pass: the facts were empty).
+        let one = ok(call("GET", "/v1/labels?appearance=light&contrast=standard&background=secondarySystemBackground"))
+        #expect(one["facts"]?.array?.first?.string?.hasPrefix("light: secondaryLabel on secondarySystemBackground (#f2f2f7) is about") == true, "\(String(describing: one["facts"]))")
     }
 
     // MARK: System color names anywhere

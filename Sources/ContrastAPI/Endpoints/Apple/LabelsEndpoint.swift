@@ -64,7 +64,9 @@ struct LabelsEndpoint {
                 o.append("summary", summary(rows))
                 o.append("on", .array(rows.map(row)))
                 labels.append(.object(o))
-                if name == "secondaryLabel", let sys = rows.first(where: { $0.0 == "systemBackground" }) {
+                // On systemBackground, or on the one background asked for (a new user's pass: with
+                // `background` given the facts were empty).
+                if name == "secondaryLabel", let sys = rows.first(where: { $0.0 == "systemBackground" }) ?? (backgroundText != nil ? rows.first : nil) {
                     facts.append(.string(fact(context: context, label: name, background: sys.0, surface: sys.1, m: sys.2)))
                 }
                 if let customBase {
