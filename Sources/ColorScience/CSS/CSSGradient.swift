@@ -160,6 +160,22 @@ public struct CSSGradient: Sendable, Equatable {
         return try parse(text, hexOrder: hexOrder, colorScheme: colorScheme, box: box, notes: &notes)
     }
 
+    /// How many parentheses (functions and `(` blocks) `text` leaves open at its end, which CSS
+    /// closes there (CSS Syntax 3 §5.4.9): read by the tokenizer, so parentheses in comments,
+    /// strings and escapes do not count. The caller bounds `text`'s length (as `parse` does).
+    public static func unclosedParentheses(in text: String) -> Int {
+        var tokenizer = CSSTokenizer(Array(text.unicodeScalars))
+        var depth = 0
+        for token in tokenizer.tokenize() {
+            switch token.kind {
+            case .function, .openParen: depth += 1
+            case .closeParen: depth = Swift.max(0, depth - 1)
+            default: break
+            }
+        }
+        return depth
+    }
+
     /// `parse`, adding to `notes` what was read that a client may not have meant (a function
     /// left open at the end of the text, closed there as CSS does).
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba, colorScheme: CSSColorScheme = .light,

@@ -61,15 +61,8 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
         // CSS closes what is left open at the end of a value (CSS Syntax 3 §5.4.9), and so does
         // the parser; the text echoed into the fixes' `css` is closed too, so that a declaration
         // pasted after it is not swallowed (a new user's pass: `linear-gradient(#6366f1, #ec4899`).
-        var depth = 0, inComment = false, previous: UInt8 = 0
-        for b in text.utf8 {
-            if inComment {
-                if previous == UInt8(ascii: "*") && b == UInt8(ascii: "/") { inComment = false; previous = 0; continue }
-            } else if previous == UInt8(ascii: "/") && b == UInt8(ascii: "*") {
-                inComment = true; previous = 0; continue
-            } else if b == UInt8(ascii: "(") { depth += 1 } else if b == UInt8(ascii: ")") { depth = Swift.max(0, depth - 1) }
-            previous = b
-        }
+        // Counted on the text echoed (before var() is filled), by the CSS tokenizer.
+        let depth = CSSGradient.unclosedParentheses(in: text)
         var input = text
         if depth > 0 {
             input += String(repeating: ")", count: depth)
