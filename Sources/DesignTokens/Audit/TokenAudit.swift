@@ -668,14 +668,14 @@ public enum TokenAudit {
         // to 8 KB; a hostile pass's 19,000 alias pairs on one value).
         var known: [String: (token: String, source: String, text: String)?] = [:]
         func derivation(of other: ResolvedToken, from moving: ResolvedToken, mode: String?) -> (token: String, source: String, text: String)? {
-            let key = (mode ?? "") + "\u{0}" + other.chain.joined(separator: "\u{1}") + "\u{0}" + moving.chain.joined(separator: "\u{1}")
-            if let k = known[key] { return k }
-            var found: (token: String, source: String, text: String)? = nil
             // Only the token the suggestion is written into (the pair's own, `chain[0]`) moves:
             // a color derived from a token further along its alias chain (`definedBy`) stays (a
             // new user's pass: `--muted` from `--brand` was said to change with a suggestion
             // for `--muted-foreground: var(--brand)`).
             guard let source = moving.chain.first else { return nil }
+            let key = (mode ?? "") + "\u{0}" + other.chain.joined(separator: "\u{1}") + "\u{0}" + source
+            if let k = known[key] { return k }
+            var found: (token: String, source: String, text: String)? = nil
             for path in other.chain {
                 guard let t = resolver.token(path), case .css(let text)? = t.value(in: mode), text.contains("var(") else { continue }
                 if refers(text, to: source) { found = (path, source, text); break }
@@ -954,11 +954,12 @@ public enum TokenAudit {
         for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 && bg.hops == 0 {
             checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
         }
-        var aliasDuplicates: [Pair] = []
+        // Counted, and the first `maximumListedAliasPairs` listed with their source pair.
+        var aliasCount = 0
         var aliasPairs: [TokenAuditReport.AliasPair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
             guard s.0.hops > 0 && s.1.hops > 0, checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path)) else { return pair }
-            aliasDuplicates.append(pair)
+            aliasCount += 1
             if aliasPairs.count < Self.maximumListedAliasPairs {
                 aliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
             }
@@ -1115,7 +1116,7 @@ public enum TokenAudit {
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
             TokenAudit.noteDerivations(&results, resolver: resolver)
         }
-        if let first = resolver.bareHexTokens.first {
+        if let first = resolver.firstBareHexToken {
             let n = resolver.bareHexTokens.count
             notes.append("\(n) token\(n == 1 ? "" : "s") written as hex without '#' read as hex (\(first)\(n > 1 ? ", …" : "")), as design tools write it; DTCG 2025.10 writes a hex color with its '#'")
         }
@@ -1129,9 +1130,9 @@ public enum TokenAudit {
         if hexChanges > 0 {
             notes.append("WCAG verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
         }
-        if let first = aliasDuplicates.first {
-            let n = aliasDuplicates.count * modes.count
-            notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.fg) on \(first.bg)")
+        if let first = aliasPairs.first {
+            let n = aliasCount * modes.count
+            notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.foreground) on \(first.background)")
         }
         if let example = unsuggestedExample {
             notes.append("\(unsuggested) failing pair\(unsuggested == 1 ? " has" : "s have") no suggested color (\(example)\(unsuggested > 1 ? ", …" : "")): no lightness of the text's hue reaches the target on that background, at the text's opacity or opaque, nor does more opacity; another hue, or a background change, is needed")
@@ -1150,7 +1151,7 @@ public enum TokenAudit {
         }.count
         var report = TokenAuditReport(format: set.format, modes: modes, rules: rules, results: results, summaries: summaries,
                                       tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
-                                      skippedAliasPairs: aliasDuplicates.count * modes.count,
+                                      skippedAliasPairs: aliasCount * modes.count,
                                       unmatchedRules: unmatched, notes: notes)
         report.aliasPairs = aliasPairs
         return report

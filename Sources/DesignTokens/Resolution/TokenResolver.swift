@@ -51,9 +51,10 @@ public final class TokenResolver: @unchecked Sendable {
     /// Characters var() substitution has added to the token values read so far (at most
     /// `maximumSubstitutedCharacters`).
     private var substitutedGrowth = 0
-    /// Tokens of a JSON format whose value was hex without `#` (`"3b82f6"`), read as hex, in
-    /// the order met (a new user's pass: `/v1/contrast` read them, the audit refused them).
-    public private(set) var bareHexTokens: [String] = []
+    /// Tokens of a JSON format whose value was hex without `#` (`"3b82f6"`), read as hex, and
+    /// the first met (a new user's pass: `/v1/contrast` read them, the audit refused them).
+    public private(set) var bareHexTokens = Set<String>()
+    public private(set) var firstBareHexToken: String?
 
     /// Custom properties from outside the files (the request's `variables`): for var() in token
     /// values, and as the target of a CSS alias (`--fg: var(--brand)`); a token of the same name
@@ -167,7 +168,8 @@ public final class TokenResolver: @unchecked Sendable {
             // Hex without `#` is a color in a JSON format's token typed as a color, as design
             // tools write it (Style Dictionary's color transforms read it too); in a stylesheet
             // it is not one a browser shows, so there it is refused with a hint.
-            let json = set.format != .css && set.format != .tailwind && token.type?.lowercased() == "color"
+            let stylesheet = set.format == .css || set.format == .tailwind
+            let json = !stylesheet && token.type?.lowercased() == "color"
             let context = CSSColorContext(colorScheme: colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil,
                                           acceptsBareHex: json)
@@ -188,7 +190,7 @@ public final class TokenResolver: @unchecked Sendable {
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 if json, let digits = CSSColorParser.bareHexDigits(text) {
-                    if !bareHexTokens.contains(token.path) { bareHexTokens.append(token.path) }
+                    if bareHexTokens.insert(token.path).inserted, firstBareHexToken == nil { firstBareHexToken = token.path }
                     return .success(ResolvedToken(path: here[0], chain: here, css: "#" + digits, color: parsed.color, location: location, tokenLocation: location))
                 }
                 return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, color: parsed.color, location: location, tokenLocation: location))
@@ -197,7 +199,7 @@ public final class TokenResolver: @unchecked Sendable {
                 var near = CSSColorParser.namedColorSuggestions(for: text, limit: 1).first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
                 // A palette step without var() (`gray-500`): say how a palette is referred to.
                 var why = error.message
-                if set.format == .css || set.format == .tailwind, let digits = CSSThemeReader.bareHex(text) {
+                if stylesheet, let digits = CSSThemeReader.bareHex(text) {
                     why = "it looks like a hex color without '#', which a browser does not read as a color: write #\(digits)"
                 } else if let (name, step) = CSSThemeReader.paletteStep(text) {
                     near = "; a palette step is referred to with var(), as var(--color-\(name.lowercased().replacingOccurrences(of: "-", with: ""))-\(step)) for Tailwind's palette"

@@ -39,9 +39,6 @@ struct AuditEndpoint {
     static let policyAliases: [String: AppleContrastPolicy] = [
         "aa": .wcagAA, "aaa": .wcagAAA, "wcag2-aa": .wcagAA, "wcag2-aaa": .wcagAAA, "wcagaa": .wcagAA, "wcagaaa": .wcagAAA,
     ]
-    /// The palette routes' role aliases (`accent`, `fill`, …): one table, so that a role one
-    /// route takes the other takes too (a new user's pass: `/v1/audit` refused `fill`).
-    static var roleAliases: [String: AppleColorRole] { PaletteRequest.roleAliases }
 
     struct AuditColor {
         var name: String
@@ -105,7 +102,9 @@ struct AuditEndpoint {
         }
         let cf = Fields(object: o, path: path, fromQuery: fromQuery)
         try cf.rejectUnknown(colorFields)
-        let role = try cf.appleChoice("role", AppleColorRole.self, what: "role", aliases: roleAliases) ?? .text
+        // The palette routes' role aliases (`accent`, `fill`, …), one table for both (a new
+        // user's pass: `/v1/audit` refused `fill`).
+        let role = try cf.appleChoice("role", AppleColorRole.self, what: "role", aliases: PaletteRequest.roleAliases) ?? .text
         var colorMembers = JSONObject()
         for (k, v) in o.members where AdaptiveColorInput.objectFields.contains(k) { colorMembers.append(k, v) }
         let input = try AdaptiveColorInput.parse(.object(colorMembers), at: path, fromQuery: fromQuery, hexOrder: hexOrder)

@@ -577,7 +577,7 @@ struct GradientScrimFix {
     var ratio: Double, lc: Double
     /// False for the opaque scrim given when the search ran out of budget.
     var lightest: Bool
-    /// The text, darker (lighter) than every color of the gradient, is lighter (darker) than the
-    /// background under the scrim: the design's polarity turns (`GradientFixes` in the answer).
+    /// The text, as dark (light) as the gradient's darkest (lightest) color or more, is lighter
+    /// (darker) than the background under the scrim: the design's polarity turns.
     var reversesPolarity = false
 }

@@ -151,13 +151,14 @@ extension ImageEndpoint {
         // red needs no second request to be read (a new user's pass).
         let basis = String(String.UnicodeScalarView(target.basis.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }))
         let targetHeader = ("X-Target", "\(target.metric.rawValue) \(ContrastTarget.formatted(target.minimum)); \(basis)")
-        func share(_ failing: Int, of pixels: Int) -> String { Fields.format(Self.round4(Double(failing) / Double(Swift.max(1, pixels)))) }
+        /// A share `0...1` as the JSON's `failingShare` writes it (4 decimals).
+        func share(_ v: Double) -> String { Fields.format(Self.round4(v)) }
         if heatmap {
             var failing = 0
             let map = TextContrast.heatMap(regionImage, tables: tables, failing: &failing)
             let png = try Self.run { () throws(ImageError) in try map.png() }
             var response = Self.png(png, name: "heatmap.png")
-            response.headers += [targetHeader, ("X-Failing-Share", share(failing, of: regionImage.width * regionImage.height))]
+            response.headers += [targetHeader, ("X-Failing-Share", share(Double(failing) / Double(Swift.max(1, regionImage.width * regionImage.height))))]
             return response
         }
         // The distribution and the fixes, two whole-region passes at a time. None is recommended
@@ -184,7 +185,7 @@ extension ImageEndpoint {
             var response = Self.png(png, name: "preview.png")
             let metric = target.metric == .wcag2 ? before.wcag : before.apca
             response.headers += [targetHeader, ("X-Passes", before.passes ? "true" : "false")]
-            if let failing = metric.failingShare { response.headers.append(("X-Failing-Share", Fields.format(Self.round4(failing)))) }
+            if let failing = metric.failingShare { response.headers.append(("X-Failing-Share", share(failing))) }
             let none = before.passes && drawn != .black && drawn != .white ? "none (the text already passes)" : "none (no such scrim passes)"
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
             // A gradient scrim's element, as the JSON's `element` gives it: the CSS alone, stretched

@@ -150,7 +150,7 @@ struct SuggestEndpoint {
             // on #1e1e1e was told that moving lighter lowers it).
             let moved: DisplayColor? = moving == .foreground ? current.foreground : moving == .background ? current.background : nil
             if let moved {
-                let lighter = outcome.direction.rawValue == "lighter"
+                let lighter = outcome.direction == .lighter
                 let atEnd = lighter ? moved.srgb.min() >= 1 - 1e-9 : moved.srgb.max() <= 1e-9
                 if atEnd {
                     return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): nothing is \(outcome.direction.rawValue) than \(lighter ? "white" : "black"), which the \(what) already is"

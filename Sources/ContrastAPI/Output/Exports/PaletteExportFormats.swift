@@ -67,8 +67,8 @@ struct PaletteExport {
         // keeps its name beside `a/b` (a new user's pass: `a/b` took `a-b`, and `Color("a-b")`
         // silently showed the other color).
         var out = [String](repeating: "", count: names.count)
-        let asWritten = names.indices.filter { i in written.map { $0[i] == names[i] } ?? true }
-        for i in asWritten + names.indices.filter({ !asWritten.contains($0) }) {
+        let asWritten = names.indices.map { i in written.map { $0[i] == names[i] } ?? true }
+        for i in names.indices.filter({ asWritten[$0] }) + names.indices.filter({ !asWritten[$0] }) {
             let base = names[i]
             var candidate = base, n = 2
             while all(candidate).contains(where: seen.contains) {
