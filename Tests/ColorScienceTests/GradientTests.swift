@@ -546,6 +546,25 @@ struct GradientTests {
                            count: 400, seed: 0xD1B5_4A32_D192_ED03, wide: true)
     }
 
+    /// The polar paths' cosine and sine (`HueCircle`) agree with libm's within 1e-15 over hues
+    /// a gradient turns through, multiples of the table's step and far angles; non-finite stays so.
+    @Test("a hue's cosine and sine from the table and a Taylor turn agree with cos and sin")
+    func hueCircleAgreesWithLibm() {
+        var state: UInt64 = 0x5EED_C051
+        var hues: [Double] = (0..<64).map { Double($0) * Double.pi / 32 } + [0, -0.0, Double.pi / 64, -Double.pi / 64, 999_999.5, -999_999.5, 2e6]
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            hues.append((Double(state >> 11) / Double(1 << 53) * 2 - 1) * 40)
+        }
+        for h in hues {
+            let (c, s) = HueCircle.cosSin(h)
+            #expect(abs(c - cos(h)) <= 1e-15 && abs(s - sin(h)) <= 1e-15, "h = \(h): \(c), \(s)")
+        }
+        let (c, s) = HueCircle.cosSin(.nan)
+        #expect(c.isNaN && s.isNaN)
+        #expect(HueCircle.cosSin(.infinity).cos.isNaN)
+    }
+
     /// The same for OKLCH, scanned and solved from the scan (OKLCHPath), with every hue
     /// interpolation method and stops far outside sRGB: 400 more gradients.
     @Test("OKLCH stretches solved from a scan of their channels agree with a dense scan")

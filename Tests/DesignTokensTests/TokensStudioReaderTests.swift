@@ -117,7 +117,7 @@ import Testing
         }
         """
         let set = try TokensStudioReader.read(TokenFixtures.text(text, name: "tokens.json"))
-        var resolver = TokenResolver(set)
+        let resolver = TokenResolver(set)
         let faint = try resolver.resolve("fg.faint", mode: nil).get()
         #expect(faint.css == "rgb(from #000000 r g b / 0.45)" && abs(faint.color.alpha - 0.45) < 1e-12, "\(faint.css)")
         let rules = [PairRule(foreground: try TokenPattern("fg.faint"), background: try TokenPattern("bg.default"), source: "rules[0]")]

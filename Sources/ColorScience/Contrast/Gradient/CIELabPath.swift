@@ -39,7 +39,7 @@ struct CIELabPath: ScannedLightPath {
         var lab = start + change * w, dlab = change
         if polar {
             let (chroma, h) = (lab.y, lab.z)
-            let (cs, sn) = (cos(h), sin(h))
+            let (cs, sn) = HueCircle.cosSin(h)
             lab = SIMD3(lab.x, chroma * cs, chroma * sn)
             dlab = SIMD3(change.x, change.y * cs - chroma * change.z * sn, change.y * sn + chroma * change.z * cs)
         }

@@ -33,7 +33,7 @@ struct OKLCHPath: ScannedLightPath {
 
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
         let chroma = c0 + dc * w, h = h0 + dh * w
-        let (cs, sn) = (cos(h), sin(h))
+        let (cs, sn) = HueCircle.cosSin(h)
         let lab = SIMD3(l0 + dl * w, chroma * cs, chroma * sn)
         let dlab = SIMD3(dl, dc * cs - chroma * dh * sn, dc * sn + chroma * dh * cs)
         let l = toLMS(lab), dlms = toLMS(dlab)
