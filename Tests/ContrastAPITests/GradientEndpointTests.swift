@@ -424,6 +424,12 @@ struct GradientFixTests {
         let css = try #require(r.json["fixes"]?["scrim"]?["black"]?["css"]?.string, "\(r.text)")
         #expect(css.hasSuffix(", linear-gradient(#6366f1, #ec4899)"), "\(css)")
         #expect(r.text.contains("the gradient had 1 unclosed parenthesis, closed at its end as CSS closes them"), "\(r.text)")
+        // One note says it (the parser's own had been given beside it), also for a color left open in it.
+        let notes = (r.json["notes"]?.array ?? []) + (r.json["background"]?["notes"]?.array ?? [])
+        #expect(notes.filter { $0.string?.contains("closing ')'") == true || $0.string?.contains("unclosed") == true }.count == 1, "\(r.text)")
+        let inner = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(#6366f1, rgb(0 0 0"}"##)
+        #expect(inner.status == 200 && inner.json["background"]?["input"] == "linear-gradient(#6366f1, rgb(0 0 0))", "\(inner.text)")
+        #expect(inner.text.components(separatedBy: "unclosed").count == 2 && !inner.text.contains("closing ')'"), "\(inner.text)")
         let closed = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(#6366f1 /* ( */, #ec4899)"}"##)
         #expect(closed.json["background"]?["input"] == "linear-gradient(#6366f1 /* ( */, #ec4899)" && !closed.text.contains("unclosed"), "\(closed.text)")
     }

@@ -176,6 +176,11 @@ public struct CSSGradient: Sendable, Equatable {
         return depth
     }
 
+    /// Whether `note` is one `parse` adds for a function (the gradient, or a color in it) left
+    /// open at the end of the text; a caller that echoes the text closed (`unclosedParentheses`)
+    /// says so in one note of its own instead.
+    public static func isUnclosedNote(_ note: String) -> Bool { note.hasSuffix(ColorSyntax.unclosedNoteEnding) }
+
     /// `parse`, adding to `notes` what was read that a client may not have meant (a function
     /// left open at the end of the text, closed there as CSS does).
     public static func parse(_ text: String, hexOrder: HexOrder = .rgba, colorScheme: CSSColorScheme = .light,

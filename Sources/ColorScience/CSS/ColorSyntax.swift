@@ -17,8 +17,10 @@ final class ColorSyntax {
     /// The note for the function `raw` left open at the end of the input (a color's or a
     /// gradient's), closed there as CSS does at the end of a value.
     static func unclosedNote(_ raw: String) -> String {
-        "'\(raw.prefix(40))(' has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it"
+        "'\(raw.prefix(40))(' " + unclosedNoteEnding
     }
+    /// How `unclosedNote` ends (`CSSGradient.isUnclosedNote`).
+    static let unclosedNoteEnding = "has no closing ')': it is closed at the end of the value, as CSS does; in a stylesheet the rest of the declaration would be read inside it"
     /// Whether a `light-dark()` was met (its value depends on the color scheme).
     var dependsOnColorScheme = false
     /// Current nesting depth of color functions.

@@ -66,7 +66,9 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
         var input = text
         if depth > 0 {
             input += String(repeating: ")", count: depth)
-            notes.append("the gradient had \(depth) unclosed parenthes\(depth == 1 ? "is" : "es"), closed at its end as CSS closes them: '\(input.count > 120 ? String(input.prefix(117)) + "..." : input)'")
+            // One note rather than the parser's beside this one (a final review: two notes said it).
+            notes.removeAll(where: CSSGradient.isUnclosedNote)
+            notes.append("the gradient had \(depth) unclosed parenthes\(depth == 1 ? "is" : "es"), closed at its end as CSS closes them: '\(input.count > 120 ? String(input.prefix(117)) + "..." : input)'; in a stylesheet the rest of the declaration would be read inside it")
         }
         return GradientInput(input: input, path: path, gradient: g, notes: notes)
     } catch {
