@@ -283,6 +283,69 @@ import Testing
         #expect(abs((s.whiteLevel ?? 0) - (l.whiteLevel ?? 1)) < 0.01)
     }
 
+    /// A zlib stream of stored (uncompressed) deflate blocks holding `data`, for PNG image data
+    /// written byte by byte (RFC 1950, RFC 1951 §3.2.4).
+    static func storedZlib(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        for x in data { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
+        var i = 0
+        repeat {
+            let n = Swift.min(65535, data.count - i)
+            out += [i + n == data.count ? 1 : 0, UInt8(n & 255), UInt8(n >> 8), UInt8(~n & 255), UInt8((~n >> 8) & 255)]
+            out += data[i..<i + n]
+            i += n
+        } while i < data.count
+        let adler = b << 16 | a
+        return out + [UInt8(adler >> 24), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255)]
+    }
+
+    /// An 8-bit gray PNG of `width × height` whose one IDAT chunk is `idat`.
+    static func grayPNG(width: Int, height: Int, idat: [UInt8], interlaced: Bool = false) -> [UInt8] {
+        var ihdr = [UInt8](repeating: 0, count: 13)
+        TestImages.put32(&ihdr, 0, UInt32(width))
+        TestImages.put32(&ihdr, 4, UInt32(height))
+        ihdr[8] = 8
+        ihdr[12] = interlaced ? 1 : 0
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+    }
+
+    /// A hostile pass: a 10 × 10 PNG whose IDAT is a zlib header and an invalid deflate block
+    /// (`78 9C` and fifty `FF`) was a 400 most times, but 1 request in 10 to 60 a 200 whose
+    /// pixels were uninitialised memory (libvips 8.14's PNG loader). The image data is now
+    /// inflated once more when the file is opened, and must hold every row the header declares
+    /// (each with a filter type 0–4, Adam7's passes for an interlaced file).
+    @Test func pngImageDataMustHoldEveryRow() throws {
+        let expected = ImageError.corrupt(.png, "its compressed pixel data (IDAT) is damaged or ends before all 4 rows of the 6 × 4 pixels its header declares were decoded")
+        // 6 × 4 gray, each row filter 0 and six levels.
+        let rows: [UInt8] = (0..<4).flatMap { y -> [UInt8] in [0] + (0..<6).map { UInt8(40 * $0 + y) } }
+        let intact = try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib(rows)), format: .png, maxPixels: 100)
+        #expect(try intact.statistics(over: SIMD3(1, 1, 1)).pixelCount == 24)
+        // Data after the last row is not read (libpng ignores it too).
+        _ = try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib(rows + [0, 9, 9])), format: .png, maxPixels: 100)
+        let invalid: [UInt8] = [0x78, 0x9C] + [UInt8](repeating: 0xFF, count: 50)
+        for _ in 0..<50 {
+            #expect(throws: expected) { try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: invalid), format: .png, maxPixels: 100) }
+        }
+        var badFilter = rows
+        badFilter[14] = 5  // the third row's filter type
+        #expect(throws: expected) { try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib(badFilter)), format: .png, maxPixels: 100) }
+        #expect(throws: expected) { try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib(Array(rows.prefix(21)))), format: .png, maxPixels: 100) }
+        // Adam7 on 6 × 4: passes of 1×1, 1×1, none, 1×1, 3×1, 3×2 and 6×2 pixels, 32 bytes with
+        // the filter bytes. libpng decodes 32; 31 ends inside the last row.
+        let adam7 = try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib([UInt8](repeating: 0, count: 32)), interlaced: true),
+                                       format: .png, maxPixels: 100)
+        #expect(try adam7.statistics(over: SIMD3(1, 1, 1)).pixelCount == 24)
+        #expect(throws: expected) {
+            try ImageFile.open(Self.grayPNG(width: 6, height: 4, idat: Self.storedZlib([UInt8](repeating: 0, count: 31)), interlaced: true), format: .png, maxPixels: 100)
+        }
+        // Real files, interlaced and animated, open.
+        for name in ["interlaced-64x48.png", "animated-3-frames.png"] {
+            let bytes = try [UInt8](Data(contentsOf: FixtureLoader.url("images/" + name)))
+            _ = try ImageFile.open(bytes, format: .png, maxPixels: 100_000)
+        }
+    }
+
     /// A hostile pass: an 18 MB `eXIf` block of 60,000 entries cost 2.7 s to analyze and 4–5 s
     /// to fail to encode. EXIF is read up to what a JPEG can hold (64 KiB), in PNG and WebP; more
     /// is a 4xx naming the chunk and its size, before any decoding.

@@ -7,6 +7,7 @@
 #include <lcms2.h>
 #include <lcms2_plugin.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <vips/vips.h>
 #include <zlib.h>
@@ -297,6 +298,89 @@ int cvips_generic_load_buffer(const void *buf, size_t len) {
 }
 
 // MARK: - zlib
+
+// MARK: - PNG data check
+
+static uint32_t cvips_be32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+// The rows of one interlace pass (or of the whole image): how many, and their length in
+// bytes with the filter byte.
+struct cvips_png_rows { uint64_t count; uint64_t length; };
+
+int cvips_png_data_damaged(const void *data, size_t length) {
+    const unsigned char *s = data;
+    if (s == NULL || length < 8 + 25) return -1;
+    size_t k = 8;
+    if (cvips_be32(s + k + 4) != 0x49484452u || cvips_be32(s + k) != 13) return -1;  // "IHDR"
+    const unsigned char *ihdr = s + k + 8;
+    uint64_t width = cvips_be32(ihdr), height = cvips_be32(ihdr + 4);
+    int depth = ihdr[8], type = ihdr[9], interlace = ihdr[12];
+    int channels = type == 0 ? 1 : type == 2 ? 3 : type == 3 ? 1 : type == 4 ? 2 : type == 6 ? 4 : 0;
+    if (channels == 0 || depth == 0 || width == 0 || height == 0) return -1;
+    uint64_t bits = (uint64_t)channels * (uint64_t)depth;
+    // Adam7's passes (PNG §8.2): x start, y start, x step, y step.
+    static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+    struct cvips_png_rows passes[7];
+    int passCount = 0;
+    if (interlace == 0) {
+        passes[passCount++] = (struct cvips_png_rows){height, 1 + (width * bits + 7) / 8};
+    } else {
+        for (int p = 0; p < 7; p++) {
+            uint64_t w = width > (uint64_t)adam7[p][0] ? (width - adam7[p][0] + adam7[p][2] - 1) / adam7[p][2] : 0;
+            uint64_t h = height > (uint64_t)adam7[p][1] ? (height - adam7[p][1] + adam7[p][3] - 1) / adam7[p][3] : 0;
+            if (w > 0 && h > 0) passes[passCount++] = (struct cvips_png_rows){h, 1 + (w * bits + 7) / 8};
+        }
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK) return 1;
+    unsigned char out[65536];
+    int pass = 0;
+    uint64_t row = 0, offset = 0;
+    int damaged = 1;
+    k = 8;
+    while (k + 12 <= length && pass < passCount) {
+        uint32_t size = cvips_be32(s + k), name = cvips_be32(s + k + 4);
+        if ((uint64_t)size > length - k - 12) break;  // a chunk cut short: the data ends early
+        if (name == 0x49444154u) {  // "IDAT"
+            z.next_in = (Bytef *)(s + k + 8);
+            z.avail_in = size;
+            while (pass < passCount) {
+                z.next_out = out;
+                z.avail_out = sizeof out;
+                int r = inflate(&z, Z_NO_FLUSH);
+                if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) goto done;  // a zlib error
+                size_t produced = sizeof out - z.avail_out;
+                // Each row's first byte is its filter type.
+                size_t i = 0;
+                while (i < produced && pass < passCount) {
+                    if (offset == 0 && out[i] > 4) goto done;
+                    uint64_t step = passes[pass].length - offset;
+                    if (step > produced - i) step = produced - i;
+                    i += (size_t)step;
+                    offset += step;
+                    if (offset == passes[pass].length) {
+                        offset = 0;
+                        if (++row == passes[pass].count) { row = 0; pass++; }
+                    }
+                }
+                if (pass == passCount) break;
+                if (r == Z_STREAM_END) goto done;  // the stream ended before the last row
+                if (produced == 0 && z.avail_in == 0) break;  // this chunk is used up
+                if (r == Z_BUF_ERROR && produced == 0) goto done;
+            }
+        } else if (name == 0x49454E44u) {  // "IEND"
+            break;
+        }
+        k += 12 + (size_t)size;
+    }
+    damaged = pass < passCount ? 1 : 0;
+done:
+    inflateEnd(&z);
+    return damaged;
+}
 
 // MARK: - JPEG data check
 

@@ -70,6 +70,14 @@ long long cvips_inflated_size(const void *data, size_t length, size_t cap);
 /// libjpeg cannot read it at all. Decodes at 1/8 scale, so the cost is the entropy decoding.
 int cvips_jpeg_data_damaged(const void *data, size_t length);
 
+/// Whether a PNG's image data (its IDAT chunks, inflated with zlib and not kept) holds every
+/// row its IHDR declares, each starting with a filter type 0–4 (PNG 3rd ed. §9.2, Adam7 passes
+/// for an interlaced file): 0 intact, 1 damaged (a zlib error, an end before the last row, a
+/// bad filter type), -1 when there is no IHDR to read. Data after the last row is not read.
+/// libvips 8.14's PNG loader sometimes answered an image for an invalid deflate stream, its
+/// pixels uninitialised memory (a hostile pass), so the service checks before decoding.
+int cvips_png_data_damaged(const void *data, size_t length);
+
 /// zlib's CRC-32 (PNG chunks), continuing from `crc` (0 to start).
 unsigned int cvips_crc32(unsigned int crc, const void *data, size_t length);
 
