@@ -415,6 +415,30 @@ import TestSupport
         }
         #expect(!CSSThemeReader.detect(try Self.files("material3/material-tokens-dsp/css/baseline.css")))
     }
+
+    /// A new user's pass: Bootstrap 5.2.3's stylesheet was refused as "more than 64 modes",
+    /// naming a layout rule that sets no custom property. Its component rules are scopes: the
+    /// 210 selectors that set no color are left out, and of the 66 with colors the last two in source
+    /// order give way to the 64 modes an audit holds, each said in a note. White on
+    /// `.btn-primary`'s #0d6efd is 4.500782787406787:1 and black on `.btn-warning`'s #ffc107
+    /// 12.883053733715979:1 (the WCAG formula in Python).
+    @Test("Bootstrap 5's stylesheet is read: component rules are scopes, those beyond the modes' limit give way")
+    func bootstrap() throws {
+        let set = try CSSThemeReader.read(try Self.files("css/bootstrap/bootstrap.css"))
+        #expect(set.modes.count == 64 && set.modes.first == ".table" && set.modes.contains(".btn-primary") && set.modes.contains(".alert-warning"), "\(set.modes)")
+        #expect(!set.modes.contains(".container") && !set.modes.contains(".row") && !set.modes.contains(where: { $0.contains("row-cols") }))
+        #expect(set.notes.contains { $0.hasPrefix("210 selectors naming no theme, color scheme or contrast set custom properties but no color ('.container', '.container-fluid', '.container-xxl', '.container-xl', …)") }, "\(set.notes)")
+        #expect(set.notes.contains("2 component scopes with colors were not audited ('.offcanvas-md', '.offcanvas-sm'): the files make more than the 64 modes an audit holds, and the last scopes in source order give way; send the rules you want audited on their own"), "\(set.notes)")
+        #expect(try Self.token(set, "--bs-btn-bg").modes[".btn-primary"] == .css("#0d6efd"))
+        let rules = [PairRule(foreground: try TokenPattern("--bs-btn-color"), background: try TokenPattern("--bs-btn-bg"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        options.modes = [".btn-primary", ".btn-warning"]
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        func ratio(_ mode: String) -> Double? { report.results.first { $0.mode == mode }?.value }
+        #expect(abs((ratio(".btn-primary") ?? 0) - 4.500782787406787) < 1e-9 && abs((ratio(".btn-warning") ?? 0) - 12.883053733715979) < 1e-9)
+        #expect(report.passes)
+    }
 }
 
 @Suite struct CSSModeMappingTests {

@@ -134,26 +134,65 @@ import Testing
         #expect(try TokenAudit.run(set, rules: [try Self.rule("g1.*", "g2.*")], options: options).results.count == 900)
     }
 
-    @Test("a CSS file of more than 64 modes is refused before its values are merged")
-    func cssModes() {
+    /// More modes than an audit holds: themes are refused as before; component scopes (selectors
+    /// naming no theme, scheme or contrast) give way, the last in source order, with a note (a
+    /// new user's pass: Bootstrap 5's stylesheet was refused). Far more stop the walk early.
+    @Test("a CSS file of more than 64 modes: themes are refused, component scopes give way, far more stop the walk")
+    func cssModes() throws {
         let root = ":root { --fg: #000; }\n"
-        let list = (0..<200).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
+        let themes = (0..<65).map { "[data-theme=t\($0)] { --fg: #111; }" }.joined(separator: "\n")
         #expect {
-            try CSSThemeReader.read([TokenFile(name: "t.css", content: root + list)])
+            try CSSThemeReader.read([TokenFile(name: "t.css", content: root + themes)])
         } throws: { e in
-            (e as? TokenError)?.reason.hasPrefix("more than 64 modes ('.a64' is one too many)") == true
+            (e as? TokenError)?.reason.hasPrefix("more than 64 modes ('t64' is one too many)") == true
         }
+        let list = (0..<200).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
+        let scoped = try CSSThemeReader.read([TokenFile(name: "t.css", content: root + list)])
+        #expect(scoped.modes.count == 64 && scoped.modes.first == ".a0" && scoped.modes.last == ".a63", "\(scoped.modes)")
+        #expect(scoped.notes.contains("136 component scopes with colors were not audited ('.a64', '.a65', '.a66', '.a67', …): the files make more than the 64 modes an audit holds, and the last scopes in source order give way; send the rules you want audited on their own"), "\(scoped.notes)")
+        // Themes keep their place; scopes that set no color go first.
+        let mixed = root + "[data-theme=ocean] { --fg: #024; }\n" + (0..<70).map { ".g\($0) { --gap: \($0)px; }" }.joined(separator: "\n") + "\n" + list
+        let kept = try CSSThemeReader.read([TokenFile(name: "t.css", content: mixed)])
+        #expect(kept.modes.first == "ocean" && kept.modes.count == 64 && !kept.modes.contains(".g0") && kept.modes.last == ".a62", "\(kept.modes)")
+        #expect(kept.notes.contains { $0.hasPrefix("70 selectors naming no theme, color scheme or contrast set custom properties but no color ('.g0', '.g1', '.g2', '.g3', …)") }, "\(kept.notes)")
         let sixtyFour = (0..<64).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
-        #expect(throws: Never.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: root + sixtyFour)]) }
+        #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: root + sixtyFour)]).notes.allSatisfy { !$0.contains("component scope") })
         // Far more modes stop the walk at the rule that brings them, before they are held (a
         // hostile pass: 900,000 selectors held 1.1 GB before the limit was counted).
-        let rules = (0..<300).map { ".b\($0) { --fg: #111; }" }.joined(separator: "\n")
+        let rules = (0..<1100).map { ".b\($0) { --fg: #111; }" }.joined(separator: "\n")
         #expect {
             try CSSThemeReader.read([TokenFile(name: "t.css", content: root + rules)])
         } throws: { e in
             let e = e as? TokenError
-            return e?.reason == "more than 64 modes ('.b256' and 256 others before it): each theme selector, selector of a list and media query is a mode" && e?.location?.line == 258
+            return e?.reason == "more than 64 modes ('.b1024' and 1024 others before it): each theme selector, selector of a list and media query is a mode" && e?.location?.line == 1026
         }
+        // Rules that set no custom property are no modes (a new user's pass: Bootstrap's
+        // `.row-cols-md-6 > *` was counted, and the file refused).
+        let layout = (0..<2000).map { ".c\($0) { width: \($0)px; }" }.joined(separator: "\n")
+        let plain = try CSSThemeReader.read([TokenFile(name: "t.css", content: root + layout + "\n.dark { --fg: #fff; }")])
+        #expect(plain.modes == ["dark"] && plain.notes.allSatisfy { !$0.contains("scope") }, "\(plain.modes) \(plain.notes)")
+    }
+
+    /// A hostile pass: one 8 MB custom property value held the heavy worker 9.5 s, and 8 MB of
+    /// 400-character values 12 s (about 7,700 instructions a character in the color
+    /// heuristics), each read as not a color. A value is kept up to 65,536 characters and
+    /// scanned past beyond; text over 256 characters that is not one function (and refers to no
+    /// variable) is typed "long text" without the heuristics. One function stays a color's
+    /// text whatever its length, so that its pair says why the parser refuses it.
+    @Test("long custom property values are scanned past, not held or read as colors")
+    func longValues() throws {
+        let huge = String(repeating: "#777 ", count: 14_000)
+        let words = String(repeating: "#777 ", count: 80)
+        let mix = "color-mix(in oklab, " + String(repeating: "red ", count: 300) + "50%, blue)"
+        let css = ":root { --huge: \(huge); --words: \(words); --mix: \(mix); --ok: #777; --near: calc(var(--h) + 1) 50% 40%; }"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        func base(_ path: String) -> TokenValue? { set.tokens.first { $0.path == path }?.base }
+        #expect(base("--huge") == .other(type: "long text") && base("--words") == .other(type: "long text"))
+        #expect(base("--mix") == .css(mix.trimmingCharacters(in: .whitespaces)) && base("--ok") == .css("#777"), "\(String(describing: base("--mix")))")
+        #expect(set.notes.contains("t.css line 1: the value of '--huge' is 70001 characters long, more than any color (65536 are read); read as not a color"), "\(set.notes)")
+        let sheet = try CSSStylesheet.parse(css, file: "t.css", maximumDeclarations: 100, maximumDepth: 8, alreadyCounted: 0)
+        guard case .rule(let root)? = sheet.nodes.first, case .declaration(let d)? = root.children.first else { Issue.record("no rule"); return }
+        #expect(d.fullLength == 70_001 && d.value.unicodeScalars.count == CSSStylesheet.maximumValueLength)
     }
 
     /// A hostile pass: `.m0 .m1 … .m16000 { … }` took 13 s (quadratic in its parts) and went on

@@ -25,8 +25,17 @@ struct CSSStylesheet {
         var important: Bool
         /// Where the name starts.
         var position: Position
+        /// A custom property's value longer than `maximumValueLength` characters: its length as
+        /// written (the spaces around it included),
+        /// the value then holding only its first `maximumValueLength` (never a color).
+        var fullLength: Int? = nil
         var isCustomProperty: Bool { name.hasPrefix("--") }
     }
+
+    /// The most characters of a custom property's value kept and read. No color is longer than
+    /// 1,024 characters (`CSSColorParser`); a longer value is scanned past, not held (a hostile
+    /// pass: one 8 MB value cost 9.5 s of the heavy worker, read as not a color).
+    static let maximumValueLength = 65_536
 
     /// `selector { … }`.
     /// Most selectors in one style rule's list (a long reset such as Eric Meyer's has about 90).
@@ -308,8 +317,8 @@ extension CSSStylesheet {
                 if peek() == ":" {
                     advance()
                     try countDeclaration(at: start, name: name)
-                    let (value, important) = try declarationValue(name: name)
-                    return .declaration(Declaration(name: name, value: value, important: important, position: start))
+                    let (value, important, fullLength) = try declarationValue(name: name)
+                    return .declaration(Declaration(name: name, value: value, important: important, position: start, fullLength: fullLength))
                 }
                 reset(to: startMark)
             }
@@ -395,8 +404,11 @@ extension CSSStylesheet {
 
         /// A custom property's value: up to `;` or the enclosing block's `}`, with `()`, `[]` and
         /// `{}` balanced; comments removed, whitespace collapsed, `!important` taken off.
-        mutating func declarationValue(name: String) throws(TokenError) -> (String, Bool) {
+        mutating func declarationValue(name: String) throws(TokenError) -> (String, Bool, Int?) {
             var out = ""
+            // Past `maximumValueLength` the value is scanned (its brackets and strings still
+            // matched) but no longer kept.
+            var length = 0, kept = ""
             var brackets: [(Unicode.Scalar, Position)] = []
             while let c = peek() {
                 if atCommentStart { try skipComment(); out += " "; continue }
@@ -426,13 +438,30 @@ extension CSSStylesheet {
                 }
                 out.unicodeScalars.append(c)
                 advance()
+                if out.utf8.count >= 4096 { spill(&out, into: &kept, length: &length) }
             }
             if let (open, p) = brackets.last {
                 throw error("the '\(open)' opened here in the value of '\(name)' is not closed: the file ends first", at: p, path: name)
             }
             if peek() == ";" { advance() }
+            if length > 0 {
+                spill(&out, into: &kept, length: &length)
+                if length > CSSStylesheet.maximumValueLength {
+                    return (String(kept.unicodeScalars.prefix(CSSStylesheet.maximumValueLength)), false, length)
+                }
+                out = kept
+            }
             let important = Self.takeImportant(&out)
-            return (Self.collapse(out), important)
+            return (Self.collapse(out), important, nil)
+        }
+
+        /// Moves `out` to `kept` while `kept` holds at most `maximumValueLength` characters,
+        /// counting every character in `length`.
+        private func spill(_ out: inout String, into kept: inout String, length: inout Int) {
+            let n = out.unicodeScalars.count
+            if length < CSSStylesheet.maximumValueLength { kept += out }
+            length += n
+            out = ""
         }
 
         /// Removes a trailing `!important` (any case, spaces allowed after `!`); whether there was one.

@@ -164,6 +164,9 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
 
+        // More modes than an audit holds: component scopes give way (`pruneScopes`).
+        notes += Self.pruneScopes(&entries, declaredSchemes: declaredSchemes, conditions: walker.modeConditions)
+
         // The cascade, per token and mode.
         // The modes, in order, at most TokenFormats.maximumModes (as the JSON formats), counted
         // before any value is merged.
@@ -655,13 +658,15 @@ public enum CSSThemeReader: TokenFormatReader {
         /// Fails the walk when a rule brings more distinct modes than an audit can hold, at the
         /// rule that does (a hostile pass: a list of 900,000 selectors was held as modes, 1.1 GB,
         /// before the modes' limit was counted). Names are counted as marked with their scheme's
-        /// source, which can only merge them later, so four times the limit is allowed here.
+        /// source, which can only merge them later, and component scopes give way later
+        /// (`pruneScopes`: Bootstrap 5.2 has 268), so sixteen times the limit is allowed here;
+        /// only rules that set custom properties or `color-scheme` are counted.
         mutating func countModes(_ targets: [CSSModeMapping.Target], at p: CSSStylesheet.Position) {
             for case .mode(let m) in targets where failure == nil && distinctModes.insert(m).inserted {
-                if distinctModes.count > 4 * TokenFormats.maximumModes {
+                if distinctModes.count > 16 * TokenFormats.maximumModes {
                     let shown = m.firstRange(of: CSSThemeReader.schemeMarker).map { String(m[..<$0.lowerBound]) } ?? m
                     failure = TokenError(file: file, location: location(p),
-                                         reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(String(shown.prefix(80)))) and \(4 * TokenFormats.maximumModes) others before it): each theme selector, selector of a list and media query is a mode")
+                                         reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(String(shown.prefix(80)))) and \(16 * TokenFormats.maximumModes) others before it): each theme selector, selector of a list and media query is a mode")
                 }
             }
         }
@@ -691,7 +696,11 @@ public enum CSSThemeReader: TokenFormatReader {
                         }
                         noteUnrecognized(m, at: d.position)
                     }
-                    var reading = CSSThemeReader.reading(of: d.value)
+                    var reading = d.fullLength == nil ? CSSThemeReader.reading(of: d.value)
+                                                      : Reading(value: .other(type: "long text"), type: nil, convention: nil)
+                    if let length = d.fullLength {
+                        note("long \(file) \(d.name)", "\(file) line \(d.position.line): the value of '\(d.name)' is \(length) characters long, more than any color (\(CSSStylesheet.maximumValueLength) are read); read as not a color")
+                    }
                     if case .alias(let name) = reading.value, name == d.name {
                         reading = Reading(value: .other(type: "self-reference"), type: nil, convention: nil)
                         note("self \(file) \(d.name)", "\(file) line \(d.position.line): '\(d.name): var(\(d.name))' refers to itself (in Tailwind's `@theme inline`, to a property set outside these files); read as not a color")
@@ -727,6 +736,14 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     inner.specificity = CSSThemeReader.specificity(of: inner.selector)
                     if context.skipping != nil {
+                        walk(r.children, context: inner)
+                        continue
+                    }
+                    // A rule that sets no custom property and no `color-scheme` is no mode: only
+                    // the rules nested in it can be (a new user's pass: Bootstrap's layout rules,
+                    // `.row-cols-md-6 > *`, were counted as modes and the file refused).
+                    guard Self.declaresThemeProperties(r.children) else {
+                        inner.targets = nil
                         walk(r.children, context: inner)
                         continue
                     }
@@ -932,6 +949,19 @@ public enum CSSThemeReader: TokenFormatReader {
         }
 
         /// `color-scheme: light` or `dark` (optionally with `only`) among a rule's declarations.
+        /// Whether `nodes` (a rule's contents) declare a custom property or `color-scheme`, directly
+        /// or inside an at-rule (`@supports`, `@media`) in them; not inside a nested rule, which
+        /// is a mode of its own.
+        static func declaresThemeProperties(_ nodes: [CSSStylesheet.Node]) -> Bool {
+            nodes.contains { node in
+                switch node {
+                case .declaration(let d): return d.isCustomProperty || d.name == "color-scheme"
+                case .atRule(let a): return a.children.map(declaresThemeProperties) ?? false
+                case .rule: return false
+                }
+            }
+        }
+
         static func colorScheme(of nodes: [CSSStylesheet.Node]) -> String? {
             var found: String? = nil
             for case .declaration(let d) in nodes where d.name == "color-scheme" {
@@ -940,6 +970,68 @@ public enum CSSThemeReader: TokenFormatReader {
             }
             return found
         }
+    }
+
+    /// When the files make more modes than an audit holds (`TokenFormats.maximumModes`), the
+    /// component scopes give way rather than the whole audit being refused: a mode whose
+    /// selector names no theme, color scheme or contrast (Bootstrap 5's `.btn-primary {
+    /// --bs-btn-bg: … }`, `.g-0 { --bs-gutter-x: 0 }`) is a scope of components, not a state of
+    /// the page. First the scopes that set no color (every value not a color nor an alias) are
+    /// left out, then the last scopes in source order, until the modes fit; each with a note
+    /// naming how many and the first few. (Numbers kept as text for `var()` are not colors.) A mode that declares `color-scheme` stays. Nothing
+    /// changes for files within the limit; when themes alone are too many, `read` refuses the
+    /// file as before.
+    static func pruneScopes(_ entries: inout [Entry], declaredSchemes: [Walker.DeclaredScheme],
+                            conditions: [String: ModeConditions]) -> [String] {
+        var order: [String] = [], seen = Set<String>()
+        for targets in entries.map(\.targets) + declaredSchemes.map(\.targets) {
+            for case .mode(let m) in targets where seen.insert(m).inserted { order.append(m) }
+        }
+        guard order.count > TokenFormats.maximumModes else { return [] }
+        let schemed = Set(declaredSchemes.flatMap(\.targets).compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil })
+        func isScope(_ m: String) -> Bool {
+            guard !schemed.contains(m) else { return false }
+            guard let c = conditions[m] else { return true }
+            return c.theme == nil && c.scheme == nil && c.contrast == nil
+        }
+        var coloured = Set<String>()
+        for e in entries {
+            // Not a color: `.other`, and the numbers kept as text for var() (`--bs-gutter-x: 0`).
+            if case .other = e.value { continue }
+            if let type = e.type, DesignToken.componentTypes.contains(type) { continue }
+            for case .mode(let m) in e.targets { coloured.insert(m) }
+        }
+        var dropped = Set<String>(), notes: [String] = []
+        func shown(_ names: [String]) -> String {
+            names.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 4 ? ", …" : "")
+        }
+        let colorless = order.filter { isScope($0) && !coloured.contains($0) }
+        if !colorless.isEmpty {
+            dropped.formUnion(colorless)
+            notes.append("\(colorless.count) selector\(colorless.count == 1 ? "" : "s") naming no theme, color scheme or contrast set\(colorless.count == 1 ? "s" : "") custom properties but no color (\(shown(colorless))): component scopes, not read as modes, since the files make more than the \(TokenFormats.maximumModes) modes an audit holds")
+        }
+        var kept = order.filter { !dropped.contains($0) }
+        if kept.count > TokenFormats.maximumModes {
+            var excess = kept.count - TokenFormats.maximumModes
+            var cut: [String] = []
+            for m in kept.reversed() where excess > 0 && isScope(m) {
+                cut.append(m)
+                excess -= 1
+            }
+            cut.reverse()
+            if !cut.isEmpty {
+                dropped.formUnion(cut)
+                notes.append("\(cut.count) component scope\(cut.count == 1 ? "" : "s") with colors \(cut.count == 1 ? "was" : "were") not audited (\(shown(cut))): the files make more than the \(TokenFormats.maximumModes) modes an audit holds, and the last scopes in source order give way; send the rules you want audited on their own")
+            }
+            kept = kept.filter { !dropped.contains($0) }
+        }
+        guard !dropped.isEmpty else { return [] }
+        entries = entries.compactMap { e in
+            var e = e
+            e.targets.removeAll { if case .mode(let m) = $0 { return dropped.contains(m) }; return false }
+            return e.targets.isEmpty ? nil : e
+        }
+        return notes
     }
 
     // MARK: The cascade
@@ -1288,6 +1380,14 @@ public enum CSSThemeReader: TokenFormatReader {
 
     static func reading(of text: String, fallbackDepth: Int = 0) -> Reading {
         if text.isEmpty { return Reading(value: .other(type: "empty"), type: nil, convention: nil) }
+        // Long text that is not one function is never a color nor a triplet: typed by one pass
+        // over its bytes, not by the heuristics below (a hostile pass: 8 MB of 400-character
+        // values held the heavy worker 12 s, about 7,700 instructions a character).
+        let length = text.utf8.count
+        let long = length > CSSColorParser.maximumLength || (length > longText && !CSSVariables.mayReferToVariables(text))
+        if long && text.utf8.last != UInt8(ascii: ")") {
+            return Reading(value: .other(type: "long text"), type: nil, convention: nil)
+        }
         if let (name, args) = singleFunction(text), name.lowercased() == "var" {
             // Fallbacks deeper than substitution reads are a color's text, which it then refuses
             // naming the token: each level is read again here, and a hostile pass's 2,000 nested
@@ -1316,6 +1416,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if let (name, _) = singleFunction(text), colorFunctions.contains(name.lowercased()) {
             return Reading(value: .css(text), type: nil, convention: nil)
         }
+        if long { return Reading(value: .other(type: "long text"), type: nil, convention: nil) }
         let words = text.split(separator: " ")
         if words.count == 3, words.allSatisfy({ isNumber($0.hasSuffix("%") ? $0.dropLast() : $0) }) {
             if !words[0].hasSuffix("%") && words[1].hasSuffix("%") && words[2].hasSuffix("%") {
@@ -1463,6 +1564,10 @@ public enum CSSThemeReader: TokenFormatReader {
             return false
         }
     }
+
+    /// Characters past which a value that is not one function, and refers to no variable, is
+    /// not read as a color (a color's own text is one word; a triplet three short ones).
+    static let longText = 256
 
     /// `name(args)` when that is the whole text.
     static func singleFunction(_ text: String) -> (String, String)? {
