@@ -96,6 +96,14 @@ import Testing
         do throws(TokenError) { _ = try TokenAudit.run(set, rules: rules, options: options) } catch { thrown = error }
         let error = try #require(thrown)
         #expect(error.path == "accent" && error.reason.hasPrefix("is a color with a Tokens Studio modifier"), "\(error)")
+        // A hostile pass: the 400 said "(the notes say why)", and a 400 carries no notes.
+        #expect(error.reason.contains("cannot compute (its modifier's value '{core.radius}' refers to another token, which this audit does not resolve inside a modifier)"), "\(error.reason)")
+        let huge = ##"{"fg": {"value": "#3b82f6", "type": "color", "$extensions": {"studio.tokens": {"modify": {"type": "lighten", "value": "1e308", "space": "lch"}}}}}"##
+        let hugeSet = try TokensStudioReader.read(TokenFixtures.text(huge, name: "t.json"))
+        #expect(hugeSet.unresolvedReasons["fg"]
+                == "its modifier's value '1e308' is beyond ±1,000,000 (an amount is a fraction: 0.2 for 20%)", "\(hugeSet.unresolvedReasons) \(hugeSet.notes)")
+        #expect(TokensStudioModifier.Arithmetic.evaluate("1e-1 * 2") == 0.2 && TokensStudioModifier.Arithmetic.evaluate("1e") == nil
+                && TokensStudioModifier.Arithmetic.evaluate("1e400") == .infinity)
         options.reportUnresolved = true
         let report = try TokenAudit.run(set, rules: rules, options: options)
         #expect(report.skippedPairs == 0 && report.results.count { $0.unresolved != nil } == 2, "\(report.results.map { ($0.mode ?? "", $0.unresolved?.reason ?? "") })")

@@ -1028,7 +1028,7 @@ public enum TokenAudit {
                             let t = resolver.token(path)
                             error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode),
                                                reason: type == TokensStudioReader.modifiedColorType
-                                                   ? "is a color with a Tokens Studio modifier ($extensions[\"studio.tokens\"].modify) this audit cannot compute (the notes say why): the color shown is not the value written, so the pair cannot be measured; resolve the modifier first (Tokens Studio's export or sd-transforms) and send the result"
+                                                   ? "is a color with a Tokens Studio modifier ($extensions[\"studio.tokens\"].modify) this audit cannot compute (\(set.unresolvedReasons[path] ?? "the notes say why")): the color shown is not the value written, so the pair cannot be measured; resolve the modifier first (Tokens Studio's export or sd-transforms) and send the result"
                                                    : "is a \(type), not a color")
                         }
                         if options.reportUnresolved { result.unresolved = error; return nil }

@@ -53,8 +53,12 @@ enum TokensStudioModifier {
         }
         guard let written = text("value") else { return .unsupported("its modifier has no 'value'") }
         if written.contains("{") { return .unsupported("its modifier's value '\(written.prefix(40))' refers to another token, which this audit does not resolve inside a modifier") }
-        guard let amount = Arithmetic.evaluate(written), amount.isFinite, abs(amount) <= 1e6 else {
+        guard let amount = Arithmetic.evaluate(written) else {
             return .unsupported("its modifier's value '\(written.prefix(40))' is not a number or arithmetic of numbers")
+        }
+        // A hostile pass: 1e308 was called "not a number".
+        guard amount.isFinite, abs(amount) <= 1e6 else {
+            return .unsupported("its modifier's value '\(written.prefix(40))' is \(amount.isFinite ? "beyond ±1,000,000" : "not finite") (an amount is a fraction: 0.2 for 20%)")
         }
         let a = "\(amount)"
         var out: String
@@ -85,8 +89,9 @@ enum TokensStudioModifier {
         return .css(out, note: nil)
     }
 
-    /// A modifier's amount: a number, or `+ - * /` and parentheses over numbers (sd-transforms
-    /// evaluates such text); nil for anything else. At most 64 characters.
+    /// A modifier's amount: a number (an exponent allowed: `1e-3`), or `+ - * /` and parentheses
+    /// over numbers (sd-transforms evaluates such text); nil for anything else. At most 64
+    /// characters.
     enum Arithmetic {
         static func evaluate(_ text: String) -> Double? {
             guard text.utf8.count <= 64 else { return nil }
@@ -128,8 +133,18 @@ enum TokensStudioModifier {
                     return v
                 }
                 let start = i
-                while i < bytes.count, (bytes[i] >= 0x30 && bytes[i] <= 0x39) || bytes[i] == UInt8(ascii: ".") { i += 1 }
+                func digits() { while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 || bytes[i] == UInt8(ascii: ".") { i += 1 } }
+                digits()
                 guard i > start else { return nil }
+                // An exponent (`1e-3`), as JavaScript's numbers take it.
+                if i + 1 < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+                    var j = i + 1
+                    if bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-") { j += 1 }
+                    if j < bytes.count, bytes[j] >= 0x30 && bytes[j] <= 0x39 {
+                        i = j
+                        while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+                    }
+                }
                 return Double(String(decoding: bytes[start..<i], as: UTF8.self))
             }
         }

@@ -128,7 +128,7 @@ public enum TokensStudioReader: TokenFormatReader {
 
         // Each set walked once.
         var entries: [[Entry]] = []
-        var modified: [(String, String)] = []
+        var modified: [(path: String, why: String, failed: Bool)] = []
         for set in sets {
             var out: [Entry] = []
             try walk(set.object, set: set, jsonPath: set.jsonPath, tokenPath: [], inheritedType: nil, into: &out, modified: &modified)
@@ -196,12 +196,14 @@ public enum TokensStudioReader: TokenFormatReader {
                 notes.append("sets no theme uses, so not read: \(TokenSyntax.sample(unused))")
             }
         }
-        for (path, why) in modified.prefix(8) {
+        for (path, why, _) in modified.prefix(8) {
             notes.append("'\(path.prefix(80))' has a Tokens Studio color modifier: \(why)")
         }
         if modified.count > 8 { notes.append("\(modified.count - 8) more tokens' Tokens Studio modifiers are noted as above") }
         table.notes += notes
-        return try table.tokenSet(format: format, files: documents)
+        var tokenSet = try table.tokenSet(format: format, files: documents)
+        for m in modified where m.failed && tokenSet.unresolvedReasons[m.path] == nil { tokenSet.unresolvedReasons[m.path] = m.why }
+        return tokenSet
     }
 
     /// Whether `json` is a `$themes.json` array (themes with `selectedTokenSets`).
@@ -232,7 +234,7 @@ public enum TokensStudioReader: TokenFormatReader {
     }
 
     private static func walk(_ group: JSONObject, set: TokenSetSource, jsonPath: [String], tokenPath: [String],
-                             inheritedType: String?, into out: inout [Entry], modified: inout [(String, String)]) throws(TokenError) {
+                             inheritedType: String?, into out: inout [Entry], modified: inout [(path: String, why: String, failed: Bool)]) throws(TokenError) {
         var groupType = inheritedType
         if case .string(let t)? = group["$type"] { groupType = t }
         for member in group.storage {
@@ -264,10 +266,10 @@ public enum TokensStudioReader: TokenFormatReader {
                 switch base.map({ TokensStudioModifier.css(modify, base: $0) }) ?? .unsupported("its value is not a color") {
                 case .css(let text, let note):
                     tokenValue = .css(text)
-                    if let note { modified.append((dotted, note)) }
+                    if let note { modified.append((dotted, note, false)) }
                 case .unsupported(let why):
                     tokenValue = .other(type: modifiedColorType)
-                    modified.append((dotted, why))
+                    modified.append((dotted, why, true))
                 }
             }
             guard out.count < TokenFormats.maximumTokens else { throw tooManyTokens(dotted, at: location) }

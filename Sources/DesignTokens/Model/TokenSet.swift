@@ -146,6 +146,10 @@ public struct TokenSet: Sendable {
     /// The modes that are states no rule is written for (CSS: `dark + high-contrast`, where modes
     /// toggled apart hold at once), each with the modes it combines, in the order of its name.
     public var combinedStates: [String: [String]] = [:]
+    /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
+    /// Studio modifier it cannot compute: "its modifier's value '1e308' is outside ±1,000,000"),
+    /// said in the pair's error.
+    public var unresolvedReasons: [String: String] = [:]
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
                 bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
