@@ -98,7 +98,9 @@ enum TokenAuditJSON {
             }
             p.append("target", target(r.target))
             if let v = r.value { p.append("value", .number(v)) }
-            p.append("passes", .bool(r.passes))
+            // An unresolved pair was not measured: neither passing nor failing (a new user's pass:
+            // `false` read as a failure to a client filtering on it).
+            p.append("passes", r.unresolved == nil ? .bool(r.passes) : .null)
             if let e = r.unresolved {
                 var u = JSONObject()
                 u.append("reason", .string(e.message))
