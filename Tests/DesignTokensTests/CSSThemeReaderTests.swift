@@ -438,6 +438,24 @@ import TestSupport
         func ratio(_ mode: String) -> Double? { report.results.first { $0.mode == mode }?.value }
         #expect(abs((ratio(".btn-primary") ?? 0) - 4.500782787406787) < 1e-9 && abs((ratio(".btn-warning") ?? 0) - 12.883053733715979) < 1e-9)
         #expect(report.passes)
+        // The whole file: `:root`'s pair is checked once, as the base ('default'; `.btn-light`
+        // is no light mode), and a scope only where it sets one of the pair's tokens (a new
+        // user's pass: `:root`'s pairs were repeated in each of 38 scopes, beside 174
+        // unresolved ones such as `--bs-alert-color` in `.table`). #212529 on white is
+        // 15.426285095510265:1 (the WCAG formula in Python).
+        #expect(set.scopes.contains(".btn-light") && set.scopes.count == 64 && TokenAudit.modes(of: set).first == "default")
+        let body = [PairRule(foreground: try TokenPattern("--bs-body-color"), background: try TokenPattern("--bs-body-bg"), source: "rules[0]"),
+                    PairRule(foreground: try TokenPattern("--bs-alert-color"), background: try TokenPattern("--bs-alert-bg"), source: "rules[1]")]
+        var whole = TokenAuditOptions()
+        whole.suggest = false
+        whole.reportUnresolved = true
+        let all = try TokenAudit.run(set, rules: body, options: whole)
+        let bodyPairs = all.results.filter { $0.foregroundPath == "--bs-body-color" }
+        #expect(bodyPairs.count == 1 && bodyPairs[0].mode == "default" && abs((bodyPairs[0].value ?? 0) - 15.426285095510265) < 1e-9, "\(bodyPairs.map(\.mode))")
+        let alerts = all.results.filter { $0.foregroundPath == "--bs-alert-color" }
+        // `.alert` sets `--bs-alert-color: inherit` (not a color): its pair is skipped there.
+        #expect(alerts.count == 8 && alerts.allSatisfy { $0.mode?.hasPrefix(".alert-") == true && $0.unresolved == nil }, "\(alerts.map { ($0.mode, $0.unresolved?.message) })")
+        #expect(all.notes.contains { $0.hasPrefix("120 pairs not checked where they are not their own: in component scopes") }, "\(all.notes.filter { $0.contains("scope") })")
     }
 }
 

@@ -609,7 +609,8 @@ public enum TokenAudit {
     /// has the modes `light` (`:root`) and `dark`. The base is taken to be represented when a
     /// mode's name says light (DTCG `$value` and Figma's default mode repeat a light mode) or no
     /// token has a base color. It is named `light` when another mode is dark (by its name or its
-    /// declared `color-scheme`: `TokenSet.colorScheme(in:)`), else `default`.
+    /// declared `color-scheme`: `TokenSet.colorScheme(in:)`), else `default`. Component scopes
+    /// (`TokenSet.scopes`: `.btn-light`, `.navbar-dark`) count for neither.
     ///
     /// Files with one mode whose values depend on the color scheme (`light-dark()`, as a single
     /// `:root` with `color-scheme: light dark` writes a theme) have the modes `light` and `dark`:
@@ -617,10 +618,11 @@ public enum TokenAudit {
     /// in `dark` (the resolver's color scheme goes by the mode's name).
     public static func modes(of set: TokenSet) -> [String] {
         guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
-        let names = set.modes.map { $0.lowercased() }
+        // A component scope (`.btn-light`) is no light mode.
+        let names = set.modes.filter { !set.scopes.contains($0) }.map { $0.lowercased() }
         let baseColors = hasBaseColors(set)
         guard !names.contains(where: { $0.contains("light") }), baseColors, set.baseMode.map(set.modes.contains) != true else { return set.modes }
-        let base = set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) ? "light" : "default"
+        let base = set.modes.contains(where: { !set.scopes.contains($0) && set.colorScheme(in: $0) == .dark }) ? "light" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
 
@@ -984,6 +986,19 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
+        // Pairs left out of component scopes that set none of their tokens (`TokenSet.scopes`).
+        var scopePairs = 0
+        /// Whether only component scopes set `path` (no base value, no other mode's).
+        func onlyInScopes(_ path: String) -> Bool {
+            guard let t = resolver.token(path) else { return false }
+            return t.base == nil && !t.modes.isEmpty && t.modes.keys.allSatisfy(set.scopes.contains)
+        }
+        /// Whether `mode` sets `path`, or a token its aliases pass through there.
+        func setsToken(_ path: String, in mode: String) -> Bool {
+            if resolver.token(path)?.modes[mode] != nil { return true }
+            guard case .success(let t) = resolver.resolve(path, mode: mode) else { return false }
+            return t.chain.contains { resolver.token($0)?.modes[mode] != nil }
+        }
         // Pairs whose WCAG verdict is not the one a clipping browser or the 8-bit hex shows.
         var clippedChanges = 0, hexChanges = 0
         // Tokens whose color lies outside sRGB, measured gamut-mapped (said in a note: a pass
@@ -1013,6 +1028,20 @@ public enum TokenAudit {
                     return type != TokensStudioReader.modifiedColorType
                 }
                 if skipped(pair.fg) || skipped(pair.bg) { skippedPairs += 1; continue }
+                // In a component scope only the pairs it sets a token of are its own; the others
+                // are the base's pairs again, or tokens of other scopes (a new user's pass:
+                // Bootstrap's `:root` pairs were repeated in each of 38 scopes, beside 174
+                // unresolved ones such as `--bs-alert-color` in `.table`).
+                if let mode, set.scopes.contains(mode), !setsToken(pair.fg, in: mode), !setsToken(pair.bg, in: mode) {
+                    scopePairs += 1
+                    continue
+                }
+                // Outside the scopes, a token only scopes set has no value (`--bs-alert-color`
+                // in the base).
+                if !set.scopes.isEmpty, !(mode.map(set.scopes.contains) ?? false), onlyInScopes(pair.fg) || onlyInScopes(pair.bg) {
+                    scopePairs += 1
+                    continue
+                }
                 func take(_ r: Result<ResolvedToken, ResolutionFailure>, _ path: String) throws(TokenError) -> ResolvedToken? {
                     switch r {
                     case .success(let t): return t
@@ -1141,6 +1170,10 @@ public enum TokenAudit {
                 // 1.00:1 and was told to change hue, where the rule wanted a backdrop.
                 notes.append("\(translucentExample) has a translucent background and no backdrop: it is measured over every backdrop from black to white, and text that passes over both rarely exists; give the rule a \"backdrop\" (the token of the surface behind it, e.g. \"--background\") to measure what is shown")
             }
+        }
+        if scopePairs > 0 {
+            let shown = modes.compactMap { $0 }.filter { set.scopes.contains($0) }
+            notes.append("\(scopePairs) pair\(scopePairs == 1 ? "" : "s") not checked where \(scopePairs == 1 ? "it is" : "they are") not \(scopePairs == 1 ? "its" : "their") own: in component scopes (modes named after a selector that is no theme: \(shown.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(shown.count > 3 ? ", …" : "")) that set none of \(scopePairs == 1 ? "its" : "their") tokens, where \(scopePairs == 1 ? "it is" : "they are") the base's pairs again, and elsewhere for tokens only scopes set")
         }
         if suggestionsLeftOut {
             notes.append("\(suggestedPairs == 0 ? "no failing pair was searched for a suggested color" : "a suggested color was searched for the first \(suggestedPairs) failing pair\(suggestedPairs == 1 ? "" : "s") only"): the searches measure at most \(options.maximumSuggestions) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight) (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)")

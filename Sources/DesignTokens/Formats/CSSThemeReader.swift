@@ -165,7 +165,15 @@ public enum CSSThemeReader: TokenFormatReader {
         }
 
         // More modes than an audit holds: component scopes give way (`pruneScopes`).
-        notes += Self.pruneScopes(&entries, declaredSchemes: declaredSchemes, conditions: walker.modeConditions)
+        var dropped = Set<String>()
+        notes += Self.pruneScopes(&entries, declaredSchemes: declaredSchemes, conditions: walker.modeConditions, dropped: &dropped)
+        // Selectors not understood, but those of scopes left out; past 8, counted (Bootstrap's
+        // stylesheet had 230 such notes).
+        let unrecognized = walker.unrecognizedNotes.filter { $0.modes.isEmpty || !$0.modes.allSatisfy(dropped.contains) }
+        notes += unrecognized.prefix(8).map(\.text)
+        if unrecognized.count > 8 {
+            notes.append("\(unrecognized.count - 8) more rules' selectors are not known mode selectors or conditions: each such selector is read as a mode named after it")
+        }
 
         // The cascade, per token and mode.
         // The modes, in order, at most TokenFormats.maximumModes (as the JSON formats), counted
@@ -255,6 +263,10 @@ public enum CSSThemeReader: TokenFormatReader {
         if importsTailwind { set.defaultVariables = TailwindPalette.colors }
         set.baseMode = walker.baseMode
         set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
+        let schemed = Self.modesDeclaringSchemes(declaredSchemes)
+        if !files.contains(where: { $0.mode != nil }) {
+            set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
+        }
         for (mode, d) in declared.sorted(by: { $0.key < $1.key }) {
             // Kept where the name says it too: a declared scheme is fixed, never audited in both
             // (`TokenAudit.inBothSchemes`).
@@ -899,10 +911,14 @@ public enum CSSThemeReader: TokenFormatReader {
 
         mutating func noteUnrecognized(_ m: CSSModeMapping, at p: CSSStylesheet.Position) {
             guard !m.unrecognized.isEmpty else { return }
+            guard noted.insert("unrecognized \(file) \(p.line) \(p.column)").inserted else { return }
             let what = m.unrecognized.map { "'\($0)'" }.joined(separator: ", ")
-            note("unrecognized \(file) \(p.line) \(p.column)",
-                 "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; its custom properties are read as \(describe(m.targets))")
+            unrecognizedNotes.append((text: "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; its custom properties are read as \(describe(m.targets))",
+                                      modes: m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil }))
         }
+        /// `noteUnrecognized`'s notes, with the modes each names: said after the component
+        /// scopes left out are known (`read`).
+        var unrecognizedNotes: [(text: String, modes: [String])] = []
 
         func describe(_ targets: [CSSModeMapping.Target]) -> String {
             targets.map { t in
@@ -981,19 +997,33 @@ public enum CSSThemeReader: TokenFormatReader {
     /// naming how many and the first few. (Numbers kept as text for `var()` are not colors.) A mode that declares `color-scheme` stays. Nothing
     /// changes for files within the limit; when themes alone are too many, `read` refuses the
     /// file as before.
+    /// The modes whose rules declare `color-scheme`.
+    static func modesDeclaringSchemes(_ declared: [Walker.DeclaredScheme]) -> Set<String> {
+        Set(declared.flatMap(\.targets).compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil })
+    }
+
+    /// Whether mode `m` is a component scope: its selector has parts not understood (a class,
+    /// `ModeConditions.others`) and names no theme, color scheme or contrast, and its rules
+    /// declare no `color-scheme` (`schemed`). A mode of at-rules only is not, nor one given to a
+    /// file (`TokenFile.mode`; those are left out by the caller).
+    static func isScope(_ m: String, schemed: Set<String>, conditions: [String: ModeConditions]) -> Bool {
+        guard !schemed.contains(m) else { return false }
+        // (A mode named after at-rules and a selector keeps no conditions of its own.)
+        guard let c = conditions[m] else { return !m.hasPrefix("@") || m.contains(" .") }
+        return c.theme == nil && c.scheme == nil && c.contrast == nil && !c.others.isEmpty
+    }
+
     static func pruneScopes(_ entries: inout [Entry], declaredSchemes: [Walker.DeclaredScheme],
-                            conditions: [String: ModeConditions]) -> [String] {
+                            conditions: [String: ModeConditions], dropped: inout Set<String>) -> [String] {
         var order: [String] = [], seen = Set<String>()
         for targets in entries.map(\.targets) + declaredSchemes.map(\.targets) {
             for case .mode(let m) in targets where seen.insert(m).inserted { order.append(m) }
         }
-        guard order.count > TokenFormats.maximumModes else { return [] }
-        let schemed = Set(declaredSchemes.flatMap(\.targets).compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil })
-        func isScope(_ m: String) -> Bool {
-            guard !schemed.contains(m) else { return false }
-            guard let c = conditions[m] else { return true }
-            return c.theme == nil && c.scheme == nil && c.contrast == nil
-        }
+        // (The base, `:root`, is not one of them.)
+        let room = TokenFormats.maximumModes
+        guard order.count > room else { return [] }
+        let schemed = modesDeclaringSchemes(declaredSchemes)
+        func isScope(_ m: String) -> Bool { Self.isScope(m, schemed: schemed, conditions: conditions) }
         var coloured = Set<String>()
         for e in entries {
             // Not a color: `.other`, and the numbers kept as text for var() (`--bs-gutter-x: 0`).
@@ -1001,7 +1031,7 @@ public enum CSSThemeReader: TokenFormatReader {
             if let type = e.type, DesignToken.componentTypes.contains(type) { continue }
             for case .mode(let m) in e.targets { coloured.insert(m) }
         }
-        var dropped = Set<String>(), notes: [String] = []
+        var notes: [String] = []
         func shown(_ names: [String]) -> String {
             names.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 4 ? ", …" : "")
         }
@@ -1011,8 +1041,8 @@ public enum CSSThemeReader: TokenFormatReader {
             notes.append("\(colorless.count) selector\(colorless.count == 1 ? "" : "s") naming no theme, color scheme or contrast set\(colorless.count == 1 ? "s" : "") custom properties but no color (\(shown(colorless))): component scopes, not read as modes, since the files make more than the \(TokenFormats.maximumModes) modes an audit holds")
         }
         var kept = order.filter { !dropped.contains($0) }
-        if kept.count > TokenFormats.maximumModes {
-            var excess = kept.count - TokenFormats.maximumModes
+        if kept.count > room {
+            var excess = kept.count - room
             var cut: [String] = []
             for m in kept.reversed() where excess > 0 && isScope(m) {
                 cut.append(m)

@@ -146,6 +146,11 @@ public struct TokenSet: Sendable {
     /// The modes that are states no rule is written for (CSS: `dark + high-contrast`, where modes
     /// toggled apart hold at once), each with the modes it combines, in the order of its name.
     public var combinedStates: [String: [String]] = [:]
+    /// Modes that are component scopes (CSS: a rule whose selector names no theme, color
+    /// scheme or contrast, Bootstrap's `.btn-primary`): there a pair is audited only when the
+    /// scope sets one of its tokens (or a token its aliases pass through); elsewhere it is the
+    /// base's pair again (`TokenAudit`).
+    public var scopes: Set<String> = []
     /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
     /// Studio modifier it cannot compute: "its modifier's value '1e308' is outside ±1,000,000"),
     /// said in the pair's error.
