@@ -152,6 +152,9 @@ struct TokensAuditTests {
         #expect(dangling.text.contains("UNRESOLVED (see [1])") && dangling.text.contains("\n[1] tokens line 1, column 9, token '--primary': alias to '--nope', which is not a token of the submitted files"), "\(dangling.text)")
         // The presets' patterns start with a capture: no '--' hint for them.
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
+        // A target no contrast meets says why (a new user's pass: "NEEDS Lc ∞" and nothing more).
+        let small = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "t.css", "content": ":root{--fg:#777;--bg:#fff}"}], "policy": "apca", "report": "text", "rules": [{"foreground": "--fg", "background": "--bg", "fontSize": 14}]}"#)
+        #expect(small.text.contains("Lc ∞   FAIL (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
     }
 
     @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")

@@ -232,6 +232,19 @@ import Testing
         // Unknown modes are refused.
         options.modes = ["sepia"]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: rules, options: options) }
+        // A theme class asked for by its selector's spelling is named (a new user's pass asked
+        // for `theme-zinc`, whose mode is `zinc`, and got the list of 24 modes alone).
+        let themes = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --fg: #000; --bg: #fff; } .theme-zinc { --fg: #111; } .dark { --fg: #eee; --bg: #000; }")])
+        for asked in ["theme-zinc", ".theme-zinc", "[data-theme=zinc]", "Zinc"] {
+            var o = TokenAuditOptions()
+            o.modes = [asked]
+            #expect {
+                try TokenAudit.run(themes, rules: [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "x")], options: o)
+            } throws: { e in
+                (e as? TokenError)?.reason.hasPrefix("mode '\(asked)' is not in the files (did you mean 'zinc'?") == true
+            }
+        }
+        #expect(TokenAudit.modeSuggestion("drak", among: ["light", "dark"]) == "dark" && TokenAudit.modeSuggestion("sepia", among: ["light", "dark"]) == nil)
     }
 
     /// A new user's pass: a shadcn theme's bare HSL triplet `--muted-foreground: 240 3.8% 62.1%`

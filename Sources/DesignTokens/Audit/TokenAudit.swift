@@ -626,6 +626,19 @@ public enum TokenAudit {
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
 
+    /// The mode `name` was likely meant as, among `available`: the same after a selector's
+    /// spelling is taken off (`.theme-zinc`, `theme-zinc`, `[data-theme=zinc]` for `zinc`: a new
+    /// user's pass asked for `theme-zinc`), else the closest name (`NameSuggestions`).
+    static func modeSuggestion(_ name: String, among available: [String]) -> String? {
+        var key = name.lowercased()
+        for junk in ["[", "]", "\"", "'", "data-theme=", "data-mode=", "data-bs-theme="] { key = key.replacingOccurrences(of: junk, with: "") }
+        if key.hasPrefix(".") { key.removeFirst() }
+        for prefix in ["theme-"] where key.hasPrefix(prefix) { key.removeFirst(prefix.count) }
+        for suffix in ["-theme", "-mode"] where key.hasSuffix(suffix) { key.removeLast(suffix.count) }
+        if let same = available.first(where: { $0.lowercased() == key }) { return same }
+        return NameSuggestions.suggestions(for: key, among: available, limit: 1).first
+    }
+
     /// Files with modes, none of them dark, whose values use `light-dark()` (a `:root` with
     /// `color-scheme: light dark` beside a `.high-contrast` class): every mode whose scheme is not
     /// declared is shown in both schemes, so each is audited in both, `M` (light) and `M-dark`
@@ -754,7 +767,8 @@ public enum TokenAudit {
         }
         if let wanted = options.modes {
             for m in wanted where !available.contains(m) {
-                throw TokenError(reason: "mode '\(m)' is not in the files; their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
+                let hint = Self.modeSuggestion(m, among: available).map { " (did you mean '\($0)'?\($0 != m && m.lowercased().contains($0.lowercased()) ? " a theme class or attribute is named by its theme: '.theme-zinc' is mode 'zinc'" : ""))" } ?? ""
+                throw TokenError(reason: "mode '\(m)' is not in the files\(hint); their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
             }
             modes = wanted.map { Optional($0) }
         }
