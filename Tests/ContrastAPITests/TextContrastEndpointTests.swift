@@ -49,6 +49,10 @@ import Testing
         #expect(j["fixes"]?["scrim"]?["black"]?["after"]?["passes"] == .bool(true))
         #expect(j["fixes"]?["scrim"]?["white"] == .null, "a white scrim cannot help white text")
         #expect(j["fixes"]?["brightness"]?["after"]?["passes"] == .bool(true))
+        // White at 0.46 is 4.59:1 under white text, at 0.47 4.42:1; a factor so far from 1 says
+        // what it does to the photo (a new user's pass: brightness(2.67) came without a word).
+        #expect(j["fixes"]?["brightness"]?["factor"] == .number(0.46), "\(r.text)")
+        #expect(j["fixes"]?["brightness"]?["note"] == .string("a strong darkening: the whole image keeps 46% of its light; a scrim under the text, or another text color, changes less of it"))
         #expect(j["fixes"]?["textColor"]?["hex"] == .string("#767676"))
         #expect(j["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true))
         // The gradient scrim is solid at the right edge (the white half) and fades to the left.

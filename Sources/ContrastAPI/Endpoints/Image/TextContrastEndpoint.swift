@@ -352,6 +352,13 @@ extension ImageEndpoint {
         case .brightness(let f):
             o.append("factor", .number(f))
             o.append("css", .string("filter: brightness(\(Fields.format(f)))"))
+            // A factor far from 1 changes the whole photo (a new user's pass: brightness(2.67) on
+            // the coffee photo, offered without a word).
+            if f > 2 {
+                o.append("note", .string("a strong brightening: the whole image is \(Fields.format(f)) times as light, its highlights clip to white; a scrim, or another text color, changes less of it"))
+            } else if f < 0.5 {
+                o.append("note", .string("a strong darkening: the whole image keeps \(Int((f * 100).rounded()))% of its light; a scrim under the text, or another text color, changes less of it"))
+            }
         case .none:
             if let t = fix.textColor {
                 o.append("hex", .string(ColorJSON.hex(t)))
