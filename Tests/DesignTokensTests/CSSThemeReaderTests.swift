@@ -456,6 +456,12 @@ import TestSupport
         // `.alert` sets `--bs-alert-color: inherit` (not a color): its pair is skipped there.
         #expect(alerts.count == 8 && alerts.allSatisfy { $0.mode?.hasPrefix(".alert-") == true && $0.unresolved == nil }, "\(alerts.map { ($0.mode, $0.unresolved?.message) })")
         #expect(all.notes.contains { $0.hasPrefix("120 pairs not checked where they are not their own: in component scopes") }, "\(all.notes.filter { $0.contains("scope") })")
+        // A scope that changes a pair's color through var() inside a value has that pair checked
+        // (a pair is left out only where both colors are the base's).
+        let viaVar = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --x: #000; --fg: color-mix(in srgb, var(--x) 100%, white); --bg: #fff; }\n.card { --x: #eee; }\n.plain { --y: #123; }")])
+        #expect(viaVar.scopes == [".card", ".plain"])
+        let checked = try TokenAudit.run(viaVar, rules: [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")], options: whole)
+        #expect(checked.results.map(\.mode) == ["default", ".card"] && !checked.passes, "\(checked.results.map(\.mode))")
     }
 }
 

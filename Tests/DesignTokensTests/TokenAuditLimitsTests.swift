@@ -155,6 +155,23 @@ import Testing
         let kept = try CSSThemeReader.read([TokenFile(name: "t.css", content: mixed)])
         #expect(kept.modes.first == "ocean" && kept.modes.count == 64 && !kept.modes.contains(".g0") && kept.modes.last == ".a62", "\(kept.modes)")
         #expect(kept.notes.contains { $0.hasPrefix("70 selectors naming no theme, color scheme or contrast set custom properties but no color ('.g0', '.g1', '.g2', '.g3', …)") }, "\(kept.notes)")
+        // A scope that may be a theme (on the root element, or named like one) never gives way (a
+        // hostile pass: `html.night` and `.night` were dropped behind 100 scopes, and the audit
+        // passed); a scope that gave way is named as such when asked for.
+        let night = root + (0..<100).map { ".c\($0) { --fg: #111; }" }.joined(separator: "\n") + "\nhtml.night { --fg: #888; --bg: #777; }\n.night { --fg: #888; }"
+        let nights = try CSSThemeReader.read([TokenFile(name: "t.css", content: night)])
+        #expect(nights.modes.contains("html.night") && nights.modes.contains(".night") && nights.modes.count == 64, "\(nights.modes)")
+        var o = TokenAuditOptions()
+        o.modes = [".c80"]
+        #expect {
+            try TokenAudit.run(nights, rules: [try Self.rule("--fg", "--bg")], options: o)
+        } throws: { e in
+            (e as? TokenError)?.reason.hasPrefix("mode '.c80' was left out: the files make more than the 64 modes an audit holds") == true
+        }
+        o.modes = ["html.night"]
+        o.suggest = false
+        let r = try TokenAudit.run(nights, rules: [try Self.rule("--fg", "--bg")], options: o)
+        #expect(!r.passes && r.results.count == 1 && abs((r.results[0].value ?? 0) - 1.2634) < 1e-3, "\(r.results.map { $0.value ?? 0 })")
         let sixtyFour = (0..<64).map { ".a\($0)" }.joined(separator: ", ") + " { --fg: #111; }"
         #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: root + sixtyFour)]).notes.allSatisfy { !$0.contains("component scope") })
         // Far more modes stop the walk at the rule that brings them, before they are held (a
@@ -189,10 +206,27 @@ import Testing
         func base(_ path: String) -> TokenValue? { set.tokens.first { $0.path == path }?.base }
         #expect(base("--huge") == .other(type: "long text") && base("--words") == .other(type: "long text"))
         #expect(base("--mix") == .css(mix.trimmingCharacters(in: .whitespaces)) && base("--ok") == .css("#777"), "\(String(describing: base("--mix")))")
-        #expect(set.notes.contains("t.css line 1: the value of '--huge' is 70001 characters long, more than any color (65536 are read); read as not a color"), "\(set.notes)")
+        #expect(set.notes.contains("t.css line 1: the value of '--huge' is 70000 characters long, more than any color (65536 are read); read as not a color"), "\(set.notes)")
         let sheet = try CSSStylesheet.parse(css, file: "t.css", maximumDeclarations: 100, maximumDepth: 8, alreadyCounted: 0)
         guard case .rule(let root)? = sheet.nodes.first, case .declaration(let d)? = root.children.first else { Issue.record("no rule"); return }
-        #expect(d.fullLength == 70_001 && d.value.unicodeScalars.count == CSSStylesheet.maximumValueLength)
+        #expect(d.fullLength == 70_000 && d.value.unicodeScalars.count == CSSStylesheet.maximumValueLength)
+        // A second hostile pass: whitespace runs count as one space (`#777777 <70,000 spaces>
+        // !important` had been cut and lost its flag, so a later `#000` won); a long value keeps
+        // its `!important`; one function past 8,192 characters (what a value may be once its
+        // var() are substituted) is refused before it is parsed (65,000-character `rgb(aaa…)`
+        // values were parsed again for every pair in every mode, 16 ms each).
+        let spaced = ":root { --primary: #777777 \(String(repeating: " ", count: 70_000)) !important; --long: \(huge) !important; --big: rgb(\(String(repeating: "a", count: 9_000))); }\n:root { --primary: #000; --long: #000; }"
+        let second = try CSSThemeReader.read([TokenFile(name: "t.css", content: spaced)])
+        func value(_ path: String) -> TokenValue? { second.tokens.first { $0.path == path }?.base }
+        #expect(value("--primary") == .css("#777777") && value("--long") == .other(type: "long text") && value("--big") == .css("rgb(\(String(repeating: "a", count: 9_000)))"),
+                "\(String(describing: value("--primary"))) \(String(describing: value("--long"))) \(String(describing: value("--big")))")
+        let resolver = TokenResolver(second)
+        guard case .failure(.error(let e)) = resolver.resolve("--big", mode: nil) else { Issue.record("--big resolved"); return }
+        #expect(e.reason == "its value is 9005 characters long: no color's text is longer than 8192, even with its var() substituted")
+        // Ordinary properties in style rules are neither kept nor counted toward the 20,000
+        // declarations (five Bootstrap stylesheets together had been refused).
+        let plain = (0..<25_000).map { ".c\($0 % 50) { color: red; margin: 0; }" }.joined(separator: "\n") + "\n:root { --fg: #000; }"
+        #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: plain)]).tokens.map(\.path) == ["--fg"])
     }
 
     /// A hostile pass: `.m0 .m1 … .m16000 { … }` took 13 s (quadratic in its parts) and went on

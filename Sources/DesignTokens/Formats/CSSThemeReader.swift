@@ -267,6 +267,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if !files.contains(where: { $0.mode != nil }) {
             set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
         }
+        set.droppedScopes = dropped
         for (mode, d) in declared.sorted(by: { $0.key < $1.key }) {
             // Kept where the name says it too: a declared scheme is fixed, never audited in both
             // (`TokenAudit.inBothSchemes`).
@@ -997,6 +998,20 @@ public enum CSSThemeReader: TokenFormatReader {
     /// naming how many and the first few. (Numbers kept as text for `var()` are not colors.) A mode that declares `color-scheme` stays. Nothing
     /// changes for files within the limit; when themes alone are too many, `read` refuses the
     /// file as before.
+    /// Whether a component scope's name may be a theme's: a compound on the root element
+    /// (`:root`, `html`, `body`, `:host`; not `.card-body`) or a class or attribute whose words
+    /// name a scheme, a theme, a mode or a contrast (`night`, `dark`, `dim`, `hc`, …). Such scopes never give way
+    /// (`pruneScopes`).
+    static func mayBeTheme(_ mode: String) -> Bool {
+        let lower = mode.lowercased()
+        // A compound on the root element (`html.night`, `:root.dark3`, `body.vscode-dark`).
+        let compounds = lower.split(whereSeparator: { $0 == " " || $0 == ">" || $0 == "+" || $0 == "~" || $0 == "," })
+        if compounds.contains(where: { c in [":root", "html", "body", ":host"].contains { c.hasPrefix($0) } }) { return true }
+        let words = lower.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+        let themeWords: Set<Substring> = ["theme", "mode", "scheme", "dark", "light", "night", "day", "dim", "dimmed", "contrast", "hc", "appearance"]
+        return words.contains { themeWords.contains($0) || $0.hasPrefix("dark") || $0.hasPrefix("light") || $0.hasPrefix("night") || $0.hasPrefix("theme") }
+    }
+
     /// The modes whose rules declare `color-scheme`.
     static func modesDeclaringSchemes(_ declared: [Walker.DeclaredScheme]) -> Set<String> {
         Set(declared.flatMap(\.targets).compactMap { t -> String? in if case .mode(let m) = t { return m }; return nil })
@@ -1035,6 +1050,12 @@ public enum CSSThemeReader: TokenFormatReader {
         func shown(_ names: [String]) -> String {
             names.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 4 ? ", …" : "")
         }
+        // A scope that may be a theme never gives way: one on the root element (`:root.dark3`,
+        // `html.night`, `body.vscode-dark`) or named like one (`.night`, `.is-dark`, `.hc`:
+        // a hostile pass saw such themes dropped behind 100 scopes, and the audit pass).
+        func givesWay(_ m: String) -> Bool { isScope(m) && !Self.mayBeTheme(m) }
+        // A scope that sets no color at all gives way whatever its name (Bootstrap's `.bg-dark {
+        // --bs-bg-opacity: 1 }`).
         let colorless = order.filter { isScope($0) && !coloured.contains($0) }
         if !colorless.isEmpty {
             dropped.formUnion(colorless)
@@ -1044,7 +1065,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if kept.count > room {
             var excess = kept.count - room
             var cut: [String] = []
-            for m in kept.reversed() where excess > 0 && isScope(m) {
+            for m in kept.reversed() where excess > 0 && givesWay(m) {
                 cut.append(m)
                 excess -= 1
             }

@@ -151,6 +151,9 @@ public struct TokenSet: Sendable {
     /// scope sets one of its tokens (or a token its aliases pass through); elsewhere it is the
     /// base's pair again (`TokenAudit`).
     public var scopes: Set<String> = []
+    /// Component scopes left out because the files make more modes than an audit holds
+    /// (`CSSThemeReader.pruneScopes`), named when a request asks for one.
+    public var droppedScopes: Set<String> = []
     /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
     /// Studio modifier it cannot compute: "its modifier's value '1e308' is outside ±1,000,000"),
     /// said in the pair's error.

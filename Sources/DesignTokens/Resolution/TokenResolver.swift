@@ -158,6 +158,14 @@ public final class TokenResolver: @unchecked Sendable {
             // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
             return .failure(.notAColor(type: token.type ?? "number"))
         case .css(let written):
+            // Longer than any color's text even once var() is substituted: refused before it is
+            // read (a hostile pass: 65,000-character `rgb(aaa…)` values were parsed again for
+            // every pair in every mode, 16 ms each, until the deadline).
+            let length = written.utf8.count
+            if length > CSSVariables.maximumExpandedLength {
+                return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                                  reason: "its value is \(length) characters long: no color's text is longer than \(CSSVariables.maximumExpandedLength), even with its var() substituted")))
+            }
             var text = written
             if written.contains("{"), set.format == .tokensStudio || set.format == .styleDictionary {
                 switch embeddedReferences(written, mode: mode, chain: here, token: token, location: location) {
