@@ -190,6 +190,24 @@ import Testing
         #expect(plain.modes == ["dark"] && plain.notes.allSatisfy { !$0.contains("scope") }, "\(plain.modes) \(plain.notes)")
     }
 
+    /// A hostile pass: a `.high-contrast` class and `@media (prefers-contrast: more)` that set
+    /// different values were one mode, the later one's; the class's pair (#888888 on #777777,
+    /// 1.26:1) was never checked and the audit passed. Like a scheme set two ways, they are
+    /// two states of the page, two modes, with a note; set alike, one.
+    @Test("a contrast set by a class and by the media query with different values is two modes")
+    func contrastSources() throws {
+        let css = ":root { --primary: #0000ff; --primary-foreground: #ffffff; }\n.high-contrast { --primary: #777777; --primary-foreground: #888888; }\n@media (prefers-contrast: more) { :root { --primary: #000000; --primary-foreground: #ffffff; } }"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(set.modes == ["high-contrast", "high-contrast (prefers-contrast)"], "\(set.modes)")
+        #expect(set.notes.contains { $0.hasPrefix("'.high-contrast' and '@media (prefers-contrast)' set different values for mode 'high-contrast'") }, "\(set.notes)")
+        var o = TokenAuditOptions()
+        o.suggest = false
+        let r = try TokenAudit.run(set, rules: [try Self.rule("--primary-foreground", "--primary")], options: o)
+        #expect(!r.passes && r.results.contains { $0.mode == "high-contrast" && abs(($0.value ?? 0) - 1.2634) < 1e-3 }, "\(r.results.map { ($0.mode, $0.value ?? 0) })")
+        let alike = ":root { --primary: #0000ff; --primary-foreground: #ffffff; }\n.high-contrast { --primary: #000; }\n@media (prefers-contrast: more) { :root { --primary: #000; } }"
+        #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: alike)]).modes == ["high-contrast"])
+    }
+
     /// A hostile pass: one 8 MB custom property value held the heavy worker 9.5 s, and 8 MB of
     /// 400-character values 12 s (about 7,700 instructions a character in the color
     /// heuristics), each read as not a color. A value is kept up to 65,536 characters and

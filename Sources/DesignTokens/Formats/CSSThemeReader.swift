@@ -360,7 +360,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         c.selectorScheme = a.conditions.selectorScheme
                         (c.selectorSchemeSource, c.anySchemeSource) = (a.conditions.selectorSchemeSource, a.conditions.anySchemeSource)
                     case 3: c.mediaScheme = a.conditions.mediaScheme
-                    default: c.contrast = a.conditions.contrast
+                    default: (c.contrast, c.contrastSource) = (a.conditions.contrast, a.conditions.contrastSource)
                     }
                     guard !existing.contains(c) else { continue }
                     existing.append(c)
@@ -416,7 +416,10 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         guard !order.isEmpty else { return [] }
         var rename: [String: String] = [:], out: [String] = []
-        func shown(_ source: String) -> String { source == "prefers-color-scheme" ? "@media (prefers-color-scheme)" : source }
+        func shown(_ source: String) -> String {
+            source.replacingOccurrences(of: "prefers-color-scheme", with: "@media (prefers-color-scheme)")
+                .replacingOccurrences(of: "prefers-contrast", with: "@media (prefers-contrast)")
+        }
         for base in order {
             let list = sources[base]!
             let first = values[base + schemeMarker + list[0]] ?? [:]
@@ -1943,6 +1946,12 @@ extension CSSThemeReader {
         }
         var theme: String?
         var contrast: String?
+        /// What sets the contrast: the selector's class or attribute (`.high-contrast`,
+        /// `[data-contrast]`) or `prefers-contrast` for the media query. Not compared by `==`:
+        /// like a scheme's source, it tells apart two states of one name (a hostile pass: a
+        /// `.high-contrast` class and `@media (prefers-contrast: more)` setting different values
+        /// were one mode, the later one's, and the class's failing pair was never checked).
+        var contrastSource: String?
         /// `p3` or `rec2020` under `@media (color-gamut: …)`.
         var gamut: String?
         var primerLight: String?
@@ -2013,7 +2022,9 @@ extension CSSThemeReader {
             // `[data-theme="…"]` was a mode name of 5,000 characters in every row).
             var name = parts.joined(separator: "-")
             if name.count > CSSThemeReader.maximumModeNameLength { name = String(name.prefix(CSSThemeReader.maximumModeNameLength - 1)) + "…" }
-            if primerLight == nil, primerDark == nil, let source = schemeSource { return .mode(name + CSSThemeReader.schemeMarker + source) }
+            // The contrast's source rides along too, after the scheme's.
+            let sources = [schemeSource, contrast == nil ? nil : contrastSource].compactMap { $0 }
+            if primerLight == nil, primerDark == nil, !sources.isEmpty { return .mode(name + CSSThemeReader.schemeMarker + sources.joined(separator: ", ")) }
             return .mode(name)
         }
     }
@@ -2048,8 +2059,8 @@ extension CSSThemeReader {
                     guard kv.count == 2 else { return nil }
                     switch (kv[0], kv[1]) {
                     case ("prefers-color-scheme", "dark"), ("prefers-color-scheme", "light"): c.mediaScheme = kv[1]
-                    case ("prefers-contrast", "more"), ("prefers-contrast", "high"): c.contrast = "more"
-                    case ("prefers-contrast", "less"), ("prefers-contrast", "low"): c.contrast = "less"
+                    case ("prefers-contrast", "more"), ("prefers-contrast", "high"): (c.contrast, c.contrastSource) = ("more", "prefers-contrast")
+                    case ("prefers-contrast", "less"), ("prefers-contrast", "low"): (c.contrast, c.contrastSource) = ("less", "prefers-contrast")
                     case ("prefers-contrast", "no-preference"): break
                     // Wide-gamut displays (Radix Colors' `display-p3` blocks): a state of its own,
                     // `dark-p3`, that takes what it does not set from `dark` (a new user's pass:
@@ -2223,7 +2234,7 @@ extension CSSThemeReader {
             c.selectorScheme = "light"
             c.selectorSchemeSource = "." + n
         case "high-contrast", "increased-contrast":
-            c.contrast = "more"
+            (c.contrast, c.contrastSource) = ("more", "." + n)
         default:
             guard n.hasPrefix("theme-"), n.count > 6 else { return nil }
             c.theme = String(name.dropFirst(6))
@@ -2280,8 +2291,8 @@ extension CSSThemeReader {
             c.primerDark = value
         case "data-contrast", "data-color-contrast":
             switch value?.lowercased() {
-            case "more"?, "high"?: c.contrast = "more"
-            case "less"?, "low"?: c.contrast = "less"
+            case "more"?, "high"?: (c.contrast, c.contrastSource) = ("more", "[\(name)]")
+            case "less"?, "low"?: (c.contrast, c.contrastSource) = ("less", "[\(name)]")
             case "no-preference"?, "normal"?, "standard"?: break
             default: return nil
             }
