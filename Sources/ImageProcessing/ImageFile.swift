@@ -245,19 +245,18 @@ public final class ImageFile {
             throw .rowTooLong(format: format, width: w, rowBytes: rowBytes.overflow ? .max : rowBytes.partialValue, limit: maximumRowBytes)
         }
         let file = try ImageFile(format: format, image: image, container: container)
-        // libvips misses damage in a baseline JPEG's last 8-row strip (see
-        // `cvips_jpeg_data_damaged`): a second, 1/8-scale pass over the data finds it.
-        if format == .jpeg {
-            let damaged = container.bytes.withUnsafeBytes { cvips_jpeg_data_damaged($0.baseAddress, $0.count) }
-            if damaged != 0 { throw file.pixelFailure }
+        // The compressed pixel data is checked once more where libvips can miss damage: in a
+        // baseline JPEG's last 8-row strip (`cvips_jpeg_data_damaged`, a 1/8-scale pass), and in
+        // a PNG's deflate stream, for which its loader sometimes gave an image of uninitialised
+        // memory (`cvips_png_data_damaged`, IDAT inflated and not kept; a hostile pass: 1 load
+        // in 10 to 60 of the same bytes was a 200).
+        let dataCheck: ((UnsafeRawPointer?, Int) -> Int32)?
+        switch format {
+        case .jpeg: dataCheck = cvips_jpeg_data_damaged
+        case .png: dataCheck = cvips_png_data_damaged
+        case .webp: dataCheck = nil
         }
-        // libvips's PNG loader sometimes gave an image for an invalid deflate stream, made of
-        // uninitialised memory (a hostile pass: 1 load in 10 to 60 of the same bytes was a 200);
-        // the IDAT data is inflated once more here (not kept) and must hold every row.
-        if format == .png {
-            let damaged = container.bytes.withUnsafeBytes { cvips_png_data_damaged($0.baseAddress, $0.count) }
-            if damaged != 0 { throw file.pixelFailure }
-        }
+        if let dataCheck, container.bytes.withUnsafeBytes({ dataCheck($0.baseAddress, $0.count) }) != 0 { throw file.pixelFailure }
         return file
     }
 

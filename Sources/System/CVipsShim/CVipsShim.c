@@ -297,8 +297,6 @@ int cvips_generic_load_buffer(const void *buf, size_t len) {
     return 0;
 }
 
-// MARK: - zlib
-
 // MARK: - PNG data check
 
 static uint32_t cvips_be32(const unsigned char *p) {
@@ -443,6 +441,8 @@ int cvips_jpeg_data_damaged(const void *data, size_t length) {
     jpeg_destroy_decompress(&cinfo);
     return damaged;
 }
+
+// MARK: - zlib
 
 long long cvips_inflated_size(const void *data, size_t length, size_t cap) {
     z_stream stream;
