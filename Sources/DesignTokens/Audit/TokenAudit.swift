@@ -1003,7 +1003,8 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
-        // Pairs left out of component scopes that set none of their tokens (`TokenSet.scopes`).
+        // Pairs left out of component scopes where both colors are the base's, and out of the
+        // other modes where a token only scopes set (`TokenSet.scopes`).
         var scopePairs = 0
         /// Whether only component scopes set `path` (no base value, no other mode's).
         func onlyInScopes(_ path: String) -> Bool {
@@ -1049,8 +1050,8 @@ public enum TokenAudit {
                     return type != TokensStudioReader.modifiedColorType
                 }
                 if skipped(pair.fg) || skipped(pair.bg) { skippedPairs += 1; continue }
-                // In a component scope only the pairs it sets a token of are its own; the others
-                // are the base's pairs again, or tokens of other scopes (a new user's pass:
+                // In a component scope only the pairs whose colors it changes are its own; the
+                // others are the base's pairs again, or tokens of other scopes (a new user's pass:
                 // Bootstrap's `:root` pairs were repeated in each of 38 scopes, beside 174
                 // unresolved ones such as `--bs-alert-color` in `.table`).
                 if let mode, set.scopes.contains(mode), sameAsBase(pair.fg, in: mode), sameAsBase(pair.bg, in: mode) {

@@ -25,9 +25,9 @@ struct CSSStylesheet {
         var important: Bool
         /// Where the name starts.
         var position: Position
-        /// A custom property's value longer than `maximumValueLength` characters: its length as
-        /// written (the spaces around it included),
-        /// the value then holding only its first `maximumValueLength` (never a color).
+        /// A custom property's value longer than `maximumValueLength` characters: its length
+        /// (leading whitespace left out, each run of whitespace or comments counted as one
+        /// space), the value then holding only its first `maximumValueLength` (never a color).
         var fullLength: Int? = nil
         var isCustomProperty: Bool { name.hasPrefix("--") }
     }

@@ -166,7 +166,8 @@ public enum CSSThemeReader: TokenFormatReader {
 
         // More modes than an audit holds: component scopes give way (`pruneScopes`).
         var dropped = Set<String>()
-        notes += Self.pruneScopes(&entries, declaredSchemes: declaredSchemes, conditions: walker.modeConditions, dropped: &dropped)
+        let schemed = Self.modesDeclaringSchemes(declaredSchemes)
+        notes += Self.pruneScopes(&entries, declaredSchemes: declaredSchemes, schemed: schemed, conditions: walker.modeConditions, dropped: &dropped)
         // Selectors not understood, but those of scopes left out; past 8, counted (Bootstrap's
         // stylesheet had 230 such notes).
         let unrecognized = walker.unrecognizedNotes.filter { $0.modes.isEmpty || !$0.modes.allSatisfy(dropped.contains) }
@@ -263,7 +264,6 @@ public enum CSSThemeReader: TokenFormatReader {
         if importsTailwind { set.defaultVariables = TailwindPalette.colors }
         set.baseMode = walker.baseMode
         set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
-        let schemed = Self.modesDeclaringSchemes(declaredSchemes)
         if !files.contains(where: { $0.mode != nil }) {
             set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
         }
@@ -968,7 +968,6 @@ public enum CSSThemeReader: TokenFormatReader {
             return t.contains("forced-colors:active") && !t.contains("not(forced-colors") && !t.hasPrefix("not")
         }
 
-        /// `color-scheme: light` or `dark` (optionally with `only`) among a rule's declarations.
         /// Whether `nodes` (a rule's contents) declare a custom property or `color-scheme`, directly
         /// or inside an at-rule (`@supports`, `@media`) in them; not inside a nested rule, which
         /// is a mode of its own.
@@ -982,6 +981,7 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
 
+        /// `color-scheme: light` or `dark` (optionally with `only`) among a rule's declarations.
         static func colorScheme(of nodes: [CSSStylesheet.Node]) -> String? {
             var found: String? = nil
             for case .declaration(let d) in nodes where d.name == "color-scheme" {
@@ -992,15 +992,6 @@ public enum CSSThemeReader: TokenFormatReader {
         }
     }
 
-    /// When the files make more modes than an audit holds (`TokenFormats.maximumModes`), the
-    /// component scopes give way rather than the whole audit being refused: a mode whose
-    /// selector names no theme, color scheme or contrast (Bootstrap 5's `.btn-primary {
-    /// --bs-btn-bg: … }`, `.g-0 { --bs-gutter-x: 0 }`) is a scope of components, not a state of
-    /// the page. First the scopes that set no color (every value not a color nor an alias) are
-    /// left out, then the last scopes in source order, until the modes fit; each with a note
-    /// naming how many and the first few. (Numbers kept as text for `var()` are not colors.) A mode that declares `color-scheme` stays. Nothing
-    /// changes for files within the limit; when themes alone are too many, `read` refuses the
-    /// file as before.
     /// Whether a component scope's name may be a theme's: a compound on the root element
     /// (`:root`, `html`, `body`, `:host`; not `.card-body`) or a class or attribute whose words
     /// name a scheme, a theme, a mode or a contrast (`night`, `dark`, `dim`, `hc`, …). Such scopes never give way
@@ -1031,7 +1022,18 @@ public enum CSSThemeReader: TokenFormatReader {
         return c.theme == nil && c.scheme == nil && c.contrast == nil && !c.others.isEmpty
     }
 
-    static func pruneScopes(_ entries: inout [Entry], declaredSchemes: [Walker.DeclaredScheme],
+    /// When the files make more modes than an audit holds (`TokenFormats.maximumModes`), the
+    /// component scopes give way rather than the whole audit being refused: a mode whose
+    /// selector names no theme, color scheme or contrast (Bootstrap 5's `.btn-primary {
+    /// --bs-btn-bg: … }`, `.g-0 { --bs-gutter-x: 0 }`) is a scope of components, not a state of
+    /// the page. First the scopes that set no color (every value not a color nor an alias) are
+    /// left out, then the last scopes in source order, until the modes fit; each with a note
+    /// naming how many and the first few (numbers kept as text for `var()` are not colors). A
+    /// scope that may be a theme (`mayBeTheme`) gives way only when it sets no color; a mode
+    /// that declares `color-scheme` is no scope. Nothing changes for files within the limit;
+    /// when themes alone are too many, `read` refuses the file as before. `dropped` receives the
+    /// scopes left out.
+    static func pruneScopes(_ entries: inout [Entry], declaredSchemes: [Walker.DeclaredScheme], schemed: Set<String>,
                             conditions: [String: ModeConditions], dropped: inout Set<String>) -> [String] {
         var order: [String] = [], seen = Set<String>()
         for targets in entries.map(\.targets) + declaredSchemes.map(\.targets) {
@@ -1040,7 +1042,6 @@ public enum CSSThemeReader: TokenFormatReader {
         // (The base, `:root`, is not one of them.)
         let room = TokenFormats.maximumModes
         guard order.count > room else { return [] }
-        let schemed = modesDeclaringSchemes(declaredSchemes)
         func isScope(_ m: String) -> Bool { Self.isScope(m, schemed: schemed, conditions: conditions) }
         var coloured = Set<String>()
         for e in entries {
@@ -1055,7 +1056,7 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         // A scope that may be a theme never gives way: one on the root element (`:root.dark3`,
         // `html.night`, `body.vscode-dark`) or named like one (`.night`, `.is-dark`, `.hc`:
-        // a hostile pass saw such themes dropped behind 100 scopes, and the audit pass).
+        // a hostile pass saw such themes dropped behind 100 scopes, and the audit passed).
         func givesWay(_ m: String) -> Bool { isScope(m) && !Self.mayBeTheme(m) }
         // A scope that sets no color at all gives way whatever its name (Bootstrap's `.bg-dark {
         // --bs-bg-opacity: 1 }`).
@@ -1064,7 +1065,7 @@ public enum CSSThemeReader: TokenFormatReader {
             dropped.formUnion(colorless)
             notes.append("\(colorless.count) selector\(colorless.count == 1 ? "" : "s") naming no theme, color scheme or contrast set\(colorless.count == 1 ? "s" : "") custom properties but no color (\(shown(colorless))): component scopes, not read as modes, since the files make more than the \(TokenFormats.maximumModes) modes an audit holds")
         }
-        var kept = order.filter { !dropped.contains($0) }
+        let kept = order.filter { !dropped.contains($0) }
         if kept.count > room {
             var excess = kept.count - room
             var cut: [String] = []
@@ -1077,7 +1078,6 @@ public enum CSSThemeReader: TokenFormatReader {
                 dropped.formUnion(cut)
                 notes.append("\(cut.count) component scope\(cut.count == 1 ? "" : "s") with colors \(cut.count == 1 ? "was" : "were") not audited (\(shown(cut))): the files make more than the \(TokenFormats.maximumModes) modes an audit holds, and the last scopes in source order give way; send the rules you want audited on their own")
             }
-            kept = kept.filter { !dropped.contains($0) }
         }
         guard !dropped.isEmpty else { return [] }
         entries = entries.compactMap { e in

@@ -147,15 +147,15 @@ public struct TokenSet: Sendable {
     /// toggled apart hold at once), each with the modes it combines, in the order of its name.
     public var combinedStates: [String: [String]] = [:]
     /// Modes that are component scopes (CSS: a rule whose selector names no theme, color
-    /// scheme or contrast, Bootstrap's `.btn-primary`): there a pair is audited only when the
-    /// scope sets one of its tokens (or a token its aliases pass through); elsewhere it is the
+    /// scheme or contrast, Bootstrap's `.btn-primary`): there a pair is audited only when one
+    /// of its colors differs from the base's (through aliases or `var()`); otherwise it is the
     /// base's pair again (`TokenAudit`).
     public var scopes: Set<String> = []
     /// Component scopes left out because the files make more modes than an audit holds
     /// (`CSSThemeReader.pruneScopes`), named when a request asks for one.
     public var droppedScopes: Set<String> = []
     /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
-    /// Studio modifier it cannot compute: "its modifier's value '1e308' is outside ±1,000,000"),
+    /// Studio modifier it cannot compute: "its modifier's value '1e308' is beyond ±1,000,000 …"),
     /// said in the pair's error.
     public var unresolvedReasons: [String: String] = [:]
 
