@@ -48,6 +48,25 @@ struct ConversionTests {
         .srgb(0.001, 0.002, 0.003), .srgb(0.0404, 0.04, 0.0031308), .srgb(0.0405, 0.05, 0.5),
     ]
 
+    /// `srgbToLinear` reads the 256 values `k/255` from a table: each must be the formula's
+    /// result bit for bit, negatives mirrored, and anything else (a channel a hair off `k/255`,
+    /// beyond 1, NaN) must still go through the formula.
+    @Test("sRGB decoding of k/255 from the table equals the formula bit for bit; other values use the formula")
+    func eightBitDecodingTable() {
+        for k in 0...255 {
+            let v = Double(k) / 255
+            #expect(ColorSpaceTree.srgbToLinear(v) == ColorSpaceTree.srgbPowerToLinear(v), "k = \(k)")
+            #expect(ColorSpaceTree.srgbToLinear(-v) == -ColorSpaceTree.srgbPowerToLinear(v), "k = -\(k)")
+            let off = v.nextUp
+            #expect(ColorSpaceTree.srgbToLinear(off) == ColorSpaceTree.srgbPowerToLinear(off), "k = \(k) + ulp")
+        }
+        // Known values: #808080's channel 128/255 decodes to 0.2158605001138992 (CSS Color 4 §10.2).
+        #expect(abs(ColorSpaceTree.srgbToLinear(128.0 / 255) - 0.21586050011389926) < 1e-16)
+        #expect(ColorSpaceTree.srgbToLinear(1.5) == ColorSpaceTree.srgbPowerToLinear(1.5))
+        #expect(ColorSpaceTree.srgbToLinear(.nan).isNaN)
+        #expect(ColorSpaceTree.srgbToLinear(.infinity) == .infinity)
+    }
+
     @Test("srgb → X → srgb round-trips within 1e-9 for every space")
     func roundTrips() throws {
         var colors = Self.extraColors

@@ -557,12 +557,12 @@ struct GradientTests {
             hues.append((Double(state >> 11) / Double(1 << 53) * 2 - 1) * 40)
         }
         for h in hues {
-            let (c, s) = HueCircle.cosSin(h)
+            let (c, s) = HueCircle().cosSin(h)
             #expect(abs(c - cos(h)) <= 1e-15 && abs(s - sin(h)) <= 1e-15, "h = \(h): \(c), \(s)")
         }
-        let (c, s) = HueCircle.cosSin(.nan)
+        let (c, s) = HueCircle().cosSin(.nan)
         #expect(c.isNaN && s.isNaN)
-        #expect(HueCircle.cosSin(.infinity).cos.isNaN)
+        #expect(HueCircle().cosSin(.infinity).cos.isNaN)
     }
 
     /// The same for OKLCH, scanned and solved from the scan (OKLCHPath), with every hue

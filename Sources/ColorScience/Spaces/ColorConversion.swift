@@ -207,13 +207,35 @@ enum ColorSpaceTree {
 
     // MARK: Transfer functions
 
-    /// sRGB (and Display P3) gamma-encoded → linear, sign-symmetric for negatives.
+    /// sRGB (and Display P3) gamma-encoded → linear, sign-symmetric for negatives (CSS Color 4
+    /// §10.2, sample code `lin_sRGB`). A channel that is exactly `k/255` (every hex color and
+    /// every `rgb()` of whole numbers) is read from `eightBitLinear`, which holds this formula's
+    /// result for those 256 values bit for bit, without its power (two of a stop's conversions
+    /// were a third of a polar gradient check's setup).
     @inline(__always) static func srgbToLinear(_ v: Double) -> Double {
+        let a = abs(v)
+        if a <= 0.04045 { return v / 12.92 }
+        if a <= 1 {
+            // `a·255` rounded to the nearest whole number (the sum with 1.5·2⁵² rounds it).
+            let k = (a * 255 + 0x1.8p52) - 0x1.8p52
+            if k / 255 == a {
+                let r = eightBitLinear[Int(k)]
+                return v < 0 ? -r : r
+            }
+        }
+        return srgbPowerToLinear(v)
+    }
+
+    /// `srgbToLinear` by its formula, for any channel.
+    @inline(__always) static func srgbPowerToLinear(_ v: Double) -> Double {
         let a = abs(v)
         if a <= 0.04045 { return v / 12.92 }
         let r = pow((a + 0.055) / 1.055, 2.4)
         return v < 0 ? -r : r
     }
+
+    /// `srgbPowerToLinear(k/255)` for `k = 0...255`.
+    static let eightBitLinear: [Double] = (0...255).map { srgbPowerToLinear(Double($0) / 255) }
 
     /// Linear → sRGB (and Display P3) gamma-encoded, sign-symmetric for negatives.
     @inline(__always) static func linearToSRGB(_ v: Double) -> Double {

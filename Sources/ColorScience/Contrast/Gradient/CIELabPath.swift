@@ -12,6 +12,8 @@ struct CIELabPath: ScannedLightPath {
     let start: SIMD3<Double>, change: SIMD3<Double>
     /// Whether the components are LCH's.
     let polar: Bool
+    /// The hue's cosine and sine.
+    private let hueCircle = HueCircle()
 
     /// XYZ D50 → linear sRGB: Bradford to D65, then `xyzToLinearSRGB` (CSS Color 4 §18).
     static let xyzD50ToLinearSRGB = ColorSpaceTree.xyzToLinearSRGB.after(ColorSpaceTree.d50ToD65)
@@ -39,7 +41,7 @@ struct CIELabPath: ScannedLightPath {
         var lab = start + change * w, dlab = change
         if polar {
             let (chroma, h) = (lab.y, lab.z)
-            let (cs, sn) = HueCircle.cosSin(h)
+            let (cs, sn) = hueCircle.cosSin(h)
             lab = SIMD3(lab.x, chroma * cs, chroma * sn)
             dlab = SIMD3(change.x, change.y * cs - chroma * change.z * sn, change.y * sn + chroma * change.z * cs)
         }

@@ -10,9 +10,12 @@ import Foundation
 /// held against them: 7.2e-16 at most), at a fifth of
 /// their cost (libm's `sin` and `cos` of one hue were two thirds of a polar path's evaluation).
 /// Angles beyond ±10⁶ radians and non-finite ones go to `cos` and `sin` themselves.
-enum HueCircle {
+/// A path holds one (`OKLCHPath`, `CIELabPath`): it holds the table, so that each evaluation
+/// reads it without a global's lazy-initialization check.
+struct HueCircle {
     /// `cos(kπ/32)` and `sin(kπ/32)` for `k = 0..<64`.
-    private static let table: [SIMD2<Double>] = (0..<64).map { k in
+    private let table = HueCircle.sharedTable
+    private static let sharedTable: [SIMD2<Double>] = (0..<64).map { k in
         let a = Double(k) * Double.pi / 32
         return SIMD2(cos(a), sin(a))
     }
@@ -20,10 +23,11 @@ enum HueCircle {
     private static let step = Double.pi / 32, stepLow = 1.2246467991473532e-16 / 32
 
     /// `(cos h, sin h)` for `h` in radians.
-    @inline(__always) static func cosSin(_ h: Double) -> (cos: Double, sin: Double) {
+    @inline(__always) func cosSin(_ h: Double) -> (cos: Double, sin: Double) {
         guard abs(h) < 1e6 else { return (Foundation.cos(h), Foundation.sin(h)) }
-        let k = (h * (32 / Double.pi)).rounded()
-        let d = h.addingProduct(-k, step) - k * stepLow, d2 = d * d
+        // `h·32/π` rounded to a whole number (the sum with 1.5·2⁵² rounds it; |h·32/π| < 2⁵¹).
+        let k = (h * (32 / Double.pi) + 0x1.8p52) - 0x1.8p52
+        let d = h.addingProduct(-k, Self.step) - k * Self.stepLow, d2 = d * d
         let s = d + d * d2 * (-1.0 / 6 + d2 * (1.0 / 120 + d2 * (-1.0 / 5040 + d2 * (1.0 / 362_880))))
         let c = 1 + d2 * (-0.5 + d2 * (1.0 / 24 + d2 * (-1.0 / 720 + d2 * (1.0 / 40320 + d2 * (-1.0 / 3_628_800)))))
         let t = table[Int(k) & 63]

@@ -12,6 +12,8 @@ struct OKLCHPath: ScannedLightPath {
     /// `ColorSpaceTree.oklabToLMS` and `CubicLightPath.lmsToLinearSRGB`, held here so that each
     /// evaluation reads them without a global's lazy-initialization check.
     private let toLMS = ColorSpaceTree.oklabToLMS, toLinear = CubicLightPath.lmsToLinearSRGB
+    /// The hue's cosine and sine.
+    private let hueCircle = HueCircle()
 
     /// The path between two opaque colors as `ColorInterpolation.Pair` holds them in OKLCH
     /// (L, C, h° with the hue fixed up, premultiplied by an alpha of 1; a component missing in
@@ -33,7 +35,7 @@ struct OKLCHPath: ScannedLightPath {
 
     func linearWithSlope(at w: Double) -> (c: SIMD3<Double>, dc: SIMD3<Double>) {
         let chroma = c0 + dc * w, h = h0 + dh * w
-        let (cs, sn) = HueCircle.cosSin(h)
+        let (cs, sn) = hueCircle.cosSin(h)
         let lab = SIMD3(l0 + dl * w, chroma * cs, chroma * sn)
         let dlab = SIMD3(dl, dc * cs - chroma * dh * sn, dc * sn + chroma * dh * cs)
         let l = toLMS(lab), dlms = toLMS(dlab)
