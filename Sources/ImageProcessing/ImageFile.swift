@@ -250,13 +250,19 @@ public final class ImageFile {
         // a PNG's deflate stream, for which its loader sometimes gave an image of uninitialised
         // memory (`cvips_png_data_damaged`, IDAT inflated and not kept; a hostile pass: 1 load
         // in 10 to 60 of the same bytes was a 200).
-        let dataCheck: ((UnsafeRawPointer?, Int) -> Int32)?
+        // A palette PNG's indices are checked in the same pass (PNG §11.2.2: an index past the
+        // PLTE's entries is an error; the loader showed black there, a hostile pass).
+        var entries: Int32 = -1, index: Int32 = -1
+        let damaged: Int32
         switch format {
-        case .jpeg: dataCheck = cvips_jpeg_data_damaged
-        case .png: dataCheck = cvips_png_data_damaged
-        case .webp: dataCheck = nil
+        case .jpeg: damaged = container.bytes.withUnsafeBytes { cvips_jpeg_data_damaged($0.baseAddress, $0.count) }
+        case .png: damaged = container.bytes.withUnsafeBytes { cvips_png_data_damaged($0.baseAddress, $0.count, &entries, &index) }
+        case .webp: damaged = 0
         }
-        if let dataCheck, container.bytes.withUnsafeBytes({ dataCheck($0.baseAddress, $0.count) }) != 0 { throw file.pixelFailure }
+        if damaged == 2 {
+            throw .corrupt(format, "a pixel uses palette index \(index), past the \(entries) \(entries == 1 ? "color" : "colors") of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")
+        }
+        if damaged != 0 { throw file.pixelFailure }
         return file
     }
 

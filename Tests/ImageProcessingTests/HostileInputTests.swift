@@ -300,6 +300,64 @@ import Testing
         return out + [UInt8(adler >> 24), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255)]
     }
 
+    /// A palette PNG (`depth` bits an index) of `width × height` with `palette` (RGB triples)
+    /// and one IDAT chunk of `rows` (filter bytes included), stored.
+    static func palettePNG(width: Int, height: Int, depth: UInt8, palette: [UInt8], rows: [UInt8], interlaced: Bool = false) -> [UInt8] {
+        var ihdr = [UInt8](repeating: 0, count: 13)
+        TestImages.put32(&ihdr, 0, UInt32(width))
+        TestImages.put32(&ihdr, 4, UInt32(height))
+        ihdr[8] = depth
+        ihdr[9] = 3
+        ihdr[12] = interlaced ? 1 : 0
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("PLTE", palette)
+            + chunk("IDAT", storedZlib(rows)) + chunk("IEND", [])
+    }
+
+    /// A second hostile pass: a palette PNG whose pixels use an index past its PLTE was decoded
+    /// with those pixels black and measured (PNG §11.2.2 calls it an error). The indices are now
+    /// checked after each row's filter is undone; padding bits after a row's last pixel are not
+    /// indices.
+    @Test func paletteIndexPastThePLTEIsRefused() throws {
+        let two: [UInt8] = [255, 255, 255, 0, 0, 0]
+        // 4 × 2, 8 bits: indices 0 1 0 1 / 1 0 1 0 (filter 0) are fine.
+        let fine: [UInt8] = [0, 0, 1, 0, 1, 0, 1, 0, 1, 0]
+        let file = try ImageFile.open(Self.palettePNG(width: 4, height: 2, depth: 8, palette: two, rows: fine), format: .png, maxPixels: 100)
+        #expect(try file.statistics(over: SIMD3(1, 1, 1)).pixelCount == 8)
+        // Index 5 in the second row.
+        let five: [UInt8] = [0, 0, 1, 0, 1, 0, 1, 5, 1, 0]
+        #expect(throws: ImageError.corrupt(.png, "a pixel uses palette index 5, past the 2 colors of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")) {
+            try ImageFile.open(Self.palettePNG(width: 4, height: 2, depth: 8, palette: two, rows: five), format: .png, maxPixels: 100)
+        }
+        // Filtered rows: every filtered byte is 0 or 1, but Sub (1) makes the second row 1 2 … and
+        // Up (2) the same from the first: only the unfiltered index 2 is past the palette.
+        let sub: [UInt8] = [0, 0, 1, 0, 1, 1, 1, 1, 0, 0]
+        #expect(throws: ImageError.corrupt(.png, "a pixel uses palette index 2, past the 2 colors of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")) {
+            try ImageFile.open(Self.palettePNG(width: 4, height: 2, depth: 8, palette: two, rows: sub), format: .png, maxPixels: 100)
+        }
+        let up: [UInt8] = [0, 0, 1, 0, 1, 2, 0, 1, 0, 1]
+        #expect(throws: ImageError.corrupt(.png, "a pixel uses palette index 2, past the 2 colors of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")) {
+            try ImageFile.open(Self.palettePNG(width: 4, height: 2, depth: 8, palette: two, rows: up), format: .png, maxPixels: 100)
+        }
+        let upFine: [UInt8] = [0, 0, 1, 0, 1, 2, 1, 0, 1, 0]
+        _ = try ImageFile.open(Self.palettePNG(width: 4, height: 2, depth: 8, palette: two, rows: upFine), format: .png, maxPixels: 100)
+        // 3 × 1 at 2 bits with three colors: 0b00_01_10_11, the last two bits padding, is fine;
+        // 0b11_00_00_00 uses index 3.
+        let three: [UInt8] = two + [128, 128, 128]
+        _ = try ImageFile.open(Self.palettePNG(width: 3, height: 1, depth: 2, palette: three, rows: [0, 0b0001_1011]), format: .png, maxPixels: 100)
+        #expect(throws: ImageError.corrupt(.png, "a pixel uses palette index 3, past the 3 colors of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")) {
+            try ImageFile.open(Self.palettePNG(width: 3, height: 1, depth: 2, palette: three, rows: [0, 0b1100_0000]), format: .png, maxPixels: 100)
+        }
+        // A full palette for the depth leaves no index out of range (1 bit, two colors).
+        _ = try ImageFile.open(Self.palettePNG(width: 8, height: 1, depth: 1, palette: two, rows: [0, 0b1010_1010]), format: .png, maxPixels: 100)
+        // Interlaced 2 × 2 at 8 bits: Adam7's passes 1 (0,0), 6 (1,0) and 7 (row 1) carry the
+        // pixels; index 7 in pass 7.
+        let adam7: [UInt8] = [0, 0] + [0, 1] + [0, 1, 7]
+        #expect(throws: ImageError.corrupt(.png, "a pixel uses palette index 7, past the 2 colors of its PLTE chunk (PNG §11.2.2: an index past the palette is an error)")) {
+            try ImageFile.open(Self.palettePNG(width: 2, height: 2, depth: 8, palette: two, rows: adam7, interlaced: true), format: .png, maxPixels: 100)
+        }
+        _ = try ImageFile.open(Self.palettePNG(width: 2, height: 2, depth: 8, palette: two, rows: [0, 0, 0, 1, 0, 1, 0], interlaced: true), format: .png, maxPixels: 100)
+    }
+
     /// An 8-bit gray PNG of `width × height` whose one IDAT chunk is `idat`.
     static func grayPNG(width: Int, height: Int, idat: [UInt8], interlaced: Bool = false) -> [UInt8] {
         var ihdr = [UInt8](repeating: 0, count: 13)

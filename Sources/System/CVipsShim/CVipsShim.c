@@ -8,6 +8,7 @@
 #include <lcms2_plugin.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <vips/vips.h>
 #include <zlib.h>
@@ -303,11 +304,33 @@ static uint32_t cvips_be32(const unsigned char *p) {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
-// The rows of one interlace pass (or of the whole image): how many, and their length in
-// bytes with the filter byte.
-struct cvips_png_rows { uint64_t count; uint64_t length; };
+// The rows of one interlace pass (or of the whole image): how many, their length in bytes
+// with the filter byte, and their width in pixels.
+struct cvips_png_rows { uint64_t count; uint64_t length; uint64_t width; };
 
-int cvips_png_data_damaged(const void *data, size_t length) {
+// Undoes a row's filter (PNG §7.3, filter types 0–4 with one byte a pixel, as for a palette
+// image of any depth), `prior` being the previous unfiltered row (zeros for a pass's first).
+static void cvips_png_unfilter(unsigned char *row, const unsigned char *prior, size_t n, int type) {
+    for (size_t i = 0; i < n; i++) {
+        int a = i > 0 ? row[i - 1] : 0, b = prior[i], c = i > 0 ? prior[i - 1] : 0, x = row[i];
+        switch (type) {
+        case 1: x += a; break;
+        case 2: x += b; break;
+        case 3: x += (a + b) / 2; break;
+        case 4: {
+            int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+            x += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            break;
+        }
+        default: break;
+        }
+        row[i] = (unsigned char)x;
+    }
+}
+
+int cvips_png_data_damaged(const void *data, size_t length, int *palette_entries, int *palette_index) {
+    *palette_entries = -1;
+    *palette_index = -1;
     const unsigned char *s = data;
     if (s == NULL || length < 8 + 25) return -1;
     size_t k = 8;
@@ -323,14 +346,22 @@ int cvips_png_data_damaged(const void *data, size_t length) {
     struct cvips_png_rows passes[7];
     int passCount = 0;
     if (interlace == 0) {
-        passes[passCount++] = (struct cvips_png_rows){height, 1 + (width * bits + 7) / 8};
+        passes[passCount++] = (struct cvips_png_rows){height, 1 + (width * bits + 7) / 8, width};
     } else {
         for (int p = 0; p < 7; p++) {
             uint64_t w = width > (uint64_t)adam7[p][0] ? (width - adam7[p][0] + adam7[p][2] - 1) / adam7[p][2] : 0;
             uint64_t h = height > (uint64_t)adam7[p][1] ? (height - adam7[p][1] + adam7[p][3] - 1) / adam7[p][3] : 0;
-            if (w > 0 && h > 0) passes[passCount++] = (struct cvips_png_rows){h, 1 + (w * bits + 7) / 8};
+            if (w > 0 && h > 0) passes[passCount++] = (struct cvips_png_rows){h, 1 + (w * bits + 7) / 8, w};
         }
     }
+    // A palette image's indices must lie within its PLTE (PNG §11.2.2: an index past it is an
+    // error; libvips's loader showed such pixels as black). The entries are counted when PLTE
+    // is met; the rows are unfiltered and checked only when fewer than `2^depth` entries leave
+    // an index that can be out of range.
+    uint64_t longest = 0;
+    for (int p = 0; p < passCount; p++) if (passes[p].length > longest) longest = passes[p].length;
+    unsigned char *rows = NULL;
+    int entries = -1;
     z_stream z;
     memset(&z, 0, sizeof z);
     if (inflateInit(&z) != Z_OK) return 1;
@@ -357,9 +388,27 @@ int cvips_png_data_damaged(const void *data, size_t length) {
                     if (offset == 0 && out[i] > 4) goto done;
                     uint64_t step = passes[pass].length - offset;
                     if (step > produced - i) step = produced - i;
+                    if (rows != NULL) memcpy(rows + offset, out + i, (size_t)step);
                     i += (size_t)step;
                     offset += step;
                     if (offset == passes[pass].length) {
+                        if (rows != NULL) {
+                            // rows: [filter byte, this row…][0, prior row…]
+                            size_t n = (size_t)passes[pass].length - 1;
+                            unsigned char *current = rows + 1, *prior = rows + longest + 1;
+                            if (row == 0) memset(prior, 0, n);
+                            cvips_png_unfilter(current, prior, n, rows[0]);
+                            uint64_t pixels = passes[pass].width;
+                            for (size_t b = 0; b < n; b++) {
+                                for (int shift = 8 - depth; shift >= 0; shift -= depth) {
+                                    uint64_t pixel = (uint64_t)b * (8 / depth) + (uint64_t)((8 - depth - shift) / depth);
+                                    if (pixel >= pixels) break;
+                                    int index = (current[b] >> shift) & ((1 << depth) - 1);
+                                    if (index >= entries) { *palette_entries = entries; *palette_index = index; damaged = 2; goto done; }
+                                }
+                            }
+                            memcpy(prior, current, n);
+                        }
                         offset = 0;
                         if (++row == passes[pass].count) { row = 0; pass++; }
                     }
@@ -369,6 +418,12 @@ int cvips_png_data_damaged(const void *data, size_t length) {
                 if (produced == 0 && z.avail_in == 0) break;  // this chunk is used up
                 if (r == Z_BUF_ERROR && produced == 0) goto done;
             }
+        } else if (name == 0x504C5445u && type == 3 && entries < 0 && z.total_in == 0) {  // "PLTE"
+            entries = (int)(size / 3);
+            if (depth <= 8 && entries < (1 << depth) && longest <= 0x7FFFFFFF) {
+                rows = calloc(2, (size_t)longest);
+                if (rows == NULL) goto done;
+            }
         } else if (name == 0x49454E44u) {  // "IEND"
             break;
         }
@@ -377,6 +432,7 @@ int cvips_png_data_damaged(const void *data, size_t length) {
     damaged = pass < passCount ? 1 : 0;
 done:
     inflateEnd(&z);
+    free(rows);
     return damaged;
 }
 

@@ -76,7 +76,10 @@ int cvips_jpeg_data_damaged(const void *data, size_t length);
 /// bad filter type), -1 when there is no IHDR to read. Data after the last row is not read.
 /// libvips 8.14's PNG loader sometimes answered an image for an invalid deflate stream, its
 /// pixels uninitialised memory (a hostile pass), so the service checks before decoding.
-int cvips_png_data_damaged(const void *data, size_t length);
+/// 2: a palette image uses an index past its PLTE's entries (PNG §11.2.2 calls it an error;
+/// the loader showed black): `*palette_entries` and the first such `*palette_index` are set
+/// (otherwise -1).
+int cvips_png_data_damaged(const void *data, size_t length, int *palette_entries, int *palette_index);
 
 /// zlib's CRC-32 (PNG chunks), continuing from `crc` (0 to start).
 unsigned int cvips_crc32(unsigned int crc, const void *data, size_t length);
