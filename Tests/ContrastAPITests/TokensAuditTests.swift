@@ -195,8 +195,13 @@ struct TokensAuditTests {
         #expect(c["detail"]?.string?.contains("color.a → color.b → color.a") == true, "\(c)")
         let none = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --a: #000; }"])], [])), 400)
         #expect(none["detail"]?.string?.contains("shadcn") == true)
-        expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --foreground: #000; --background: #fff; }"])],
-            [("preset", "shadcn"), ("modes", .array(["sepia"]))])), 400)
+        // An unknown mode is the request's `modes`, not the files (a new user's pass: /files).
+        let sepia = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --foreground: #000; --background: #fff; }"])],
+            [("preset", "shadcn"), ("modes", .array(["sepia"]))])), 400, pointer: "/modes")
+        #expect(sepia["type"] == "/problems/invalid-field" && sepia["detail"]?.string?.hasPrefix("mode 'sepia' is not in the files") == true, "\(sepia)")
+        let sepiaQuery = expectProblem(try live.request("POST", "/v1/tokens/audit?preset=shadcn&modes=sepia", body: ":root { --foreground: #000; --background: #fff; }",
+                                                        headers: ["Content-Type": "text/css"]), 400, parameter: "modes")
+        #expect(sepiaQuery["type"] == "/problems/invalid-field", "\(sepiaQuery)")
         // One file per mode: the dark file lacks --muted-foreground.
         let light = JSON.object(["name": "light.css", "mode": "light", "content": ":root { --background: #fff; --muted-foreground: #555; }"])
         let dark = JSON.object(["name": "dark.css", "mode": "dark", "content": ":root { --background: #000; }"])
@@ -253,9 +258,15 @@ struct TokensAuditTests {
         #expect(text.text.hasSuffix("FAIL\n"))
         #expect(text.text.contains("--muted-foreground"))
         // `curl -d @file` (form-encoded, line breaks removed) is said in the notes (a new user's pass).
-        let form = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root { --primary: #777; --primary-foreground: #fff; }",
+        let longLine = ":root { --primary: #777; --primary-foreground: #fff; " + (0..<40).map { "--c\($0): #123456; " }.joined() + "}"
+        let form = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: longLine,
                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
         #expect(form.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == true, "\(form.text.prefix(400))")
+        // A short file written on one line is taken as such (a new user's pass: two declarations
+        // sent with --data-binary were told to use --data-binary).
+        let short = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root { --primary: #777; --primary-foreground: #fff; }",
+                                     headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(short.status == 200 && short.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } == false, "\(short.text.prefix(400))")
         // `--data-binary @file` sends the same type with the line breaks kept: no such note
         // (a new user's pass), and the lines are right.
         let binary = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: ":root {\n  --primary: #777;\n  --primary-foreground: #fff;\n}\n",

@@ -768,10 +768,14 @@ public enum TokenAudit {
         if let wanted = options.modes {
             for m in wanted where !available.contains(m) {
                 if set.droppedScopes.contains(m) {
-                    throw TokenError(reason: "mode '\(m)' was left out: the files make more than the \(TokenFormats.maximumModes) modes an audit holds, and component scopes past them give way (the notes name them); send the rules you want audited on their own")
+                    var error = TokenError(reason: "mode '\(m)' was left out: the files make more than the \(TokenFormats.maximumModes) modes an audit holds, and component scopes past them give way (the notes name them); send the rules you want audited on their own")
+                    error.inRequestedModes = true
+                    throw error
                 }
                 let hint = Self.modeSuggestion(m, among: available).map { " (did you mean '\($0)'?\($0 != m && m.lowercased().contains($0.lowercased()) ? " a theme class or attribute is named by its theme: '.theme-zinc' is mode 'zinc'" : ""))" } ?? ""
-                throw TokenError(reason: "mode '\(m)' is not in the files\(hint); their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
+                var error = TokenError(reason: "mode '\(m)' is not in the files\(hint); their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
+                error.inRequestedModes = true
+                throw error
             }
             modes = wanted.map { Optional($0) }
         }

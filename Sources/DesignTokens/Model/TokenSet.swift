@@ -192,6 +192,9 @@ public struct TokenError: Error, Sendable, Equatable {
     /// Set when the error is a pair of an audit that could not be resolved in a mode (so the
     /// caller can say how to get past it: report such pairs, or audit other modes).
     public var unresolvedPair: UnresolvedPair?
+    /// Set when the fault is in the modes the caller asked for (`TokenAuditOptions.modes`: one
+    /// the files do not have), not in the files (the API names its `modes` field).
+    public var inRequestedModes = false
 
     /// Where an unresolvable pair was met: the mode, and the audit's modes in which the pair's
     /// token does resolve.

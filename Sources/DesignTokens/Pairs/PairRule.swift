@@ -148,7 +148,7 @@ public enum PairPreset: String, Sendable, CaseIterable {
                     r("{p}muted-foreground", "{p}background")]
         case .material3:
             return [r("{p}on-{x}", "{p}{x}"), r("{p}on-surface-variant", "{p}surface"),
-                    r("{p}on-surface", "{p}surface-container{s}"), r("{p}on-surface-variant", "{p}surface-container{s}"),
+                    r("{p}on-surface", "{p}surface-container{v}"), r("{p}on-surface-variant", "{p}surface-container{v}"),
                     r("{p}inverse-primary", "{p}inverse-surface")]
         case .radix:
             // `{p}11` also matches the alpha step `--amber-a11` (p `--amber-a`) and `amberA11`

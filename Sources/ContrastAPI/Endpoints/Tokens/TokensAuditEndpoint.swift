@@ -34,10 +34,12 @@ struct TokensAuditEndpoint {
             // (a new user's pass: the note told them to do what they had done).
             // A CSS file only: JSON is often written on one line (Figma's REST answer is), and
             // its locations stay right (a new user's pass).
+            // A short one-line file is taken as written so (a new user's pass: a two-declaration
+            // file sent with --data-binary got the note); the note also says how to label it.
             if req.fromQuery, set.format == .css || set.format == .tailwind,
                request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
-               !request.body.contains(0x0A), !request.body.contains(0x0D) {
-                set.notes.append("the file came as application/x-www-form-urlencoded with no line breaks, as curl -d sends a file: curl removes them, so every line number is 1; send it with --data-binary @file")
+               request.body.count > Self.oneLineFileBytes, !request.body.contains(0x0A), !request.body.contains(0x0D) {
+                set.notes.append("the file came as application/x-www-form-urlencoded with no line breaks, as curl -d sends a file: curl removes them, so every line number is 1; send it with --data-binary @file -H 'content-type: text/css' (which keeps them, and says what the body is)")
             }
             let report: TokenAuditReport
             do throws(TokenError) {
@@ -47,6 +49,9 @@ struct TokensAuditEndpoint {
                     // Too much work for one request (pairs, pattern matching): the rules to narrow.
                     throw Problem.tooLarge(req.rulesField, "\(req.rulesField.display): \(error.reason)", limit: limit, status: 422)
                 }
+                // A mode asked for that the files lack is the request's fault (a new user's pass:
+                // it had blamed /files).
+                if error.inRequestedModes { throw Problem.invalidField(req.modesField, error.message) }
                 throw Self.problem(error, files: req.files, query: req.fromQuery)
             }
             if request.workTicket?.isAbandoned == true {
@@ -82,6 +87,9 @@ struct TokensAuditEndpoint {
 
     /// A reading or audit error as a 400 naming the file, token and line; for a pair that cannot
     /// be resolved, how to get past it (`unresolved: "report"`, `modes`), in the request's form.
+    /// A CSS body without line breaks longer than this, sent as a form, gets the `curl -d` note.
+    static let oneLineFileBytes = 512
+
     static func problem(_ error: TokenError, files: [TokenFile], query: Bool = false) -> Problem {
         var extra: [(String, JSON)] = []
         // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`.
