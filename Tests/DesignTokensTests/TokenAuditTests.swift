@@ -466,6 +466,27 @@ import Testing
     /// as light and dark from `light-dark()` get a `light-dark()`, and class modes a conflict
     /// naming the pair the color would break and the mode that needs its own value. A change to a
     /// token reaches the pairs of its aliases too (`--sidebar-primary: var(--primary)`).
+    /// A new user's pass: the fixtures' conventional disabled pairs (`text.disabled.on-disabled`
+    /// on `background.disabled.default`) could only be judged as body text, failed, and got a
+    /// suggestion. Role `disabled` measures and lists them and never fails (WCAG 2.2 SC 1.4.3
+    /// and 1.4.11 exempt inactive components), under every policy.
+    @Test("role disabled: measured and listed, never failing, no suggestion")
+    func disabledRole() throws {
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --disabled-fg: #c8c8c8; --disabled-bg: #f0f0f0; }\n")])
+        for policy in TokenPolicy.allCases {
+            var rule = PairRule(foreground: try TokenPattern("--disabled-fg"), background: try TokenPattern("--disabled-bg"), role: .disabled, source: "rules[0]")
+            rule.policy = policy
+            let report = try TokenAudit.run(set, rules: [rule])
+            let r = try #require(report.results.first)
+            #expect(report.results.count == 1 && r.passes && r.suggestion == nil && report.passes, "\(policy)")
+            #expect(abs((r.measurement?.ratio ?? 0) - 1.4681) < 1e-4, "\(String(describing: r.measurement))")
+            #expect(r.target.basis.hasPrefix("WCAG 2.2 SC 1.4.3 and 1.4.11"), "\(r.target.basis)")
+            // The same pair as text fails.
+            rule.role = .text
+            #expect(try TokenAudit.run(set, rules: [rule]).results.first?.passes == false, "\(policy)")
+        }
+    }
+
     @Test("a value shared by modes or aliases gets a suggestion that breaks none of them")
     func sharedValues() throws {
         func audit(_ css: String, _ rules: [PairRule]) throws -> TokenAuditReport {

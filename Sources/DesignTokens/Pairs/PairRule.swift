@@ -14,6 +14,9 @@ public enum PairRole: String, Sendable, CaseIterable {
     case icon
     /// Other non-text UI: borders, focus rings, chart marks (SC 1.4.11: 3:1).
     case nonText = "non-text"
+    /// Text and parts of inactive (disabled) components: SC 1.4.3 and 1.4.11 set them no
+    /// minimum, so the pair is measured and listed but never fails (nor gets a suggestion).
+    case disabled
 }
 
 /// The rule set pairs are judged by.
@@ -89,6 +92,9 @@ public struct PairRule: Sendable {
             return ContrastTarget.apple(role: .icon, policy: p, text: nil)
         case .nonText:
             return ContrastTarget.apple(role: .nonText, policy: p, text: nil)
+        case .disabled:
+            let basis = "WCAG 2.2 SC 1.4.3 and 1.4.11: text and parts of an inactive user-interface component have no contrast requirement; measured, never failing"
+            return p == .apca ? ContrastTarget.apcaLc(0, basis: basis) : ContrastTarget.ratio(1, basis: basis)
         }
     }
 }
