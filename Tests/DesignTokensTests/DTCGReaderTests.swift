@@ -186,6 +186,9 @@ import Testing
         ##"{"colorSpace": "srgb", "components": [1, 0]}"##,
         ##"{"colorSpace": "srgb", "components": [1, "x", 0]}"##,
         ##"{"colorSpace": "srgb", "components": [1, 0, 0], "alpha": "half"}"##,
+        // A hostile pass: -5 was read as transparent and 7 as opaque.
+        ##"{"colorSpace": "srgb", "components": [1, 0, 0], "alpha": -5}"##,
+        ##"{"colorSpace": "srgb", "components": [1, 0, 0], "alpha": 7}"##,
         ##"{"r": 1}"##,
         "12",
         "true",

@@ -119,11 +119,36 @@ import Testing
         #expect(bg.location(in: "dark").line == 12)
     }
 
+    /// A hostile pass: two modes of one collection named 'light' were one mode, the last one's
+    /// values winning, so the failing default mode was never audited and the audit passed.
+    @Test("two modes of one collection with one name stay two modes, the later named with its id")
+    func duplicateModeNames() throws {
+        let json = ##"{"meta": {"variableCollections": {"C": {"name": "col", "defaultModeId": "m1", "modes": [{"modeId": "m1", "name": "light"}, {"modeId": "m2", "name": "light"}]}}, "variables": {"V1": {"name": "fg", "variableCollectionId": "C", "valuesByMode": {"m1": {"r": 1, "g": 1, "b": 1, "a": 1}, "m2": {"r": 0, "g": 0, "b": 0, "a": 1}}}, "V2": {"name": "bg", "variableCollectionId": "C", "valuesByMode": {"m1": {"r": 1, "g": 1, "b": 1, "a": 1}, "m2": {"r": 1, "g": 1, "b": 1, "a": 1}}}}}}"##
+        let set = try FigmaVariablesReader.read(TokenFixtures.text(json, name: "f.json"))
+        #expect(set.modes == ["light", "light (m2)"])
+        #expect(set.notes.contains("collection 'col' has two modes named 'light': the one with id 'm2' is the mode 'light (m2)'"), "\(set.notes)")
+        let rule = PairRule(foreground: try TokenPattern("fg"), background: try TokenPattern("bg"), source: "rules[0]")
+        let report = try TokenAudit.run(set, rules: [rule])
+        #expect(report.results.count == 2 && !report.passes)
+        #expect(report.results.first { $0.mode == "light" }?.passes == false)
+        #expect(report.results.first { $0.mode == "light (m2)" }?.passes == true)
+    }
+
     @Test("malformed answers are TokenErrors naming the file, variable and line", arguments: [
         (##"{"meta": {"variableCollections": {}, "variables": {"V:1": {"name": "x", "variableCollectionId": "nope", "valuesByMode": {}}}}}"##, "not in meta.variableCollections"),
         ("{\"meta\": {\"variableCollections\": {\"C\": {\"name\": \"c\", \"modes\": [{\"modeId\": \"m\", \"name\": \"d\"}]}},\n \"variables\": {\"V\": {\"name\": \"x\", \"variableCollectionId\": \"C\", \"valuesByMode\": {\"m\": {\"r\": \"red\"}}}}}}", "r\", \"g\", \"b\""),
         (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V": {"name": "x", "variableCollectionId": "C", "valuesByMode": {}}}}}"##, "no value for mode 'd'"),
         (##"{"status": 200}"##, "not a Figma variables answer"),
+        // A hostile pass: components outside 0 to 1 were gamut-mapped or clamped and measured.
+        (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V": {"name": "x", "variableCollectionId": "C", "valuesByMode": {"m": {"r": 2, "g": -1, "b": 0.5, "a": 1}}}}}}"##,
+         "in mode 'd', COLOR member 'r' is 2, outside 0 to 1"),
+        (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V": {"name": "x", "variableCollectionId": "C", "valuesByMode": {"m": {"r": 0.5, "g": 0.5, "b": 0.5, "a": -1}}}}}}"##,
+         "COLOR member 'a' is -1, outside 0 to 1"),
+        (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V": {"name": "x", "variableCollectionId": "C", "valuesByMode": {"m": {"r": 1e308, "g": 0, "b": 0}}}}}}"##,
+         "COLOR member 'r' is 1e+308, outside 0 to 1"),
+        // Two variables of one collection with one name.
+        (##"{"meta": {"variableCollections": {"C": {"name": "c", "modes": [{"modeId": "m", "name": "d"}]}}, "variables": {"V1": {"name": "x", "variableCollectionId": "C", "valuesByMode": {"m": {"r": 1, "g": 1, "b": 1}}}, "V2": {"name": "x", "variableCollectionId": "C", "valuesByMode": {"m": {"r": 0, "g": 0, "b": 0}}}}}}"##,
+         "variables 'V1' and 'V2' of collection 'c' are both named 'x'"),
     ])
     func errors(json: String, reason: String) throws {
         let error = try #require(tokenError { () throws(TokenError) in try FigmaVariablesReader.read(TokenFixtures.text(json, name: "f.json")) })

@@ -242,7 +242,11 @@ public enum DTCGReader: TokenFormatReader {
         var alpha = ""
         if let a = object["alpha"] {
             switch a {
-            case .number(let d): alpha = " / " + TokenSyntax.number(d)
+            case .number(let d):
+                // DTCG Color Module 2025.10: alpha is 0 to 1 (a hostile pass: -5 was read as
+                // transparent, 7 as opaque, silently).
+                guard d >= 0 && d <= 1 else { throw fail("'alpha' must be a number from 0 to 1, not \(TokenSyntax.number(d))") }
+                alpha = " / " + TokenSyntax.number(d)
             case .string(let s) where s.lowercased() == "none": alpha = " / none"
             default: throw fail("'alpha' must be a number from 0 to 1, not a \(a.typeName)")
             }

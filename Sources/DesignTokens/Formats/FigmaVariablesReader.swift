@@ -89,7 +89,16 @@ public enum FigmaVariablesReader: TokenFormatReader {
                     guard case .string(let id)? = mode["modeId"], case .string(let modeName)? = mode["name"] else {
                         throw fail(at + ["modes"], "a mode needs 'modeId' and 'name'")
                     }
-                    modes.append((id, modeName))
+                    // Modes go by name, so two of one collection with one name would be one mode,
+                    // the last one's values winning (a hostile pass: a failing default mode was
+                    // never audited). The later is named with its id too.
+                    if modes.contains(where: { $0.name == modeName }) {
+                        let unique = "\(modeName) (\(id))"
+                        notes.append("collection '\(name)' has two modes named '\(modeName)': the one with id '\(id)' is the mode '\(unique)'")
+                        modes.append((id, unique))
+                    } else {
+                        modes.append((id, modeName))
+                    }
                 }
                 guard !modes.isEmpty else { throw fail(at + ["modes"], "collection '\(name)' has no modes") }
                 var defaultModeId = modes[0].id
@@ -124,9 +133,20 @@ public enum FigmaVariablesReader: TokenFormatReader {
             }
         }
 
-        // Paths: names, made unique.
+        // Paths: names, made unique. Within one collection Figma keeps names unique; two there
+        // could not be told apart by any rule (a hostile pass: both became 'col/fg', and the note
+        // spoke of another collection).
         var byName: [String: [Int]] = [:]
-        for (i, v) in variables.enumerated() { byName[v.name, default: []].append(i) }
+        var inCollection: [String: Int] = [:]
+        for (i, v) in variables.enumerated() {
+            byName[v.name, default: []].append(i)
+            let key = "\(v.collection)\u{0}\(v.name)"
+            if let j = inCollection[key] {
+                throw TokenError(file: v.document.name, path: v.name, location: v.document.location(v.jsonPath),
+                                 reason: "variables '\(variables[j].id)' and '\(v.id)' of collection '\(collections[v.collection].name)' are both named '\(v.name)'; Figma keeps a collection's variable names unique, so one of them is not from Figma as it answers")
+            }
+            inCollection[key] = i
+        }
         var paths = variables.map(\.name)
         var renamed: [String] = []
         for (name, indices) in byName where indices.count > 1 {
@@ -181,8 +201,8 @@ public enum FigmaVariablesReader: TokenFormatReader {
                     throw TokenError(file: v.document.name, path: path, location: v.document.location(at + ["valuesByMode"]),
                                      reason: "no value for mode '\(c.modes.first { $0.id == modeId }?.name ?? modeId)' of collection '\(c.name)'")
                 }
-                return try convert(json, type: v.type, path: path, document: v.document, jsonPath: at + ["valuesByMode", modeId],
-                                   pathById: pathById, missing: &missing)
+                return try convert(json, type: v.type, path: path, mode: c.modes.first { $0.id == modeId }?.name ?? modeId,
+                                   document: v.document, jsonPath: at + ["valuesByMode", modeId], pathById: pathById, missing: &missing)
             }
             let location = v.document.location(at)
             try table.set(path, mode: nil, value: try value(c.defaultModeId), at: location, type: kind)
@@ -200,7 +220,7 @@ public enum FigmaVariablesReader: TokenFormatReader {
         return try table.tokenSet(format: format, files: documents, auditing: audited)
     }
 
-    private static func convert(_ json: JSON, type: String, path: String, document: JSONTokenDocument, jsonPath: [String],
+    private static func convert(_ json: JSON, type: String, path: String, mode: String, document: JSONTokenDocument, jsonPath: [String],
                                 pathById: [String: String], missing: inout Set<String>) throws(TokenError) -> TokenValue {
         func fail(_ reason: String) -> TokenError {
             TokenError(file: document.name, path: path, location: document.location(jsonPath), reason: reason)
@@ -216,7 +236,15 @@ public enum FigmaVariablesReader: TokenFormatReader {
         guard case .object(let rgba) = json, let r = number(rgba["r"]), let g = number(rgba["g"]), let b = number(rgba["b"]) else {
             throw fail("a COLOR value is {\"r\", \"g\", \"b\", \"a\"} with numbers from 0 to 1, or a VARIABLE_ALIAS")
         }
+        if rgba["a"] != nil && number(rgba["a"]) == nil {
+            throw fail("a COLOR value is {\"r\", \"g\", \"b\", \"a\"} with numbers from 0 to 1, or a VARIABLE_ALIAS; its 'a' is a \(rgba["a"]!.typeName)")
+        }
         let a = number(rgba["a"]) ?? 1
+        // Figma's components are 0 to 1 (a hostile pass: r 2 was gamut-mapped and measured, a -1
+        // read as transparent, a 5 as opaque, silently).
+        for (member, v) in [("r", r), ("g", g), ("b", b), ("a", a)] where !(v >= 0 && v <= 1) {
+            throw fail("in mode '\(mode)', COLOR member '\(member)' is \(v.magnitude < 1e6 ? TokenSyntax.number(v) : String(describing: v)), outside 0 to 1 (Figma's color components are 0 to 1)")
+        }
         let channels = [r, g, b].map(TokenSyntax.number).joined(separator: " ")
         return .css("color(srgb \(channels) / \(TokenSyntax.number(a)))")
     }
