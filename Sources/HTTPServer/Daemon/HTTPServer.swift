@@ -29,7 +29,8 @@ import Darwin
 /// restarted (make a new one). ``stop()`` is also called on deinit.
 ///
 /// Limits (see ``ServerConfiguration``): body size (413), connections in all and per client IP
-/// (503 and 429, answered; libmicrohttpd closes connections past a further headroom), header
+/// (503 and 429, answered; past a further headroom libmicrohttpd stops accepting, or resets
+/// that IP's new connections), header
 /// size (431, answered by libmicrohttpd as a small HTML page), query arguments (414, more than
 /// ``maxQueryArguments``, or more than ``maxQueryParts`` parts), idle connections and slow requests (closed without an answer). HTTPS
 /// when a certificate and key are configured.

@@ -17,8 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytesByPath: [String: Int] = [:]
     /// Most simultaneous connections served. Up to ``limitHeadroom(_:)`` more are accepted only
     /// to be answered 503 problem details (with `Retry-After` and `Connection: close`); beyond
-    /// that libmicrohttpd closes new connections at once, without an answer
-    /// (`MHD_OPTION_CONNECTION_LIMIT` = limit + headroom).
+    /// that libmicrohttpd stops accepting, and new connections wait unanswered in the kernel's
+    /// listen queue until one closes (`MHD_OPTION_CONNECTION_LIMIT` = limit + headroom).
     public var connectionLimit: Int = 1024
     /// Most simultaneous connections from one IP address; 0 = unlimited. Connections over it get
     /// 429 problem details on their first request (with `Connection: close`); beyond
