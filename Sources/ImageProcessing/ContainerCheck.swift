@@ -80,6 +80,7 @@ struct ContainerCheck {
         var position = 8
         var index = 0
         var sawIDAT = false, sawPLTE = false, sawICC = false, interlaced = false
+        var colorType: UInt8 = 0
         var declaredFrames: Int?
         var frameControls = 0
         var textChunks = 0
@@ -122,6 +123,8 @@ struct ContainerCheck {
                 if max(width, height) > maxPNGSide {
                     throw .unsupported("the PNG header declares \(width) × \(height) pixels; PNG decoders (libpng) read at most \(maxPNGSide) pixels a side")
                 }
+                try checkIHDR(data, body: position + 8)
+                colorType = data[position + 17]
             }
             let body = position + 8
             var keep = true
@@ -141,8 +144,16 @@ struct ContainerCheck {
                 }
                 return result
             case Chunk.IDAT:
+                // PNG §11.2.2: a palette image (colour type 3) needs its PLTE before the data.
+                if colorType == 3 && !sawPLTE {
+                    throw fail("its header declares a palette image (colour type 3) but no PLTE chunk comes before its pixel data (PNG §11.2.2)")
+                }
                 sawIDAT = true
             case Chunk.PLTE:
+                // 1 to 256 RGB entries (PNG §11.2.2).
+                guard length % 3 == 0, length >= 3, length <= 768 else {
+                    throw fail("the PLTE chunk is \(length) bytes: a palette is 1 to 256 colors of 3 bytes each (PNG §11.2.2)")
+                }
                 sawPLTE = true
             case Chunk.zTXt:
                 keep = false  // compressed text: never inflated (libpng would, in full)
@@ -190,6 +201,30 @@ struct ContainerCheck {
             position = end
             index += 1
         }
+    }
+
+    /// IHDR's fields (PNG §11.2.1), each named when it is not one PNG allows: width and height
+    /// 1 to 2³¹ − 1, a colour type of 0, 2, 3, 4 or 6 with a bit depth it allows, compression and
+    /// filter method 0, interlace method 0 or 1 (libvips's loader had said only "could not read
+    /// its header", a hostile pass).
+    static func checkIHDR(_ data: [UInt8], body: Int) throws(ImageError) {
+        func fail(_ why: String) -> ImageError { .corrupt(.png, "its IHDR chunk is not valid: \(why) (PNG §11.2.1)") }
+        let (width, height) = (word(data, body), word(data, body + 4))
+        guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+            throw fail("it declares \(width) × \(height) pixels; each side is 1 to 2147483647")
+        }
+        let depth = data[body + 8], type = data[body + 9]
+        let depths: [UInt8: [UInt8]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        let names: [UInt8: String] = [0: "greyscale", 2: "truecolour (RGB)", 3: "indexed (palette)", 4: "greyscale with alpha", 6: "truecolour with alpha (RGBA)"]
+        guard let allowed = depths[type], let name = names[type] else {
+            throw fail("colour type \(type) is none of PNG's (0 greyscale, 2 RGB, 3 palette, 4 greyscale with alpha, 6 RGBA)")
+        }
+        guard allowed.contains(depth) else {
+            throw fail("bit depth \(depth) is not allowed for colour type \(type), \(name) (allowed: \(allowed.map(String.init).joined(separator: ", ")))")
+        }
+        guard data[body + 10] == 0 else { throw fail("compression method \(data[body + 10]) is not 0, the only one PNG defines") }
+        guard data[body + 11] == 0 else { throw fail("filter method \(data[body + 11]) is not 0, the only one PNG defines") }
+        guard data[body + 12] <= 1 else { throw fail("interlace method \(data[body + 12]) is neither 0 (none) nor 1 (Adam7)") }
     }
 
     /// The `iCCP` chunk's profile: a keyword, NUL, method 0, then a zlib stream that must

@@ -313,6 +313,31 @@ import Testing
             + chunk("IDAT", storedZlib(rows)) + chunk("IEND", [])
     }
 
+    /// A hostile pass: an IHDR with colour type 5, or bit depth 3 for RGB, or a palette image
+    /// without PLTE was a 400 saying only that the decoder "could not read its header"; each
+    /// field is now named.
+    @Test func invalidIHDRFieldsAreNamed() throws {
+        func png(depth: UInt8, type: UInt8, compression: UInt8 = 0, filter: UInt8 = 0, interlace: UInt8 = 0, palette: [UInt8]? = nil) -> [UInt8] {
+            var ihdr = [UInt8](repeating: 0, count: 13)
+            TestImages.put32(&ihdr, 0, 2)
+            TestImages.put32(&ihdr, 4, 2)
+            (ihdr[8], ihdr[9], ihdr[10], ihdr[11], ihdr[12]) = (depth, type, compression, filter, interlace)
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Self.chunk("IHDR", ihdr) + (palette.map { Self.chunk("PLTE", $0) } ?? [])
+                + Self.chunk("IDAT", Self.storedZlib([0, 0, 0, 0, 0, 0])) + Self.chunk("IEND", [])
+        }
+        func message(_ bytes: [UInt8]) -> String {
+            do { _ = try ImageFile.open(bytes, format: .png, maxPixels: 100); return "opened" } catch { return error.message }
+        }
+        #expect(message(png(depth: 8, type: 5)) == "the PNG data is truncated or corrupt: its IHDR chunk is not valid: colour type 5 is none of PNG's (0 greyscale, 2 RGB, 3 palette, 4 greyscale with alpha, 6 RGBA) (PNG §11.2.1)")
+        #expect(message(png(depth: 3, type: 2)) == "the PNG data is truncated or corrupt: its IHDR chunk is not valid: bit depth 3 is not allowed for colour type 2, truecolour (RGB) (allowed: 8, 16) (PNG §11.2.1)")
+        #expect(message(png(depth: 8, type: 0, compression: 1)) == "the PNG data is truncated or corrupt: its IHDR chunk is not valid: compression method 1 is not 0, the only one PNG defines (PNG §11.2.1)")
+        #expect(message(png(depth: 8, type: 0, interlace: 2)) == "the PNG data is truncated or corrupt: its IHDR chunk is not valid: interlace method 2 is neither 0 (none) nor 1 (Adam7) (PNG §11.2.1)")
+        #expect(message(png(depth: 1, type: 3)) == "the PNG data is truncated or corrupt: its header declares a palette image (colour type 3) but no PLTE chunk comes before its pixel data (PNG §11.2.2)")
+        #expect(message(png(depth: 1, type: 3, palette: [0, 0, 0, 255])) == "the PNG data is truncated or corrupt: the PLTE chunk is 4 bytes: a palette is 1 to 256 colors of 3 bytes each (PNG §11.2.2)")
+        // The valid forms of the same still open.
+        #expect(message(png(depth: 1, type: 3, palette: [0, 0, 0, 255, 255, 255])) == "opened")
+    }
+
     /// A second hostile pass: a palette PNG whose pixels use an index past its PLTE was decoded
     /// with those pixels black and measured (PNG §11.2.2 calls it an error). The indices are now
     /// checked after each row's filter is undone; padding bits after a row's last pixel are not
