@@ -120,6 +120,21 @@ import Testing
         #expect(number["detail"]?.string?.hasPrefix("'/\(String(repeating: "k", count: 64))…' (a name of 400000 characters, shortened): number 1e400 is outside the double range") == true, "\(number)")
     }
 
+    /// A hostile pass: form fields sent as curl -d sends them got "invalid literal: expected
+    /// false at byte 0"; the detail now says they are form fields and what to send. JSON sent as
+    /// form data (curl -d '{…}') is still read.
+    @Test func formFieldsAreNamedAsSuch() throws {
+        let form = expectProblem(try Self.live.request("POST", "/v1/contrast", body: "foreground=%23000&background=white",
+                                                       headers: ["Content-Type": "application/x-www-form-urlencoded"]), 400, kind: "malformed-json")
+        #expect(form["detail"]?.string?.hasPrefix("request body is not valid JSON: it looks like form fields (name=value&…), as curl -d sends them") == true, "\(form)")
+        let json = try Self.live.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "white"}"##,
+                                         headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(json.status == 200)
+        let broken = expectProblem(try Self.live.request("POST", "/v1/contrast", body: ##"{"foreground": "#000","##,
+                                                         headers: ["Content-Type": "application/x-www-form-urlencoded"]), 400, kind: "malformed-json")
+        #expect(broken["detail"]?.string?.contains("form fields") == false, "\(broken)")
+    }
+
     /// Cut by Unicode scalars, not by Characters: one Character can hold any number of them.
     @Test func clientTextCountsScalars() {
         let bomb = "a" + String(repeating: "\u{301}", count: 10_000)

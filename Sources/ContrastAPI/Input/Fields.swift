@@ -169,6 +169,14 @@ public struct Fields: Sendable {
             let path = FieldPath.body(error.pointer)
             throw Problem.invalidField(path, "\(path.display): \(error.reason) (at most ±1.7976931348623157e308)")
         } catch {
+            // Form fields (`curl -d 'foreground=%23000&background=white'`) are not JSON: say what
+            // to send instead (a hostile pass got only "invalid literal at byte 0").
+            let body = request.body
+            if request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+               let first = body.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["),
+               body.prefix(256).contains(UInt8(ascii: "=")) {
+                throw Problem.malformedJSON("request body is not valid JSON: it looks like form fields (name=value&…), as curl -d sends them; send a JSON object ('{\"foreground\": \"#000\", \"background\": \"white\"}') with -H 'content-type: application/json', or the fields as query parameters of the GET form where there is one")
+            }
             throw Problem.malformedJSON("request body is not valid JSON: \(error.description)")
         }
         guard case .object(var o) = json else {
