@@ -55,6 +55,21 @@ import Testing
         #expect(set["Palette.gray.800"]?.location.text == "spectrum/palette/dark.json:114:7")
     }
 
+    /// Two themes with one name were one mode whose later sets won, so a failing theme was never
+    /// audited (the same fault a hostile pass found in Figma's variables). The later is named with
+    /// its id, and both are audited.
+    @Test("two themes with one name stay two modes, the later named with its id")
+    func duplicateThemeNames() throws {
+        let single = ##"{"a": {"fg": {"value": "#ffffff", "type": "color"}, "bg": {"value": "#ffffff", "type": "color"}}, "b": {"fg": {"value": "#000000", "type": "color"}, "bg": {"value": "#ffffff", "type": "color"}}, "$themes": [{"id": "t1", "name": "light", "selectedTokenSets": {"a": "enabled"}}, {"id": "t2", "name": "light", "selectedTokenSets": {"b": "enabled"}}]}"##
+        let set = try TokensStudioReader.read(TokenFixtures.text(single, name: "tokens.json"))
+        #expect(set.modes == ["light", "light (t2)"])
+        #expect(set.notes.contains { $0.hasPrefix("two themes are named 'light': the one at tokens.json") && $0.hasSuffix("is the mode 'light (t2)'") }, "\(set.notes)")
+        let rule = PairRule(foreground: try TokenPattern("fg"), background: try TokenPattern("bg"), source: "rules[0]")
+        let report = try TokenAudit.run(set, rules: [rule])
+        #expect(report.results.first { $0.mode == "light" }?.passes == false && report.results.first { $0.mode == "light (t2)" }?.passes == true)
+        #expect(!report.passes)
+    }
+
     @Test("single-file export: sets are top-level keys, theme groups combine into modes, `source` sets count")
     func singleFile() throws {
         let text = """

@@ -122,7 +122,19 @@ public enum TokensStudioReader: TokenFormatReader {
                 }
                 var group: String? = nil
                 if case .string(let g)? = theme["group"] { group = g }
-                themes.append(Theme(name: name, group: group, sets: used, location: location))
+                // Themes are modes by name: two of one group with one name would be one mode,
+                // the later's values winning (a hostile pass found it so in Figma's variables:
+                // a failing mode never audited). The later is named with its id (or position).
+                var unique = name
+                if themes.contains(where: { $0.name == name && $0.group == group }) {
+                    var id = String(i + 1)
+                    if case .string(let given)? = theme["id"], !given.isEmpty { id = given }
+                    unique = "\(name) (\(id))"
+                    var n = 2
+                    while themes.contains(where: { $0.name == unique && $0.group == group }) { unique = "\(name) (\(id)-\(n))"; n += 1 }
+                    notes.append("two themes\(group.map { " of group '\($0)'" } ?? "") are named '\(name)': the one at \(location.file) line \(location.line) is the mode '\(unique)'")
+                }
+                themes.append(Theme(name: unique, group: group, sets: used, location: location))
             }
         }
 
