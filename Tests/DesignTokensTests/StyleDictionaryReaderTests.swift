@@ -44,10 +44,30 @@ import Testing
         #expect(set["black"]?.base == .css("rgb(0, 0, 0)"))  // "private": true, still a token
     }
 
-    @Test("material export: `{color.x.value}` references name the token `color.x`; no modes (suffixes are names)")
+    /// The export writes each role three times: `md_sys_color_primary` (an alias to the light
+    /// one), `md_sys_color_primary_light` and `_dark`. A new user's pass (and SOURCES.md: "modes:
+    /// light and dark, by key suffix") found them audited as one mode, `default`, each pair per
+    /// suffix and the dark variants of Material's other pairs never; now the 28 names with both
+    /// suffixes are one token in modes light and dark, and patterns see only those names.
+    @Test("material export: `{color.x.value}` references name the token `color.x`; _light/_dark key suffixes are modes")
     func materialExport() throws {
         let set = try StyleDictionaryReader.read(TokenFixtures.materialStyleDictionary())
-        #expect(set.modes.isEmpty)
+        #expect(set.modes == ["light", "dark"])
+        #expect(set.modeVariants.count == 56)
+        let primary = try #require(set["color.md_sys_color_primary"])
+        #expect(primary.base == .alias("color.md_sys_color_primary_light"))
+        #expect(primary.modes == ["light": .alias("color.md_sys_color_primary_light"), "dark": .alias("color.md_sys_color_primary_dark")])
+        #expect(set.notes.contains { $0.hasPrefix("28 token names are written with _light and _dark suffixes, read as one token in modes light and dark") }, "\(set.notes)")
+        // Material's pairs, each role in each mode once: inverse-primary on inverse-surface in dark too.
+        let report = try TokenAudit.run(set, rules: PairPreset.material3.rules)
+        let inverse = report.results.filter { $0.foregroundPath == "color.md_sys_color_inverse-primary" && $0.backgroundPath == "color.md_sys_color_inverse-surface" }
+        #expect(inverse.map { $0.mode ?? "" }.sorted() == ["dark", "light"], "\(inverse.map { $0.mode ?? "" })")
+        #expect(!report.results.contains { $0.foregroundPath.hasSuffix("_light") || $0.foregroundPath.hasSuffix("_dark") })
+        let onPrimaryDark = try #require(report.results.first { $0.mode == "dark" && $0.foregroundPath == "color.md_sys_color_on-primary" && $0.backgroundPath == "color.md_sys_color_primary" })
+        #expect(onPrimaryDark.foreground?.css == "#381e72ff" && onPrimaryDark.background?.css == "#d0bcffff", "\(String(describing: onPrimaryDark.foreground?.css)) on \(String(describing: onPrimaryDark.background?.css))")
+        // A rule naming a suffixed token exactly still reaches it.
+        let exact = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("color.md_sys_color_on-primary_dark"), background: try TokenPattern("color.md_sys_color_primary_dark"), source: "rules[0]")])
+        #expect(exact.results.count == 2 && exact.results.allSatisfy { $0.foreground?.css == "#381e72ff" })
         #expect(set.tokens.count == 164)
         let onPrimary = try #require(set["color.md_sys_color_on-primary_light"])
         #expect(onPrimary.base == .alias("color.md_ref_palette_primary100"))

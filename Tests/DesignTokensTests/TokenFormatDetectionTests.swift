@@ -32,7 +32,7 @@ import Testing
         Case(name: "style-dictionary/adobe-spectrum-sets", load: TokenFixtures.spectrumStyleDictionary, format: .styleDictionary,
              modes: ["light", "dark", "wireframe"], tokens: 636, colorTokens: 626),  // 5 opacity, 4 drop-shadow, overlay-opacity (sets of opacities)
         Case(name: "style-dictionary/material-tokens-sd", load: TokenFixtures.materialStyleDictionary, format: .styleDictionary,
-             modes: [], tokens: 164, colorTokens: 164),
+             modes: ["light", "dark"], tokens: 164, colorTokens: 164),  // 28 names with _light and _dark are modes
     ]
 
     @Test("every real JSON case is detected, read in its format, with its modes and token counts", arguments: cases)

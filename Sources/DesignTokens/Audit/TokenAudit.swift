@@ -782,7 +782,7 @@ public enum TokenAudit {
         // Token paths sorted, for prefix ranges.
         let paths = set.tokens.map(\.path).sorted()
         let colorPaths = paths.filter { p in
-            guard let t = resolver.token(p), !t.isComponentText else { return false }
+            guard !set.modeVariants.contains(p), let t = resolver.token(p), !t.isComponentText else { return false }
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
             return values.contains { if case .other = $0 { return false } else { return true } }
         }

@@ -18,7 +18,12 @@ import JSONValue
 /// - Modes: each key of a `sets` object is a mode of that token (nested `sets` are modes named
 ///   `outer/inner`); a token without `sets` has only a base, and may still depend on the mode
 ///   through what it references (resolution follows each hop in the mode). `TokenFile.mode`
-///   makes a whole file one mode. Mode suffixes in names (`…_light`) are names, not modes.
+///   makes a whole file one mode. In files without either, keys ending in `_light` and `_dark`
+///   (Material's Style Dictionary export: `md_sys_color_primary_light`, `…_dark`) are one token
+///   in two modes: where both suffixes of a name are present, the name without them gets modes
+///   `light` and `dark` aliasing each (it keeps its own value, if it has one, as its base), and
+///   the suffixed tokens stay reachable by aliases and by rules naming them exactly, not by
+///   patterns (`TokenSet.modeVariants`).
 /// - Several files share one namespace; a later definition of a path replaces an earlier one
 ///   (named in a note, as Style Dictionary warns of collisions).
 public enum StyleDictionaryReader: TokenFormatReader {
@@ -55,7 +60,41 @@ public enum StyleDictionaryReader: TokenFormatReader {
         if !embedded.isEmpty {
             table.notes.append("references inside other text are kept as written and are not colors: \(TokenSyntax.sample(embedded))")
         }
-        return try table.tokenSet(format: format, files: documents)
+        let variants = table.modes.isEmpty ? try foldSuffixModes(&table) : []
+        var set = try table.tokenSet(format: format, files: documents)
+        set.modeVariants = variants
+        return set
+    }
+
+    /// The mode suffixes a key may end in, and their modes.
+    static let modeSuffixes = [("_light", "light"), ("_dark", "dark")]
+
+    /// Folds `name_light` and `name_dark` into `name` in modes `light` and `dark` (aliases to
+    /// each) where both are present; returns the suffixed paths, or none when no name has both.
+    static func foldSuffixModes(_ table: inout TokenTable) throws(TokenError) -> Set<String> {
+        var stems: [String: [String: DesignToken]] = [:]
+        var order: [String] = []
+        for token in table.tokens {
+            for (suffix, mode) in modeSuffixes where token.path.hasSuffix(suffix) && token.path.count > suffix.count {
+                let stem = String(token.path.dropLast(suffix.count))
+                guard !stem.hasSuffix("."), token.base != nil else { continue }
+                if stems[stem] == nil { order.append(stem) }
+                stems[stem, default: [:]][mode] = token
+            }
+        }
+        let folded = order.filter { stems[$0]?.count == modeSuffixes.count }
+        guard !folded.isEmpty else { return [] }
+        for (_, mode) in modeSuffixes { try table.declareMode(mode, at: nil) }
+        var variants = Set<String>()
+        for stem in folded {
+            for (_, mode) in modeSuffixes {
+                let variant = stems[stem]![mode]!
+                try table.set(stem, mode: mode, value: .alias(variant.path), at: variant.location, type: variant.type)
+                variants.insert(variant.path)
+            }
+        }
+        table.notes.append("\(folded.count) token name\(folded.count == 1 ? " is" : "s are") written with _light and _dark suffixes, read as one token in modes light and dark (\(TokenSyntax.sample(folded.map { $0 + "_light/_dark" }, limit: 3))); the suffixed tokens are reached by aliases and by rules that name them exactly")
+        return variants
     }
 
     private struct Reader {

@@ -158,6 +158,11 @@ public struct TokenSet: Sendable {
     /// Studio modifier it cannot compute: "its modifier's value '1e308' is beyond ±1,000,000 …"),
     /// said in the pair's error.
     public var unresolvedReasons: [String: String] = [:]
+    /// Tokens that are one mode's value of another (Style Dictionary's `_light` and `_dark` key
+    /// suffixes, folded into the token without them: `StyleDictionaryReader`): aliases and a
+    /// rule naming one exactly reach them; patterns do not, so that a pair is not audited once
+    /// per suffix in every mode.
+    public var modeVariants: Set<String> = []
 
     public init(format: TokenFormat, tokens: [DesignToken], modes: [String], notes: [String] = [],
                 bareHSLTriplets: Set<String> = [], colorSchemes: [String: CSSColorScheme] = [:]) {
