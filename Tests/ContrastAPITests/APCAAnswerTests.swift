@@ -78,6 +78,24 @@ struct APCAAnswerTests {
         #expect(abs(simulated["apcaY"]!.double! - Self.ys(rgba[0] / 255, rgba[1] / 255, rgba[2] / 255)) < 1e-12)
     }
 
+    /// The GET form of /v1/suggest could not ask for an APCA minimum (the object form's `lc` has
+    /// no query form); `target=Lc 60` and `target=4.5:1` state one as text, in the body too.
+    @Test func targetsAsTextStateAnAPCAMinimumInAQuery() throws {
+        let server = try LiveServer()
+        for q in ["Lc%2060", "Lc60", "lc:60", "LC%20%3A%2060"] {
+            let s = try server.request("GET", "/v1/suggest?foreground=%23999999&background=%23ffffff&target=\(q)")
+            #expect(s.status == 200 && s.json["target"]?["metric"] == "apca" && s.json["target"]?["minimum"]?.double == 60, "\(q): \(s.text.prefix(300))")
+            // The suggestion meets |Lc| 60 on white.
+            let best = try #require(s.json["best"]?["foreground"]?["hex"]?.string, "\(s.text.prefix(300))")
+            let c = try CSSColorParser.parse(best).converted(to: .srgb).coordinates
+            #expect(abs(APCA.lc(textY: APCA.screenLuminance(c), backgroundY: 1.0000001)) >= 60, "\(best)")
+        }
+        let ratio = try server.request("POST", "/v1/suggest", body: ##"{"foreground": "#999999", "background": "#ffffff", "target": "3:1"}"##)
+        #expect(ratio.json["target"]?["metric"] == "wcag2" && ratio.json["target"]?["minimum"]?.double == 3, "\(ratio.text.prefix(300))")
+        expectProblem(try server.request("GET", "/v1/suggest?foreground=%23999&background=white&target=Lc%20200"), 400, parameter: "target")
+        expectProblem(try server.request("GET", "/v1/suggest?foreground=%23999&background=white&target=30:1"), 400, parameter: "target")
+    }
+
     /// Every answer that carries an Lc (measured, or a minimum) names the APCA version once:
     /// `apca.version` in `/v1/contrast`, `version` in `/v1/apca/font`, `apcaVersion` elsewhere.
     @Test func everyAnswerWithAnLcNamesTheAPCAVersion() throws {

@@ -8,7 +8,8 @@ import JSONValue
 /// - a number: a WCAG ratio `1...21` (`4.5`);
 /// - a string: `"AA"` (4.5:1), `"AAA"` (7:1), `"AA-large"` (3:1), `"AAA-large"` (4.5:1),
 ///   `"non-text"` (3:1, SC 1.4.11), `"hig"` (7:1, HIG small text in custom colors), `"apca"`
-///   (Lc 75, APCA minimum for body text) — case-insensitive;
+///   (Lc 75, APCA minimum for body text) — case-insensitive; a ratio as text `"4.5:1"`, and an
+///   APCA minimum `"Lc 60"` (`"Lc60"`, `"lc:60"`; 0–108), the form a GET query can give;
 /// - an object `{"policy"?: "wcag" (default) | "hig" | "apca", "level"?: "AA" (default) |
 ///   "AAA", "textSize"?: "normal" (default) | "large" | "nonText", "fontSize"?, "fontSizeUnit"?:
 ///   "pt" (default) | "px", "fontWeight"?: 1–1000, "ratio"?: 1–21, "lc"?: 0–108}`. `ratio` and
@@ -37,6 +38,19 @@ enum TargetInput {
         return r
     }
 
+    /// An APCA minimum written `Lc 60`, `Lc60` or `lc:60` (|Lc| `0...108`, as the object form's
+    /// `lc`); nil when `s` is not of that form. Throws a 400 naming `path` out of range.
+    static func lcText(_ s: String, at path: FieldPath) throws(Problem) -> Double? {
+        guard s.count <= 32, s.lowercased().hasPrefix("lc") else { return nil }
+        var rest = s.dropFirst(2).drop { $0 == " " }
+        if rest.first == ":" { rest = rest.dropFirst().drop { $0 == " " } }
+        guard let lc = Fields.decimal(String(rest)) else { return nil }
+        guard lc.isFinite, (0...108).contains(lc) else {
+            throw Problem.invalidField(path, "\(path.display) as an APCA minimum must be between Lc 0 and Lc 108, got \(ClientText.quoted(s))")
+        }
+        return lc
+    }
+
     static func parse(_ value: JSON, at path: FieldPath, fromQuery: Bool) throws(Problem) -> ContrastTarget {
         switch value {
         case .number(let r):
@@ -46,6 +60,10 @@ enum TargetInput {
             return .ratio(r)
         case .string(let s):
             if fromQuery, let r = Fields.decimal(s) { return try parse(.number(r), at: path, fromQuery: false) }
+            // `4.5:1` and `Lc 60`: a ratio or an APCA minimum as text, the only way a GET query
+            // can state an APCA one (the object form's `lc` has no query form).
+            if let r = try ratioText(value, at: path) { return .ratio(r) }
+            if let lc = try lcText(s, at: path) { return .apcaLc(lc) }
             switch s.lowercased().replacingOccurrences(of: "_", with: "-") {
             case "aa": return .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text")
             case "aaa": return .ratio(WCAG.aaaNormalText, basis: "WCAG 2.2 SC 1.4.6 AAA, normal text")
