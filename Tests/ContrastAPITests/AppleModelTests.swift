@@ -339,6 +339,37 @@ struct AppleModelTests {
         #expect(context(single["contexts"], "light")?["backgrounds"]?.array?.count == 1)
     }
 
+    /// A hostile pass: a system color name or `light-dark()` as `labelColor` resolved in light,
+    /// standard contrast, in every context: `label` in dark was black on black (1:1), and
+    /// `systemBlue` under increased contrast the standard blue. Each context resolves its own.
+    @Test func customLabelColorsResolveInEachContext() {
+        let dark = ok(call("GET", "/v1/labels?labelColor=label&appearance=dark&level=base&contrast=standard"))
+        let base = context(dark["contexts"], "dark-base")?["custom"]?["base"]
+        #expect(base?["hex"] == "#ffffff", "\(String(describing: base))")
+        let label = find(context(dark["contexts"], "dark-base")?["custom"]?["labels"], "level", "label")
+        #expect(abs((find(label?["on"], "background", "systemBackground")?["ratio"]?.double ?? 0) - 21) < 1e-9)
+        // systemBlue in each context is the catalog's systemBlue there.
+        let blue = ok(call("GET", "/v1/labels?labelColor=systemBlue&appearance=light&level=base"))
+        let catalog = ok(call("GET", "/v1/system-colors?name=systemBlue&appearance=light&level=base"))
+        for ctx in blue["contexts"]?.array ?? [] {
+            let name = ctx["context"]?["id"]?.string ?? ""
+            let expected = context(catalog["colors"]?.array?.first?["values"], name)?["value"]?["hex"]
+            #expect(expected != nil && ctx["custom"]?["base"]?["hex"] == expected, "\(name): \(String(describing: ctx["custom"]?["base"]?["hex"])) against \(String(describing: expected))")
+        }
+        #expect(Set((blue["contexts"]?.array ?? []).compactMap { $0["custom"]?["base"]?["hex"]?.string }).count == 2, "standard and increased contrast differ")
+        // light-dark() takes the context's side.
+        let ld = ok(call("GET", "/v1/labels?labelColor=light-dark(%23000,%23fff)&appearance=dark&level=base&contrast=standard"))
+        #expect(context(ld["contexts"], "dark-base")?["custom"]?["base"]?["hex"] == "#ffffff")
+        // The same in /v1/materials: content=systemBackground is white behind the light
+        // material and black behind the dark one.
+        let m = ok(call("GET", "/v1/materials?material=thin&content=systemBackground"))
+        let appearances = m["materials"]?.array?.first?["appearances"]?.array ?? []
+        for (appearance, hex) in [("light", "#ffffff"), ("dark", "#000000")] {
+            let modes = appearances.first { $0["appearance"] == .string(appearance) }?["modes"]?.array ?? []
+            #expect(!modes.isEmpty && modes.allSatisfy { $0["contentHex"] == .string(hex) }, "\(appearance): \(modes.map { $0["contentHex"] })")
+        }
+    }
+
     @Test func materialsAreApproximateWithTheQuaternaryWarning() {
         let j = ok(call("GET", "/v1/materials?appearance=light"))
         #expect(j["approximate"] == true && j["confidence"] == "low")

@@ -869,6 +869,11 @@ struct PaletteTests {
         #expect(!entries.contains { $0.path.unicodeScalars.contains { $0.properties.generalCategory == .format } })
         // CSV: a formula start after leading spaces is neutralised too.
         #expect(MatrixEndpoint.csvField(" =x") == "' =x" && MatrixEndpoint.csvField("a=b") == "a=b")
+        // A leading line feed before `=` too (a hostile pass), which then needs quoting; quotes
+        // are doubled (RFC 4180 §2), once per name (256 names of 100 quotes had taken 16 s).
+        #expect(MatrixEndpoint.csvField("\n=x") == "\"'\n=x\"")
+        #expect(MatrixEndpoint.csvField(#"a"b""c"#) == #""a""b""""c""#)
+        #expect(MatrixEndpoint.csvField("é,\"ü") == "\"é,\"\"ü\"")
     }
 
     // MARK: Audit hook

@@ -30,9 +30,14 @@ struct LabelsEndpoint {
         let contexts = try f.appleContextFilter(generation: generation)
         let backgroundText = try f.string("background", maxLength: maxColorLength)
         if let backgroundText { _ = try resolveColor(backgroundText, at: f.field("background"), context: .default) }
-        let custom = try f.color("labelColor", context: .default)
-        let customDark = try f.color("darkLabelColor", context: .default)
-        if customDark != nil && custom == nil {
+        // Custom bases are read once to validate them, then resolved in each context: a system
+        // color name (`label`, `systemBlue`) or `light-dark()` takes that context's value (a
+        // hostile pass: `label` in dark was black on black, 1:1, resolved in light).
+        let customText = try f.string("labelColor", maxLength: maxColorLength)
+        let customDarkText = try f.string("darkLabelColor", maxLength: maxColorLength)
+        if let customText { _ = try resolveColor(customText, at: f.field("labelColor"), context: .default) }
+        if let customDarkText { _ = try resolveColor(customDarkText, at: f.field("darkLabelColor"), context: .default) }
+        if customDarkText != nil && customText == nil {
             throw Problem.contradictory(f.field("darkLabelColor"), f.field("labelColor"),
                                         "\(f.field("darkLabelColor").display) overrides \(f.field("labelColor").display) in dark appearance; give \(f.field("labelColor").display) too")
         }
@@ -53,7 +58,10 @@ struct LabelsEndpoint {
             }
             var labels: [JSON] = []
             var customLabels: [JSON] = []
-            let customBase = context.appearance == .dark ? (customDark ?? custom) : custom
+            let customField = context.appearance == .dark && customDarkText != nil ? "darkLabelColor" : "labelColor"
+            let customBase = try (customField == "darkLabelColor" ? customDarkText : customText).map { (text: String) throws(Problem) -> ResolvedColor in
+                try resolveColor(text, at: f.field(customField), context: context)
+            }
             for name in AppleCompositing.labelNames {
                 guard let r = data.catalog.resolve(name, in: context) else { continue }
                 let rows = surfaces.map { s in (s.name, s.srgb, AppleCompositing.measure(r.value.displayColor, on: s.srgb)) }

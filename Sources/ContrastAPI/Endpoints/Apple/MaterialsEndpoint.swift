@@ -42,7 +42,8 @@ struct MaterialsEndpoint {
         // small requests 30 ms); it is kept once made (at most 7 × 3 × generations answers).
         let key = content == nil ? "\(kind.map { "\($0)" } ?? "*")|\(appearances.map(\.rawValue))|\(generation.rawValue)" : nil
         if let key, let kept = Self.grayAnswers.withLock({ $0[key] }) { return kept }
-        let answer = try build(data: data, kind: kind, appearances: appearances, generation: generation, content: content)
+        let answer = try build(data: data, kind: kind, appearances: appearances, generation: generation, content: content,
+                               contentPath: f.field("content"))
         if let key { Self.grayAnswers.withLock { $0[key] = answer } }
         return answer
     }
@@ -51,8 +52,7 @@ struct MaterialsEndpoint {
     static let grayAnswers = Mutex<[String: JSON]>([:])
 
     static func build(data: AppleData, kind: AppleMaterialKind?, appearances: [AppleAppearance], generation: AppleCatalogGeneration,
-                      content: ResolvedColor?) throws(Problem) -> JSON {
-        let contents = content.map { [$0.display.srgb] } ?? AppleMaterials.grayContent
+                      content: ResolvedColor?, contentPath: FieldPath = .query("content")) throws(Problem) -> JSON {
         let quaternaryWarning = data.materialNotes["quaternaryWarning"].flatMap(AppleData.stringValue)
             ?? "HIG Materials: avoid quaternaryLabel on thin and ultraThin materials."
 
@@ -66,6 +66,17 @@ struct MaterialsEndpoint {
                     let context = AppleColorContext(appearance: appearance, level: .base,
                                                     contrast: mode == .increaseContrast ? .increased : .standard,
                                                     generation: generation)
+                    // A system color name or light-dark() as the content takes this context's
+                    // value (a hostile pass found /v1/labels' custom colors resolved in light
+                    // everywhere; the content here too).
+                    var contents = AppleMaterials.grayContent
+                    if let content {
+                        let c = try resolveColor(content.input, at: contentPath, context: context)
+                        guard c.display.alpha >= 1 else {
+                            throw Problem.invalidField(contentPath, "\(contentPath.display) must be opaque: it is what lies behind the material (in \(context.id) it is not)")
+                        }
+                        contents = [c.display.srgb]
+                    }
                     var levels: [JSON] = []
                     for level in AppleVibrancyLevel.allCases {
                         guard let r = data.catalog.resolve(level.systemColorName, in: context) else { continue }
@@ -95,6 +106,7 @@ struct MaterialsEndpoint {
                     }
                     modes.append(.object([
                         ("mode", .string(mode.rawValue)), ("context", AppleJSON.context(context)),
+                    ] + (content == nil ? [] : [("contentHex", .string(ColorJSON.hex(contents[0])))]) + [
                         ("surface", mode == .reduceTransparency
                             ? .string(ColorJSON.hex(tint.srgb))
                             : .string("tint \(ColorJSON.hex(tint.srgb, alpha: tint.alpha)) over the content")),

@@ -150,11 +150,13 @@ struct MatrixEndpoint {
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body)
         case .csv:
             var text = MatrixEndpoint.csv(palette, cells, algorithm: algorithm)
+            let paletteNames = gradientCells.isEmpty ? [] : palette.map { MatrixEndpoint.csvField($0.name) }
+            let gradientNames = gradients.map { MatrixEndpoint.csvField($0.name) }
             for (i, row) in gradientCells.enumerated() {
                 for (k, m) in row.enumerated() {
                     let r = m.min.ratio
                     let fields = [
-                        MatrixEndpoint.csvField(palette[i].name), MatrixEndpoint.csvField(gradients[k].name),
+                        paletteNames[i], gradientNames[k],
                         ColorJSON.hex(m.min.text), ColorJSON.hex(m.min.background),
                         Fields.format(r), WCAG.ratioText(r),
                         String(r >= WCAG.aaNormalText), String(r >= WCAG.aaLargeText), String(r >= WCAG.aaNonText),
@@ -438,10 +440,13 @@ struct MatrixEndpoint {
         var s = "foreground,background,foregroundHex,backgroundHex,ratio,ratioText,AA_normalText,AA_largeText,AA_nonText,AAA_normalText,AAA_largeText,apcaLc"
         if algorithm != .wcag2 { s += ",\(algorithm.rawValue)" }
         s += "\r\n"
+        // Each name escaped once, not once per cell (a hostile pass: 256 names of 100 quotes
+        // each held the heavy worker 16 s, escaped 131,072 times).
+        let names = palette.map { csvField($0.name) }
         for (i, row) in cells.enumerated() {
             for (j, c) in row.enumerated() {
                 let fields = [
-                    csvField(palette[i].name), csvField(palette[j].name),
+                    names[i], names[j],
                     ColorJSON.hex(c.effectiveForeground), ColorJSON.hex(c.effectiveBackground),
                     Fields.format(c.ratio), WCAG.ratioText(c.ratio),
                     String(c.ratio >= WCAG.aaNormalText), String(c.ratio >= WCAG.aaLargeText),
@@ -456,12 +461,19 @@ struct MatrixEndpoint {
 
     static func csvField(_ text: String) -> String {
         var t = text
-        // A formula start, also after leading spaces (spreadsheets trim them: hostile test).
-        if let first = t.first(where: { $0 != " " }), "=+-@\t\r".contains(first) { t = "'" + t }
-        if t.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-            return "\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // A formula start, also after leading spaces (spreadsheets trim them: hostile test), and
+        // a leading tab, carriage return or line feed (a hostile pass: LF then `=`).
+        if let first = t.unicodeScalars.first(where: { $0 != " " }), "=+-@\t\r\n".unicodeScalars.contains(first) { t = "'" + t }
+        guard t.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return t }
+        // Quotes doubled in one pass over the bytes.
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        bytes.reserveCapacity(t.utf8.count + 8)
+        for b in t.utf8 {
+            if b == UInt8(ascii: "\"") { bytes.append(b) }
+            bytes.append(b)
         }
-        return t
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: SVG
