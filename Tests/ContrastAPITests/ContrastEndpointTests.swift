@@ -117,6 +117,10 @@ struct ContrastEndpointTests {
         #expect(r.json["notes"]?.array?.contains { $0.string?.contains("no visible effect") == true } == true)
         let two = call("POST", "/v1/contrast", body: ##"{"foreground": "#0f833e", "background": "#ffffff", "textShadow": "0px 0 0 rgba(0, 0, 0, 0.5), 0 0 #fff"}"##)
         #expect(two.status == 200)
+        // A fully transparent shadow paints nothing, whatever its offset (a hostile pass).
+        let clear = call("POST", "/v1/contrast", body: ##"{"foreground": "#0f833e", "background": "#ffffff", "textShadow": "2px 2px 4px transparent, 1px 1px rgb(0 0 0 / 0)"}"##)
+        #expect(clear.status == 200 && clear.json["notes"]?.array?.contains { $0.string?.contains("fully transparent") == true } == true, "\(clear.text.prefix(300))")
+        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "2px 2px 4px transparent, 1px 1px #000"}"##), 422, pointer: "/textShadow")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "1px 1px 2px #000"}"##), 422, pointer: "/textShadow")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "0 0 0 #ggg"}"##), 400, pointer: "/textShadow")
         expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "textShadow": "shadow"}"##), 400, pointer: "/textShadow")

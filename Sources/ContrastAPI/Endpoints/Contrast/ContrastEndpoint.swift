@@ -158,8 +158,9 @@ struct ContrastEndpoint {
     }
 
     /// `textShadow` (CSS `text-shadow`, comma-separated shadows of `offsetX offsetY [blur] [color]`).
-    /// A shadow with zero offsets and zero blur lies entirely behind the glyphs and has no visible
-    /// effect, so it is ignored (field case C44). Any visible shadow changes what surrounds the
+    /// A shadow with zero offsets and zero blur lies entirely behind the glyphs, and one of a fully
+    /// transparent color paints nothing: neither has a visible effect, so it is ignored (field
+    /// case C44). Any visible shadow changes what surrounds the
     /// glyph edges, which a single ratio cannot express: 422 rather than a guess.
     static func textShadowNote(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> String? {
         guard let raw = try f.string("textShadow", maxLength: 512) else { return nil }
@@ -181,12 +182,14 @@ struct ContrastEndpoint {
             if lengths.count == 3 && lengths[2] < 0 {
                 throw Problem.invalidField(path, "\(path.display): a text-shadow blur radius cannot be negative (CSS Text Decoration 3 §4), got \(ClientText.quoted(shadow))")
             }
-            if !colorParts.isEmpty { _ = try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder) }
+            // A fully transparent shadow (`transparent`, alpha 0) paints nothing wherever it
+            // lies (a hostile pass had it called visible).
+            if !colorParts.isEmpty, try resolveColor(colorParts.joined(separator: " "), at: path, hexOrder: hexOrder).display.alpha == 0 { continue }
             if lengths.contains(where: { $0 != 0 }) {
                 throw Problem.unsupportedColor(path, "\(path.display) has a visible shadow (offset or blur); its effect on legibility is not a single contrast ratio. Measure the text against the shadow color as the background, or remove the shadow")
             }
         }
-        return "textShadow has zero offset and zero blur: it lies behind the glyphs, has no visible effect and was ignored"
+        return "textShadow has no visible effect (zero offset and zero blur, so it lies behind the glyphs, or a fully transparent color) and was ignored"
     }
 
     /// A CSS length in px-like units (`0`, `2px`, `0.5em`…); only whether it is zero matters here.
