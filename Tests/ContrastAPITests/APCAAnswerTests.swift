@@ -78,6 +78,19 @@ struct APCAAnswerTests {
         #expect(abs(simulated["apcaY"]!.double! - Self.ys(rgba[0] / 255, rgba[1] / 255, rgba[2] / 255)) < 1e-12)
     }
 
+    /// A hostile pass: /v1/simulate's pair on a translucent background answered 1:1 and Lc 0
+    /// with no word why (the worst case over every gray backdrop). It now says so, with the range.
+    @Test func simulatedPairsOnTranslucentBackgroundsSayWhy() throws {
+        let server = try LiveServer()
+        let r = try server.request("POST", "/v1/simulate", body: ##"{"colors": ["#f00", "rgba(0,0,0,0.1)", "#fff"], "type": "protanopia", "pairs": [{"foreground": "#f00", "background": "rgba(0,0,0,0.1)"}, {"foreground": "#f00", "background": "#fff"}]}"##)
+        let pairs = r.json["pairs"]?.array ?? []
+        #expect(pairs.count == 2, "\(r.text.prefix(300))")
+        #expect(pairs.first?["note"]?.string?.hasPrefix("the background is translucent") == true)
+        let range = pairs.first?["simulatedRatioRange"]
+        #expect((range?["min"]?.double ?? 0) >= 1 && (range?["max"]?.double ?? 0) > (range?["min"]?.double ?? 0), "\(String(describing: range))")
+        #expect(pairs.last?["note"] == nil && pairs.last?["simulatedRatioRange"] == nil)
+    }
+
     /// The GET form of /v1/suggest could not ask for an APCA minimum (the object form's `lc` has
     /// no query form); `target=Lc 60` and `target=4.5:1` state one as text, in the body too.
     @Test func targetsAsTextStateAnAPCAMinimumInAQuery() throws {

@@ -355,6 +355,7 @@ struct OpenAPITests {
             Sample(method: "GET", target: "/v1/apca/font?lc=200", status: 400),
 
             Sample(method: "POST", target: "/v1/simulate", body: ##"{"colors": ["red", "green", "#007aff"], "type": "deutan", "pairs": [{"foreground": "red", "background": "green"}], "threshold": 1}"##, status: 200),
+            Sample(method: "POST", target: "/v1/simulate", body: ##"{"colors": ["#f00", "rgba(0,0,0,0.1)"], "type": "protanopia", "pairs": [{"foreground": "#f00", "background": "rgba(0,0,0,0.1)"}]}"##, status: 200),
             Sample(method: "POST", target: "/v1/simulate", body: ##"{"colors": ["red", "#0000"], "type": "achromatopsia", "severity": 0.5}"##, status: 200),
             Sample(method: "POST", target: "/v1/simulate", body: ##"{"colors": ["red", "#0000"], "type": "achromatopsia", "model": "brettel"}"##, status: 400),
             Sample(method: "POST", target: "/v1/simulate", body: ##"{"colors": ["red"], "type": "blue"}"##, status: 400),

@@ -82,7 +82,7 @@ struct SimulateEndpoint {
                 }
                 let before = ContrastMeasurement(foreground: palette[ends[0]].color.display, background: palette[ends[1]].color.display)
                 let after = ContrastMeasurement(foreground: simulated[ends[0]], background: simulated[ends[1]])
-                pairs.append(.object([
+                var members: [(String, JSON)] = [
                     ("foreground", .string(palette[ends[0]].name)),
                     ("background", .string(palette[ends[1]].name)),
                     ("ratio", .number(before.ratio)),
@@ -91,7 +91,17 @@ struct SimulateEndpoint {
                     ("simulatedWcag", ContrastJSON.wcagVerdicts(after.ratio)),
                     ("apcaLc", .number(before.apcaLc)),
                     ("simulatedApcaLc", .number(after.apcaLc)),
-                ]))
+                ]
+                // A translucent background has no one color without what lies behind it (a
+                // hostile pass: 1:1 with no word why): the ratios are the worst over every gray
+                // backdrop, as /v1/contrast measures it, said with the range.
+                if palette[ends[1]].color.display.alpha < 1 {
+                    if let r = after.ratioRange {
+                        members.append(("simulatedRatioRange", .object([("min", .number(r.min)), ("max", .number(r.max))])))
+                    }
+                    members.append(("note", .string("the background is translucent and lies over an unknown backdrop: the ratios and Lc are the worst over every gray backdrop (simulatedRatioRange the range); composite it over its backdrop first (/v1/contrast with backdrop) for one value")))
+                }
+                pairs.append(.object(members))
             }
             out.append("pairs", .array(pairs))
             // Only pairs carry an Lc.
