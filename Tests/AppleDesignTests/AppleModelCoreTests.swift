@@ -273,6 +273,16 @@ struct AppleModelCoreTests {
         #expect(p.rowContrast >= 1.1)
     }
 
+    /// A hostile pass: black text on a black base (ratio 1, target 1) found no stripe, though
+    /// #101010 keeps every limit: a text of the base's own luminance is on neither side, so the
+    /// polarity guard must not stop a lighter stripe.
+    @Test func textOfTheBasesLuminanceBlocksNoDirection() {
+        let black = DisplayColor(srgb: SIMD3(repeating: 0))
+        let p = TableStripes.propose(base: SIMD3(repeating: 0), texts: [black], targetRatio: 1)
+        #expect(p.found && p.direction == .lighter, "\(p.reason ?? "")")
+        #expect(p.rowContrast >= 1.1 && p.deltaEOK >= 0.03 && p.alternate.x * 255 >= 12, "\(p.alternate * 255)")
+    }
+
     @Test func stripeReportsWhyNothingFits() {
         let gray = DisplayColor(srgb: SIMD3(repeating: 0.6))
         let failingBase = TableStripes.propose(base: SIMD3(repeating: 1), texts: [gray], targetRatio: 4.5)

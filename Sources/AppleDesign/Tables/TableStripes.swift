@@ -79,7 +79,9 @@ public enum TableStripes {
         // Which side of each text the base row lies on: a stripe must stay on that side. Past the
         // text's own lightness the contrast rises again in the opposite polarity, and a search
         // that kept going proposed a near-black stripe for gray text on a white table.
-        let textIsDarker = onBase.map { $0.foregroundLuminance < $0.backgroundLuminance }
+        // A text of the base row's own luminance (ratio 1) is on neither side: any direction
+        // moves away from it (a hostile pass: black text on a black base blocked every stripe).
+        let textIsDarker: [Bool?] = onBase.map { $0.foregroundLuminance == $0.backgroundLuminance ? nil : $0.foregroundLuminance < $0.backgroundLuminance }
         var firstVisible: [(TableStripeProposal.Direction, SIMD3<Double>, Double)] = []
         for direction in directions {
             let sign = direction == .darker ? -1.0 : 1.0
@@ -93,7 +95,7 @@ public enum TableStripes {
                     Color(space: .oklch, coordinates: SIMD3(min(max(l, 0), 1), lch.y, lch.z)), to: .srgb)
                 let candidate = EightBit.quantize(candidateColor.coordinates)
                 let onAlt = texts.map { ContrastMeasurement.opaque(foreground: $0, background: candidate) }
-                if zip(onAlt, textIsDarker).contains(where: { ($0.foregroundLuminance < $0.backgroundLuminance) != $1 }) {
+                if zip(onAlt, textIsDarker).contains(where: { $1 != nil && ($0.foregroundLuminance < $0.backgroundLuminance) != $1! }) {
                     break  // a text changed polarity: every further step in this direction is beyond it
                 }
                 let d = ColorDifference.deltaEOK(baseColor, Color.srgb(candidate.x, candidate.y, candidate.z))
