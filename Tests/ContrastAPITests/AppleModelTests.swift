@@ -508,6 +508,12 @@ struct AppleModelTests {
         #expect(swiftUIBlue["suggestions"]?.array == ["systemBlue"] && swiftUIBlue["detail"]?.string?.contains("on iOS it is the system color 'systemBlue'") == true, "\(swiftUIBlue)")
         let primary = expectProblem(call("GET", "/v1/contrast?foreground=.primary&background=white"), 400, parameter: "foreground")
         #expect(primary["suggestions"]?.array == ["label"], "\(primary)")
+        // AppKit's names say they are macOS's, with the iOS color of the role (a hostile pass:
+        // "unknown color name 'NSColor'").
+        let appKit = expectProblem(call("GET", "/v1/convert?color=NSColor.labelColor"), 400, parameter: "color")
+        #expect(appKit["suggestions"]?.array == ["label"] && appKit["detail"]?.string?.contains("AppKit's (macOS) name") == true, "\(appKit)")
+        let appKitBlue = expectProblem(call("GET", "/v1/convert?color=NSColor.systemBlue"), 400, parameter: "color")
+        #expect(appKitBlue["suggestions"]?.array == ["systemBlue"], "\(appKitBlue)")
         let accent = expectProblem(call("GET", "/v1/contrast?foreground=Color.accentColor&background=white"), 400, parameter: "foreground")
         #expect(accent["detail"]?.string?.contains("the app's own accent color") == true, "\(accent)")
         // A name the text begins comes first: `XXL` is xxLarge, not AX1 (a new user's pass).

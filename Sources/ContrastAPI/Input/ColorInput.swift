@@ -238,9 +238,20 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
             p.extra.append(("suggestions", .array([.string(rest)])))
             throw p
         }
+        let prefix = String(name[..<dot])
+        // AppKit's names (`NSColor.labelColor`, `NSColor.systemBlue`): macOS values, which the
+        // catalog does not hold; the iOS color of the same role is named (a hostile pass got
+        // "unknown color name 'NSColor'").
+        if prefix == "NSColor" {
+            let role = rest.hasSuffix("Color") && rest.count > 5 ? String(rest.dropLast(5)) : rest
+            let ios = data.catalog.color(named: role) != nil ? role : nil
+            var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is AppKit's (macOS) name; the catalog holds iOS UIKit values, and macOS values differ"
+                + (ios.map { ": for the iOS color of that role write '\($0)'" } ?? ""))
+            if let ios { p.extra.append(("suggestions", .array([.string(ios)]))) }
+            throw p
+        }
         // SwiftUI's own names (`Color.blue`, `.primary`, `Color.accentColor`): what they are on
         // iOS, named as the catalog names it (a new user's pass: "unknown color name 'Color'").
-        let prefix = String(name[..<dot])
         if prefix == "Color" || prefix.isEmpty {
             let swiftUI: [String: String] = [
                 "red": "systemRed", "orange": "systemOrange", "yellow": "systemYellow", "green": "systemGreen",
