@@ -145,6 +145,19 @@ struct PaletteTests {
 
     /// A suggestion exactly at the target after quantization: the target is the exact ratio of
     /// #767676 on white; #777777 misses it by 0.07; the suggestion is #767676 with value == target.
+    /// A hostile pass: a fully transparent palette color got only "No color of the same hue
+    /// reaches the target". Every variant now says it is transparent, first.
+    @Test func transparentPaletteColorSaysWhy() {
+        let r = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": ["transparent", "#0066cc"]}"##))
+        let entries = r["colors"]?.array ?? []
+        #expect(entries.count == 2, "\(r)")
+        let variants = ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"].compactMap { entries.first?["variants"]?[$0] }
+        #expect(variants.count == 4 && variants.allSatisfy { $0["notes"]?.array?.first?.string?.hasPrefix("The color is fully transparent (alpha 0)") == true },
+                "\(variants.map { $0["notes"] })")
+        let other = ["light", "dark"].compactMap { entries.last?["variants"]?[$0] }
+        #expect(other.count == 2 && other.allSatisfy { $0["notes"]?.array?.first?.string?.contains("transparent") != true })
+    }
+
     @Test func suggestExactlyAtTarget() {
         let exact = ratio("#767676", on: "#ffffff")
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#777777", "background": "#ffffff", "target": {"ratio": \##(exact)}}"##))

@@ -467,6 +467,14 @@ public enum DarkVariants {
         for v in [PaletteVariant.dark, .lightIncreasedContrast, .darkIncreasedContrast] {
             r.variants.append(generated(r, v, backgrounds: backgrounds, environment: environment))
         }
+        // A fully transparent color shows only the surface beneath it: no variant of it can
+        // reach a target, and the notes say why (a hostile pass got only "no color of the same
+        // hue reaches the target").
+        if original.alpha == 0 {
+            for i in r.variants.indices {
+                r.variants[i].notes.insert("The color is fully transparent (alpha 0): it shows the surface beneath it, so no variant of it can reach a target; give the color it is meant to be.", at: 0)
+            }
+        }
         return r
     }
 
