@@ -512,6 +512,10 @@ struct AppleModelTests {
         // "unknown color name 'NSColor'").
         let appKit = expectProblem(call("GET", "/v1/convert?color=NSColor.labelColor"), 400, parameter: "color")
         #expect(appKit["suggestions"]?.array == ["label"] && appKit["detail"]?.string?.contains("AppKit's (macOS) name") == true, "\(appKit)")
+        // /v1/convert names the system color and the context it resolved in (a hostile pass).
+        let converted = ok(call("GET", "/v1/convert?color=systemBlue&to=hex"))
+        #expect(converted["systemColor"]?["name"] == "systemBlue" && converted["systemColor"]?["context"]?["id"] == "light", "\(converted)")
+        #expect(ok(call("GET", "/v1/convert?color=%23777&to=hex"))["systemColor"] == nil)
         let appKitBlue = expectProblem(call("GET", "/v1/convert?color=NSColor.systemBlue"), 400, parameter: "color")
         #expect(appKitBlue["suggestions"]?.array == ["systemBlue"], "\(appKitBlue)")
         let accent = expectProblem(call("GET", "/v1/contrast?foreground=Color.accentColor&background=white"), 400, parameter: "foreground")

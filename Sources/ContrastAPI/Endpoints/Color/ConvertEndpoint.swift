@@ -10,7 +10,8 @@ import JSONValue
 /// `hwb`, `hex` (GET: comma-separated); `gamut`: `srgb`, `display-p3` or `rec2020` to gamut-map first;
 /// `gamutMethod`: `css4` (default, CSS Color 4 §13.2) or `clip`.
 ///
-/// Response: `input`, `space` (as parsed), `alpha`, `inGamut` (`srgb`, `display-p3`, `rec2020`),
+/// Response: `input`, `space` (as parsed), `alpha`, `systemColor` (an Apple system color name:
+/// which one, in which context), `inGamut` (`srgb`, `display-p3`, `rec2020`),
 /// `gamutMapping` when asked (destination, method, `applied`), and `conversions`: per space
 /// `{"coordinates": [c0, c1, c2], "css": "…"}` where an achromatic hue is `null` / `none`, hues
 /// lie in [0, 360); `hex` is the sRGB value (CSS Color 4 gamut-mapped when outside sRGB, said by
@@ -52,6 +53,10 @@ struct ConvertEndpoint {
         out.append("input", .string(input.input))
         out.append("space", .string(input.color.space.rawValue))
         out.append("alpha", .number(input.color.alpha))
+        // An Apple system color name resolves in the default context (light, base, standard,
+        // newest generation: this route takes no context); the answer names it (a hostile pass:
+        // systemBlue was converted with no word of which systemBlue).
+        if let system = input.systemColor { out.append("systemColor", AppleJSON.systemColor(system)) }
         out.append("inGamut", .object([
             ("srgb", .bool(input.color.isInGamut(.srgb))),
             ("display-p3", .bool(input.color.isInGamut(.displayP3))),
