@@ -116,6 +116,35 @@ struct ExecutableTests {
         #expect(message.contains("--port"), "\(message)")
     }
 
+    /// An ops pass: a key of another certificate (or an encrypted one), which GnuTLS refuses only
+    /// when the daemon starts, exited 1 with a runtime log line; it is the configuration error it
+    /// is, naming tlsKeyFile, exit 2.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl command-line tool (Debian openssl)"))
+    func tlsKeyOfAnotherCertificateIsAConfigurationError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tlskey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        let other = dir.appendingPathComponent("other.pem").path
+        for args in [["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost"],
+                     ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", other]] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.arguments = args
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            try #require(p.terminationStatus == 0)
+        }
+        let file = dir.appendingPathComponent("c.json")
+        try Data(#"{"tlsCertificateFile": "cert.pem", "tlsKeyFile": "other.pem", "port": 0}"#.utf8).write(to: file)
+        let p = try run(["--config", file.path])
+        let message = p.finalLog()
+        #expect(p.process.terminationStatus == 2, "\(message)")
+        #expect(message.contains("configuration error: tlsKeyFile: the key ") && message.contains("other.pem cannot be used with the certificate ") && message.contains("do not match"), "\(message)")
+    }
+
     /// Started with a `--config` elsewhere, where no `Public/` folder is, the API runs without the
     /// page and says so; it had stopped with "publicDirectory: Public is not a directory" for a
     /// folder the file never named (hostile test, stop 14).

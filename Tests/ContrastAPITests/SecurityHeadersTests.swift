@@ -66,6 +66,26 @@ import Glibc
                      "X-Color-Profile", "X-Image-Orientation", "X-Flattened-Over", "X-Palette-Passes"] {
             #expect(exposed.contains(name), "\(name) not exposed")
         }
+        // Every X- header an endpoint sets, found in the sources, is exposed (an ops pass: the
+        // token audit's X-Audit-Passes was not, so a page could not read the verdict); the
+        // security headers are for the browser, not the page.
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ContrastAPI")
+        var set = Set<String>()
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            var rest = Substring(text)
+            while let r = rest.range(of: "(\"X-") {
+                let name = rest[rest.index(r.lowerBound, offsetBy: 2)...].prefix { $0.isLetter || $0 == "-" }
+                set.insert(String(name))
+                rest = rest[r.upperBound...]
+            }
+        }
+        #expect(set.count >= 10 && set.contains("X-Audit-Passes"), "\(set.sorted())")
+        for name in set.subtracting(["X-Content-Type-Options", "X-Frame-Options"]) {
+            #expect(exposed.contains(name), "\(name) is set by an endpoint but not exposed to pages")
+        }
         #expect(actual.headers("Vary").joined(separator: ",").contains("Origin"))
         let denied = try live.request("GET", "/v1/labels", headers: ["Origin": "https://design.example"])
         #expect(denied.status == 401)

@@ -12,7 +12,8 @@ public final class ServerRunner: Sendable {
     }
 
     /// Starts the server, blocks until a stop signal, and returns the process exit code
-    /// (0 after a clean stop, 1 when the server cannot start).
+    /// (0 after a clean stop, 2 when the TLS certificate and key cannot be paired, 1 when the
+    /// server cannot start otherwise).
     public func run() -> Int32 {
         if configuration.healthcheckOnly {
             // With HTTPS the plain-HTTP probe cannot speak to the port: it checks that the
@@ -30,6 +31,17 @@ public final class ServerRunner: Sendable {
         do {
             try server.start()
         } catch {
+            // A certificate and key that GnuTLS cannot pair (an encrypted key, or one of another
+            // certificate) are found only when the daemon starts: said as the configuration
+            // error they are, naming the keys, with its exit code (an ops pass got exit 1 and a
+            // runtime log line).
+            let text = "\(error)"
+            if configuration.server.isTLS, text.contains("x509") || text.contains("certificate") || text.contains("key") {
+                let problem = ConfigurationError(key: "tlsKeyFile",
+                    problem: "the key \(configuration.tlsKeyFile) cannot be used with the certificate \(configuration.tlsCertificateFile) (an unencrypted PEM private key of that certificate is needed): \(text)")
+                FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8))
+                return 2
+            }
             log("error", "cannot start: \(error)")
             return 1
         }
