@@ -30,18 +30,16 @@ public final class ServerRunner: Sendable {
         let server = service.makeServer()
         do {
             try server.start()
-        } catch {
+        } catch HTTPServerError.tlsSetupFailed(let reason) {
             // A certificate and key that GnuTLS cannot pair (an encrypted key, or one of another
             // certificate) are found only when the daemon starts: said as the configuration
             // error they are, naming the keys, with its exit code (an ops pass got exit 1 and a
             // runtime log line).
-            let text = "\(error)"
-            if configuration.server.isTLS, text.contains("x509") || text.contains("certificate") || text.contains("key") {
-                let problem = ConfigurationError(key: "tlsKeyFile",
-                    problem: "the key \(configuration.tlsKeyFile) cannot be used with the certificate \(configuration.tlsCertificateFile) (an unencrypted PEM private key of that certificate is needed): \(text)")
-                FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8))
-                return 2
-            }
+            let problem = ConfigurationError(key: "tlsKeyFile",
+                problem: "the key \(configuration.tlsKeyFile) cannot be used with the certificate \(configuration.tlsCertificateFile) (an unencrypted PEM private key of that certificate is needed): HTTP server failed to start: \(reason)")
+            FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8))
+            return 2
+        } catch {
             log("error", "cannot start: \(error)")
             return 1
         }

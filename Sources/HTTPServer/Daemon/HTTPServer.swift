@@ -319,7 +319,11 @@ public final class HTTPServer: Sendable {
             strings.free()
             let reason = String(decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let target = family == AF_INET6 ? "[\(host)]:\(config.port)" : "\(host):\(config.port)"
-            throw .startFailed("cannot \(config.isTLS ? "serve HTTPS" : "listen") on \(target): \(reason.isEmpty ? "libmicrohttpd refused to start" : reason)")
+            let message = "cannot \(config.isTLS ? "serve HTTPS" : "listen") on \(target): \(reason.isEmpty ? "libmicrohttpd refused to start" : reason)"
+            // libmicrohttpd names its TLS layer when that is what failed ("GnuTLS failed to setup
+            // x509 certificate/key: …; Failed to initialize TLS support."); a port in use does not.
+            if config.isTLS && reason.contains("TLS") { throw .tlsSetupFailed(message) }
+            throw .startFailed(message)
         }
         return DaemonHandle(pointer: daemon, strings: strings)
     }

@@ -90,10 +90,14 @@ public enum HTTPServerError: Error, CustomStringConvertible {
     case startFailed(String)
     /// `host` is not an IP literal this server can bind.
     case invalidHost(String)
+    /// The daemon did not start because its TLS layer could not use the certificate and key
+    /// (an encrypted key, a key of another certificate); libmicrohttpd's reason. A setting, not a
+    /// runtime fault: found only when the daemon starts.
+    case tlsSetupFailed(String)
 
     public var description: String {
         switch self {
-        case .startFailed(let message):
+        case .startFailed(let message), .tlsSetupFailed(let message):
             "HTTP server failed to start: \(message)"
         case .invalidHost(let host):
             "invalid host \"\(host)\": expected an IPv4 or IPv6 literal such as 127.0.0.1, 0.0.0.0, ::1 or ::"

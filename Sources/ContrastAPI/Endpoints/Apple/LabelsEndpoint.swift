@@ -58,8 +58,9 @@ struct LabelsEndpoint {
             }
             var labels: [JSON] = []
             var customLabels: [JSON] = []
-            let customField = context.appearance == .dark && customDarkText != nil ? "darkLabelColor" : "labelColor"
-            let customBase = try (customField == "darkLabelColor" ? customDarkText : customText).map { (text: String) throws(Problem) -> ResolvedColor in
+            let (customField, customInput) = context.appearance == .dark && customDarkText != nil
+                ? ("darkLabelColor", customDarkText) : ("labelColor", customText)
+            let customBase = try customInput.map { (text: String) throws(Problem) -> ResolvedColor in
                 try resolveColor(text, at: f.field(customField), context: context)
             }
             for name in AppleCompositing.labelNames {

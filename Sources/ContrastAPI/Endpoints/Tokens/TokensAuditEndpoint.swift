@@ -85,11 +85,11 @@ struct TokensAuditEndpoint {
         }
     }
 
-    /// A reading or audit error as a 400 naming the file, token and line; for a pair that cannot
-    /// be resolved, how to get past it (`unresolved: "report"`, `modes`), in the request's form.
     /// A CSS body without line breaks longer than this, sent as a form, gets the `curl -d` note.
     static let oneLineFileBytes = 512
 
+    /// A reading or audit error as a 400 naming the file, token and line; for a pair that cannot
+    /// be resolved, how to get past it (`unresolved: "report"`, `modes`), in the request's form.
     static func problem(_ error: TokenError, files: [TokenFile], query: Bool = false) -> Problem {
         var extra: [(String, JSON)] = []
         // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`.
