@@ -107,12 +107,12 @@ struct ExecutableTests {
             try Data(text.utf8).write(to: file)
             let p = try run(["--config", file.path])
             let message = p.finalLog()
-            #expect(p.process.terminationStatus != 0)
+            #expect(p.terminationStatus != 0)
             #expect(message.contains(expected), "\(message)")
         }
         let p = try run(["--port", "99999"])
         let message = p.finalLog()
-        #expect(p.process.terminationStatus != 0)
+        #expect(p.terminationStatus != 0)
         #expect(message.contains("--port"), "\(message)")
     }
 
@@ -141,7 +141,7 @@ struct ExecutableTests {
         try Data(#"{"tlsCertificateFile": "cert.pem", "tlsKeyFile": "other.pem", "port": 0}"#.utf8).write(to: file)
         let p = try run(["--config", file.path])
         let message = p.finalLog()
-        #expect(p.process.terminationStatus == 2, "\(message)")
+        #expect(p.terminationStatus == 2, "\(message)")
         #expect(message.contains("configuration error: tlsKeyFile: the key ") && message.contains("other.pem cannot be used with the certificate ") && message.contains("do not match"), "\(message)")
     }
 
@@ -156,7 +156,7 @@ struct ExecutableTests {
         let p = try run(["--config", dir.appendingPathComponent("c.json").path], directory: dir)
         p.waitForLog("web page is not served")
         let text = p.log
-        #expect(p.process.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
+        #expect(p.isRunning && text.contains("listening on") && text.contains("web page is not served"), "\(text)")
         // GET / says why there is no page, not only "no endpoint or file at /" (new-user pass).
         if let port = try? p.waitForPort() {
             let page = try RawHTTP.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -166,7 +166,7 @@ struct ExecutableTests {
             Issue.record("no port in \(p.log)")
         }
         p.terminate()
-        #expect(p.process.terminationStatus == 0)
+        #expect(p.terminationStatus == 0)
     }
 
     @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
@@ -175,8 +175,8 @@ struct ExecutableTests {
         let port = try? p.waitForPort()
         #expect(port != nil, "\(p.log)")
         p.terminate()
-        #expect(p.process.terminationStatus == 0)
-        #expect(p.process.terminationReason == .exit)
+        #expect(p.terminationStatus == 0)
+        #expect(p.exit?.reason == .exit)
     }
 }
 

@@ -98,6 +98,8 @@ public final class ServerProcess: @unchecked Sendable {
     private let collected = Sink()
     /// The port it listens on (0 until `waitForPort`).
     public private(set) var port = 0
+    /// The read end of the standard-error pipe (for `finalLog`'s drained check).
+    private let errorFD: Int32
 
     /// Starts `executable` (default: the built one) with `arguments` (default `--port 0`);
     /// `CONTRAST_*` variables of the test's environment are dropped, `environment` is added.
@@ -111,6 +113,7 @@ public final class ServerProcess: @unchecked Sendable {
         env.merge(environment) { $1 }
         process.environment = env
         let err = Pipe()
+        errorFD = err.fileHandleForReading.fileDescriptor
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         let sink = collected
@@ -127,8 +130,42 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if exit == nil { kill(process.processIdentifier, SIGKILL); _ = waitUntil(limit: 10) { exit != nil } }
     }
+
+    /// How the process ended, or nil while it runs.
+    ///
+    /// Read with `waitid(WNOWAIT)`, which sees the exit without reaping, rather than from
+    /// `Process`: Foundation on Linux learns of the exit only when every copy of its
+    /// notification socket is closed, so a descendant or a concurrently spawned child that
+    /// inherited one (as `sh -c '… &'` does) makes `isRunning` true and `waitUntilExit` block
+    /// long after the process exited (CI flake, stop 38). If Foundation has already reaped it,
+    /// its own record is used.
+    public var exit: (reason: Process.TerminationReason, status: Int32)? {
+        var info = siginfo_t()
+        let pid = process.processIdentifier
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0 {
+            guard info._sifields._sigchld.si_pid == pid else { return nil }
+            let status = info._sifields._sigchld.si_status
+            return (info.si_code == CLD_EXITED ? .exit : .uncaughtSignal, status)
+        }
+        if errno == ECHILD, !process.isRunning { return (process.terminationReason, process.terminationStatus) }
+        return nil
+    }
+
+    /// Whether the process is still running (see `exit`).
+    public var isRunning: Bool { exit == nil }
+
+    /// Blocks until the process has exited (at most `limit` s) and returns how it ended.
+    @discardableResult
+    public func waitForExit(limit: TimeInterval = 60) -> (reason: Process.TerminationReason, status: Int32)? {
+        var result: (reason: Process.TerminationReason, status: Int32)?
+        waitUntil(limit: limit) { result = exit; return result != nil }
+        return result
+    }
+
+    /// The exit status (or the signal's number), -1 while it runs.
+    public var terminationStatus: Int32 { exit?.status ?? -1 }
 
     /// What the process wrote to standard error so far.
     public var log: String { collected.state.withLock { $0.text } }
@@ -136,7 +173,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// Waits (polling, at most `limit` s) until the log contains `marker` or the process exits.
     @discardableResult
     public func waitForLog(_ marker: String, limit: TimeInterval = 30) -> Bool {
-        waitUntil(limit: limit) { log.contains(marker) || !process.isRunning }
+        waitUntil(limit: limit) { log.contains(marker) || !isRunning }
         return log.contains(marker)
     }
 
@@ -154,14 +191,29 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Sends SIGTERM and waits for the exit (the caller checks the status).
     public func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
+        if isRunning { kill(process.processIdentifier, SIGTERM) }
+        waitForExit()
     }
 
     /// Waits until the process has exited and its standard error is read to the end of file.
+    ///
+    /// End of file can come late: a child that another test spawned at the same moment may
+    /// inherit the pipe's write end and hold it open. Once the process has exited, everything it
+    /// wrote is already in the pipe, so the log is also complete when the pipe holds no unread
+    /// bytes (FIONREAD 0) and the collected text has not changed for three polls in a row.
     public func finalLog(limit: TimeInterval = 30) -> String {
-        process.waitUntilExit()
-        waitUntil(limit: limit) { collected.state.withLock { $0.closed } }
+        waitForExit()
+        var last = -1
+        var stablePolls = 0
+        waitUntil(limit: limit, interval: 0.05) {
+            let (length, closed) = collected.state.withLock { ($0.text.utf8.count, $0.closed) }
+            if closed { return true }
+            var unread: Int32 = 0
+            let drained = ioctl(errorFD, UInt(FIONREAD), &unread) == 0 && unread == 0
+            stablePolls = drained && length == last ? stablePolls + 1 : 0
+            last = length
+            return stablePolls >= 3
+        }
         return log
     }
 }
