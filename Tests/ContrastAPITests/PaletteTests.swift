@@ -323,6 +323,40 @@ struct PaletteTests {
         #expect(call("POST", "/v1/palette/dark", body: Self.samplePalette).body == r.body)
     }
 
+    /// A system color name in a palette is Apple's color in every variant, of the requested
+    /// generation (stop 38: it was resolved in light of iOS 26 whatever the generation, and its
+    /// dark and increased-contrast variants generated as for a custom color). Values from
+    /// Tests/Fixtures/apple_reference_values.jsonl (HIG Color page, sources §6a/§6b).
+    @Test func systemColorNamesTakeApplesOwnVariantsOfTheGeneration() throws {
+        let reference = try FixtureLoader.jsonValues("apple_reference_values.jsonl")
+        func apple(_ name: String, _ generation: String, _ variant: PaletteVariant) -> String {
+            let row = reference.first {
+                $0["kind"] == "color" && $0["name"]?.string == name && $0["generation"]?.string == generation
+                    && $0["appearance"]?.string == variant.appearance.rawValue && $0["level"] == "base"
+                    && $0["contrast"]?.string == variant.contrast.rawValue
+            }
+            let rgb = row?["rgb"]?.array?.compactMap(\.double) ?? []
+            return rgb.count == 3 ? "#" + rgb.map { String(format: "%02x", Int($0)) }.joined() : "missing"
+        }
+        for generation in ["ios15-18", "ios26"] {
+            let j = ok(call("POST", "/v1/palette/dark", body: ##"{"generation": "\##(generation)", "colors": ["systemBlue", {"name": "button", "role": "background", "color": "systemGreen"}, {"name": "custom", "color": "systemBlue", "dark": "#66aaff"}]}"##))
+            for (i, name) in [(0, "systemBlue"), (1, "systemGreen")] {
+                let variants = j["colors"]?.array?[i]["variants"]
+                #expect(variants?["light"]?["hex"]?.string == apple(name, generation, .light), "\(generation) \(name)")
+                for v in [PaletteVariant.dark, .lightIncreasedContrast, .darkIncreasedContrast] {
+                    let got = variants?[v.rawValue]
+                    #expect(got?["hex"]?.string == apple(name, generation, v), "\(generation) \(name) \(v)")
+                    #expect(got?["method"] == "given" && got?["notes"]?.array?.first?.string?.hasPrefix("Apple's own") == true, "\(generation) \(name) \(v)")
+                }
+            }
+            // A variant given by hand: a custom color from systemBlue's light value, the rest generated.
+            let custom = j["colors"]?.array?[2]["variants"]
+            #expect(custom?["light"]?["hex"]?.string == apple("systemBlue", generation, .light))
+            #expect(custom?["dark"]?["hex"] == "#66aaff" && custom?["dark"]?["method"] == "given")
+            #expect(custom?["lightIncreasedContrast"]?["method"] != "given" && custom?["darkIncreasedContrast"]?["method"] != "given")
+        }
+    }
+
     @Test func darkPaletteBoundaries() {
         // Already passing on every dark surface: unchanged.
         let a = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "blue", "role": "tint", "color": "#0088ff"}], "target": 3}"##))

@@ -200,6 +200,9 @@ struct PaletteRequestColor {
     var target: ContrastTarget
     var increasedTarget: ContrastTarget
     var input: JSON
+    /// The variants taken from Apple's own values of a system color name (`systemBlue` in dark
+    /// is Apple's dark systemBlue, which iOS shows whatever the palette says).
+    var systemVariants: [PaletteVariant] = []
     /// The text's CSS weight when a size was given (drawn in the SVG swatch sheet); nil otherwise.
     var fontWeight: Int? = nil
 
@@ -224,8 +227,9 @@ struct PaletteRequestColor {
 /// the next level up (`ContrastTarget.increased`). `on` lists the names of `background`-role
 /// colors of the palette the color is drawn on, plus `"system"` to keep the system backgrounds
 /// (default when `on` is absent); at most 4 names per color and 256 placements per request (413
-/// beyond). Colors are CSS colors or Apple system color names (resolved in light, standard
-/// contrast).
+/// beyond). Colors are CSS colors or Apple system color names of `generation`: a system name is
+/// the light color, and its dark and increased-contrast variants not given are Apple's own
+/// (`PaletteRequest.systemVariants`, measured as given).
 struct PaletteRequest {
     var colors: [PaletteRequestColor]
     var policy: AppleContrastPolicy
@@ -276,7 +280,7 @@ struct PaletteRequest {
         for (i, item) in items.enumerated() {
             let path = f.field("colors").appending(index: i)
             let c = try parseColor(item, at: path, fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy,
-                                   target: target, increasedTarget: icTarget)
+                                   target: target, increasedTarget: icTarget, generation: generation)
             if c.name == "system" {
                 // `on: ["system"]` means the system backgrounds; a color of that name would be ambiguous.
                 throw Problem.invalidField(path.appending("name"), "\(path.appending("name").display): the name 'system' is reserved (in 'on' it stands for the system backgrounds); choose another name")
@@ -310,13 +314,36 @@ struct PaletteRequest {
         return PaletteRequest(colors: colors, policy: policy, generation: generation, adjustLight: adjustLight)
     }
 
+    /// The Apple context a variant is shown in, base level, in `generation`: where a system color
+    /// name given for it (or the light color's, for its variants) resolves.
+    static func context(of variant: PaletteVariant, _ generation: AppleCatalogGeneration) -> AppleColorContext {
+        AppleColorContext(appearance: variant.appearance, level: .base, contrast: variant.contrast, generation: generation)
+    }
+
+    /// Fills the dark and increased-contrast variants of a system color name with Apple's own
+    /// values in `generation` (HIG Dark Mode; Apple's catalog, `AppleData`): iOS shows those
+    /// whatever the palette says, so they are measured, not generated. Returns the variants
+    /// filled (none when `color` is not a system color name).
+    /// - Throws: `Problem` when a variant does not resolve (the catalog lacks it).
+    static func systemVariants(of color: ResolvedColor, at path: FieldPath, into given: inout [PaletteVariant: ResolvedColor],
+                               generation: AppleCatalogGeneration) throws(Problem) -> [PaletteVariant] {
+        guard color.systemColor != nil else { return [] }
+        var filled: [PaletteVariant] = []
+        for v in PaletteVariant.allCases where v != .light && given[v] == nil {
+            given[v] = try resolveColor(color.input, at: path, context: context(of: v, generation))
+            filled.append(v)
+        }
+        return filled
+    }
+
     static func parseColor(_ item: JSON, at path: FieldPath, fromQuery: Bool, hexOrder: HexOrder, policy: AppleContrastPolicy,
-                           target: ContrastTarget?, increasedTarget: ContrastTarget?) throws(Problem) -> PaletteRequestColor {
+                           target: ContrastTarget?, increasedTarget: ContrastTarget?,
+                           generation: AppleCatalogGeneration = .newest) throws(Problem) -> PaletteRequestColor {
         func defaultTarget(_ role: AppleColorRole, _ text: AppleTextRequirement?) -> ContrastTarget {
             target ?? ContrastTarget.apple(role: role, policy: policy, text: text)
         }
-        let lightContext = AppleColorContext.default
-        let darkContext = AppleColorContext(appearance: .dark, level: .base)
+        let lightContext = context(of: .light, generation)
+        let darkContext = context(of: .dark, generation)
         guard case .object(let o) = item else {
             guard case .string(let s) = item else {
                 throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"name\", \"role\", \"color\", …}, not \(item.typeName)")
@@ -325,10 +352,11 @@ struct PaletteRequest {
             var given: [PaletteVariant: ResolvedColor] = [:]
             // `light-dark(a, b)`: b is the dark variant as given.
             if color.dependsOnAppearance { given[.dark] = try resolveColor(s, at: path, hexOrder: hexOrder, context: darkContext) }
+            let fromSystem = try systemVariants(of: color, at: path, into: &given, generation: generation)
             let t = defaultTarget(.text, nil)
             if !t.isReachable { throw unreachable(path, t) }
             return PaletteRequestColor(name: s, role: .text, color: color, on: [], onSystem: nil, given: given, target: t,
-                                       increasedTarget: increasedTarget ?? t.increased, input: item)
+                                       increasedTarget: increasedTarget ?? t.increased, input: item, systemVariants: fromSystem)
         }
         let cf = Fields(object: o, path: path, fromQuery: fromQuery)
         try cf.rejectUnknown(colorFields)
@@ -338,8 +366,7 @@ struct PaletteRequest {
         if name.isEmpty { throw Problem.invalidField(cf.field("name"), "\(cf.field("name").display) must not be empty") }
         var given: [PaletteVariant: ResolvedColor] = [:]
         for (key, variant) in variantKeys {
-            let context = variant == .dark || variant == .darkIncreasedContrast ? darkContext : lightContext
-            if let c = try cf.color(key, hexOrder: hexOrder, context: context) { given[variant] = c }
+            if let c = try cf.color(key, hexOrder: hexOrder, context: context(of: variant, generation)) { given[variant] = c }
         }
         if color.dependsOnAppearance {
             // `light-dark(a, b)`: b is the dark variant as given.
@@ -348,6 +375,10 @@ struct PaletteRequest {
             }
             given[.dark] = try cf.color("color", required: true, hexOrder: hexOrder, context: darkContext)!
         }
+        // A variant given by hand makes it a custom color that starts from the system color's
+        // light value: its other variants are generated (an asset catalog color, which iOS
+        // shows in its standard variant where no increased-contrast one is set).
+        let fromSystem = given.isEmpty ? try systemVariants(of: color, at: cf.field("color"), into: &given, generation: generation) : []
         var on: [String] = []
         var onSystem: Bool?
         if let items = try cf.array("on", maxCount: maxOn) {
@@ -387,7 +418,7 @@ struct PaletteRequest {
             }
         }
         return PaletteRequestColor(name: name, role: role, color: color, on: on, onSystem: onSystem, given: given, target: t,
-                                   increasedTarget: ic, input: item, fontWeight: text?.weight)
+                                   increasedTarget: ic, input: item, systemVariants: fromSystem, fontWeight: text?.weight)
     }
 
     /// 400: an Increase Contrast target that asks less than the standard target.

@@ -37,18 +37,18 @@ enum PaletteJSON {
             .object([("variant", .string(v.rawValue)), ("title", .string(v.title)),
                      ("contexts", .array(contexts.filter { $0.appearance == v.appearance && $0.contrast == v.contrast }.map(AppleJSON.context)))])
         }))
-        o.append("colors", .array(zip(req.colors, results).map { color($0, $1) }))
+        o.append("colors", .array(zip(req.colors, results).map { color($0, $1, req) }))
         o.append("method", .array(method))
         o.append("notes", .array([
             "deltaEOK and deltaE2000 are measured from the light color as given (OKLab distance, about 0.02 just noticeable; CIEDE2000 Lab D65, about 1 just noticeable).",
             "ratio is unrounded; ratioText is floored to two decimals, so a shown number never passes when the real one fails.",
-            "System color names in the palette resolve in light appearance, standard contrast.",
+            "A system color name is Apple's color in every variant (light, dark and increased contrast, base level, of the generation), measured as given: iOS shows Apple's values whatever the palette says. Give a variant (dark, increasedContrast, darkIncreasedContrast) to make it a custom color starting from the system color's light value instead.",
         ]))
         o.append("sourcesDocument", .string(AppleData.sourcesDocument))
         return .object(o)
     }
 
-    static func color(_ c: PaletteRequestColor, _ r: PaletteEntryResult) -> JSON {
+    static func color(_ c: PaletteRequestColor, _ r: PaletteEntryResult, _ req: PaletteRequest) -> JSON {
         var o = JSONObject()
         o.append("name", .string(c.name))
         o.append("role", .string(c.role.rawValue))
@@ -58,7 +58,14 @@ enum PaletteJSON {
         o.append("on", .array(c.on.map { .string($0) }))
         o.append("onSystemBackgrounds", .bool(r.entry.onSystemBackgrounds))
         var variants = JSONObject()
-        for v in r.variants { variants.append(v.variant.rawValue, variant(v)) }
+        for v in r.variants {
+            var v = v
+            if c.systemVariants.contains(v.variant) {
+                let context = PaletteRequest.context(of: v.variant, req.generation)
+                v.notes.insert("Apple's own \(v.variant.title.lowercased()) \(c.color.input) (\(context.id)): iOS shows it whatever the palette says; measured, not generated.", at: 0)
+            }
+            variants.append(v.variant.rawValue, variant(v))
+        }
         o.append("variants", .object(variants))
         o.append("passes", .bool(r.passes))
         o.append("failingVariants", .array(r.variants.filter { !$0.passes }.map { .string($0.variant.rawValue) }))
