@@ -810,15 +810,25 @@ import TestSupport
     /// A hostile pass: 10,000 nested `:is(` (50 KB) were read level by level, each copying the
     /// rest: quadratic time and memory (1.5 GB), then a stack overflow killed the server.
     /// Deeper than `maximumSelectorNesting` a selector is not understood: a mode named after it.
+    /// Another (stop 38): 1.6 million levels (8 MB) still cost 1.3 GB and 74 s in specificity
+    /// and reading; past `CSSStylesheet.maximumSelectorNesting` brackets the file is refused
+    /// where the selector starts nesting too deep, while it is read.
     @Test("selectors nested deeper than maximumSelectorNesting are not understood, not recursed into")
     func deepSelectorNesting() throws {
         for function in [":is(", ":where(", ":not("] {
-            let depth = 10_000
+            let depth = CSSStylesheet.maximumSelectorNesting
             let css = ":root { --primary: red; }\n" + String(repeating: function, count: depth) + ".x" + String(repeating: ")", count: depth) + " { --primary: blue; }"
             let set = try read(css)
             #expect(set.modes.count == 1 && set.modes[0].count <= CSSThemeReader.maximumModeNameLength, "\(set.modes.map { $0.prefix(40) })")
             #expect(try token(set, "--primary").base == .css("red"))
+            let deeper = ":root { --primary: red; }\n" + String(repeating: function, count: 10_000) + ".x" + String(repeating: ")", count: 10_000) + " { --primary: blue; }"
+            let error = try #require(throws: TokenError.self) { try read(deeper) }
+            #expect(error.location?.line == 2 && error.reason.contains("nest deeper than 32 levels"), "\(error)")
         }
+        // A selector longer than 64 KiB is refused while it is read.
+        let long = ":root { --primary: red; }\n." + String(repeating: "a", count: 70_000) + " { --primary: blue; }"
+        let error = try #require(throws: TokenError.self) { try read(long) }
+        #expect(error.location?.line == 2 && error.reason.contains("longer than 65536"), "\(error)")
         // Within the bound, nesting is read as before.
         let nested = String(repeating: ":is(", count: CSSThemeReader.maximumSelectorNesting) + ".dark" + String(repeating: ")", count: CSSThemeReader.maximumSelectorNesting)
         #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])

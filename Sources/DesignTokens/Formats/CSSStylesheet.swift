@@ -43,6 +43,12 @@ struct CSSStylesheet {
     /// Most compound selectors in one complex selector (`.a .b > .c` has 3; real ones have a
     /// handful).
     static let maximumCompoundsInSelector = 32
+    /// Deepest nesting of `()` in a selector (`:is(:not(.a))` is 2). Mode mapping reads at most
+    /// 8 levels of `:is()`, `:where()` and `:not()`; 1.6 million of them (8 MB) had cost 1.3 GB
+    /// and 74 s of a heavy worker before (a hostile pass, stop 38).
+    static let maximumSelectorNesting = 32
+    /// Longest selector list of one style rule, in bytes (as `CSSThemeReader`'s nested selectors).
+    static let maximumSelectorLength = 65_536
 
     struct Rule {
         /// The selector list as written (comments removed, whitespace collapsed).
@@ -277,6 +283,8 @@ extension CSSStylesheet {
         /// comments removed and whitespace collapsed.
         mutating func preludeText() throws(TokenError) -> String {
             var out = ""
+            let start = position
+            var length = 0
             var brackets: [(Unicode.Scalar, Position)] = []
             while let c = peek() {
                 if atCommentStart { try skipComment(); out += " "; continue }
@@ -287,7 +295,12 @@ extension CSSStylesheet {
                     let (open, p) = brackets.last!
                     throw error("the '\(open)' opened here is not closed before '\(c)'", at: p)
                 }
-                if c == "(" || c == "[" { brackets.append((c, position)) }
+                if c == "(" || c == "[" {
+                    brackets.append((c, position))
+                    guard brackets.count <= CSSStylesheet.maximumSelectorNesting else {
+                        throw error("brackets nest deeper than \(CSSStylesheet.maximumSelectorNesting) levels in a selector or at-rule condition (:is(:is(…))): not a theme selector", at: position)
+                    }
+                }
                 if c == ")" || c == "]" {
                     if let (open, _) = brackets.last, (open == "(" && c == ")") || (open == "[" && c == "]") {
                         brackets.removeLast()
@@ -297,6 +310,11 @@ extension CSSStylesheet {
                 }
                 out.unicodeScalars.append(c)
                 advance()
+                // Bounded while read, not after: an 8 MB selector had been held and collapsed first.
+                length += 1
+                guard length <= CSSStylesheet.maximumSelectorLength else {
+                    throw error("the selector or at-rule condition is longer than \(CSSStylesheet.maximumSelectorLength) characters: not a theme selector", at: start)
+                }
             }
             if atEnd, let (open, p) = brackets.last {
                 throw error("the '\(open)' opened here is not closed: the file ends first", at: p)
@@ -355,13 +373,17 @@ extension CSSStylesheet {
             return .declaration(Declaration(name: name, value: Self.collapse(value), important: important, position: start))
         }
 
-        /// Refuses a style rule's selector list of more than `maximumSelectorsInList` selectors,
-        /// or a selector of more than `maximumCompoundsInSelector` compound selectors (parts
+        /// Refuses a style rule's selector list longer than `maximumSelectorLength` bytes, nesting
+        /// `()` deeper than `maximumSelectorNesting`, of more than `maximumSelectorsInList` selectors,
+        /// or with a selector of more than `maximumCompoundsInSelector` compound selectors (parts
         /// joined by a combinator: space, `>`, `+`, `~`), before any of it is read as modes (a
         /// hostile pass: `.m0 .m1 … .m16000` took 13 s, quadratic in its parts, and went on past
         /// the deadline; a list of 900,000 selectors held 1.1 GB before the modes' limit said no).
         /// One pass over the text, outside `()`, `[]` and strings.
         func checkSelector(_ text: String, at start: Position) throws(TokenError) {
+            guard text.utf8.count <= CSSStylesheet.maximumSelectorLength else {
+                throw error("the selector is longer than \(CSSStylesheet.maximumSelectorLength) bytes: not a theme selector", at: start)
+            }
             var list = 1, commas = 0, compounds = 1, parens = 0, brackets = 0
             var quote: Unicode.Scalar? = nil, escaped = false
             var pendingCombinator = false, sawPart = false
@@ -392,6 +414,9 @@ extension CSSStylesheet {
                     continue
                 case "(":
                     parens += 1
+                    guard parens <= CSSStylesheet.maximumSelectorNesting else {
+                        throw error("the selector nests parentheses deeper than \(CSSStylesheet.maximumSelectorNesting) levels (:is(:is(…))): not a theme selector", at: start)
+                    }
                 case ")":
                     parens = Swift.max(0, parens - 1)
                     pendingCombinator = false
@@ -513,26 +538,33 @@ extension CSSStylesheet {
         /// Whitespace runs outside strings become one space; none just inside `(` and `)` or at
         /// either end.
         static func collapse(_ text: String) -> String {
-            var out: [Unicode.Scalar] = []
-            out.reserveCapacity(text.unicodeScalars.count)
-            var pendingSpace = false
-            var quote: Unicode.Scalar? = nil
-            var escaped = false
-            for c in text.unicodeScalars {
-                if let q = quote {
+            // On UTF-8 bytes: CSS whitespace, quotes, `\\` and the parentheses are ASCII, and a
+            // byte of a multi-byte scalar is never ASCII (it was a quarter of reading a compiled
+            // 1 MB stylesheet as scalars, stop 38).
+            var text = text
+            return text.withUTF8 { bytes in
+                var out: [UInt8] = []
+                out.reserveCapacity(bytes.count)
+                var pendingSpace = false
+                var quote: UInt8 = 0
+                var escaped = false
+                for c in bytes {
+                    if quote != 0 {
+                        out.append(c)
+                        if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == quote { quote = 0 }
+                        continue
+                    }
+                    // space, \t, \n, \r, \f (`isWhitespace`)
+                    if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C { pendingSpace = true; continue }
+                    if pendingSpace {
+                        if let last = out.last, last != 0x28, c != 0x29 { out.append(0x20) }
+                        pendingSpace = false
+                    }
+                    if c == 0x22 || c == 0x27 { quote = c }
                     out.append(c)
-                    if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
-                    continue
                 }
-                if isWhitespace(c) { pendingSpace = true; continue }
-                if pendingSpace {
-                    if let last = out.last, last != "(", c != ")" { out.append(" ") }
-                    pendingSpace = false
-                }
-                if c == "\"" || c == "'" { quote = c }
-                out.append(c)
+                return String(decoding: out, as: UTF8.self)
             }
-            return String(String.UnicodeScalarView(out))
         }
     }
 }

@@ -750,16 +750,18 @@ public enum CSSThemeReader: TokenFormatReader {
                                              reason: "this rule's selector, nested in its parents (each '&' their selector), is longer than \(CSSThemeReader.maximumNestedSelectorLength) bytes: not a theme selector")
                         return
                     }
-                    inner.specificity = CSSThemeReader.specificity(of: inner.selector)
-                    if context.skipping != nil {
+                    // A rule that sets no custom property and no `color-scheme` is no mode: only
+                    // the rules nested in it can be (a new user's pass: Bootstrap's layout rules,
+                    // `.row-cols-md-6 > *`, were counted as modes and the file refused). Its
+                    // specificity is not needed (nested rules take their own): it was a fifth of
+                    // reading a compiled 1 MB stylesheet (stop 38).
+                    if context.skipping == nil && !Self.declaresThemeProperties(r.children) {
+                        inner.targets = nil
                         walk(r.children, context: inner)
                         continue
                     }
-                    // A rule that sets no custom property and no `color-scheme` is no mode: only
-                    // the rules nested in it can be (a new user's pass: Bootstrap's layout rules,
-                    // `.row-cols-md-6 > *`, were counted as modes and the file refused).
-                    guard Self.declaresThemeProperties(r.children) else {
-                        inner.targets = nil
+                    inner.specificity = CSSThemeReader.specificity(of: inner.selector)
+                    if context.skipping != nil {
                         walk(r.children, context: inner)
                         continue
                     }
@@ -1287,50 +1289,81 @@ public enum CSSThemeReader: TokenFormatReader {
     /// list, its highest. `:where()` counts nothing, `:is()`, `:not()` and `:has()` their most
     /// specific argument. Nil selector (declarations outside any rule): 0.
     static func specificity(of selector: String?) -> Int {
-        guard let selector else { return 0 }
-        return splitTopLevel(selector, by: ",").map { compoundSpecificity(Substring($0)) }.max() ?? 0
+        guard var selector else { return 0 }
+        // On UTF-8 bytes, each argument a range of the one buffer (Characters and copied
+        // arguments had been a fifth of reading a stylesheet of long selectors, stop 38).
+        return selector.withUTF8 { bytes in
+            topLevelParts(bytes, 0..<bytes.count).map { compoundSpecificity(bytes, $0) }.max() ?? 0
+        }
     }
 
-    private static func compoundSpecificity(_ text: Substring, depth: Int = 0) -> Int {
+    /// The ranges of `bytes[range]` between its commas outside `()`, `[]`, strings and escapes
+    /// (as `splitTopLevel`), not trimmed.
+    private static func topLevelParts(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var from = range.lowerBound, depth = 0
+        var quote: UInt8 = 0
+        var escaped = false
+        for i in range {
+            let c = bytes[i]
+            if quote != 0 {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == quote { quote = 0 }
+                continue
+            }
+            if escaped { escaped = false; continue }
+            if c == 0x5C { escaped = true; continue }
+            if c == 0x22 || c == 0x27 { quote = c }
+            else if c == 0x28 || c == 0x5B { depth += 1 }
+            else if c == 0x29 || c == 0x5D { depth -= 1 }
+            else if c == 0x2C && depth == 0 { parts.append(from..<i); from = i + 1 }
+        }
+        parts.append(from..<range.upperBound)
+        return parts
+    }
+
+    private static func compoundSpecificity(_ chars: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, depth: Int = 0) -> Int {
         var (a, b, c) = (0, 0, 0)
-        let chars = Array(text)
-        var i = 0
-        func isName(_ ch: Character) -> Bool { ch.isLetter || ch.isNumber || ch == "-" || ch == "_" || !ch.isASCII }
-        func skipName() { while i < chars.count, isName(chars[i]) || chars[i] == "\\" { i += chars[i] == "\\" ? 2 : 1 } }
-        while i < chars.count {
+        var i = range.lowerBound
+        let end = range.upperBound
+        // A name character: ASCII letter, digit, `-`, `_`, or any non-ASCII character.
+        func isName(_ ch: UInt8) -> Bool {
+            (ch >= 0x61 && ch <= 0x7A) || (ch >= 0x41 && ch <= 0x5A) || (ch >= 0x30 && ch <= 0x39) || ch == 0x2D || ch == 0x5F || ch >= 0x80
+        }
+        func skipName() { while i < end, isName(chars[i]) || chars[i] == 0x5C { i += chars[i] == 0x5C ? 2 : 1 } }
+        while i < end {
             let ch = chars[i]
             switch ch {
-            case "#": i += 1; skipName(); a += 1
-            case ".": i += 1; skipName(); b += 1
-            case "[":
+            case 0x23: i += 1; skipName(); a += 1  // #
+            case 0x2E: i += 1; skipName(); b += 1  // .
+            case 0x5B:  // [
                 var depthBracket = 0
-                while i < chars.count { if chars[i] == "[" { depthBracket += 1 } else if chars[i] == "]" { depthBracket -= 1; if depthBracket == 0 { break } }; i += 1 }
+                while i < end { if chars[i] == 0x5B { depthBracket += 1 } else if chars[i] == 0x5D { depthBracket -= 1; if depthBracket == 0 { break } }; i += 1 }
                 i += 1; b += 1
-            case ":":
+            case 0x3A:  // :
                 i += 1
-                let element = i < chars.count && chars[i] == ":"
+                let element = i < end && chars[i] == 0x3A
                 if element { i += 1 }
                 let start = i
                 skipName()
-                let name = String(chars[start..<i]).lowercased()
-                var argument: Substring? = nil
-                if i < chars.count, chars[i] == "(" {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: chars[start..<min(i, end)]), as: UTF8.self).lowercased()
+                var argument: Range<Int>? = nil
+                if i < end, chars[i] == 0x28 {
                     var d = 0, j = i
-                    while j < chars.count { if chars[j] == "(" { d += 1 } else if chars[j] == ")" { d -= 1; if d == 0 { break } }; j += 1 }
-                    argument = Substring(String(chars[(i + 1)..<min(j, chars.count)]))
-                    i = min(j + 1, chars.count)
+                    while j < end { if chars[j] == 0x28 { d += 1 } else if chars[j] == 0x29 { d -= 1; if d == 0 { break } }; j += 1 }
+                    argument = (i + 1)..<max(i + 1, min(j, end))
+                    i = min(j + 1, end)
                 }
                 if element || ["before", "after", "first-line", "first-letter", "marker", "placeholder", "selection", "backdrop"].contains(name) {
                     c += 1
                 } else if name == "where" {
                     continue
                 } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(name), let argument, depth < 8 {
-                    let best = splitTopLevel(String(argument), by: ",").map { compoundSpecificity(Substring($0), depth: depth + 1) }.max() ?? 0
+                    let best = topLevelParts(chars, argument).map { compoundSpecificity(chars, $0, depth: depth + 1) }.max() ?? 0
                     (a, b, c) = (a + best / 1_000_000, b + best / 1000 % 1000, c + best % 1000)
                 } else {
                     b += 1
                 }
-            case "*", " ", ">", "+", "~", "\t", "\n", "&", "|":
+            case 0x2A, 0x20, 0x3E, 0x2B, 0x7E, 0x09, 0x0A, 0x26, 0x7C:  // * space > + ~ tab newline & |
                 i += 1
             default:
                 if isName(ch) { skipName(); c += 1 } else { i += 1 }
@@ -1712,34 +1745,40 @@ public enum CSSThemeReader: TokenFormatReader {
         return "value"
     }
 
-    /// `text` split at `separator` outside parentheses, brackets and strings.
+    /// `text` split at `separator` (ASCII) outside parentheses, brackets and strings.
+    ///
+    /// Read as UTF-8 bytes, as CSS tokenizes code points (Syntax 3 §4): every character that
+    /// matters here is ASCII, and no byte of a multi-byte character is (as Characters it was a
+    /// third of reading a stylesheet of long selectors, stop 38).
     static func splitTopLevel(_ text: String, by separator: Character, maxSplits: Int = .max) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var depth = 0
-        var quote: Character? = nil
-        var escaped = false
-        for c in text {
-            if let q = quote {
-                current.append(c)
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
-                continue
+        precondition(separator.isASCII, "splitTopLevel splits at an ASCII character")
+        let sep = separator.asciiValue!
+        var text = text
+        let parts: [String] = text.withUTF8 { bytes in
+            var parts: [String] = []
+            var from = 0, depth = 0
+            var quote: UInt8 = 0
+            var escaped = false
+            for (i, c) in bytes.enumerated() {
+                if quote != 0 {
+                    if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == quote { quote = 0 }
+                    continue
+                }
+                // An escaped character is part of a name (`.dark\,x` is one class: a hostile
+                // pass's `.dark\,\,\,` had been split into modes at its commas).
+                if escaped { escaped = false; continue }
+                if c == 0x5C { escaped = true; continue }
+                if c == 0x22 || c == 0x27 { quote = c }
+                else if c == 0x28 || c == 0x5B { depth += 1 }
+                else if c == 0x29 || c == 0x5D { depth -= 1 }
+                else if c == sep && depth == 0 && parts.count < maxSplits {
+                    parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<i]), as: UTF8.self))
+                    from = i + 1
+                }
             }
-            // An escaped character is part of a name (`.dark\,x` is one class: a hostile pass's
-            // `.dark\,\,\,` had been split into modes at its commas).
-            if escaped { escaped = false; current.append(c); continue }
-            if c == "\\" { escaped = true; current.append(c); continue }
-            if c == "\"" || c == "'" { quote = c }
-            else if c == "(" || c == "[" { depth += 1 }
-            else if c == ")" || c == "]" { depth -= 1 }
-            else if c == separator && depth == 0 && parts.count < maxSplits {
-                parts.append(current)
-                current = ""
-                continue
-            }
-            current.append(c)
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from...]), as: UTF8.self))
+            return parts
         }
-        parts.append(current)
         return separator == " " ? parts.filter { !$0.isEmpty } : parts.map { $0.trimmingSpaces() }
     }
 }
