@@ -32,6 +32,21 @@ import Testing
         #expect(r.json["passes"] == .bool(false), "\(r.text)")
     }
 
+    /// The worst block's mean is summed from the distribution's bins: under black text a uniform
+    /// #458301 (4.4999:1 everywhere, by the formula) showed a mean of 4.5001, above the region's
+    /// maximum and rounded onto the target (a new user's pass, stop 38).
+    @Test func worstAreaMeanStaysWithinTheRegionAndBelowTheTarget() throws {
+        let server = try LiveServer()
+        let px = [UInt16]((0..<(64 * 64)).flatMap { _ in [0x45, 0x83, 0x01] as [UInt16] })
+        let png = try ImageEncoder.encode(pixels: px, width: 64, height: 64, bands: 3, format: .png)
+        let r = try server.post("/v1/image/text-contrast?textColor=black", png)
+        #expect(r.status == 200, "\(r.text)")
+        let exact = WCAG.contrastRatio(WCAG.relativeLuminance(SIMD3(0x45, 0x83, 0x01) / 255), 0)
+        #expect(exact < 4.5 && exact > 4.4999, "\(exact)")
+        #expect(r.json["wcag"]?["maximum"] == .number(4.4999), "\(r.text)")
+        #expect(r.json["worstArea"]?["mean"] == .number(4.4999), "\(r.text)")
+    }
+
     @Test func halfBlackHalfWhiteWithWhiteText() throws {
         let server = try LiveServer()
         let r = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())

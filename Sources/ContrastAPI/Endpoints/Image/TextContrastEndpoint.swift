@@ -219,7 +219,8 @@ extension ImageEndpoint {
         let w = before.worstBlock
         out.append("worstArea", .object([("x", .number(Double(r.x + w.x))), ("y", .number(Double(r.y + w.y))),
                                          ("width", .number(Double(w.width))), ("height", .number(Double(w.height))),
-                                         ("metric", .string(target.metric.rawValue)), ("mean", .number(Self.round4(w.mean)))]))
+                                         ("metric", .string(target.metric.rawValue)),
+                                         ("mean", .number(Self.worstMean(w.mean, target.metric == .apca ? before.apca : before.wcag)))]))
         var fixes = JSONObject()
         fixes.append("scrim", .object([
             ("black", black.map { Self.fixJSON($0) } ?? .null),
@@ -284,14 +285,24 @@ extension ImageEndpoint {
 
     static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
 
+    /// `v` rounded to 4 decimals, but never up onto `required` from below (4.49999993 is
+    /// 4.4999, not 4.5, as ratioText floors): the number shown stays on its verdict's side.
+    static func shown(_ v: Double, required: Double?) -> Double {
+        let r = round4(v)
+        if let required, v < required, r >= required { return (v * 10000).rounded(.down) / 10000 }
+        return r
+    }
+
+    /// The worst block's mean as shown: block means are summed from the distribution's bins
+    /// (within a bin's width of the exact values), so it is held inside the region's exact
+    /// minimum and maximum and never rounded up onto the target (a new user's pass, stop 38: a
+    /// uniform #458301 under black text, 4.4999 everywhere, showed a mean of 4.5001).
+    static func worstMean(_ mean: Double, _ m: TextContrastDistribution.Metric) -> Double {
+        shown(Swift.min(Swift.max(mean, m.minimum), m.maximum), required: m.minimumRequired)
+    }
+
     static func metricJSON(_ m: TextContrastDistribution.Metric) -> JSON {
-        // Rounded to 4 decimals, but never up onto the target from below (4.49999993 is 4.4999,
-        // not 4.5, as ratioText floors): the number shown stays on its verdict's side.
-        func shown(_ v: Double) -> Double {
-            let r = round4(v)
-            if let required = m.minimumRequired, v < required, r >= required { return (v * 10000).rounded(.down) / 10000 }
-            return r
-        }
+        func shown(_ v: Double) -> Double { Self.shown(v, required: m.minimumRequired) }
         return .object([
             ("minimum", .number(shown(m.minimum))),
             ("percentile5", .number(shown(m.percentile5))),
