@@ -345,6 +345,28 @@ struct TokensAuditTests {
         #expect(q["suggestion"] != nil && q["backgroundSuggestion"] == nil, "\(q)")
     }
 
+    /// A new user's pass (stop 38): a rule giving a preset's pair another role listed the pair
+    /// twice, `4.33:1 needs 4.5:1 FAIL` and `4.33:1 needs 3:1 pass`, 18 pairs for 17, and the
+    /// audit failed. The first rule that makes a pair judges it (the request's before the
+    /// presets'), with a note.
+    @Test("a rule can give a preset's pair another role: the pair is judged once, by the rule")
+    func ruleOverridesPresetPair() throws {
+        let live = try LiveServer()
+        let file = try Self.file("tailwind/shadcn-v4/globals.css")
+        let plain = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("preset", "shadcn"), ("modes", ["light"])]))
+        let before = try #require(Self.pair(plain, "--muted-foreground", "--muted", mode: "light"), "\(plain.text.prefix(300))")
+        #expect(before["passes"] == false && before["target"]?["minimum"] == 4.5, "\(before)")
+        let pairs = try #require(plain.json["summary"]?["pairs"]?.double)
+        let rule: JSON = .array([.object(["foreground": "--muted-foreground", "background": "--muted", "role": "large-text"])])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("preset", "shadcn"), ("rules", rule), ("modes", ["light"])]))
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let matching = r.json["pairs"]?.array?.filter { $0["foreground"]?["token"] == "--muted-foreground" && $0["background"]?["token"] == "--muted" } ?? []
+        #expect(matching.count == 1 && matching.first?["rule"] == 0 && matching.first?["target"]?["minimum"] == 3 && matching.first?["passes"] == true, "\(matching)")
+        #expect(r.json["summary"]?["pairs"]?.double == pairs, "\(r.json["summary"] ?? .null)")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.contains("already judges as role large-text: each pair is judged once, by the first rule") == true } == true,
+                "\(r.json["notes"] ?? .null)")
+    }
+
     @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
     func nothingChecked() throws {
         let live = try LiveServer()

@@ -173,6 +173,16 @@ public enum TokenAudit {
     public static let maximumListedAliasPairs = 1_000
 
     /// The opaque sRGB `0...1` a rule's backdrop token stands for (a translucent one over white).
+    /// How a rule judges its pairs, for notes: "role large-text", with a size, weight or
+    /// policy when it gives one.
+    static func judgedAs(_ rule: PairRule) -> String {
+        var parts = ["role \(rule.role.rawValue)"]
+        if let size = rule.fontSize { parts.append("\(size == size.rounded() && abs(size) < 1e9 ? String(Int(size)) : String(size)) px") }
+        if let weight = rule.fontWeight { parts.append("weight \(weight)") }
+        if let policy = rule.policy { parts.append("policy \(policy.rawValue)") }
+        return parts.joined(separator: ", ")
+    }
+
     static func backdropSRGB(_ backdrop: ResolvedToken?) -> SIMD3<Double>? {
         backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
     }
@@ -826,7 +836,11 @@ public enum TokenAudit {
         // captures through a dictionary, not by testing every foreground × background.
         struct Pair { var rule: Int; var fg: String; var bg: String; var backdrop: String? }
         var pairs: [Pair] = []
-        var seen = Set<String>()
+        // A pair (foreground on background) is judged once, by the first rule that makes it: the request's rules come before the presets', so a rule can give a preset's pair
+        // another role (`large-text`, `disabled`). Judged by every rule, it had been listed twice
+        // with opposite verdicts and failed the audit (a new user's pass, stop 38).
+        var claimedBy: [String: Int] = [:]
+        var overridden: [Int: (by: Int, pairs: Int)] = [:]
         var unmatched: [Int] = []
         for (ri, rule) in rules.enumerated() {
             try poll(now: true)
@@ -919,8 +933,23 @@ public enum TokenAudit {
                                 backdrop = resolver.token(b.substituting(c).text)?.path
                             }
                         }
-                        let key = "\(fg)\u{0}\(bg)\u{0}\(backdrop ?? "")\u{0}\(rule.role.rawValue)\u{0}\(rule.fontSize ?? 0)\u{0}\(rule.policy?.rawValue ?? "")"
-                        guard seen.insert(key).inserted else { count += 1; continue }
+                        // Keyed without the backdrop: what lies under a translucent background
+                        // is a fact about the background, not the rule's judgement; a later rule
+                        // that names it gives it to the pair (shadcn's `{p}background` under a
+                        // rule without one).
+                        let key = "\(fg)\u{0}\(bg)"
+                        if let claim = claimedBy[key] {
+                            count += 1
+                            if pairs[claim].backdrop == nil, let backdrop { pairs[claim].backdrop = backdrop }
+                            let owner = pairs[claim].rule
+                            let first = rules[owner]
+                            if owner != ri, first.role != rule.role || first.fontSize != rule.fontSize
+                                || first.fontWeight != rule.fontWeight || first.policy != rule.policy {
+                                overridden[ri] = (owner, (overridden[ri]?.pairs ?? 0) + 1)
+                            }
+                            continue
+                        }
+                        claimedBy[key] = pairs.count
                         pairs.append(Pair(rule: ri, fg: fg, bg: bg, backdrop: backdrop))
                         count += 1
                         if pairs.count * modes.count > options.maximumPairs {
@@ -930,6 +959,10 @@ public enum TokenAudit {
                 }
             }
             if count == 0 { unmatched.append(ri) }
+        }
+        for (ri, o) in overridden.sorted(by: { $0.key < $1.key }) {
+            let (first, later) = (rules[o.by], rules[ri])
+            notes.append("\(later.source) (\(later.foreground.text) on \(later.background.text), \(Self.judgedAs(later))) makes \(o.pairs) pair\(o.pairs == 1 ? "" : "s") that \(first.source) (\(first.foreground.text) on \(first.background.text)) already judges as \(Self.judgedAs(first)): each pair is judged once, by the first rule that makes it (the request's rules before the presets')")
         }
         try poll(now: true)
         // A rule that matched nothing because a side names a CSS custom property without its
@@ -972,16 +1005,28 @@ public enum TokenAudit {
         // sources (`--text`/`--bg` and `--heading`/`--card`, all aliases of two grays) are two
         // pairs of the design, each reported (a pass found the second, failing, hidden; and
         // Material's `on-surface on surface` hidden behind `on-background on background`).
+        // Also where the source pair is judged by a rule that comes first (the request's before
+        // the presets'): a rule that makes `--muted-foreground on --muted` large text judges
+        // Tailwind's `--color-muted-foreground on --color-muted` of the shadcn preset too, as it
+        // judges the pair itself (stop 38).
         let sources = pairs.map { (source($0.fg), source($0.bg)) }
         var checkedKeys = Set<String>()
+        var checkedByRule: [String: Int] = [:]
+        func plainKey(_ pair: Pair, _ fg: String, _ bg: String) -> String {
+            "\(fg)\u{0}\(bg)\u{0}\(pair.backdrop.map { source($0).path } ?? "")"
+        }
         for (pair, (fg, bg)) in zip(pairs, sources) where fg.hops == 0 && bg.hops == 0 {
             checkedKeys.insert(sourceKey(pair, fg.path, bg.path))
+            let key = plainKey(pair, fg.path, bg.path)
+            checkedByRule[key] = Swift.min(checkedByRule[key] ?? .max, pair.rule)
         }
         // Counted, and the first `maximumListedAliasPairs` listed with their source pair.
         var aliasCount = 0
         var aliasPairs: [TokenAuditReport.AliasPair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
-            guard s.0.hops > 0 && s.1.hops > 0, checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path)) else { return pair }
+            guard s.0.hops > 0 && s.1.hops > 0,
+                  checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
+                    || (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule else { return pair }
             aliasCount += 1
             if aliasPairs.count < Self.maximumListedAliasPairs {
                 aliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
