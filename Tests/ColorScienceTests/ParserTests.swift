@@ -374,6 +374,13 @@ struct ParserTests {
             ("red (", "unexpected text after the color: '('"),
             ("foo(1 2 3)", "unknown color function 'foo()'"),
             ("lab(50 1e7 0)", "a '1e7' in lab() is out of the supported range (magnitude above 1e6)"),
+            // The same through calc(), infinity included, where the component has no largest
+            // value to clamp to (a hostile pass, stop 38: lch(50 calc(1e7) 30) was white).
+            ("lch(50 calc(1e7) 30)", "chroma 'calc(1e7)' in lch() is out of the supported range (magnitude above 1e6)"),
+            ("oklch(0.5 calc(infinity) 30)", "chroma 'calc(infinity)' in oklch() is out of the supported range (magnitude above 1e6)"),
+            ("lab(50 calc(-2e6) 0)", "a 'calc(-2e6)' in lab() is out of the supported range (magnitude above 1e6)"),
+            ("color(srgb calc(1e7) 0 0)", "red 'calc(1e7)' in color() is out of the supported range (magnitude above 1e6)"),
+            ("rgb(from red calc(r * 1e9) g b)", "red 'calc(r * 1e9)' in rgb() is out of the supported range (magnitude above 1e6)"),
         ]
         for (input, message) in cases {
             #expect(Self.error(input) == .invalid(message), "\(input.debugDescription): \(String(describing: Self.error(input)))")

@@ -490,6 +490,13 @@ final class ColorSyntax {
             let v = try math.evaluate()
             // Infinities clamp to the largest value a component may take (CSS Values 4 §10.9).
             let m = CSSColorParser.maximumComponentMagnitude
+            // A component without a largest value (chroma, a/b, color() channels, a relative
+            // rgb() channel) is refused past 1e6 as when written directly: `lch(50 calc(1e7) 30)`
+            // had been measured as white and `calc(infinity)` as a chroma of 1e6 (a hostile
+            // pass, stop 38). Components that clamp (rgb(), alpha, lightness) clamp as CSS does.
+            if v.value.isInfinite || abs(v.value) > m, Self.isUnbounded(slot, kind: v.kind, relative: env.relative) {
+                _ = try bounded(v.value.isInfinite ? .infinity : v.value, quoted, name, position)
+            }
             let x = Swift.min(Swift.max(v.value, -m), m)
             switch v.kind {
             case .number: return try value((.number(x), range), slot, in: name, position: position, allowNone: allowNone, env: env)
@@ -563,6 +570,17 @@ final class ColorSyntax {
                 throw .invalid("unknown angle unit in \(quoted); use deg, grad, rad or turn")
             }
             throw .invalid("\(quoted) is not a valid \(position) in \(name)(): units are not allowed here")
+        }
+    }
+
+    /// Whether a slot takes a number or percentage of `kind` without clamping it (`bounded`
+    /// refuses it past `CSSColorParser.maximumComponentMagnitude` instead).
+    static func isUnbounded(_ slot: Slot, kind: CSSMathValue.Kind, relative: Bool) -> Bool {
+        switch slot {
+        case .scaled: return kind != .angle
+        case .percentOnly: return kind == .percentage
+        case .rgbChannel: return relative && kind != .angle
+        case .hue, .lightness, .alpha: return false
         }
     }
 
