@@ -81,6 +81,18 @@ struct GradientEndpointTests {
         #expect(r.status == 200, "\(r.text)")
         #expect(r.json["ratio"] == direct.json["ratio"] && r.json["ratio"]?.double != nil)
         #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("var(): the gradient is") == true } == true, "\(r.text)")
+        // A whole gradient in a variable, as background or layer (a new user's pass, stop 38:
+        // "unknown color function 'linear-gradient()'").
+        let hero = ##""variables": {"--hero": "linear-gradient(to right, #6366f1, #ec4899)"}"##
+        let plainHero = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, #6366f1, #ec4899)"}"##)
+        let viaVariable = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "var(--hero)", \##(hero)}"##)
+        #expect(viaVariable.status == 200 && viaVariable.json["background"]?["kind"] == "gradient", "\(viaVariable.text.prefix(300))")
+        #expect(viaVariable.json["ratio"] == plainHero.json["ratio"] && viaVariable.json["ratio"]?.double != nil)
+        let asLayer = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "layers": ["var(--hero)"], \##(hero)}"##)
+        #expect(asLayer.status == 200 && asLayer.json["ratio"] == plainHero.json["ratio"], "\(asLayer.text.prefix(300))")
+        let undefined = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "var(--nope)", \##(hero)}"##)
+        expectProblem(undefined, 400, pointer: "/background")
+        #expect(undefined.text.contains("'--nope' is not defined"), "\(undefined.text)")
         let missing = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))"}"##)
         expectProblem(missing, 400, pointer: "/background")
         #expect(missing.text.contains("'variables' member"), "\(missing.text)")

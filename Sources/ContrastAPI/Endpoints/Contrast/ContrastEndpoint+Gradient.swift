@@ -40,18 +40,30 @@ extension ContrastEndpoint {
         return target
     }
 
+    /// Whether `s` is a gradient: written as one, or a `var()` that the request's `variables`
+    /// make one (`"background": "var(--hero)"` with `"--hero": "linear-gradient(…)"`: a new
+    /// user's pass, stop 38, had been told "unknown color function 'linear-gradient()'").
+    /// Substitution is bounded by `CSSVariables`; a failed one is not a gradient (the color
+    /// reading then names the fault).
+    static func isGradientText(_ s: String) -> Bool {
+        if CSSGradient.looksLikeGradient(s) { return true }
+        guard let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(s),
+              let substituted = try? variables.substitute(in: s) else { return false }
+        return CSSGradient.looksLikeGradient(substituted)
+    }
+
     /// Whether the request has a gradient as `background` or in `layers` (looked at without
-    /// parsing, so a plain pair pays two prefix checks).
+    /// parsing; asked only once a plain reading has failed, so a plain pair pays nothing).
     static func hasGradient(_ f: Fields) -> Bool {
-        if case .string(let s)? = f.value("background"), CSSGradient.looksLikeGradient(s) { return true }
+        if case .string(let s)? = f.value("background"), isGradientText(s) { return true }
         switch f.value("layers") {
-        case .string(let s)?: return CSSGradient.looksLikeGradient(s)
+        case .string(let s)?: return isGradientText(s)
         case .array(let items)?:
             for item in items {
                 switch item {
-                case .string(let s) where CSSGradient.looksLikeGradient(s): return true
+                case .string(let s) where isGradientText(s): return true
                 case .object(let o):
-                    if case .string(let s)? = o["color"], CSSGradient.looksLikeGradient(s) { return true }
+                    if case .string(let s)? = o["color"], isGradientText(s) { return true }
                 default: break
                 }
             }
@@ -111,7 +123,7 @@ extension ContrastEndpoint {
         guard case .string(let bgText) = bgValue else {
             throw Problem.invalidField(bgPath, "\(bgPath.display) must be a CSS color or gradient string, not \(bgValue.typeName)")
         }
-        if CSSGradient.looksLikeGradient(bgText) { _ = try take(bgText, at: bgPath) } else {
+        if isGradientText(bgText) { _ = try take(bgText, at: bgPath) } else {
             pageColor = try resolveColor(bgText, at: bgPath, hexOrder: hexOrder)
         }
         // Layers over it, bottom to top.
@@ -139,7 +151,7 @@ extension ContrastEndpoint {
             for (i, item) in items.enumerated() {
                 let path = f.field("layers").appending(index: i)
                 switch item {
-                case .string(let s) where CSSGradient.looksLikeGradient(s):
+                case .string(let s) where isGradientText(s):
                     stack.append(try layer(s, at: path, opacity: 1))
                 case .string(let s):
                     let c = try resolveColor(s, at: path, hexOrder: hexOrder)
@@ -148,7 +160,7 @@ extension ContrastEndpoint {
                     let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                     try lf.rejectUnknown(["color", "opacity"])
                     let opacity = try lf.number("opacity", in: 0...1) ?? 1
-                    if case .string(let s)? = lf.value("color"), CSSGradient.looksLikeGradient(s) {
+                    if case .string(let s)? = lf.value("color"), isGradientText(s) {
                         stack.append(try layer(s, at: lf.field("color"), opacity: opacity))
                     } else {
                         let c = try lf.color("color", required: true, hexOrder: hexOrder)!
