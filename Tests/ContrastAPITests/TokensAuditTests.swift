@@ -367,6 +367,26 @@ struct TokensAuditTests {
                 "\(r.json["notes"] ?? .null)")
     }
 
+    /// A new user's pass (stop 38): "--surface-foreground on --surface 6.98:1 FAIL (try
+    /// oklch(0.709 0 0) (#a1a1a1))" where the token's own hex is #a1a1a1 (7.0069:1 on #161616
+    /// by the formula). The pair says that its hex pair gets the other verdict.
+    @Test("a pair whose 8-bit hex pair gets the other verdict says so beside it")
+    func hexVerdictBesideThePair() throws {
+        let live = try LiveServer()
+        let css = try String(contentsOf: FixtureLoader.url("tokens/tailwind/shadcn-v4/globals.css"), encoding: .utf8)
+        let json = try live.request("POST", "/v1/tokens/audit?preset=shadcn&policy=hig&modes=dark", body: css, headers: ["Content-Type": "text/css"])
+        let pair = try #require(Self.pair(json, "--surface-foreground", "--surface", mode: "dark"), "\(json.text.prefix(300))")
+        #expect(pair["passes"] == false && (pair["ratio"]?.double ?? 7) < 7, "\(pair)")
+        #expect(Self.ratio("#a1a1a1", "#161616") >= 7)
+        #expect(pair["hexNote"]?.string == "as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass: the verdict is for the colors as the tokens write them", "\(pair)")
+        let passing = try #require(Self.pair(json, "--foreground", "--background", mode: "dark"))
+        #expect(passing["hexNote"] == nil)
+        let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&policy=hig&modes=dark&report=text", body: css, headers: ["Content-Type": "text/css"])
+        let row = text.text.split(separator: "\n").first { $0.contains("--surface-foreground") && $0.contains("--surface ") } ?? ""
+        #expect(row.contains("FAIL (see [") , "\(row)")
+        #expect(text.text.contains("] as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass"), "\(text.text)")
+    }
+
     @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
     func nothingChecked() throws {
         let live = try LiveServer()

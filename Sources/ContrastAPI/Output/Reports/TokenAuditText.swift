@@ -66,6 +66,7 @@ enum TokenAuditText {
             // A target no contrast meets (APCA's lookup has no Lc for 14 px at weight 400) says
             // why (a new user's pass: "NEEDS Lc ∞" and nothing more).
             if r.unresolved == nil, !r.target.minimum.isFinite { result += " (see \(footnote(r.target.basis)))" }
+            if let note = TokenAuditJSON.hexVerdictNote(r) { result += " (see \(footnote(note)))" }
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
                 let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
