@@ -56,6 +56,19 @@ import Testing
         #expect(Self.resolve("bgColor/default", in: "dark", set).flatMap(srgb8) == [0x0d, 0x11, 0x17])
     }
 
+    /// A new user's pass (stop 38): Primer's file has a local collection `mode` and a library
+    /// collection `mode` too; the library copy of `fgColor/muted` was `mode/fgColor/muted`,
+    /// which did not say it was the library's.
+    @Test("primer: a library collection named as a local one is marked (library) in its copies' names")
+    func primerLibraryCollectionNamedAsLocal() throws {
+        let set = try FigmaVariablesReader.read(TokenFixtures.figmaREST())
+        #expect(set["fgColor/muted"] != nil)
+        #expect(set["mode (library)/fgColor/muted"] != nil)
+        #expect(set["mode/fgColor/muted"] == nil)
+        // Collections named as no local one keep the plain prefix.
+        #expect(set["base/color/dark/base/color/neutral/12"] != nil)
+    }
+
     @Test("primer: a target missing from the answer is kept by id, not dropped, and is no token")
     func primerMissingTargets() throws {
         let set = try FigmaVariablesReader.read(TokenFixtures.figmaREST())

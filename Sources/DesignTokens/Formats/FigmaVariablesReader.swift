@@ -10,7 +10,8 @@ import JSONValue
 ///   variables share a name (a local collection and library copies of it, or `base/color/light`
 ///   and `base/color/dark` both defining `base/color/gray/9`), the one in the only local
 ///   collection keeps the name and the others are `<collection name>/<name>`
-///   (`base/color/dark/base/color/gray/9`); if that is still not unique, the collection's id is
+///   (`base/color/dark/base/color/gray/9`), a library collection named as a local one
+///   `<collection name> (library)/<name>`; if that is still not unique, the collection's id is
 ///   added (`<collection name> [<collection id>]/<name>`). A note says how many were renamed.
 /// - Values: `COLOR` `{r, g, b, a}` (0–1 floats) → `color(srgb r g b / a)`; `VARIABLE_ALIAS`
 ///   → `.alias(<the target variable's path>)`; a target missing from the response (a library
@@ -148,11 +149,16 @@ public enum FigmaVariablesReader: TokenFormatReader {
             inCollection[key] = i
         }
         var paths = variables.map(\.name)
+        let localCollectionNames = Set(collections.filter { !$0.remote }.map(\.name))
         var renamed: [String] = []
         for (name, indices) in byName where indices.count > 1 {
             let local = indices.filter { !collections[variables[$0].collection].remote }
             for i in indices where !(local.count == 1 && local[0] == i) {
-                paths[i] = collections[variables[i].collection].name + "/" + name
+                // A library copy says so: Primer's file has a local collection `mode` and a
+                // library one of that name too, and `mode/fgColor/muted` beside `fgColor/muted`
+                // did not tell which was which (a new user's pass, stop 38).
+                let c = collections[variables[i].collection]
+                paths[i] = c.name + (c.remote && localCollectionNames.contains(c.name) ? " (library)" : "") + "/" + name
                 renamed.append(paths[i])
             }
         }
@@ -166,7 +172,7 @@ public enum FigmaVariablesReader: TokenFormatReader {
         for (i, v) in variables.enumerated() { pathById[v.id] = paths[i] }
         if !renamed.isEmpty {
             renamed.sort()
-            notes.append("\(renamed.count) variables share a name with a variable of another collection and are named '<collection>/<name>': \(TokenSyntax.sample(renamed, limit: 3))")
+            notes.append("\(renamed.count) variables share a name with a variable of another collection and are named '<collection>/<name>' ('<collection> (library)/<name>' for a library collection named as a local one): \(TokenSyntax.sample(renamed, limit: 3))")
         }
 
         // Modes: of multi-mode collections with colors, local ones first choice.
