@@ -381,6 +381,9 @@ struct ParserTests {
             ("lab(50 calc(-2e6) 0)", "a 'calc(-2e6)' in lab() is out of the supported range (magnitude above 1e6)"),
             ("color(srgb calc(1e7) 0 0)", "red 'calc(1e7)' in color() is out of the supported range (magnitude above 1e6)"),
             ("rgb(from red calc(r * 1e9) g b)", "red 'calc(r * 1e9)' in rgb() is out of the supported range (magnitude above 1e6)"),
+            // A percentage taken from a channel keyword says the keyword is a number (a new
+            // user's pass, stop 38).
+            ("hsl(from #3b82f6 h s calc(l - 20%))", "cannot subtract a percentage from a number at '-'; in a relative color the channel keywords are numbers (hsl()'s s and l are 0–100, oklch()'s l 0–1): write the change as a number, e.g. calc(l - 20) in hsl()"),
         ]
         for (input, message) in cases {
             #expect(Self.error(input) == .invalid(message), "\(input.debugDescription): \(String(describing: Self.error(input)))")

@@ -128,6 +128,9 @@ struct CSSColorInputTests {
         let r = try post(live, "/v1/contrast", ##"{"foreground": "oklch(55.6 0 0)", "background": "white"}"##)
         #expect(r.json["foreground"]?["hex"] == "#ffffff")
         #expect(r.json["foreground"]?["notes"]?.array == [.string("oklch() lightness '55.6' is above 1 and was clamped to 1 (white), as CSS does; as a percentage write '55.6%'")], "\(r.text)")
+        // 1.2% would be nearly black: no percentage is pointed to below 10 (stop 38).
+        let small = try post(live, "/v1/contrast", ##"{"foreground": "oklch(1.2 0.1 30)", "background": "white"}"##)
+        #expect(small.json["foreground"]?["notes"]?.array?.first == .string("oklch() lightness '1.2' is above 1 and was clamped to 1 (white), as CSS does; its lightness is a number from 0 to 1 (or a percentage)"), "\(small.text)")
         for plain in ["oklch(0.556 0 0)", "oklch(55.6% 0 0)", "oklab(1 0 0)", "lab(55.6 0 0)"] {
             let p = try post(live, "/v1/contrast", ##"{"foreground": "\##(plain)", "background": "white"}"##)
             #expect(p.json["foreground"]?["notes"] == nil, "\(plain): \(p.text)")

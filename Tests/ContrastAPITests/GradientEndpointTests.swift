@@ -96,6 +96,10 @@ struct GradientEndpointTests {
         let missing = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))"}"##)
         expectProblem(missing, 400, pointer: "/background")
         #expect(missing.text.contains("'variables' member"), "\(missing.text)")
+        // The same through a variable (a new user's pass, stop 38: the hint was lost).
+        let viaVar = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, var(--a), var(--b))", "variables": {"--a": "6366f1", "--b": "#ec4899"}}"##)
+        expectProblem(viaVar, 400, pointer: "/background")
+        #expect(viaVar.text.contains("write #6366f1"), "\(viaVar.text)")
         for (css, word) in [("linear-gradient(135deg, 6366f1, #ec4899)", "6366f1"), ("linear-gradient(135deg, #6366f1, ec4899)", "ec4899")] {
             let bad = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(css)"}"##)
             expectProblem(bad, 400, pointer: "/background")

@@ -98,7 +98,7 @@ import Testing
         let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10)
         #expect(third.status == 503 && third.header("Retry-After") == "1", "\(third.statusLine)")
         #expect(third.jsonObject?["detail"] as? String
-            == "The server is already working on or queueing 2 heavy requests (images, palettes, matrices); retry shortly.")
+            == "The server is already working on or queueing 2 heavy requests (requests its heavy-work pool runs, such as this one); retry shortly.")
         #expect(seen.statuses.withLock { $0 } == [503])
         // Counted in /metrics as this limit, not as the connection limit's 503.
         #expect(seen.rejections.withLock { $0 } == [.heavyWorkQueueFull])

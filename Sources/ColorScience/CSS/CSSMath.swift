@@ -158,7 +158,14 @@ struct CSSMath {
             i += 1
             let rhs = try product()
             guard rhs.kind == v.kind else {
-                throw .invalid("cannot \(op == "+" ? "add" : "subtract") \(describe(rhs.kind)) \(op == "+" ? "to" : "from") \(describe(v.kind)) at '\(quote(opToken.range))'")
+                var message = "cannot \(op == "+" ? "add" : "subtract") \(describe(rhs.kind)) \(op == "+" ? "to" : "from") \(describe(v.kind)) at '\(quote(opToken.range))'"
+                // In a relative color the channel keywords are numbers (CSS Color 5 §4.1): `l`
+                // of hsl() is 0–100, not a percentage (a new user's pass, stop 38, wrote
+                // `hsl(from #3b82f6 h s calc(l - 20%))`).
+                if !keywords.isEmpty, v.kind == .number, rhs.kind == .percentage {
+                    message += "; in a relative color the channel keywords are numbers (hsl()'s s and l are 0–100, oklch()'s l 0–1): write the change as a number, e.g. calc(l \(op) 20) in hsl()"
+                }
+                throw .invalid(message)
             }
             v.value = op == "+" ? v.value + rhs.value : v.value - rhs.value
         }

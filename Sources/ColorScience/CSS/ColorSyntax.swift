@@ -539,7 +539,11 @@ final class ColorSyntax {
                 // does, and said, since it is most likely 55.6% (a new user's pass: `oklch(55.6 0 0)`
                 // answered #ffffff without a word). Not in a relative color's arithmetic.
                 if scale == 1, v > 1, v <= 100, !env.relative {
-                    notes.append("\(name)() lightness \(quoted) is above 1 and was clamped to 1 (white), as CSS does; as a percentage write '\(text(range))%'")
+                    // The percentage is the likely meaning of 55.6, not of 1.2 (1.2% is nearly
+                    // black: a new user's pass, stop 38).
+                    notes.append(v >= 10
+                        ? "\(name)() lightness \(quoted) is above 1 and was clamped to 1 (white), as CSS does; as a percentage write '\(text(range))%'"
+                        : "\(name)() lightness \(quoted) is above 1 and was clamped to 1 (white), as CSS does; its lightness is a number from 0 to 1 (or a percentage)")
                 }
                 return (Swift.min(Swift.max(v, 0), scale), false)
             case .alpha:

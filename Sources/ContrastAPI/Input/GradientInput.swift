@@ -72,7 +72,10 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
         }
         return GradientInput(input: input, path: path, gradient: g, notes: notes)
     } catch {
-        throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())
+        // The text as parsed (variables substituted), so that a hex without '#' that came from
+        // a variable is named as when written in place (a new user's pass, stop 38: "a color
+        // hint '6366f1' must sit between two color stops").
+        throw gradientProblem(error, source, at: path, box: box, boxHint: boxHint())
     }
 }
 

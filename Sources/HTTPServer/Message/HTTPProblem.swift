@@ -97,7 +97,7 @@ public struct HTTPProblem: Sendable {
     /// 503 `server-busy`: the heavy-work queue holds `limit` requests already (`Retry-After: 1`).
     public static func heavyWorkQueueFull(limit: Int) -> HTTPProblem {
         HTTPProblem(status: 503, kind: "server-busy", title: "Service Unavailable",
-                    detail: "The server is already working on or queueing \(limit) heavy requests (images, palettes, matrices); retry shortly.",
+                    detail: "The server is already working on or queueing \(limit) heavy requests (requests its heavy-work pool runs, such as this one); retry shortly.",
                     limit: limit, headers: [("Retry-After", "1")], rejection: .heavyWorkQueueFull)
     }
 
