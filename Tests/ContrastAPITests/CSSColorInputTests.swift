@@ -121,6 +121,23 @@ struct CSSColorInputTests {
         #expect(none.status == 422 && none.text.contains("variables"), "\(none.text)")
     }
 
+    /// A new user's pass (stop 38): `var(--color-blue-500)` without variables was a 422 that
+    /// asked for them; it now names Tailwind v4's default value to send (not filled in silently:
+    /// a project's theme may redefine it).
+    @Test("var() of a Tailwind v4 palette name without variables: the 422 gives its default value")
+    func tailwindPaletteNameWithoutVariables() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-blue-500)", "background": "white"}"##)
+        #expect(r.status == 422, "\(r.text)")
+        #expect(r.text.contains(#"{\"variables\": {\"--color-blue-500\": \"oklch(62.3% 0.214 259.815)\"}}, Tailwind v4's default --color-blue-500"#), "\(r.text)")
+        let other = try post(live, "/v1/contrast", ##"{"foreground": "var(--brand)", "background": "white"}"##)
+        #expect(other.status == 422 && other.text.contains(##"\"--brand\": \"#0066cc\""##), "\(other.text)")
+        // Sent as the hint says, it is measured.
+        let sent = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-blue-500)", "background": "white", "variables": {"--color-blue-500": "oklch(62.3% 0.214 259.815)"}}"##)
+        let direct = try post(live, "/v1/contrast", ##"{"foreground": "oklch(62.3% 0.214 259.815)", "background": "white"}"##)
+        #expect(sent.status == 200 && sent.json["ratio"] == direct.json["ratio"] && sent.json["ratio"]?.double != nil, "\(sent.text.prefix(300))")
+    }
+
     /// A new user's pass: `oklch(55.6 0 0)` (55.6% meant) answered white without a word.
     @Test("an OKLCH lightness above 1 is clamped as CSS does, with a note pointing to the percentage")
     func oklchLightnessAboveOneIsNoted() throws {

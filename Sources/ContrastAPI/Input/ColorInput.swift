@@ -1,6 +1,7 @@
 import Foundation
 import AppleDesign
 import ColorScience
+import DesignTokens
 import JSONValue
 
 /// A color from a request: what was sent, what it parsed to, and how a screen shows it.
@@ -152,13 +153,34 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         case .unsupported(let why):
             var hint = ""
             if css.variables == nil && CSSVariables.mayReferToVariables(text) {
+                // Tailwind v4's palette names get their default values to paste (a new user's
+                // pass, stop 38: `var(--color-blue-500)`); not filled in silently, since a
+                // project's theme may redefine them.
+                let example = tailwindDefaults(in: text).first.map { "{\"variables\": {\"\($0.name)\": \"\($0.value)\"}}, Tailwind v4's default \($0.name)" }
+                    ?? "{\"variables\": {\"--brand\": \"#0066cc\"}}"
                 hint = path.parameter == nil
-                    ? " (give the custom properties in the body's \"variables\" member, e.g. {\"variables\": {\"--brand\": \"#0066cc\"}})"
-                    : " (the routes that read a JSON body take custom properties in its \"variables\" member)"
+                    ? " (give the custom properties in the body's \"variables\" member, e.g. \(example))"
+                    : " (the routes that read a JSON body take custom properties in its \"variables\" member\(example.hasPrefix("{\"variables\": {\"--brand") ? "" : ", e.g. \(example)"))"
             }
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
+}
+
+/// The custom properties `var()` names in `text` that Tailwind v4's default theme defines
+/// (`--color-blue-500`), with their values (`TailwindPalette`), in order, at most 8 looked at.
+func tailwindDefaults(in text: String) -> [(name: String, value: String)] {
+    var found: [(name: String, value: String)] = []
+    var rest = Substring(text)
+    while found.count < 8, let r = rest.range(of: "var(", options: .caseInsensitive) {
+        let after = rest[r.upperBound...].drop { $0 == " " }
+        let name = after.prefix { $0 != "," && $0 != ")" && $0 != " " }
+        if let value = TailwindPalette.colors[String(name)], !found.contains(where: { $0.name == name }) {
+            found.append((String(name), value))
+        }
+        rest = rest[r.upperBound...]
+    }
+    return found
 }
 
 /// For a 4- or 8-digit hex color (`#` optional) that CSS reads as fully transparent but that
