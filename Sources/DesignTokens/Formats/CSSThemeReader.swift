@@ -1293,13 +1293,16 @@ public enum CSSThemeReader: TokenFormatReader {
         // On UTF-8 bytes, each argument a range of the one buffer (Characters and copied
         // arguments had been a fifth of reading a stylesheet of long selectors, stop 38).
         return selector.withUTF8 { bytes in
-            topLevelParts(bytes, 0..<bytes.count).map { compoundSpecificity(bytes, $0) }.max() ?? 0
+            topLevelRanges(bytes, 0..<bytes.count).map { compoundSpecificity(bytes, $0) }.max() ?? 0
         }
     }
 
-    /// The ranges of `bytes[range]` between its commas outside `()`, `[]`, strings and escapes
-    /// (as `splitTopLevel`), not trimmed.
-    private static func topLevelParts(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    /// The ranges of `bytes[range]` between its `separator`s (ASCII) outside `()`, `[]`, strings
+    /// and escapes, at most `maxSplits` splits, not trimmed (`splitTopLevel`, `specificity`).
+    /// An escaped character is part of a name (`.dark\,x` is one class: a hostile pass's
+    /// `.dark\,\,\,` had been split into modes at its commas).
+    static func topLevelRanges(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, separator: UInt8 = 0x2C,
+                               maxSplits: Int = .max) -> [Range<Int>] {
         var parts: [Range<Int>] = []
         var from = range.lowerBound, depth = 0
         var quote: UInt8 = 0
@@ -1315,7 +1318,7 @@ public enum CSSThemeReader: TokenFormatReader {
             if c == 0x22 || c == 0x27 { quote = c }
             else if c == 0x28 || c == 0x5B { depth += 1 }
             else if c == 0x29 || c == 0x5D { depth -= 1 }
-            else if c == 0x2C && depth == 0 { parts.append(from..<i); from = i + 1 }
+            else if c == separator && depth == 0 && parts.count < maxSplits { parts.append(from..<i); from = i + 1 }
         }
         parts.append(from..<range.upperBound)
         return parts
@@ -1358,7 +1361,7 @@ public enum CSSThemeReader: TokenFormatReader {
                 } else if name == "where" {
                     continue
                 } else if ["is", "not", "has", "matches", "-webkit-any", "-moz-any"].contains(name), let argument, depth < 8 {
-                    let best = topLevelParts(chars, argument).map { compoundSpecificity(chars, $0, depth: depth + 1) }.max() ?? 0
+                    let best = topLevelRanges(chars, argument).map { compoundSpecificity(chars, $0, depth: depth + 1) }.max() ?? 0
                     (a, b, c) = (a + best / 1_000_000, b + best / 1000 % 1000, c + best % 1000)
                 } else {
                     b += 1
@@ -1752,32 +1755,11 @@ public enum CSSThemeReader: TokenFormatReader {
     /// third of reading a stylesheet of long selectors, stop 38).
     static func splitTopLevel(_ text: String, by separator: Character, maxSplits: Int = .max) -> [String] {
         precondition(separator.isASCII, "splitTopLevel splits at an ASCII character")
-        let sep = separator.asciiValue!
         var text = text
         let parts: [String] = text.withUTF8 { bytes in
-            var parts: [String] = []
-            var from = 0, depth = 0
-            var quote: UInt8 = 0
-            var escaped = false
-            for (i, c) in bytes.enumerated() {
-                if quote != 0 {
-                    if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == quote { quote = 0 }
-                    continue
-                }
-                // An escaped character is part of a name (`.dark\,x` is one class: a hostile
-                // pass's `.dark\,\,\,` had been split into modes at its commas).
-                if escaped { escaped = false; continue }
-                if c == 0x5C { escaped = true; continue }
-                if c == 0x22 || c == 0x27 { quote = c }
-                else if c == 0x28 || c == 0x5B { depth += 1 }
-                else if c == 0x29 || c == 0x5D { depth -= 1 }
-                else if c == sep && depth == 0 && parts.count < maxSplits {
-                    parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<i]), as: UTF8.self))
-                    from = i + 1
-                }
+            topLevelRanges(bytes, 0..<bytes.count, separator: separator.asciiValue!, maxSplits: maxSplits).map {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
             }
-            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from...]), as: UTF8.self))
-            return parts
         }
         return separator == " " ? parts.filter { !$0.isEmpty } : parts.map { $0.trimmingSpaces() }
     }
