@@ -357,6 +357,38 @@ struct PaletteTests {
         }
     }
 
+    /// An iOS designer's pass (stop 38): a palette background given as a system color whose
+    /// dark value changes with the level (secondarySystemBackground: #1c1c1e base, #2c2c2e
+    /// elevated) was measured at its base value in the elevated contexts too, so text on it
+    /// passed there falsely (systemBlue 5.26:1 instead of 4.31:1). Values from
+    /// Tests/Fixtures/apple_reference_values.jsonl.
+    @Test func systemBackgroundsUseTheirElevatedValueInElevatedContexts() throws {
+        let reference = try FixtureLoader.jsonValues("apple_reference_values.jsonl")
+        func apple(_ level: String, _ contrast: String) -> String {
+            let row = reference.first {
+                $0["kind"] == "color" && $0["name"] == "secondarySystemBackground" && $0["generation"] == "ios26"
+                    && $0["appearance"] == "dark" && $0["level"]?.string == level && $0["contrast"]?.string == contrast
+            }
+            return "#" + (row?["rgb"]?.array?.compactMap(\.double) ?? []).map { String(format: "%02x", Int($0)) }.joined()
+        }
+        let j = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "secondarySystemBackground"}, {"name": "link", "role": "tint", "color": "systemBlue", "on": ["card"]}], "policy": "wcag-aa"}"##))
+        let link = j["colors"]?.array?[1]["variants"]
+        for (variant, contrast) in [("dark", "standard"), ("darkIncreasedContrast", "increased")] {
+            let rows = link?[variant]?["surfaces"]?.array ?? []
+            let base = rows.first { $0["context"]?.string?.hasSuffix("base") == true }
+            let elevated = rows.first { $0["context"]?.string?.hasSuffix("elevated") == true }
+            #expect(base?["surfaceHex"]?.string == apple("base", contrast), "\(variant) \(rows)")
+            #expect(elevated?["surfaceHex"]?.string == apple("elevated", contrast), "\(variant) \(rows)")
+            let fg = link?[variant]?["hex"]?.string ?? ""
+            #expect(abs((elevated?["ratio"]?.double ?? 0) - ratio(fg, on: apple("elevated", contrast))) < 1e-9, "\(variant)")
+        }
+        // systemBlue's dark #0091ff on #2c2c2e is under 4.5:1: the pair fails where it had passed.
+        #expect(link?["dark"]?["passes"] == false)
+        let card = j["colors"]?.array?[0]["variants"]?["dark"]
+        #expect(card?["hex"]?.string == apple("base", "standard"))
+        #expect(card?["notes"]?.array?.contains { $0.string?.hasPrefix("At the elevated level (sheets, popovers) Apple's secondarySystemBackground is \(apple("elevated", "standard"))") == true } == true, "\(card?["notes"] ?? .null)")
+    }
+
     @Test func darkPaletteBoundaries() {
         // Already passing on every dark surface: unchanged.
         let a = ok(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "blue", "role": "tint", "color": "#0088ff"}], "target": 3}"##))

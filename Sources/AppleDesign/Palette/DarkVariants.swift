@@ -153,6 +153,10 @@ public struct PaletteEnvironment: Sendable {
 
     /// The contexts a variant is shown in: light → light; dark → dark base and elevated;
     /// increased contrast likewise with the increased-contrast values.
+    /// Palette backgrounds' given elevated values by name and variant (`PaletteEntry.givenElevated`),
+    /// set by `DarkVariants.generate`.
+    var elevatedBackgrounds: [String: [PaletteVariant: DisplayColor]] = [:]
+
     public func contexts(for variant: PaletteVariant) -> [Context] {
         contexts.filter { $0.context.appearance == variant.appearance && $0.context.contrast == variant.contrast }
     }
@@ -177,6 +181,10 @@ public struct PaletteEntry: Sendable {
     public var onSystemBackgrounds: Bool
     /// Variants fixed by the caller (measured, never generated).
     public var given: [PaletteVariant: Color]
+    /// For a background whose given dark variants change with the interface level (Apple's
+    /// `secondarySystemBackground` is #1c1c1e at the base level and #2c2c2e elevated, in sheets
+    /// and popovers): the elevated values, used in the elevated contexts (HIG Dark Mode).
+    public var givenElevated: [PaletteVariant: Color] = [:]
 
     /// An entry; `increasedTarget` defaults to `target.increased`, `onSystemBackgrounds` to
     /// `on.isEmpty`.
@@ -325,6 +333,10 @@ public enum DarkVariants {
     ///   surface of the variant's contexts (6 system surfaces in dark).
     public static func generate(_ entries: [PaletteEntry], in environment: PaletteEnvironment,
                                 adjustLight: Bool = false) -> [PaletteEntryResult] {
+        var environment = environment
+        for e in entries where e.role == .background && !e.givenElevated.isEmpty {
+            environment.elevatedBackgrounds[e.name] = e.givenElevated.mapValues { DisplayColor($0).quantized }
+        }
         var backgrounds: [String: [PaletteVariant: DisplayColor]] = [:]
         var results = [PaletteEntryResult?](repeating: nil, count: entries.count)
         let backgroundNames = Set(entries.filter { $0.role == .background }.map(\.name))
@@ -392,7 +404,8 @@ public enum DarkVariants {
                     let fg = text[variant].color
                     let target = text.entry.target(for: variant)
                     for c in environment.contexts(for: variant) {
-                        for s in placements(ofBackground: r.variants[v].color, named: e.name, in: c) {
+                        let color = atLevel(r.variants[v].color, of: e.name, variant, in: c, environment)
+                        for s in placements(ofBackground: color, named: e.name, in: c) {
                             rows.append(measure(fg, named: text.entry.name, on: s, target: target))
                         }
                     }
@@ -428,7 +441,7 @@ public enum DarkVariants {
             }
             for name in e.on {
                 guard let bg = backgrounds[name]?[variant] else { continue }
-                out.append(contentsOf: placements(ofBackground: bg, named: "custom:\(name)", in: c))
+                out.append(contentsOf: placements(ofBackground: atLevel(bg, of: name, variant, in: c, environment), named: "custom:\(name)", in: c))
             }
         }
         return out
@@ -643,7 +656,7 @@ public enum DarkVariants {
         func judged(_ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod, start: DisplayColor,
                     direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
             let target = e.target(for: v)
-            let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target)
+            let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target, environment: environment, variant: v)
             return result(e, v, color, method: method, start: start, direction: direction, target: target, rows: rows)
         }
         func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
@@ -728,6 +741,14 @@ public enum DarkVariants {
 
     /// Where a background color is measured in a context (``BackgroundPlacement``): itself when
     /// opaque, else composited over each distinct system surface.
+    /// A palette background's color in context `c`: its given elevated value there when it has
+    /// one (`PaletteEntry.givenElevated`), else `color`, the variant's.
+    static func atLevel(_ color: DisplayColor, of name: String, _ variant: PaletteVariant, in c: PaletteEnvironment.Context,
+                        _ environment: PaletteEnvironment) -> DisplayColor {
+        guard c.context.effectiveLevel == .elevated, let elevated = environment.elevatedBackgrounds[name]?[variant] else { return color }
+        return elevated
+    }
+
     static func placements(ofBackground color: DisplayColor, named name: String, in c: PaletteEnvironment.Context) -> [Placed] {
         BackgroundPlacement.placements(of: color, named: name, over: c.surfaces.map { ($0.name, $0.srgb) })
             .map { Placed(context: c.context, name: $0.name, srgb: $0.srgb) }
@@ -746,10 +767,11 @@ public enum DarkVariants {
     }
 
     static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
-                          target: ContrastTarget) -> [PaletteMeasurement] {
+                          target: ContrastTarget, environment: PaletteEnvironment? = nil, variant: PaletteVariant? = nil) -> [PaletteMeasurement] {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
-            let under = placements(ofBackground: color, named: name, in: c)
+            let shown = environment.flatMap { env in variant.map { atLevel(color, of: name, $0, in: c, env) } } ?? color
+            let under = placements(ofBackground: shown, named: name, in: c)
             let text = BackgroundPlacement.textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
                                  appearance: c.context.appearance, target: target)
             for s in under {

@@ -203,12 +203,17 @@ struct PaletteRequestColor {
     /// The variants taken from Apple's own values of a system color name (`systemBlue` in dark
     /// is Apple's dark systemBlue, which iOS shows whatever the palette says).
     var systemVariants: [PaletteVariant] = []
+    /// Apple's elevated-level values of those variants where they differ from the base level's
+    /// (`secondarySystemBackground` in dark: #2c2c2e, not #1c1c1e), for a background.
+    var givenElevated: [PaletteVariant: ResolvedColor] = [:]
     /// The text's CSS weight when a size was given (drawn in the SVG swatch sheet); nil otherwise.
     var fontWeight: Int? = nil
 
     var entry: PaletteEntry {
-        PaletteEntry(name: name, role: role, color: color.color, target: target, increasedTarget: increasedTarget,
-                     on: on, onSystemBackgrounds: onSystem, given: given.mapValues(\.color))
+        var e = PaletteEntry(name: name, role: role, color: color.color, target: target, increasedTarget: increasedTarget,
+                             on: on, onSystemBackgrounds: onSystem, given: given.mapValues(\.color))
+        e.givenElevated = givenElevated.mapValues(\.color)
+        return e
     }
 }
 
@@ -326,12 +331,20 @@ struct PaletteRequest {
     /// filled (none when `color` is not a system color name).
     /// - Throws: `Problem` when a variant does not resolve (the catalog lacks it).
     static func systemVariants(of color: ResolvedColor, at path: FieldPath, into given: inout [PaletteVariant: ResolvedColor],
+                               elevated: inout [PaletteVariant: ResolvedColor],
                                generation: AppleCatalogGeneration) throws(Problem) -> [PaletteVariant] {
         guard color.systemColor != nil else { return [] }
         var filled: [PaletteVariant] = []
         for v in PaletteVariant.allCases where v != .light && given[v] == nil {
-            given[v] = try resolveColor(color.input, at: path, context: context(of: v, generation))
+            let base = try resolveColor(color.input, at: path, context: context(of: v, generation))
+            given[v] = base
             filled.append(v)
+            if v.appearance == .dark {
+                var c = context(of: v, generation)
+                c.level = .elevated
+                let up = try resolveColor(color.input, at: path, context: c)
+                if up.display.srgb != base.display.srgb || up.display.alpha != base.display.alpha { elevated[v] = up }
+            }
         }
         return filled
     }
@@ -352,11 +365,13 @@ struct PaletteRequest {
             var given: [PaletteVariant: ResolvedColor] = [:]
             // `light-dark(a, b)`: b is the dark variant as given.
             if color.dependsOnAppearance { given[.dark] = try resolveColor(s, at: path, hexOrder: hexOrder, context: darkContext) }
-            let fromSystem = try systemVariants(of: color, at: path, into: &given, generation: generation)
+            var elevated: [PaletteVariant: ResolvedColor] = [:]
+            let fromSystem = try systemVariants(of: color, at: path, into: &given, elevated: &elevated, generation: generation)
             let t = defaultTarget(.text, nil)
             if !t.isReachable { throw unreachable(path, t) }
             return PaletteRequestColor(name: s, role: .text, color: color, on: [], onSystem: nil, given: given, target: t,
-                                       increasedTarget: increasedTarget ?? t.increased, input: item, systemVariants: fromSystem)
+                                       increasedTarget: increasedTarget ?? t.increased, input: item, systemVariants: fromSystem,
+                                       givenElevated: elevated)
         }
         let cf = Fields(object: o, path: path, fromQuery: fromQuery)
         try cf.rejectUnknown(colorFields)
@@ -378,7 +393,9 @@ struct PaletteRequest {
         // A variant given by hand makes it a custom color that starts from the system color's
         // light value: its other variants are generated (an asset catalog color, which iOS
         // shows in its standard variant where no increased-contrast one is set).
-        let fromSystem = given.isEmpty ? try systemVariants(of: color, at: cf.field("color"), into: &given, generation: generation) : []
+        var elevated: [PaletteVariant: ResolvedColor] = [:]
+        let fromSystem = given.isEmpty
+            ? try systemVariants(of: color, at: cf.field("color"), into: &given, elevated: &elevated, generation: generation) : []
         var on: [String] = []
         var onSystem: Bool?
         if let items = try cf.array("on", maxCount: maxOn) {
@@ -418,7 +435,8 @@ struct PaletteRequest {
             }
         }
         return PaletteRequestColor(name: name, role: role, color: color, on: on, onSystem: onSystem, given: given, target: t,
-                                   increasedTarget: ic, input: item, systemVariants: fromSystem, fontWeight: text?.weight)
+                                   increasedTarget: ic, input: item, systemVariants: fromSystem, givenElevated: elevated,
+                                   fontWeight: text?.weight)
     }
 
     /// 400: an Increase Contrast target that asks less than the standard target.

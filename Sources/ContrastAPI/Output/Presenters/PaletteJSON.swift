@@ -63,6 +63,9 @@ enum PaletteJSON {
             if c.systemVariants.contains(v.variant) {
                 let context = PaletteRequest.context(of: v.variant, req.generation)
                 v.notes.insert("Apple's own \(v.variant.title.lowercased()) \(c.color.input) (\(context.id)): iOS shows it whatever the palette says; measured, not generated.", at: 0)
+                if let up = c.givenElevated[v.variant] {
+                    v.notes.insert("At the elevated level (sheets, popovers) Apple's \(c.color.input) is \(up.display.hex): the elevated contexts measure that color; hex is the base level's.", at: 1)
+                }
             }
             variants.append(v.variant.rawValue, variant(v))
         }
