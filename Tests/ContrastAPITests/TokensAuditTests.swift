@@ -387,6 +387,26 @@ struct TokensAuditTests {
         #expect(text.text.contains("] as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass"), "\(text.text)")
     }
 
+    /// A CI engineer's pass (stop 38): an icon's 3:1 (SC 1.4.11) was filed under the SARIF rule
+    /// of large text's 3:1 (SC 1.4.3), and every rule's help pointed at SC 1.4.3.
+    @Test("SARIF: a rule per metric, minimum and role, each citing its criterion")
+    func sarifRulesPerCriterion() throws {
+        let live = try LiveServer()
+        let files: [JSON] = [.object(["name": "mini.css", "content": ":root{--bg:#fff;--big:#aaa;--icon:#bbb;--body:#999}"])]
+        let rules: JSON = .array([
+            .object(["foreground": "--big", "background": "--bg", "role": "large-text"]),
+            .object(["foreground": "--icon", "background": "--bg", "role": "icon"]),
+            .object(["foreground": "--body", "background": "--bg"]),
+        ])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", "sarif")]))
+        let run = try #require(r.json["runs"]?.array?.first, "\(r.text.prefix(300))")
+        let declared = run["tool"]?["driver"]?["rules"]?.array ?? []
+        #expect(declared.map { $0["id"]?.string ?? "" } == ["contrast/wcag2-3-large-text", "contrast/wcag2-3-icon", "contrast/wcag2-4.5-text"], "\(declared)")
+        #expect(declared.map { $0["helpUri"]?.string ?? "" } == ["https://www.w3.org/TR/WCAG22/#contrast-minimum", "https://www.w3.org/TR/WCAG22/#non-text-contrast",
+                                                                 "https://www.w3.org/TR/WCAG22/#contrast-minimum"])
+        #expect(run["results"]?.array?.map { $0["ruleIndex"]?.double ?? -1 } == [0, 1, 2])
+    }
+
     @Test("an audit that checked no pair does not pass: another system's preset, a misspelt rule")
     func nothingChecked() throws {
         let live = try LiveServer()

@@ -20,19 +20,32 @@ enum TokenAuditSARIF {
         .object([("level", .string(level)), ("message", .object([("text", .string(text))]))])
     }
 
+    /// Where a target's criterion is explained: WCAG 2.2 SC 1.4.3, 1.4.6 or 1.4.11 as its basis
+    /// names it, or APCA's documentation (the APCA-W3 readme) for an Lc target.
+    static func helpURI(_ target: ContrastTarget) -> String {
+        if target.metric == .apca { return "https://github.com/Myndex/apca-w3#readme" }
+        if target.basis.contains("1.4.11") { return "https://www.w3.org/TR/WCAG22/#non-text-contrast" }
+        if target.basis.contains("1.4.6") { return "https://www.w3.org/TR/WCAG22/#contrast-enhanced" }
+        return "https://www.w3.org/TR/WCAG22/#contrast-minimum"
+    }
+
     static func document(_ report: TokenAuditReport) -> JSON {
         var rules: [JSON] = []
         var ruleIDs: [String: Int] = [:]
         var results: [JSON] = []
+        // A rule per metric, minimum and role, each citing its own criterion: the id had been the
+        // metric and minimum alone, so an icon's 3:1 (SC 1.4.11) was filed under large text's 3:1
+        // (SC 1.4.3), and every rule's help pointed at SC 1.4.3 (a CI engineer's pass, stop 38).
         func ruleID(_ r: PairResult) -> String {
-            let id = r.unresolved != nil ? "tokens/unresolved" : "contrast/\(r.target.metric.rawValue)-\(ContrastTarget.formatted(r.target.minimum))"
+            let role = report.rules.indices.contains(r.rule) ? report.rules[r.rule].role.rawValue : "text"
+            let id = r.unresolved != nil ? "tokens/unresolved" : "contrast/\(r.target.metric.rawValue)-\(ContrastTarget.formatted(r.target.minimum))-\(role)"
             if ruleIDs[id] == nil {
                 ruleIDs[id] = rules.count
                 let text = r.unresolved != nil ? "A token of a checked pair cannot be resolved to a color" : r.target.basis
                 rules.append(.object([
                     ("id", .string(id)), ("name", .string(r.unresolved != nil ? "UnresolvedToken" : "InsufficientContrast")),
                     ("shortDescription", .object([("text", .string(text))])),
-                    ("helpUri", .string("https://www.w3.org/TR/WCAG22/#contrast-minimum")),
+                    ("helpUri", .string(helpURI(r.target))),
                 ]))
             }
             return id
