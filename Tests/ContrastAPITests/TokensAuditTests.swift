@@ -365,6 +365,13 @@ struct TokensAuditTests {
         #expect(r.json["summary"]?["pairs"]?.double == pairs, "\(r.json["summary"] ?? .null)")
         #expect(r.json["notes"]?.array?.contains { $0.string?.contains("already judges as role large-text: each pair is judged once, by the first rule") == true } == true,
                 "\(r.json["notes"] ?? .null)")
+        // Two overriding rules: a note for each, first among the notes (a CI engineer's pass:
+        // one note named only one of them).
+        let two: JSON = .array([.object(["foreground": "--muted-foreground", "background": "--muted", "role": "large-text"]),
+                                .object(["foreground": "--primary-foreground", "background": "--primary", "role": "disabled"])])
+        let both = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("preset", "shadcn"), ("rules", two), ("modes", ["light"])]))
+        let notes = both.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.count >= 2 && notes[0].contains("already judges as role large-text") && notes[1].contains("already judges as role disabled"), "\(notes)")
     }
 
     /// A new user's pass (stop 38): "--surface-foreground on --surface 6.98:1 FAIL (try

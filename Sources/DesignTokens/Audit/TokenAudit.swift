@@ -840,7 +840,8 @@ public enum TokenAudit {
         // another role (`large-text`, `disabled`). Judged by every rule, it had been listed twice
         // with opposite verdicts and failed the audit (a new user's pass, stop 38).
         var claimedBy: [String: Int] = [:]
-        var overridden: [Int: (by: Int, pairs: Int)] = [:]
+        // (first rule, later rule) → pairs the later one made that the first already judges.
+        var overridden: [[Int]: Int] = [:]
         var unmatched: [Int] = []
         for (ri, rule) in rules.enumerated() {
             try poll(now: true)
@@ -945,7 +946,7 @@ public enum TokenAudit {
                             let first = rules[owner]
                             if owner != ri, first.role != rule.role || first.fontSize != rule.fontSize
                                 || first.fontWeight != rule.fontWeight || first.policy != rule.policy {
-                                overridden[ri] = (owner, (overridden[ri]?.pairs ?? 0) + 1)
+                                overridden[[owner, ri], default: 0] += 1
                             }
                             continue
                         }
@@ -960,10 +961,15 @@ public enum TokenAudit {
             }
             if count == 0 { unmatched.append(ri) }
         }
-        for (ri, o) in overridden.sorted(by: { $0.key < $1.key }) {
-            let (first, later) = (rules[o.by], rules[ri])
-            notes.append("\(later.source) (\(later.foreground.text) on \(later.background.text), \(Self.judgedAs(later))) makes \(o.pairs) pair\(o.pairs == 1 ? "" : "s") that \(first.source) (\(first.foreground.text) on \(first.background.text)) already judges as \(Self.judgedAs(first)): each pair is judged once, by the first rule that makes it (the request's rules before the presets')")
+        // One note per overriding rule and overridden rule, first in the notes: they are about
+        // the request's own rules (a CI engineer's pass, stop 38: two overriding rules got one
+        // note, and the text report's 12 notes had pushed it out).
+        var overrideNotes: [String] = []
+        for (key, count) in overridden.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let (first, later) = (rules[key[0]], rules[key[1]])
+            overrideNotes.append("\(later.source) (\(later.foreground.text) on \(later.background.text), \(Self.judgedAs(later))) makes \(count) pair\(count == 1 ? "" : "s") that \(first.source) (\(first.foreground.text) on \(first.background.text)) already judges as \(Self.judgedAs(first)): each pair is judged once, by the first rule that makes it (the request's rules before the presets')")
         }
+        notes.insert(contentsOf: overrideNotes, at: 0)
         try poll(now: true)
         // A rule that matched nothing because a side names a CSS custom property without its
         // `--` (`pico-color` for `--pico-color`: a new user's pass) says so, once per side, when
