@@ -431,6 +431,16 @@ struct TokensAuditTests {
         #expect(json.json["passes"] == false)
         #expect(json.json["summary"]?["pairs"]?.double == 0)
         #expect(json.json["warnings"]?.array?.contains { $0.string?.hasPrefix("no pair was checked") == true } == true, "\(json.text)")
+        // failOn warning: a rule that matched no pair fails the job even when the others pass (a CI
+        // engineer's pass, stop 38: a misspelt rule could not fail it).
+        let mixed: JSON = .array([.object(["foreground": "--foreground", "background": "--background"]), .object(["foreground": "--forground", "background": "--background"])])
+        let file: [JSON] = [.object(["name": "t.css", "content": ":root { --foreground: #111; --background: #fff; }"])]
+        let lenient = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", mixed), ("failOn", "failure")]))
+        #expect(lenient.status == 200 && lenient.json["passes"] == true, "\(lenient.text.prefix(300))")
+        let strict = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", mixed), ("failOn", "warning")]))
+        #expect(strict.status == 422 && strict.headers["x-audit-passes"] == "true", "\(strict.text.prefix(300))")
+        let clean = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", .array([mixed.array![0]])), ("failOn", "warning")]))
+        #expect(clean.status == 200)
         let junit = try live.request("POST", "/v1/tokens/audit?preset=material3&report=junit", body: css, headers: ["Content-Type": "text/css"])
         #expect(junit.status == 200)
         #expect(junit.text.contains("<failure message=\"no pair was checked"), "\(junit.text)")

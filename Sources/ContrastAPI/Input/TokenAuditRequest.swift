@@ -18,7 +18,10 @@ struct TokenAuditRequest {
     static let maxFileNameBytes = 256
 
     enum Report: String, CaseIterable { case json, junit, sarif, text }
-    enum FailOn: String, CaseIterable { case never, failure }
+    /// When the answer is a 422 instead of a 200: `failure`, a failing audit; `warning`, also a
+    /// rule that matched no pair (a misspelt token name) or an unresolved pair reported (a CI
+    /// engineer's pass, stop 38: a typo in a rule could not fail the job).
+    enum FailOn: String, CaseIterable { case never, failure, warning }
     enum Unresolved: String, CaseIterable { case error, report }
 
     var files: [TokenFile]

@@ -64,7 +64,8 @@ struct TokensAuditEndpoint {
                 throw Problem.tooLarge(req.rulesField, "the \(req.report.rawValue) report of \(report.results.count) pairs would be about \(size >> 20) MiB (many pairs or modes, long token or mode names, long values once var() is substituted); the limit is \(TokenAuditSize.maximumBytes >> 20) MiB: narrow \(req.rulesField.display), audit fewer modes (\(req.modesField.display)), or shorten the names",
                                        limit: TokenAuditSize.maximumBytes, status: 422)
             }
-            let status = req.failOn == .failure && !report.passes ? 422 : 200
+            let warned = !report.unmatchedRules.isEmpty || report.summaries.contains { $0.unresolved > 0 }
+            let status = (req.failOn == .failure && !report.passes) || (req.failOn == .warning && (!report.passes || warned)) ? 422 : 200
             var response: HTTPResponse
             switch req.report {
             case .json:
