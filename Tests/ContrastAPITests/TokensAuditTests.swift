@@ -372,6 +372,15 @@ struct TokensAuditTests {
         let both = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("preset", "shadcn"), ("rules", two), ("modes", ["light"])]))
         let notes = both.json["notes"]?.array?.compactMap(\.string) ?? []
         #expect(notes.count >= 2 && notes[0].contains("already judges as role large-text") && notes[1].contains("already judges as role disabled"), "\(notes)")
+        // The disabled pair is exempt, and every report says so rather than "pass".
+        let exempt = try #require(Self.pair(both, "--primary-foreground", "--primary", mode: "light"))
+        #expect(exempt["exempt"] == true && exempt["passes"] == true, "\(exempt)")
+        #expect(Self.pair(both, "--muted-foreground", "--muted", mode: "light")?["exempt"] == nil)
+        func body(_ report: String) -> String { Self.body([file], [("preset", "shadcn"), ("rules", two), ("modes", ["light"]), ("report", .string(report))]) }
+        let text = try live.request("POST", "/v1/tokens/audit", body: body("text"))
+        #expect(text.text.split(separator: "\n").contains { $0.contains("--primary-foreground") && $0.contains("--primary ") && $0.hasSuffix("exempt (disabled)") }, "\(text.text)")
+        let junit = try live.request("POST", "/v1/tokens/audit", body: body("junit"))
+        #expect(junit.text.contains("name=\"--primary-foreground on --primary\"") && junit.text.contains("<skipped message=\"exempt (role disabled): "), "\(junit.text.prefix(600))")
     }
 
     /// A new user's pass (stop 38): "--surface-foreground on --surface 6.98:1 FAIL (try

@@ -40,6 +40,13 @@ enum TokenAuditJSON {
         return "as the 8-bit hex shown (\(ColorJSON.hex(fg8)) on \(ColorJSON.hex(bg8))) the ratio is \(WCAG.ratioText(ratio8)):1 and the pair would \(passes8 ? "pass" : "fail"): the verdict is for the colors as the tokens write them"
     }
 
+    /// Whether the pair's rule exempts it (role `disabled`: WCAG 2.2 SC 1.4.3 and 1.4.11 exempt
+    /// inactive components): measured and listed, but shown as exempt, not as a pass (a CI
+    /// engineer's pass, stop 38: "3.60:1 1:1 pass" read like any checked pair).
+    static func isExempt(_ r: PairResult, in report: TokenAuditReport) -> Bool {
+        report.rules.indices.contains(r.rule) && report.rules[r.rule].role == .disabled && r.unresolved == nil
+    }
+
     static func target(_ t: ContrastTarget) -> JSON {
         .object([("metric", .string(t.metric.rawValue)), ("minimum", t.minimum.isFinite ? .number(t.minimum) : .null), ("basis", .string(t.basis))])
     }
@@ -120,6 +127,7 @@ enum TokenAuditJSON {
             // An unresolved pair was not measured: neither passing nor failing (a new user's pass:
             // `false` read as a failure to a client filtering on it).
             p.append("passes", r.unresolved == nil ? .bool(r.passes) : .null)
+            if isExempt(r, in: report) { p.append("exempt", .bool(true)) }
             if let e = r.unresolved {
                 var u = JSONObject()
                 u.append("reason", .string(e.message))

@@ -25,13 +25,16 @@ enum TokenAuditJUnit {
         messages += report.notes.map { "note: \($0)" }
         for (index, summary) in report.summaries.enumerated() {
             let mode = summary.mode ?? "default"
-            x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved)\">\n"
+            let exempt = report.results.filter { $0.mode == summary.mode && TokenAuditJSON.isExempt($0, in: report) }.count
+            x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved + exempt)\">\n"
             for r in report.results where r.mode == summary.mode {
                 let location = r.foreground?.tokenLocation ?? r.unresolved?.location
                 let file = location.map { " file=\"\(escape($0.file))\" line=\"\($0.line)\"" } ?? ""
                 x += "    <testcase classname=\"tokens.\(escape(mode))\" name=\"\(escape(r.foregroundPath)) on \(escape(r.backgroundPath))\"\(file)>"
                 if let e = r.unresolved {
                     x += "\n      <skipped message=\"unresolved: \(escape(e.message))\"/>\n    "
+                } else if TokenAuditJSON.isExempt(r, in: report) {
+                    x += "\n      <skipped message=\"exempt (role disabled): \(escape(TokenAuditJSON.describe(r)))\"/>\n    "
                 } else if !r.passes {
                     var body = TokenAuditJSON.describe(r) + "\n" + r.target.basis
                     if let s = r.suggestion {

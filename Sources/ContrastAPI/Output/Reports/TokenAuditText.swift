@@ -62,7 +62,8 @@ enum TokenAuditText {
             }
             // An unresolved pair's reason is a footnote too (a pass: 206 rows said UNRESOLVED and
             // nothing more, where JSON, JUnit and SARIF name the dangling alias).
-            var result = r.unresolved.map { "UNRESOLVED (see \(footnote($0.message)))" } ?? (r.passes ? "pass" : "FAIL")
+            var result = r.unresolved.map { "UNRESOLVED (see \(footnote($0.message)))" }
+                ?? (TokenAuditJSON.isExempt(r, in: report) ? "exempt (disabled)" : r.passes ? "pass" : "FAIL")
             // A target no contrast meets (APCA's lookup has no Lc for 14 px at weight 400) says
             // why (a new user's pass: "NEEDS Lc ∞" and nothing more).
             if r.unresolved == nil, !r.target.minimum.isFinite { result += " (see \(footnote(r.target.basis)))" }
