@@ -403,6 +403,23 @@ struct TokensAuditTests {
         #expect(text.text.contains("] as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass"), "\(text.text)")
     }
 
+    /// A CI engineer's pass (stop 38): role large-text with fontSize 10 was judged as small text
+    /// (4.5:1) without a word; a size on an icon rule likewise said nothing.
+    @Test("a rule's fontSize that contradicts its role is a 400 naming both")
+    func ruleSizeContradictsRole() throws {
+        let live = try LiveServer()
+        let files: [JSON] = [.object(["name": "t.css", "content": ":root{--bg:#fff;--fg:#777}"])]
+        for (role, size) in [("large-text", 10.0), ("icon", 16.0)] {
+            let rules: JSON = .array([.object(["foreground": "--fg", "background": "--bg", "role": .string(role), "fontSize": .number(size)])])
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
+            #expect(r.status == 400 && r.json["type"] == "/problems/contradictory-fields", "\(role): \(r.text)")
+            #expect(r.json["pointer"] == "/rules/0/fontSize", "\(r.text)")
+        }
+        let fine: JSON = .array([.object(["foreground": "--fg", "background": "--bg", "role": "large-text", "fontSize": 24])])
+        let ok = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", fine)]))
+        #expect(ok.status == 200 && ok.json["pairs"]?.array?.first?["target"]?["minimum"] == 3, "\(ok.text.prefix(300))")
+    }
+
     /// A CI engineer's pass (stop 38): an icon's 3:1 (SC 1.4.11) was filed under the SARIF rule
     /// of large text's 3:1 (SC 1.4.3), and every rule's help pointed at SC 1.4.3.
     @Test("SARIF: a rule per metric, minimum and role, each citing its criterion")

@@ -119,6 +119,17 @@ struct TokenAuditRequest {
                 let size = try rf.number("fontSize", in: 1...1000)
                 let weight = try rf.number("fontWeight", in: 100...900).map { Int($0) }
                 let policy = try rf.choice("policy", TokenPolicy.self)
+                // A size that is not large text contradicts role large-text (it had been judged
+                // as small text without a word: a CI engineer's pass, stop 38); a size on a role
+                // that is not text says nothing.
+                if let size {
+                    if role == .largeText, !WCAG.isLargeText(points: size * 0.75, weight: weight ?? 400) {
+                        throw Problem.contradictory(rf.field("fontSize"), rf.field("role"), "\(rf.field("fontSize").display) \(Fields.format(size)) px at weight \(weight ?? 400) is not large text (WCAG 2.2: at least 24 px, or 18.67 px at weight 700), but \(rf.field("role").display) is large-text; drop \(rf.field("fontSize").display) or give a large size")
+                    }
+                    if role == .icon || role == .nonText {
+                        throw Problem.contradictory(rf.field("fontSize"), rf.field("role"), "\(rf.field("fontSize").display) gives a text size, but \(rf.field("role").display) \(role.rawValue) is not text; use role text or large-text, or drop \(rf.field("fontSize").display)")
+                    }
+                }
                 rules.append(PairRule(foreground: fg, background: bg, role: role, fontSize: size, fontWeight: weight,
                                       policy: policy, backdrop: backdrop, source: "rules[\(i)]"))
             }
