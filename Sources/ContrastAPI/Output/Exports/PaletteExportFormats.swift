@@ -265,7 +265,7 @@ struct PaletteExport {
             token.append("$value", tokenValue(r[.light]))
             // A background's target is that of the text on it (the system label, or its palette texts).
             let judged = r.entry.role == .background ? "judged by the text on it: " : ""
-            token.append("$description", .string("\(r.entry.role.rawValue); \(judged)\(r.entry.target.basis)\(r.passes ? "" : " — fails in: \(r.variants.filter { !$0.passes }.map(\.variant.rawValue).joined(separator: ", "))")"))
+            token.append("$description", .string("\(r.entry.role.rawValue); \(judged)\(r.entry.target.basis)\(r.passes ? "" : " — fails in: \(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", "))")"))
             var modes = JSONObject()
             for v in Self.order { modes.append(Self.modeName(v), tokenValue(r[v])) }
             var ours = JSONObject()
