@@ -95,6 +95,17 @@ struct AppleModelTests {
         // On the one background asked for, too (a new user's pass: the facts were empty).
         let one = ok(call("GET", "/v1/labels?appearance=light&contrast=standard&background=secondarySystemBackground"))
         #expect(one["facts"]?.array?.first?.string?.hasPrefix("light: secondaryLabel on secondarySystemBackground (#f2f2f7) is about") == true, "\(String(describing: one["facts"]))")
+        // The floored ratio only where it differs (an iOS designer's pass, stop 38: "about
+        // 6.36:1 (floored 6.36:1)").
+        for appearance in ["light", "dark"] {
+            let facts = ok(call("GET", "/v1/labels?appearance=\(appearance)"))["facts"]?.array?.compactMap(\.string) ?? []
+            #expect(!facts.isEmpty)
+            for fact in facts {
+                guard let r = fact.range(of: #"about (\d+\.\d\d):1 \(floored (\d+\.\d\d):1\)"#, options: .regularExpression) else { continue }
+                let numbers = fact[r].split { !"0123456789.".contains($0) }.filter { $0.contains(".") }
+                #expect(numbers.count == 2 && numbers[0] != numbers[1], "\(fact)")
+            }
+        }
     }
 
     // MARK: System color names anywhere

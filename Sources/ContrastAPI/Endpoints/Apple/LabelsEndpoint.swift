@@ -148,6 +148,10 @@ struct LabelsEndpoint {
         } else {
             verdict = "below WCAG AA even for large text (3:1)"
         }
-        return "\(context.id): \(label) on \(background) (\(ColorJSON.hex(surface))) is about \(about):1 (floored \(WCAG.ratioText(m.ratio)):1): \(verdict)."
+        // The floored ratio only where it differs from the rounded one ("about 6.36:1 (floored
+        // 6.36:1)" said it twice: an iOS designer's pass, stop 38).
+        let floored = WCAG.ratioText(m.ratio)
+        let shown = floored == about ? "\(about):1" : "about \(about):1 (floored \(floored):1)"
+        return "\(context.id): \(label) on \(background) (\(ColorJSON.hex(surface))) is \(shown): \(verdict)."
     }
 }
