@@ -143,6 +143,24 @@ import Testing
         #expect(set["c.fg"]?.location(in: "light + more").file == "tokens/more.json")
     }
 
+    /// A hostile pass (stop 38): an 11 KB resolver whose sets each list the next one 100 times
+    /// (depth 4, within the depth limit) expanded into 10⁸ sources, 4 GB and a crash.
+    @Test("resolver: sets that fan out into more than maximumResolverSources sources are refused, fast")
+    func resolverSetFanOut() throws {
+        func refs(_ set: String, _ n: Int) -> String {
+            Array(repeating: "{\"$ref\": \"#/sets/\(set)\"}", count: n).joined(separator: ", ")
+        }
+        let leaf = ##"{"color": {"fg": {"$type": "color", "$value": "#000"}, "bg": {"$type": "color", "$value": "#fff"}}}"##
+        var sets = (0..<4).map { "\"s\($0)\": {\"sources\": [\(refs("s\($0 + 1)", 100))]}" }
+        sets.append("\"s4\": {\"sources\": [\(leaf)]}")
+        let resolver = "{\"version\": \"2025.10\", \"resolutionOrder\": [{\"$ref\": \"#/sets/s0\"}], \"sets\": {" + sets.joined(separator: ", ") + "}}"
+        let error = try #require(tokenError { () throws(TokenError) in try DTCGReader.read([TokenFile(name: "color.resolver.json", content: resolver)]) })
+        #expect(error.limit == DTCGReader.maximumResolverSources && error.reason.contains("expand into more than 1024 sources"), "\(error)")
+        // Ten references to a set of ten references: 110 sources, read.
+        let small = "{\"version\": \"2025.10\", \"resolutionOrder\": [{\"$ref\": \"#/sets/a\"}], \"sets\": {\"a\": {\"sources\": [\(refs("b", 10))]}, \"b\": {\"sources\": [\(refs("c", 10))]}, \"c\": {\"sources\": [\(leaf)]}}}"
+        #expect(try DTCGReader.read([TokenFile(name: "r.resolver.json", content: small)])["color.fg"]?.base == .css("#000"))
+    }
+
     // MARK: Values
 
     @Test("DTCG 2025.10 color objects become CSS in their own space, and the color parser reads each",

@@ -33,6 +33,12 @@ import JSONValue
 ///
 /// The base value is `$value`; per-mode values override it.
 public enum DTCGReader: TokenFormatReader {
+    /// Most sources a resolver document's `resolutionOrder` expands into, its sets' `$ref`s to
+    /// sets followed (DTCG 2025.10 resolver: a set's `sources`); real ones list tens.
+    public static let maximumResolverSources = 1_024
+    /// Most token definitions layered over a resolver's base and modes (each source's tokens,
+    /// once per mode it is applied in).
+    public static let maximumLayeredEntries = 2_000_000
     public static let format = TokenFormat.dtcg
 
     public static func detect(_ files: [TokenFile]) -> Bool {
@@ -342,12 +348,22 @@ public enum DTCGReader: TokenFormatReader {
             return match
         }
 
+        // Sources as sets expand into them, counted across the resolver: depth alone was bounded,
+        // and an 11 KB resolver whose sets each list the next one 100 times expanded into 10⁸
+        // sources, 4 GB and a crash, past its 503 (a hostile pass, stop 38).
+        var expandedSources = 0
         /// The token trees of a `sources` (or context) array.
         func sources(_ json: JSON?, at jsonPath: [String], depth: Int = 0) throws(TokenError) -> [Source] {
             guard case .array(let items)? = json else { throw fail(jsonPath, "expected an array of sources") }
             var out: [Source] = []
             for (i, item) in items.enumerated() {
                 let at = jsonPath + [String(i)]
+                expandedSources += 1
+                guard expandedSources <= DTCGReader.maximumResolverSources else {
+                    throw TokenError(file: resolver.name, location: resolver.location(at),
+                                     reason: "the resolver's sets expand into more than \(DTCGReader.maximumResolverSources) sources (sets listing sets many times): list each source once",
+                                     limit: DTCGReader.maximumResolverSources)
+                }
                 guard case .object(let object) = item else { throw fail(at, "a source is a token object or {\"$ref\": …}") }
                 if case .string(let ref)? = object["$ref"] {
                     if ref.hasPrefix("#/sets/") {
@@ -440,6 +456,9 @@ public enum DTCGReader: TokenFormatReader {
         }
 
         var table = TokenTable()
+        // Entries layered over all modes, bounded: a thousand sources of one 20,000-token file
+        // in 64 modes would be over a billion.
+        var layeredEntries = 0
         /// The winning entry per path of one layering, in first-definition order.
         func layer(_ contexts: [Int]?) throws(TokenError) -> (order: [String], winners: [String: Entry]) {
             var order: [String] = []
@@ -454,7 +473,14 @@ public enum DTCGReader: TokenFormatReader {
                     m += 1
                 }
                 for source in list {
-                    for entry in try entries(source) {
+                    let sourceEntries = try entries(source)
+                    layeredEntries += sourceEntries.count
+                    guard layeredEntries <= DTCGReader.maximumLayeredEntries else {
+                        throw TokenError(file: resolver.name, location: resolver.location(["resolutionOrder"]),
+                                         reason: "the resolver layers more than \(DTCGReader.maximumLayeredEntries) token definitions over its modes (sources × tokens × modes): list each source once, or audit fewer modes",
+                                         limit: DTCGReader.maximumLayeredEntries)
+                    }
+                    for entry in sourceEntries {
                         if winners.updateValue(entry, forKey: entry.path) == nil { order.append(entry.path) }
                     }
                 }
