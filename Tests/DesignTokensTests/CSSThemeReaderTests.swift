@@ -834,6 +834,21 @@ import TestSupport
         #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])
     }
 
+    /// A hostile pass (stop 38): children nested under a 60 KB selector each made their 60 KB
+    /// selector (19,000 of them: over 2 GB, minutes past the 503). All nested selectors together
+    /// are bounded; empty nested rules make none.
+    @Test("nested rules' selectors are bounded in all; empty nested rules cost nothing")
+    func nestedSelectorBytesInAll() throws {
+        let parent = "." + (0..<9000).map { "c\($0)" }.joined(separator: ".")
+        func css(_ children: Int, _ child: String) -> String {
+            ":root{--primary:#000;--primary-foreground:#fff}\n" + parent + "{--primary:#222;\n" + String(repeating: child + "\n", count: children) + "}"
+        }
+        let error = try #require(throws: TokenError.self) { try read(css(100, "&.x{--primary:#111}")) }
+        #expect(error.limit == CSSThemeReader.maximumNestedSelectorBytes && error.reason.contains("nest fewer rules under long selectors"), "\(error)")
+        #expect(try read(css(10, "&.x{--primary:#111}")).modes.count >= 1)
+        #expect(try read(css(20_000, "&.x{}")).modes.count >= 1)
+    }
+
     /// A hostile pass: `.dark\,\,\,` (one class, its commas escaped) was split into the modes
     /// `.dark\` and `\` at the commas.
     @Test("an escaped comma in a selector is part of the name, not a list separator")

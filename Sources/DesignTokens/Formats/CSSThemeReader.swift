@@ -668,6 +668,8 @@ public enum CSSThemeReader: TokenFormatReader {
 
         /// The first rule past a limit, which stops the walk (`read` throws it).
         var failure: TokenError? = nil
+        /// Bytes of the nested rules' selectors made so far (each `&` its parent's selector).
+        var nestedSelectorBytes = 0
         /// Distinct mode names met so far (`register`, and the rules' targets).
         var distinctModes = Set<String>()
 
@@ -742,13 +744,27 @@ public enum CSSThemeReader: TokenFormatReader {
                                          baseSpecificity: context.baseSpecificity,
                                          order: entries.count))
                 case .rule(let r):
+                    // An empty rule sets nothing and holds no rule: nothing to nest (a hostile
+                    // pass's 200,000 `&.x{}` under a 60 KB selector each made its selector).
+                    if r.children.isEmpty { continue }
                     var inner = context
                     inner.selector = Self.nest(r.selector, in: context.selector)
-                    // Nesting copies the parent into each `&`: bounded before it multiplies.
-                    if context.selector != nil, let nested = inner.selector, nested.utf8.count > CSSThemeReader.maximumNestedSelectorLength {
-                        failure = TokenError(file: file, location: location(r.position),
-                                             reason: "this rule's selector, nested in its parents (each '&' their selector), is longer than \(CSSThemeReader.maximumNestedSelectorLength) bytes: not a theme selector")
-                        return
+                    // Nesting copies the parent into each `&`: bounded before it multiplies, each
+                    // selector and all of them (a hostile pass, stop 38: 19,000 children of a
+                    // 60 KB selector held over 2 GB and the heavy worker minutes past its 503).
+                    if context.selector != nil, let nested = inner.selector {
+                        nestedSelectorBytes += nested.utf8.count
+                        if nested.utf8.count > CSSThemeReader.maximumNestedSelectorLength {
+                            failure = TokenError(file: file, location: location(r.position),
+                                                 reason: "this rule's selector, nested in its parents (each '&' their selector), is longer than \(CSSThemeReader.maximumNestedSelectorLength) bytes: not a theme selector")
+                            return
+                        }
+                        if nestedSelectorBytes > CSSThemeReader.maximumNestedSelectorBytes {
+                            failure = TokenError(file: file, location: location(r.position),
+                                                 reason: "the nested rules' selectors, each with its parents' (each '&' their selector), come to more than \(CSSThemeReader.maximumNestedSelectorBytes) bytes by this rule: nest fewer rules under long selectors",
+                                                 limit: CSSThemeReader.maximumNestedSelectorBytes)
+                            return
+                        }
                     }
                     // A rule that sets no custom property and no `color-scheme` is no mode: only
                     // the rules nested in it can be (a new user's pass: Bootstrap's layout rules,
@@ -1805,6 +1821,8 @@ extension CSSThemeReader {
     /// Longest selector a nested rule makes with its parents (CSS Nesting: each `&` is the
     /// parent's selector), in bytes.
     public static let maximumNestedSelectorLength = 65_536
+    /// Most bytes of nested rules' selectors with their parents, all rules of the files together.
+    public static let maximumNestedSelectorBytes = 4 << 20
 
     /// The mode of declarations under `selector` (nil: none, as directly in `@theme`) inside
     /// `atRules` (outermost first, each as written: `"@media (prefers-color-scheme: dark)"`).
