@@ -403,6 +403,22 @@ struct TokensAuditTests {
         #expect(text.text.contains("] as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass"), "\(text.text)")
     }
 
+    /// A hostile pass (stop 38): with 32 themes and light-dark() values, doubling every mode into
+    /// light and dark passed 64 modes, and the file was audited in light only: #eee on #eee in
+    /// every theme's dark passed. Now a 4xx that says to name the modes; named, they are audited.
+    @Test("light-dark() themes too many to audit in both schemes: refused unless modes narrows them")
+    func lightDarkDoublingPastTheModeLimit() throws {
+        let live = try LiveServer()
+        var css = ":root{--primary:#fff;--primary-foreground:light-dark(#000,#fff)}\n"
+        for t in 0..<32 { css += "[data-theme=\"t\(t)\"]{--primary:#eee;--primary-foreground:light-dark(#111,#eee)}\n" }
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=failure", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status != 200 && r.headers["x-audit-passes"] == nil, "\(r.status) \(r.text.prefix(400))")
+        #expect(r.text.contains("audited in both color schemes") && r.text.contains("'modes'"), "\(r.text.prefix(400))")
+        let named = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=failure&modes=t3,t3-dark", body: css, headers: ["Content-Type": "text/css"])
+        #expect(named.status == 422 && named.json["passes"] == false, "\(named.status) \(named.text.prefix(400))")
+        #expect(Self.pair(named, "--primary-foreground", "--primary", mode: "t3-dark")?["passes"] == false)
+    }
+
     /// A CI engineer's pass (stop 38): role large-text with fontSize 10 was judged as small text
     /// (4.5:1) without a word; a size on an icon rule likewise said nothing.
     @Test("a rule's fontSize that contradicts its role is a 400 naming both")

@@ -654,13 +654,21 @@ public enum TokenAudit {
     /// declared is shown in both schemes, so each is audited in both, `M` (light) and `M-dark`
     /// (its values, `light-dark()` taking its second color), and the base as `light` and `dark`
     /// (a new user's pass: #444 on #111 in dark was never audited once the file had another
-    /// mode). Unchanged when a mode is dark already, or when the modes would pass
-    /// `TokenFormats.maximumModes`.
-    static func inBothSchemes(_ set: TokenSet) -> TokenSet {
-        guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }),
-              set.modes.count * 2 + 1 <= TokenFormats.maximumModes else { return set }
+    /// mode). Unchanged when a mode is dark already.
+    /// - Throws: `TokenError` when the modes in both schemes would pass
+    ///   `TokenFormats.maximumModes` and `requested` (the audit's `modes`) does not narrow them:
+    ///   they had been audited in light only, silently, and a file whose dark sides failed passed
+    ///   (a hostile pass, stop 38).
+    static func inBothSchemes(_ set: TokenSet, requested: [String]? = nil) throws(TokenError) -> TokenSet {
+        guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) else { return set }
         let n = colorSchemeDependent(set)
         guard n > 0 else { return set }
+        if set.modes.count * 2 + 1 > TokenFormats.maximumModes && requested == nil {
+            // Named as the `modes` member's problem: narrowing them is the fix.
+            var error = TokenError(reason: "\(n) token\(n == 1 ? " uses" : "s use") light-dark() and no mode is dark, so each of the \(set.modes.count) modes is audited in both color schemes ('M' and 'M-dark'): more than \(TokenFormats.maximumModes) modes; name the modes to audit with 'modes' (e.g. \(set.modes.prefix(1).map { "'\($0)', '\($0)-dark'" }.joined()))")
+            error.inRequestedModes = true
+            throw error
+        }
         var out = set
         let split = set.modes.filter { set.colorSchemes[$0] == nil && !set.modes.contains($0 + "-dark") }
         // The base in dark only where it has colors: a file whose one rule is read as its
@@ -760,7 +768,7 @@ public enum TokenAudit {
     ///   (unless `options.reportUnresolved`) the first pair whose token cannot be resolved,
     ///   naming file, token, line and the alias chain.
     public static func run(_ given: TokenSet, rules: [PairRule], options: TokenAuditOptions = TokenAuditOptions()) throws(TokenError) -> TokenAuditReport {
-        let set = inBothSchemes(given)
+        let set = try inBothSchemes(given, requested: options.modes)
         // An import's custom properties (Tailwind's palette) under the request's own.
         let resolver = TokenResolver(set, variables: set.defaultVariables.merging(options.variables) { _, given in given })
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
