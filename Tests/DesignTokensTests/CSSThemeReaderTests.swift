@@ -834,6 +834,17 @@ import TestSupport
         #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])
     }
 
+    /// A hostile pass (stop 38): `@supports not (…)`, a fallback for older browsers, was applied
+    /// over the base, so its `#000` hid an oklch() text color a current browser shows.
+    @Test("@supports not (…) is a fallback a current browser skips: not read, with a note")
+    func negatedSupportsIsSkipped() throws {
+        let set = try read(":root{--fg:oklch(0.99 0 0)}\n@supports not (color: oklch(0 0 0)){:root{--fg:#000}}\n@supports (display: grid){:root{--bg:#fff}}")
+        #expect(try token(set, "--fg").base == .css("oklch(0.99 0 0)"))
+        #expect(try token(set, "--bg").base == .css("#fff"))
+        #expect(set.notes.contains { $0.contains("'@supports not (color: oklch(0 0 0))' are not read") }, "\(set.notes)")
+        #expect(CSSThemeReader.isNegatedSupports(" NOT(display: grid)") && !CSSThemeReader.isNegatedSupports("(not (display: grid)) or (color: red)"))
+    }
+
     /// A hostile pass (stop 38): children nested under a 60 KB selector each made their 60 KB
     /// selector (19,000 of them: over 2 GB, minutes past the 503). All nested selectors together
     /// are bounded; empty nested rules make none.

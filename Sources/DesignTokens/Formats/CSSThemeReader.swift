@@ -697,6 +697,8 @@ public enum CSSThemeReader: TokenFormatReader {
                     if let skipping = context.skipping {
                         note("skip \(file) \(skipping)", Self.isForcedColors(skipping)
                              ? "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not read: in forced colors mode the browser shows the user's system colors, which the platform sets, so there is nothing of the files' to audit"
+                             : skipping.hasPrefix("@supports")
+                             ? "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not read: a fallback for browsers without what it tests, which a current browser skips"
                              : "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not theme tokens; not read")
                         continue
                     }
@@ -821,6 +823,11 @@ public enum CSSThemeReader: TokenFormatReader {
                     case "media", "container", "scope", "document", "-moz-document", "utility", "variant", "custom-variant":
                         inner.atRules.append(a.text)
                         inner.targets = nil
+                    case "supports" where CSSThemeReader.isNegatedSupports(a.prelude):
+                        // `@supports not (color: oklch(0 0 0))` is a fallback for browsers without
+                        // what it tests: a current browser skips it (a hostile pass, stop 38: its
+                        // `#000` overrode the base's oklch() and an unreadable pair passed).
+                        inner.skipping = a.text
                     case "supports":
                         break
                     case "layer":
@@ -1769,6 +1776,13 @@ public enum CSSThemeReader: TokenFormatReader {
     /// Read as UTF-8 bytes, as CSS tokenizes code points (Syntax 3 §4): every character that
     /// matters here is ASCII, and no byte of a multi-byte character is (as Characters it was a
     /// third of reading a stylesheet of long selectors, stop 38).
+    /// Whether an `@supports` condition is a negation as a whole (`not (…)`), a fallback block
+    /// (CSS Conditional 3 §6.1).
+    static func isNegatedSupports(_ prelude: String) -> Bool {
+        let p = prelude.trimmingSpaces().lowercased()
+        return p.hasPrefix("not ") || p.hasPrefix("not(")
+    }
+
     static func splitTopLevel(_ text: String, by separator: Character, maxSplits: Int = .max) -> [String] {
         precondition(separator.isASCII, "splitTopLevel splits at an ASCII character")
         var text = text
