@@ -834,6 +834,21 @@ import TestSupport
         #expect(CSSThemeReader.modeMapping(selector: nested, atRules: []).targets == [.mode("dark")])
     }
 
+    /// A hostile pass (stop 38): daisyUI theme names with a space, '.' or non-ASCII letters were
+    /// refused as names and fell into one generic mode, the later theme's values winning.
+    @Test("daisyUI themes named with spaces, dots or non-ASCII letters are a mode each")
+    func daisyUIThemeNamesBeyondIdentifiers() throws {
+        let css = """
+        @plugin "daisyui/theme" { name: "brand one"; --color-base-100: #ffffff; }
+        @plugin "daisyui/theme" { name: "brand.v2"; --color-base-100: #111111; }
+        @plugin "daisyui/theme" { name: "café"; --color-base-100: #222222; }
+        """
+        let set = try read(css)
+        #expect(set.modes.sorted() == ["brand one", "brand.v2", "café"], "\(set.modes)")
+        let t = try token(set, "--color-base-100")
+        #expect(t.value(in: "brand one") == .css("#ffffff") && t.value(in: "brand.v2") == .css("#111111") && t.value(in: "café") == .css("#222222"))
+    }
+
     /// A hostile pass (stop 38): `@supports not (…)`, a fallback for older browsers, was applied
     /// over the base, so its `#000` hid an oklch() text color a current browser shows.
     @Test("@supports not (…) is a fallback a current browser skips: not read, with a note")

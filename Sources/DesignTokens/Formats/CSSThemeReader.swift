@@ -842,7 +842,12 @@ public enum CSSThemeReader: TokenFormatReader {
                         // the default (a new user's pass: two such themes were one mode, the later
                         // one's).
                         let theme = daisyUI!
-                        let selector = "[data-theme=\(theme.name)]"
+                        // Quoted unless a plain identifier: a name with a space, '.' or non-ASCII
+                        // letters made no selector, and such themes fell into one mode whose later
+                        // values won (a hostile pass, stop 38).
+                        let plain = !theme.name.isEmpty && theme.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+                            && !(theme.name.first?.isNumber ?? false)
+                        let selector = plain ? "[data-theme=\(theme.name)]" : "[data-theme=\"\(theme.name)\"]"
                         let m = CSSThemeReader.markedModeMapping(selector: selector, atRules: context.atRules)
                         register(m)
                         var targets = m.targets
@@ -970,8 +975,8 @@ public enum CSSThemeReader: TokenFormatReader {
         }
 
         /// A daisyUI 5 theme block (`@plugin "daisyui/theme" { name: "corporate"; default: true;
-        /// prefersdark: false; … }`, daisyui.com/docs/themes): its name (letters, digits, `-`,
-        /// `_`) and flags; nil for another plugin or a theme without a usable name.
+        /// prefersdark: false; … }`, daisyui.com/docs/themes): its name (no quotes, backslashes or
+        /// control characters) and flags; nil for another plugin or a theme without a usable name.
         static func daisyUITheme(_ prelude: String, _ nodes: [CSSStylesheet.Node]) -> (name: String, isDefault: Bool, prefersDark: Bool)? {
             let p = prelude.trimmingSpaces()
             guard p == "\"daisyui/theme\"" || p == "'daisyui/theme'" else { return nil }
@@ -981,8 +986,11 @@ public enum CSSThemeReader: TokenFormatReader {
                 if v.count >= 2, let f = v.first, f == v.last, f == "\"" || f == "'" { v = String(v.dropFirst().dropLast()) }
                 fields[d.name.lowercased()] = v
             }
+            // Any name a `data-theme` attribute can hold but quotes, backslashes and controls
+            // (a hostile pass, stop 38: `brand one`, `brand.v2` and `café` had been refused here
+            // and fell into one generic mode, the later theme's values winning).
             guard let name = fields["name"], !name.isEmpty, name.count <= 64,
-                  name.unicodeScalars.allSatisfy({ CSSThemeReader.isNameByte(UInt8(truncatingIfNeeded: $0.value)) && $0.isASCII }) else { return nil }
+                  name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "\\" && $0 != "'" }) else { return nil }
             return (name, fields["default"]?.lowercased() == "true", fields["prefersdark"]?.lowercased() == "true")
         }
 
