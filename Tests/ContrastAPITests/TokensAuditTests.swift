@@ -403,6 +403,20 @@ struct TokensAuditTests {
         #expect(text.text.contains("] as the 8-bit hex shown (#a1a1a1 on #161616) the ratio is 7.00:1 and the pair would pass"), "\(text.text)")
     }
 
+    /// A hostile pass (stop 38): notes quoted a 53 KB selector whole, eight times: a 428 KB answer
+    /// for a 75 KB file.
+    @Test("notes are cut to maximumNoteLength characters")
+    func longNotesAreCut() throws {
+        let live = try LiveServer()
+        let selector = "." + (0..<6000).map { "c\($0)" }.joined(separator: ".")
+        let css = ":root{--primary:#000;--primary-foreground:#fff}\n" + selector + " .x{--primary:#222}"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: css, headers: ["Content-Type": "text/css"])
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(!notes.isEmpty && notes.allSatisfy { $0.count <= 1_024 }, "\(notes.map(\.count))")
+        #expect(notes.contains { $0.hasSuffix("…") }, "\(notes.map { $0.prefix(80) })")
+    }
+
     /// A hostile pass (stop 38): with 32 themes and light-dark() values, doubling every mode into
     /// light and dark passed 64 modes, and the file was audited in light only: #eee on #eee in
     /// every theme's dark passed. Now a 4xx that says to name the modes; named, they are audited.

@@ -659,6 +659,9 @@ public enum TokenAudit {
     ///   `TokenFormats.maximumModes` and `requested` (the audit's `modes`) does not narrow them:
     ///   they had been audited in light only, silently, and a file whose dark sides failed passed
     ///   (a hostile pass, stop 38).
+    /// Longest note an audit reports, in characters.
+    public static let maximumNoteLength = 1_024
+
     static func inBothSchemes(_ set: TokenSet, requested: [String]? = nil) throws(TokenError) -> TokenSet {
         guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) else { return set }
         let n = colorSchemeDependent(set)
@@ -773,7 +776,10 @@ public enum TokenAudit {
         let resolver = TokenResolver(set, variables: set.defaultVariables.merging(options.variables) { _, given in given })
         var modes: [String?] = set.modes.isEmpty ? [nil] : set.modes.map { Optional($0) }
         let available = Self.modes(of: set)
-        var notes = set.notes
+        // Each reader's note cut to `maximumNoteLength` characters: notes quote selectors, and a
+        // 75 KB file's eight notes of its 53 KB selector made a 428 KB answer (a hostile pass,
+        // stop 38).
+        var notes = set.notes.map { $0.count > Self.maximumNoteLength ? String($0.prefix(Self.maximumNoteLength - 1)) + "…" : $0 }
         if !set.modes.isEmpty && available.count > set.modes.count {
             // The base values are a mode of their own (CSS `:root` beside `.dark`).
             modes = available.map { Optional($0) }
