@@ -151,20 +151,23 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
             throw problem
         case .unsupported(let why):
-            var hint = ""
-            if css.variables == nil && CSSVariables.mayReferToVariables(text) {
-                // Tailwind v4's palette names get their default values to paste (a new user's
-                // pass, stop 38: `var(--color-blue-500)`); not filled in silently, since a
-                // project's theme may redefine them.
-                let example = tailwindDefaults(in: text).first.map { "{\"variables\": {\"\($0.name)\": \"\($0.value)\"}}, Tailwind v4's default \($0.name)" }
-                    ?? "{\"variables\": {\"--brand\": \"#0066cc\"}}"
-                hint = path.parameter == nil
-                    ? " (give the custom properties in the body's \"variables\" member, e.g. \(example))"
-                    : " (the routes that read a JSON body take custom properties in its \"variables\" member\(example.hasPrefix("{\"variables\": {\"--brand") ? "" : ", e.g. \(example)"))"
-            }
+            let hint = css.variables == nil && CSSVariables.mayReferToVariables(text) ? variablesHint(text, at: path) : ""
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
+}
+
+/// How to send the custom properties a color's `var()` needs, with Tailwind v4's default value
+/// where the name is one of its palette (a new user's pass, stop 38: `var(--color-blue-500)`; not
+/// filled in silently, since a project's theme may redefine it). Kept out of `resolveColor`
+/// (`@inline(never)`): a plain pair's path stays as it was (bench/profile post).
+@inline(never)
+func variablesHint(_ text: String, at path: FieldPath) -> String {
+    let example = tailwindDefaults(in: text).first.map { "{\"variables\": {\"\($0.name)\": \"\($0.value)\"}}, Tailwind v4's default \($0.name)" }
+        ?? "{\"variables\": {\"--brand\": \"#0066cc\"}}"
+    return path.parameter == nil
+        ? " (give the custom properties in the body's \"variables\" member, e.g. \(example))"
+        : " (the routes that read a JSON body take custom properties in its \"variables\" member\(example.hasPrefix("{\"variables\": {\"--brand") ? "" : ", e.g. \(example)"))"
 }
 
 /// The custom properties `var()` names in `text` that Tailwind v4's default theme defines
