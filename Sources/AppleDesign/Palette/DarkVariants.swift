@@ -767,11 +767,10 @@ public enum DarkVariants {
     }
 
     static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
-                          target: ContrastTarget, environment: PaletteEnvironment? = nil, variant: PaletteVariant? = nil) -> [PaletteMeasurement] {
+                          target: ContrastTarget, environment: PaletteEnvironment, variant: PaletteVariant) -> [PaletteMeasurement] {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
-            let shown = environment.flatMap { env in variant.map { atLevel(color, of: name, $0, in: c, env) } } ?? color
-            let under = placements(ofBackground: shown, named: name, in: c)
+            let under = placements(ofBackground: atLevel(color, of: name, variant, in: c, environment), named: name, in: c)
             let text = BackgroundPlacement.textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
                                  appearance: c.context.appearance, target: target)
             for s in under {

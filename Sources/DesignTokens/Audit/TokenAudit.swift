@@ -90,6 +90,9 @@ public struct PairResult: Sendable {
     /// value (`TokenAudit.oneColorPerToken`). Files audited as light and dark from `light-dark()`
     /// get a `light-dark()` suggestion instead (`writeLightDark`).
     public var suggestionConflict: String?
+    /// For an opaque WCAG pair whose colors rounded to 8 bits (the hex a report shows) get the
+    /// other verdict: that pair and its ratio (`TokenAudit.shownVerdicts`).
+    public var hexPair: (foreground: SIMD3<Double>, background: SIMD3<Double>, ratio: Double)?
     /// The same for `backgroundSuggestion`.
     public var backgroundSuggestionConflict: String?
 }
@@ -591,19 +594,21 @@ public enum TokenAudit {
     /// changes it or a color is translucent. A new user's pass: `oklch(0.53 0.25 150)` passed at
     /// 4.73:1 where Chromium paints #008e00 at 4.33:1, and `oklch(0.568 0 0)` at 4.50:1 beside
     /// its hex #777777 at 4.48:1, with no word in the audit where /v1/contrast gives one.
-    static func shownVerdicts(_ fg: Color, _ bg: Color, passes: Bool, minimum: Double) -> (clipped: String?, hex: String?)? {
+    /// `hexPair` is the 8-bit pair and its ratio where `hex` is given (the pair's own note).
+    static func shownVerdicts(_ fg: Color, _ bg: Color, passes: Bool, minimum: Double)
+        -> (clipped: String?, hex: String?, hexPair: (foreground: SIMD3<Double>, background: SIMD3<Double>, ratio: Double)?)? {
         let (f, b) = (DisplayColor(fg), DisplayColor(bg))
         guard f.alpha >= 1, b.alpha >= 1 else { return nil }
-        /// The pair as displayed, written only where its verdict is not `passes` (most pairs).
-        func changed(_ x: SIMD3<Double>, _ y: SIMD3<Double>, _ how: String) -> String? {
+        /// The pair as displayed and its ratio, only where its verdict is not `passes` (most pairs).
+        func changed(_ x: SIMD3<Double>, _ y: SIMD3<Double>, _ how: String) -> (text: String, ratio: Double)? {
             let r = WCAG.contrastRatio(WCAG.relativeLuminance(x), WCAG.relativeLuminance(y))
             guard (r >= minimum) != passes else { return nil }
-            return "\(WCAG.ratioText(r)):1 \(how) (\(Color.srgb(x.x, x.y, x.z).hex) on \(Color.srgb(y.x, y.y, y.z).hex))"
+            return ("\(WCAG.ratioText(r)):1 \(how) (\(Color.srgb(x.x, x.y, x.z).hex) on \(Color.srgb(y.x, y.y, y.z).hex))", r)
         }
         let c = changed(GradientContrast.displayed(fg.converted(to: .srgb)).rgb, GradientContrast.displayed(bg.converted(to: .srgb)).rgb, "clipped")
         let (hf, hb) = (EightBit.quantize(f.srgb), EightBit.quantize(b.srgb))
         let h = hf != f.srgb || hb != b.srgb ? changed(hf, hb, "in 8-bit hex") : nil
-        return c == nil && h == nil ? nil : (c, h)
+        return c == nil && h == nil ? nil : (c?.text, h?.text, h.map { (hf, hb, $0.ratio) })
     }
 
     /// Whether a token of `set` has a color (or an alias) as its base value, outside component
@@ -1192,6 +1197,7 @@ public enum TokenAudit {
                             if clippedExamples.count < 3 { clippedExamples.append("\(example), \(clipped)") }
                         }
                         if let hex = shown.hex {
+                            result.hexPair = shown.hexPair
                             hexChanges += 1
                             if hexExamples.count < 3 { hexExamples.append("\(example), \(hex)") }
                         }

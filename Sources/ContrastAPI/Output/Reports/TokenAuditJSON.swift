@@ -26,18 +26,11 @@ enum TokenAuditJSON {
     /// get the other verdict than the colors as the tokens write them: shadcn's dark
     /// `--surface-foreground` `oklch(0.708 0 0)` on `--surface` fails 7:1 at 6.98:1 while its hex
     /// `#a1a1a1` on `#161616` is 7.01:1, and its suggestion has that same hex (a new user's
-    /// pass, stop 38). Opaque WCAG pairs without a backdrop only; nil when the verdicts agree.
+    /// pass, stop 38). From the audit's own reading (`PairResult.hexPair`: opaque WCAG pairs);
+    /// nil when the verdicts agree.
     static func hexVerdictNote(_ r: PairResult) -> String? {
-        guard r.unresolved == nil, r.target.metric == .wcag2, r.backdrop == nil, r.measurement != nil,
-              let fgToken = r.foreground, let bgToken = r.background else { return nil }
-        let (fg, bg) = (DisplayColor(fgToken.color), DisplayColor(bgToken.color))
-        guard fg.alpha == 1, bg.alpha == 1 else { return nil }
-        let (fg8, bg8) = (EightBit.quantize(fg.srgb), EightBit.quantize(bg.srgb))
-        guard fg8 != fg.srgb || bg8 != bg.srgb else { return nil }
-        let ratio8 = WCAG.contrastRatio(WCAG.relativeLuminance(fg8), WCAG.relativeLuminance(bg8))
-        let passes8 = ratio8 >= r.target.minimum
-        guard passes8 != r.passes else { return nil }
-        return "as the 8-bit hex shown (\(ColorJSON.hex(fg8)) on \(ColorJSON.hex(bg8))) the ratio is \(WCAG.ratioText(ratio8)):1 and the pair would \(passes8 ? "pass" : "fail"): the verdict is for the colors as the tokens write them"
+        guard let h = r.hexPair else { return nil }
+        return "as the 8-bit hex shown (\(ColorJSON.hex(h.foreground)) on \(ColorJSON.hex(h.background))) the ratio is \(WCAG.ratioText(h.ratio)):1 and the pair would \(r.passes ? "fail" : "pass"): the verdict is for the colors as the tokens write them"
     }
 
     /// Whether the pair's rule exempts it (role `disabled`: WCAG 2.2 SC 1.4.3 and 1.4.11 exempt
