@@ -373,17 +373,14 @@ extension CSSStylesheet {
             return .declaration(Declaration(name: name, value: Self.collapse(value), important: important, position: start))
         }
 
-        /// Refuses a style rule's selector list longer than `maximumSelectorLength` bytes, nesting
-        /// `()` deeper than `maximumSelectorNesting`, of more than `maximumSelectorsInList` selectors,
+        /// Refuses a style rule's selector list (already bounded in length and bracket depth by
+        /// `preludeText`, which read it) of more than `maximumSelectorsInList` selectors,
         /// or with a selector of more than `maximumCompoundsInSelector` compound selectors (parts
         /// joined by a combinator: space, `>`, `+`, `~`), before any of it is read as modes (a
         /// hostile pass: `.m0 .m1 … .m16000` took 13 s, quadratic in its parts, and went on past
         /// the deadline; a list of 900,000 selectors held 1.1 GB before the modes' limit said no).
         /// One pass over the text, outside `()`, `[]` and strings.
         func checkSelector(_ text: String, at start: Position) throws(TokenError) {
-            guard text.utf8.count <= CSSStylesheet.maximumSelectorLength else {
-                throw error("the selector is longer than \(CSSStylesheet.maximumSelectorLength) bytes: not a theme selector", at: start)
-            }
             var list = 1, commas = 0, compounds = 1, parens = 0, brackets = 0
             var quote: Unicode.Scalar? = nil, escaped = false
             var pendingCombinator = false, sawPart = false
@@ -414,9 +411,6 @@ extension CSSStylesheet {
                     continue
                 case "(":
                     parens += 1
-                    guard parens <= CSSStylesheet.maximumSelectorNesting else {
-                        throw error("the selector nests parentheses deeper than \(CSSStylesheet.maximumSelectorNesting) levels (:is(:is(…))): not a theme selector", at: start)
-                    }
                 case ")":
                     parens = Swift.max(0, parens - 1)
                     pendingCombinator = false
