@@ -93,6 +93,15 @@ struct GradientEndpointTests {
         let undefined = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "var(--nope)", \##(hero)}"##)
         expectProblem(undefined, 400, pointer: "/background")
         #expect(undefined.text.contains("'--nope' is not defined"), "\(undefined.text)")
+        // Without `variables` a var() takes its fallback, as in a color member: a whole gradient
+        // and a stop (both had been refused as "unknown color function").
+        let fallback = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "var(--hero, linear-gradient(to right, #6366f1, #ec4899))"}"##)
+        #expect(fallback.status == 200 && fallback.json["background"]?["kind"] == "gradient", "\(fallback.text.prefix(300))")
+        #expect(fallback.json["ratio"] == plainHero.json["ratio"] && fallback.json["ratio"]?.double != nil)
+        let stopFallback = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, var(--from, #6366f1), #ec4899)"}"##)
+        #expect(stopFallback.status == 200 && stopFallback.json["ratio"] == plainHero.json["ratio"], "\(stopFallback.text.prefix(300))")
+        let layerFallback = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "layers": ["var(--hero, linear-gradient(to right, #6366f1, #ec4899))"]}"##)
+        #expect(layerFallback.status == 200 && layerFallback.json["ratio"] == plainHero.json["ratio"], "\(layerFallback.text.prefix(300))")
         let missing = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))"}"##)
         expectProblem(missing, 400, pointer: "/background")
         #expect(missing.text.contains("'variables' member"), "\(missing.text)")

@@ -32,10 +32,13 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     }
     // `var()` is filled from the request's `variables`, as in a color member (Tailwind v4
     // writes `linear-gradient(var(--tw-gradient-stops))`); the expansion is bounded by
-    // CSSVariables and the result by the gradient's own length limit.
+    // CSSVariables and the result by the gradient's own length limit. Without `variables` a
+    // `var()` takes its fallback, as in a color member (`linear-gradient(var(--a, #000), #333)`
+    // had been refused as "unknown color function 'var()'").
     var source = text
     var notes: [String] = []
-    if let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(text) {
+    if CSSVariables.mayReferToVariables(text) {
+        let variables = CSSRequestScope.variables ?? CSSVariables([:])
         try CSSRequestScope.checkInlineTime()
         do throws(ColorParseError) { source = try variables.substitute(in: text) } catch {
             throw gradientProblem(error, text, at: path, box: box, boxHint: boxHint())

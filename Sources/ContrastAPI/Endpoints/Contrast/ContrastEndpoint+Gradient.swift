@@ -43,12 +43,14 @@ extension ContrastEndpoint {
     /// Whether `s` is a gradient: written as one, or a `var()` that the request's `variables`
     /// make one (`"background": "var(--hero)"` with `"--hero": "linear-gradient(…)"`: a new
     /// user's pass, stop 38, had been told "unknown color function 'linear-gradient()'").
+    /// Without `variables` a `var()` takes its fallback, as in a color member
+    /// (`var(--hero, linear-gradient(…))` had been read as a color and refused).
     /// Substitution is bounded by `CSSVariables`; a failed one is not a gradient (the color
     /// reading then names the fault).
     static func isGradientText(_ s: String) -> Bool {
         if CSSGradient.looksLikeGradient(s) { return true }
-        guard let variables = CSSRequestScope.variables, CSSVariables.mayReferToVariables(s),
-              let substituted = try? variables.substitute(in: s) else { return false }
+        guard CSSVariables.mayReferToVariables(s),
+              let substituted = try? (CSSRequestScope.variables ?? CSSVariables([:])).substitute(in: s) else { return false }
         return CSSGradient.looksLikeGradient(substituted)
     }
 
