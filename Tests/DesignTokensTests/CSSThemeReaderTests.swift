@@ -570,6 +570,24 @@ import TestSupport
         try #require(set.tokens.first { $0.path == path })
     }
 
+    /// A custom property's name is an identifier, escapes decoded (CSS Syntax 3 §4.3.7), as a
+    /// browser reads it: `--prim\61 ry` had ended at the space after the escape and the
+    /// declaration was lost in silence, and `var(--prim\61 ry)` was not `--primary`.
+    @Test("escaped custom property names are decoded in declarations and var()")
+    func escapedNames() throws {
+        let css = ":root {\n  --prim\\61 ry: #0066cc;\n  --fg: var(--primary);\n  --fg2: var(--prim\\61 ry);\n  --fg3: var(--\\70 rimary, #fff);\n  --b\\rand: #ffffff;\n  --a\\.b: #000000;\n  --c: var(--a\\.b);\n}\n"
+        let set = try read(css)
+        let resolver = TokenResolver(set)
+        let blue = try CSSColorParser.parse("#0066cc")
+        for name in ["--primary", "--fg", "--fg2", "--fg3"] {
+            #expect(try resolver.resolve(name, mode: nil).get().color == blue, "\(name)")
+        }
+        #expect(try resolver.resolve("--brand", mode: nil).get().color == (try CSSColorParser.parse("#ffffff")))
+        // A name whose decoded form is not a plain name keeps its escape, so references written alike match.
+        #expect(try resolver.resolve("--c", mode: nil).get().color == (try CSSColorParser.parse("#000000")))
+        #expect(!set.tokens.contains { $0.path.contains("\\61") }, "\(set.tokens.map(\.path))")
+    }
+
     @Test("values: aliases, fallbacks, colors, triplets, non-colors")
     func values() {
         func v(_ text: String) -> TokenValue { CSSThemeReader.value(of: text).value }

@@ -75,6 +75,19 @@ public struct CSSVariables: Sendable, Equatable {
         return CSSVariables(values: out, failures: failures)
     }
 
+    /// A custom property name as a stylesheet writes it, with its escapes decoded (CSS Syntax 3
+    /// §4.3.7: `--prim\61 ry` is `--primary`, as a browser reads it), when the result is a name
+    /// `problem(withName:)` accepts; otherwise `raw` unchanged (`--brand\.500` stays as written,
+    /// so that a declaration and a `var()` written alike still match). Text without `\` is
+    /// returned as is.
+    public static func unescapedName(_ raw: String) -> String {
+        guard raw.utf8.contains(UInt8(ascii: "\\")), raw.utf8.count <= 4 * 256 else { return raw }
+        var tokenizer = CSSTokenizer(Array(raw.unicodeScalars))
+        let tokens = tokenizer.tokenize()
+        guard tokens.count == 1, case .ident(let name) = tokens[0].kind, problem(withName: name) == nil else { return raw }
+        return name
+    }
+
     /// Why `name` cannot be a custom property name (CSS Custom Properties 1 §2: `--` followed
     /// by name characters; escapes are not accepted here), or nil when it can.
     public static func problem(withName name: String) -> String? {

@@ -9,6 +9,8 @@
 // closed, a stray `}`, a custom property without `:`, nesting deeper than the limit, more
 // declarations than the limit.
 
+import ColorScience
+
 /// A stylesheet as a tree of rules, at-rules and declarations.
 struct CSSStylesheet {
     /// Line and column (1-based, column in Unicode scalars) of where something starts.
@@ -331,9 +333,22 @@ extension CSSStylesheet {
             if peek() == "-" && peek(1) == "-" {
                 var name = ""
                 while let c = peek(), Self.isNameChar(c) || c == "\\" {
-                    if c == "\\" { name.unicodeScalars.append(c); advance(); if let n = peek() { name.unicodeScalars.append(n); advance() }; continue }
+                    // An escape (CSS Syntax 3 §4.3.7): up to six hex digits and one whitespace
+                    // after them, or any one character; decoded below (`--prim\61 ry` had
+                    // ended at the space and the declaration was lost in silence).
+                    if c == "\\" {
+                        name.unicodeScalars.append(c); advance()
+                        var digits = 0
+                        while digits < 6, let d = peek(), d.properties.isASCIIHexDigit { name.unicodeScalars.append(d); advance(); digits += 1 }
+                        if digits > 0 {
+                            if peek() == "\r" && peek(1) == "\n" { name.unicodeScalars.append("\r"); advance(); name.unicodeScalars.append("\n"); advance() }
+                            else if let w = peek(), w == " " || w == "\t" || w == "\n" || w == "\r" || w == "\u{0C}" { name.unicodeScalars.append(w); advance() }
+                        } else if let n = peek(), n != "\n", n != "\r", n != "\u{0C}" { name.unicodeScalars.append(n); advance() }
+                        continue
+                    }
                     name.unicodeScalars.append(c); advance()
                 }
+                name = CSSVariables.unescapedName(name)
                 try skipWhitespaceAndComments()
                 if peek() == ":" {
                     advance()

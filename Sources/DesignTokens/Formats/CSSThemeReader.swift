@@ -1414,7 +1414,7 @@ public enum CSSThemeReader: TokenFormatReader {
         guard text.hasSuffix(")") else { return nil }
         let inner = text.dropFirst(prefix.count).dropLast()  // `--x) / a` or `--x)`
         guard let close = inner.firstIndex(of: ")") else { return nil }
-        let name = String(inner[..<close]).trimmingSpaces()
+        let name = CSSVariables.unescapedName(String(inner[..<close]).trimmingSpaces())
         guard name.hasPrefix("--"), CSSVariables.problem(withName: name) == nil else { return nil }
         var rest = String(inner[inner.index(after: close)...]).trimmingSpaces()
         if rest.isEmpty { return (name, nil) }
@@ -1515,7 +1515,8 @@ public enum CSSThemeReader: TokenFormatReader {
             // fallbacks (18 KB) had taken 3.5 s to classify.
             if fallbackDepth >= CSSVariables.maximumFallbackDepth { return Reading(value: .css(text), type: nil, convention: nil) }
             let parts = splitTopLevel(args, by: ",", maxSplits: 1)
-            let ref = parts[0].trimmingSpaces()
+            // Escapes decoded as in the declaration's name (`var(--prim\61 ry)` is `--primary`).
+            let ref = CSSVariables.unescapedName(parts[0].trimmingSpaces())
             if parts.count == 1 {
                 if ref.hasPrefix("--") { return Reading(value: .alias(ref), type: nil, convention: nil) }
             } else {
