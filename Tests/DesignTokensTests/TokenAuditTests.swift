@@ -216,6 +216,16 @@ import Testing
         #expect {
             try TokenAudit.run(sheet, rules: [PairRule(foreground: try TokenPattern("--on"), background: try TokenPattern("--accent"), source: "x")])
         } throws: { ($0 as? TokenError)?.reason.contains("'3b82f6' is not a color: it looks like a hex color without '#', which a browser does not read as a color: write #3b82f6") == true }
+        // Letters alone in 3, 6 or 8 (`fff`, the commonest white) too: a design-systems pass, stop
+        // 39, had `--primary-foreground: fff` skipped as a keyword, its pair gone and the audit
+        // passing; 4 letters (`fade`) stay a keyword.
+        for white in ["fff", "ffffff", "FFFFFF", "ffffffff"] {
+            let letters = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --primary: #0969da; --primary-foreground: \(white); --anim: fade; --x: ffff; }")])
+            #expect(letters.tokens.filter { if case .css = $0.value(in: nil) { return $0.type == nil } else { return false } }.map(\.path) == ["--primary", "--primary-foreground"], "\(white)")
+            #expect {
+                try TokenAudit.run(letters, rules: [PairRule(foreground: try TokenPattern("--primary-foreground"), background: try TokenPattern("--primary"), source: "x")])
+            } throws: { ($0 as? TokenError)?.reason.contains("'\(white)' is not a color: it looks like a hex color without '#', which a browser does not read as a color: write #\(white)") == true }
+        }
         // A color outside sRGB is measured gamut-mapped, and a note says so (a pass found
         // nothing saying it, where /v1/contrast says it).
         let wide = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --hdr: oklch(0.62 0.25 255); --on: #fff; --plain: #0057b8; }")])

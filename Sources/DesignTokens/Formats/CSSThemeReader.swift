@@ -1589,10 +1589,13 @@ public enum CSSThemeReader: TokenFormatReader {
     }
 
     /// The digits of `text` when it looks like a hex color written without `#`: 3, 4, 6 or 8 hex
-    /// digits mixing letters and digits and not a CSS number (`fade`, `100` and `1e3` are not).
+    /// digits with a letter and not a CSS number (`100` and `1e3` are not); letters alone in 3, 6
+    /// or 8 (`fff`, `ffffff`, the commonest white: a design-systems pass, stop 39, had its pair
+    /// vanish as not a color and the audit pass), not in 4, where they spell words a value may
+    /// hold (`fade`, `face`).
     static func bareHex(_ text: String) -> String? {
         guard let digits = CSSColorParser.bareHexDigits(text), !isNumber(Substring(digits)),
-              digits.contains(where: \.isLetter), digits.contains(where: \.isNumber) else { return nil }
+              digits.contains(where: \.isLetter), digits.contains(where: \.isNumber) || digits.utf8.count != 4 else { return nil }
         return digits
     }
 
