@@ -495,6 +495,21 @@ struct TokensAuditTests {
         #expect(lenient.status == 200 && lenient.json["passes"] == true, "\(lenient.text.prefix(300))")
         let strict = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", mixed), ("failOn", "warning")]))
         #expect(strict.status == 422 && strict.headers["x-audit-passes"] == "true", "\(strict.text.prefix(300))")
+        // The report says why it failed (a design-systems pass, stop 39: the 422's JUnit had no
+        // failure and its text ended in PASS).
+        #expect(strict.json["failedOn"] == "warning" && strict.json["passes"] == true, "\(strict.text.prefix(300))")
+        for (format, failing) in [("junit", "<testsuite name=\"contrast audit warnings\" tests=\"1\" failures=\"1\" errors=\"0\">"),
+                                  ("text", "FAIL (failOn=warning: the pairs pass; the warnings above fail the audit)\n")] {
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", mixed), ("failOn", "warning"), ("report", .string(format))]))
+            #expect(r.status == 422 && r.text.contains(failing), "\(format): \(r.text)")
+            if format == "junit" {
+                #expect(r.text.contains("tests=\"2\" failures=\"1\"") && r.text.contains("name=\"rules[1] (--forground on --background)\""), "\(r.text)")
+            } else {
+                #expect(!r.text.contains("PASS"), "\(r.text)")
+            }
+        }
+        let lenientText = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", mixed), ("failOn", "failure"), ("report", "text")]))
+        #expect(lenientText.status == 200 && lenientText.text.hasSuffix("PASS\n"), "\(lenientText.text)")
         let clean = try live.request("POST", "/v1/tokens/audit", body: Self.body(file, [("rules", .array([mixed.array![0]])), ("failOn", "warning")]))
         #expect(clean.status == 200)
         let junit = try live.request("POST", "/v1/tokens/audit?preset=material3&report=junit", body: css, headers: ["Content-Type": "text/css"])

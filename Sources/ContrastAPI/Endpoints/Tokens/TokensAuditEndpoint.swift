@@ -65,19 +65,25 @@ struct TokensAuditEndpoint {
                                        limit: TokenAuditSize.maximumBytes, status: 422)
             }
             let warned = !report.unmatchedRules.isEmpty || report.summaries.contains { $0.unresolved > 0 }
+            // A passing audit that fails the job on its warnings says so in the report itself (a
+            // design-systems pass, stop 39: a 422 whose JUnit had no failure and whose text
+            // ended in PASS, so the CI job went red with a green test report).
+            let failedOnWarnings = req.failOn == .warning && report.passes && warned
             let status = (req.failOn == .failure && !report.passes) || (req.failOn == .warning && (!report.passes || warned)) ? 422 : 200
             var response: HTTPResponse
             switch req.report {
             case .json:
                 response = HTTPResponse(status: status, contentType: "application/json",
-                                        body: TokenAuditJSON.document(report, policy: req.options.policy).serialized())
+                                        body: TokenAuditJSON.document(report, policy: req.options.policy, failedOnWarnings: failedOnWarnings).serialized())
             case .junit:
-                response = HTTPResponse(status: status, contentType: "application/xml; charset=utf-8", body: Array(TokenAuditJUnit.document(report).utf8))
+                response = HTTPResponse(status: status, contentType: "application/xml; charset=utf-8",
+                                        body: Array(TokenAuditJUnit.document(report, failedOnWarnings: failedOnWarnings).utf8))
             case .sarif:
                 response = HTTPResponse(status: status, contentType: "application/sarif+json",
                                         body: TokenAuditSARIF.document(report).serialized())
             case .text:
-                response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array(TokenAuditText.document(report).utf8))
+                response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
+                                        body: Array(TokenAuditText.document(report, failedOnWarnings: failedOnWarnings).utf8))
             }
             response.headers.append(("X-Audit-Passes", report.passes ? "true" : "false"))
             return response

@@ -63,11 +63,14 @@ enum TokenAuditJSON {
         return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): \(got), \(r.passes ? "meets" : "needs") \(need)"
     }
 
-    static func document(_ report: TokenAuditReport, policy: TokenPolicy) -> JSON {
+    /// `failedOnWarnings`: the audit passes but `failOn: "warning"` fails it on its warnings
+    /// (answered 422): `"failedOn": "warning"` says so.
+    static func document(_ report: TokenAuditReport, policy: TokenPolicy, failedOnWarnings: Bool = false) -> JSON {
         var o = JSONObject()
         o.append("format", .string(report.format.rawValue))
         o.append("policy", .string(policy.rawValue))
         o.append("passes", .bool(report.passes))
+        if failedOnWarnings { o.append("failedOn", .string("warning")) }
         o.append("apcaVersion", .string(APCA.version))
         o.append("modes", .array(report.modes.map { .string($0 ?? singleMode) }))
         let total = report.summaries.reduce(into: (0, 0, 0, 0)) { $0.0 += $1.pairs; $0.1 += $1.passing; $0.2 += $1.failing; $0.3 += $1.unresolved }

@@ -10,12 +10,27 @@ enum TokenAuditJUnit {
     /// XML text, as the SVG exports escape it (one rule for every XML the service writes).
     static func escape(_ s: String) -> String { SVGDrawing.xml(s) }
 
-    static func document(_ report: TokenAuditReport) -> String {
+    /// `failedOnWarnings`: the pairs pass but `failOn: "warning"` fails the audit on its warnings:
+    /// a suite `contrast audit warnings` holds one failing test case per warning (a rule that
+    /// matched no pair; the unresolved pairs of a mode), so that the report CI shows is red too.
+    static func document(_ report: TokenAuditReport, failedOnWarnings: Bool = false) -> String {
         let failures = report.summaries.reduce(0) { $0 + $1.failing }
         let skipped = report.summaries.reduce(0) { $0 + $1.unresolved }
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let empty = report.nothingCheckedReason == nil ? 0 : 1
-        x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty)\" failures=\"\(failures + empty)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+        // The warnings that fail the audit under failOn=warning, one test case each.
+        var warningCases: [(name: String, message: String)] = []
+        if failedOnWarnings {
+            for i in report.unmatchedRules {
+                let rule = report.rules[i]
+                warningCases.append(("\(rule.source) (\(rule.foreground.text) on \(rule.background.text))", "matched no pair"))
+            }
+            for s in report.summaries where s.unresolved > 0 {
+                warningCases.append(("unresolved pairs in \(s.mode ?? "default")", "\(s.unresolved) pair\(s.unresolved == 1 ? "" : "s") could not be resolved (see the skipped test cases)"))
+            }
+        }
+        let warned = warningCases.count
+        x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty + warned)\" failures=\"\(failures + empty + warned)\" errors=\"0\" skipped=\"\(skipped)\">\n"
         // Warnings and the readers' notes go to the first suite's <system-out> (the Ant JUnit
         // schema has no place for them on <testsuites>).
         var messages = report.unmatchedRules.map { i in
@@ -56,6 +71,13 @@ enum TokenAuditJUnit {
             // Nothing measured is a failure, so CI does not show an empty, green suite.
             x += "  <testsuite name=\"contrast audit\" tests=\"1\" failures=\"1\" errors=\"0\">\n"
             x += "    <testcase classname=\"tokens\" name=\"pairs checked\">\n      <failure message=\"\(escape(reason))\"/>\n    </testcase>\n"
+            x += "  </testsuite>\n"
+        }
+        if !warningCases.isEmpty {
+            x += "  <testsuite name=\"contrast audit warnings\" tests=\"\(warned)\" failures=\"\(warned)\" errors=\"0\">\n"
+            for w in warningCases {
+                x += "    <testcase classname=\"tokens.warnings\" name=\"\(escape(w.name))\">\n      <failure message=\"\(escape(w.message)) (failOn=warning)\"/>\n    </testcase>\n"
+            }
             x += "  </testsuite>\n"
         }
         x += "</testsuites>\n"

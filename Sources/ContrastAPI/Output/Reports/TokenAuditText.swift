@@ -39,7 +39,9 @@ enum TokenAuditText {
         note.count > maximumNoteLength ? String(note.prefix(maximumNoteLength - 1)) + "…" : note
     }
 
-    static func document(_ report: TokenAuditReport) -> String {
+    /// `failedOnWarnings`: the pairs pass but `failOn: "warning"` fails the audit on the warnings
+    /// above (the last line then says so instead of PASS).
+    static func document(_ report: TokenAuditReport, failedOnWarnings: Bool = false) -> String {
         var rows: [[String]] = [["MODE", "FOREGROUND", "BACKGROUND", "CONTRAST", "NEEDS", "RESULT"]]
         let ordered = report.results.filter { !$0.passes } + report.results.filter(\.passes)
         // A suggestion's conflict (a few hundred characters, often the same on many rows) is a
@@ -93,7 +95,7 @@ enum TokenAuditText {
         if report.notes.count > Self.maximumNotes {
             out += "note: \(report.notes.count - Self.maximumNotes) more notes in the JSON report\n"
         }
-        out += report.passes ? "PASS\n" : "FAIL\n"
+        out += failedOnWarnings ? "FAIL (failOn=warning: the pairs pass; the warnings above fail the audit)\n" : report.passes ? "PASS\n" : "FAIL\n"
         return out
     }
 }
