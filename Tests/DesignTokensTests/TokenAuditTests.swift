@@ -240,6 +240,18 @@ import Testing
         let reported = try TokenAudit.run(Self.set, rules: loop, options: options)
         #expect(reported.summaries.map(\.unresolved) == [1, 1])
         // Unknown modes are refused.
+        // A file without modes has one, named `default` in the reports, and asked for so (a
+        // design-systems pass, stop 39: it was "not in the files; their modes are none").
+        let single = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --fg: #111; --bg: #fff; }")])
+        let singleRules = [PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "x")]
+        var byName = TokenAuditOptions()
+        byName.modes = ["default"]
+        let named = try TokenAudit.run(single, rules: singleRules, options: byName)
+        #expect(named.results.count == 1 && named.results[0].mode == nil && named.passes, "\(named.results.map(\.mode))")
+        byName.modes = ["dark"]
+        #expect { try TokenAudit.run(single, rules: singleRules, options: byName) } throws: {
+            ($0 as? TokenError)?.reason.hasSuffix("mode 'dark' is not in the files; they have one mode, named 'default' in the reports") == true
+        }
         options.modes = ["sepia"]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: rules, options: options) }
         // A theme class asked for by its selector's spelling is named (a new user's pass asked

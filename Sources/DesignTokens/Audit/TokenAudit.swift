@@ -795,18 +795,22 @@ public enum TokenAudit {
             notes.append("\(n) token\(n == 1 ? "" : "s") use light-dark(): the files have one mode, audited as two, 'light' (light-dark() taking its first color) and 'dark' (its second)")
         }
         if let wanted = options.modes {
-            for m in wanted where !available.contains(m) {
+            // Files without modes have one, which the reports name `default`: asking for it by
+            // that name is asking for it (a design-systems pass, stop 39: "mode 'default' is not
+            // in the files; their modes are none (one mode)").
+            let oneMode = available.isEmpty
+            for m in wanted where !available.contains(m) && !(oneMode && m == "default") {
                 if set.droppedScopes.contains(m) {
                     var error = TokenError(reason: "mode '\(m)' was left out: the files make more than the \(TokenFormats.maximumModes) modes an audit holds, and component scopes past them give way (the notes name them); send the rules you want audited on their own")
                     error.inRequestedModes = true
                     throw error
                 }
                 let hint = Self.modeSuggestion(m, among: available).map { " (did you mean '\($0)'?\($0 != m && m.lowercased().contains($0.lowercased()) ? " a theme class or attribute is named by its theme: '.theme-zinc' is mode 'zinc'" : ""))" } ?? ""
-                var error = TokenError(reason: "mode '\(m)' is not in the files\(hint); their modes are \(available.isEmpty ? "none (one mode)" : available.joined(separator: ", "))")
+                var error = TokenError(reason: "mode '\(m)' is not in the files\(hint); \(oneMode ? "they have one mode, named 'default' in the reports" : "their modes are " + available.joined(separator: ", "))")
                 error.inRequestedModes = true
                 throw error
             }
-            modes = wanted.map { Optional($0) }
+            modes = wanted.map { oneMode && $0 == "default" ? nil : Optional($0) }
         }
         // Token paths sorted, for prefix ranges.
         let paths = set.tokens.map(\.path).sorted()
