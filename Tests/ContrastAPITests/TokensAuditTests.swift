@@ -92,6 +92,14 @@ struct TokensAuditTests {
         let primer = try live.request("POST", "/v1/tokens/audit", body: Self.body(
             [try Self.file("css/primer-primitives/light.css"), try Self.file("css/primer-primitives/dark.css")], [("preset", "primer")]))
         let p = try #require(Self.pair(primer, "--fgColor-default", "--bgColor-default", mode: "light"))
+        // Every role with a muted background, neutral too (composited over bgColor-default: by
+        // hand, #59636e on #818b981f over #fff is 5.401377056015598, #9198a1 on #656c7633 over
+        // #0d1117 5.407818485820665); draft and upsell are aliases of neutral and done.
+        for (mode, expected) in [("light", 5.401377056015598), ("dark", 5.407818485820665)] {
+            let neutral = try #require(Self.pair(primer, "--fgColor-neutral", "--bgColor-neutral-muted", mode: mode), "\(mode)")
+            #expect(abs((neutral["value"]?.double ?? 0) - expected) < 1e-9, "\(mode): \(neutral)")
+        }
+        #expect(primer.json["aliasPairs"]?.array?.contains { $0["foreground"] == "--fgColor-draft" && $0["background"] == "--bgColor-draft-muted" } == true)
         #expect(p["foreground"]?["hex"] == "#1f2328" && p["background"]?["hex"] == "#ffffff")
         #expect(abs((p["ratio"]?.double ?? 0) - Self.ratio("#1f2328", "#ffffff")) < 1e-9)
         // grep -n 'fgColor-default:' light.css → line 769, column 3.

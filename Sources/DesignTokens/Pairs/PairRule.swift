@@ -188,7 +188,9 @@ public enum PairPreset: String, Sendable, CaseIterable {
                          // user's pass: the preset's `-` matched no pair in Primer's Figma file).
                          r("{p}button{s}primary{s}fgColor{s}rest", "{p}button{s}primary{s}bgColor{s}rest"),
                          r("{p}button{s}danger{s}fgColor{s}rest", "{p}button{s}danger{s}bgColor{s}rest")]
-            for role in ["accent", "success", "attention", "severe", "danger", "open", "closed", "done", "sponsors"] {
+            // Every role Primer gives a `fgColor-<role>` and a `bgColor-<role>-muted` (neutral, draft
+            // and upsell had been left out: a design-systems pass, stop 39).
+            for role in ["accent", "success", "attention", "severe", "danger", "open", "closed", "done", "sponsors", "neutral", "draft", "upsell"] {
                 rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}default"))
                 rules.append(r("{p}fgColor{s}\(role)", "{p}bgColor{s}\(role)-muted", backdrop: "{p}bgColor{s}default"))
             }
