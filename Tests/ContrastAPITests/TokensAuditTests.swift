@@ -525,6 +525,29 @@ struct TokensAuditTests {
         #expect(junit.text.contains("<failure message=\"no pair was checked"), "\(junit.text)")
     }
 
+    /// A hostile pass, stop 39: thirty themes beside dark, more contrast and a high-contrast class
+    /// make more states than an audit's 64 modes; `.theme-29.dark` (#888888 on #707070, about
+    /// 1.4:1) was among those left out, and failOn=failure answered 200 with a note alone. Now
+    /// a warning in every format, so failOn=warning fails the job.
+    @Test("states left out past the modes' limit are a warning that failOn=warning fails on")
+    func droppedStatesWarn() throws {
+        let live = try LiveServer()
+        var css = ":root{--primary:#000000;--primary-foreground:#ffffff}\n"
+        for i in 0..<30 { css += ".theme-\(i){--primary:\(i == 29 ? "#707070" : "#00000\(i % 10)");}\n" }
+        css += ".dark{--primary-foreground:#888888}\n@media (prefers-contrast: more){:root{--primary-foreground:#fefefe}}\n"
+        css += "@media (prefers-color-scheme: dark){:root{--primary-foreground:#fdfdfd}}\n.high-contrast{--primary-foreground:#fcfcfc}\n"
+        let lenient = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=failure", body: css, headers: ["Content-Type": "text/css"])
+        #expect(lenient.status == 200 && lenient.json["passes"] == true, "\(lenient.text.prefix(300))")
+        #expect(lenient.json["warnings"]?.array?.contains { $0.string?.hasPrefix("the modes combine into more states than the 64 modes an audit holds") == true } == true, "\(lenient.text.prefix(600))")
+        let strict = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=warning&report=text", body: css, headers: ["Content-Type": "text/css"])
+        #expect(strict.status == 422 && strict.text.contains("warning: the modes combine into more states") && strict.text.hasSuffix("FAIL (failOn=warning: the pairs pass; the warnings above fail the audit)\n"), "\(strict.text.suffix(600))")
+        let junit = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=warning&report=junit", body: css, headers: ["Content-Type": "text/css"])
+        #expect(junit.status == 422 && junit.text.contains("<testcase classname=\"tokens.warnings\" name=\"states not audited\">"), "\(junit.text.suffix(600))")
+        // Modes chosen by the request are what it audits: no warning for the states it left out.
+        let chosen = try live.request("POST", "/v1/tokens/audit?preset=shadcn&modes=dark", body: css, headers: ["Content-Type": "text/css"])
+        #expect(chosen.status == 200 && chosen.json["warnings"]?.array?.contains { $0.string?.hasPrefix("the modes combine") == true } == false, "\(chosen.text.prefix(600))")
+    }
+
     @Test("unresolved: report lists unresolved pairs without failing the audit; the default stays a 400")
     func unresolvedReportDoesNotFail() throws {
         let live = try LiveServer()

@@ -131,6 +131,9 @@ public struct TokenAuditReport: Sendable {
     /// Rules that matched no pair (by index): likely a misspelt pattern.
     public var unmatchedRules: [Int]
     public var notes: [String]
+    /// States or scopes of the files a browser shows that were not audited (`TokenSet.coverageWarnings`):
+    /// the verdict covers less than the files.
+    public var coverageWarnings: [String] = []
     /// The pairs left out as aliases of a checked pair (`skippedAliasPairs` counts them times the
     /// modes), each with the pair it was checked as, in rule order; at most
     /// `TokenAudit.maximumListedAliasPairs` (a pass: only a count and one example were given,
@@ -1288,6 +1291,8 @@ public enum TokenAudit {
                                       skippedAliasPairs: aliasCount * modes.count,
                                       unmatchedRules: unmatched, notes: notes)
         report.aliasPairs = aliasPairs
+        // States left out warn only an audit of every mode: `modes` chose what to audit.
+        if options.modes == nil { report.coverageWarnings = set.coverageWarnings }
         return report
     }
 }

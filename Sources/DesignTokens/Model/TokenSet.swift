@@ -154,6 +154,10 @@ public struct TokenSet: Sendable {
     /// Component scopes left out because the files make more modes than an audit holds
     /// (`CSSThemeReader.pruneScopes`), named when a request asks for one.
     public var droppedScopes: Set<String> = []
+    /// What the files make that a browser shows but the audit could not hold (CSS: combined
+    /// states and component scopes past `TokenFormats.maximumModes`): warnings of the report, so
+    /// that `failOn: "warning"` fails on them (`TokenAuditReport.coverageWarnings`).
+    public var coverageWarnings: [String] = []
     /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
     /// Studio modifier it cannot compute: "its modifier's value '1e308' is beyond ±1,000,000 …"),
     /// said in the pair's error.

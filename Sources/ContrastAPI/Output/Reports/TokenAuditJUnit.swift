@@ -25,6 +25,7 @@ enum TokenAuditJUnit {
                 let rule = report.rules[i]
                 warningCases.append(("\(rule.source) (\(rule.foreground.text) on \(rule.background.text))", "matched no pair"))
             }
+            for w in report.coverageWarnings { warningCases.append(("states not audited", w)) }
             for s in report.summaries where s.unresolved > 0 {
                 warningCases.append(("unresolved pairs in \(s.mode ?? "default")", "\(s.unresolved) pair\(s.unresolved == 1 ? "" : "s") could not be resolved (see the skipped test cases)"))
             }
@@ -37,6 +38,7 @@ enum TokenAuditJUnit {
             "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair"
         }
         if let reason = report.nothingCheckedReason { messages.append("warning: \(reason)") }
+        messages += report.coverageWarnings.map { "warning: \($0)" }
         messages += report.notes.map { "note: \($0)" }
         for (index, summary) in report.summaries.enumerated() {
             let mode = summary.mode ?? "default"

@@ -77,6 +77,7 @@ enum TokenAuditSARIF {
             return Self.notification("warning", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }
         if let reason = report.nothingCheckedReason { notifications.append(Self.notification("warning", reason)) }
+        notifications += report.coverageWarnings.map { Self.notification("warning", $0) }
         notifications += report.notes.map { Self.notification("note", $0) }
         var invocation = JSONObject()
         invocation.append("executionSuccessful", .bool(true))
