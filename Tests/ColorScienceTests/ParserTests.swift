@@ -144,6 +144,24 @@ struct ParserTests {
         #expect(try CSSColorParser.parse("hsl(30.9, 100%, 50%)").coordinates.x == 30.9)
     }
 
+    /// A hue through calc() is wrapped, not clamped to 1e6 first (a hostile pass, stop 39:
+    /// `hsl(calc(1e300) 50% 50%)` was hue 280°, 1e6 mod 360, where Chromium 156 shows
+    /// rgb(191, 64, 64)); an infinite hue is 0°, as NaN is (WPT css-color parsing,
+    /// color-computed-hsl/hwb: `hsl(calc(infinity) 100% 50%)` rgb(255, 0, 0),
+    /// `hwb(calc(infinity) 20% 10%)` rgb(230, 51, 51)).
+    @Test("calc() hues wrap exactly; infinite and NaN hues are 0°")
+    func calcHuesWrap() throws {
+        for (input, hex) in [("hsl(calc(infinity) 100% 50%)", "#ff0000"), ("hsl(calc(-infinity) 100% 50%)", "#ff0000"),
+                             ("hsl(calc(0 / 0) 100% 50%)", "#ff0000"), ("hwb(calc(infinity) 20% 10%)", "#e63333"),
+                             ("hsl(calc(1e300) 50% 50%)", "#bf4040"), ("hsl(calc(infinity * 1deg) 50% 50%)", "#bf4040")] {
+            #expect(try CSSColorParser.parse(input).hex == hex, "\(input)")
+        }
+        // 1,234,567° is 127° (1234567 − 3429·360), in every hue's function.
+        #expect(try CSSColorParser.parse("hsl(calc(1234567) 100% 50%)").coordinates.x == 127)
+        #expect(try CSSColorParser.parse("oklch(0.5 0.1 calc(1234567deg))").coordinates.z == 127)
+        #expect(try CSSColorParser.parse("lch(50 40 calc(infinity))").coordinates.z == 0)
+    }
+
     /// CSS Color 4 §7.1: a negative saturation is clamped to 0% at parsed-value time (WPT
     /// css/css-color/parsing/color-computed-hsl.html and hsl-clamp-negative-saturation.html:
     /// `hsl(0, -50%, 40%)` is `rgb(102, 102, 102)`); lightness and large saturations are not.

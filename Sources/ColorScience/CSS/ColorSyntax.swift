@@ -488,6 +488,14 @@ final class ColorSyntax {
         case .math(let toks):
             var math = CSSMath(tokens: toks, keywords: env.keywords, quote: { self.text($0) })
             let v = try math.evaluate()
+            // A hue is wrapped, never clamped: `calc(1234567)` is 127°, not 1e6's 280° (a hostile
+            // pass, stop 39: `hsl(calc(1e300) 50% 50%)` was #9540bf where browsers show #bf4040).
+            // A hue has no largest value and 360° is 0°, so an infinite one is 0° as NaN is
+            // (WPT css-color parsing: `hsl(calc(infinity) 100% 50%)` is rgb(255, 0, 0),
+            // `hwb(calc(infinity) 20% 10%)` rgb(230, 51, 51)).
+            if case .hue = slot, v.kind != .percentage {
+                return (v.value.isFinite ? Self.hueDegrees(v.value, unit: "deg") : 0, false)
+            }
             // Infinities clamp to the largest value a component may take (CSS Values 4 §10.9).
             let m = CSSColorParser.maximumComponentMagnitude
             // A component without a largest value (chroma, a/b, color() channels, a relative
