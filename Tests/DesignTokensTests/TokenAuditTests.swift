@@ -252,6 +252,16 @@ import Testing
         #expect { try TokenAudit.run(single, rules: singleRules, options: byName) } throws: {
             ($0 as? TokenError)?.reason.hasSuffix("mode 'dark' is not in the files; they have one mode, named 'default' in the reports") == true
         }
+        // An @import written again is noted once; a note said many times is said once with its
+        // count, and distinct notes are bounded (a hostile pass, stop 39: 60,000
+        // `@import "tailwindcss";` lines gave 60,000 notes).
+        let imports = String(repeating: "@import \"tailwindcss\";\n", count: 500) + ":root { --fg: #111; --bg: #fff; }"
+        let importSet = try CSSThemeReader.read([TokenFile(name: "t.css", content: imports)])
+        let importReport = try TokenAudit.run(importSet, rules: singleRules)
+        let importNotes = importReport.notes.filter { $0.contains("@import \"tailwindcss\"") }
+        #expect(importNotes.count == 1 && importReport.notes.contains("t.css: 499 more @import rules repeat one noted above, each read once"), "\(importReport.notes.map { $0.prefix(80) })")
+        let distinct = TokenAudit.distinctNotes((0..<250).map { "note \($0)" } + ["note 3"])
+        #expect(distinct.count == 201 && distinct[3] == "note 3 (said 2 times)" && distinct.last == "50 more distinct notes left out")
         options.modes = ["sepia"]
         #expect(throws: TokenError.self) { try TokenAudit.run(Self.set, rules: rules, options: options) }
         // A theme class asked for by its selector's spelling is named (a new user's pass asked

@@ -669,6 +669,23 @@ public enum TokenAudit {
     ///   (a hostile pass, stop 38).
     /// Longest note an audit reports, in characters.
     public static let maximumNoteLength = 1_024
+    /// Most distinct notes a report keeps (the rest counted in a last one).
+    public static let maximumNotes = 200
+
+    /// The readers' notes, each cut to `maximumNoteLength` characters, each text once (with how
+    /// many times it was said) and at most `maximumNotes` of them: a hostile pass, stop 39, sent
+    /// `@import "tailwindcss";` 60,000 times (1.4 MB) and got the same note 60,000 times, a
+    /// 9.8 MB answer, and at 200,000 a 422 blaming "many pairs or modes".
+    static func distinctNotes(_ given: [String]) -> [String] {
+        var order: [String] = [], counts: [String: Int] = [:]
+        for note in given {
+            let cut = note.count > maximumNoteLength ? String(note.prefix(maximumNoteLength - 1)) + "…" : note
+            if let n = counts[cut] { counts[cut] = n + 1 } else { counts[cut] = 1; order.append(cut) }
+        }
+        var notes = order.prefix(maximumNotes).map { n in counts[n]! > 1 ? "\(n) (said \(counts[n]!) times)" : n }
+        if order.count > maximumNotes { notes.append("\(order.count - maximumNotes) more distinct notes left out") }
+        return notes
+    }
 
     static func inBothSchemes(_ set: TokenSet, requested: [String]? = nil) throws(TokenError) -> TokenSet {
         guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) else { return set }
@@ -787,7 +804,7 @@ public enum TokenAudit {
         // Each reader's note cut to `maximumNoteLength` characters: notes quote selectors, and a
         // 75 KB file's eight notes of its 53 KB selector made a 428 KB answer (a hostile pass,
         // stop 38).
-        var notes = set.notes.map { $0.count > Self.maximumNoteLength ? String($0.prefix(Self.maximumNoteLength - 1)) + "…" : $0 }
+        var notes = Self.distinctNotes(set.notes)
         if !set.modes.isEmpty && available.count > set.modes.count {
             // The base values are a mode of their own (CSS `:root` beside `.dark`).
             modes = available.map { Optional($0) }
