@@ -886,6 +886,15 @@ public enum TokenAudit {
         // (first rule, later rule) → pairs the later one made that the first already judges.
         var overridden: [[Int]: Int] = [:]
         var unmatched: [Int] = []
+        // A preset pairs a Figma file's local variables, not the library copies named as they are
+        // (a design-systems pass, stop 39: `mode (library)/fgColor/muted` on `mode (library)/…`
+        // beside the local pair, 18 rows always unresolved in Primer's file).
+        var libraryCopiesLeft = Set<String>()
+        func presetSkips(_ rule: PairRule, _ path: String) -> Bool {
+            guard !set.libraryCopies.isEmpty, rule.source.hasPrefix("preset "), set.libraryCopies.contains(path) else { return false }
+            libraryCopiesLeft.insert(path)
+            return true
+        }
         for (ri, rule) in rules.enumerated() {
             try poll(now: true)
             var count = 0
@@ -897,6 +906,7 @@ public enum TokenAudit {
                     for fg in candidates(rule.foreground) {
                         polls &+= 1
                         if polls & 255 == 0, options.isCancelled?() == true { break }
+                        if presetSkips(rule, fg) { continue }
                         if let c = try rule.foreground.firstMatch(fg, steps: &steps), rule.accepts?(c) ?? true { fgMatches.append((fg, c)) }
                     }
                 } catch { throw exhausted(ri) }
@@ -917,6 +927,7 @@ public enum TokenAudit {
                         // A background token matched in very many ways (captures and wildcards
                         // on long names) is refused before its ways fill memory: a hostile pass's
                         // 1.1 KB rule held 4 GB.
+                        if presetSkips(rule, bg) { continue }
                         let tuples = try rule.background.bindings(bg, of: shared, steps: &steps, limit: Self.maximumBackgroundWays + 1)
                         if tuples.count > Self.maximumBackgroundWays { tooManyWays = bg; break }
                         for tuple in tuples {
@@ -1003,6 +1014,9 @@ public enum TokenAudit {
                 }
             }
             if count == 0 { unmatched.append(ri) }
+        }
+        if !libraryCopiesLeft.isEmpty {
+            notes.append("presets paired the local variables, not \(libraryCopiesLeft.count) library cop\(libraryCopiesLeft.count == 1 ? "y" : "ies") of the same names (\(TokenSyntax.sample(libraryCopiesLeft.sorted(), limit: 3))): name one in a rule to audit it")
         }
         // One note per overriding rule and overridden rule, first in the notes: they are about
         // the request's own rules (a CI engineer's pass, stop 38: two overriding rules got one

@@ -151,6 +151,7 @@ public enum FigmaVariablesReader: TokenFormatReader {
         var paths = variables.map(\.name)
         let localCollectionNames = Set(collections.filter { !$0.remote }.map(\.name))
         var renamed: [String] = []
+        var libraryCopies = Set<String>()
         for (name, indices) in byName where indices.count > 1 {
             let local = indices.filter { !collections[variables[$0].collection].remote }
             for i in indices where !(local.count == 1 && local[0] == i) {
@@ -160,6 +161,7 @@ public enum FigmaVariablesReader: TokenFormatReader {
                 let c = collections[variables[i].collection]
                 paths[i] = c.name + (c.remote && localCollectionNames.contains(c.name) ? " (library)" : "") + "/" + name
                 renamed.append(paths[i])
+                if c.remote && local.count == 1 { libraryCopies.insert(paths[i]) }
             }
         }
         var pathCount: [String: Int] = [:]
@@ -223,7 +225,9 @@ public enum FigmaVariablesReader: TokenFormatReader {
             notes.append("\(missing.count) alias targets are not in the answer (library variables it does not include); they are kept by id: \(TokenSyntax.sample(missing.sorted(), limit: 3))")
         }
         table.notes += notes
-        return try table.tokenSet(format: format, files: documents, auditing: audited)
+        var set = try table.tokenSet(format: format, files: documents, auditing: audited)
+        set.libraryCopies = libraryCopies
+        return set
     }
 
     private static func convert(_ json: JSON, type: String, path: String, mode: String, document: JSONTokenDocument, jsonPath: [String],

@@ -158,6 +158,10 @@ public struct TokenSet: Sendable {
     /// states and component scopes past `TokenFormats.maximumModes`): warnings of the report, so
     /// that `failOn: "warning"` fails on them (`TokenAuditReport.coverageWarnings`).
     public var coverageWarnings: [String] = []
+    /// Figma: variables of a library (remote) collection named as a local one, beside a local
+    /// variable of the same name (`mode (library)/fgColor/muted` beside `fgColor/muted`). Presets
+    /// pair the local ones only; a request's rules reach both.
+    public var libraryCopies: Set<String> = []
     /// Why a token the reader could not turn into a color is unresolved, by path (a Tokens
     /// Studio modifier it cannot compute: "its modifier's value '1e308' is beyond ±1,000,000 …"),
     /// said in the pair's error.
