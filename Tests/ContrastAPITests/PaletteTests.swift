@@ -705,6 +705,14 @@ struct PaletteTests {
         #expect(abs(given.z - 0.11827) < 1e-4, "\(given)")   // the tester's independent value
         // sRGB exports still write the measured hex.
         #expect(call("POST", "/v1/palette/export", body: body + ##", "format": "css"}"##).text.contains("--amber400: #ffba00;"))
+        // The header says where the colors sit (a design-systems pass, stop 39: a palette on its
+        // own backgrounds was said to sit on "the Apple system backgrounds").
+        let own = ##"{"colors": [{"name": "card", "role": "background", "color": "#ffffff"}, {"name": "ink", "color": "#222222", "on": ["card"]}], "format": "css"}"##
+        let ownCSS = call("POST", "/v1/palette/export", body: own).text
+        #expect(ownCSS.contains("Every value meets its target on the palette's own backgrounds it sits on."), "\(ownCSS.prefix(300))")
+        let both = ##"{"colors": [{"name": "card", "role": "background", "color": "#ffffff"}, {"name": "ink", "color": "#222222", "on": ["card"]}, {"name": "ink2", "color": "#222222"}], "format": "css"}"##
+        #expect(call("POST", "/v1/palette/export", body: both).text.contains("on the Apple system backgrounds and the palette's own backgrounds it sits on."))
+        #expect(call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ink", "color": "#222222"}], "format": "css"}"##).text.contains("Every value meets its target on the Apple system backgrounds it sits on."))
         let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body + ##", "format": "tokens", "colorSpace": "display-p3"}"##).body)
         let components = tokens["color"]?["amber400"]?["$value"]?["components"]?.array?.compactMap(\.double) ?? []
         #expect(components.count == 3 && abs(components[2] - given.z) < 1e-3, "\(components)")

@@ -217,7 +217,13 @@ struct PaletteExport {
             }.joined()
         }
         var s = "/* \(Self.cssComment(name)): light, dark and increased-contrast colors.\n   \(generatorLine)\n"
-        s += failing.isEmpty ? "   Every value meets its target on the Apple system backgrounds it sits on. */\n"
+        // Where the colors sit: the system backgrounds, the palette's own (`on`), or both (a
+        // design-systems pass, stop 39: a palette on its own backgrounds was said to sit on Apple's).
+        let placed = results.filter { $0.entry.role != .background }
+        let onOwn = placed.contains { !$0.entry.on.isEmpty }, onSystem = placed.contains { $0.entry.onSystemBackgrounds }
+        let surfaces = onOwn && onSystem ? "the Apple system backgrounds and the palette's own backgrounds"
+            : onOwn ? "the palette's own backgrounds" : "the Apple system backgrounds"
+        s += failing.isEmpty ? "   Every value meets its target on \(surfaces) it sits on. */\n"
             : "   Fails its target somewhere: \(Self.cssComment(failing.joined(separator: "; "))). */\n"
         s += ":root {\n  color-scheme: light dark;\n" + block(.light, indent: "  ") + "}\n\n"
         s += "@media (prefers-color-scheme: dark) {\n  :root {\n" + block(.dark, indent: "    ") + "  }\n}\n\n"
