@@ -56,6 +56,40 @@ public enum GradientFixes {
         return nil
     }
 
+    /// A fix must pass on what a browser paints, not only on the exact colors: pixels are 8-bit
+    /// and Chromium interpolates a gradient in single precision, within one 8-bit step of the
+    /// exact color per channel (docs/api/contrast.md, checked on 2,094 pixels); a scrim layered
+    /// over it is composited onto those pixels and rounded again. A new user's pass, stop 39: a
+    /// black scrim of 0.004 "passed" at 4.504:1 where Chromium painted 4.431:1 under it; searched
+    /// with one step, Tailwind's gradient got 0.126, which Chromium 156 painted at 4.4935:1; with
+    /// two, 0.131 and 4.5508:1 (six gradients, all passing as painted).
+    public static let paintedStep = 1.0 / 255
+
+    /// The WCAG ratio (WCAG 2.2 SC 1.4.3, `1...21`) of opaque `text` on `background` (gamma-
+    /// encoded sRGB `0...1` each) with every background channel `steps` × `paintedStep` toward
+    /// the text (up where the text is lighter, down where darker; kept in `0...1`): the weakest a
+    /// browser may paint that color. A scrim is searched to pass by this ratio with `steps` 2.
+    public static func paintedRatio(text: SIMD3<Double>, background: SIMD3<Double>, steps: Double) -> Double {
+        let lt = WCAG.relativeLuminance(text), lb = WCAG.relativeLuminance(background)
+        let step = (lt >= lb ? 1 : -1) * steps * paintedStep
+        var shifted = background
+        for k in 0..<3 { shifted[k] = Swift.min(Swift.max(background[k] + step, 0), 1) }
+        return WCAG.contrastRatio(lt, WCAG.relativeLuminance(shifted))
+    }
+
+    /// `range` widened by one `paintedStep` of a gray at each end (its darkest luminance
+    /// as painted one step darker, its lightest one step lighter), for the text-color fix: the
+    /// gradient alone is painted, one rounding (six gradients' text colors passed in Chromium 156).
+    public static func paintedRange(_ range: ClosedRange<Double>) -> ClosedRange<Double> {
+        func gray(_ l: Double, _ step: Double) -> Double {
+            // IEC 61966-2-1 encode, one step, decode.
+            let encoded = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
+            return WCAG.decode(Swift.min(Swift.max(encoded + step, 0), 1))
+        }
+        let lo = gray(range.lowerBound, -paintedStep), hi = gray(range.upperBound, paintedStep)
+        return Swift.min(lo, hi)...Swift.max(lo, hi)
+    }
+
     /// The WCAG background luminance range `Lmin...Lmax` (each `0...1`) of a gradient, from the
     /// weakest ratio of white text on it (`1.05 / (Lmax + 0.05)`) and of black text
     /// (`(Lmin + 0.05) / 0.05`), WCAG 2.2 SC 1.4.3.

@@ -41,6 +41,25 @@ extension CSSGradient {
         return (c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)), Swift.min(Swift.max(first.alpha, 0), 1))
     }
 
+    /// Whether two neighboring stops interpolated in a polar space (`hsl`, `hwb`, `lch`, `oklch`)
+    /// are one gray (no chroma, no saturation, or HWB's `w + b ≥ 100%`) and one color: there the
+    /// gray's hue is powerless (CSS Color 4 §4.4.1) and this service ramps the chroma at the
+    /// color's hue, where Chromium 156 paints a hue sweep through the small hue the gray gets
+    /// through sRGB (docs/api/contrast.md: up to 0.2 lower than measured here).
+    public var graySweepsHueInBrowsers: Bool {
+        guard let h = space.hueIndex else { return false }
+        func gray(_ c: Color) -> Bool {
+            let (x, hueMissing) = space.coordinates(of: c)
+            if hueMissing || c.isNone[h] && c.space == space.storage { return true }
+            switch space {
+            case .hwb: return x.y + x.z >= 100 - 1e-9
+            default: return abs(x.y) <= 1e-9
+            }
+        }
+        let grays = stops.map { gray($0.color) }
+        return zip(grays, grays.dropFirst()).contains { $0 != $1 }
+    }
+
     /// The element a gradient fills, in CSS px (the API takes 1...16384 per side).
     public struct Box: Sendable, Equatable {
         /// Width in CSS px.

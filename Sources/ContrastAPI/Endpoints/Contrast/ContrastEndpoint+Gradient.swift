@@ -304,6 +304,11 @@ extension ContrastEndpoint {
         } else if g.repeatsWithNoLength {
             notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
         }
+        if g.graySweepsHueInBrowsers {
+            // A new user's pass, stop 39: white on `in oklch, oklch(0.56 0 0), oklch(0.56 0.2 30)`
+            // passed here at 4.654:1 where Chromium paints 4.463:1, with no word.
+            notes.append("a gray stop meets a colored one in \(g.space.rawValue): CSS Color 4 gives the gray no hue (powerless), so the color's chroma ramps at its own hue as measured here, but Chromium 156 paints a hue sweep there and can measure up to 0.2 lower; to paint what is measured, give the gray a tiny chroma at the other stop's hue (oklch(L 0.001 h)) or interpolate in oklab")
+        }
         if let shadowNote { notes.append(shadowNote) }
         let opacities = stack.map { layer -> Double in
             switch layer {
@@ -398,8 +403,12 @@ extension ContrastEndpoint {
                 scrims.append((kind, nil))
                 continue
             }
+            // Searched to pass as painted: the weakest color with each channel two 8-bit steps
+            // toward the text, the gradient's and the scrim's rounding (`GradientFixes.paintedRatio`);
+            // `after` gives the exact ratio.
+            func painted(_ m: GradientContrast) -> Double { GradientFixes.paintedRatio(text: m.min.text, background: m.min.background, steps: 2) }
             func margin(_ a: Double) -> Double {
-                budgeted(Compositing.Layer(color: color, alpha: a)).map { $0.min.ratio - target } ?? -.infinity
+                budgeted(Compositing.Layer(color: color, alpha: a)).map { painted($0) - target } ?? -.infinity
             }
             // Opaque text lighter than every color under black, or darker than every color under
             // white: the weakest ratio rises with the opacity, and bisection finds it in 11
@@ -413,11 +422,11 @@ extension ContrastEndpoint {
                 var alpha = Swift.min((a * 1000).rounded(.up) / 1000, 1)
                 var m = budgeted(Compositing.Layer(color: color, alpha: alpha))
                 for _ in 0..<2 where alpha > 0.001 && m != nil {
-                    guard let lighter = budgeted(Compositing.Layer(color: color, alpha: alpha - 0.001)), lighter.min.ratio >= target else { break }
+                    guard let lighter = budgeted(Compositing.Layer(color: color, alpha: alpha - 0.001)), painted(lighter) >= target else { break }
                     alpha -= 0.001
                     m = lighter
                 }
-                if let m, m.min.ratio >= target {
+                if let m, painted(m) >= target {
                     fix = GradientScrimFix(alpha: alpha, ratio: m.min.ratio, lc: m.weakestLc.lc, lightest: true, reversesPolarity: reverses((m.min.text, m.min.background)))
                 }
             }
@@ -434,8 +443,11 @@ extension ContrastEndpoint {
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1, let range, !shouldMove() {
+            // Searched against the range as painted (each end one 8-bit step wider), so that it
+            // passes on the pixels a browser draws too.
+            let paintedRange = GradientFixes.paintedRange(range)
             let found = NearestPassingColor.nearest(to: DisplayColor(srgb: text.color)) { c in
-                GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: range, target: target)
+                GradientFixes.wcagMargin(text: WCAG.relativeLuminance(c.srgb), backgrounds: paintedRange, target: target)
             }
             if found.move.passes {
                 let c = found.move.color.srgb
