@@ -107,6 +107,37 @@ import Testing
         #expect(first.wait(timeout: .now() + 30) == .success && second.wait(timeout: .now() + 30) == .success)
     }
 
+    /// A hostile pass, stop 39: nine 38-byte images of 40 megapixels from one client held every
+    /// heavy route for 13.5 s. With `heavyPerClientLimit` a client's heavy requests past it are
+    /// 429 at once, while the queue still has room for other clients; its places come back as
+    /// its requests are answered.
+    @Test func oneClientsHeavyRequestsPastItsLimitAre429AtOnce() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 4; $0.heavyPerClientLimit = 2 }
+        defer { for _ in 0..<3 { gate.release.signal() }; server.stop() }
+        let (first, _) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let (second, _) = background(server.port, "/slow")   // waits in the queue
+        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
+        let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10)
+        #expect(third.status == 429 && third.header("Retry-After") == "1", "\(third.statusLine)")
+        #expect(third.jsonObject?["detail"] as? String
+            == "This client already has 2 heavy requests (requests the heavy-work pool runs, such as this one) running or waiting; retry when one is answered.")
+        #expect(third.jsonObject?["limit"] as? String == "2")
+        #expect(seen.rejections.withLock { $0 } == [.tooManyHeavyRequestsFromClient])
+        // Quick requests are not counted.
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/quick")).status == 200)
+        gate.release.signal()
+        gate.release.signal()
+        #expect(first.wait(timeout: .now() + 30) == .success && second.wait(timeout: .now() + 30) == .success)
+        // Answered, its places are the client's again.
+        gate.release.signal()
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        let again = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 30)
+        #expect(again.status == 200 && again.text == "slow done", "\(again.statusLine)")
+    }
+
     @Test func aRequestPastItsDeadlineIsAnswered503AndItsLateAnswerDropped() throws {
         let gate = Gate()
         let seen = Seen()

@@ -65,6 +65,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var heavyWorkers = 1
     /// Heavy requests that may wait for a worker, `0...1024`; more get 503 `server-busy`.
     public var heavyQueueLimit = 8
+    /// Heavy requests one client address may have running or waiting, `0...1024` (0 = no
+    /// limit; behind a proxy every client shares its address); more get 429 `too-many-heavy-requests`.
+    public var heavyPerClientLimit = 3
     /// Seconds a heavy request may take before it is answered 503 `deadline-exceeded`,
     /// `0...3600` (0 = no deadline).
     public var heavyDeadlineSeconds = 30
@@ -176,6 +179,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         intKey("cacheMaxAgeSeconds", "CONTRAST_CACHE_MAX_AGE_SECONDS", 0...31_536_000, \.cacheMaxAgeSeconds),
         intKey("heavyWorkers", "CONTRAST_HEAVY_WORKERS", 1...64, \.heavyWorkers),
         intKey("heavyQueueLimit", "CONTRAST_HEAVY_QUEUE_LIMIT", 0...1024, \.heavyQueueLimit),
+        intKey("heavyPerClientLimit", "CONTRAST_HEAVY_PER_CLIENT_LIMIT", 0...1024, \.heavyPerClientLimit),
         intKey("heavyDeadlineSeconds", "CONTRAST_HEAVY_DEADLINE_SECONDS", 0...3600, \.heavyDeadlineSeconds),
         intKey("memoryBudgetMiB", "CONTRAST_MEMORY_BUDGET_MIB", 0...65536, \.memoryBudgetMiB),
     ]
@@ -265,6 +269,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.heavyPaths = ContrastService.heavyPaths
         s.heavyWorkers = heavyWorkers
         s.heavyQueueLimit = heavyQueueLimit
+        s.heavyPerClientLimit = heavyPerClientLimit
         s.heavyDeadlineSeconds = Double(heavyDeadlineSeconds)
         s.memoryBudgetBytes = memoryBudgetMiB * 1_048_576
         return s

@@ -59,14 +59,15 @@ final class ServerContext: Sendable {
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
          problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], heavyWorkers: Int = 1,
-         heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, memoryBudget: Int = 0,
+         heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, heavyPerClientLimit: Int = 0, memoryBudget: Int = 0,
          earlyHandler: HTTPServer.EarlyHandler? = nil) {
         self.handler = handler
         self.earlyHandler = earlyHandler
         self.problems = problems
         self.heavyPaths = heavyPaths.map { $0.utf8CString }
         self.heavy = heavyPaths.isEmpty ? nil
-            : HeavyWorkPool(workers: heavyWorkers, queueLimit: heavyQueueLimit, deadlineSeconds: heavyDeadlineSeconds)
+            : HeavyWorkPool(workers: heavyWorkers, queueLimit: heavyQueueLimit, deadlineSeconds: heavyDeadlineSeconds,
+                            perClientLimit: heavyPerClientLimit)
         self.heavyDeadlineSeconds = heavyDeadlineSeconds
         self.memoryBudget = memoryBudget > 0 ? memoryBudget : .max
         self.maxHeaderBytes = maxHeaderBytes
@@ -326,8 +327,12 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
             MHD_resume_connection(job.connection)
         }
     }
-    if !submitted {
+    switch submitted {
+    case .success: break
+    case .failure(.queueFull):
         answerInstead(.heavyWorkQueueFull(limit: pool.workers + pool.queueLimit), job: job, context: context, pool: nil)
+    case .failure(.clientLimit):
+        answerInstead(.tooManyHeavyRequests(limit: pool.perClientLimit), job: job, context: context, pool: nil)
     }
     return .YES
 }

@@ -93,6 +93,7 @@ public final class HTTPServer: Sendable {
             heavyWorkers: configuration.heavyWorkers,
             heavyQueueLimit: configuration.heavyQueueLimit,
             heavyDeadlineSeconds: configuration.heavyDeadlineSeconds,
+            heavyPerClientLimit: configuration.heavyPerClientLimit,
             memoryBudget: configuration.memoryBudgetBytes,
             earlyHandler: earlyHandler
         )

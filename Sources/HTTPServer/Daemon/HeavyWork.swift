@@ -21,6 +21,8 @@ import CMicroHTTPDShim
 final class HeavyWorkPool: Sendable {
     let workers: Int
     let queueLimit: Int
+    /// Most requests one client address may have admitted at once (0: no limit).
+    let perClientLimit: Int
     let deadlineNanoseconds: UInt64
     /// Requests admitted and not yet answered (running or waiting).
     let admitted = Atomic<Int>(0)
@@ -28,20 +30,39 @@ final class HeavyWorkPool: Sendable {
     private let running: DispatchSemaphore
     /// Admitted jobs by ticket, for the deadline sweep and shutdown.
     private let jobs = Mutex<[ObjectIdentifier: HeavyJob]>([:])
+    /// Admitted requests by client address, when `perClientLimit` is set.
+    private let perClient = Mutex<[String: Int]>([:])
 
-    init(workers: Int, queueLimit: Int, deadlineSeconds: Double) {
+    /// Why `submit` did not admit a job.
+    enum Refusal: Error { case queueFull, clientLimit }
+
+    init(workers: Int, queueLimit: Int, deadlineSeconds: Double, perClientLimit: Int = 0) {
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
+        self.perClientLimit = max(0, perClientLimit)
         self.deadlineNanoseconds = deadlineSeconds > 0 ? UInt64(deadlineSeconds * 1e9) : .max
         running = DispatchSemaphore(value: self.workers)
     }
 
-    /// Admits `job` (running it on a worker when one is free) unless `workers + queueLimit`
-    /// requests are already admitted; false then.
-    func submit(_ job: HeavyJob, run: @escaping @Sendable () -> Void) -> Bool {
+    /// Admits `job` (running it on a worker when one is free) unless its client already has
+    /// `perClientLimit` requests admitted (`clientLimit`) or `workers + queueLimit` requests are
+    /// admitted in all (`queueFull`).
+    func submit(_ job: HeavyJob, run: @escaping @Sendable () -> Void) -> Result<Void, Refusal> {
+        if perClientLimit > 0 {
+            let client = job.client
+            let taken = perClient.withLock { counts -> Bool in
+                guard counts[client, default: 0] < perClientLimit else { return false }
+                counts[client, default: 0] += 1
+                return true
+            }
+            guard taken else { return .failure(.clientLimit) }
+        }
         var current = admitted.load(ordering: .relaxed)
         while true {
-            guard current < workers + queueLimit else { return false }
+            guard current < workers + queueLimit else {
+                releaseClient(job)
+                return .failure(.queueFull)
+            }
             let (exchanged, original) = admitted.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
             if exchanged { break }
             current = original
@@ -56,13 +77,25 @@ final class HeavyWorkPool: Sendable {
             // resident, and an image preview after it peaked at 746 MB). Freed pages go back.
             _ = cmhd_release_free_memory()
         }
-        return true
+        return .success(())
+    }
+
+    /// Gives back the client's share of an admission.
+    private func releaseClient(_ job: HeavyJob) {
+        guard perClientLimit > 0 else { return }
+        perClient.withLock { counts in
+            let n = counts[job.client, default: 0] - 1
+            if n > 0 { counts[job.client] = n } else { counts.removeValue(forKey: job.client) }
+        }
     }
 
     /// Forgets `job` once it is answered (by its handler or by the server).
     func finish(_ job: HeavyJob) {
         let removed = jobs.withLock { $0.removeValue(forKey: ObjectIdentifier(job.ticket)) != nil }
-        if removed { admitted.wrappingSubtract(1, ordering: .relaxed) }
+        if removed {
+            admitted.wrappingSubtract(1, ordering: .relaxed)
+            releaseClient(job)
+        }
     }
 
     /// The jobs admitted at or before `cutoff` (monotonic nanoseconds) and not yet answered.
@@ -82,6 +115,8 @@ final class HeavyJob: Sendable {
     let isHead: Bool
     /// The request's state (its buffered bytes), touched only while the connection is suspended.
     nonisolated(unsafe) let state: RequestState
+    /// The client's address, as the per-client limit counts it.
+    var client: String { request.remoteAddress ?? "" }
 
     init(ticket: WorkTicket, admittedAt: UInt64, connection: OpaquePointer, request: HTTPRequest, isHead: Bool,
          state: RequestState) {

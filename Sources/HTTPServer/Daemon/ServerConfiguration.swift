@@ -52,6 +52,11 @@ public struct ServerConfiguration: Sendable {
     public var heavyWorkers: Int = 1
     /// Heavy requests that may wait for a worker; more get 503 `server-busy` at once.
     public var heavyQueueLimit: Int = 8
+    /// Heavy requests one client address may have admitted (running or waiting) at once; more
+    /// get 429 `too-many-heavy-requests` at once, so that one client cannot fill the pool and
+    /// its queue for everyone (a hostile pass: nine 38-byte images of 40 megapixels each held
+    /// every heavy route for 13.5 s). 0 = no limit: behind a proxy every client shares its address.
+    public var heavyPerClientLimit: Int = 0
     /// Seconds a heavy request may take from admission to answer; then it is answered 503
     /// `deadline-exceeded` and its result dropped. 0 = no deadline.
     public var heavyDeadlineSeconds: Double = 30

@@ -83,6 +83,14 @@ public struct HTTPProblem: Sendable {
                     limit: limit, headers: [("Retry-After", "1")], rejection: .tooManyConnectionsFromClient)
     }
 
+    /// 429 `too-many-heavy-requests`: this client already has `limit` heavy requests running or
+    /// waiting (`Retry-After: 1`).
+    public static func tooManyHeavyRequests(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 429, kind: "too-many-heavy-requests", title: "Too Many Requests",
+                    detail: "This client already has \(limit) heavy requests (requests the heavy-work pool runs, such as this one) running or waiting; retry when one is answered.",
+                    limit: limit, headers: [("Retry-After", "1")], rejection: .tooManyHeavyRequestsFromClient)
+    }
+
     /// 431 `header-fields-too-large`: the header fields take `bytes`, over `limit`.
     public static func headerFieldsTooLarge(bytes: Int, limit: Int) -> HTTPProblem {
         HTTPProblem(status: 431, kind: "header-fields-too-large", title: "Request Header Fields Too Large",
@@ -142,6 +150,8 @@ public enum HTTPRejection: String, Sendable, CaseIterable {
     case tooManyQueryArguments = "too_many_query_arguments"
     /// 429: one client holds too many connections.
     case tooManyConnectionsFromClient = "too_many_connections_from_client"
+    /// 429: one client has `heavyPerClientLimit` heavy requests running or waiting.
+    case tooManyHeavyRequestsFromClient = "too_many_heavy_requests_from_client"
     /// 431: the header fields are over `maxHeaderBytes`.
     case headerFieldsTooLarge = "header_fields_too_large"
     /// 503: the server holds `connectionLimit` connections.
