@@ -7,7 +7,7 @@ public enum ImageError: Error, Sendable, Equatable {
     case unrecognized(String)
     /// The header declares `width × height` pixels, more than `limit`; refused before decoding.
     /// `decodedWhole` names why the image's pixels count twice against the limit (a progressive
-    /// JPEG, an interlaced PNG: ``ContainerCheck/decodesWhole``), nil when they count once.
+    /// JPEG, an interlaced PNG, a WebP: ``ContainerCheck/decodesWhole``), nil when they count once.
     case tooManyPixels(format: ImageFormat, width: Int, height: Int, limit: Int, decodedWhole: String? = nil)
     /// A row of the decoded image holds `rowBytes` bytes as RGBA (width × 4 × bytes per sample),
     /// more than `limit` (``ImageFile/maximumRowBytes``); refused before decoding.
@@ -30,7 +30,7 @@ public enum ImageError: Error, Sendable, Equatable {
         case .unrecognized(let what):
             return "the data is not a PNG, JPEG or WebP image: it looks like \(what)"
         case .tooManyPixels(let format, let width, let height, let limit, let whole?):
-            return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels; \(whole) is decoded whole into memory, not in strips, so it may have at most half the limit of \(limit) (\(limit / 2)); it was refused before decoding (save it as \(format == .jpeg ? "a baseline JPEG" : "a non-interlaced PNG"), or smaller)"
+            return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels; \(whole) is decoded whole into memory, not in strips, so it may have at most half the limit of \(limit) (\(limit / 2)); it was refused before decoding (save it as \(format == .jpeg ? "a baseline JPEG" : format == .webp ? "a PNG or JPEG" : "a non-interlaced PNG"), or smaller)"
         case .tooManyPixels(let format, let width, let height, let limit, nil):
             return "the \(format.displayName) header declares \(width) × \(height) = \(width * height) pixels, more than the limit of \(limit); it was refused before decoding"
         case .rowTooLong(let format, let width, let rowBytes, let limit):

@@ -230,7 +230,7 @@ public final class ImageFile {
         // over the Kubernetes manifest's 512 MiB). Its pixels count twice.
         if container.decodesWhole, pixels > maxPixels / 2 {
             throw .tooManyPixels(format: format, width: w, height: h, limit: maxPixels,
-                                 decodedWhole: format == .jpeg ? "a progressive JPEG" : "an interlaced PNG")
+                                 decodedWhole: format == .jpeg ? "a progressive JPEG" : format == .webp ? "a WebP" : "an interlaced PNG")
         }
         // libvips decodes a few rows at a time, so its memory grows with a row's bytes: 40 MP as
         // 1,000,000 × 40 16-bit RGBA (311 KB of PNG) peaked at 595 MiB, over the Kubernetes

@@ -150,6 +150,15 @@ import Testing
         #expect(throws: ImageError.tooManyPixels(format: .jpeg, width: 6000, height: 4000, limit: limit, decodedWhole: "a progressive JPEG")) {
             try ImageFile.open(jpeg, format: .jpeg, maxPixels: limit)
         }
+        // A WebP too (a hostile pass, stop 39: a 38-byte lossless WebP of 40 MP peaked at 364 MiB,
+        // the same PNG at 178): libwebp decodes a frame whole.
+        let webp = try ImageEncoder.encode(pixels: TestImages.pixels(width: 64, height: 48), width: 64, height: 48, bands: 3, format: .webp)
+        #expect(throws: ImageError.tooManyPixels(format: .webp, width: 64, height: 48, limit: 64 * 48 * 2 - 2, decodedWhole: "a WebP")) {
+            try ImageFile.open(webp, format: .webp, maxPixels: 64 * 48 * 2 - 2)
+        }
+        let opened = try ImageFile.open(webp, format: .webp, maxPixels: 64 * 48 * 2).rawPixels()
+        #expect(opened.width == 64 && opened.height == 48)
+        #expect(ImageError.tooManyPixels(format: .webp, width: 64, height: 48, limit: 6142, decodedWhole: "a WebP").message.hasSuffix("(save it as a PNG or JPEG, or smaller)"))
         #expect(ImageError.tooManyPixels(format: .jpeg, width: 6000, height: 4000, limit: limit, decodedWhole: "a progressive JPEG").message
                 == "the JPEG header declares 6000 × 4000 = 24000000 pixels; a progressive JPEG is decoded whole into memory, not in strips, so it may have at most half the limit of 40000000 (20000000); it was refused before decoding (save it as a baseline JPEG, or smaller)")
         // The same sizes, baseline and not interlaced, pass the pixel check (their tiny data
