@@ -144,6 +144,22 @@ struct ParserTests {
         #expect(try CSSColorParser.parse("hsl(30.9, 100%, 50%)").coordinates.x == 30.9)
     }
 
+    /// HSL hues of colors far outside sRGB turn by 180° where the saturation comes out negative
+    /// (CSS Color 4 `rgbToHsl`); HWB hues do not, as Chromium 156 mixes them (a hostile pass's
+    /// reference had taken the spec's sample `rgbToHwb`, which would turn them): Chromium's
+    /// computed values, read in headless Chromium 156 with getComputedStyle.
+    @Test("color-mix() in hsl and hwb of colors far outside sRGB as Chromium 156 computes them")
+    func hueOfFarOutOfGamutColors() throws {
+        for (css, chromium) in [("color-mix(in hwb, oklch(0.121 0.133 185.4) 50%, #ff0000)", SIMD3(0.272214, 0.530706, -0.036591)),
+                                ("color-mix(in hsl, oklch(0.121 0.133 185.4) 50%, #ff0000)", SIMD3(1.78306, -1.28895, -1.15272)),
+                                ("color-mix(in hwb, oklch(0.5 0.4 140) 50%, #0000ff)", SIMD3(-0.189946, 0.739015, 0.76961))] {
+            let c = try CSSColorParser.parse(css).converted(to: .srgb).coordinates
+            // Chromium computes in single precision: within 1e-3 of it here, where the turned
+            // hue would be off by tenths.
+            #expect((0..<3).allSatisfy { abs(c[$0] - chromium[$0]) < 1e-3 }, "\(css): \(c)")
+        }
+    }
+
     /// A hue through calc() is wrapped, not clamped to 1e6 first (a hostile pass, stop 39:
     /// `hsl(calc(1e300) 50% 50%)` was hue 280°, 1e6 mod 360, where Chromium 156 shows
     /// rgb(191, 64, 64)); an infinite hue is 0°, as NaN is (WPT css-color parsing,
