@@ -112,8 +112,8 @@ struct MatrixEndpoint {
                 guard cost > MatrixEndpoint.maxGradientCost else { return }
                 throw Problem.tooLarge(
                     f.field("gradients"),
-                    "measuring \(palette.count) colors on these \(gradients.count) gradients would take about \(Int((Double(cost) * 0.4e-6).rounded(.up))) s "
-                        + "(\(cost) units of work; at most \(MatrixEndpoint.maxGradientCost), about 1 s): translucent colors, repeating or translucent "
+                    "measuring \(palette.count) colors on these \(gradients.count) gradients would take about \(String(format: "%.1f", Double(cost) * 0.4e-6)) s "
+                        + "(\(cost) units of work; at most \(MatrixEndpoint.maxGradientCost), about \(String(format: "%.1f", Double(MatrixEndpoint.maxGradientCost) * 0.4e-6)) s): translucent colors, repeating or translucent "
                         + "gradients and many stops turning the hue cost the most; split the palette or the gradients, or give opaque colors",
                     limit: MatrixEndpoint.maxGradientCost, status: 422)
             }
