@@ -75,8 +75,15 @@ def test_text_over_image_panel(page, server, half_image):
     # The preview darkened the white half under the box, and left the black half black.
     assert canvas_pixel(page, "ti-preview", 0.9, 0.9)[0] < 200
     assert canvas_pixel(page, "ti-preview", 0.1, 0.5)[:3] == [0, 0, 0]
+    assert page.text("#ti-scrim-status").startswith("Applied: linear-gradient(to "), page.text("#ti-scrim-status")
     page.screenshot("08-text-over-image")
     page.el("#ti-panel").screenshot(str(page.screenshot("08-text-over-image").parent / "08b-text-over-image-panel.png"))
+    # No white scrim helps white text: said, not only drawn unchanged (a new user's pass, stop 39).
+    page.select("#ti-scrim", "white")
+    page.wait(lambda: page.text("#ti-scrim-status") == "No white scrim makes the text pass: the image is shown unchanged.",
+              timeout=40, message="the missing white scrim said")
+    page.select("#ti-scrim", "gradient")
+    page.wait(lambda: page.text("#ti-scrim-status").startswith("Applied: linear-gradient(to "), timeout=40, message="the gradient scrim again")
 
     # Dragging on the picture draws a new box over the black half; it is measured again.
     canvas = page.el("#ti-canvas")

@@ -98,7 +98,13 @@ const measure = debounced(async (signal) => {
     if (heat.ok) await draw($('#ti-heatmap'), heat.data, 420);
     if (preview.ok) {
       await draw($('#ti-preview'), preview.data, 420);
-      $('#ti-preview').dataset.scrim = preview.response.headers.get('X-Scrim') || '';
+      const scrim = preview.response.headers.get('X-Scrim') || '';
+      $('#ti-preview').dataset.scrim = scrim;
+      // Said, not only drawn: when no such scrim passes the image is shown unchanged (a new
+      // user's pass, stop 39: the page drew the image as it was and said nothing).
+      $('#ti-scrim-status').textContent = scrim.startsWith('none')
+        ? `No ${$('#ti-scrim').value === 'recommended' ? '' : $('#ti-scrim').value + ' '}scrim makes the text pass: the image is shown unchanged.`
+        : scrim ? `Applied: ${scrim}` : '';
     }
     $('#ti-status').textContent = `${file.name}: box ${regionText(region)} measured.`;
     document.body.dataset.tiState = 'ready';
