@@ -86,16 +86,22 @@ import Testing
         #expect(slow.withLock { $0?.status } == 200 && slow.withLock { $0?.text } == "slow done")
     }
 
+    /// Two `/slow` requests on connections of their own, the first running and the second
+    /// waiting in the queue, then a third sent here and answered at once: the server's refusal.
+    func thirdBehindTwo(_ server: HTTPServer, _ gate: Gate) throws -> (first: DispatchSemaphore, second: DispatchSemaphore, third: RawResponse) {
+        let (first, _) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let (second, _) = background(server.port, "/slow")   // waits in the queue
+        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
+        return (first, second, try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10))
+    }
+
     @Test func aFullQueueIs503AtOnce() throws {
         let gate = Gate()
         let seen = Seen()
         let server = try server(gate, seen: seen) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 1 }
         defer { gate.release.signal(); gate.release.signal(); server.stop() }
-        let (first, _) = background(server.port, "/slow")
-        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
-        let (second, _) = background(server.port, "/slow")   // waits in the queue
-        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
-        let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10)
+        let (first, second, third) = try thirdBehindTwo(server, gate)
         #expect(third.status == 503 && third.header("Retry-After") == "1", "\(third.statusLine)")
         #expect(third.jsonObject?["detail"] as? String
             == "The server is already working on or queueing 2 heavy requests (requests its heavy-work pool runs, such as this one); retry shortly.")
@@ -116,11 +122,7 @@ import Testing
         let seen = Seen()
         let server = try server(gate, seen: seen) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 4; $0.heavyPerClientLimit = 2 }
         defer { for _ in 0..<3 { gate.release.signal() }; server.stop() }
-        let (first, _) = background(server.port, "/slow")
-        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
-        let (second, _) = background(server.port, "/slow")   // waits in the queue
-        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
-        let third = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow"), timeoutSeconds: 10)
+        let (first, second, third) = try thirdBehindTwo(server, gate)
         #expect(third.status == 429 && third.header("Retry-After") == "1", "\(third.statusLine)")
         #expect(third.jsonObject?["detail"] as? String
             == "This client already has 2 heavy requests (requests the heavy-work pool runs, such as this one) running or waiting; retry when one is answered.")
