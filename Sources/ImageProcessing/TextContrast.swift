@@ -299,6 +299,10 @@ public struct TextContrastDistribution: Sendable {
     public var passes: Bool
     /// The 5th percentile in the target's metric.
     public var judged: Double
+    /// WCAG 2 relative luminance `0...1` of the median pixel of what lies under the text (to a
+    /// bin, 1/65,535), from the measurement's own histogram: text lighter than it is light text
+    /// on this region, for saying when a text color turns the design's polarity.
+    public var medianLuminance: Double = 0
 }
 
 /// Measures text contrast over pixels and finds the fixes.
@@ -697,8 +701,15 @@ public enum TextContrast {
             for e in edgeBlocks where e.mean < worst.mean { worst = .init(x: e.x, y: e.y, width: bs, height: bs, mean: e.mean) }
             if total == 0 { worst.mean = 0 }
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
-            return TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,
-                                            passes: passes, judged: judged)
+            var result = TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,
+                                                  passes: passes, judged: judged)
+            // The median pixel's luminance from the WCAG histogram (its bins are luminance).
+            var seen = 0
+            for i in 0..<count where total > 0 {
+                seen += Int(wCounts[i])
+                if seen >= (total + 1) / 2 { result.medianLuminance = Double(i) / Double(top); break }
+            }
+            return result
         }
     }
 

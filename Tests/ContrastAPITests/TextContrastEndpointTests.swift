@@ -47,6 +47,25 @@ import Testing
         #expect(r.json["worstArea"]?["mean"] == .number(4.4999), "\(r.text)")
     }
 
+    /// A new user's pass, stop 39: white text on a photo was "fixed" by #2a2a2a with no word,
+    /// where the gradient route says a fix turns the polarity. On a #777777 image (white text
+    /// 4.48:1, failing AA) the nearest text color that passes is dark: said; dark text on a
+    /// light image given a darker gray keeps its polarity: not said.
+    @Test func aTextColorThatTurnsThePolaritySaysSo() throws {
+        let server = try LiveServer()
+        func solid(_ v: UInt16) throws -> [UInt8] {
+            try ImageEncoder.encode(pixels: Array(repeating: v, count: 64 * 32 * 3), width: 64, height: 32, bands: 3, format: .png)
+        }
+        let turned = try server.post("/v1/image/text-contrast?textColor=white", try solid(0x77))
+        let fix = turned.json["fixes"]?["textColor"]
+        #expect(turned.json["passes"] == .bool(false) && fix?["after"]?["passes"] == .bool(true), "\(turned.text)")
+        #expect(fix?["reversesPolarity"] == .bool(true), "\(turned.text)")
+        #expect(fix?["note"] == .string("the text is lighter than the median pixel under it and this color is darker: light text on a dark image becomes dark on light"))
+        let kept = try server.post("/v1/image/text-contrast?textColor=%23999999", try solid(0xee))
+        #expect(kept.json["passes"] == .bool(false) && kept.json["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true), "\(kept.text)")
+        #expect(kept.json["fixes"]?["textColor"]?["reversesPolarity"] == nil, "\(kept.text)")
+    }
+
     @Test func halfBlackHalfWhiteWithWhiteText() throws {
         let server = try LiveServer()
         let r = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())

@@ -232,7 +232,9 @@ extension ImageEndpoint {
         if before.passes {
             fixes.append("textColor", .object([("hex", .string(ColorJSON.hex(textRGB))), ("unchanged", true)]))
         } else {
-            fixes.append("textColor", newText.map { Self.fixJSON($0) } ?? .null)
+            fixes.append("textColor", newText.map { fix in
+                Self.fixJSON(fix, polarity: (text: WCAG.relativeLuminance(textRGB), region: before.medianLuminance))
+            } ?? .null)
         }
         out.append("fixes", .object(fixes))
         out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
@@ -342,7 +344,11 @@ extension ImageEndpoint {
     /// A fix as JSON; `region` of `image` places a gradient scrim's element (`ScrimEdge.element`:
     /// from the image's edge through the region and as far again beyond it, in image pixels; it
     /// may reach outside the image, which clips it).
-    static func fixJSON(_ fix: TextContrastFix, region: Region? = nil, image: (width: Int, height: Int)? = nil) -> JSON {
+    /// `polarity`: the text's relative luminance and the region's median pixel's (before the
+    /// fix); a text color on the other side of the median than the text turns the design's
+    /// polarity and says so (`reversesPolarity`, `note`), as the gradient route does.
+    static func fixJSON(_ fix: TextContrastFix, region: Region? = nil, image: (width: Int, height: Int)? = nil,
+                        polarity: (text: Double, region: Double)? = nil) -> JSON {
         var o = JSONObject()
         switch fix.adjustment {
         case .gradientOverlay(let c, let alpha, let edge):
@@ -374,6 +380,14 @@ extension ImageEndpoint {
             if let t = fix.textColor {
                 o.append("hex", .string(ColorJSON.hex(t)))
                 o.append("css", .string("color: \(ColorJSON.hex(t))"))
+                // White text "fixed" by #2a2a2a on a photo, with no word (a new user's pass, stop 39).
+                let l = WCAG.relativeLuminance(t)
+                if let p = polarity, p.text != p.region, l != p.region, (p.text > p.region) != (l > p.region) {
+                    o.append("reversesPolarity", true)
+                    o.append("note", .string(p.text > p.region
+                        ? "the text is lighter than the median pixel under it and this color is darker: light text on a dark image becomes dark on light"
+                        : "the text is darker than the median pixel under it and this color is lighter: dark text on a light image becomes light on dark"))
+                }
             }
         }
         let a = fix.after
