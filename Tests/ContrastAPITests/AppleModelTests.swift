@@ -422,6 +422,20 @@ struct AppleModelTests {
         #expect(!MaterialsEndpoint.grayAnswers.withLock { $0.values.contains(red) })
     }
 
+    /// An iOS designer's pass, stop 39: `systemThinMaterial`, the UIKit name the answer itself
+    /// prints, was refused; and `/v1/system-colors?name=Color.blue` said "unknown system color"
+    /// with no suggestion where `/v1/contrast` names `systemBlue`.
+    @Test func materialAndColorNamesAsUIKitAndSwiftUIWriteThem() throws {
+        let thin = ok(call("GET", "/v1/materials?material=thin&appearance=dark"))
+        for name in ["systemThinMaterial", "UIBlurEffect.Style.systemThinMaterial", "Material.thinMaterial", ".thinMaterial"] {
+            #expect(ok(call("GET", "/v1/materials?material=\(name)&appearance=dark")) == thin, "\(name)")
+        }
+        #expect(ok(call("GET", "/v1/materials?material=systemChromeMaterial&appearance=dark"))["materials"]?.array?.first?["name"] == "chrome")
+        let p = expectProblem(call("GET", "/v1/system-colors?name=Color.blue"), 400, parameter: "name")
+        #expect(p["suggestions"] == .array(["systemBlue"]), "\(p)")
+        #expect(p["detail"]?.string?.contains("is SwiftUI's name; on iOS it is the system color 'systemBlue'") == true, "\(p)")
+    }
+
     @Test func textStylesCoverEveryCategoryAndMatchTheCatalogAtLarge() throws {
         let j = ok(call("GET", "/v1/text-styles"))
         #expect(j["styles"]?.array?.count == 11 && j["categories"]?.array?.count == 12)

@@ -27,10 +27,20 @@ struct MaterialsEndpoint {
         let f = try Fields.from(request)
         try f.rejectUnknown(fields)
         let data = try AppleData.get()
-        let kind = try f.appleChoice("material", AppleMaterialKind.self, what: "material", aliases: [
+        // The UIKit and SwiftUI names the answer itself prints are accepted too, whole or as their
+        // last part (`UIBlurEffect.Style.systemThinMaterial`, `systemThinMaterial`,
+        // `Material.thinMaterial`, `.thinMaterial`: an iOS designer's pass, stop 39, had them refused).
+        var aliases: [String: AppleMaterialKind] = [
             "ultrathinmaterial": .ultraThin, "thinmaterial": .thin, "regularmaterial": .regular,
             "thickmaterial": .thick, "chromematerial": .chrome, "bar": .chrome,
-        ])
+        ]
+        for m in data.materials {
+            for name in [m.uikitName, m.swiftUIName] {
+                aliases[name.lowercased()] = m.kind
+                if let last = name.split(separator: ".").last { aliases[String(last).lowercased()] = m.kind; aliases["." + last.lowercased()] = m.kind }
+            }
+        }
+        let kind = try f.appleChoice("material", AppleMaterialKind.self, what: "material", aliases: aliases)
         let appearances = try f.appleChoice("appearance", AppleAppearance.self, what: "appearance").map { [$0] } ?? AppleAppearance.allCases
         let generation = try f.appleGeneration() ?? .newest
         let content = try f.color("content", context: .default)

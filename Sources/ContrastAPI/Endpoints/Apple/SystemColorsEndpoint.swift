@@ -35,6 +35,10 @@ struct SystemColorsEndpoint {
             var name = raw.trimmingWhitespace(newlines: false)
             if name.hasPrefix("UIColor.") { name.removeFirst("UIColor.".count) }
             guard let color = data.catalog.color(named: name) else {
+                // Another platform's spelling (`Color.blue`, `.systemBlue`, `NSColor.labelColor`) is
+                // named as /v1/contrast names it (an iOS designer's pass, stop 39: "unknown system
+                // color", no suggestion).
+                _ = try resolveSystemColor(raw, at: f.field("name"), context: .default)
                 throw Problem.unknownName(f.field("name"), what: "system color", got: raw, known: [],
                                           suggestions: data.catalog.suggestions(for: name))
             }
