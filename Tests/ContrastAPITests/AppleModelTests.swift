@@ -436,6 +436,23 @@ struct AppleModelTests {
         #expect(p["detail"]?.string?.contains("is SwiftUI's name; on iOS it is the system color 'systemBlue'") == true, "\(p)")
     }
 
+    /// An iOS designer's pass, stop 39: `label` on dark `systemFill` without a backdrop was
+    /// measured over every gray, 1.56:1 on white, where UIKit draws a fill over the system
+    /// backgrounds. Now over each of them, the weakest kept: white over rgba(120,120,128,91/255)
+    /// on tertiarySystemBackground #2c2c2e is 9.228533:1, on systemBackground #000000 14.151964:1
+    /// (source-over in gamma-encoded sRGB and the WCAG formula, by hand in Python).
+    @Test func translucentSystemBackgroundsLieOverTheSystemBackgrounds() throws {
+        let j = ok(call("GET", "/v1/contrast?foreground=label&background=systemFill&appearance=dark"))
+        #expect(abs((j["ratio"]?.double ?? 0) - 9.228533261836752) < 1e-9, "\(j)")
+        #expect(j["ratioRange"] == nil)
+        #expect(j["notes"]?.array?.contains { $0.string?.contains("the weakest on tertiarySystemBackground #2c2c2e") == true } == true, "\(j)")
+        let given = ok(call("GET", "/v1/contrast?foreground=label&background=systemFill&appearance=dark&backdrop=systemBackground"))
+        #expect(abs((given["ratio"]?.double ?? 0) - 14.151964432191404) < 1e-9, "\(given)")
+        // A translucent color that is not a system color keeps the every-gray worst case.
+        let css = ok(call("GET", "/v1/contrast?foreground=white&background=rgba(120,120,128,0.357)"))
+        #expect(css["ratioRange"]?["worstCaseBackdrop"] != nil, "\(css)")
+    }
+
     @Test func textStylesCoverEveryCategoryAndMatchTheCatalogAtLarge() throws {
         let j = ok(call("GET", "/v1/text-styles"))
         #expect(j["styles"]?.array?.count == 11 && j["categories"]?.array?.count == 12)

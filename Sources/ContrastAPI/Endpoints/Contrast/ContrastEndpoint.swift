@@ -76,6 +76,24 @@ struct ContrastEndpoint {
 
     /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
     /// written when it throws).
+    /// A translucent Apple system color as the background, without a `backdrop` (`systemFill`):
+    /// UIKit draws it over the system backgrounds of the request's context, so it is measured
+    /// over each of them (systemBackground, secondary-, tertiary- and the grouped ones) and the
+    /// weakest kept, with the name of the one under it; nil when none resolves. An iOS designer's
+    /// pass, stop 39: `label` on dark `systemFill` had been measured over every gray, 1.56:1 on
+    /// white, where over the dark system backgrounds it is about 14:1.
+    @inline(never)
+    static func overSystemBackgrounds(_ fg: ResolvedColor, _ bg: ResolvedColor, at path: FieldPath) throws(Problem) -> (ContrastMeasurement, String)? {
+        var weakest: (ContrastMeasurement, String)? = nil
+        for name in ["systemBackground", "secondarySystemBackground", "tertiarySystemBackground",
+                     "systemGroupedBackground", "secondarySystemGroupedBackground", "tertiarySystemGroupedBackground"] {
+            guard let under = try resolveSystemColor(name, at: path, context: AppleRequestScope.context), under.display.alpha >= 1 else { continue }
+            let m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: under.display.srgb)
+            if weakest.map({ m.ratio < $0.0.ratio }) ?? true { weakest = (m, "\(name) \(ColorJSON.hex(under.display.srgb))") }
+        }
+        return weakest
+    }
+
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let pair = try f.colorPair()
         let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
@@ -84,8 +102,9 @@ struct ContrastEndpoint {
         let text = try apple.textSpec(orFrom: f)
         let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
 
-        let m: ContrastMeasurement
+        var m: ContrastMeasurement
         let effectiveForeground: Bool, effectiveBackground: Bool
+        var systemBackdrop: String? = nil
         if let layers {
             // The background is the opaque page; layers nest on it and the text sits in the top one.
             var page = bg.display.srgb
@@ -103,6 +122,10 @@ struct ContrastEndpoint {
         } else {
             m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: backdrop?.display.srgb)
             (effectiveForeground, effectiveBackground) = (fg.display.alpha < 1, bg.display.alpha < 1)
+            if bg.display.alpha < 1, backdrop == nil, bg.systemColor != nil,
+               let (weakest, name) = try overSystemBackgrounds(fg, bg, at: f.field("background")) {
+                (m, systemBackdrop) = (weakest, name)
+            }
         }
 
         out.beginObject()
@@ -146,6 +169,9 @@ struct ContrastEndpoint {
             if let note = layerOpacityNote(layers.map(\.opacity)) { notes.append(note) }
         } else if backdrop != nil && bg.display.alpha >= 1 {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through")
+        }
+        if let systemBackdrop {
+            notes.append("backdrop: \(bg.input) is a translucent system color, drawn over the system backgrounds of its context: measured over each (systemBackground, secondary-, tertiary- and the grouped ones), the weakest on \(systemBackdrop); give backdrop to measure over another color")
         }
         if layers == nil && fg.display.alpha >= 1 && bg.display.alpha >= 1, let note = hexVerdictNote(fg.display.srgb, bg.display.srgb, ratio: m.ratio) {
             notes.append(note)
