@@ -102,9 +102,9 @@ struct ContrastEndpoint {
         let text = try apple.textSpec(orFrom: f)
         let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
 
-        var m: ContrastMeasurement
+        let m: ContrastMeasurement
         let effectiveForeground: Bool, effectiveBackground: Bool
-        var systemBackdrop: String? = nil
+        let systemBackdrop: String?
         if let layers {
             // The background is the opaque page; layers nest on it and the text sits in the top one.
             var page = bg.display.srgb
@@ -118,14 +118,14 @@ struct ContrastEndpoint {
             let effBg = Compositing.flatten(page: page, layers: layers)
             let effFg = Compositing.flatten(page: page, layers: layers, top: top)
             m = ContrastMeasurement.flattened(foreground: effFg, background: effBg)
-            (effectiveForeground, effectiveBackground) = (true, true)
+            (effectiveForeground, effectiveBackground, systemBackdrop) = (true, true, nil)
+        } else if bg.display.alpha < 1, backdrop == nil, bg.systemColor != nil,
+                  let (weakest, name) = try overSystemBackgrounds(fg, bg, at: f.field("background")) {
+            (m, systemBackdrop) = (weakest, name)
+            (effectiveForeground, effectiveBackground) = (fg.display.alpha < 1, true)
         } else {
             m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: backdrop?.display.srgb)
-            (effectiveForeground, effectiveBackground) = (fg.display.alpha < 1, bg.display.alpha < 1)
-            if bg.display.alpha < 1, backdrop == nil, bg.systemColor != nil,
-               let (weakest, name) = try overSystemBackgrounds(fg, bg, at: f.field("background")) {
-                (m, systemBackdrop) = (weakest, name)
-            }
+            (effectiveForeground, effectiveBackground, systemBackdrop) = (fg.display.alpha < 1, bg.display.alpha < 1, nil)
         }
 
         out.beginObject()
