@@ -301,7 +301,8 @@ public struct TextContrastDistribution: Sendable {
     public var judged: Double
     /// WCAG 2 relative luminance `0...1` of the median pixel of what lies under the text (to a
     /// bin, 1/65,535), from the measurement's own histogram: text lighter than it is light text
-    /// on this region, for saying when a text color turns the design's polarity.
+    /// on this region, for saying when a text color turns the design's polarity. 0 where the
+    /// details are left out (a searched fix's `after`).
     public var medianLuminance: Double = 0
 }
 
@@ -703,9 +704,10 @@ public enum TextContrast {
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
             var result = TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,
                                                   passes: passes, judged: judged)
-            // The median pixel's luminance from the WCAG histogram (its bins are luminance).
+            // The median pixel's luminance from the WCAG histogram (its bins are luminance); left
+            // out with the other details of a fix's `after`.
             var seen = 0
-            for i in 0..<count where total > 0 {
+            for i in 0..<count where details && total > 0 {
                 seen += Int(wCounts[i])
                 if seen >= (total + 1) / 2 { result.medianLuminance = Double(i) / Double(top); break }
             }

@@ -83,8 +83,7 @@ public enum GradientFixes {
     public static func paintedRange(_ range: ClosedRange<Double>) -> ClosedRange<Double> {
         func gray(_ l: Double, _ step: Double) -> Double {
             // IEC 61966-2-1 encode, one step, decode.
-            let encoded = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055
-            return WCAG.decode(Swift.min(Swift.max(encoded + step, 0), 1))
+            WCAG.decode(Swift.min(Swift.max(ColorSpaceTree.linearToSRGB(l) + step, 0), 1))
         }
         let lo = gray(range.lowerBound, -paintedStep), hi = gray(range.upperBound, paintedStep)
         return Swift.min(lo, hi)...Swift.max(lo, hi)

@@ -146,6 +146,13 @@ public struct TokenAuditReport: Sendable {
         public var checkedForeground: String, checkedBackground: String
     }
 
+    /// Whether the report has warnings (what `failOn: "warning"` fails on): a rule that matched
+    /// no pair, an unresolved pair (reported), or states of the files left out
+    /// (`coverageWarnings`).
+    public var hasWarnings: Bool {
+        !unmatchedRules.isEmpty || summaries.contains { $0.unresolved > 0 } || !coverageWarnings.isEmpty
+    }
+
     /// Pairs measured (passing or failing) in all modes.
     public var checkedPairs: Int { summaries.reduce(0) { $0 + $1.passing + $1.failing } }
 

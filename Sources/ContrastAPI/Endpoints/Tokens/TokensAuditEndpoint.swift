@@ -64,7 +64,7 @@ struct TokensAuditEndpoint {
                 throw Problem.tooLarge(req.rulesField, "the \(req.report.rawValue) report of \(report.results.count) pairs would be about \(size >> 20) MiB (many pairs or modes, long token or mode names, long values once var() is substituted); the limit is \(TokenAuditSize.maximumBytes >> 20) MiB: narrow \(req.rulesField.display), audit fewer modes (\(req.modesField.display)), or shorten the names",
                                        limit: TokenAuditSize.maximumBytes, status: 422)
             }
-            let warned = !report.unmatchedRules.isEmpty || report.summaries.contains { $0.unresolved > 0 } || !report.coverageWarnings.isEmpty
+            let warned = report.hasWarnings
             // A passing audit that fails the job on its warnings says so in the report itself (a
             // design-systems pass, stop 39: a 422 whose JUnit had no failure and whose text
             // ended in PASS, so the CI job went red with a green test report).
