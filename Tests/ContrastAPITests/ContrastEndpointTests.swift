@@ -40,6 +40,15 @@ struct ContrastEndpointTests {
         #expect(get.json["effectiveForeground"]?["rgba"] == [127.5, 178.5, 208, 1])
     }
 
+    /// A composited color's channels are given without binary float noise: 0.35·20 + 0.65·240
+    /// is 163 (the sum of doubles had printed 163.00000000000003; a user's pass).
+    @Test func effectiveColorsHaveNoFloatNoise() {
+        let r = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(10 20 30 / 0.35)", "background": "#f0f0f0"}"##)
+        #expect(r.status == 200)
+        #expect(r.json["effectiveForeground"]?["rgba"] == [159.5, 163, 166.5, 1])
+        #expect(r.json["effectiveForeground"]?["hex"] == "#a0a3a7")
+    }
+
     @Test func referenceRowsThroughTheAPI() throws {
         let rows = try FixtureLoader.jsonValues("contrast.jsonl", expectedCount: 309)
         for row in rows.prefix(120) {

@@ -59,12 +59,18 @@ enum ColorJSON {
         JSON.build { effective(srgb, into: &$0) }
     }
 
-    /// `{"hex", "rgba", "relativeLuminance", "apcaY"}` of an opaque color.
+    /// `{"hex", "rgba", "relativeLuminance", "apcaY"}` of an opaque color. Its channels come from
+    /// arithmetic (compositing), so `rgba` gives them to 1e-9 of the 0–255 scale: 163, not the
+    /// 163.00000000000003 that `0.35·10 + 0.65·240` rounds to in binary (a user's pass); far
+    /// below what any measurement here can tell apart, and the luminances are of the unrounded color.
     static func effective<S: JSONSink>(_ srgb: SIMD3<Double>, into s: inout S) {
         s.object { s in
             s.member("hex", hex(srgb))
             s.key("rgba")
-            rgba(srgb, into: &s)
+            s.beginArray()
+            for k in 0..<3 { s.number((srgb[k] * 255 * 1e9).rounded() / 1e9) }
+            s.number(1)
+            s.endArray()
             s.member("relativeLuminance", WCAG.relativeLuminance(srgb))
             s.member("apcaY", apcaY(srgb))
         }
