@@ -147,10 +147,22 @@ public struct TokenAuditReport: Sendable {
     }
 
     /// Whether the report has warnings (what `failOn: "warning"` fails on): a rule that matched
-    /// no pair, an unresolved pair (reported), or states of the files left out
-    /// (`coverageWarnings`).
+    /// no pair (`warnedUnmatchedRules`), an unresolved pair (reported), or states of the files
+    /// left out (`coverageWarnings`).
     public var hasWarnings: Bool {
-        !unmatchedRules.isEmpty || summaries.contains { $0.unresolved > 0 } || !coverageWarnings.isEmpty
+        !warnedUnmatchedRules.isEmpty || summaries.contains { $0.unresolved > 0 } || !coverageWarnings.isEmpty
+    }
+
+    /// The unmatched rules that are warnings: the request's own (likely a misspelt token name),
+    /// and every rule of a preset none of whose rules matched (a preset for another design
+    /// system). A preset's rule that matched nothing while others of it did is not: a preset
+    /// names every role of its design system and a file may leave some out (Material's older
+    /// exports have no surface containers; a new user's pass: `failOn=warning` failed 14 passing
+    /// pairs on those), and a note says so (`TokenAudit.audit`).
+    public var warnedUnmatchedRules: [Int] {
+        let unmatched = Set(unmatchedRules)
+        let presetsMatching = Set(rules.indices.filter { !unmatched.contains($0) }.compactMap { rules[$0].preset })
+        return unmatchedRules.filter { i in rules[i].preset.map { !presetsMatching.contains($0) } ?? true }
     }
 
     /// Pairs measured (passing or failing) in all modes.
@@ -1021,6 +1033,15 @@ public enum TokenAudit {
                 }
             }
             if count == 0 { unmatched.append(ri) }
+        }
+        // A preset's rules that matched nothing while others of it matched: a note, not a warning
+        // (`TokenAuditReport.warnedUnmatchedRules`).
+        for preset in PairPreset.allCases {
+            let own = rules.indices.filter { rules[$0].preset == preset }
+            let missed = own.filter { unmatched.contains($0) }
+            guard !missed.isEmpty, missed.count < own.count else { continue }
+            let listed = missed.prefix(3).map { "\(rules[$0].foreground.text) on \(rules[$0].background.text)" }.joined(separator: "; ")
+            notes.append("preset \(preset.rawValue): \(missed.count) of its \(own.count) rules matched no pair (\(listed)\(missed.count > 3 ? "; …" : "")): the files have no such tokens; not a warning, since a preset names every role of its design system and files leave some out")
         }
         if !libraryCopiesLeft.isEmpty {
             notes.append("presets paired the local variables, not \(libraryCopiesLeft.count) library cop\(libraryCopiesLeft.count == 1 ? "y" : "ies") of the same names (\(TokenSyntax.sample(libraryCopiesLeft.sorted(), limit: 3))): name one in a rule to audit it")

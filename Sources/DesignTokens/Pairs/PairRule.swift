@@ -60,6 +60,8 @@ public struct PairRule: Sendable {
     public var backdrop: TokenPattern?
     /// Where the rule comes from: "rules[2]" or "preset shadcn".
     public var source: String
+    /// The preset the rule belongs to (nil: a rule of the request).
+    public var preset: PairPreset? = nil
     /// For presets: whether a foreground match's captures make a pair (nil: every match does).
     /// Radix's solid-step rules refuse the alpha scales (`--amber-a11`, `amberA11`).
     public var accepts: (@Sendable ([String: String]) -> Bool)? = nil
@@ -142,8 +144,10 @@ public enum PairPreset: String, Sendable, CaseIterable {
     public var rules: [PairRule] {
         func r(_ fg: String, _ bg: String, _ role: PairRole = .text, backdrop: String? = nil) -> PairRule {
             // The patterns are constants: they compile.
-            PairRule(foreground: try! TokenPattern(fg), background: try! TokenPattern(bg), role: role,
-                     backdrop: backdrop.map { try! TokenPattern($0) }, source: "preset \(rawValue)")
+            var rule = PairRule(foreground: try! TokenPattern(fg), background: try! TokenPattern(bg), role: role,
+                                backdrop: backdrop.map { try! TokenPattern($0) }, source: "preset \(rawValue)")
+            rule.preset = self
+            return rule
         }
         switch self {
         case .shadcn:

@@ -154,7 +154,7 @@ enum TokenAuditJSON {
             p.append("summary", .string(describe(r)))
             return .object(p)
         }))
-        var warnings: [JSON] = report.unmatchedRules.map { i in
+        var warnings: [JSON] = report.warnedUnmatchedRules.map { i in
             let r = report.rules[i]
             return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }

@@ -21,7 +21,7 @@ enum TokenAuditJUnit {
         // The warnings that fail the audit under failOn=warning, one test case each.
         var warningCases: [(name: String, message: String)] = []
         if failedOnWarnings {
-            for i in report.unmatchedRules {
+            for i in report.warnedUnmatchedRules {
                 let rule = report.rules[i]
                 warningCases.append(("\(rule.source) (\(rule.foreground.text) on \(rule.background.text))", "matched no pair"))
             }
@@ -34,7 +34,7 @@ enum TokenAuditJUnit {
         x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty + warned)\" failures=\"\(failures + empty + warned)\" errors=\"0\" skipped=\"\(skipped)\">\n"
         // Warnings and the readers' notes go to the first suite's <system-out> (the Ant JUnit
         // schema has no place for them on <testsuites>).
-        var messages = report.unmatchedRules.map { i in
+        var messages = report.warnedUnmatchedRules.map { i in
             "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair"
         }
         if let reason = report.nothingCheckedReason { messages.append("warning: \(reason)") }

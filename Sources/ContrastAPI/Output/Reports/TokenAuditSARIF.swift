@@ -72,7 +72,7 @@ enum TokenAuditSARIF {
         }
         // Warnings (rules that matched nothing, nothing checked) and the readers' notes as the
         // run's tool execution notifications (SARIF 2.1.0 §3.20.21, §3.58).
-        var notifications: [JSON] = report.unmatchedRules.map { i in
+        var notifications: [JSON] = report.warnedUnmatchedRules.map { i in
             let r = report.rules[i]
             return Self.notification("warning", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }

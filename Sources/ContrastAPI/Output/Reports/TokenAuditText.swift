@@ -86,7 +86,7 @@ enum TokenAuditText {
         for s in report.summaries {
             out += "\(shown(s.mode ?? "default")): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
         }
-        for i in report.unmatchedRules {
+        for i in report.warnedUnmatchedRules {
             out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
         }
         if let reason = report.nothingCheckedReason { out += "warning: \(reason)\n" }
