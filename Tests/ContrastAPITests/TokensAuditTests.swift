@@ -458,6 +458,29 @@ struct TokensAuditTests {
         #expect(ok.status == 200 && ok.json["pairs"]?.array?.first?["target"]?["minimum"] == 3, "\(ok.text.prefix(300))")
     }
 
+    /// A new user's pass: 18 copied from /v1/contrast (18 pt, large text) into a rule was 18 px
+    /// (13.5 pt, small text), and `fontSizeUnit` was "unknown; did you mean 'fontSize'?". Rules
+    /// take `fontSizeUnit` (px by default, as token files give sizes).
+    @Test("a rule's fontSizeUnit pt reads fontSize as every other route does")
+    func ruleFontSizeUnit() throws {
+        let live = try LiveServer()
+        let files: [JSON] = [.object(["name": "t.css", "content": ":root{--bg:#fff;--fg:#888}"])]
+        func minimum(_ rule: KeyValuePairs<String, JSON>) throws -> Reply {
+            try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", .array([.object(JSONObject(rule.map { ($0.key, $0.value) }))]))]))
+        }
+        // #888 on white is 3.54:1: large text (3:1) passes, small text (4.5:1) fails.
+        let pt = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 18, "fontSizeUnit": "pt"])
+        #expect(pt.status == 200 && pt.json["pairs"]?.array?.first?["target"]?["minimum"] == 3 && pt.json["passes"] == true, "\(pt.text.prefix(400))")
+        let px = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 18])
+        #expect(px.status == 200 && px.json["pairs"]?.array?.first?["target"]?["minimum"] == 4.5 && px.json["passes"] == false, "\(px.text.prefix(400))")
+        let bold = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700])
+        #expect(bold.json["pairs"]?.array?.first?["target"]?["minimum"] == 3, "\(bold.text.prefix(400))")
+        let alone = try minimum(["foreground": "--fg", "background": "--bg", "fontSizeUnit": "pt"])
+        #expect(alone.status == 400 && alone.json["pointer"] == "/rules/0/fontSizeUnit", "\(alone.text)")
+        let wrong = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 12, "fontSizeUnit": "pt", "role": "large-text"])
+        #expect(wrong.status == 400 && wrong.json["detail"]?.string?.contains("12 pt at weight 400 is not large text") == true, "\(wrong.text)")
+    }
+
     /// A CI engineer's pass (stop 38): an icon's 3:1 (SC 1.4.11) was filed under the SARIF rule
     /// of large text's 3:1 (SC 1.4.3), and every rule's help pointed at SC 1.4.3.
     @Test("SARIF: a rule per metric, minimum and role, each citing its criterion")
@@ -546,6 +569,33 @@ struct TokensAuditTests {
         // Modes chosen by the request are what it audits: no warning for the states it left out.
         let chosen = try live.request("POST", "/v1/tokens/audit?preset=shadcn&modes=dark", body: css, headers: ["Content-Type": "text/css"])
         #expect(chosen.status == 200 && chosen.json["warnings"]?.array?.contains { $0.string?.hasPrefix("the modes combine") == true } == false, "\(chosen.text.prefix(600))")
+    }
+
+    /// A new user's pass: Material's older export (no surface containers) passes all 14 pairs in
+    /// light and dark, but two of the material3 preset's rules matched nothing, and
+    /// failOn=warning failed the job with no way out. A preset's rule that matches nothing while
+    /// others of it match is a note; a preset that matches nothing at all, and a request's own
+    /// rule that matches nothing, stay warnings.
+    @Test("a preset's unmatched rules are a note when the preset matched other pairs; failOn=warning passes")
+    func presetRulesMatchingNothingAreNotes() throws {
+        let live = try LiveServer()
+        let file = try Data(contentsOf: FixtureLoader.url("tokens/material3/material-tokens-dsp/dsp/data/tokens.json"))
+        let r = try live.request("POST", "/v1/tokens/audit?preset=material3&failOn=warning", body: String(decoding: file, as: UTF8.self),
+                                 headers: ["Content-Type": "application/json"])
+        #expect(r.status == 200 && r.json["passes"] == true, "\(r.text.prefix(600))")
+        #expect(r.json["warnings"]?.array?.isEmpty == true, "\(String(describing: r.json["warnings"]))")
+        #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("preset material3: 2 of its") == true } == true, "\(String(describing: r.json["notes"]))")
+        // The rules themselves still say they matched nothing.
+        #expect(r.json["rules"]?.array?.filter { $0["matched"] == false }.count == 2, "\(String(describing: r.json["rules"]))")
+        let text = try live.request("POST", "/v1/tokens/audit?preset=material3&failOn=warning&report=text", body: String(decoding: file, as: UTF8.self),
+                                    headers: ["Content-Type": "application/json"])
+        #expect(text.status == 200 && text.text.hasSuffix("PASS\n") && !text.text.contains("warning:"), "\(text.text.suffix(800))")
+        // A preset for another design system matches nothing: a warning (and nothing checked).
+        let css = ":root { --foreground: #111; --background: #fff; }"
+        let wrong = try live.request("POST", "/v1/tokens/audit?preset=shadcn,material3&failOn=warning", body: css, headers: ["Content-Type": "text/css"])
+        #expect(wrong.status == 422, "\(wrong.text.prefix(400))")
+        #expect(wrong.json["warnings"]?.array?.contains { $0.string?.hasPrefix("preset material3") == true } == true, "\(wrong.text.prefix(1200))")
+        #expect(wrong.json["warnings"]?.array?.contains { $0.string?.hasPrefix("preset shadcn") == true } == false, "\(wrong.text.prefix(1200))")
     }
 
     @Test("unresolved: report lists unresolved pairs without failing the audit; the default stays a 400")

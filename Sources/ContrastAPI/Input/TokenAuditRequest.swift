@@ -12,7 +12,7 @@ struct TokenAuditRequest {
     static let fields: Set<String> = ["files", "tokenFormat", "preset", "rules", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
     /// Query parameters of the raw form.
     static let queryFields: Set<String> = ["name", "tokenFormat", "preset", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
-    static let ruleFields: Set<String> = ["foreground", "background", "role", "fontSize", "fontWeight", "policy", "backdrop"]
+    static let ruleFields: Set<String> = ["foreground", "background", "role", "fontSize", "fontSizeUnit", "fontWeight", "policy", "backdrop"]
     static let maxFiles = 64
     static let maxRules = 2000
     static let maxFileNameBytes = 256
@@ -116,7 +116,15 @@ struct TokenAuditRequest {
                 let bg = try pattern("background", required: true)!
                 let backdrop = try pattern("backdrop", required: false)
                 let role = try rf.choice("role", PairRole.self) ?? .text
-                let size = try rf.number("fontSize", in: 1...1000)
+                // CSS px, as token files and stylesheets give sizes; `fontSizeUnit: "pt"` takes
+                // the points every other route takes (a new user's pass: 18 copied from
+                // /v1/contrast, where it is 18 pt and large, was 18 px and small here).
+                let unit = try rf.choice("fontSizeUnit", FontSizeUnit.self) ?? .px
+                if !rf.has("fontSize"), rf.has("fontSizeUnit") {
+                    throw Problem.invalidField(rf.field("fontSizeUnit"), "\(rf.field("fontSizeUnit").display) needs \(rf.field("fontSize").display)")
+                }
+                let given = try rf.number("fontSize", in: 1...1000)
+                let size = given.map { unit == .pt ? $0 * 4 / 3 : $0 }
                 let weight = try rf.number("fontWeight", in: 100...900).map { Int($0) }
                 let policy = try rf.choice("policy", TokenPolicy.self)
                 // A size that is not large text contradicts role large-text (it had been judged
@@ -124,7 +132,7 @@ struct TokenAuditRequest {
                 // that is not text says nothing.
                 if let size {
                     if role == .largeText, !WCAG.isLargeText(points: size * 0.75, weight: weight ?? 400) {
-                        throw Problem.contradictory(rf.field("fontSize"), rf.field("role"), "\(rf.field("fontSize").display) \(Fields.format(size)) px at weight \(weight ?? 400) is not large text (WCAG 2.2: at least 24 px, or 18.67 px at weight 700), but \(rf.field("role").display) is large-text; drop \(rf.field("fontSize").display) or give a large size")
+                        throw Problem.contradictory(rf.field("fontSize"), rf.field("role"), "\(rf.field("fontSize").display) \(Fields.format(given ?? size)) \(unit.rawValue) at weight \(weight ?? 400) is not large text (WCAG 2.2: at least 24 px = 18 pt, or 18.67 px = 14 pt at weight 700), but \(rf.field("role").display) is large-text; drop \(rf.field("fontSize").display) or give a large size")
                     }
                     if role == .icon || role == .nonText {
                         throw Problem.contradictory(rf.field("fontSize"), rf.field("role"), "\(rf.field("fontSize").display) gives a text size, but \(rf.field("role").display) \(role.rawValue) is not text; use role text or large-text, or drop \(rf.field("fontSize").display)")
