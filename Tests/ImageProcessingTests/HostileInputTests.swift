@@ -136,6 +136,17 @@ import Testing
         #expect(!types.contains("prIv"))
         #expect(types.filter { $0 == "tEXt" }.count == ContainerCheck.maxTextChunks)
         #expect(types.contains("pHYs"))
+        // Once-only chunks are passed on once (a hostile pass: 1.25 million `gAMA` chunks in
+        // 20 MB held a heavy worker 3.1 s; libpng reads each copy, then ignores it).
+        let gamma = Self.chunk("gAMA", [0, 0, 0xB1, 0x8F])
+        let repeated = Self.inserting([gamma] + Array(repeating: Self.chunk("gAMA", [0, 0, 0x9C, 0x40]), count: 20_000)
+            + Array(repeating: Self.chunk("tIME", [0x07, 0xE4, 1, 1, 0, 0, 0]), count: 20_000)
+            + Array(repeating: Self.chunk("eXIf", Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 0]), count: 100), into: png)
+        let once = try ImageFile.open(repeated, format: .png, maxPixels: 10_000)
+        let kept = Self.chunks(once.data)
+        #expect(kept.filter { $0.0 == "gAMA" }.map(\.1) == [[0, 0, 0xB1, 0x8F]], "the first gAMA, as libpng reads it")
+        #expect(kept.filter { $0.0 == "tIME" }.count == 1 && kept.filter { $0.0 == "eXIf" }.count == 1)
+        #expect(once.data.count < png.count + 200, "\(once.data.count) bytes passed on")
         let critical = Self.inserting([Self.chunk("ABCD", [])], into: png)
         #expect(throws: ImageError.corrupt(.png, "the ABCD chunk at byte 33 is critical but not part of PNG: no decoder can read the file")) {
             try ImageFile.open(critical, format: .png, maxPixels: 10_000)
