@@ -876,6 +876,13 @@ struct TokensAuditTests {
         let onBlack = try #require(Self.pair(r, "--brand", "apple.systemBackground", mode: "dark"))
         #expect(onBlack["background"]?["hex"] == "#000000")
         #expect(r.json["summary"]?["pairs"]?.double == 12)
+        // Apple's system backgrounds are nobody's to change: a pale highlight fails on them in
+        // light and gets a text color, never a background (a new user's pass had been told to
+        // make apple.secondarySystemBackground #6f6e73).
+        let pale = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root { --highlight: oklch(96.2% 0.059 95.617); }"])], [("preset", "apple")]))
+        let failing = pale.json["pairs"]?.array?.filter { $0["passes"] == false } ?? []
+        #expect(failing.count == 6 && failing.allSatisfy { $0["suggestion"] != nil && $0["suggestion"] != .null }, "\(pale.text.prefix(600))")
+        #expect(failing.allSatisfy { $0["backgroundSuggestion"] == nil || $0["backgroundSuggestion"] == .null }, "\(pale.text.prefix(2000))")
     }
 
     /// A new user's pass: `files` given as one object beside `rules` was read as a raw token

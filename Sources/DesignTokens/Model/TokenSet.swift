@@ -158,6 +158,10 @@ public struct TokenSet: Sendable {
     /// states and component scopes past `TokenFormats.maximumModes`): warnings of the report, so
     /// that `failOn: "warning"` fails on them (`TokenAuditReport.coverageWarnings`).
     public var coverageWarnings: [String] = []
+    /// Tokens the files do not define and nobody editing them can change (the Apple preset's iOS
+    /// system backgrounds): measured like any other, never given a suggested color (a new
+    /// user's pass: the audit had told them to repaint `apple.secondarySystemBackground`).
+    public var fixedTokens: Set<String> = []
     /// Figma: variables of a library (remote) collection named as a local one, beside a local
     /// variable of the same name (`mode (library)/fgColor/muted` beside `fgColor/muted`). Presets
     /// pair the local ones only; a request's rules reach both.

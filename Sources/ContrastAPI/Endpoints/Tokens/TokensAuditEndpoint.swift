@@ -149,6 +149,7 @@ struct TokensAuditEndpoint {
             var modes: [String: TokenValue] = [:]
             for m in set.modes where m.lowercased().contains("dark") { modes[m] = css(dark) }
             set.tokens.append(DesignToken(path: "apple.\(name)", base: css(light), modes: modes, location: at))
+            set.fixedTokens.insert("apple.\(name)")
         }
     }
 }
