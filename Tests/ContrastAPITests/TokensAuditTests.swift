@@ -387,6 +387,9 @@ struct TokensAuditTests {
         func body(_ report: String) -> String { Self.body([file], [("preset", "shadcn"), ("rules", two), ("modes", ["light"]), ("report", .string(report))]) }
         let text = try live.request("POST", "/v1/tokens/audit", body: body("text"))
         #expect(text.text.split(separator: "\n").contains { $0.contains("--primary-foreground") && $0.contains("--primary ") && $0.hasSuffix("exempt (disabled)") }, "\(text.text)")
+        // It needs nothing: "–", not "1:1" (a new user's pass read that as a requirement).
+        let row = text.text.split(separator: "\n").first { $0.contains("--primary-foreground") && $0.contains("--primary ") }.map(String.init) ?? ""
+        #expect(row.contains(":1   –") && !row.contains(" 1:1"), "\(row)")
         let junit = try live.request("POST", "/v1/tokens/audit", body: body("junit"))
         #expect(junit.text.contains("name=\"--primary-foreground on --primary\"") && junit.text.contains("<skipped message=\"exempt (role disabled): "), "\(junit.text.prefix(600))")
     }
@@ -613,6 +616,12 @@ struct TokensAuditTests {
         #expect(sarif.status == 200)
         let results = sarif.json["runs"]?.array?.first?["results"]?.array ?? []
         #expect(results.count == 2 && results.allSatisfy { $0["level"] == "warning" }, "\(results)")
+        // `?report=sarif` beside a JSON body names the member to write instead.
+        let queried = try live.request("POST", "/v1/tokens/audit?report=sarif", body: Self.body(files, [("rules", rules)]))
+        #expect(queried.status == 400 && queried.json["detail"] == #"query parameter 'report' is not accepted by POST /v1/tokens/audit with a JSON body: give it in the body as a member ('{"report":"sarif"}')"#, "\(queried.text)")
+        // The unresolved rule cites no contrast criterion (it had pointed at SC 1.4.3).
+        let unresolvedRule = sarif.json["runs"]?.array?.first?["tool"]?["driver"]?["rules"]?.array?.first { $0["id"] == "tokens/unresolved" }
+        #expect(unresolvedRule != nil && unresolvedRule?["helpUri"] == nil, "\(String(describing: unresolvedRule))")
         let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("unresolved", "report"), ("failOn", "failure"), ("report", "junit")]))
         #expect(junit.status == 200)
         #expect(junit.text.components(separatedBy: "<skipped ").count - 1 == 2 && !junit.text.contains("<error"), "\(junit.text)")

@@ -38,6 +38,19 @@ import TestSupport
         }
     }
 
+    /// A new user's pass: Material's css/baseline.css (a license comment and @imports only) was
+    /// told "the token format could not be told from the content"; it now names what it imports.
+    @Test("a stylesheet of @imports only says what it imports")
+    func importsOnly() throws {
+        let css = "/* License */\n@import url(motion.css);\n@import url(theme/light.css) screen and (prefers-color-scheme: light);\n@import \"theme/dark.css\";\n@import url( 'x.css' );\n"
+        #expect(throws: TokenError.self) { try TokenFormats.read([TokenFile(name: "baseline.css", content: css)], format: nil) }
+        do {
+            _ = try TokenFormats.read([TokenFile(name: "baseline.css", content: css)], format: nil)
+        } catch {
+            #expect(error.reason == "no custom properties or tokens here, only @import of motion.css, theme/light.css, theme/dark.css, x.css: imports are not fetched; send the imported files themselves (several in one request as files: [...])", "\(error.reason)")
+        }
+    }
+
     /// A value of nested var() fallbacks is read to at most 16 levels (as substitution reads
     /// them), not again at every level: a hostile pass's 2,000 levels took 3.5 s to classify
     /// (bench/hostile attack 14 times it). Deeper, it is a color's text, refused when used.

@@ -128,8 +128,11 @@ public struct Fields: Sendable {
             guard allowedQuery.contains(item.name) else {
                 let also = allowedQuery.isEmpty ? "" : " (only \(allowedQuery.sorted().joined(separator: ", ")) may be given in the query)"
                 let path = FieldPath.query(item.name)
+                // Name the member to write instead (a new user's pass: `?report=text` beside a JSON
+                // body was told to "send the input in the JSON body", which they had).
+                let member = String(decoding: JSON.object(JSONObject([(item.name, .string(item.value ?? ""))])).serialized(), as: UTF8.self)
                 throw Problem.invalidField(path,
-                    "\(path.display) is not accepted by \(request.method) \(request.path): send the input in the JSON body\(also)")
+                    "\(path.display) is not accepted by \(request.method) \(request.path) with a JSON body: give it in the body as a member (\(ClientText.quoted(member)))\(also)")
             }
             if !seen.insert(item.name).inserted {
                 throw Problem.invalidField(.query(item.name), "\(FieldPath.query(item.name).display) is given more than once")

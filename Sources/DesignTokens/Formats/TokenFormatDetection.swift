@@ -53,6 +53,28 @@ public enum TokenFormats {
         return set
     }
 
+    /// The files `@import` rules in `files` name (`@import url(a.css)`, `@import "a.css"`), in
+    /// order, at most 16: what a stylesheet without tokens points to.
+    static func importedFiles(_ files: [TokenFile]) -> [String] {
+        var found: [String] = []
+        for file in files {
+            var rest = Substring(file.content)
+            while found.count < 16, let at = rest.range(of: "@import") {
+                rest = rest[at.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                var target = rest
+                if target.hasPrefix("url(") { target = target.dropFirst(4).drop { $0 == " " } }
+                guard let quote = target.first else { break }
+                let closing: Character = quote == "\"" || quote == "'" ? quote : ")"
+                if closing == quote { target = target.dropFirst() }
+                guard let end = target.prefix(512).firstIndex(where: { $0 == closing || $0 == ")" || $0 == ";" || $0 == "\n" }) else { continue }
+                let name = target[..<end].trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty, !found.contains(name) { found.append(name) }
+                rest = target[end...]
+            }
+        }
+        return found
+    }
+
     /// Longest token name (path) read, in UTF-8 bytes: a rule's exact pattern can name any token.
     public static let maximumNameBytes = TokenPattern.maximumLength
 
@@ -75,6 +97,14 @@ public enum TokenFormats {
             }
         }
         guard let chosen else {
+            // A stylesheet of `@import`s only (Material's css/baseline.css) holds no tokens: say
+            // what it imports, which is what to send (a new user's pass had only been told to name
+            // a format).
+            let imports = documents == nil ? importedFiles(files) : []
+            if !imports.isEmpty {
+                throw TokenError(file: files.count == 1 ? files[0].name : nil,
+                                 reason: "no custom properties or tokens here, only @import of \(imports.prefix(4).joined(separator: ", "))\(imports.count > 4 ? ", …" : ""): imports are not fetched; send the imported files themselves (several in one request as files: [...])")
+            }
             throw TokenError(file: files.count == 1 ? files[0].name : nil,
                              reason: "the token format could not be told from the content: name it with tokenFormat (one of \(named))")
         }

@@ -42,11 +42,14 @@ enum TokenAuditSARIF {
             if ruleIDs[id] == nil {
                 ruleIDs[id] = rules.count
                 let text = r.unresolved != nil ? "A token of a checked pair cannot be resolved to a color" : r.target.basis
-                rules.append(.object([
+                var rule: [(String, JSON)] = [
                     ("id", .string(id)), ("name", .string(r.unresolved != nil ? "UnresolvedToken" : "InsufficientContrast")),
                     ("shortDescription", .object([("text", .string(text))])),
-                    ("helpUri", .string(helpURI(r.target))),
-                ]))
+                ]
+                // An unresolved token is no contrast criterion's: no help link (a new user's pass:
+                // it pointed at SC 1.4.3); the result's message names the dangling reference.
+                if r.unresolved == nil { rule.append(("helpUri", .string(helpURI(r.target)))) }
+                rules.append(.object(JSONObject(rule)))
             }
             return id
         }

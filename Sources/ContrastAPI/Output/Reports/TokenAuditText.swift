@@ -58,7 +58,10 @@ enum TokenAuditText {
             let got: String, need: String
             if let m = r.measurement, let v = r.value {
                 got = r.target.metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(String(format: "%.1f", v))"
-                need = r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
+                // An exempt pair needs nothing (its target of 1:1 or Lc 0 is the exemption, not a
+                // minimum: a new user's pass read "NEEDS 1:1" as a requirement).
+                need = TokenAuditJSON.isExempt(r, in: report) ? "–"
+                    : r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
             } else {
                 (got, need) = ("–", "–")
             }
@@ -84,7 +87,7 @@ enum TokenAuditText {
         for (i, text) in footnotes.enumerated() { out += "[\(i + 1)] \(shown(text))\n" }
         if !footnotes.isEmpty { out += "\n" }
         for s in report.summaries {
-            out += "\(shown(s.mode ?? "default")): \(s.pairs) pairs, \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
+            out += "\(shown(s.mode ?? "default")): \(s.pairs) pair\(s.pairs == 1 ? "" : "s"), \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
         }
         for i in report.warnedUnmatchedRules {
             out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
