@@ -78,9 +78,26 @@ struct CSSColorInputTests {
         let solid = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "oklch(0.6 0.3 140)"}"##)
         #expect(solid.json["background"]?["hex"] == "#039d00" && solid.json["ratioText"] == "3.62", "\(solid.text)")
         let notes = solid.json["notes"]?.array?.compactMap(\.string) ?? []
-        #expect(notes.contains("browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show #ffffff on #00a400: 3.34:1"), "\(notes)")
+        #expect(notes.contains("browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show #ffffff on #00a400: 3.34:1; gamutMethod clip measures that"), "\(notes)")
         let gradient = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(oklch(0.6 0.3 140), oklch(0.6 0.3 140))"}"##)
         #expect(gradient.json["ratioText"] == "3.34", "\(gradient.text)")
+        // gamutMethod clip measures what Chromium paints (a new user's pass: a CI gate wants the
+        // verdicts of what users see), the same as the gradient, and names the other.
+        let clipped = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "oklch(0.6 0.3 140)", "gamutMethod": "clip"}"##)
+        // 3.345670: the clipped green, 163.53/255 (Björn Ottosson's OKLab matrices in Python give
+        // 163.5324), under white; the gradient's path agrees to the last bits.
+        let ratio = clipped.json["ratio"]?.double ?? 0
+        #expect(clipped.json["background"]?["hex"] == "#00a400" && abs(ratio - 3.345670) < 1e-6
+                && abs(ratio - (gradient.json["ratio"]?.double ?? 0)) < 1e-12, "\(clipped.text)")
+        let clippedNotes = clipped.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(clippedNotes == ["colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken",
+                                 "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows #ffffff on #039d00: 3.62:1"], "\(clippedNotes)")
+        let query = try live.request("GET", "/v1/contrast?foreground=%23fff&background=oklch(0.6%200.3%20140)&gamutMethod=clip")
+        #expect(query.json["ratio"] == clipped.json["ratio"], "\(query.text)")
+        let layered = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "layers": ["oklch(0.6 0.3 140)"], "gamutMethod": "clip"}"##)
+        #expect(layered.json["effectiveBackground"]?["hex"] == "#00a400", "\(layered.text)")
+        let bogus = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "gamutMethod": "nearest"}"##)
+        #expect(bogus.status == 400 && bogus.json["pointer"] == "/gamutMethod", "\(bogus.text)")
         // In sRGB: no such note.
         let plain = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#039d00"}"##)
         #expect(plain.json["notes"] == nil || plain.json["notes"]?.array?.contains { $0.string?.contains("clip") == true } == false)

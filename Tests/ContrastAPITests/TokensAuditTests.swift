@@ -601,6 +601,27 @@ struct TokensAuditTests {
         #expect(wrong.json["warnings"]?.array?.contains { $0.string?.hasPrefix("preset shadcn") == true } == false, "\(wrong.text.prefix(1200))")
     }
 
+    /// A new user's pass: a CI gate wants the verdicts of what users see, and Chromium 156 clips
+    /// colors outside sRGB (`oklch(0.6 0.3 140)` paints #00a400: white on it 3.34:1, not the
+    /// CSS Color 4 mapping's #039d00 at 3.62:1). `gamutMethod: clip` measures the clipped color.
+    @Test("gamutMethod clip audits the colors a clipping browser paints")
+    func auditGamutMethodClip() throws {
+        let live = try LiveServer()
+        let css = ":root { --fg: #ffffff; --bg: oklch(0.6 0.3 140); }"
+        let rules: JSON = .array([.object(["foreground": "--fg", "background": "--bg", "role": "large-text"])])
+        let mapped = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("rules", rules)]))
+        let clipped = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])], [("rules", rules), ("gamutMethod", "clip")]))
+        let m = try #require(Self.pair(mapped, "--fg", "--bg", mode: nil)), c = try #require(Self.pair(clipped, "--fg", "--bg", mode: nil))
+        #expect(m["background"]?["hex"] == "#039d00" && c["background"]?["hex"] == "#00a400", "\(m) \(c)")
+        // The same ratio /v1/contrast gives with gamutMethod clip (and a gradient of that color).
+        let contrast = try live.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "oklch(0.6 0.3 140)", "gamutMethod": "clip"}"##)
+        #expect(c["ratio"] == contrast.json["ratio"] && c["ratio"]?.double.map { abs($0 - 3.345670) < 1e-6 } == true, "\(c) \(contrast.text.prefix(300))")
+        let notes = clipped.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("1 token's color lies outside sRGB (--bg): measured clipped into sRGB channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them on an sRGB screen"), "\(notes)")
+        let query = try live.request("POST", "/v1/tokens/audit?gamutMethod=clip&preset=shadcn", body: ":root { --primary: oklch(0.6 0.3 140); --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
+        #expect(Self.pair(query, "--primary-foreground", "--primary", mode: nil)?["background"]?["hex"] == "#00a400", "\(query.text.prefix(600))")
+    }
+
     @Test("unresolved: report lists unresolved pairs without failing the audit; the default stays a 400")
     func unresolvedReportDoesNotFail() throws {
         let live = try LiveServer()

@@ -29,6 +29,23 @@ struct ResolvedColor: Sendable {
         }
     }
 
+    /// This color with `display` clipped into sRGB channel by channel (CSS Color 4 §13.1), as
+    /// Chromium 156 paints a color outside sRGB, when CSS Color 4 gamut mapping had changed it
+    /// (`gamutMethod: "clip"`); itself otherwise.
+    func clippedIntoSRGB() -> ResolvedColor {
+        guard display.wasGamutMapped else { return self }
+        var c = self
+        let (rgb, alpha) = GradientContrast.displayed(color.converted(to: .srgb))
+        c.display = DisplayColor(srgb: rgb, alpha: alpha, wasGamutMapped: true)
+        return c
+    }
+
+    /// `gamutMethod` of a request that reads colors (`css4` by default): looked up only when the
+    /// request has more members than its two colors, so a plain pair pays nothing for it.
+    static func gamutMethod(_ f: Fields) throws(Problem) -> GamutMapping.Method {
+        f.object.count > 2 ? try f.choice("gamutMethod", GamutMapping.Method.self) ?? .css4 : .css4
+    }
+
     init(input: String, color: Color, display: DisplayColor, systemColor: AppleColorResolution? = nil,
          notes: [String] = [], dependsOnAppearance: Bool = false) {
         self.input = input

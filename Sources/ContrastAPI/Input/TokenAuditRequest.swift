@@ -9,9 +9,9 @@ import JSONValue
 /// file as the body with the options in the query.
 struct TokenAuditRequest {
     /// Members of the JSON body (and query parameters of the raw form, but `files` and `rules`).
-    static let fields: Set<String> = ["files", "tokenFormat", "preset", "rules", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
+    static let fields: Set<String> = ["files", "tokenFormat", "preset", "rules", "policy", "modes", "report", "failOn", "unresolved", "suggest", "gamutMethod"]
     /// Query parameters of the raw form.
-    static let queryFields: Set<String> = ["name", "tokenFormat", "preset", "policy", "modes", "report", "failOn", "unresolved", "suggest"]
+    static let queryFields: Set<String> = ["name", "tokenFormat", "preset", "policy", "modes", "report", "failOn", "unresolved", "suggest", "gamutMethod"]
     static let ruleFields: Set<String> = ["foreground", "background", "role", "fontSize", "fontSizeUnit", "fontWeight", "policy", "backdrop"]
     static let maxFiles = 64
     static let maxRules = 2000
@@ -167,6 +167,7 @@ struct TokenAuditRequest {
         }
         options.reportUnresolved = (try f.choice("unresolved", Unresolved.self) ?? .error) == .report
         if f.has("suggest") { options.suggest = try f.bool("suggest") ?? true }
+        options.gamutMethod = try f.choice("gamutMethod", GamutMapping.Method.self) ?? .css4
         let report = try f.choice("report", Report.self) ?? Self.reportFromAccept(request) ?? .json
         let failOn = try f.choice("failOn", FailOn.self) ?? .never
         let rulesField = rules.isEmpty ? f.field("preset") : f.field("rules")

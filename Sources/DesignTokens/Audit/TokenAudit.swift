@@ -42,6 +42,12 @@ public struct TokenAuditOptions: Sendable {
     public var isCancelled: (@Sendable () -> Bool)? = nil
     /// Suggest the nearest passing foreground for failing pairs.
     public var suggest = true
+    /// How a token's color outside sRGB is brought into it before it is measured: `.css4`, CSS
+    /// Color 4 §13.2 gamut mapping (the default, as `/v1/contrast` measures), or `.clip`, each
+    /// channel clipped to `0...1` (§13.1), what Chromium 156 paints on an sRGB screen (a new
+    /// user's pass: a CI gate wants the verdicts of what users see; Tailwind v4's palette has
+    /// 95 such colors).
+    public var gamutMethod: GamutMapping.Method = .css4
 
     public init() {}
 }
@@ -194,6 +200,14 @@ public struct TokenAuditReport: Sendable {
 
 /// Runs audits.
 public enum TokenAudit {
+    /// `color` with each sRGB channel clipped to `0...1` and alpha to `0...1` (CSS Color 4
+    /// §13.1), when CSS Color 4 gamut mapping would change it (it lies outside sRGB); else nil.
+    static func clippedIntoSRGB(_ color: Color) -> Color? {
+        guard DisplayColor(color).wasGamutMapped else { return nil }
+        let (rgb, alpha) = GradientContrast.displayed(color.converted(to: .srgb))
+        return .srgb(rgb.x, rgb.y, rgb.z, alpha: alpha)
+    }
+
     /// Most alias pairs a report lists (`TokenAuditReport.aliasPairs`; all are counted).
     public static let maximumListedAliasPairs = 1_000
 
@@ -1177,6 +1191,7 @@ public enum TokenAudit {
         // Tokens whose color lies outside sRGB, measured gamut-mapped (said in a note: a pass
         // found an oklch token's 4.45:1 measured mapped with nothing saying so).
         var mappedTokens: [String] = [], mappedSeen = Set<String>()
+        var clippedTokens: [String] = [], clippedSeen = Set<String>()
         var clippedExamples: [String] = [], hexExamples: [String] = []
         var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
@@ -1217,7 +1232,14 @@ public enum TokenAudit {
                 }
                 func take(_ r: Result<ResolvedToken, ResolutionFailure>, _ path: String) throws(TokenError) -> ResolvedToken? {
                     switch r {
-                    case .success(let t): return t
+                    case .success(var t):
+                        // Clipped on request: every later measurement, suggestion and note
+                        // then sees the color a clipping browser paints.
+                        if options.gamutMethod == .clip, let clipped = TokenAudit.clippedIntoSRGB(t.color) {
+                            t.color = clipped
+                            if clippedSeen.insert(path).inserted { clippedTokens.append(path) }
+                        }
+                        return t
                     case .failure(let f):
                         let error: TokenError
                         switch f {
@@ -1326,6 +1348,10 @@ public enum TokenAudit {
         if let first = mappedTokens.first {
             let n = mappedTokens.count
             notes.append("\(n) token\(n == 1 ? "'s color lies" : "s' colors lie") outside sRGB (\(first)\(n > 1 ? ", …" : "")): measured mapped into sRGB by the CSS Color 4 gamut-mapping algorithm (§13.2, OKLCH chroma reduction), as /v1/contrast measures them; a browser that clips shows other colors on an sRGB screen")
+        }
+        if let first = clippedTokens.first {
+            let n = clippedTokens.count
+            notes.append("\(n) token\(n == 1 ? "'s color lies" : "s' colors lie") outside sRGB (\(first)\(n > 1 ? ", …" : "")): measured clipped into sRGB channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them on an sRGB screen")
         }
         if clippedChanges > 0 {
             notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")

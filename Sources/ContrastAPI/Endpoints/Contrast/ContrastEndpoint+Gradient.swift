@@ -96,8 +96,12 @@ extension ContrastEndpoint {
     static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, mayMoveToHeavyPool: Bool = false,
                                             into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
-        let fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
-        let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
+        // Gradient colors are clipped as browsers paint them; `gamutMethod: "clip"` clips the
+        // text and backdrop alike.
+        let gamut = try ResolvedColor.gamutMethod(f)
+        var fg = try f.color("foreground", required: true, hexOrder: hexOrder)!
+        var backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
+        if gamut == .clip { (fg, backdrop) = (fg.clippedIntoSRGB(), backdrop?.clippedIntoSRGB()) }
         // The box first: it places px stop positions.
         let box = try f.gradientBox()
         var gradient: GradientInput? = nil
@@ -284,7 +288,9 @@ extension ContrastEndpoint {
         }
         var notes: [String] = gradient.notes
         if fg.display.wasGamutMapped {
-            notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            notes.append(gamut == .clip
+                ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
+                : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
         }
         if gradient.gradient.stops.contains(where: { s in
             let c = s.color.converted(to: .srgb).coordinates

@@ -8,7 +8,7 @@ import JSONValue
 struct ContrastEndpoint {
     static let fields: Set<String> = Set([
         "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
-        "algorithm", "hexOrder", "textShadow",
+        "algorithm", "hexOrder", "textShadow", "gamutMethod",
     ]).union(AppleContrastOptions.fields)
     /// `fields` and the members a gradient background takes (`box`, `region`).
     static let fieldsWithGradient = fields.union(gradientFields)
@@ -57,21 +57,27 @@ struct ContrastEndpoint {
             + "and a WCAG verdict changes: the verdicts here are for the colors as given; use /v1/suggest for a hex pair that passes"
     }
 
-    /// What a browser that clips out-of-gamut colors shows for an opaque pair, and its WCAG 2
-    /// ratio (WCAG 2.2 SC 1.4.3), when a color lies outside sRGB: Chromium 156 clips solid colors
-    /// (`oklch(0.6 0.3 140)` paints `#00a400`, measured in headless Chromium; CSS Color 4 §13.2
-    /// maps it to `#039d00`), as it clips gradients (a new user's pass found the two disagree
-    /// unexplained: 3.62:1 alone, 3.35:1 in a gradient). nil for a translucent pair.
-    static func clippedNote(_ fg: ResolvedColor, _ bg: ResolvedColor) -> String? {
+    /// What the other `gamutMethod` shows for an opaque pair, and its WCAG 2 ratio (WCAG 2.2
+    /// SC 1.4.3), when a color lies outside sRGB. Measured with `css4`: what a browser that clips
+    /// shows: Chromium 156 clips solid colors (`oklch(0.6 0.3 140)` paints `#00a400`, measured in
+    /// headless Chromium; CSS Color 4 §13.2 maps it to `#039d00`), as it clips gradients (a new
+    /// user's pass found the two disagree unexplained: 3.62:1 alone, 3.35:1 in a gradient).
+    /// Measured with `clip`: what CSS Color 4's gamut mapping gives. nil for a translucent pair.
+    static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ gamut: GamutMapping.Method) -> String? {
         guard fg.display.alpha >= 1, bg.display.alpha >= 1 else { return nil }
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
-        func clipped(_ c: ResolvedColor) -> SIMD3<Double> { GradientContrast.displayed(c.color.converted(to: .srgb)).rgb }
-        let (f, b) = (clipped(fg), clipped(bg))
+        func other(_ c: ResolvedColor) -> SIMD3<Double> {
+            gamut == .clip ? DisplayColor(c.color).srgb : GradientContrast.displayed(c.color.converted(to: .srgb)).rgb
+        }
+        let (f, b) = (other(fg), other(bg))
         // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
         // pass: Tailwind's blue-500 was "#2b7fff on #ffffff: 3.76:1" beside that very answer).
         if ColorJSON.hex(f) == ColorJSON.hex(fg.display.srgb), ColorJSON.hex(b) == ColorJSON.hex(bg.display.srgb) { return nil }
         let ratio = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(b))
-        return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
+        if gamut == .clip {
+            return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
+        }
+        return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip measures that"
     }
 
     /// A translucent Apple system color as the background, without a `backdrop` (`systemFill`):
@@ -96,8 +102,10 @@ struct ContrastEndpoint {
     /// written when it throws).
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
         let pair = try f.colorPair()
-        let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
-        let layers = try parseLayers(f, hexOrder: hexOrder)
+        var (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
+        let gamut = try ResolvedColor.gamutMethod(f)
+        if gamut == .clip { (fg, bg, backdrop) = (fg.clippedIntoSRGB(), bg.clippedIntoSRGB(), backdrop?.clippedIntoSRGB()) }
+        let layers = try parseLayers(f, hexOrder: hexOrder, gamut: gamut)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)
         let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
@@ -161,8 +169,10 @@ struct ContrastEndpoint {
         }
         var notes: [String] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
-            notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
-            if layers == nil, let note = clippedNote(fg, bg) { notes.append(note) }
+            notes.append(gamut == .clip
+                ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
+                : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            if layers == nil, let note = otherGamutMethodNote(fg, bg, gamut) { notes.append(note) }
         }
         if let shadowNote { notes.append(shadowNote) }
         if let layers {
@@ -257,19 +267,22 @@ struct ContrastEndpoint {
         return "the layers nest and the text sits in the top one, so the \(named) to the text too: the text is seen at \(seen) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(first))\") and leave its opacity 1"
     }
 
-    static func parseLayers(_ f: Fields, hexOrder: HexOrder) throws(Problem) -> [Compositing.Layer]? {
+    /// The `layers` of `f`, each color's display clipped into sRGB when `gamut` is `.clip`.
+    static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method = .css4) throws(Problem) -> [Compositing.Layer]? {
         guard let items = try f.array("layers", maxCount: maxLayers) else { return nil }
         var layers: [Compositing.Layer] = []
         for (i, item) in items.enumerated() {
             let path = f.field("layers").appending(index: i)
             switch item {
             case .string(let s):
-                let c = try resolveColor(s, at: path, hexOrder: hexOrder)
+                var c = try resolveColor(s, at: path, hexOrder: hexOrder)
+                if gamut == .clip { c = c.clippedIntoSRGB() }
                 layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha))
             case .object(let o):
                 let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                 try lf.rejectUnknown(["color", "opacity"])
-                let c = try lf.color("color", required: true, hexOrder: hexOrder)!
+                var c = try lf.color("color", required: true, hexOrder: hexOrder)!
+                if gamut == .clip { c = c.clippedIntoSRGB() }
                 let opacity = try lf.number("opacity", in: 0...1) ?? 1
                 layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity))
             default:
