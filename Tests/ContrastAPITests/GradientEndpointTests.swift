@@ -43,7 +43,9 @@ struct GradientEndpointTests {
         // The region spans t = 16/320 … 136/320; white text is worst on the lightest, t = 0.425:
         // sRGB (0 + 255·0.425, 102 + 102·0.425, 204 − 204·0.425).
         #expect(abs(min["position"]!.double! - 0.425) < 1e-9)
-        #expect(r.json["effectiveBackground"]?["rgba"] == [108.375, 145.35000000000002, 117.30000000000001, 1])
+        // 102 + 102·0.425 = 145.35 and 204 − 204·0.425 = 117.3 exactly (the doubles' sums had
+        // printed 145.35000000000002 and 117.30000000000001).
+        #expect(r.json["effectiveBackground"]?["rgba"] == [108.375, 145.35, 117.3, 1])
         #expect(min["pixel"]?["x"] == 135)
         #expect(abs(r.json["gradient"]!["max"]!["position"]!.double! - 0.05) < 1e-9)
         #expect(r.json["gradient"]?["weakestLc"]?["pixel"]?["x"] == 135 && r.json["gradient"]?["max"]?["pixel"] == nil)

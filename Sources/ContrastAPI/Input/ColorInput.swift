@@ -40,10 +40,10 @@ struct ResolvedColor: Sendable {
         return c
     }
 
-    /// `gamutMethod` of a request that reads colors (`css4` by default): looked up only when the
-    /// request has more members than its two colors, so a plain pair pays nothing for it.
+    /// `gamutMethod` of a request that reads colors: `css4` (CSS Color 4 §13.2, the default) or
+    /// `clip` (§13.1).
     static func gamutMethod(_ f: Fields) throws(Problem) -> GamutMapping.Method {
-        f.object.count > 2 ? try f.choice("gamutMethod", GamutMapping.Method.self) ?? .css4 : .css4
+        try f.choice("gamutMethod", GamutMapping.Method.self) ?? .css4
     }
 
     init(input: String, color: Color, display: DisplayColor, systemColor: AppleColorResolution? = nil,
@@ -353,6 +353,12 @@ struct ColorPairInput {
     var background: ResolvedColor
     var backdrop: ResolvedColor?
     var hexOrder: HexOrder
+
+    /// The pair with every color clipped into sRGB (`ResolvedColor.clippedIntoSRGB`).
+    func clippedIntoSRGB() -> ColorPairInput {
+        ColorPairInput(foreground: foreground.clippedIntoSRGB(), background: background.clippedIntoSRGB(),
+                       backdrop: backdrop?.clippedIntoSRGB(), hexOrder: hexOrder)
+    }
 }
 
 extension Fields {

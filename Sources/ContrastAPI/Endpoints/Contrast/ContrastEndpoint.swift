@@ -8,10 +8,14 @@ import JSONValue
 struct ContrastEndpoint {
     static let fields: Set<String> = Set([
         "foreground", "background", "backdrop", "layers", "fontSize", "fontSizeUnit", "fontWeight",
-        "algorithm", "hexOrder", "textShadow", "gamutMethod",
+        "algorithm", "hexOrder", "textShadow",
     ]).union(AppleContrastOptions.fields)
-    /// `fields` and the members a gradient background takes (`box`, `region`).
-    static let fieldsWithGradient = fields.union(gradientFields)
+    /// `fields` and `gamutMethod`, which is found only when the plain reading fails (as a
+    /// gradient is), so a plain pair pays nothing for it (a lookup had cost the bench's
+    /// four-member POST about 370 instructions).
+    static let fieldsWithGamutMethod = fields.union(["gamutMethod"])
+    /// `fields`, `gamutMethod` and the members a gradient background takes (`box`, `region`).
+    static let fieldsWithGradient = fieldsWithGamutMethod.union(gradientFields)
     static let maxLayers = 32
 
     /// The answer as JSON bytes, written without a JSON tree (this is the hottest endpoint).
@@ -19,9 +23,12 @@ struct ContrastEndpoint {
         let f = try Fields.from(request)
         // A gradient is found only when the plain reading fails (an unknown `box`, a background
         // that is no color), so a plain pair pays nothing for it (bench/profile post).
+        var readsGamutMethod = false
         do throws(Problem) { try f.rejectUnknown(fields) } catch {
             if hasGradient(f) {
                 try f.rejectUnknown(fieldsWithGradient)
+            } else if f.has("gamutMethod"), (try? f.rejectUnknown(fieldsWithGamutMethod)) != nil {
+                readsGamutMethod = true
             } else if f.has("target") {
                 throw Problem.invalidField(f.field("target"), "\(f.field("target").display) sets what a gradient background's fixes aim for, and \(f.field("background").display) is one color: the answer's wcag gives every WCAG verdict, and /v1/suggest finds the nearest color that meets a target")
             } else if let key = ["box", "region"].first(where: { f.has($0) }) {
@@ -36,7 +43,7 @@ struct ContrastEndpoint {
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
-            do throws(Problem) { try answer(f, apple, into: &writer) } catch {
+            do throws(Problem) { try answer(f, apple, readsGamutMethod: readsGamutMethod, into: &writer) } catch {
                 // `answer` wrote nothing: a gradient background or layer was not a color.
                 guard hasGradient(f) else { throw error }
                 try gradientAnswer(f, apple, mayMoveToHeavyPool: request.mayMoveToHeavyPool, into: &writer)
@@ -100,11 +107,17 @@ struct ContrastEndpoint {
 
     /// Reads and validates the request, measures, and writes the answer into `out` (nothing is
     /// written when it throws).
-    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, into out: inout S) throws(Problem) {
-        let pair = try f.colorPair()
-        var (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
-        let gamut = try ResolvedColor.gamutMethod(f)
-        if gamut == .clip { (fg, bg, backdrop) = (fg.clippedIntoSRGB(), bg.clippedIntoSRGB(), backdrop?.clippedIntoSRGB()) }
+    /// `readsGamutMethod`: the request has a `gamutMethod` member (found by `handle`).
+    static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, readsGamutMethod: Bool = false,
+                                    into out: inout S) throws(Problem) {
+        let pair: ColorPairInput, gamut: GamutMapping.Method
+        if readsGamutMethod {
+            gamut = try ResolvedColor.gamutMethod(f)
+            pair = gamut == .clip ? try f.colorPair().clippedIntoSRGB() : try f.colorPair()
+        } else {
+            (pair, gamut) = (try f.colorPair(), .css4)
+        }
+        let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
         let layers = try parseLayers(f, hexOrder: hexOrder, gamut: gamut)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)
