@@ -282,6 +282,16 @@ struct AppleModelTests {
         #expect(chip?["passes"] == true)
         #expect(context(chip?["contexts"], "light")?["surfaces"]?.array?.first?["foreground"] == "label")
         #expect(context(chip?["contexts"], "dark-base")?["surfaces"]?.array?.first?["foreground"] == "label (light appearance)")
+        // Each says so: UIKit draws the system label (white on the chip in dark mode, 1.11:1;
+        // black on the button in light mode) unless the content's appearance is set (an iOS
+        // designer's pass: a light card with no dark variant had "passed" dark mode silently).
+        let chipNotes = chip?["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(chipNotes.count == 1 && chipNotes[0].hasPrefix("in dark-base, dark-elevated, dark-increased-base, dark-increased-elevated text on chip passes only as label in the light appearance")
+                && chipNotes[0].contains("overrideUserInterfaceStyle = .light") && chipNotes[0].contains("the system label there (#ffffff) is 1.11:1 at worst"), "\(chipNotes)")
+        #expect(button?["notes"]?.array?.first?.string?.hasPrefix("in light, light-increased text on button passes only as label in the dark appearance") == true)
+        // A background whose own label passes everywhere has no such note.
+        let plain = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "color": "#f2f2f7", "dark": "#1c1c1e", "role": "background"}]}"##))
+        #expect(find(plain["colors"], "name", "card")?["notes"] == nil)
     }
 
     /// A size in CSS px reaches APCA's lookup as those px in audits and palettes (it was shrunk to

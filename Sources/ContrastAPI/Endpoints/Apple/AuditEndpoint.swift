@@ -142,6 +142,10 @@ struct AuditEndpoint {
         var worstCase: (context: AppleColorContext, row: ColorAudit.Row)?
         var failing: [String] = []
         var suggestions: [JSON] = []
+        // Contexts where the background passes only under the other appearance's label, and the
+        // system's own label's worst ratio there (an iOS designer's pass: a light card with no
+        // dark variant "passed" dark mode with black text, where UIKit draws white label on it).
+        var overrides: [(context: String, own: String, ratio: Double)] = []
         for context in contexts {
             let systemSurfaces = ColorAudit.systemSurfaces(in: context, catalog: data.catalog)
             let (variant, resolved) = try color.input.resolve(in: context)
@@ -156,6 +160,13 @@ struct AuditEndpoint {
                                        in: context, catalog: data.catalog)
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
             let passes = rows.allSatisfy(\.passes)
+            if color.role == .background, worst.foreground.hasPrefix("label ("),
+               let own = data.catalog.resolve("label", in: context)?.value.displayColor {
+                let ownRows = rows.map { AppleCompositing.measure(own, on: $0.surfaceColor) }
+                if !ownRows.allSatisfy(req.isMet), let weakest = ownRows.min(by: { $0.ratio < $1.ratio }) {
+                    overrides.append((context.id, ColorJSON.hex(own.srgb, alpha: own.alpha), weakest.ratio))
+                }
+            }
             if !passes {
                 failing.append(context.id)
                 let fix = ColorAudit.fix(resolved.display, role: color.role, surfaces: rows.map(\.surfaceColor),
@@ -193,6 +204,10 @@ struct AuditEndpoint {
         o.append("failingContexts", .array(failing.map { .string($0) }))
         o.append("suggestion", AuditSuggestion.json(suggestions))
         o.append("suggestionNote", .string(AuditSuggestion.note))
+        if let first = overrides.first {
+            let light = first.context.hasPrefix("dark") ? "light" : "dark"
+            o.append("notes", .array([.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(WCAG.ratioText(overrides.map(\.ratio).min() ?? first.ratio)):1 at worst: give \(color.name) a variant for that appearance, or set its content's appearance")]))
+        }
         return (.object(o), failing.isEmpty)
     }
 
