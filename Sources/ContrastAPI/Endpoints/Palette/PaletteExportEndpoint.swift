@@ -9,6 +9,9 @@ import JSONValue
 /// - `xcassets` (alias `xcode`): a zip of `<name>.xcassets/` with one `<color>.colorset/
 ///   Contents.json` per color: Any, Dark, High Contrast and Dark + High Contrast entries, as
 ///   Xcode writes them (`application/zip`);
+/// - `swift` (aliases `swiftui`, `uikit`): a Swift file, one enum of dynamic `UIColor`s and
+///   their SwiftUI `Color`s, choosing the variant from the trait collection (elevated dark values
+///   included) and keeping Apple system color names as the system colors (`text/x-swift`);
 /// - `css`: custom properties in `:root`, with `prefers-color-scheme: dark`,
 ///   `prefers-contrast: more` and combined blocks (`text/css`);
 /// - `tokens` (aliases `dtcg`, `design-tokens`): W3C Design Tokens Community Group JSON
@@ -18,7 +21,7 @@ import JSONValue
 ///   the standard color and a `<name>_high_contrast` color (`application/zip`);
 /// - `svg`: a swatch sheet (`image/svg+xml`).
 /// Options: `"colorSpace"`: `srgb` (default) or `display-p3` (components of the same colors
-/// expressed in Display P3; xcassets, css, tokens); `"name"`: the catalog / file name (default
+/// expressed in Display P3; xcassets, swift, css, tokens); `"name"`: the catalog / file name (default
 /// `Palette`; letters, digits, space, `-`, `_`, `.`; 1–64 bytes).
 ///
 /// The response carries `X-Palette-Passes: true|false` (whether every variant meets its
@@ -26,9 +29,10 @@ import JSONValue
 struct PaletteExportEndpoint {
     let maxPaletteSize: Int
 
-    enum Format: String, CaseIterable { case xcassets, css, tokens, android, svg }
+    enum Format: String, CaseIterable { case xcassets, swift, css, tokens, android, svg }
 
-    static let formatAliases: [String: Format] = ["xcode": .xcassets, "dtcg": .tokens, "design-tokens": .tokens, "w3c": .tokens]
+    static let formatAliases: [String: Format] = ["xcode": .xcassets, "dtcg": .tokens, "design-tokens": .tokens, "w3c": .tokens,
+                                                  "swiftui": .swift, "uikit": .swift]
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
@@ -47,7 +51,7 @@ struct PaletteExportEndpoint {
             }
             let space = try f.choice("colorSpace", ExportColorSpace.self) ?? .srgb
             if space == .displayP3 && (format == .android || format == .svg) {
-                throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop \(f.field("colorSpace").display) or choose xcassets, css or tokens")
+                throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop \(f.field("colorSpace").display) or choose xcassets, swift, css or tokens")
             }
             let name = try Self.fileName(f)
             let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name"])
@@ -61,6 +65,8 @@ struct PaletteExportEndpoint {
                 (type, body, disposition) = ("application/zip", try zip(export.xcassets()), "attachment; filename=\"\(name).xcassets.zip\"")
             case .android:
                 (type, body, disposition) = ("application/zip", try zip(export.android()), "attachment; filename=\"\(name)-android-res.zip\"")
+            case .swift:
+                (type, body, disposition) = ("text/x-swift; charset=utf-8", Array(export.swift().utf8), "inline; filename=\"\(name).swift\"")
             case .css:
                 (type, body, disposition) = ("text/css; charset=utf-8", Array(export.css().utf8), "inline; filename=\"\(name).css\"")
             case .tokens:

@@ -1,0 +1,141 @@
+import AppleDesign
+import ColorScience
+import Foundation
+
+// MARK: Swift (UIKit and SwiftUI)
+
+extension PaletteExport {
+    /// A Swift source file: one caseless `enum` named after the palette holding, per color, a
+    /// dynamic `UIColor` (`UIColor(dynamicProvider:)`, iOS 13+) that picks the variant from the
+    /// trait collection (`userInterfaceStyle`, `accessibilityContrast`), and a SwiftUI `Color`
+    /// of it (`Color(uiColor:)`, iOS 15+), named `<color>Color`.
+    ///
+    /// What an asset catalog cannot say, code can (an iOS designer's pass): a color given as an
+    /// Apple system color name, with no variant of its own, is the system color
+    /// (`UIColor.secondarySystemBackground`), so UIKit resolves it, its elevated dark value
+    /// (#2c2c2e in sheets, #1c1c1e at the base level) and the device's own values included,
+    /// rather than the hex of one catalog generation at one level.
+    ///
+    /// Components are the measured colors: sRGB as the 8-bit values the answer's hex gives
+    /// (`rgb(0x5B, 0x4C, 0xF0)`, a private helper dividing by 255); Display P3 with four
+    /// decimals (`p3(…)`); alpha with up to four decimals.
+    /// Names are lower camel case Swift identifiers from the palette names (a name that is a
+    /// Swift keyword is written in backquotes), unique within the enum.
+    func swift() -> String {
+        let typeName = Self.swiftTypeName(name)
+        // `rgb` and `p3` are the helper's names: a color named so is `rgb2`.
+        let names = Self.unique(["rgb", "p3"] + results.map { Self.swiftIdentifier($0.entry.name) }, separator: "", derived: ["Color"],
+                                written: ["rgb", "p3"] + results.map(\.entry.name)).dropFirst(2)
+        var out = "// \(Self.swiftComment(generatorLine))\n"
+        out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
+        out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"
+        if !failing.isEmpty { out += "// Failing their targets: \(Self.swiftComment(failing.joined(separator: "; "))).\n" }
+        out += "import SwiftUI\nimport UIKit\n\n"
+        out += "enum \(typeName) {\n"
+        for (i, (r, id)) in zip(results, names).enumerated() {
+            if i > 0 { out += "\n" }
+            out += swiftColor(r, id: id)
+        }
+        // The one helper the colors call (named so that no palette color can take its name).
+        if colorSpace == .srgb {
+            out += "\n    private static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: CGFloat = 1) -> UIColor {\n"
+            out += "        UIColor(red: CGFloat(red) / 255, green: CGFloat(green) / 255, blue: CGFloat(blue) / 255, alpha: alpha)\n    }\n"
+        } else {
+            out += "\n    private static func p3(_ red: CGFloat, _ green: CGFloat, _ blue: CGFloat, _ alpha: CGFloat = 1) -> UIColor {\n"
+            out += "        UIColor(displayP3Red: red, green: green, blue: blue, alpha: alpha)\n    }\n"
+        }
+        out += "}\n"
+        return out
+    }
+
+    /// One color's two declarations.
+    func swiftColor(_ r: PaletteEntryResult, id: String) -> String {
+        let e = r.entry
+        var doc = "\(e.name) (\(e.role.rawValue)): " + Self.order.map { "\(Self.modeName($0)) \(r[$0].color.hex)" }.joined(separator: ", ")
+        if !r.passes { doc += "; fails in \(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", "))" }
+        var out = "    /// \(Self.swiftComment(doc))\n"
+        let color = Self.keyword(id), swiftUI = Self.keyword(id + "Color")
+        if let system = systemName(of: r) {
+            out += "    static let \(color) = UIColor.\(system)\n"
+        } else {
+            out += "    static let \(color) = UIColor { traits in\n"
+            out += "        let high = traits.accessibilityContrast == .high\n"
+            out += "        if traits.userInterfaceStyle == .dark {\n"
+            out += "            return high ? \(uiColor(r[.darkIncreasedContrast])) : \(uiColor(r[.dark]))\n"
+            out += "        }\n"
+            out += "        return high ? \(uiColor(r[.lightIncreasedContrast])) : \(uiColor(r[.light]))\n"
+            out += "    }\n"
+        }
+        out += "    static let \(swiftUI) = Color(uiColor: \(color))\n"
+        return out
+    }
+
+    /// The UIKit name of a color given as an Apple system color name whose every variant is
+    /// Apple's (none given or generated), else nil: such a color is written as the system color.
+    func systemName(of r: PaletteEntryResult) -> String? {
+        guard let given = request.colors.first(where: { $0.name == r.entry.name }),
+              let system = given.color.systemColor, given.systemVariants.count == PaletteVariant.allCases.count - 1 else { return nil }
+        return system.name
+    }
+
+    /// `UIColor(red:green:blue:alpha:)` (or `displayP3Red:`) of a variant's color in the export's space.
+    func uiColor(_ v: PaletteVariantResult) -> String {
+        swiftComponents(components(v), alpha: v.color.alpha)
+    }
+
+    func swiftComponents(_ ch: SIMD3<Double>, alpha: Double) -> String {
+        let a = alpha >= 1 ? "" : ", " + Self.fixed(min(max(alpha, 0), 1), decimals: 4)
+        switch colorSpace {
+        case .srgb:
+            func byte(_ v: Double) -> String { "0x" + String(format: "%02X", EightBit.byte(v)) }
+            return "rgb(\(byte(ch.x)), \(byte(ch.y)), \(byte(ch.z))\(a))"
+        case .displayP3:
+            func d(_ v: Double) -> String { Self.fixed(min(max(v, 0), 1), decimals: 4) }
+            return "p3(\(d(ch.x)), \(d(ch.y)), \(d(ch.z))\(a))"
+        }
+    }
+
+    /// Swift's reserved words that cannot be a member name without backquotes.
+    static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
+        "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+        "as", "false", "is", "nil", "self", "super", "throws", "true", "try", "any", "some", "await", "consume",
+    ]
+
+    static func keyword(_ id: String) -> String { swiftKeywords.contains(id) ? "`\(id)`" : id }
+
+    /// A lower camel case identifier: ASCII letters and digits of `s`, each run after a
+    /// separator capitalized (`brand tint`, `brand-tint` and `brand_tint` are `brandTint`), the
+    /// first letter lower case, `color` before a leading digit, `color` when nothing is left.
+    static func swiftIdentifier(_ s: String) -> String {
+        var out = "", upper = false
+        for ch in s.unicodeScalars {
+            if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch)) {
+                var c = String(ch)
+                if out.isEmpty { c = c.lowercased() } else if upper { c = c.uppercased() }
+                out += c
+                upper = false
+            } else {
+                upper = true
+            }
+        }
+        if out.isEmpty { return "color" }
+        if let f = out.unicodeScalars.first, ("0"..."9").contains(f) { out = "color" + out }
+        return out
+    }
+
+    /// The enum's name: the palette name in upper camel case (`Palette` by default).
+    static func swiftTypeName(_ s: String) -> String {
+        let id = swiftIdentifier(s)
+        let typeName = id.prefix(1).uppercased() + id.dropFirst()
+        // A name that is a type the file uses would shadow it.
+        return ["Color", "UIColor", "SwiftUI", "UIKit"].contains(typeName) ? typeName + "Palette" : typeName
+    }
+
+    /// Text safe in a `//` comment: one line, no control characters.
+    static func swiftComment(_ s: String) -> String {
+        String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
+    }
+}
