@@ -292,6 +292,10 @@ struct AppleModelTests {
         // A background whose own label passes everywhere has no such note.
         let plain = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "color": "#f2f2f7", "dark": "#1c1c1e", "role": "background"}]}"##))
         #expect(find(plain["colors"], "name", "card")?["notes"] == nil)
+        // A failing system color's suggestion is a color to use instead: iOS draws its own (an
+        // iOS designer's pass: #006be0 was suggested for systemBlue without a word).
+        let blue = find(ok(call("POST", "/v1/audit", body: ##"{"colors": [{"color": "systemBlue"}], "policy": "wcag-aa", "generation": "ios15-18"}"##))["colors"], "name", "systemBlue")
+        #expect(blue?["passes"] == false && blue?["notes"]?.array?.first?.string?.hasPrefix("systemBlue is Apple's color: iOS shows Apple's values") == true, "\(String(describing: blue?["notes"]))")
     }
 
     /// A size in CSS px reaches APCA's lookup as those px in audits and palettes (it was shrunk to

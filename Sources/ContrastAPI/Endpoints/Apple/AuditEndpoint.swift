@@ -146,9 +146,11 @@ struct AuditEndpoint {
         // system's own label's worst ratio there (an iOS designer's pass: a light card with no
         // dark variant "passed" dark mode with black text, where UIKit draws white label on it).
         var overrides: [(context: String, own: String, ratio: Double)] = []
+        var systemName: String?
         for context in contexts {
             let systemSurfaces = ColorAudit.systemSurfaces(in: context, catalog: data.catalog)
             let (variant, resolved) = try color.input.resolve(in: context)
+            if let system = resolved.systemColor { systemName = system.name }
             var customBackgrounds: [(name: String, color: DisplayColor)] = []
             if color.role != .background {
                 for other in colors where other.role == .background {
@@ -204,10 +206,16 @@ struct AuditEndpoint {
         o.append("failingContexts", .array(failing.map { .string($0) }))
         o.append("suggestion", AuditSuggestion.json(suggestions))
         o.append("suggestionNote", .string(AuditSuggestion.note))
+        var notes: [JSON] = []
+        // An iOS designer's pass: the audit suggested #006be0 for systemBlue without a word.
+        if let systemName, !suggestions.isEmpty {
+            notes.append(.string("\(systemName) is Apple's color: iOS shows Apple's values in every context whatever an app sets, so a suggestion is a custom color to use in its place (an asset catalog or code), not a change to \(systemName)"))
+        }
         if let first = overrides.first {
             let light = first.context.hasPrefix("dark") ? "light" : "dark"
-            o.append("notes", .array([.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(WCAG.ratioText(overrides.map(\.ratio).min() ?? first.ratio)):1 at worst: give \(color.name) a variant for that appearance, or set its content's appearance")]))
+            notes.append(.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(WCAG.ratioText(overrides.map(\.ratio).min() ?? first.ratio)):1 at worst: give \(color.name) a variant for that appearance, or set its content's appearance"))
         }
+        if !notes.isEmpty { o.append("notes", .array(notes)) }
         return (.object(o), failing.isEmpty)
     }
 
