@@ -53,6 +53,13 @@ import Glibc
         ] {
             #expect(text.contains(line), "missing: \(line)")
         }
+        // The process metrics of the Prometheus client libraries (an ops pass found CPU and file
+        // descriptors missing): the scrape's own connection is open, and some CPU was spent.
+        func sample(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
+        }
+        #expect((sample("process_open_fds") ?? 0) >= 4 && (sample("process_max_fds") ?? 0) >= (sample("process_open_fds") ?? 1), "\(text.suffix(400))")
+        #expect((sample("process_cpu_seconds_total") ?? 0) > 0 && text.contains("# TYPE process_cpu_seconds_total counter"))
         // Every sample line is `name{labels} value` or `name value`.
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             #expect(line.range(of: #"^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$"#, options: .regularExpression) != nil, "\(line)")

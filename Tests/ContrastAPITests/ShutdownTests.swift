@@ -76,4 +76,35 @@ import Glibc
         #expect(!log.contains(token))   // query secrets: oneJSONAccessLogLinePerRequestWithoutQueriesOrSecrets
         #expect(log.contains("stopped"))
     }
+
+    /// An ops pass: SIGHUP's default action ended the server at once (exit 129, no log line),
+    /// dropping requests in flight. It is ignored: settings and tokens are read at start only.
+    @Test func sighupIsIgnored() throws {
+        let server = try ServerProcess()
+        let port = try server.waitForPort()
+        kill(server.process.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(server.isRunning, "SIGHUP ended the server")
+        let health = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/healthz"))
+        #expect(health.status == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        _ = server.finalLog()
+        #expect(server.terminationStatus == 0)
+    }
+
+    /// An ops pass: a binary copied without `ContrastService_ContrastAPI.resources` answered
+    /// /healthz 200 and 500 on every Apple route and /openapi.json, so a broken image rolled out
+    /// as ready. It exits 2 at start, naming the bundle.
+    @Test func aBinaryWithoutItsResourceBundleExitsTwo() throws {
+        let built = try #require(ServerProcess.binary)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nobundle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("contrast-server")
+        try FileManager.default.copyItem(at: built, to: copy)
+        let server = try ServerProcess(executable: copy)
+        let log = server.finalLog()
+        #expect(server.terminationStatus == 2, "\(log)")
+        #expect(log.contains("resource bundle ContrastService_ContrastAPI.resources not found beside the executable") && !log.contains("listening on"), "\(log)")
+    }
 }

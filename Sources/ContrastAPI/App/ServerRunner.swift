@@ -12,8 +12,8 @@ public final class ServerRunner: Sendable {
     }
 
     /// Starts the server, blocks until a stop signal, and returns the process exit code
-    /// (0 after a clean stop, 2 when the TLS certificate and key cannot be paired, 1 when the
-    /// server cannot start otherwise).
+    /// (0 after a clean stop, 2 when the TLS certificate and key cannot be paired or the
+    /// resource bundle is missing, 1 when the server cannot start otherwise).
     public func run() -> Int32 {
         if configuration.healthcheckOnly {
             // With HTTPS the plain-HTTP probe cannot speak to the port: it checks that the
@@ -26,6 +26,14 @@ public final class ServerRunner: Sendable {
         // right after the "listening" line must not be lost (a DispatchSource registers
         // asynchronously, so one arriving before its registration was ignored).
         StopSignal.install()
+        // A binary copied without its resource bundle would serve /healthz 200 and answer 500 on
+        // every Apple route and /openapi.json: an image built so must not roll out as ready (an
+        // ops pass). It stops here, as a configuration error does.
+        let missing = ContrastService.missingResources()
+        if !missing.isEmpty {
+            for problem in missing { FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8)) }
+            return 2
+        }
         let service = ContrastService(configuration: configuration)
         let server = service.makeServer()
         do {
@@ -45,11 +53,11 @@ public final class ServerRunner: Sendable {
         }
         log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(!service.configuration.authTokens.isEmpty ? "on" : "off"))")
 
-        for problem in ContrastService.missingResources() {
-            log("warn", problem)
-        }
         if !configuration.hasPublicDirectory {
             log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")
+        } else if access(configuration.publicDirectory, R_OK | X_OK) != 0 {
+            // An ops pass: a Public/ the server's user cannot read answered 404 without a word.
+            log("warn", "the folder \(configuration.publicDirectory) cannot be read by this user (uid \(getuid())): the API runs, the web page answers 404")
         }
 
         let signalNumber = StopSignal.wait()
@@ -93,8 +101,11 @@ enum StopSignal {
 
     /// Installs the handler for SIGTERM and SIGINT, and unblocks them: a parent may start us
     /// with them blocked (Foundation's `Process` does), and threads created later inherit the
-    /// calling thread's mask, so call this before starting any.
+    /// calling thread's mask, so call this before starting any. SIGHUP is ignored: settings
+    /// and tokens are read at start only, and its default action ended the process at once,
+    /// dropping requests in flight (an ops pass: exit 129, no log line).
     static func install() {
+        signal(SIGHUP, SIG_IGN)
         _ = pipeEnds
         var set = sigset_t()
         sigemptyset(&set)

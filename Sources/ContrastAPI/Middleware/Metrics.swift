@@ -162,7 +162,37 @@ public final class Metrics: Sendable {
         out += "# HELP process_start_time_seconds Start time of the process since the Unix epoch.\n"
         out += "# TYPE process_start_time_seconds gauge\n"
         out += "process_start_time_seconds \(Int(startTime))\n"
+        // The Prometheus client libraries' process metrics an SRE looks for first (an ops pass:
+        // an idle-connection flood would have shown in open file descriptors).
+        let usage = Metrics.cpuSeconds()
+        out += "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n"
+        out += "# TYPE process_cpu_seconds_total counter\n"
+        out += "process_cpu_seconds_total \(usage)\n"
+        let (open, max) = Metrics.fileDescriptors()
+        out += "# HELP process_open_fds Number of open file descriptors.\n"
+        out += "# TYPE process_open_fds gauge\n"
+        out += "process_open_fds \(open)\n"
+        out += "# HELP process_max_fds Maximum number of open file descriptors.\n"
+        out += "# TYPE process_max_fds gauge\n"
+        out += "process_max_fds \(max)\n"
         return out
+    }
+
+    /// User and system CPU time of the process in seconds (`getrusage(RUSAGE_SELF)`).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// Open file descriptors (the entries of `/proc/self/fd`, 0 where it does not exist) and
+    /// the soft limit (`RLIMIT_NOFILE`).
+    static func fileDescriptors() -> (open: Int, max: Int) {
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        var limit = rlimit()
+        let max = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 0
+        return (open, max)
     }
 
     /// The `/metrics` answer (`text/plain; version=0.0.4`, never cached).
