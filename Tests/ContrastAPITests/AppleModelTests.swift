@@ -298,6 +298,24 @@ struct AppleModelTests {
         #expect(blue?["passes"] == false && blue?["notes"]?.array?.first?.string?.hasPrefix("systemBlue is Apple's color: iOS shows Apple's values") == true, "\(String(describing: blue?["notes"]))")
     }
 
+    /// An iOS designer's pass: chip text could not be tied to its chip in /v1/audit (`on` was
+    /// unknown), so white chip text "failed" on the white system backgrounds it never sits on.
+    /// `on` reads as /v1/palette/dark's: the named background-role colors, plus "system".
+    @Test func auditOnPlacesAColorOnItsBackgrounds() {
+        let body = ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff"}, {"name": "chip text", "color": "#ffffff", "on": ["chip"]}], "policy": "wcag-aa"}"##
+        let j = ok(call("POST", "/v1/audit", body: body))
+        let text = find(j["colors"], "name", "chip text")
+        #expect(text?["passes"] == true, "\(String(describing: text))")
+        #expect(context(text?["contexts"], "light")?["surfaces"]?.array?.map { $0["surface"]?.string ?? "" } == ["custom:chip"])
+        // White on #0b5cff: 5.26:1 floored (WCAG formula in Python: L = 0.14945, 1.05 / 0.19945 = 5.2644).
+        #expect(text?["worstCase"]?["ratioText"] == "5.26")
+        let withSystem = ok(call("POST", "/v1/audit", body: body.replacingOccurrences(of: #"["chip"]"#, with: #"["chip", "system"]"#)))
+        let both = find(withSystem["colors"], "name", "chip text")
+        #expect(both?["passes"] == false && context(both?["contexts"], "light")?["surfaces"]?.array?.count == 7)
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff"}, {"color": "#777", "on": ["nope"]}]}"##), 400, pointer: "/colors/1/on/0")
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/on")
+    }
+
     /// A size in CSS px reaches APCA's lookup as those px in audits and palettes (it was shrunk to
     /// 0.75× as points read as px: 17 px needed "no contrast", 24 px Lc 75 instead of 59.4;
     /// hostile test, stop 14). Points keep the Apple convention, 1 iOS pt as 1 CSS px.

@@ -43,9 +43,10 @@ import Glibc
     // MARK: The built server, broken from outside
 
     /// The executable copied alone, without `ContrastService_ContrastAPI.resources` beside it
-    /// (a container that copied only the binary): it still starts and serves what needs no
-    /// resources, and the routes that need them answer their 500 problems.
-    @Test func missingResourceBundleIsReferenceDataAndOpenAPIUnavailable() throws {
+    /// (a container that copied only the binary): it exits 2 at start, naming the bundle and
+    /// what would fail. It had started and served /healthz 200 with 500 on every Apple route and
+    /// /openapi.json, so such an image rolled out as ready (an ops pass).
+    @Test func missingResourceBundleStopsTheServerAtStart() throws {
         let built = try #require(ServerProcess.binary, "contrast-server is not built next to the tests")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nobundle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -55,26 +56,18 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("ContrastService_ContrastAPI.resources").path))
         let server = try ServerProcess(executable: alone, environment: ["CONTRAST_PUBLIC_DIRECTORY": repositoryRoot.appendingPathComponent("Public").path],
                                        directory: dir)
-        let port = try server.waitForPort()
-        func get(_ target: String, body: String? = nil) throws -> Reply {
-            try RawHTTP.exchange(port: port, RawHTTP.request(body == nil ? "GET" : "POST", target,
-                                                             headers: body == nil ? [] : ["Content-Type: application/json"], body: body)).reply
-        }
-        #expect(try get("/v1/contrast?foreground=%23777&background=white").status == 200)
-        let openapi = expectProblem(try get("/openapi.json"), 500, kind: "openapi-unavailable")
-        #expect(openapi["detail"]?.string?.contains("ContrastService_ContrastAPI.resources") == true, "\(openapi)")
-        let colors = expectProblem(try get("/v1/system-colors"), 500, kind: "reference-data-unavailable")
-        #expect(colors["detail"]?.string?.contains("ContrastService_ContrastAPI.resources") == true, "\(colors)")
-        expectProblem(try get("/v1/palette/dark", body: ##"{"colors": [{"name": "t", "color": "#333333"}]}"##), 500, kind: "reference-data-unavailable")
-        // An Apple name is the missing data's problem, not a misspelt CSS color (it had been
-        // "unknown color name 'systemBlue'; did you mean the CSS color 'slateblue'?").
-        expectProblem(try get("/v1/contrast?foreground=systemBlue&background=white"), 500, kind: "reference-data-unavailable")
-        expectProblem(try get("/v1/contrast", body: ##"{"foreground": "UIColor.label", "background": "#fff"}"##), 500, kind: "reference-data-unavailable")
-        #expect(try get("/v1/contrast?foreground=slateblue&background=white").status == 200)
-        // The start-up log says what is missing before any request does.
-        #expect(server.log.contains("the Apple reference data cannot be loaded") && server.log.contains("/openapi.json answers 500"), "\(server.log)")
-        server.terminate()
-        #expect(server.terminationStatus == 0, "\(server.log)")
+        let log = server.finalLog()
+        #expect(server.terminationStatus == 2, "\(log)")
+        #expect(log.contains("resource bundle ContrastService_ContrastAPI.resources not found beside the executable")
+                && log.contains("the Apple reference data cannot be loaded") && log.contains("/openapi.json answers 500")
+                && !log.contains("listening on"), "\(log)")
+        // With the bundle beside it, the same copy starts.
+        try FileManager.default.copyItem(at: built.deletingLastPathComponent().appendingPathComponent("ContrastService_ContrastAPI.resources"),
+                                         to: dir.appendingPathComponent("ContrastService_ContrastAPI.resources"))
+        let whole = try ServerProcess(executable: alone, directory: dir)
+        _ = try whole.waitForPort()
+        whole.terminate()
+        #expect(whole.terminationStatus == 0, "\(whole.log)")
     }
 
     /// libvips that cannot start (`vips_init` fails): the image routes answer 503

@@ -91,20 +91,4 @@ import Glibc
         _ = server.finalLog()
         #expect(server.terminationStatus == 0)
     }
-
-    /// An ops pass: a binary copied without `ContrastService_ContrastAPI.resources` answered
-    /// /healthz 200 and 500 on every Apple route and /openapi.json, so a broken image rolled out
-    /// as ready. It exits 2 at start, naming the bundle.
-    @Test func aBinaryWithoutItsResourceBundleExitsTwo() throws {
-        let built = try #require(ServerProcess.binary)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nobundle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let copy = dir.appendingPathComponent("contrast-server")
-        try FileManager.default.copyItem(at: built, to: copy)
-        let server = try ServerProcess(executable: copy)
-        let log = server.finalLog()
-        #expect(server.terminationStatus == 2, "\(log)")
-        #expect(log.contains("resource bundle ContrastService_ContrastAPI.resources not found beside the executable") && !log.contains("listening on"), "\(log)")
-    }
 }

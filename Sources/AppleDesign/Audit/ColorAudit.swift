@@ -53,9 +53,13 @@ public enum ColorAudit {
     ///   - customBackgrounds: the request's `background`-role colors as resolved in `context`,
     ///     with their names (ignored for a `background` role).
     ///   - systemSurfaces: ``systemSurfaces(in:catalog:)`` of `context`.
+    ///   - onSystemBackgrounds: whether a color that is not a background is measured on the
+    ///     system backgrounds themselves (false: only on `customBackgrounds`, a translucent one
+    ///     still composited over each system background).
     /// - Returns: the rows in surface order (system backgrounds first, then custom backgrounds).
     public static func rows(of color: DisplayColor, named name: String, role: AppleColorRole, requirement: ContrastTarget,
                             customBackgrounds: [(name: String, color: DisplayColor)], systemSurfaces: [Surface],
+                            onSystemBackgrounds: Bool = true,
                             in context: AppleColorContext, catalog: AppleSystemColorCatalog) -> [Row] {
         var rows: [Row] = []
         func add(_ surface: String, _ s: SIMD3<Double>, _ fgName: String, _ fg: DisplayColor) {
@@ -68,7 +72,7 @@ public enum ColorAudit {
             let text = backgroundLabel(under: under.map(\.srgb), in: context, requirement: requirement, catalog: catalog)
             for (surface, s) in under { add(surface, s, text.labelName, text.label) }
         } else {
-            for (surface, s) in systemSurfaces { add(surface, s, name, color) }
+            if onSystemBackgrounds { for (surface, s) in systemSurfaces { add(surface, s, name, color) } }
             for other in customBackgrounds {
                 for (surface, s) in BackgroundPlacement.placements(of: other.color, named: "custom:\(other.name)", over: systemSurfaces) {
                     add(surface, s, name, color)

@@ -11,12 +11,14 @@ import JSONValue
 /// "apca", "generation"?: "ios15-18" | "ios26", "hexOrder"?}` where each color is a color string
 /// (role text) or `{"name"?, "role"?: "text" (default) | "secondaryText" | "icon" | "nonText" |
 /// "tint" | "background", "color", "dark"?, "increasedContrast"?, "darkIncreasedContrast"?,
-/// "textStyle"?, "contentSizeCategory"?, "fontSize"?, "fontSizeUnit"?, "fontWeight"?}`. Colors
-/// may be CSS or Apple system color names; names resolve in each context. Text sizes are only
-/// accepted for text, secondaryText and tint.
+/// "textStyle"?, "contentSizeCategory"?, "fontSize"?, "fontSizeUnit"?, "fontWeight"?, "on"?}`.
+/// Colors may be CSS or Apple system color names; names resolve in each context. Text sizes are
+/// only accepted for text, secondaryText and tint.
 ///
 /// Surfaces: the six system backgrounds, plus every `background`-role color of the request
-/// (composited over each system background when translucent). A `background`-role color is
+/// (composited over each system background when translucent); with `on` (as
+/// `/v1/palette/dark` takes it: up to 4 names of the request's `background`-role colors, plus
+/// `"system"` to keep the system backgrounds), only those. A `background`-role color is
 /// judged by the system `label` color on it, or the other appearance's label where that
 /// contrasts more (white on a dark fill in light mode).
 ///
@@ -32,7 +34,7 @@ import JSONValue
 struct AuditEndpoint {
     static let fields: Set<String> = ["colors", "policy", "generation", "hexOrder"]
     static let colorFields: Set<String> = AdaptiveColorInput.objectFields.union([
-        "name", "role", "textStyle", "contentSizeCategory", "fontSize", "fontSizeUnit", "fontWeight",
+        "name", "role", "textStyle", "contentSizeCategory", "fontSize", "fontSizeUnit", "fontWeight", "on",
     ])
     static let maxColors = 32
 
@@ -48,6 +50,10 @@ struct AuditEndpoint {
         var text: AppleTextRequirement?
         var textStyle: TextStyleSelection?
         var requirement: ContrastTarget
+        /// The request's background colors it is placed on (nil: all of them and the system
+        /// backgrounds), and whether the system backgrounds count too.
+        var on: [String]? = nil
+        var onSystem = true
     }
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
@@ -64,6 +70,14 @@ struct AuditEndpoint {
         for (i, item) in items.enumerated() {
             colors.append(try parseColor(item, at: f.field("colors").appending(index: i), index: i,
                                          fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy, data: data))
+        }
+        // `on` names background-role colors of the request.
+        let backgroundNames = colors.filter { $0.role == .background }.map(\.name)
+        for (i, color) in colors.enumerated() {
+            for (j, name) in (color.on ?? []).enumerated() where !backgroundNames.contains(name) {
+                let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
+                throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(name)) is not the name of a background-role color of the request\(backgroundNames.isEmpty ? " (it has none: give one with \"role\": \"background\")" : " (\(backgroundNames.prefix(8).map { ClientText.quoted($0) }.joined(separator: ", ")))"), nor \"system\"")
+            }
         }
 
         let contexts = AppleColorContext.distinctContexts(generation: generation)
@@ -131,8 +145,28 @@ struct AuditEndpoint {
                 throw Problem.invalidField(cf.field("fontSize"), "\(cf.field("fontSize").display) (or \(cf.field("textStyle").display)) is required when \(cf.field(given).display) is given")
             }
         }
-        return AuditColor(name: name, role: role, input: input, inputJSON: .object(colorMembers), text: text, textStyle: style,
-                          requirement: .apple(role: role, policy: policy, text: text))
+        var color = AuditColor(name: name, role: role, input: input, inputJSON: .object(colorMembers), text: text, textStyle: style,
+                               requirement: .apple(role: role, policy: policy, text: text))
+        // `on`, as /v1/palette/dark reads it (an iOS designer's pass: chip text could not be tied
+        // to its chip here).
+        if let items = try cf.array("on", maxCount: PaletteRequest.maxOn) {
+            if role == .background {
+                throw Problem.contradictory(cf.field("on"), cf.field("role"), "\(cf.field("on").display) places a color on backgrounds; a color of \(cf.field("role").display) background cannot be placed on another")
+            }
+            var names: [String] = [], system = false
+            for (j, v) in items.enumerated() {
+                guard case .string(let s) = v, !s.isEmpty else {
+                    throw Problem.invalidField(cf.field("on").appending(index: j), "\(cf.field("on").appending(index: j).display) must be the name of a background color of the request, or \"system\"")
+                }
+                if s == "system" { system = true } else if !names.contains(s) { names.append(s) }
+            }
+            if names.isEmpty && !system {
+                throw Problem.invalidField(cf.field("on"), "\(cf.field("on").display) must name at least one background (or \"system\")")
+            }
+            color.on = names
+            color.onSystem = system
+        }
+        return color
     }
 
     static func audit(_ color: AuditColor, colors: [AuditColor], contexts: [AppleColorContext],
@@ -153,13 +187,13 @@ struct AuditEndpoint {
             if let system = resolved.systemColor { systemName = system.name }
             var customBackgrounds: [(name: String, color: DisplayColor)] = []
             if color.role != .background {
-                for other in colors where other.role == .background {
+                for other in colors where other.role == .background && (color.on?.contains(other.name) ?? true) {
                     customBackgrounds.append((other.name, try other.input.resolve(in: context).color.display))
                 }
             }
             let rows = ColorAudit.rows(of: resolved.display, named: color.name, role: color.role, requirement: req,
                                        customBackgrounds: customBackgrounds, systemSurfaces: systemSurfaces,
-                                       in: context, catalog: data.catalog)
+                                       onSystemBackgrounds: color.onSystem, in: context, catalog: data.catalog)
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
             let passes = rows.allSatisfy(\.passes)
             if color.role == .background, worst.foreground.hasPrefix("label ("),
