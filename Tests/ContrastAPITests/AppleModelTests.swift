@@ -314,6 +314,10 @@ struct AppleModelTests {
         #expect(both?["passes"] == false && context(both?["contexts"], "light")?["surfaces"]?.array?.count == 7)
         expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff"}, {"color": "#777", "on": ["nope"]}]}"##), 400, pointer: "/colors/1/on/0")
         expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/on")
+        // The palette's `on` with no background to name says how to make one.
+        let none = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "t", "color": "#777", "on": ["nope"]}]}"##)
+        expectProblem(none, 400, pointer: "/colors/0/on/0")
+        #expect(none.json["detail"]?.string?.hasSuffix("the palette has no background-role color; add one ({\"name\": 'nope', \"role\": \"background\", \"color\": …}) or place the color on \"system\"") == true, "\(none.text)")
     }
 
     /// A size in CSS px reaches APCA's lookup as those px in audits and palettes (it was shrunk to

@@ -213,6 +213,24 @@ struct ConfigurationTests {
         }
     }
 
+    /// An ops pass: a misspelt `CONTRAST_THREAD=4` was ignored without a word. The server logs
+    /// the variables that name no setting; Kubernetes service links are not among them, and a
+    /// service link in CONTRAST_PORT (a Service named `contrast`) says what it is.
+    @Test func unknownEnvironmentVariablesAreNamedButServiceLinksAreNot() throws {
+        let env = ["CONTRAST_THREAD": "4", "CONTRAST_THREADS": "2", "CONTRAST_CONFIG": "x", "HOME": "/root",
+                   "CONTRAST_SERVICE_SERVICE_HOST": "10.0.0.1", "CONTRAST_SERVICE_SERVICE_PORT": "8080",
+                   "CONTRAST_SERVICE_SERVICE_PORT_HTTP": "8080", "CONTRAST_SERVICE_PORT": "tcp://10.0.0.1:8080",
+                   "CONTRAST_SERVICE_PORT_8080_TCP": "tcp://10.0.0.1:8080", "CONTRAST_SERVICE_PORT_8080_TCP_ADDR": "10.0.0.1",
+                   "CONTRAST_LOGLEVEL": "debug"]
+        #expect(ServiceConfiguration.unknownEnvironmentVariables(env) == ["CONTRAST_LOGLEVEL", "CONTRAST_THREAD"])
+        do {
+            _ = try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_PORT": "tcp://10.0.0.1:8080"])
+            Issue.record("a service link was read as a port")
+        } catch {
+            #expect(error.key == "CONTRAST_PORT" && error.problem.contains("enableServiceLinks: false"), "\(error)")
+        }
+    }
+
     /// Values that pass their key's type check but could never work stop startup, naming the
     /// key (found by a hostile test: these started and served nothing, or exited 1 unnamed).
     @Test func unusableValuesStopStartupNamingTheKey() throws {

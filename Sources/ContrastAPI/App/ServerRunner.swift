@@ -53,6 +53,10 @@ public final class ServerRunner: Sendable {
         }
         log("info", "listening on \(configuration.server.isTLS ? "https" : "http")://\(configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host):\(server.port) (threads \(configuration.threads), public \(configuration.publicDirectory), auth \(!service.configuration.authTokens.isEmpty ? "on" : "off"))")
 
+        let unknown = ServiceConfiguration.unknownEnvironmentVariables(ProcessInfo.processInfo.environment)
+        if !unknown.isEmpty {
+            log("warn", "environment variables that name no setting, ignored: \(unknown.prefix(8).joined(separator: ", "))\(unknown.count > 8 ? ", …" : "") (docs/operations.md lists the CONTRAST_* settings)")
+        }
         if !configuration.hasPublicDirectory {
             log("warn", "no folder \(configuration.publicDirectory) here: the API runs, the web page is not served (set publicDirectory)")
         } else if access(configuration.publicDirectory, R_OK | X_OK) != 0 {

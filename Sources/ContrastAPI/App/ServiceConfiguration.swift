@@ -216,6 +216,21 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
     }
 
+    /// `CONTRAST_*` variables of `environment` that name no setting (a misspelt `CONTRAST_THREAD`
+    /// was ignored without a word: an ops pass), sorted; the server logs them at start. Not an
+    /// error, and Kubernetes service links (`CONTRAST_SERVICE_SERVICE_HOST`,
+    /// `…_PORT_8080_TCP_ADDR`, which a Service named `contrast-service` puts in every pod of its
+    /// namespace) are not listed.
+    public static func unknownEnvironmentVariables(_ environment: [String: String]) -> [String] {
+        let known = Set(keys.map(\.env) + ["CONTRAST_CONFIG", "CONTRAST_AUTH_TOKENS"])
+        return environment.keys.filter { name in
+            guard name.hasPrefix("CONTRAST_"), !known.contains(name) else { return false }
+            let serviceLink = name.hasSuffix("_SERVICE_HOST") || name.hasSuffix("_SERVICE_PORT") || name.contains("_SERVICE_PORT_")
+                || name.range(of: #"_PORT(_[0-9]+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?$"#, options: .regularExpression) != nil
+            return !serviceLink
+        }.sorted()
+    }
+
     /// Applies `CONTRAST_*` environment variables.
     public mutating func apply(environment: [String: String]) throws(ConfigurationError) {
         for key in Self.keys {
@@ -223,7 +238,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
             let value: JSON
             if case .number = key.get(self) {
                 guard let d = Double(raw.trimmingCharacters(in: .whitespaces)) else {
-                    throw ConfigurationError(key: key.env, problem: "must be a whole number, got \"\(raw)\"")
+                    // A Service named `contrast` puts CONTRAST_PORT=tcp://10.0.0.1:8080 in every pod
+                    // of its namespace (Kubernetes service links).
+                    let link = raw.hasPrefix("tcp://") || raw.hasPrefix("udp://")
+                        ? " (a Kubernetes service link of a Service named \"contrast\": set enableServiceLinks: false in the pod spec, or give \(key.env) in the container's env)" : ""
+                    throw ConfigurationError(key: key.env, problem: "must be a whole number, got \"\(raw)\"\(link)")
                 }
                 value = .number(d)
             } else {

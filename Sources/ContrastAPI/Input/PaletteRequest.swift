@@ -307,6 +307,11 @@ struct PaletteRequest {
             for (j, name) in c.on.enumerated() {
                 let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
                 guard let k = firstIndex[name] else {
+                    // Nothing to suggest from: say what would make it valid (an iOS designer's
+                    // pass got "unknown palette background 'nope'." and an empty list).
+                    if !colors.contains(where: { $0.role == .background }) {
+                        throw Problem.invalidField(path, "\(path.display): unknown palette background \(ClientText.quoted(name)): the palette has no background-role color; add one ({\"name\": \(ClientText.quoted(name)), \"role\": \"background\", \"color\": …}) or place the color on \"system\"")
+                    }
                     throw Problem.unknownName(path, what: "palette background", got: name,
                                               known: colors.filter { $0.role == .background }.map(\.name),
                                               suggestions: NameSuggestions.suggestions(for: name, among: colors.filter { $0.role == .background }.map(\.name)))
