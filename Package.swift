@@ -42,7 +42,8 @@ let package = Package(
         .target(
             name: "ContrastAPI",
             dependencies: ["ColorScience", "AppleDesign", "DesignTokens", "HTTPServer", "JSONValue", "ImageProcessing", "CZipShim"],
-            resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json")]
+            resources: [.copy("Resources/apple_system_colors.json"), .copy("Resources/apple_hig_supplement.json"), .copy("Resources/openapi.json"),
+                        .copy("Resources/problem_types.json")]
         ),
 
         // --- Executables (Sources/Executables) ---

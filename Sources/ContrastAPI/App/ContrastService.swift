@@ -95,6 +95,10 @@ public struct ContrastService: Sendable {
         r.setFallback { request in
             // Files of the page: GET and HEAD; other methods get 405 (OPTIONS 204) from StaticFiles.
             if let response = files.response(for: request) { return SecurityHeaders.pagePolicy(response) }
+            // What each problem `type` means (RFC 9457 §3.1.1), built on first use.
+            if request.method == "GET" || request.method == "HEAD", let page = ProblemTypes.response(for: request.path) {
+                return SecurityHeaders.pagePolicy(page)
+            }
             let hint = pageMissing && (request.path == "/" || request.path == "/index.html")
                 ? "; the web page is served from publicDirectory '\(publicDirectory)', which is not a folder here: start the server in the repository or set CONTRAST_PUBLIC_DIRECTORY" : ""
             return Problem(status: 404, kind: "not-found", title: "Not Found",
