@@ -314,6 +314,9 @@ struct AppleModelTests {
         #expect(both?["passes"] == false && context(both?["contexts"], "light")?["surfaces"]?.array?.count == 7)
         expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff"}, {"color": "#777", "on": ["nope"]}]}"##), 400, pointer: "/colors/1/on/0")
         expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "role": "background", "color": "#0b5cff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/on")
+        // "system" in `on` names the system backgrounds, so no background may be called so.
+        expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "system", "role": "background", "color": "#2563eb"}, {"name": "t", "color": "#fff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/name")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "system", "role": "background", "color": "#2563eb"}, {"name": "t", "color": "#fff", "on": ["system"]}]}"##), 400, pointer: "/colors/0/name")
         // The palette's `on` with no background to name says how to make one.
         let none = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "t", "color": "#777", "on": ["nope"]}]}"##)
         expectProblem(none, 400, pointer: "/colors/0/on/0")

@@ -96,6 +96,13 @@ struct CSSColorInputTests {
         #expect(query.json["ratio"] == clipped.json["ratio"], "\(query.text)")
         let layered = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "layers": ["oklch(0.6 0.3 140)"], "gamutMethod": "clip"}"##)
         #expect(layered.json["effectiveBackground"]?["hex"] == "#00a400", "\(layered.text)")
+        // A layer outside sRGB is noted too, and a translucent pair gets the other method's pair
+        // (a hostile pass found both silent); null is absent, as for every member.
+        let layerNotes = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "layers": ["oklch(0.7 0.35 140 / 0.5)"]}"##).json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(layerNotes.first?.hasPrefix("colors outside sRGB were gamut-mapped") == true, "\(layerNotes)")
+        let translucent = try post(live, "/v1/contrast", ##"{"foreground": "oklch(0.9 0.4 30 / 0.5)", "background": "oklch(0.5 0.3 260)", "gamutMethod": "clip"}"##)
+        #expect(translucent.json["notes"]?.array?.contains { $0.string?.hasPrefix("CSS Color 4 gamut mapping (gamutMethod css4, the default) shows") == true } == true, "\(translucent.text)")
+        #expect(try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "gamutMethod": null}"##).status == 200)
         let bogus = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "gamutMethod": "nearest"}"##)
         #expect(bogus.status == 400 && bogus.json["pointer"] == "/gamutMethod", "\(bogus.text)")
         // In sRGB: no such note.

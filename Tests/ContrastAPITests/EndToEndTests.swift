@@ -229,6 +229,15 @@ struct ConfigurationTests {
         } catch {
             #expect(error.key == "CONTRAST_PORT" && error.problem.contains("enableServiceLinks: false"), "\(error)")
         }
+        // A hostile pass: --port wins, so a bad CONTRAST_PORT beside it is not read; a misspelt
+        // token variable would have started the service open, so it is refused.
+        #expect(try ServiceConfiguration.load(arguments: ["--port", "9100"], environment: ["CONTRAST_PORT": "tcp://10.0.0.1:8080"]).port == 9100)
+        do {
+            _ = try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKEN": "abcdefghijklmnopqrstu"])
+            Issue.record("CONTRAST_AUTH_TOKEN was ignored")
+        } catch {
+            #expect(error.key == "CONTRAST_AUTH_TOKEN" && error.problem.contains("did you mean CONTRAST_AUTH_TOKENS?"), "\(error)")
+        }
     }
 
     /// Values that pass their key's type check but could never work stop startup, naming the

@@ -1,4 +1,4 @@
-import ContrastAPI
+@testable import ContrastAPI
 import Foundation
 import ImageProcessing
 import JSONValue
@@ -61,6 +61,18 @@ import Glibc
         #expect(log.contains("resource bundle ContrastService_ContrastAPI.resources not found beside the executable")
                 && log.contains("the Apple reference data cannot be loaded") && log.contains("/openapi.json answers 500")
                 && !log.contains("listening on"), "\(log)")
+        // An empty bundle folder (or one lacking a file) stops it too, naming the file (a hostile
+        // pass: an empty folder had started and answered 500).
+        let bundle = dir.appendingPathComponent("ContrastService_ContrastAPI.resources")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let empty = try ServerProcess(executable: alone, directory: dir)
+        let emptyLog = empty.finalLog()
+        #expect(empty.terminationStatus == 2 && emptyLog.contains("lacks apple_system_colors.json or it is empty"), "\(emptyLog)")
+        try FileManager.default.removeItem(at: bundle)
+        // The files checked are the ones Package.swift bundles.
+        let package = try String(contentsOf: repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let copied = package.components(separatedBy: ".copy(\"Resources/").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        #expect(Set(copied) == Set(AppleData.bundleFiles), "\(copied)")
         // With the bundle beside it, the same copy starts.
         try FileManager.default.copyItem(at: built.deletingLastPathComponent().appendingPathComponent("ContrastService_ContrastAPI.resources"),
                                          to: dir.appendingPathComponent("ContrastService_ContrastAPI.resources"))

@@ -55,6 +55,7 @@ struct SwiftExportTests {
         #expect(r.headers["content-disposition"] == "inline; filename=\"Brand colors.swift\"")
         let source = r.text
         #expect(source.contains("enum BrandColors {"))
+        #expect(source.contains("// Failing their targets: "), "\(source.prefix(600))")
         // System color names stay system colors; a name that is a keyword is backquoted; a color
         // named as the helper gets another name.
         #expect(source.contains("    static let sheet = UIColor.secondarySystemBackground\n"), "\(source)")
@@ -81,6 +82,17 @@ struct SwiftExportTests {
         let p3 = try export(live, #", "colorSpace": "display-p3""#)
         #expect(p3.status == 200 && p3.text.contains("UIColor(displayP3Red: red, green: green, blue: blue, alpha: alpha)"), "\(p3.text)")
         try Self.typeCheck(p3.text)
+        // A hostile pass: the palette name became the enum's (`enum Self` does not parse, `enum
+        // CGFloat` hid the helper's type, `enum String` every String of the app); names with bidi
+        // overrides or zero-width spaces reached the comments.
+        for (name, type) in [("Self", "SelfColors"), ("CGFloat", "CGFloatColors"), ("String", "StringColors"), ("Any", "AnyColors"), ("Palette", "Palette")] {
+            let r = try live.request("POST", "/v1/palette/export?format=swift", body: ##"{"name": "\##(name)", "colors": [{"name": "ink\u202eevil\u200b", "color": "#123456"}]}"##)
+            #expect(r.status == 200 && r.text.contains("enum \(type) {"), "\(name): \(r.text.prefix(400))")
+            #expect(!r.text.unicodeScalars.contains { $0.properties.generalCategory == .format }, "\(name): a format character in \(r.text)")
+            try Self.typeCheck(r.text)
+        }
+        let css = try live.request("POST", "/v1/palette/export?format=css", body: ##"{"colors": [{"name": "</style><script>\u202e", "color": "#777777"}]}"##)
+        #expect(css.status == 200 && !css.text.contains("</style>") && !css.text.unicodeScalars.contains { $0.properties.generalCategory == .format }, "\(css.text.prefix(600))")
     }
 
     /// `swiftc -typecheck -swift-version 6` of `source` with the stand-ins, its UIKit import read

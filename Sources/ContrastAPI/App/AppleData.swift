@@ -62,9 +62,20 @@ struct AppleData: Sendable {
         guard access(beside, F_OK) == 0 else {
             return "resource bundle \(bundleName) not found beside the executable (\(beside)); install it next to contrast-server"
         }
+        // Each file present and not empty (a hostile pass: an empty bundle folder started and
+        // answered 500); their contents are read on first use, as before.
+        for file in bundleFiles {
+            var info = stat()
+            guard stat(beside + "/" + file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
+                return "resource bundle \(bundleName) beside the executable lacks \(file) or it is empty (\(beside)); install the whole bundle of this build next to contrast-server"
+            }
+        }
         #endif
         return nil
     }
+
+    /// The files of the resource bundle (Package.swift's `resources`).
+    static let bundleFiles = ["apple_system_colors.json", "apple_hig_supplement.json", "openapi.json", "problem_types.json"]
 
     static func resource(_ name: String) throws(AppleDataError) -> JSONObject {
         if let reason = bundleProblem() { throw AppleDataError(reason: reason) }

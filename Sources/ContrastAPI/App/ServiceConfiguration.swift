@@ -1,4 +1,5 @@
 import Foundation
+import ColorScience
 import HTTPServer
 import JSONValue
 
@@ -340,6 +341,17 @@ public struct ServiceConfiguration: Sendable, Equatable {
                 try config.apply(fileContents: Array(data), baseDirectory: dir.isEmpty ? nil : dir)
             } catch {
                 throw ConfigurationError(key: error.key, problem: "\(path): \(error.problem)")
+            }
+        }
+        // A flag wins over its variable, so the variable is not read at all (a hostile pass: a
+        // bad CONTRAST_PORT stopped the server though --port was given).
+        var environment = environment
+        if host != nil { environment["CONTRAST_HOST"] = nil }
+        if port != nil { environment["CONTRAST_PORT"] = nil }
+        // A misspelt token variable would start the service open to all: refused, not ignored.
+        for name in unknownEnvironmentVariables(environment) {
+            for auth in ["CONTRAST_AUTH_TOKENS", "CONTRAST_AUTH_TOKENS_FILE"] where environment[auth] == nil && NameSuggestions.distance(Array(name.unicodeScalars), Array(auth.unicodeScalars)) <= 2 {
+                throw ConfigurationError(key: name, problem: "is no setting; did you mean \(auth)? (bearer tokens would be off)")
             }
         }
         try config.apply(environment: environment)

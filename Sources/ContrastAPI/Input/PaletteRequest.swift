@@ -297,6 +297,12 @@ struct PaletteRequest {
             colors.append(c)
         }
         // `on` must name background-role colors of this palette.
+        // "system" in `on` names the system backgrounds: no background may be called so (it could
+        // never be chosen; a hostile pass on /v1/audit's `on`, which reads `on` as this does).
+        if colors.contains(where: { !$0.on.isEmpty || $0.onSystem != nil }), let i = colors.firstIndex(where: { $0.role == .background && $0.name == "system" }) {
+            let path = f.field("colors").appending(index: i).appending("name")
+            throw Problem.invalidField(path, "\(path.display): \"system\" names the system backgrounds in \"on\"; give this background another name")
+        }
         var placements = 0
         for (i, c) in colors.enumerated() {
             placements += c.on.count

@@ -71,8 +71,14 @@ struct AuditEndpoint {
             colors.append(try parseColor(item, at: f.field("colors").appending(index: i), index: i,
                                          fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy, data: data))
         }
-        // `on` names background-role colors of the request.
+        // `on` names background-role colors of the request; "system" names the system backgrounds,
+        // so a background may not be called so where `on` is used (a hostile pass: `on: ["system"]`
+        // silently took the system backgrounds over a custom one of that name).
         let backgroundNames = colors.filter { $0.role == .background }.map(\.name)
+        if colors.contains(where: { $0.on != nil }), let i = colors.firstIndex(where: { $0.role == .background && $0.name == "system" }) {
+            let path = f.field("colors").appending(index: i).appending("name")
+            throw Problem.invalidField(path, "\(path.display): \"system\" names the system backgrounds in \"on\"; give this background another name")
+        }
         for (i, color) in colors.enumerated() {
             for (j, name) in (color.on ?? []).enumerated() where !backgroundNames.contains(name) {
                 let path = f.field("colors").appending(index: i).appending("on").appending(index: j)

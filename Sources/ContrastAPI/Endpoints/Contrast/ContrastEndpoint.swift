@@ -27,7 +27,8 @@ struct ContrastEndpoint {
         do throws(Problem) { try f.rejectUnknown(fields) } catch {
             if hasGradient(f) {
                 try f.rejectUnknown(fieldsWithGradient)
-            } else if f.has("gamutMethod"), (try? f.rejectUnknown(fieldsWithGamutMethod)) != nil {
+            } else if f.object["gamutMethod"] != nil, (try? f.rejectUnknown(fieldsWithGamutMethod)) != nil {
+                // Present, `null` (absent, as for every member) included (a hostile pass).
                 readsGamutMethod = true
             } else if f.has("target") {
                 throw Problem.invalidField(f.field("target"), "\(f.field("target").display) sets what a gradient background's fixes aim for, and \(f.field("background").display) is one color: the answer's wcag gives every WCAG verdict, and /v1/suggest finds the nearest color that meets a target")
@@ -69,18 +70,23 @@ struct ContrastEndpoint {
     /// shows: Chromium 156 clips solid colors (`oklch(0.6 0.3 140)` paints `#00a400`, measured in
     /// headless Chromium; CSS Color 4 §13.2 maps it to `#039d00`), as it clips gradients (a new
     /// user's pass found the two disagree unexplained: 3.62:1 alone, 3.35:1 in a gradient).
-    /// Measured with `clip`: what CSS Color 4's gamut mapping gives. nil for a translucent pair.
-    static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ gamut: GamutMapping.Method) -> String? {
-        guard fg.display.alpha >= 1, bg.display.alpha >= 1 else { return nil }
+    /// Measured with `clip`: what CSS Color 4's gamut mapping gives. Translucent colors are
+    /// composited as the answer composites them (a hostile pass found the note missing there);
+    /// nil when the other method shows the same 8-bit colors.
+    static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ backdrop: ResolvedColor?, _ gamut: GamutMapping.Method) -> String? {
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
-        func other(_ c: ResolvedColor) -> SIMD3<Double> {
-            gamut == .clip ? DisplayColor(c.color).srgb : GradientContrast.displayed(c.color.converted(to: .srgb)).rgb
+        func other(_ c: ResolvedColor) -> DisplayColor {
+            if gamut == .clip { return DisplayColor(c.color) }
+            let (rgb, alpha) = GradientContrast.displayed(c.color.converted(to: .srgb))
+            return DisplayColor(srgb: rgb, alpha: alpha)
         }
-        let (f, b) = (other(fg), other(bg))
+        let m = ContrastMeasurement(foreground: other(fg), background: other(bg), backdrop: backdrop.map { other($0).srgb })
+        let (f, b) = (m.effectiveForeground, m.effectiveBackground)
         // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
         // pass: Tailwind's blue-500 was "#2b7fff on #ffffff: 3.76:1" beside that very answer).
-        if ColorJSON.hex(f) == ColorJSON.hex(fg.display.srgb), ColorJSON.hex(b) == ColorJSON.hex(bg.display.srgb) { return nil }
-        let ratio = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(b))
+        let shown = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: backdrop?.display.srgb)
+        if ColorJSON.hex(f) == ColorJSON.hex(shown.effectiveForeground), ColorJSON.hex(b) == ColorJSON.hex(shown.effectiveBackground) { return nil }
+        let ratio = m.ratio
         if gamut == .clip {
             return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
         }
@@ -118,7 +124,8 @@ struct ContrastEndpoint {
             (pair, gamut) = (try f.colorPair(), .css4)
         }
         let (hexOrder, fg, bg, backdrop) = (pair.hexOrder, pair.foreground, pair.background, pair.backdrop)
-        let layers = try parseLayers(f, hexOrder: hexOrder, gamut: gamut)
+        var layerMapped = false
+        let layers = try parseLayers(f, hexOrder: hexOrder, gamut: gamut, mapped: &layerMapped)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
         let text = try apple.textSpec(orFrom: f)
         let shadowNote = try textShadowNote(f, hexOrder: hexOrder)
@@ -181,11 +188,11 @@ struct ContrastEndpoint {
             out.member("value", algorithm.value(of: m))
         }
         var notes: [String] = []
-        if fg.display.wasGamutMapped || bg.display.wasGamutMapped {
+        if fg.display.wasGamutMapped || bg.display.wasGamutMapped || backdrop?.display.wasGamutMapped == true || layerMapped {
             notes.append(gamut == .clip
                 ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
                 : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
-            if layers == nil, let note = otherGamutMethodNote(fg, bg, gamut) { notes.append(note) }
+            if layers == nil, let note = otherGamutMethodNote(fg, bg, backdrop, gamut) { notes.append(note) }
         }
         if let shadowNote { notes.append(shadowNote) }
         if let layers {
@@ -280,8 +287,14 @@ struct ContrastEndpoint {
         return "the layers nest and the text sits in the top one, so the \(named) to the text too: the text is seen at \(seen) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(first))\") and leave its opacity 1"
     }
 
-    /// The `layers` of `f`, each color's display clipped into sRGB when `gamut` is `.clip`.
+    /// The `layers` of `f`, each color's display clipped into sRGB when `gamut` is `.clip`;
+    /// `mapped` is set when a layer's color lay outside sRGB.
     static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method = .css4) throws(Problem) -> [Compositing.Layer]? {
+        var mapped = false
+        return try parseLayers(f, hexOrder: hexOrder, gamut: gamut, mapped: &mapped)
+    }
+
+    static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method = .css4, mapped: inout Bool) throws(Problem) -> [Compositing.Layer]? {
         guard let items = try f.array("layers", maxCount: maxLayers) else { return nil }
         var layers: [Compositing.Layer] = []
         for (i, item) in items.enumerated() {
@@ -289,12 +302,14 @@ struct ContrastEndpoint {
             switch item {
             case .string(let s):
                 var c = try resolveColor(s, at: path, hexOrder: hexOrder)
+                if c.display.wasGamutMapped { mapped = true }
                 if gamut == .clip { c = c.clippedIntoSRGB() }
                 layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha))
             case .object(let o):
                 let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                 try lf.rejectUnknown(["color", "opacity"])
                 var c = try lf.color("color", required: true, hexOrder: hexOrder)!
+                if c.display.wasGamutMapped { mapped = true }
                 if gamut == .clip { c = c.clippedIntoSRGB() }
                 let opacity = try lf.number("opacity", in: 0...1) ?? 1
                 layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity))

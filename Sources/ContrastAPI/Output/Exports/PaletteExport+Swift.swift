@@ -5,10 +5,10 @@ import Foundation
 // MARK: Swift (UIKit and SwiftUI)
 
 extension PaletteExport {
-    /// A Swift source file: one caseless `enum` named after the palette holding, per color, a
-    /// dynamic `UIColor` (`UIColor(dynamicProvider:)`, iOS 13+) that picks the variant from the
+    /// A Swift source file for iOS 15+: one caseless `enum` named after the palette holding, per
+    /// color, a dynamic `UIColor` (`UIColor(dynamicProvider:)`) that picks the variant from the
     /// trait collection (`userInterfaceStyle`, `accessibilityContrast`), and a SwiftUI `Color`
-    /// of it (`Color(uiColor:)`, iOS 15+), named `<color>Color`.
+    /// of it (`Color(uiColor:)`, iOS 15), named `<color>Color`.
     ///
     /// What an asset catalog cannot say, code can (an iOS designer's pass): a color given as an
     /// Apple system color name, with no variant of its own, is the system color
@@ -29,7 +29,12 @@ extension PaletteExport {
         var out = "// \(Self.swiftComment(generatorLine))\n"
         out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
         out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"
-        if !failing.isEmpty { out += "// Failing their targets: \(Self.swiftComment(failing.joined(separator: "; "))).\n" }
+        if !failing.isEmpty {
+            let names = results.filter { !$0.passes }.map { r in
+                "\(r.entry.name) (\(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", ")))"
+            }
+            out += "// Failing their targets: \(Self.swiftComment(names.joined(separator: "; "))).\n"
+        }
         out += "import SwiftUI\nimport UIKit\n\n"
         out += "enum \(typeName) {\n"
         for (i, (r, id)) in zip(results, names).enumerated() {
@@ -126,16 +131,22 @@ extension PaletteExport {
         return out
     }
 
-    /// The enum's name: the palette name in upper camel case (`Palette` by default).
+    /// The enum's name: the palette name in upper camel case, ending in `Colors` or `Palette`
+    /// (`Palette` by default, `BrandColors` for "Brand colors", `SelfColors` for "Self"): a name of
+    /// its own can be no keyword (`Self`, `Any`) and shadow no type of the file or of the app's
+    /// module (`CGFloat`, `UInt8`, `String`: a hostile pass compiled `enum String`, which broke
+    /// every `String` of the app).
     static func swiftTypeName(_ s: String) -> String {
         let id = swiftIdentifier(s)
         let typeName = id.prefix(1).uppercased() + id.dropFirst()
-        // A name that is a type the file uses would shadow it.
-        return ["Color", "UIColor", "SwiftUI", "UIKit"].contains(typeName) ? typeName + "Palette" : typeName
+        return typeName.hasSuffix("Colors") || typeName.hasSuffix("Palette") ? typeName : typeName + "Colors"
     }
 
-    /// Text safe in a `//` comment: one line, no control characters.
+    /// Text safe in a `//` comment: one line, no control characters, and no format characters
+    /// (bidi overrides and isolates, zero-width spaces: a hostile pass put U+202E in a doc
+    /// comment, the "Trojan Source" reordering of what a reviewer sees).
     static func swiftComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
+        String(s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+            || $0.properties.generalCategory == .format ? " " : Character($0) })
     }
 }

@@ -247,9 +247,12 @@ struct PaletteExport {
         return (units < 0 ? "-" : "") + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
 
-    /// Text safe inside a CSS comment (no `*/`, no control characters).
+    /// Text safe inside a CSS comment: no `*/`, no control or format characters (bidi overrides,
+    /// zero-width spaces), and no `</` (a file pasted into an HTML `<style>` element ends at
+    /// `</style>`: a hostile pass named a color so).
     static func cssComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).replacingOccurrences(of: "*/", with: "* /")
+        String(s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.properties.generalCategory == .format ? " " : Character($0) })
+            .replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "</", with: "< /")
     }
 
     // MARK: Design tokens
