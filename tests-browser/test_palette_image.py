@@ -93,7 +93,8 @@ def test_palette_variants_and_exports(page, server):
     page.screenshot("06b-palette-variants-light")
     for fmt, pattern, check in (("css", "*.css", lambda b: b"prefers-color-scheme" in b),
                                 ("tokens", "*.json", lambda b: b"$value" in b),
-                                ("xcassets", "*.zip", lambda b: b[:2] == b"PK")):
+                                ("xcassets", "*.zip", lambda b: b[:2] == b"PK"),
+                                ("swift", "*.swift", lambda b: b"UIColor { traits in" in b and b"import SwiftUI" in b)):
         clear_downloads()
         page.el(f'[data-export-format="{fmt}"]').click()
         page.wait(lambda: "Downloaded" in page.text("#export-status"), message=f"the {fmt} export")

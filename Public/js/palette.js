@@ -200,6 +200,7 @@ function variantCell(v, key) {
 
 const EXPORTS = [
   { format: 'xcassets', label: 'Xcode asset catalog (.zip)', file: 'Colors.xcassets.zip' },
+  { format: 'swift', label: 'Swift: UIKit and SwiftUI', file: 'Palette.swift' },
   { format: 'css', label: 'CSS custom properties', file: 'palette.css' },
   { format: 'tokens', label: 'Design tokens (JSON)', file: 'palette.tokens.json' },
   { format: 'android', label: 'Android colors.xml (.zip)', file: 'android-colors.zip' },
