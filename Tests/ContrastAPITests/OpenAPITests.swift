@@ -107,6 +107,17 @@ struct OpenAPITests {
         #expect(routed.subtracting(documented).isEmpty, "routed but not documented: \(routed.subtracting(documented).sorted())")
     }
 
+    /// A query parameter with a `default` is sent by generated clients on every call (fresh-clone
+    /// CI: openapi-python-client sent `?gamutMethod=css4` beside the token audit's JSON body,
+    /// which refuses query parameters): defaults are said in descriptions, not as `default`.
+    @Test func queryParametersHaveNoDefault() {
+        for (key, op) in operations {
+            for p in op["parameters"]?.array ?? [] where p["in"] == "query" {
+                #expect(p["schema"]?["default"] == nil, "\(key): query parameter \(p["name"]?.string ?? "?") has a default")
+            }
+        }
+    }
+
     @Test func requestExamplesAreValidAndAnswered200() throws {
         let validator = SchemaValidator(document: doc)
         guard case .object(let schemas)? = doc["components"]?["schemas"] else {
