@@ -47,8 +47,18 @@ def test_tiles_show_light_dark_base_and_elevated(page, server):
 
 def test_color_vision_simulation(page, server):
     page.open(fragment="fg=%23d62728&bg=%232ca02c")
+    # The cards are drawn one by one as the answers come: wait for all four (a fresh-clone CI
+    # run read three, the last still being drawn).
+    kinds = ["protanopia", "deuteranopia", "tritanopia", "achromatopsia"]
+
+    def drawn():
+        try:
+            return [c.get_attribute("data-type") for c in page.els(".cvd-card")]
+        except StaleElementReferenceException:  # redrawn while read
+            return None
+    page.wait(lambda: drawn() == kinds, message="the four simulation cards")
     cards = page.els(".cvd-card")
-    assert [c.get_attribute("data-type") for c in cards] == ["protanopia", "deuteranopia", "tritanopia", "achromatopsia"]
+    assert [c.get_attribute("data-type") for c in cards] == kinds
     status, sim = server.api("/v1/simulate", body={
         "colors": [{"name": "foreground", "color": "#d62728"}, {"name": "background", "color": "#2ca02c"}],
         "type": "deuteranopia", "severity": 1, "pairs": [{"foreground": "foreground", "background": "background"}]})
