@@ -27,6 +27,16 @@ public struct DisplayColor: Sendable, Equatable {
         self.init(srgb: c, alpha: min(max(color.alpha, 0), 1), wasGamutMapped: mapped)
     }
 
+    /// Brings any color into displayable sRGB by clipping each channel to `0...1` (CSS Color 4
+    /// §13.1), as Chromium 156 paints solid colors and gradients (`GradientContrast.displayed`:
+    /// a channel that is not finite is 0, alpha kept in `0...1`); `wasGamutMapped` when the
+    /// color lay outside sRGB, as `init(_:)` tests it.
+    public init(clipping color: Color) {
+        let srgb = color.space == .srgb ? color : color.converted(to: .srgb)
+        let (rgb, alpha) = GradientContrast.displayed(srgb)
+        self.init(srgb: rgb, alpha: alpha, wasGamutMapped: !srgb.isInGamut(.srgb, epsilon: 1e-6))
+    }
+
     /// WCAG 2.x relative luminance `0...1` of the color ignoring alpha.
     public var relativeLuminance: Double { WCAG.relativeLuminance(srgb) }
 }

@@ -35,8 +35,7 @@ struct ResolvedColor: Sendable {
     func clippedIntoSRGB() -> ResolvedColor {
         guard display.wasGamutMapped else { return self }
         var c = self
-        let (rgb, alpha) = GradientContrast.displayed(color.converted(to: .srgb))
-        c.display = DisplayColor(srgb: rgb, alpha: alpha, wasGamutMapped: true)
+        c.display = DisplayColor(clipping: color)
         return c
     }
 

@@ -297,12 +297,8 @@ struct PaletteRequest {
             colors.append(c)
         }
         // `on` must name background-role colors of this palette.
-        // "system" in `on` names the system backgrounds: no background may be called so (it could
-        // never be chosen; a hostile pass on /v1/audit's `on`, which reads `on` as this does).
-        if colors.contains(where: { !$0.on.isEmpty || $0.onSystem != nil }), let i = colors.firstIndex(where: { $0.role == .background && $0.name == "system" }) {
-            let path = f.field("colors").appending(index: i).appending("name")
-            throw Problem.invalidField(path, "\(path.display): \"system\" names the system backgrounds in \"on\"; give this background another name")
-        }
+        try OnBackgrounds.rejectBackgroundNamedSystem(colors.map { ($0.role, $0.name) }, used: colors.contains { !$0.on.isEmpty || $0.onSystem != nil },
+                                                      colors: f.field("colors"))
         var placements = 0
         for (i, c) in colors.enumerated() {
             placements += c.on.count
@@ -409,21 +405,9 @@ struct PaletteRequest {
             ? try systemVariants(of: color, at: cf.field("color"), into: &given, elevated: &elevated, generation: generation) : []
         var on: [String] = []
         var onSystem: Bool?
-        if let items = try cf.array("on", maxCount: maxOn) {
-            if role == .background {
-                throw Problem.contradictory(cf.field("on"), cf.field("role"), "\(cf.field("on").display) places a color on backgrounds; a color of \(cf.field("role").display) background cannot be placed on another")
-            }
-            onSystem = false
-            for (j, v) in items.enumerated() {
-                guard case .string(let s) = v, !s.isEmpty else {
-                    throw Problem.invalidField(cf.field("on").appending(index: j), "\(cf.field("on").appending(index: j).display) must be the name of a background color of the palette, or \"system\"")
-                }
-                if s == "system" { onSystem = true } else if !on.contains(s) { on.append(s) }
-            }
-            if on.isEmpty && onSystem == false {
-                throw Problem.invalidField(cf.field("on"), "\(cf.field("on").display) must name at least one background (or \"system\")")
-            }
-            if on.isEmpty { onSystem = nil }
+        if let placement = try OnBackgrounds.parse(cf, role: role, of: "palette") {
+            // Only "system" is the default placement.
+            (on, onSystem) = (placement.names, placement.names.isEmpty ? nil : placement.system)
         }
         var text: AppleTextRequirement?
         if let spec = try TextSpec.from(cf) {
@@ -472,5 +456,46 @@ struct PaletteRequest {
     /// Generates every variant (deterministic).
     func generate() throws(Problem) -> [PaletteEntryResult] {
         DarkVariants.generate(colors.map(\.entry), in: try PaletteRequest.environment(generation), adjustLight: adjustLight)
+    }
+}
+
+/// A color's `on`, as `/v1/palette/dark` and `/v1/audit` read it: up to `PaletteRequest.maxOn`
+/// names of background-role colors of the request, and `"system"` for the system backgrounds.
+struct OnBackgrounds {
+    /// The background colors named (each once, in order).
+    var names: [String]
+    /// Whether `"system"` was named.
+    var system: Bool
+
+    /// `on` of the color object `cf` of `role`; nil when absent. `of` names the request's
+    /// colors in messages ("palette", "request").
+    /// - Throws: 400 for `on` on a background (contradictory fields), an entry that is not a
+    ///   non-empty string, or a list naming nothing; 413 past `PaletteRequest.maxOn` entries.
+    static func parse(_ cf: Fields, role: AppleColorRole, of owner: String) throws(Problem) -> OnBackgrounds? {
+        guard let items = try cf.array("on", maxCount: PaletteRequest.maxOn) else { return nil }
+        if role == .background {
+            throw Problem.contradictory(cf.field("on"), cf.field("role"), "\(cf.field("on").display) places a color on backgrounds; a color of \(cf.field("role").display) background cannot be placed on another")
+        }
+        var placement = OnBackgrounds(names: [], system: false)
+        for (j, v) in items.enumerated() {
+            guard case .string(let s) = v, !s.isEmpty else {
+                throw Problem.invalidField(cf.field("on").appending(index: j), "\(cf.field("on").appending(index: j).display) must be the name of a background color of the \(owner), or \"system\"")
+            }
+            if s == "system" { placement.system = true } else if !placement.names.contains(s) { placement.names.append(s) }
+        }
+        if placement.names.isEmpty && !placement.system {
+            throw Problem.invalidField(cf.field("on"), "\(cf.field("on").display) must name at least one background (or \"system\")")
+        }
+        return placement
+    }
+
+    /// "system" in `on` names the system backgrounds, so where any color uses `on` no background
+    /// may be called so (it could never be chosen: a hostile pass). `colors` (role, name) in
+    /// request order, at `field`.
+    /// - Throws: 400 naming `<field>/<i>/name`.
+    static func rejectBackgroundNamedSystem(_ colors: [(role: AppleColorRole, name: String)], used: Bool, colors field: FieldPath) throws(Problem) {
+        guard used, let i = colors.firstIndex(where: { $0.role == .background && $0.name == "system" }) else { return }
+        let path = field.appending(index: i).appending("name")
+        throw Problem.invalidField(path, "\(path.display): \"system\" names the system backgrounds in \"on\"; give this background another name")
     }
 }

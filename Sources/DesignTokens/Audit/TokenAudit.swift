@@ -201,11 +201,11 @@ public struct TokenAuditReport: Sendable {
 /// Runs audits.
 public enum TokenAudit {
     /// `color` with each sRGB channel clipped to `0...1` and alpha to `0...1` (CSS Color 4
-    /// §13.1), when CSS Color 4 gamut mapping would change it (it lies outside sRGB); else nil.
+    /// §13.1, `DisplayColor(clipping:)`), when it lies outside sRGB; else nil.
     static func clippedIntoSRGB(_ color: Color) -> Color? {
-        guard DisplayColor(color).wasGamutMapped else { return nil }
-        let (rgb, alpha) = GradientContrast.displayed(color.converted(to: .srgb))
-        return .srgb(rgb.x, rgb.y, rgb.z, alpha: alpha)
+        let clipped = DisplayColor(clipping: color)
+        guard clipped.wasGamutMapped else { return nil }
+        return .srgb(clipped.srgb.x, clipped.srgb.y, clipped.srgb.z, alpha: clipped.alpha)
     }
 
     /// Most alias pairs a report lists (`TokenAuditReport.aliasPairs`; all are counted).
@@ -652,7 +652,7 @@ public enum TokenAudit {
             guard (r >= minimum) != passes else { return nil }
             return ("\(WCAG.ratioText(r)):1 \(how) (\(Color.srgb(x.x, x.y, x.z).hex) on \(Color.srgb(y.x, y.y, y.z).hex))", r)
         }
-        let c = changed(GradientContrast.displayed(fg.converted(to: .srgb)).rgb, GradientContrast.displayed(bg.converted(to: .srgb)).rgb, "clipped")
+        let c = changed(DisplayColor(clipping: fg).srgb, DisplayColor(clipping: bg).srgb, "clipped")
         let (hf, hb) = (EightBit.quantize(f.srgb), EightBit.quantize(b.srgb))
         let h = hf != f.srgb || hb != b.srgb ? changed(hf, hb, "in 8-bit hex") : nil
         return c == nil && h == nil ? nil : (c?.text, h?.text, h.map { (hf, hb, $0.ratio) })
@@ -935,7 +935,7 @@ public enum TokenAudit {
         // beside the local pair, 18 rows always unresolved in Primer's file).
         var libraryCopiesLeft = Set<String>()
         func presetSkips(_ rule: PairRule, _ path: String) -> Bool {
-            guard !set.libraryCopies.isEmpty, rule.source.hasPrefix("preset "), set.libraryCopies.contains(path) else { return false }
+            guard !set.libraryCopies.isEmpty, rule.preset != nil, set.libraryCopies.contains(path) else { return false }
             libraryCopiesLeft.insert(path)
             return true
         }

@@ -71,14 +71,10 @@ struct AuditEndpoint {
             colors.append(try parseColor(item, at: f.field("colors").appending(index: i), index: i,
                                          fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy, data: data))
         }
-        // `on` names background-role colors of the request; "system" names the system backgrounds,
-        // so a background may not be called so where `on` is used (a hostile pass: `on: ["system"]`
-        // silently took the system backgrounds over a custom one of that name).
+        // `on` names background-role colors of the request.
+        try OnBackgrounds.rejectBackgroundNamedSystem(colors.map { ($0.role, $0.name) }, used: colors.contains { $0.on != nil },
+                                                      colors: f.field("colors"))
         let backgroundNames = colors.filter { $0.role == .background }.map(\.name)
-        if colors.contains(where: { $0.on != nil }), let i = colors.firstIndex(where: { $0.role == .background && $0.name == "system" }) {
-            let path = f.field("colors").appending(index: i).appending("name")
-            throw Problem.invalidField(path, "\(path.display): \"system\" names the system backgrounds in \"on\"; give this background another name")
-        }
         for (i, color) in colors.enumerated() {
             for (j, name) in (color.on ?? []).enumerated() where !backgroundNames.contains(name) {
                 let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
@@ -155,22 +151,8 @@ struct AuditEndpoint {
                                requirement: .apple(role: role, policy: policy, text: text))
         // `on`, as /v1/palette/dark reads it (an iOS designer's pass: chip text could not be tied
         // to its chip here).
-        if let items = try cf.array("on", maxCount: PaletteRequest.maxOn) {
-            if role == .background {
-                throw Problem.contradictory(cf.field("on"), cf.field("role"), "\(cf.field("on").display) places a color on backgrounds; a color of \(cf.field("role").display) background cannot be placed on another")
-            }
-            var names: [String] = [], system = false
-            for (j, v) in items.enumerated() {
-                guard case .string(let s) = v, !s.isEmpty else {
-                    throw Problem.invalidField(cf.field("on").appending(index: j), "\(cf.field("on").appending(index: j).display) must be the name of a background color of the request, or \"system\"")
-                }
-                if s == "system" { system = true } else if !names.contains(s) { names.append(s) }
-            }
-            if names.isEmpty && !system {
-                throw Problem.invalidField(cf.field("on"), "\(cf.field("on").display) must name at least one background (or \"system\")")
-            }
-            color.on = names
-            color.onSystem = system
+        if let placement = try OnBackgrounds.parse(cf, role: role, of: "request") {
+            (color.on, color.onSystem) = (placement.names, placement.system)
         }
         return color
     }

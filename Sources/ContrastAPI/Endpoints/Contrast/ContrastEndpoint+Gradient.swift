@@ -288,9 +288,7 @@ extension ContrastEndpoint {
         }
         var notes: [String] = gradient.notes
         if fg.display.wasGamutMapped {
-            notes.append(gamut == .clip
-                ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
-                : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            notes.append(gamutNote(gamut))
         }
         if gradient.gradient.stops.contains(where: { s in
             let c = s.color.converted(to: .srgb).coordinates

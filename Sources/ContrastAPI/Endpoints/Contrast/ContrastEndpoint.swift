@@ -75,11 +75,7 @@ struct ContrastEndpoint {
     /// nil when the other method shows the same 8-bit colors.
     static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ backdrop: ResolvedColor?, _ gamut: GamutMapping.Method) -> String? {
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
-        func other(_ c: ResolvedColor) -> DisplayColor {
-            if gamut == .clip { return DisplayColor(c.color) }
-            let (rgb, alpha) = GradientContrast.displayed(c.color.converted(to: .srgb))
-            return DisplayColor(srgb: rgb, alpha: alpha)
-        }
+        func other(_ c: ResolvedColor) -> DisplayColor { gamut == .clip ? DisplayColor(c.color) : DisplayColor(clipping: c.color) }
         let m = ContrastMeasurement(foreground: other(fg), background: other(bg), backdrop: backdrop.map { other($0).srgb })
         let (f, b) = (m.effectiveForeground, m.effectiveBackground)
         // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
@@ -91,6 +87,13 @@ struct ContrastEndpoint {
             return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
         }
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip measures that"
+    }
+
+    /// The note of an answer with a color outside sRGB: how it was brought into sRGB.
+    static func gamutNote(_ gamut: GamutMapping.Method) -> String {
+        gamut == .clip
+            ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
+            : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken"
     }
 
     /// A translucent Apple system color as the background, without a `backdrop` (`systemFill`):
@@ -189,9 +192,7 @@ struct ContrastEndpoint {
         }
         var notes: [String] = []
         if fg.display.wasGamutMapped || bg.display.wasGamutMapped || backdrop?.display.wasGamutMapped == true || layerMapped {
-            notes.append(gamut == .clip
-                ? "colors outside sRGB were clipped into it channel by channel (gamutMethod clip, CSS Color 4 §13.1), as Chromium 156 paints them, before luminance was taken"
-                : "colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            notes.append(gamutNote(gamut))
             if layers == nil, let note = otherGamutMethodNote(fg, bg, backdrop, gamut) { notes.append(note) }
         }
         if let shadowNote { notes.append(shadowNote) }
@@ -289,30 +290,25 @@ struct ContrastEndpoint {
 
     /// The `layers` of `f`, each color's display clipped into sRGB when `gamut` is `.clip`;
     /// `mapped` is set when a layer's color lay outside sRGB.
-    static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method = .css4) throws(Problem) -> [Compositing.Layer]? {
-        var mapped = false
-        return try parseLayers(f, hexOrder: hexOrder, gamut: gamut, mapped: &mapped)
-    }
-
-    static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method = .css4, mapped: inout Bool) throws(Problem) -> [Compositing.Layer]? {
+    static func parseLayers(_ f: Fields, hexOrder: HexOrder, gamut: GamutMapping.Method, mapped: inout Bool) throws(Problem) -> [Compositing.Layer]? {
         guard let items = try f.array("layers", maxCount: maxLayers) else { return nil }
         var layers: [Compositing.Layer] = []
         for (i, item) in items.enumerated() {
             let path = f.field("layers").appending(index: i)
+            func shown(_ c: ResolvedColor) -> DisplayColor {
+                if c.display.wasGamutMapped { mapped = true }
+                return gamut == .clip ? c.clippedIntoSRGB().display : c.display
+            }
             switch item {
             case .string(let s):
-                var c = try resolveColor(s, at: path, hexOrder: hexOrder)
-                if c.display.wasGamutMapped { mapped = true }
-                if gamut == .clip { c = c.clippedIntoSRGB() }
-                layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha))
+                let c = shown(try resolveColor(s, at: path, hexOrder: hexOrder))
+                layers.append(Compositing.Layer(color: c.srgb, alpha: c.alpha))
             case .object(let o):
                 let lf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                 try lf.rejectUnknown(["color", "opacity"])
-                var c = try lf.color("color", required: true, hexOrder: hexOrder)!
-                if c.display.wasGamutMapped { mapped = true }
-                if gamut == .clip { c = c.clippedIntoSRGB() }
+                let c = shown(try lf.color("color", required: true, hexOrder: hexOrder)!)
                 let opacity = try lf.number("opacity", in: 0...1) ?? 1
-                layers.append(Compositing.Layer(color: c.display.srgb, alpha: c.display.alpha, opacity: opacity))
+                layers.append(Compositing.Layer(color: c.srgb, alpha: c.alpha, opacity: opacity))
             default:
                 throw Problem.invalidField(path, "\(path.display) must be a color string or {\"color\", \"opacity\"}, not \(item.typeName)")
             }

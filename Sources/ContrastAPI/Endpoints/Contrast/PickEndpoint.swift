@@ -266,7 +266,7 @@ struct PickEndpoint {
             notes.append("Translucent candidates are composited source-over on the background before measuring (effectiveForeground); their APCA Lc blends as apca-w3 does, each channel rounded to 8 bits.")
         }
         if background.display.wasGamutMapped || candidates.contains(where: { $0.display.wasGamutMapped }) {
-            notes.append("colors outside sRGB were gamut-mapped with the CSS Color 4 algorithm (OKLCH chroma reduction) before luminance was taken")
+            notes.append(ContrastEndpoint.gamutNote(.css4))
         }
         return notes
     }

@@ -29,11 +29,10 @@ extension PaletteExport {
         var out = "// \(Self.swiftComment(generatorLine))\n"
         out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
         out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"
-        if !failing.isEmpty {
-            let names = results.filter { !$0.passes }.map { r in
-                "\(r.entry.name) (\(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", ")))"
-            }
-            out += "// Failing their targets: \(Self.swiftComment(names.joined(separator: "; "))).\n"
+        let failingColors = results.filter { !$0.passes }
+        if !failingColors.isEmpty {
+            let listed = failingColors.map { "\($0.entry.name) (\(Self.failingModes($0)))" }.joined(separator: "; ")
+            out += "// Failing their targets: \(Self.swiftComment(listed)).\n"
         }
         out += "import SwiftUI\nimport UIKit\n\n"
         out += "enum \(typeName) {\n"
@@ -57,7 +56,7 @@ extension PaletteExport {
     func swiftColor(_ r: PaletteEntryResult, id: String) -> String {
         let e = r.entry
         var doc = "\(e.name) (\(e.role.rawValue)): " + Self.order.map { "\(Self.modeName($0)) \(r[$0].color.hex)" }.joined(separator: ", ")
-        if !r.passes { doc += "; fails in \(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", "))" }
+        if !r.passes { doc += "; fails in \(Self.failingModes(r))" }
         var out = "    /// \(Self.swiftComment(doc))\n"
         let color = Self.keyword(id), swiftUI = Self.keyword(id + "Color")
         if let system = systemName(of: r) {
@@ -73,6 +72,11 @@ extension PaletteExport {
         }
         out += "    static let \(swiftUI) = Color(uiColor: \(color))\n"
         return out
+    }
+
+    /// The variants of `r` that miss their target, by mode name (`dark, light-increased-contrast`).
+    static func failingModes(_ r: PaletteEntryResult) -> String {
+        r.variants.filter { !$0.passes }.map { modeName($0.variant) }.joined(separator: ", ")
     }
 
     /// The UIKit name of a color given as an Apple system color name whose every variant is
@@ -146,7 +150,6 @@ extension PaletteExport {
     /// (bidi overrides and isolates, zero-width spaces: a hostile pass put U+202E in a doc
     /// comment, the "Trojan Source" reordering of what a reviewer sees).
     static func swiftComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
-            || $0.properties.generalCategory == .format ? " " : Character($0) })
+        String(s.unicodeScalars.map { hiddenInComment($0) || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
     }
 }

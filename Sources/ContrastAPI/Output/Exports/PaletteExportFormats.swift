@@ -251,8 +251,15 @@ struct PaletteExport {
     /// zero-width spaces), and no `</` (a file pasted into an HTML `<style>` element ends at
     /// `</style>`: a hostile pass named a color so).
     static func cssComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.properties.generalCategory == .format ? " " : Character($0) })
+        String(s.unicodeScalars.map { hiddenInComment($0) ? " " : Character($0) })
             .replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "</", with: "< /")
+    }
+
+    /// A character a comment of a generated file shows as a space: a control character (C0, DEL,
+    /// C1), or a format character (bidi overrides and isolates, zero-width spaces: the "Trojan
+    /// Source" reordering of what a reviewer sees; a hostile pass).
+    static func hiddenInComment(_ c: Unicode.Scalar) -> Bool {
+        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.properties.generalCategory == .format
     }
 
     // MARK: Design tokens
