@@ -33,7 +33,10 @@ struct PaletteCoreTests {
                      label: String) -> PaletteEnvironment.Context {
             PaletteEnvironment.Context(
                 context: AppleColorContext(appearance: a, level: l, contrast: c),
-                surfaces: surfaces.map { PaletteEnvironment.Surface(names: ["bg" + $0], srgb: rgb($0)) },
+                // Named as Apple's (the elevated level pairs its values with the base level's by name).
+                surfaces: surfaces.enumerated().map { i, hex in
+                    PaletteEnvironment.Surface(names: [["systemBackground", "secondarySystemBackground", "tertiarySystemBackground"][i]], srgb: rgb(hex))
+                },
                 systemBackground: rgb(surfaces[0]), label: DisplayColor(hex(label)))
         }
         return PaletteEnvironment(contexts: [
@@ -204,6 +207,8 @@ struct PaletteCoreTests {
 
     // MARK: Dark variants
 
+    private static func hexOf(_ srgb: SIMD3<Double>) -> String { DisplayColor(srgb: srgb, alpha: 1).hex }
+
     static let samplePalette: [PaletteEntry] = [
         PaletteEntry(name: "blue", role: .tint, color: hex("#0088ff"), target: .ratio(3)),
         PaletteEntry(name: "ink", role: .text, color: hex("#000000"), target: .ratio(4.5)),
@@ -255,6 +260,73 @@ struct PaletteCoreTests {
         let c0 = Self.ratio("#f2f2f7", "#ffffff")
         let c1 = WCAG.contrastRatio(dark.color.relativeLuminance, 0)
         #expect(c1 >= c0 && c1 < c0 + 0.1, "\(c0) \(c1) \(dark.color.hex)")
+    }
+
+    /// Apple's backgrounds climb one step of a gray ladder at the elevated level (sheets,
+    /// popovers); the lift maps that ladder onto itself and lifts a palette's own surfaces the same
+    /// way, keeping their hue (values checked by hand: OKLab L interpolated between the ladder's
+    /// pairs, converted back with the color's own a and b).
+    @Test func elevationLiftFollowsApplesLadder() throws {
+        let lift = try #require(Self.environment.elevationLift(.dark))
+        let high = try #require(Self.environment.elevationLift(.darkIncreasedContrast))
+        #expect(Self.environment.elevationLift(.light) == nil)
+        func lifted(_ hex: String, _ l: ElevationLift = lift) -> String { l.elevated(DisplayColor(Self.hex(hex))).hex }
+        #expect(lifted("#1c1c1e") == "#2c2c2e" && lifted("#2c2c2e") == "#3a3a3c")
+        #expect(lifted("#242426", high) == "#363638" && lifted("#363638", high) == "#444446")
+        #expect(lifted("#000000") == "#1c1c1c")  // black has no chroma to keep: the gray at #1c1c1e's lightness
+        #expect(lifted("#121115") == "#29282d" && lifted("#3a3a3c") == "#49494b")  // between steps; past the last step
+        #expect(lift.ladderText == "#000000 → #1c1c1e, #1c1c1e → #2c2c2e, #2c2c2e → #3a3a3c")
+        var previous = -1.0
+        for l in stride(from: 0.0, through: 1.0, by: 0.01) {
+            let up = lift.elevatedLightness(l)
+            #expect((up > previous || up == 1) && up >= l && up <= 1, "\(l)")  // capped at white
+            previous = up
+        }
+    }
+
+    /// A palette surface mirrored dark climbs at the elevated level as Apple's do: a card kept at
+    /// its base value (#131115) sat darker than an elevated sheet (#1c1c1e) around it (an iOS
+    /// designer's pass). The elevated rows measure the lifted value, the text on it included; a
+    /// dark fill (a button) and translucent colors keep one value at both levels.
+    @Test func paletteSurfacesClimbAtTheElevatedLevel() throws {
+        let palette = [
+            PaletteEntry(name: "card", role: .background, color: Self.hex("#f4f1f8"), target: .ratio(4.5)),
+            PaletteEntry(name: "ink", role: .text, color: Self.hex("#1c1c1e"), target: .ratio(4.5), on: ["card"]),
+            PaletteEntry(name: "button", role: .background, color: Self.hex("#2563eb"), target: .ratio(4.5)),
+            PaletteEntry(name: "wash", role: .background, color: try CSSColorParser.parse("rgba(0,0,0,0.05)"), target: .ratio(4.5)),
+        ]
+        let r = DarkVariants.generate(palette, in: Self.environment)
+        let card = r[0], ink = r[1]
+        #expect(card[.dark].color.hex == "#131115" && card[.dark].elevated?.hex == "#2a282c")
+        #expect(card[.darkIncreasedContrast].elevated?.hex == "#323034")
+        #expect(card[.light].elevated == nil && card[.lightIncreasedContrast].elevated == nil)
+        #expect(card[.dark].notes.contains { $0.contains("#2a282c") && $0.contains("#000000 → #1c1c1e") })
+        for (v, base, up) in [(PaletteVariant.dark, "#131115", "#2a282c"), (.darkIncreasedContrast, "#131115", "#323034")] {
+            for rows in [card[v].measurements, ink[v].measurements] {
+                #expect(rows.filter { $0.context.level == .elevated }.allSatisfy { Self.hexOf($0.surfaceColor) == up }, "\(v)")
+                #expect(rows.filter { $0.context.level == .base }.allSatisfy { Self.hexOf($0.surfaceColor) == base }, "\(v)")
+                #expect(rows.count == 2)
+            }
+        }
+        #expect(r[2][.dark].elevated == nil && r[3][.dark].elevated == nil)
+    }
+
+    /// A target the lifted surface cannot give its text moves the surface: white-ish text needs
+    /// 15:1 on the card, which #131115 gives (15.3:1 with #e7e8ea) but its lifted value does not,
+    /// so the card darkens until the elevated rows pass too.
+    @Test func textOnALiftedSurfaceIsRepairedForTheElevatedLevel() throws {
+        let palette = [
+            PaletteEntry(name: "card", role: .background, color: Self.hex("#f4f1f8"), target: .ratio(4.5)),
+            PaletteEntry(name: "ink", role: .text, color: Self.hex("#1c1c1e"), target: .ratio(15), on: ["card"]),
+        ]
+        let r = DarkVariants.generate(palette, in: Self.environment)
+        let card = r[0][.dark], ink = r[1][.dark]
+        let elevatedRows = ink.measurements.filter { $0.context.level == .elevated }
+        #expect(!elevatedRows.isEmpty)
+        #expect(ink.passes && card.passes, "\(ink.measurements.map { ($0.context.id, $0.measurement.ratio) })")
+        #expect(elevatedRows.allSatisfy { $0.measurement.ratio >= 15 })
+        let up = try #require(card.elevated)
+        #expect(up.relativeLuminance > card.color.relativeLuminance)
     }
 
     /// A color that reaches its target on dark base but cannot on elevated is reported as failing

@@ -74,7 +74,20 @@ struct SwiftExportTests {
             return "rgb(0x\(String(h[0...1])), 0x\(String(h[2...3])), 0x\(String(h[4...5]))"
         }
         #expect(source.contains("return high ? \(rgb(hex("brand tint", "darkIncreasedContrast")))) : \(rgb(hex("brand tint", "dark"))))\n"), "\(source)")
-        #expect(source.contains("return high ? \(rgb(hex("card", "darkIncreasedContrast")))) : \(rgb(hex("card", "dark"))))\n"), "\(source)")
+        // The card, a light surface mirrored dark, climbs at the elevated level (sheets,
+        // popovers) as Apple's backgrounds do: the file picks its elevated value by
+        // `userInterfaceLevel`, which an asset catalog cannot.
+        func elevatedHex(_ name: String, _ variant: String) -> String {
+            let color = dark.json["colors"]?.array?.first { $0["name"]?.string == name }
+            return color?["variants"]?[variant]?["elevated"]?["hex"]?.string ?? "?"
+        }
+        func level(_ variant: String) -> String {
+            "(elevated ? \(rgb(elevatedHex("card", variant)))) : \(rgb(hex("card", variant)))))"
+        }
+        #expect(elevatedHex("card", "dark") != "?" && elevatedHex("card", "dark") != hex("card", "dark"))
+        #expect(source.contains("            let elevated = traits.userInterfaceLevel == .elevated\n"
+            + "            return high ? \(level("darkIncreasedContrast")) : \(level("dark"))\n"), "\(source)")
+        #expect(source.contains("dark \(hex("card", "dark")) (elevated \(elevatedHex("card", "dark"))), "), "\(source)")
         #expect(source.contains("return high ? rgb(0xE5, 0xE5, 0xEA) : rgb(0xF2, 0xF2, 0xF7)\n"), "\(source)")
         #expect(source.contains("rgb(0x00, 0x00, 0x00, 0.4)"), "\(source)")
         try Self.typeCheck(source)

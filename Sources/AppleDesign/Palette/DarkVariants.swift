@@ -151,12 +151,26 @@ public struct PaletteEnvironment: Sendable {
         self.init(contexts: contexts)
     }
 
-    /// The contexts a variant is shown in: light → light; dark → dark base and elevated;
-    /// increased contrast likewise with the increased-contrast values.
     /// Palette backgrounds' given elevated values by name and variant (`PaletteEntry.givenElevated`),
     /// set by `DarkVariants.generate`.
     var elevatedBackgrounds: [String: [PaletteVariant: DisplayColor]] = [:]
+    /// Palette backgrounds whose variants are lifted at the elevated level (`ElevationLift`), by
+    /// name, set by `DarkVariants.generate`.
+    var liftedBackgrounds: [String: Set<PaletteVariant>] = [:]
+    /// `elevationLift` of the variants that lift a background, set by `DarkVariants.generate`.
+    var lifts: [PaletteVariant: ElevationLift] = [:]
 
+    /// How Apple's backgrounds climb from the base level to the elevated one in `variant` (dark,
+    /// dark increased contrast), read from the two contexts' surfaces; nil in light variants.
+    public func elevationLift(_ variant: PaletteVariant) -> ElevationLift? {
+        let cs = contexts(for: variant)
+        guard let base = cs.first(where: { $0.context.effectiveLevel == .base }),
+              let up = cs.first(where: { $0.context.effectiveLevel == .elevated }) else { return nil }
+        return ElevationLift(base: base.surfaces, elevated: up.surfaces)
+    }
+
+    /// The contexts a variant is shown in: light → light; dark → dark base and elevated;
+    /// increased contrast likewise with the increased-contrast values.
     public func contexts(for variant: PaletteVariant) -> [Context] {
         contexts.filter { $0.context.appearance == variant.appearance && $0.context.contrast == variant.contrast }
     }
@@ -262,6 +276,10 @@ public struct PaletteVariantResult: Sendable {
     public var start: DisplayColor
     /// The target this variant is judged by.
     public var target: ContrastTarget
+    /// The color at the elevated level (sheets, popovers) when it differs from `color` there: a
+    /// background's dark variants, Apple's own for a system background, or lifted as Apple lifts
+    /// its backgrounds (`ElevationLift`) for a palette surface. Nil otherwise (`color` at every level).
+    public var elevated: DisplayColor? = nil
     /// ΔE OK from the light original as given.
     public var deltaEOK: Double
     /// CIEDE2000 (Lab D65) from the light original as given.
@@ -336,6 +354,15 @@ public enum DarkVariants {
         var environment = environment
         for e in entries where e.role == .background && !e.givenElevated.isEmpty {
             environment.elevatedBackgrounds[e.name] = e.givenElevated.mapValues { DisplayColor($0).quantized }
+        }
+        // Palette surfaces climb at the elevated level as Apple's backgrounds do (a card kept at
+        // its base value sat darker than the sheet around it).
+        for e in entries where e.role == .background && e.givenElevated.isEmpty && isLightSurface(e, environment) {
+            for v in [PaletteVariant.dark, .darkIncreasedContrast] where e.given[v] == nil {
+                guard let lift = environment.lifts[v] ?? environment.elevationLift(v) else { continue }
+                environment.lifts[v] = lift
+                environment.liftedBackgrounds[e.name, default: []].insert(v)
+            }
         }
         var backgrounds: [String: [PaletteVariant: DisplayColor]] = [:]
         var results = [PaletteEntryResult?](repeating: nil, count: entries.count)
@@ -422,7 +449,34 @@ public enum DarkVariants {
             }
             results[i] = r
         }
+        for (i, e) in entries.enumerated() where e.role == .background {
+            for v in results[i]!.variants.indices {
+                let variant = results[i]!.variants[v]
+                guard let up = elevated(variant.color, of: e.name, variant.variant, environment), up != variant.color else { continue }
+                results[i]!.variants[v].elevated = up
+                if environment.elevatedBackgrounds[e.name]?[variant.variant] == nil, let lift = environment.lifts[variant.variant] {
+                    let steps = lift.ladderText
+                    results[i]!.variants[v].notes.append("At the elevated level (sheets, popovers) it is \(up.hex), lifted as Apple lifts its own backgrounds there (\(steps)): the elevated contexts measure that color; hex is the base level's.")
+                }
+            }
+        }
         return results.map { $0! }
+    }
+
+    /// Whether a background is a light surface in light mode (opaque, relative luminance at least
+    /// `midLuminance`): the backgrounds mirrored dark, which climb at the elevated level.
+    static func isLightSurface(_ e: PaletteEntry, _ environment: PaletteEnvironment) -> Bool {
+        let light = DisplayColor(e.given[.light] ?? e.color).quantized
+        guard light.alpha >= 1 else { return false }
+        return WCAG.relativeLuminance(light.srgb) >= midLuminance
+    }
+
+    /// A palette background's color at the elevated level of `variant` (nil where it has none of
+    /// its own: light variants, and backgrounds neither given one nor lifted).
+    static func elevated(_ color: DisplayColor, of name: String, _ variant: PaletteVariant, _ environment: PaletteEnvironment) -> DisplayColor? {
+        if let given = environment.elevatedBackgrounds[name]?[variant] { return given }
+        guard environment.liftedBackgrounds[name]?.contains(variant) == true, let lift = environment.lifts[variant] else { return nil }
+        return lift.elevated(color)
     }
 
     // MARK: Foregrounds
@@ -614,7 +668,7 @@ public enum DarkVariants {
         let margin: (DisplayColor) -> Double = { c in
             var m = Double.infinity
             for ctx in contexts {
-                let under = placements(ofBackground: c, named: e.name, in: ctx)
+                let under = placements(ofBackground: atLevel(c, of: e.name, v, in: ctx, environment), named: e.name, in: ctx)
                 for text in texts {
                     let fg = text[v].color, target = text.entry.target(for: v)
                     for s in under {
@@ -664,7 +718,7 @@ public enum DarkVariants {
             return { c in
                 var m = Double.infinity
                 for ctx in contexts {
-                    m = Swift.min(m, textLabel(on: c, named: e.name, in: ctx, target: target).margin)
+                    m = Swift.min(m, textLabel(on: atLevel(c, of: e.name, v, in: ctx, environment), named: e.name, in: ctx, target: target).margin)
                 }
                 return m
             }
@@ -741,12 +795,13 @@ public enum DarkVariants {
 
     /// Where a background color is measured in a context (``BackgroundPlacement``): itself when
     /// opaque, else composited over each distinct system surface.
-    /// A palette background's color in context `c`: its given elevated value there when it has
-    /// one (`PaletteEntry.givenElevated`), else `color`, the variant's.
+    /// A palette background's color in context `c`: at the elevated level its given elevated value
+    /// (`PaletteEntry.givenElevated`) or `color` lifted (`ElevationLift`) when it has one, else
+    /// `color`, the variant's.
     static func atLevel(_ color: DisplayColor, of name: String, _ variant: PaletteVariant, in c: PaletteEnvironment.Context,
                         _ environment: PaletteEnvironment) -> DisplayColor {
-        guard c.context.effectiveLevel == .elevated, let elevated = environment.elevatedBackgrounds[name]?[variant] else { return color }
-        return elevated
+        guard c.context.effectiveLevel == .elevated else { return color }
+        return elevated(color, of: name, variant, environment) ?? color
     }
 
     static func placements(ofBackground color: DisplayColor, named name: String, in c: PaletteEnvironment.Context) -> [Placed] {

@@ -12,7 +12,8 @@ import JSONValue
 /// "failing", "changedInDark"}, "variants": [{"variant", "title", "contexts"}], "colors":
 /// [{"name", "role", "input", "target", "increasedContrastTarget", "on", "onSystemBackgrounds",
 /// "variants": {"light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"}, "passes",
-/// "failingVariants"}], "method", "notes"}`. A variant is `{"hex", "rgba", "oklch", "gamutMapped", "method":
+/// "failingVariants"}], "method", "notes"}`. A variant is `{"hex", "rgba", "oklch", "gamutMapped", "elevated" (a
+/// background's value at the elevated level when it differs, else null), "method":
 /// "original" | "given" | "unchanged" | "mirrored" | "adjusted" | "bestEffort", "direction",
 /// "start", "target", "deltaEOK", "deltaE2000" (from the light original), "contexts",
 /// "surfaces": [{"context", "surface", "surfaceHex", "foreground", "effectiveForeground",

@@ -7,7 +7,8 @@ import Foundation
 extension PaletteExport {
     /// A Swift source file for iOS 15+: one caseless `enum` named after the palette holding, per
     /// color, a dynamic `UIColor` (`UIColor(dynamicProvider:)`) that picks the variant from the
-    /// trait collection (`userInterfaceStyle`, `accessibilityContrast`), and a SwiftUI `Color`
+    /// trait collection (`userInterfaceStyle`, `accessibilityContrast`, and for a background with
+    /// elevated dark values `userInterfaceLevel`), and a SwiftUI `Color`
     /// of it (`Color(uiColor:)`, iOS 15), named `<color>Color`.
     ///
     /// What an asset catalog cannot say, code can (an iOS designer's pass): a color given as an
@@ -55,7 +56,9 @@ extension PaletteExport {
     /// One color's two declarations.
     func swiftColor(_ r: PaletteEntryResult, id: String) -> String {
         let e = r.entry
-        var doc = "\(e.name) (\(e.role.rawValue)): " + Self.order.map { "\(Self.modeName($0)) \(r[$0].color.hex)" }.joined(separator: ", ")
+        var doc = "\(e.name) (\(e.role.rawValue)): " + Self.order.map { v in
+            "\(Self.modeName(v)) \(r[v].color.hex)" + (r[v].elevated.map { " (elevated \($0.hex))" } ?? "")
+        }.joined(separator: ", ")
         if !r.passes { doc += "; fails in \(Self.failingModes(r))" }
         var out = "    /// \(Self.swiftComment(doc))\n"
         let color = Self.keyword(id), swiftUI = Self.keyword(id + "Color")
@@ -65,7 +68,17 @@ extension PaletteExport {
             out += "    static let \(color) = UIColor { traits in\n"
             out += "        let high = traits.accessibilityContrast == .high\n"
             out += "        if traits.userInterfaceStyle == .dark {\n"
-            out += "            return high ? \(uiColor(r[.darkIncreasedContrast])) : \(uiColor(r[.dark]))\n"
+            let (dark, darkHigh) = (r[.dark], r[.darkIncreasedContrast])
+            if dark.elevated != nil || darkHigh.elevated != nil {
+                // A background's elevated values (sheets, popovers), which an asset catalog cannot hold.
+                func level(_ v: PaletteVariantResult) -> String {
+                    v.elevated.map { "(elevated ? \(swiftComponents(components(of: $0), alpha: $0.alpha)) : \(uiColor(v)))" } ?? uiColor(v)
+                }
+                out += "            let elevated = traits.userInterfaceLevel == .elevated\n"
+                out += "            return high ? \(level(darkHigh)) : \(level(dark))\n"
+            } else {
+                out += "            return high ? \(uiColor(darkHigh)) : \(uiColor(dark))\n"
+            }
             out += "        }\n"
             out += "        return high ? \(uiColor(r[.lightIncreasedContrast])) : \(uiColor(r[.light]))\n"
             out += "    }\n"

@@ -81,6 +81,9 @@ enum PaletteJSON {
         o.append("rgba", ColorJSON.rgba(v.color.srgb, alpha: v.color.alpha))
         o.append("oklch", oklch(v.color))
         o.append("gamutMapped", .bool(v.wideGamutColor != nil))
+        o.append("elevated", v.elevated.map { up in
+            .object([("hex", .string(up.hex)), ("rgba", ColorJSON.rgba(up.srgb, alpha: up.alpha)), ("oklch", oklch(up))])
+        } ?? .null)
         o.append("method", .string(v.method.rawValue))
         o.append("direction", v.direction.map { .string($0.rawValue) } ?? .null)
         o.append("start", .string(v.start.hex))
