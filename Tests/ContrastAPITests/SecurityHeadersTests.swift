@@ -108,6 +108,26 @@ import Glibc
         #expect(CORSPolicy(allowedOrigins: []).allowOrigin(for: "https://a.example") == nil)
     }
 
+    /// A Figma plugin's UI runs in a sandboxed iframe, whose `Origin` is `null`: the service had
+    /// refused to start with `"null"` listed, so only `*` let a plugin call it (a plugin author's
+    /// pass). `null` is now an origin to list, and only it matches the opaque origin.
+    @Test func theOpaqueOriginOfSandboxedIframesCanBeAllowed() throws {
+        #expect(CORSPolicy.isConfigurableOrigin("null"))
+        #expect(CORSPolicy(allowedOrigins: ["https://www.figma.com"]).allowOrigin(for: "null") == nil)
+        #expect(CORSPolicy(allowedOrigins: ["null"]).allowOrigin(for: "https://www.figma.com") == nil)
+        let live = try ProductionServer { $0.corsAllowedOrigins = ["null"] }
+        let preflight = try live.request("OPTIONS", "/v1/contrast", headers: [
+            "Origin": "null", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"])
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "null")
+        let actual = try live.request("POST", "/v1/contrast", headers: ["Origin": "null"],
+                                      body: ##"{"foreground":"#000","background":"#fff"}"##)
+        #expect(actual.status == 200 && actual.header("Access-Control-Allow-Origin") == "null")
+        let other = try live.request("POST", "/v1/contrast", headers: ["Origin": "https://evil.example"],
+                                     body: ##"{"foreground":"#000","background":"#fff"}"##)
+        #expect(other.status == 200 && other.header("Access-Control-Allow-Origin") == nil)
+    }
+
     @Test func securityHeadersOnEveryKindOfAnswer() throws {
         let live = try ProductionServer { $0.maxBodyBytes = 100 }
         let answers = [

@@ -400,7 +400,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
         for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {
             throw ConfigurationError(key: "corsAllowedOrigins",
-                                     problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https, an ASCII host name (xn-- punycode for others; no * wildcard), a port 1–65535 and no path, or *")
+                                     problem: "\"\(origin.prefix(120))\" is not an origin: write scheme://host[:port] with http or https, an ASCII host name (xn-- punycode for others; no * wildcard), a port 1–65535 and no path, null (the opaque origin of sandboxed iframes such as Figma plugins), or *")
         }
     }
 

@@ -3,7 +3,9 @@ import HTTPServer
 /// Cross-origin access for browser pages on other origins (Fetch standard, "CORS protocol").
 ///
 /// `corsAllowedOrigins` lists exact origins (`https://design.example.com`, scheme + host +
-/// port as browsers send them) or `*` for any. Empty (the default) means same origin only: no
+/// port as browsers send them), `null` (the opaque origin a sandboxed iframe sends: a Figma
+/// plugin's UI, whose `Origin` header is `null`; HTML, "sandboxed origin browsing context flag";
+/// RFC 6454 §7.3), or `*` for any. Empty (the default) means same origin only: no
 /// CORS header is ever sent, so browsers keep other origins' scripts from reading answers.
 ///
 /// - A request with an allowed `Origin` gets `Access-Control-Allow-Origin` (the origin itself,
@@ -41,7 +43,7 @@ public struct CORSPolicy: Sendable {
     /// digits and inner hyphens, 1–63 bytes each (so no `*.example` wildcard, `_`, empty label
     /// or non-ASCII name: a browser sends `xn--` punycode); the port 1–65535.
     static func isConfigurableOrigin(_ text: String) -> Bool {
-        if text == "*" { return true }
+        if text == "*" || text == "null" { return true }
         let lowered = text.lowercased()
         guard let rest = lowered.hasPrefix("https://") ? lowered.dropFirst(8) : lowered.hasPrefix("http://") ? lowered.dropFirst(7) : nil else {
             return false
