@@ -162,6 +162,28 @@ struct CSSColorInputTests {
         #expect(sent.status == 200 && sent.json["ratio"] == direct.json["ratio"] && sent.json["ratio"]?.double != nil, "\(sent.text.prefix(300))")
     }
 
+    /// A plugin author's pass: Figma's 0–1 channels written in `rgb()` read (as CSS says) on the
+    /// 0–255 scale, nearly black, without a word; and a Figma color object was refused as "not
+    /// object". The first is noted with the `color(srgb …)` that means it; the second's 400 gives it.
+    @Test("0–1 channels in rgb() are noted, and a Figma color object's 400 gives the CSS that says it")
+    func figmaUnitChannels() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/contrast", ##"{"foreground": "rgb(0.1, 0.2, 0.3)", "background": "white"}"##)
+        #expect(r.status == 200 && r.json["foreground"]?["hex"] == "#000000", "\(r.text)")
+        #expect(r.json["foreground"]?["notes"]?.array == [.string("rgb() channels run from 0 to 255, so rgb(0.1 0.2 0.3) is nearly black; for channels from 0 to 1 (Figma, UIKit) write color(srgb 0.1 0.2 0.3)")], "\(r.text)")
+        let meant = try post(live, "/v1/contrast", ##"{"foreground": "color(srgb 0.1 0.2 0.3)", "background": "white"}"##)
+        #expect(meant.json["foreground"]?["hex"] == "#1a334d" && meant.json["foreground"]?["notes"] == nil, "\(meant.text)")
+        // Whole numbers (rgb(0 0 1)), percentages and relative colors' arithmetic are as written.
+        for quiet in ["rgb(0 0 1)", "rgb(10% 20% 30%)", "rgb(from red 0.1 0.2 0.3)", "rgb(0.5 20 0)"] {
+            let q = try post(live, "/v1/contrast", #"{"foreground": "\#(quiet)", "background": "white"}"#)
+            #expect(q.status == 200 && q.json["foreground"]?["notes"] == nil, "\(quiet): \(q.text)")
+        }
+        let object = try post(live, "/v1/contrast", ##"{"foreground": {"r": 0.1, "g": 0.2, "b": 0.3, "a": 0.5}, "background": "white"}"##)
+        #expect(object.status == 400 && object.json["detail"] == "'/foreground' must be a CSS color string, not object; a color of 0–1 channels such as Figma's {r, g, b, a} is written 'color(srgb 0.1 0.2 0.3 / 0.5)'", "\(object.text)")
+        let other = try post(live, "/v1/contrast", ##"{"foreground": {"r": 10, "g": 0.2, "b": 0.3}, "background": "white"}"##)
+        #expect(other.json["detail"] == "'/foreground' must be a CSS color string, not object", "\(other.text)")
+    }
+
     /// A new user's pass: `oklch(55.6 0 0)` (55.6% meant) answered white without a word.
     @Test("an OKLCH lightness above 1 is clamped as CSS does, with a note pointing to the percentage")
     func oklchLightnessAboveOneIsNoted() throws {

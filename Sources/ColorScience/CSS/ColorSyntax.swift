@@ -680,9 +680,25 @@ final class ColorSyntax {
         if space == .hsl && !env.relative {
             coords.y = Swift.max(coords.y, 0)  // negative saturation clamps to 0% (§7.1; WPT hsl-clamp-negative-saturation)
         }
+        if space == .srgb && !env.relative { noteUnitChannels(name, channels) }
         let (alpha, alphaNone) = try alphaValue(alphaComp, name, allowNone: !legacy, env: env)
         none[3] = alphaNone
         return Color(space: space, coordinates: coords, alpha: alpha, isNone: none)
+    }
+
+    /// Notes `rgb()` channels that all lie in 0–1 with a fraction among them (`rgb(0.1 0.2 0.3)`):
+    /// valid CSS, read on the 0–255 scale (CSS Color 4 §5.1) as nearly black, but most likely
+    /// 0–1 channels as Figma's plugin API and UIKit write them (a plugin author's pass: answered
+    /// #000000 without a word). `color(srgb …)` takes them as meant.
+    func noteUnitChannels(_ name: String, _ channels: [(Component, Range<Int>)]) {
+        var values: [Double] = []
+        for (c, _) in channels {
+            guard case .number(let v) = c, v >= 0, v <= 1 else { return }
+            values.append(v)
+        }
+        guard values.contains(where: { $0 != $0.rounded() }) else { return }
+        let list = channels.map { text($0.1) }.joined(separator: " ")
+        notes.append("\(name)() channels run from 0 to 255, so \(name)(\(list)) is nearly black; for channels from 0 to 1 (Figma, UIKit) write color(srgb \(list))")
     }
 
     /// Alpha (1 when absent) and whether it was `none`.

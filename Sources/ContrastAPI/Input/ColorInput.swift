@@ -338,11 +338,34 @@ extension Fields {
             if required { throw Problem.invalidField(field(key), "\(field(key).display) is required: give a CSS color such as \"#1c1c1e\"") }
             return nil
         }
-        guard case .string(let s) = v else {
-            throw Problem.invalidField(field(key), "\(field(key).display) must be a CSS color string, not \(v.typeName)")
-        }
+        guard case .string(let s) = v else { throw notAColorString(v, at: field(key)) }
         return try resolveColor(s, at: field(key), hexOrder: hexOrder, context: context)
     }
+}
+
+/// The 400 for a color member that is not a string; a Figma color object (`{"r", "g", "b",
+/// "a"?}` of 0–1 numbers, as its plugin API and REST API give colors) is answered with the CSS
+/// string that says the same (a plugin author's pass had only "not object").
+func notAColorString(_ v: JSON, at path: FieldPath) -> Problem {
+    var why = "\(path.display) must be a CSS color string, not \(v.typeName)"
+    if case .object(let o) = v, o.storage.count <= 4 {
+        var channels: [String] = []
+        for key in ["r", "g", "b"] {
+            guard case .number(let n)? = o[key], n >= 0, n <= 1 else { break }
+            channels.append(Fields.format(n))
+        }
+        let alpha: String?
+        switch o["a"] {
+        case nil: alpha = nil
+        case .number(let a)? where a >= 0 && a <= 1: alpha = Fields.format(a)
+        default: alpha = "?"
+        }
+        if channels.count == 3, alpha != "?", o.storage.count == 3 + (alpha == nil ? 0 : 1) {
+            let text = "color(srgb \(channels.joined(separator: " "))\(alpha.map { " / \($0)" } ?? ""))"
+            why += "; a color of 0–1 channels such as Figma's {r, g, b, a} is written \(ClientText.quoted(text))"
+        }
+    }
+    return Problem.invalidField(path, why)
 }
 
 /// The pair a contrast question is about: `foreground` and `background` (required), `backdrop`

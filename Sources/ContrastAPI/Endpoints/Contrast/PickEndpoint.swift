@@ -111,9 +111,7 @@ struct PickEndpoint {
         candidates.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let path = list.appending(index: i)
-            guard case .string(let s) = item else {
-                throw Problem.invalidField(path, "\(path.display) must be a CSS color string, not \(item.typeName)")
-            }
+            guard case .string(let s) = item else { throw notAColorString(item, at: path) }
             try inline.check()
             candidates.append(try resolveColor(s, at: path, hexOrder: hexOrder))
         }
