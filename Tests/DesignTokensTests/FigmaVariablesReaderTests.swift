@@ -1,4 +1,5 @@
 import Testing
+import JSONValue
 @testable import DesignTokens
 
 /// Figma Variables REST answers: the real Primer file (1,409 variables in 19 collections) and
@@ -36,6 +37,50 @@ import Testing
         #expect(set.notes.contains { $0.contains("14 alias targets are not in the answer") })
         #expect(set.notes.contains { $0.contains("light colorblind") && $0.contains("library collection mode") })
         #expect(set.notes.contains { $0.contains("condensed") && $0.contains("no colors") })
+    }
+
+    /// A plugin author's pass: a plugin has the Plugin API's `VariableCollection` and `Variable`
+    /// objects as arrays (`getLocalVariableCollectionsAsync()`, `getLocalVariablesAsync()`), and
+    /// they were refused ("meta.variableCollections must be an object"). The Primer answer
+    /// rewritten as those arrays reads to the same tokens, values and modes.
+    @Test("primer as the Plugin API's arrays reads as the REST answer does")
+    func pluginAPIArrays() throws {
+        let rest = try TokenFixtures.figmaREST()[0]
+        guard case .object(let root) = try JSONParser.parse(rest.content), case .object(let meta)? = root["meta"],
+              case .object(let collections)? = meta["variableCollections"], case .object(let variables)? = meta["variables"]
+        else { Issue.record("not the REST answer"); return }
+        func list(_ map: JSONObject) -> JSON {
+            .array(map.storage.map { member in
+                guard case .object(var o) = member.value else { return member.value }
+                o.set("id", .string(member.key))
+                return .object(o)
+            })
+        }
+        let plugin = JSON.object(["variableCollections": list(collections), "variables": list(variables)])
+        let fromPlugin = try FigmaVariablesReader.read([TokenFile(name: "plugin.json", content: plugin.serializedString)])
+        let fromREST = try FigmaVariablesReader.read([rest])
+        #expect(TokenFormats.detect([TokenFile(name: "plugin.json", content: plugin.serializedString)]) == .figmaVariables)
+        #expect(fromPlugin.tokens.count == 1_409 && fromPlugin.modes == Self.primerModes)
+        #expect(fromPlugin.tokens.map(\.path) == fromREST.tokens.map(\.path))
+        for (a, b) in zip(fromPlugin.tokens, fromREST.tokens) {
+            #expect(a.base == b.base && a.modes == b.modes, "\(a.path)")
+        }
+        #expect(Self.resolve("bgColor/default", in: "dark", fromPlugin).flatMap(srgb8) == [0x0d, 0x11, 0x17])
+        // An element without its id, and two with one id, are refused where they are.
+        let noId = #"{"variableCollections": [{"name": "c", "modes": [{"modeId": "1:0", "name": "light"}]}], "variables": []}"#
+        #expect(throws: TokenError.self) { try FigmaVariablesReader.read([TokenFile(name: "p.json", content: noId)]) }
+        do {
+            _ = try FigmaVariablesReader.read([TokenFile(name: "p.json", content: noId)])
+        } catch {
+            #expect(error.reason == "variableCollections[0] has no 'id': in an array (as the Plugin API gives them) each collection carries its id", "\(error.reason)")
+        }
+        let twice = #"{"variableCollections": [{"id": "c1", "name": "c", "modes": [{"modeId": "1:0", "name": "light"}]}], "variables": [{"id": "v", "name": "a", "variableCollectionId": "c1", "valuesByMode": {}}, {"id": "v", "name": "b", "variableCollectionId": "c1", "valuesByMode": {}}]}"#
+        do {
+            _ = try FigmaVariablesReader.read([TokenFile(name: "p.json", content: twice)])
+            Issue.record("two variables with one id were read")
+        } catch {
+            #expect(error.reason == "variables[0] and [1] have the same id 'v'", "\(error.reason)")
+        }
     }
 
     @Test("primer: dark fgColor/default leads to #f0f6fc and bgColor/default to #0d1117 through single-mode collections")

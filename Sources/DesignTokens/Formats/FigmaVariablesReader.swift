@@ -4,7 +4,10 @@ import JSONValue
 /// (https://www.figma.com/developers/api#get-local-variables-endpoint):
 /// `{"status", "error", "meta": {"variableCollections": {id: {name, modes: [{modeId, name}],
 /// defaultModeId, remote, variableIds}}, "variables": {id: {name, variableCollectionId,
-/// resolvedType, valuesByMode: {modeId: value}}}}}`.
+/// resolvedType, valuesByMode: {modeId: value}}}}}`; or `meta` alone; or, as a plugin has them
+/// from the Plugin API (`figma.variables.getLocalVariableCollectionsAsync()` and
+/// `getLocalVariablesAsync()`), `{"variableCollections": [collection], "variables": [variable]}`,
+/// arrays of the same objects each with its `id`.
 ///
 /// - A token per variable; its path is the variable's `name` (`fgColor/default`). When several
 ///   variables share a name (a local collection and library copies of it, or `base/color/light`
@@ -73,14 +76,35 @@ public enum FigmaVariablesReader: TokenFormatReader {
             } else {
                 throw fail([], "not a Figma variables answer: expected {\"meta\": {\"variableCollections\": …, \"variables\": …}} (GET /v1/files/:key/variables/local)")
             }
-            guard case .object(let collectionMap)? = meta["variableCollections"] else {
-                throw fail(metaPath, "meta.variableCollections must be an object of collections by id")
+            // By id (the REST answer), or arrays of objects with their `id` (the Plugin API's).
+            let prefix = metaPath.isEmpty ? "" : "meta."
+            func byId(_ key: String, _ what: String) throws(TokenError) -> [(id: String, at: [String], value: JSON)] {
+                switch meta[key] {
+                case .object(let map)?:
+                    return map.storage.map { ($0.key, metaPath + [key, $0.key], $0.value) }
+                case .array(let list)?:
+                    var out: [(id: String, at: [String], value: JSON)] = []
+                    var seen: [String: Int] = [:]
+                    for (i, item) in list.enumerated() {
+                        let at = metaPath + [key, String(i)]
+                        guard case .string(let id)? = item["id"] else {
+                            throw fail(at, "\(prefix)\(key)[\(i)] has no 'id': in an array (as the Plugin API gives them) each \(what) carries its id")
+                        }
+                        if let j = seen[id] {
+                            throw fail(at, "\(prefix)\(key)[\(j)] and [\(i)] have the same id '\(id.prefix(80))'")
+                        }
+                        seen[id] = i
+                        out.append((id, at, item))
+                    }
+                    return out
+                default:
+                    throw fail(metaPath, "\(prefix)\(key) must be an object of \(what)s by id (the REST API) or an array of \(what)s with their ids (the Plugin API)")
+                }
             }
-            guard case .object(let variableMap)? = meta["variables"] else {
-                throw fail(metaPath, "meta.variables must be an object of variables by id")
-            }
-            for member in collectionMap.storage {
-                let at = metaPath + ["variableCollections", member.key]
+            let collectionEntries = try byId("variableCollections", "collection")
+            let variableEntries = try byId("variables", "variable")
+            for member in collectionEntries {
+                let at = member.at
                 guard case .object(let c) = member.value, case .string(let name)? = c["name"],
                       case .array(let modeList)? = c["modes"] else {
                     throw fail(at, "a variable collection needs 'name' and 'modes'")
@@ -109,13 +133,13 @@ public enum FigmaVariablesReader: TokenFormatReader {
                 }
                 var remote = false
                 if case .bool(let r)? = c["remote"] { remote = r }
-                if collectionIndex[member.key] == nil {
-                    collectionIndex[member.key] = collections.count
-                    collections.append(Collection(id: member.key, name: name, modes: modes, defaultModeId: defaultModeId, remote: remote))
+                if collectionIndex[member.id] == nil {
+                    collectionIndex[member.id] = collections.count
+                    collections.append(Collection(id: member.id, name: name, modes: modes, defaultModeId: defaultModeId, remote: remote))
                 }
             }
-            for member in variableMap.storage {
-                let at = metaPath + ["variables", member.key]
+            for member in variableEntries {
+                let at = member.at
                 guard case .object(let v) = member.value, case .string(let name)? = v["name"],
                       case .string(let collectionId)? = v["variableCollectionId"],
                       case .object(let values)? = v["valuesByMode"] else {
@@ -129,7 +153,7 @@ public enum FigmaVariablesReader: TokenFormatReader {
                 var type = "COLOR"
                 if case .string(let t)? = v["resolvedType"] { type = t }
                 if type == "COLOR" { collections[collection].colorCount += 1 }
-                variables.append(Variable(id: member.key, name: name, collection: collection, type: type, values: values,
+                variables.append(Variable(id: member.id, name: name, collection: collection, type: type, values: values,
                                           document: document, jsonPath: at))
             }
         }
