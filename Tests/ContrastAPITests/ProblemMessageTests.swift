@@ -120,6 +120,20 @@ import Testing
         #expect(number["detail"]?.string?.hasPrefix("'/\(String(repeating: "k", count: 64))…' (a name of 400000 characters, shortened): number 1e400 is outside the double range") == true, "\(number)")
     }
 
+    /// A plugin author's pass: a body beginning with a UTF-8 byte-order mark (Windows tools write
+    /// one) was "unexpected character '\xef' at byte 0"; RFC 8259 §8.1 lets a parser ignore it,
+    /// and one is. Two are still refused, and a body of marks costs one retry, not a call each.
+    @Test func aByteOrderMarkIsIgnored() throws {
+        let r = try Self.live.request("POST", "/v1/contrast", body: "\u{FEFF}" + ##"{"foreground": "#000", "background": "white"}"##)
+        #expect(r.status == 200 && r.json["ratio"] == 21, "\(r.text)")
+        let bad = try Self.live.request("POST", "/v1/contrast", body: "\u{FEFF}" + ##"{"foreground": "#000""##)
+        #expect(bad.status == 400 && bad.json["type"] == "/problems/malformed-json", "\(bad.text)")
+        let twice = try Self.live.request("POST", "/v1/contrast", body: "\u{FEFF}\u{FEFF}" + ##"{"foreground": "#000", "background": "white"}"##)
+        #expect(twice.status == 400 && twice.json["type"] == "/problems/malformed-json", "\(twice.text)")
+        let many = try Self.live.request("POST", "/v1/contrast", body: String(repeating: "\u{FEFF}", count: 100_000))
+        #expect(many.status == 400 && many.json["type"] == "/problems/malformed-json", "\(many.status)")
+    }
+
     /// A hostile pass: form fields sent as curl -d sends them got "invalid literal: expected
     /// false at byte 0"; the detail now says they are form fields and what to send. JSON sent as
     /// form data (curl -d '{…}') is still read.

@@ -172,6 +172,15 @@ public struct Fields: Sendable {
             let path = FieldPath.body(error.pointer)
             throw Problem.invalidField(path, "\(path.display): \(error.reason) (at most ±1.7976931348623157e308)")
         } catch {
+            // A UTF-8 byte-order mark, which Windows tools write: RFC 8259 §8.1 lets a parser
+            // ignore it (a plugin author's pass got "unexpected character '\xef' at byte 0").
+            // Looked for only once parsing failed: the plain request pays nothing. One mark only
+            // (so this recurses once: a body of marks is refused, not a stack of calls).
+            if request.body.starts(with: [0xEF, 0xBB, 0xBF]), !request.body.dropFirst(3).starts(with: [0xEF, 0xBB, 0xBF]) {
+                var stripped = request
+                stripped.body.removeFirst(3)
+                return try Fields.body(stripped, allowedQuery: allowedQuery, maxDepth: maxDepth)
+            }
             // Form fields (`curl -d 'foreground=%23000&background=white'`) are not JSON: say what
             // to send instead (a hostile pass got only "invalid literal at byte 0").
             let body = request.body
