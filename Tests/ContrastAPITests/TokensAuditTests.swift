@@ -158,6 +158,10 @@ struct TokensAuditTests {
         // An unresolved pair's reason is a footnote too (a pass: the rows said UNRESOLVED alone).
         let dangling = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&unresolved=report", body: ":root { --primary: var(--nope); --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
         #expect(dangling.text.contains("UNRESOLVED (see [1])") && dangling.text.contains("\n[1] tokens line 1, column 9, token '--primary': alias to '--nope', which is not a token of the submitted files"), "\(dangling.text)")
+        // The verdict's line says what it does not cover (a plugin author's pass: "PASS" with a
+        // third of the pairs unmeasured).
+        let partly = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&unresolved=report", body: ":root { --primary: var(--nope); --primary-foreground: #fff; --background: #fff; --foreground: #000; }", headers: ["Content-Type": "text/css"])
+        #expect(partly.text.hasSuffix("\nPASS (1 pair measured; 1 unresolved, not measured)\n"), "\(partly.text)")
         // The presets' patterns start with a capture: no '--' hint for them.
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
         // A target no contrast meets says why (a new user's pass: "NEEDS Lc ∞" and nothing more).

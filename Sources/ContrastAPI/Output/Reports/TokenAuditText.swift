@@ -99,7 +99,11 @@ enum TokenAuditText {
         if report.notes.count > Self.maximumNotes {
             out += "note: \(report.notes.count - Self.maximumNotes) more notes in the JSON report\n"
         }
-        out += failedOnWarnings ? "FAIL (failOn=warning: the pairs pass; the warnings above fail the audit)\n" : report.passes ? "PASS\n" : "FAIL\n"
+        // A pass that left pairs unmeasured says so on the verdict's own line (a plugin author's
+        // pass: "PASS" with 14 of 42 pairs, every button text, never measured).
+        let unresolved = report.summaries.reduce(0) { $0 + $1.unresolved }
+        let partly = unresolved > 0 ? " (\(report.checkedPairs) pair\(report.checkedPairs == 1 ? "" : "s") measured; \(unresolved) unresolved, not measured)" : ""
+        out += failedOnWarnings ? "FAIL (failOn=warning: the pairs pass; the warnings above fail the audit)\n" : report.passes ? "PASS\(partly)\n" : "FAIL\n"
         return out
     }
 }
