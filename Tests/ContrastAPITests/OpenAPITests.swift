@@ -387,6 +387,9 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/palette/export", body: ##"{"colors": ["#777"], "format": "xcassets", "name": "Brand"}"##, status: 200),
             Sample(method: "POST", target: "/v1/palette/export", body: ##"{"colors": ["#777"], "format": "android"}"##, status: 200),
             Sample(method: "POST", target: "/v1/palette/export", body: ##"{"colors": ["#777"]}"##, status: 400),
+
+            Sample(method: "POST", target: "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "#777", "background": "#fff", "fontSize": 14, "fontWeight": 700}, {"foreground": "label", "background": "systemFill", "appearance": "dark"}, {"foreground": "#fff", "background": "#000", "layers": ["rgba(255,255,255,0.2)"]}]}"##, status: 200),
+            Sample(method: "POST", target: "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "#777", "background": "linear-gradient(#fff, #000)"}]}"##, status: 400),
         ]
     }()
 

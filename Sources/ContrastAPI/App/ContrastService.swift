@@ -11,7 +11,7 @@ public struct ContrastService: Sendable {
     /// simulations): the server runs them on its bounded heavy-work pool, with a deadline, so
     /// `/healthz` and small requests are never behind them (``ServerConfiguration/heavyPaths``).
     public static let heavyPaths: Set<String> = [
-        ImageEndpoint.analyzePath, ImageEndpoint.dimPath, ImageEndpoint.textContrastPath, "/v1/contrast/matrix", "/v1/palette/dark",
+        ImageEndpoint.analyzePath, ImageEndpoint.dimPath, ImageEndpoint.textContrastPath, "/v1/contrast/matrix", ContrastBatchEndpoint.path, "/v1/palette/dark",
         "/v1/palette/export", "/v1/simulate", "/v1/audit", "/v1/table-stripes", TokensAuditEndpoint.path,
     ]
 
@@ -69,6 +69,7 @@ public struct ContrastService: Sendable {
         r.add("GET", "/v1/apca/font", json(APCAEndpoint.handle))
         let matrix = MatrixEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/contrast/matrix", { request in CSSRequestScope.run(request) { matrix.handle(request) } })
+        r.add("POST", ContrastBatchEndpoint.path, ContrastService.jsonBytes(ContrastBatchEndpoint.handle))
         let simulate = SimulateEndpoint(maxPaletteSize: configuration.maxPaletteSize)
         r.add("POST", "/v1/simulate", json(simulate.handle))
         let images = ImageEndpoint(configuration: configuration)

@@ -1,0 +1,62 @@
+import HTTPServer
+import JSONValue
+
+/// `POST /v1/contrast/batch`: many `/v1/contrast` questions in one request, for a design tool
+/// checking the pairs of a page or frame (a plugin author's pass: only one request per pair, or a
+/// whole N × N matrix of 7 MB for 200 colors).
+///
+/// Request: `{"pairs": [pair, …], "variables"?}`: each pair is a `/v1/contrast` body
+/// (`foreground`, `background`, `backdrop`, `layers`, `fontSize`/`fontSizeUnit`/`fontWeight`,
+/// `algorithm`, `hexOrder`, `textShadow`, `gamutMethod`, the Apple options), validated as that
+/// route validates it, a problem naming the pair's member (`/pairs/3/foreground`); `variables`
+/// (CSS custom properties) serve every pair. 1 to `maxPairs` pairs. A gradient background is
+/// measured one per request at `/v1/contrast` (or many in `/v1/contrast/matrix`), where its cost
+/// is bounded: here it is a 400 naming the pair.
+///
+/// Response: `{"count", "results": [answer, …]}`, each answer exactly `/v1/contrast`'s for that
+/// pair, in request order.
+struct ContrastBatchEndpoint {
+    static let path = "/v1/contrast/batch"
+    /// Most pairs in one batch (about 1 KB of answer each; a batch of plain pairs is measured
+    /// in a few milliseconds).
+    static let maxPairs = 1_000
+
+    static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
+        let f = try Fields.body(request)
+        try f.rejectUnknown(["pairs"], listing: ["pairs", "variables"])
+        let list = f.field("pairs")
+        let items = try f.array("pairs", required: true, maxCount: maxPairs)!
+        if items.isEmpty {
+            throw Problem.invalidField(list, "\(list.display) is an empty list; give at least one pair such as {\"foreground\": \"#000\", \"background\": \"#fff\"}")
+        }
+        var out = JSONByteWriter()
+        out.beginObject()
+        out.member("count", items.count)
+        out.key("results")
+        out.beginArray()
+        for (i, item) in items.enumerated() {
+            let path = list.appending(index: i)
+            guard case .object(let o) = item else {
+                throw Problem.invalidField(path, "\(path.display) must be an object such as a /v1/contrast body ({\"foreground\": \"#000\", \"background\": \"#fff\"}), not \(item.typeName)")
+            }
+            let pair = Fields(object: o, path: path, fromQuery: false)
+            if ContrastEndpoint.hasGradient(pair) {
+                let member = ["background", "layers"].first { pair.has($0) } ?? "background"
+                throw Problem.invalidField(pair.field(member), "\(pair.field(member).display) is a CSS gradient: gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded")
+            }
+            try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod)
+            try CSSRequestScope.checkInlineTime()
+            let apple = try AppleContrastOptions(pair)
+            let answer = try apple.run { () throws(Problem) -> [UInt8] in
+                var w = JSONByteWriter()
+                try ContrastEndpoint.answer(pair, apple, readsGamutMethod: o["gamutMethod"] != nil, into: &w)
+                return w.bytes
+            }
+            if i > 0 { out.raw(UInt8(ascii: ",")) }
+            out.raw(answer)
+        }
+        out.endArray()
+        out.endObject()
+        return out.bytes
+    }
+}

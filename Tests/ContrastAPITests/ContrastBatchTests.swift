@@ -1,0 +1,62 @@
+import Foundation
+import JSONValue
+import TestSupport
+import Testing
+
+/// `POST /v1/contrast/batch` over the real server (a plugin author's pass: a page's pairs took one
+/// request each, or a whole matrix). Each result is `/v1/contrast`'s answer for that pair.
+@Suite(.serialized) struct ContrastBatchTests {
+    static let pairs: [String] = [
+        ##"{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontWeight": 700}"##,
+        ##"{"foreground": "rgb(0 102 161 / 0.5)", "background": "white"}"##,
+        ##"{"foreground": "#fff", "background": "rgba(0,0,0,0.4)", "backdrop": "#336699"}"##,
+        ##"{"foreground": "#ffffff", "background": "#ffffff", "layers": [{"color": "#00633d", "opacity": 0.65}]}"##,
+        ##"{"foreground": "label", "background": "secondarySystemBackground", "appearance": "dark", "level": "elevated"}"##,
+        ##"{"foreground": "#000", "background": "oklch(0.6 0.3 140)", "gamutMethod": "clip", "algorithm": "apca"}"##,
+        ##"{"foreground": "rgb(0.1 0.2 0.3)", "background": "#fff", "fontSize": 16, "fontSizeUnit": "px"}"##,
+    ]
+
+    @Test("each result is /v1/contrast's answer for its pair, in order; variables serve every pair")
+    func resultsAreTheSingleAnswers() throws {
+        let live = try LiveServer()
+        let batch = try live.request("POST", "/v1/contrast/batch", body: #"{"pairs": [\#(Self.pairs.joined(separator: ", "))]}"#)
+        #expect(batch.status == 200, "\(batch.text.prefix(400))")
+        #expect(batch.json["count"] == .number(Double(Self.pairs.count)))
+        let results = try #require(batch.json["results"]?.array)
+        #expect(results.count == Self.pairs.count)
+        for (pair, result) in zip(Self.pairs, results) {
+            let single = try live.request("POST", "/v1/contrast", body: pair)
+            #expect(single.status == 200 && result == single.json, "\(pair)")
+        }
+        // Byte for byte: the batch is the single answers joined.
+        let singles = try Self.pairs.map { try live.request("POST", "/v1/contrast", body: $0).text }
+        #expect(batch.text == #"{"count":\#(Self.pairs.count),"results":[\#(singles.joined(separator: ","))]}"#)
+        let withVariables = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "var(--ink)", "background": "#fff"}, {"foreground": "#fff", "background": "var(--ink)"}], "variables": {"--ink": "#1c1c1e"}}"##)
+        let ratios = withVariables.json["results"]?.array?.map { $0["ratio"] }
+        #expect(withVariables.status == 200 && ratios?.count == 2 && ratios?[0] == ratios?[1] && ratios?[0]?.double.map { $0 > 17 } == true, "\(withVariables.text.prefix(300))")
+    }
+
+    @Test("a bad pair is a 400 naming its member; gradients, empty and over-long lists are refused")
+    func problemsNameThePair() throws {
+        let live = try LiveServer()
+        func problem(_ body: String) throws -> JSON {
+            let r = try live.request("POST", "/v1/contrast/batch", body: body)
+            #expect(r.status == 400 && r.headers["content-type"] == "application/problem+json", "\(r.status) \(r.text.prefix(300))")
+            return r.json
+        }
+        #expect(try problem(##"{"pairs": [{"foreground": "#000", "background": "#fff"}, {"foreground": "#000", "background": "nope"}]}"##)["pointer"] == "/pairs/1/background")
+        #expect(try problem(##"{"pairs": [{"foreground": "#000", "background": "#fff", "box": {"width": 1, "height": 1}}]}"##)["pointer"] == "/pairs/0/box")
+        let gradient = try problem(##"{"pairs": [{"foreground": "#000", "background": "linear-gradient(#fff, #000)"}]}"##)
+        #expect(gradient["pointer"] == "/pairs/0/background" && gradient["detail"]?.string?.contains("one per request at POST /v1/contrast") == true)
+        #expect(try problem(##"{"pairs": [{"foreground": "#000", "background": "#fff", "variables": {}}]}"##)["pointer"] == "/pairs/0/variables")
+        #expect(try problem(##"{"pairs": []}"##)["pointer"] == "/pairs")
+        #expect(try problem(##"{"pairs": ["#000 on #fff"]}"##)["pointer"] == "/pairs/0")
+        #expect(try problem(##"{"pair": [{"foreground": "#000", "background": "#fff"}]}"##)["pointer"] == "/pair")
+        let many = "{\"pairs\": [" + Array(repeating: ##"{"foreground": "#000", "background": "#fff"}"##, count: 1_001).joined(separator: ",") + "]}"
+        let over = try live.request("POST", "/v1/contrast/batch", body: many)
+        #expect(over.status == 413 && over.json["type"] == "/problems/limit-exceeded" && over.json["pointer"] == "/pairs" && over.json["limit"] == 1000, "\(over.text)")
+        let most = "{\"pairs\": [" + Array(repeating: ##"{"foreground": "#000", "background": "#fff"}"##, count: 1_000).joined(separator: ",") + "]}"
+        let full = try live.request("POST", "/v1/contrast/batch", body: most)
+        #expect(full.status == 200 && full.json["results"]?.array?.count == 1_000)
+    }
+}
