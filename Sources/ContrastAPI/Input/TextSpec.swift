@@ -43,23 +43,7 @@ struct TextSpec: Sendable {
     var apcaPx: Double { apcaPointsAsPx ? points : px }
     /// Set for sizes from an Apple text style.
     var apcaPointsAsPx = false
-    /// Whether `fontSizeUnit` was given (else `unit` is the route's default).
-    var unitGiven = true
     var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
-
-    /// When the unit was not given and the other unit would change the large-text verdict
-    /// (`fontSize` 14 bold: large in pt, 10.5 pt in px): what was assumed. Design tools and CSS
-    /// give px, this route pt (a plugin author's pass: 14 px bold passed at 3.03:1 as large text,
-    /// where the token audit, whose rules read px, failed it).
-    var unitNote: String? {
-        guard !unitGiven else { return nil }
-        let other: FontSizeUnit = unit == .pt ? .px : .pt
-        let otherPoints = other == .pt ? value : value * 3 / 4
-        guard WCAG.isLargeText(points: otherPoints, weight: weight) != isLarge else { return nil }
-        let bold = weight >= 700 ? " bold" : ""
-        func size(_ u: FontSizeUnit) -> String { "\(Fields.format(value)) \(u.rawValue)\(bold)" + (u == .px ? " (\(Fields.format(value * 3 / 4)) pt)" : "") }
-        return "fontSize was read in \(unit.rawValue), this route's default: \(size(unit)) is \(isLarge ? "" : "not ")large text, \(size(other)) would \(isLarge ? "not " : "")be; give fontSizeUnit (design tools and CSS give px)"
-    }
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
     static func from(_ f: Fields) throws(Problem) -> TextSpec? {
@@ -78,9 +62,7 @@ struct TextSpec: Sendable {
             return nil
         }
         let points = unit == .pt ? size : size * 3 / 4
-        var spec = TextSpec(points: points, weight: weight, unit: unit, value: size)
-        spec.unitGiven = f.has("fontSizeUnit")
-        return spec
+        return TextSpec(points: points, weight: weight, unit: unit, value: size)
     }
 
     /// A size or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"bold"`) is refused

@@ -219,7 +219,6 @@ struct PickEndpoint {
             s.member("apcaPx", t.apcaPx)
             s.member("fontWeight", t.weight)
             s.member("isLarge", t.isLarge)
-            if let note = t.unitNote { s.member("unitNote", note) }
             s.object("requiredRatio") { s in
                 s.member("AA", t.isLarge ? WCAG.aaLargeText : WCAG.aaNormalText)
                 s.member("AAA", t.isLarge ? WCAG.aaaLargeText : WCAG.aaaNormalText)

@@ -57,7 +57,6 @@ enum ContrastJSON {
             s.member("px", t.px)
             s.member("fontWeight", t.weight)
             s.member("isLarge", t.isLarge)
-            if let note = t.unitNote { s.member("unitNote", note) }
             s.object("requiredRatio") { s in
                 s.member("AA", aa)
                 s.member("AAA", aaa)
