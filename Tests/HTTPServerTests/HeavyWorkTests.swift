@@ -193,6 +193,41 @@ import Testing
         #expect(small.status == 200)
     }
 
+    /// A hostile pass: one client asked for a 104 MB image answer and read it at 64 KB/s; the
+    /// unsent answer held the whole memory budget, and every other client's heavy requests were
+    /// 503 for the half hour it took. A client's unsent answers beyond a quarter of the budget now
+    /// count against the budget for that client alone: another address is served, and the slow
+    /// reader's own next heavy request is refused until it reads.
+    @Test func aSlowReadersAnswerDoesNotSpendOtherClientsBudget() throws {
+        let gate = Gate()
+        let budget = 1_048_576
+        let handler: HTTPHandler = { request in
+            if request.path == "/huge" { return HTTPResponse(status: 200, contentType: "application/octet-stream", body: [UInt8](repeating: 7, count: 32 * budget)) }
+            return .text("served")
+        }
+        let server = try server(gate, handler: handler) { $0.threads = 2; $0.heavyPaths = ["/huge", "/work"]; $0.memoryBudgetBytes = budget }
+        defer { server.stop() }
+        // The slow reader: asks, then reads nothing (its answer stays queued in the server).
+        let reader = try RawHTTPConnection(port: server.port, timeoutSeconds: 30)
+        #expect(reader.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(reader.receiveSome(limit: 64).starts(with: Array("HTTP/1.1 200".utf8)))
+        // Another client is served.
+        let other = try RawHTTPConnection(port: server.port, timeoutSeconds: 10, source: "127.0.0.2")
+        #expect(other.send("GET /work HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        let answer = try RawHTTP.parse(other.readToEnd(), isHead: false, requireComplete: true)
+        #expect(answer.status == 200 && answer.text == "served", "\(answer.statusLine)")
+        // The reader's own next heavy request waits for it to read.
+        let again = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/work"), timeoutSeconds: 10)
+        #expect(again.status == 503 && again.text.contains("memory budget"), "\(again.statusLine)")
+        // Once it has read its answer, it is served too.
+        var read = 0
+        while read < 32 * budget { let chunk = reader.receiveSome(limit: 1 << 20); if chunk.isEmpty { break }; read += chunk.count }
+        #expect(read >= 32 * budget)
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/work"), timeoutSeconds: 10).status == 200)
+        withExtendedLifetime(reader) {}
+    }
+
     /// A declared body counts in the memory budget from its headers: twenty uploads each
     /// stalled one byte short of 19 MB took RSS to 456 MB while the budget only refused heavy work
     /// (outside test). A body that would pass the budget is refused with 503 before it is read.

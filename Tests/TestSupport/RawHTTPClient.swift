@@ -65,10 +65,25 @@ public enum RawHTTPError: Error, CustomStringConvertible {
 public final class RawHTTPConnection: @unchecked Sendable {
     public let fd: Int32
 
-    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
+    /// `source`: an IPv4 address of this machine to connect from (`127.0.0.2`, another client
+    /// of a server on `127.0.0.1`, as Linux routes all of 127/8 to loopback).
+    public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10, source: String? = nil) throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.socket("socket: \(errno)") }
+        if let source, !isIPv6 {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw RawHTTPError.socket("bind \(source): \(String(cString: strerror(code)))")
+            }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

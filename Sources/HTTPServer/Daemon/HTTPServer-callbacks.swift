@@ -55,6 +55,45 @@ final class ServerContext: Sendable {
     /// Whether buffered bodies and answers already hold more than the memory budget.
     var isOverMemoryBudget: Bool { bufferedBytes.load(ordering: .relaxed) > memoryBudget }
 
+    /// Unsent answers' bytes (those counted in `bufferedBytes`) by client address, and the sum
+    /// over clients of what each holds beyond `clientShare`. A client's answers beyond its share
+    /// count against the budget for that client only: a hostile pass read a 104 MB image answer at
+    /// 64 KB/s, which held the whole budget, and every other client's heavy requests were 503
+    /// `server-busy` for the half hour it took. Memory stays bounded per client: a client over its
+    /// share is refused new heavy work until its answers are read.
+    private let heldAnswers = Mutex<[String: Int]>([:])
+    let excessHeld = Atomic<Int>(0)
+    /// A quarter of the memory budget.
+    var clientShare: Int { memoryBudget / 4 }
+
+    /// Counts `bytes` of an answer queued for `client` (`bytes` < 0 gives them back).
+    func holdAnswer(_ bytes: Int, client: String) {
+        let share = clientShare
+        heldAnswers.withLock { held in
+            let old = held[client, default: 0], new = old + bytes
+            if new > 0 { held[client] = new } else { held.removeValue(forKey: client) }
+            let change = Swift.max(0, new - share) - Swift.max(0, old - share)
+            if change != 0 { excessHeld.wrappingAdd(change, ordering: .relaxed) }
+        }
+    }
+
+    /// What other clients' unsent answers hold beyond their shares, left out of `client`'s budget.
+    func othersExcess(for client: String?) -> Int {
+        let excess = excessHeld.load(ordering: .relaxed)
+        guard excess > 0 else { return 0 }
+        guard let client else { return excess }
+        let own = heldAnswers.withLock { Swift.max(0, $0[client, default: 0] - clientShare) }
+        return excess - own
+    }
+
+    /// Whether `total` buffered bytes pass the budget for a request from `client` (the address,
+    /// asked for only when `total` passes the budget and some client holds more than its share).
+    func isOverMemoryBudget(_ total: Int, client: () -> String?) -> Bool {
+        guard total > memoryBudget else { return false }
+        guard excessHeld.load(ordering: .relaxed) > 0 else { return true }
+        return total - othersExcess(for: client()) > memoryBudget
+    }
+
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
@@ -119,6 +158,9 @@ final class RequestState {
     /// Bytes this request counts in `ServerContext.bufferedBytes` (body kept, answer queued),
     /// given back when it completes.
     var bufferedBytes = 0
+    /// The client address and bytes of its queued answer counted in `ServerContext.holdAnswer`,
+    /// given back when it completes.
+    var heldAnswer: (client: String, bytes: Int) = ("", 0)
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
     var discarded = 0
@@ -204,7 +246,8 @@ func httpServerAccessHandler(
             // byte arrives): twenty uploads each stalled one byte short of 19 MB took RSS to 456 MB.
             var reserved = 0
             if expected >= ServerContext.bufferedThreshold {
-                if context.bufferedBytes.wrappingAdd(expected, ordering: .relaxed).newValue > context.memoryBudget {
+                let total = context.bufferedBytes.wrappingAdd(expected, ordering: .relaxed).newValue
+                if context.isOverMemoryBudget(total, client: { requestAddress(record, connection) }) {
                     context.bufferedBytes.wrappingSubtract(expected, ordering: .relaxed)
                     return reject(.memoryBudgetExceeded(limit: context.memoryBudget), connection: connection, url: url,
                                   method: method, context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
@@ -246,7 +289,7 @@ func httpServerAccessHandler(
                 if state.body.count > state.bufferedBytes && state.body.count >= ServerContext.bufferedThreshold {
                     let total = context.bufferedBytes.wrappingAdd(state.body.count - state.bufferedBytes, ordering: .relaxed).newValue
                     state.bufferedBytes = state.body.count
-                    if total > context.memoryBudget { return .NO }
+                    if context.isOverMemoryBudget(total, client: { requestAddress(state.connection, connection) }) { return .NO }
                 }
             }
             return .YES
@@ -294,8 +337,10 @@ func httpServerAccessHandler(
 private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: OpaquePointer, context: ServerContext,
                       state: RequestState, isHead: Bool) -> MHD_Result {
     var request = request
+    let client = request.remoteAddress
     let ticket = WorkTicket(budget: (held: { [context] bytes in context.bufferedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue },
-                                     limit: context.memoryBudget, own: state.bufferedBytes))
+                                     limit: context.memoryBudget, own: state.bufferedBytes,
+                                     othersExcess: { [context] in context.othersExcess(for: client) }))
     request.workTicket = ticket
     var bare = request
     bare.body = []
@@ -303,7 +348,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let job = HeavyJob(ticket: ticket, admittedAt: MonotonicClock.nanoseconds(), connection: connection, request: bare,
                        isHead: isHead, state: state)
     MHD_suspend_connection(connection)
-    if context.isOverMemoryBudget {
+    if context.isOverMemoryBudget(context.bufferedBytes.load(ordering: .relaxed), client: { client }) {
         answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: nil)
         return .YES
     }
@@ -311,7 +356,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let submitted = pool.submit(job) {
         // Checked again when a worker takes it: the requests ahead of it in the queue may have
         // spent the budget since it was admitted (sixteen 19 MB matrices, never read).
-        if context.isOverMemoryBudget {
+        if context.isOverMemoryBudget(context.bufferedBytes.load(ordering: .relaxed), client: { client }) {
             answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: pool)
             return
         }
@@ -371,9 +416,12 @@ func httpServerRequestCompleted(
     guard QueryArgumentsMarker.arguments(statePointer) == nil else { return }
     let state = Unmanaged<RequestState>.fromOpaque(statePointer)
     let buffered = state.takeUnretainedValue().bufferedBytes
+    // An answer's bytes are among the buffered ones: looked for only when there are any.
+    let held = buffered != 0 ? state.takeUnretainedValue().heldAnswer : ("", 0)
     state.release()
     _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         if buffered != 0 { context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed) }
+        if held.1 != 0 { context.holdAnswer(-held.1, client: held.0) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
 }
@@ -541,6 +589,10 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
     if let state, response.body.count >= ServerContext.bufferedThreshold {
         state.bufferedBytes += response.body.count
         context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
+        if let client = requestAddress(state.connection, connection) {
+            state.heldAnswer = (client, state.heldAnswer.bytes + response.body.count)
+            context.holdAnswer(response.body.count, client: client)
+        }
     }
     return MHD_queue_response(connection, UInt32(status), mhdResponse)
 }

@@ -137,12 +137,13 @@ public final class WorkTicket: Sendable {
     private static let running = 0, answered = 1, abandoned = 2
     private let state = Atomic<Int>(WorkTicket.running)
     /// The server's memory budget (adds to its counter of held bytes, giving the new total),
-    /// its limit, and the bytes the request's own body holds in it, for `reserve`.
-    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int)?
+    /// its limit, the bytes the request's own body holds in it, and what other clients' unsent
+    /// answers hold beyond their shares (left out: ``ServerContext/holdAnswer(_:client:)``), for `reserve`.
+    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int)?
     /// Bytes reserved by `reserve`, given back by `releaseReservation`.
     private let reserved = Atomic<Int>(0)
 
-    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int)? = nil) { self.budget = budget }
+    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int)? = nil) { self.budget = budget }
 
     /// Reserves `bytes` of the server's memory budget for an answer the handler is about to
     /// build (a PNG whose size is known from the image's header), before building it: false
@@ -154,7 +155,8 @@ public final class WorkTicket: Sendable {
     public func reserve(_ bytes: Int) -> Bool {
         guard let budget, bytes > 0 else { return true }
         let total = budget.held(bytes)
-        if total > budget.limit && total - bytes - budget.own > 0 {
+        // Other clients' answers beyond their shares are theirs to wait for, not this request's.
+        if total > budget.limit, case let effective = total - budget.othersExcess(), effective > budget.limit && effective - bytes - budget.own > 0 {
             _ = budget.held(-bytes)
             return false
         }
