@@ -42,6 +42,14 @@ struct TokensAuditLimitsTests {
         #expect(!text.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.text)")
         #expect(text.text.contains(#"x\n\ndefault: 0 pairs, 0 pass, 0 fail\nPASS\n\u001B[8m"#), "\(text.text)")
         #expect(text.text.split(separator: "\n").filter { $0 == "PASS" || $0 == "FAIL" } == ["FAIL"], "\(text.text)")
+        // Invisible format characters (a CSS escape \FEFF in a CSS token's name; zero-width
+        // spaces; bidi controls) are shown escaped too (a hostile pass: U+FEFF reached the table raw).
+        let css = ":root { --bg: #fff; --x\\FEFF: #eee; --y\u{200B}z: #ddd; --w\u{202E}v: #ccc; }"
+        let cssFile = JSON.object(["name": "t.css", "content": .string(css)])
+        let hiddenRules: JSON = .array(["--x*", "--y*", "--w*"].map { .object(["foreground": .string($0), "background": "--bg"]) })
+        let hidden = try live.request("POST", "/v1/tokens/audit", body: Self.body([cssFile], [("rules", hiddenRules), ("report", "text")]))
+        let invisible = hidden.text.unicodeScalars.filter { $0.properties.generalCategory == .format }
+        #expect(invisible.isEmpty && hidden.text.contains(#"--x\uFEFF"#) && hidden.text.contains(#"--y\u200Bz"#) && hidden.text.contains(#"--w\u202Ev"#), "\(hidden.status) \(hidden.text)")
         let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("rules", rules), ("report", "sarif")]))
         let result = sarif.json["runs"]?.array?.first?["results"]?.array?.first
         let uri = result?["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.string

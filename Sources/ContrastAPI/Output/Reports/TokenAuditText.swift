@@ -5,18 +5,22 @@ import DesignTokens
 /// failures first, then the summary per mode.
 enum TokenAuditText {
     /// Client text (token paths, mode names, patterns) made safe for a terminal: C0 and C1
-    /// controls and DEL as `\n`, `\r`, `\t` or `\u001B`, the bidirectional controls and line
-    /// separators (U+200E, U+200F, U+2028–U+202E, U+2066–U+2069) as `\u202E`, and `\` as `\\`,
-    /// so a name cannot end a line, forge a `PASS` or hide text with an escape sequence.
+    /// controls and DEL as `\n`, `\r`, `\t` or `\u001B`, the line separators (U+2028, U+2029)
+    /// and every format character (Unicode category Cf: the bidirectional controls U+200E,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069, zero-width spaces and joiners, U+FEFF) as `\u202E`,
+    /// and `\` as `\\`, so a name cannot end a line, forge a `PASS`, hide text with an escape
+    /// sequence or carry an invisible character (a hostile pass: a CSS escape `\FEFF` in a token
+    /// name reached the table raw).
     static func shown(_ s: String) -> String {
-        func unsafe(_ v: UInt32) -> Bool {
-            v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x200E || v == 0x200F || (0x2028...0x202E).contains(v)
-                || (0x2066...0x2069).contains(v) || v == 0x5C
+        func unsafe(_ u: Unicode.Scalar) -> Bool {
+            let v = u.value
+            return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x5C || v == 0x2028 || v == 0x2029
+                || (v > 0x9F && u.properties.generalCategory == .format)
         }
-        guard s.unicodeScalars.contains(where: { unsafe($0.value) }) else { return s }
+        guard s.unicodeScalars.contains(where: unsafe) else { return s }
         var out = ""
         for u in s.unicodeScalars {
-            guard unsafe(u.value) else { out.unicodeScalars.append(u); continue }
+            guard unsafe(u) else { out.unicodeScalars.append(u); continue }
             switch u.value {
             case 0x0A: out += "\\n"
             case 0x0D: out += "\\r"
