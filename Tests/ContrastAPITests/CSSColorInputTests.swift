@@ -160,6 +160,16 @@ struct CSSColorInputTests {
         let sent = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-blue-500)", "background": "white", "variables": {"--color-blue-500": "oklch(62.3% 0.214 259.815)"}}"##)
         let direct = try post(live, "/v1/contrast", ##"{"foreground": "oklch(62.3% 0.214 259.815)", "background": "white"}"##)
         #expect(sent.status == 200 && sent.json["ratio"] == direct.json["ratio"] && sent.json["ratio"]?.double != nil, "\(sent.text.prefix(300))")
+        // The whole default palette on request (a plugin author's pass: the token audit had it
+        // built in, the color routes did not); any other name is a 400.
+        let palette = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-blue-500)", "background": "var(--color-white)", "variables": "tailwind"}"##)
+        let white = try post(live, "/v1/contrast", ##"{"foreground": "oklch(62.3% 0.214 259.815)", "background": "#fff"}"##)
+        #expect(palette.status == 200 && palette.json["ratio"] == white.json["ratio"], "\(palette.text.prefix(300))")
+        let gradient = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, var(--color-indigo-500), var(--color-pink-500))", "variables": "tailwind"}"##)
+        #expect(gradient.status == 200 && gradient.json["gradient"] != nil, "\(gradient.text.prefix(300))")
+        let unknownPalette = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "variables": "bootstrap"}"##)
+        #expect(unknownPalette.status == 400 && unknownPalette.json["pointer"] == "/variables", "\(unknownPalette.text)")
+        #expect(r.text.contains(#"or {\"variables\": \"tailwind\"} for its whole default palette"#), "\(r.text)")
     }
 
     /// A plugin author's pass: Figma's 0–1 channels written in `rgb()` read (as CSS says) on the

@@ -1,5 +1,6 @@
 import Foundation
 import ColorScience
+import DesignTokens
 import HTTPServer
 import JSONValue
 
@@ -83,6 +84,9 @@ enum CSSRequestScope {
     /// the slot. 400 naming the member for a value that is not an object of strings, a name that
     /// is not a custom property name, more than `CSSVariables.maximumCount` properties, or a
     /// value longer than `CSSVariables.maximumValueLength` characters.
+    /// Tailwind CSS v4's default palette as variables (`"variables": "tailwind"`), built once.
+    static let tailwindVariables = CSSVariables(TailwindPalette.colors)
+
     static func take(from object: inout JSONObject, at path: FieldPath) throws(Problem) {
         guard let value = object["variables"] else { return }
         let field = path.appending("variables")
@@ -92,8 +96,18 @@ enum CSSRequestScope {
             // Only reachable when the body's bytes hid the name (impossible: a `\u` binds too).
             throw Problem.invalidField(field, "\(field.display) could not be read")
         }
+        if case .string(let name) = value {
+            // Tailwind CSS v4's default palette, by name (what `@import "tailwindcss"` defines):
+            // asked for, never assumed, since a project's theme may redefine any of it (a plugin
+            // author's pass: the token audit had it built in, the color routes did not).
+            guard name.lowercased() == "tailwind" else {
+                throw Problem.invalidField(field, "\(field.display) is an object of custom properties such as {\"--brand\": \"#0066cc\"}, or \"tailwind\" for Tailwind CSS v4's default palette, not \(ClientText.quoted(name))")
+            }
+            slot.variables = tailwindVariables
+            return
+        }
         guard case .object(let members) = value else {
-            throw Problem.invalidField(field, "\(field.display) must be an object of custom properties such as {\"--brand\": \"#0066cc\"}, not \(value.typeName)")
+            throw Problem.invalidField(field, "\(field.display) must be an object of custom properties such as {\"--brand\": \"#0066cc\"}, or \"tailwind\" for Tailwind CSS v4's default palette, not \(value.typeName)")
         }
         if members.count > CSSVariables.maximumCount {
             throw Problem.invalidField(field, "\(field.display) has \(members.count) properties; at most \(CSSVariables.maximumCount) are accepted")

@@ -179,7 +179,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
 /// (`@inline(never)`): a plain pair's path stays as it was (bench/profile post).
 @inline(never)
 func variablesHint(_ text: String, at path: FieldPath) -> String {
-    let example = tailwindDefaults(in: text).first.map { "{\"variables\": {\"\($0.name)\": \"\($0.value)\"}}, Tailwind v4's default \($0.name)" }
+    let example = tailwindDefaults(in: text).first.map { "{\"variables\": {\"\($0.name)\": \"\($0.value)\"}}, Tailwind v4's default \($0.name), or {\"variables\": \"tailwind\"} for its whole default palette" }
         ?? "{\"variables\": {\"--brand\": \"#0066cc\"}}"
     return path.parameter == nil
         ? " (give the custom properties in the body's \"variables\" member, e.g. \(example))"
