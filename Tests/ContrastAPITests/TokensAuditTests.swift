@@ -169,6 +169,18 @@ struct TokensAuditTests {
         #expect(small.text.contains("Lc ∞   FAIL (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
     }
 
+    /// A designer's pass: a JSON request written by a Windows tool (a UTF-8 byte-order mark
+    /// first) was read as a raw token file, its rules ignored, and a preset asked for.
+    @Test("a JSON request after a byte-order mark is a JSON request")
+    func byteOrderMark() throws {
+        let live = try LiveServer()
+        let css = JSON.object(["name": "t.css", "content": ":root { --fg: #777; --bg: #fff; }"])
+        let body = Self.body([css], [("rules", .array([.object(["foreground": "--fg", "background": "--bg"])]))])
+        let plain = try live.request("POST", "/v1/tokens/audit", body: body)
+        let marked = try live.request("POST", "/v1/tokens/audit", body: "\u{FEFF}" + body)
+        #expect(plain.status == 200 && marked.status == 200 && marked.json == plain.json, "\(marked.text.prefix(300))")
+    }
+
     @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")
     func danglingAlias() throws {
         let live = try LiveServer()
