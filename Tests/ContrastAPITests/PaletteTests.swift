@@ -878,11 +878,14 @@ struct PaletteTests {
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "adjustLight": "yes"}"##), 400, pointer: "/adjustLight")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(one)], "format": "css"}"##), 400, pointer: "/format")
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "", "color": "#000"}]}"##), 400, pointer: "/colors/0/name")
-        // Work limits: at most 4 backgrounds per color, 256 placements per request.
-        let five = (0..<5).map { ##"{"name": "b\##($0)", "role": "background", "color": "#eee"}"## }.joined(separator: ",")
-        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(five), {"color": "#000", "on": ["b0", "b1", "b2", "b3", "b4"]}]}"##), 413, pointer: "/colors/5/on")
+        // Work limits: at most 8 backgrounds per color (a screen's page, card, sheet and system
+        // backgrounds: 4 had refused a designer's 5), 256 placements per request.
+        let nine = (0..<9).map { ##"{"name": "b\##($0)", "role": "background", "color": "#eee"}"## }.joined(separator: ",")
+        let eight = (0..<8).map { "\"b\($0)\"" }.joined(separator: ", ")
+        #expect(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(nine), {"color": "#000", "on": [\##(eight)]}]}"##).status == 200)
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(nine), {"color": "#000", "on": [\##(eight), "b8"]}]}"##), 413, pointer: "/colors/9/on")
         let texts = (0..<65).map { ##"{"name": "t\##($0)", "color": "#000", "on": ["b0", "b1", "b2", "b3"]}"## }.joined(separator: ",")
-        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(five), \##(texts)]}"##), 413, pointer: "/colors/69/on")
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [\##(nine), \##(texts)]}"##), 413, pointer: "/colors/73/on")
         // APCA text so small no contrast allows it.
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"color": "#000", "fontSize": 4, "fontWeight": 100}], "policy": "apca"}"##), 400, pointer: "/colors/0/fontSize")
         // Export.

@@ -357,8 +357,10 @@ public enum DarkVariants {
         }
         // Palette surfaces climb at the elevated level as Apple's backgrounds do (a card kept at
         // its base value sat darker than the sheet around it).
-        for e in entries where e.role == .background && e.givenElevated.isEmpty && isLightSurface(e, environment) {
-            for v in [PaletteVariant.dark, .darkIncreasedContrast] where e.given[v] == nil {
+        // Not when its dark variant is given (its increased-contrast one starts from it; a
+        // designer's pass found that one lifted), nor where an elevated value is given.
+        for e in entries where e.role == .background && e.given[.dark] == nil && isLightSurface(e, environment) {
+            for v in [PaletteVariant.dark, .darkIncreasedContrast] where e.given[v] == nil && e.givenElevated[v] == nil {
                 guard let lift = environment.lifts[v] ?? environment.elevationLift(v) else { continue }
                 environment.lifts[v] = lift
                 environment.liftedBackgrounds[e.name, default: []].insert(v)
@@ -452,7 +454,17 @@ public enum DarkVariants {
         for (i, e) in entries.enumerated() where e.role == .background {
             for v in results[i]!.variants.indices {
                 let variant = results[i]!.variants[v]
-                guard let up = elevated(variant.color, of: e.name, variant.variant, environment), up != variant.color else { continue }
+                guard let up = elevated(variant.color, of: e.name, variant.variant, environment), up != variant.color else {
+                    // A surface whose dark value is given and has none of its own at the elevated
+                    // level, where it is one of Apple's elevated backgrounds: it vanishes there.
+                    if variant.variant.appearance == .dark, variant.color.alpha >= 1, e.given[variant.variant] != nil,
+                       e.givenElevated[variant.variant] == nil, isLightSurface(e, environment),
+                       let sheet = environment.contexts(for: variant.variant).first(where: { $0.context.effectiveLevel == .elevated })?
+                           .surfaces.first(where: { DisplayColor(srgb: $0.srgb, alpha: 1) == variant.color }) {
+                        results[i]!.variants[v].notes.append("At the elevated level (sheets, popovers) it stays \(variant.color.hex), the color of \(sheet.name) there, so it does not stand out from a sheet; give \(variant.variant == .dark ? "darkElevated" : "darkIncreasedContrastElevated") for a value of its own there.")
+                    }
+                    continue
+                }
                 results[i]!.variants[v].elevated = up
                 if environment.elevatedBackgrounds[e.name]?[variant.variant] == nil, let lift = environment.lifts[variant.variant] {
                     let steps = lift.ladderText

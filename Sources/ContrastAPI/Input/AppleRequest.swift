@@ -253,17 +253,23 @@ extension Fields {
     }
 }
 
-/// A custom color that may differ per appearance and contrast, like an asset-catalog color set:
-/// either a color string, or `{"color", "dark"?, "increasedContrast"?, "darkIncreasedContrast"?}`.
-/// Each string is a CSS color or an Apple system color name (which resolves per context).
+/// A custom color that may differ per appearance and contrast, like an asset-catalog color set,
+/// and in dark mode per interface level, like a dynamic `UIColor`: either a color string, or
+/// `{"color", "dark"?, "increasedContrast"?, "darkIncreasedContrast"?, "darkElevated"?,
+/// "darkIncreasedContrastElevated"?}`. Each string is a CSS color or an Apple system color name
+/// (which resolves per context).
 ///
 /// Fallbacks: dark → `color`; increased contrast → `color`; dark increased contrast → `dark`, then
-/// `color` (appearance outranks contrast, as asset catalogs fall back).
+/// `color` (appearance outranks contrast, as asset catalogs fall back); at the elevated level the
+/// elevated value of the same contrast first, then as at the base level, a dark increased
+/// contrast one taking `darkElevated` after its own base value (a palette's Swift export writes
+/// these: re-auditing it measures what the app shows in sheets; a designer's pass).
 struct AdaptiveColorInput: Sendable {
     var variants: [(key: String, text: String, path: FieldPath)]
     var hexOrder: HexOrder
 
-    static let objectFields: Set<String> = ["color", "dark", "increasedContrast", "darkIncreasedContrast"]
+    static let objectFields: Set<String> = ["color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated",
+                                            "darkIncreasedContrastElevated"]
 
     /// Parses a string or object member value at `path`; every variant is checked now, so a bad
     /// color is reported with its own pointer.
@@ -275,7 +281,7 @@ struct AdaptiveColorInput: Sendable {
             variants = [("color", s, path)]
         case .object(let o):
             let f = Fields(object: o, path: path, fromQuery: fromQuery)
-            for key in ["color", "dark", "increasedContrast", "darkIncreasedContrast"] {
+            for key in ["color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated", "darkIncreasedContrastElevated"] {
                 guard let v = f.value(key) else {
                     if key == "color" { throw Problem.invalidField(f.field(key), "\(f.field(key).display) is required: give a color such as \"#1c1c1e\" or \"systemBlue\"") }
                     continue
@@ -286,7 +292,7 @@ struct AdaptiveColorInput: Sendable {
                 variants.append((key, s, f.field(key)))
             }
         default:
-            throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"color\", \"dark\", \"increasedContrast\", \"darkIncreasedContrast\"}, not \(value.typeName)")
+            throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"color\", \"dark\", \"increasedContrast\", \"darkIncreasedContrast\", \"darkElevated\", \"darkIncreasedContrastElevated\"}, not \(value.typeName)")
         }
         let input = AdaptiveColorInput(variants: variants, hexOrder: hexOrder)
         for v in input.variants { _ = try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: .default) }
@@ -297,11 +303,14 @@ struct AdaptiveColorInput: Sendable {
     func variant(for context: AppleColorContext) -> (key: String, text: String, path: FieldPath) {
         func find(_ key: String) -> (key: String, text: String, path: FieldPath)? { variants.first { $0.key == key } }
         let order: [String]
+        let elevated = context.effectiveLevel == .elevated
         switch (context.appearance, context.contrast) {
         case (.light, .standard): order = ["color"]
-        case (.dark, .standard): order = ["dark", "color"]
+        case (.dark, .standard): order = elevated ? ["darkElevated", "dark", "color"] : ["dark", "color"]
         case (.light, .increased): order = ["increasedContrast", "color"]
-        case (.dark, .increased): order = ["darkIncreasedContrast", "dark", "color"]
+        case (.dark, .increased):
+            order = elevated ? ["darkIncreasedContrastElevated", "darkIncreasedContrast", "darkElevated", "dark", "color"]
+                : ["darkIncreasedContrast", "dark", "color"]
         }
         for key in order { if let v = find(key) { return v } }
         return variants[0]

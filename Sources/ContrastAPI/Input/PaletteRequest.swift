@@ -231,7 +231,7 @@ struct PaletteRequestColor {
 /// 4.5:1 otherwise). Increased contrast: `increasedContrastTarget` (color, then request), else
 /// the next level up (`ContrastTarget.increased`). `on` lists the names of `background`-role
 /// colors of the palette the color is drawn on, plus `"system"` to keep the system backgrounds
-/// (default when `on` is absent); at most 4 names per color and 256 placements per request (413
+/// (default when `on` is absent); at most 8 names per color and 256 placements per request (413
 /// beyond). Colors are CSS colors or Apple system color names of `generation`: a system name is
 /// the light color, and its dark and increased-contrast variants not given are Apple's own
 /// (`PaletteRequest.systemVariants`, measured as given).
@@ -243,9 +243,11 @@ struct PaletteRequest {
 
     static let fields: Set<String> = ["colors", "policy", "target", "increasedContrastTarget", "generation", "adjustLight", "hexOrder"]
     static let colorFields: Set<String> = [
-        "name", "role", "color", "dark", "increasedContrast", "darkIncreasedContrast", "on", "fontSize", "fontSizeUnit",
-        "fontWeight", "target", "increasedContrastTarget",
+        "name", "role", "color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated",
+        "darkIncreasedContrastElevated", "on", "fontSize", "fontSizeUnit", "fontWeight", "target", "increasedContrastTarget",
     ]
+    /// A background's own values at the elevated level (sheets, popovers), by variant.
+    static let elevatedKeys: [(String, PaletteVariant)] = [("darkElevated", .dark), ("darkIncreasedContrastElevated", .darkIncreasedContrast)]
     static let variantKeys: [(String, PaletteVariant)] = [
         ("dark", .dark), ("increasedContrast", .lightIncreasedContrast), ("darkIncreasedContrast", .darkIncreasedContrast),
     ]
@@ -257,7 +259,7 @@ struct PaletteRequest {
         "aa": .wcagAA, "aaa": .wcagAAA, "wcag2-aa": .wcagAA, "wcag2-aaa": .wcagAAA, "wcagaa": .wcagAA, "wcagaaa": .wcagAAA,
     ]
     /// The largest `on` list of one color.
-    static let maxOn = 4
+    static let maxOn = 8
     /// The most (color, palette background) placements of one request: each costs a search on
     /// that background in every context, and moving a background regenerates its text, so this
     /// bounds the work of a request (about a second on two cores at the limit).
@@ -401,8 +403,20 @@ struct PaletteRequest {
         // light value: its other variants are generated (an asset catalog color, which iOS
         // shows in its standard variant where no increased-contrast one is set).
         var elevated: [PaletteVariant: ResolvedColor] = [:]
-        let fromSystem = given.isEmpty
+        let fromSystem = given.isEmpty && !elevatedKeys.contains(where: { cf.has($0.0) })
             ? try systemVariants(of: color, at: cf.field("color"), into: &given, elevated: &elevated, generation: generation) : []
+        // Elevated values of its own (a designer's pass: a dark card given as #1c1c1e vanished in a
+        // #1c1c1e sheet, with no way to say what it is there). Only backgrounds change with the
+        // level: Apple's labels, fills and tints are the same at both.
+        for (key, variant) in elevatedKeys {
+            var c = context(of: variant, generation)
+            c.level = .elevated
+            guard let up = try cf.color(key, hexOrder: hexOrder, context: c) else { continue }
+            guard role == .background else {
+                throw Problem.contradictory(cf.field(key), cf.field("role"), "\(cf.field(key).display) is a background's value in sheets and popovers; only backgrounds change with the interface level (Apple's labels, fills and tints are the same at both levels), and \(cf.field("role").display) is \(role.rawValue)")
+            }
+            elevated[variant] = up
+        }
         var on: [String] = []
         var onSystem: Bool?
         if let placement = try OnBackgrounds.parse(cf, role: role, of: "palette") {

@@ -41,8 +41,7 @@ struct ContrastBatchEndpoint {
             }
             let pair = Fields(object: o, path: path, fromQuery: false)
             if ContrastEndpoint.hasGradient(pair) {
-                let member = ["background", "layers"].first { pair.has($0) } ?? "background"
-                throw Problem.invalidField(pair.field(member), "\(pair.field(member).display) is a CSS gradient: gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded")
+                throw Problem.invalidField(gradientMember(pair), "\(gradientMember(pair).display) is a CSS gradient: gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded")
             }
             try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod)
             try CSSRequestScope.checkInlineTime()
@@ -58,5 +57,23 @@ struct ContrastBatchEndpoint {
         out.endArray()
         out.endObject()
         return out.bytes
+    }
+
+    /// Where a pair's gradient is: its background, or the layer (or the layer's `color`) that is
+    /// one (a designer's pass: a gradient layer was reported at the background).
+    static func gradientMember(_ pair: Fields) -> FieldPath {
+        if case .string(let s)? = pair.value("background"), ContrastEndpoint.isGradientText(s) { return pair.field("background") }
+        if case .array(let items)? = pair.value("layers") {
+            for (i, item) in items.enumerated() {
+                let at = pair.field("layers").appending(index: i)
+                switch item {
+                case .string(let s) where ContrastEndpoint.isGradientText(s): return at
+                case .object(let o):
+                    if case .string(let s)? = o["color"], ContrastEndpoint.isGradientText(s) { return at.appending("color") }
+                default: break
+                }
+            }
+        }
+        return pair.field("layers")
     }
 }

@@ -438,8 +438,10 @@ struct PaletteExport {
                 s += "<g><title>\(SVGDrawing.xml("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)"))</title>"
                 s += "<rect x=\"\(x + 4)\" y=\"\(y + 4)\" width=\"\(cw - 8)\" height=\"\(rh - 8)\" rx=\"8\" fill=\"\(surface)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"\(weight)\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
-                // The elevated column names a background's elevated value (its rows measure it).
-                let shown = c.contexts == ["dark-elevated"] ? (v.elevated ?? v.color) : v.color
+                // A cell shown at the elevated level names a background's elevated value there
+                // (its rows measure it; the increased-contrast column's worst row can be one: a
+                // designer's pass found #242424 drawn and #000000 named).
+                let shown = worst.context.effectiveLevel == .elevated ? (v.elevated ?? v.color) : v.color
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 52)\" font-size=\"11\" fill=\"\(caption)\">\(value) \(mark) · \(SVGDrawing.xml(shown.hex))</text></g>\n"
             }
         }
