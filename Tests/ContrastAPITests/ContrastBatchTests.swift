@@ -36,6 +36,33 @@ import Testing
         #expect(withVariables.status == 200 && ratios?.count == 2 && ratios?[0] == ratios?[1] && ratios?[0]?.double.map { $0 > 17 } == true, "\(withVariables.text.prefix(300))")
     }
 
+    /// A hostile pass: 1,000 pairs of 32 layers of a 5-step `var()` chain of `color-mix()`
+    /// (443 KB) took 67 s of CPU, going on after the server's 503 at 30 s, and a bad last pair was
+    /// found only after all the others were measured. Members are checked first; the measuring
+    /// stops at 2 s of work with a 422 naming the pair reached.
+    @Test("a batch's work is bounded: bad members are found before any color is read, and measuring stops at 2 s")
+    func workIsBounded() throws {
+        let live = try LiveServer()
+        var chain: [(String, JSON)] = [("--c0", "oklch(0.7 0.4 30 / 0.5)")]
+        for i in 1...5 {
+            chain.append(("--c\(i)", .string("color-mix(in oklch longer hue, var(--c\(i - 1)) 40%, oklch(from var(--c\(i - 1)) calc(l*0.99) calc(c + 0.01) calc(h + 7) / calc(alpha*0.95)))")))
+        }
+        let costly = JSON.object(["foreground": "var(--c5)", "background": "#fff", "layers": .array(Array(repeating: "var(--c5)", count: 32))])
+        func body(_ pairs: [JSON]) -> String {
+            String(decoding: JSON.object(["pairs": .array(pairs), "variables": .object(JSONObject(chain))]).serialized(), as: UTF8.self)
+        }
+        var clock = ContinuousClock.now
+        let late = try live.request("POST", "/v1/contrast/batch", body: body(Array(repeating: costly, count: 999) + [.object(["foreground": "#000", "background": "#fff", "colour": "#000"])]))
+        #expect(late.status == 400 && late.json["pointer"] == "/pairs/999/colour", "\(late.text.prefix(300))")
+        #expect(ContinuousClock.now - clock < .seconds(1), "\(ContinuousClock.now - clock)")
+        clock = ContinuousClock.now
+        let long = try live.request("POST", "/v1/contrast/batch", body: body(Array(repeating: costly, count: 1_000)))
+        let elapsed = ContinuousClock.now - clock
+        #expect(long.status == 422 && long.json["type"] == "/problems/limit-exceeded" && long.json["limit"] == 2, "\(long.text.prefix(400))")
+        #expect(long.json["pointer"]?.string?.hasPrefix("/pairs/") == true && long.json["detail"]?.string?.contains("took more than 2 s of work before pair") == true, "\(long.text.prefix(400))")
+        #expect(elapsed < .seconds(6), "\(elapsed)")
+    }
+
     @Test("a bad pair is a 400 naming its member; gradients, empty and over-long lists are refused")
     func problemsNameThePair() throws {
         let live = try LiveServer()

@@ -15,11 +15,19 @@ import JSONValue
 ///
 /// Response: `{"count", "results": [answer, …]}`, each answer exactly `/v1/contrast`'s for that
 /// pair, in request order.
+///
+/// Cost: every pair's members and gradients are checked before any color is read, so a bad last
+/// pair costs nothing; the pairs are then measured within `maxSeconds` of work (a 422
+/// `limit-exceeded` naming the pair reached), and not at all once the server has answered the
+/// request itself (its deadline). A hostile pass sent 1,000 pairs of 32 layers of a 5-step
+/// `var()` chain of `color-mix()` (443 KB): 67 s of CPU, going on after the 503 at 30 s.
 struct ContrastBatchEndpoint {
     static let path = "/v1/contrast/batch"
     /// Most pairs in one batch (about 1 KB of answer each; a batch of plain pairs is measured
     /// in a few milliseconds).
     static let maxPairs = 1_000
+    /// Most work one batch may take, in nanoseconds: 2 s (1,000 plain pairs take about 0.02 s).
+    static let maxNanoseconds: UInt64 = 2_000_000_000
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.body(request)
@@ -29,21 +37,38 @@ struct ContrastBatchEndpoint {
         if items.isEmpty {
             throw Problem.invalidField(list, "\(list.display) is an empty list; give at least one pair such as {\"foreground\": \"#000\", \"background\": \"#fff\"}")
         }
-        var out = JSONByteWriter()
-        out.beginObject()
-        out.member("count", items.count)
-        out.key("results")
-        out.beginArray()
+        // The members of every pair first (no color read yet: a gradient behind var() is one,
+        // so gradients are looked for as each pair is measured).
+        var pairs: [(fields: Fields, object: JSONObject)] = []
+        pairs.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let path = list.appending(index: i)
             guard case .object(let o) = item else {
                 throw Problem.invalidField(path, "\(path.display) must be an object such as a /v1/contrast body ({\"foreground\": \"#000\", \"background\": \"#fff\"}), not \(item.typeName)")
             }
             let pair = Fields(object: o, path: path, fromQuery: false)
+            try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod.union(ContrastEndpoint.gradientFields),
+                                   listing: ContrastEndpoint.fieldsWithGamutMethod)
+            if let key = ["box", "region", "target"].first(where: { pair.has($0) }) {
+                throw Problem.invalidField(pair.field(key), "\(pair.field(key).display) belongs to a gradient background, and gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix)")
+            }
+            pairs.append((pair, o))
+        }
+        let started = MonotonicClock.nanoseconds()
+        var out = JSONByteWriter()
+        out.beginObject()
+        out.member("count", items.count)
+        out.key("results")
+        out.beginArray()
+        for (i, (pair, o)) in pairs.enumerated() {
+            // Nothing more once the server has answered (503 at its deadline, or shutting down).
+            if request.workTicket?.isAbandoned == true { throw Problem.limitExceeded("the batch was answered by the server before it was measured", limit: maxPairs, []) }
+            if i > 0, MonotonicClock.nanoseconds() &- started > maxNanoseconds {
+                throw Problem.tooLarge(list.appending(index: i), "\(list.display) took more than \(maxNanoseconds / 1_000_000_000) s of work before pair \(i) of \(pairs.count); send fewer pairs per request, or simpler colors (each color's var() chain is read again for every color that uses it)", limit: Int(maxNanoseconds / 1_000_000_000), status: 422)
+            }
             if ContrastEndpoint.hasGradient(pair) {
                 throw Problem.invalidField(gradientMember(pair), "\(gradientMember(pair).display) is a CSS gradient: gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded")
             }
-            try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod)
             try CSSRequestScope.checkInlineTime()
             let apple = try AppleContrastOptions(pair)
             let answer = try apple.run { () throws(Problem) -> [UInt8] in
