@@ -115,6 +115,7 @@ import Glibc
         #expect(CORSPolicy.isConfigurableOrigin("null"))
         #expect(CORSPolicy(allowedOrigins: ["https://www.figma.com"]).allowOrigin(for: "null") == nil)
         #expect(CORSPolicy(allowedOrigins: ["null"]).allowOrigin(for: "https://www.figma.com") == nil)
+        #expect(CORSPolicy(allowedOrigins: ["null"]).allowOrigin(for: "NULL") == nil && CORSPolicy(allowedOrigins: ["null"]).allowOrigin(for: "Null") == nil)
         let live = try ProductionServer { $0.corsAllowedOrigins = ["null"] }
         let preflight = try live.request("OPTIONS", "/v1/contrast", headers: [
             "Origin": "null", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"])

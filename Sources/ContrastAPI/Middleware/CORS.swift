@@ -33,8 +33,11 @@ public struct CORSPolicy: Sendable {
     public func allowOrigin(for origin: String?) -> String? {
         guard let origin, isEnabled else { return nil }
         if anyOrigin { return "*" }
-        // Scheme and host are case-insensitive; a path (even `/`) makes it no origin at all.
-        return origins.contains(origin.lowercased()) ? origin : nil
+        // Scheme and host are case-insensitive; a path (even `/`) makes it no origin at all. The
+        // opaque origin is the word `null` as browsers send it (`NULL` matched it: a hostile pass).
+        let lowered = origin.lowercased()
+        if lowered == "null" && origin != "null" { return nil }
+        return origins.contains(lowered) ? origin : nil
     }
 
     /// Whether a configured entry can ever match: `*`, or `http(s)://host[:port]` with at most
