@@ -963,6 +963,18 @@ struct PaletteTests {
         let entries = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: disguised).body)
         #expect(entries.contains { $0.path == "Palette.xcassets/RTLOname.colorset/Contents.json" })
         #expect(!entries.contains { $0.path.unicodeScalars.contains { $0.properties.generalCategory == .format } })
+        // Nor C1 controls and line separators (NEL, U+2028, U+2029), and none of them reaches the
+        // SVG sheet's text and titles or Android's comments either (second hostile pass).
+        let separated = ##"{"colors": [{"name": "\u0085nel\u2028ls\u2029ps", "role": "background", "color": "#123456"}, {"name": "\u202egnp.exe", "color": "#fff", "on": ["\u0085nel\u2028ls\u2029ps"]}], "format": "FORMAT"}"##
+        let invisible: (Unicode.Scalar) -> Bool = { ($0.value >= 0x80 && $0.value <= 0x9F) || $0.value == 0x2028 || $0.value == 0x2029 || $0.properties.generalCategory == .format }
+        let catalog = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: separated.replacingOccurrences(of: "FORMAT", with: "xcassets")).body)
+        #expect(catalog.contains { $0.path == "Palette.xcassets/-nel-ls-ps.colorset/Contents.json" }, "\(catalog.map(\.path))")
+        #expect(!catalog.contains { $0.path.unicodeScalars.contains(where: invisible) })
+        let sheet = call("POST", "/v1/palette/export", body: separated.replacingOccurrences(of: "FORMAT", with: "svg")).text
+        #expect(!sheet.unicodeScalars.contains(where: invisible) && sheet.contains(" nel ls ps") && sheet.contains(" gnp.exe"), "\(sheet.prefix(600))")
+        for entry in try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: separated.replacingOccurrences(of: "FORMAT", with: "android")).body) {
+            #expect(!String(decoding: entry.data, as: UTF8.self).unicodeScalars.contains(where: invisible), "\(entry.path)")
+        }
         // CSV: a formula start after leading spaces is neutralised too.
         #expect(MatrixEndpoint.csvField(" =x") == "' =x" && MatrixEndpoint.csvField("a=b") == "a=b")
         // A leading line feed before `=` too (a hostile pass), which then needs quoting; quotes

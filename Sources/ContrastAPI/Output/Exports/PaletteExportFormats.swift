@@ -92,7 +92,7 @@ struct PaletteExport {
         // Invisible format characters (U+202E right-to-left override, U+200B zero-width space, …:
         // category Cf) are dropped: in a folder name they disguise it (hostile test).
         var out = String(s.unicodeScalars.filter { $0.properties.generalCategory != .format }.map { ch -> Character in
-            ch.value < 0x20 || ch.value == 0x7F || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
+            hiddenInComment(ch) || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
         })
         while out.hasPrefix(".") { out.removeFirst() }
         out = out.trimmingCharacters(in: .whitespaces)
@@ -261,10 +261,20 @@ struct PaletteExport {
     }
 
     /// A character a comment of a generated file shows as a space: a control character (C0, DEL,
-    /// C1), or a format character (bidi overrides and isolates, zero-width spaces: the "Trojan
-    /// Source" reordering of what a reviewer sees; a hostile pass).
+    /// C1), a line or paragraph separator (U+2028, U+2029), or a format character (bidi overrides
+    /// and isolates, zero-width spaces: the "Trojan Source" reordering of what a reviewer sees;
+    /// hostile passes).
     static func hiddenInComment(_ c: Unicode.Scalar) -> Bool {
-        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.properties.generalCategory == .format
+        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+            || c.properties.generalCategory == .format
+    }
+
+    /// Client text as a generated file shows it outside code (SVG text and titles, XML comments):
+    /// the characters `hiddenInComment` names as spaces (a hostile pass: U+202E reordered a name
+    /// in the SVG sheet and in Android's colors.xml comments).
+    static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: hiddenInComment) else { return s }
+        return String(s.unicodeScalars.map { hiddenInComment($0) ? " " : Character($0) })
     }
 
     // MARK: Design tokens
@@ -391,7 +401,7 @@ struct PaletteExport {
     }
 
     static func xmlComment(_ s: String) -> String {
-        SVGDrawing.xml(s).replacingOccurrences(of: "--", with: "- -")
+        SVGDrawing.xml(visible(s)).replacingOccurrences(of: "--", with: "- -")
     }
 
     // MARK: SVG
@@ -421,7 +431,7 @@ struct PaletteExport {
             // The sample is drawn at the weight the verdict is for: the color's `fontWeight`, or
             // regular (400). It was semibold, heavier than the 17 pt regular text judged.
             let weight = request.colors[row].fontWeight ?? 400
-            s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(r.entry.name)))</text>"
+            s += "<text x=\"8\" y=\"\(y + 30)\" font-size=\"13\" font-weight=\"600\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(Self.visible(r.entry.name))))</text>"
             s += "<text x=\"8\" y=\"\(y + 48)\" font-size=\"11\" fill=\"#3c3c43\">\(SVGDrawing.xml(r.entry.role.rawValue)) · \(SVGDrawing.xml(r[.light].color.hex))</text>\n"
             for (i, c) in columns.enumerated() {
                 let x = head + i * cw
@@ -435,7 +445,7 @@ struct PaletteExport {
                 let ratio = WCAG.ratioText(worst.measurement.ratio)
                 let mark = worst.passes ? "✓" : "✗"
                 let value = v.target.metric == .wcag2 ? "\(ratio):1" : "Lc \(Fields.format((abs(worst.measurement.apcaLc) * 10).rounded(.down) / 10))"
-                s += "<g><title>\(SVGDrawing.xml("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)"))</title>"
+                s += "<g><title>\(SVGDrawing.xml(Self.visible("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)")))</title>"
                 s += "<rect x=\"\(x + 4)\" y=\"\(y + 4)\" width=\"\(cw - 8)\" height=\"\(rh - 8)\" rx=\"8\" fill=\"\(surface)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"\(weight)\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
                 // A cell shown at the elevated level names a background's elevated value there
