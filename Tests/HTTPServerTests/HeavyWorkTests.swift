@@ -195,7 +195,7 @@ import Testing
 
     /// A hostile pass: one client asked for a 104 MB image answer and read it at 64 KB/s; the
     /// unsent answer held the whole memory budget, and every other client's heavy requests were
-    /// 503 for the half hour it took. A client's unsent answers beyond a quarter of the budget now
+    /// 503 for the half hour it took. A client's unsent answers beyond an eighth of the budget now
     /// count against the budget for that client alone: another address is served, and the slow
     /// reader's own next heavy request is refused until it reads.
     @Test func aSlowReadersAnswerDoesNotSpendOtherClientsBudget() throws {
