@@ -51,16 +51,17 @@ import Testing
         func body(_ pairs: [JSON]) -> String {
             String(decoding: JSON.object(["pairs": .array(pairs), "variables": .object(JSONObject(chain))]).serialized(), as: UTF8.self)
         }
-        var clock = ContinuousClock.now
-        let late = try live.request("POST", "/v1/contrast/batch", body: body(Array(repeating: costly, count: 999) + [.object(["foreground": "#000", "background": "#fff", "colour": "#000"])]))
+        // Members before colors: with a bad color in the first pair and an unknown member in the
+        // last, the member is what is named (measured first, the color would be; no timing here:
+        // speed is measured by bench/, not by unit tests).
+        let badColor = JSON.object(["foreground": "not-a-color", "background": "#fff"])
+        let late = try live.request("POST", "/v1/contrast/batch", body: body([badColor] + Array(repeating: costly, count: 998) + [.object(["foreground": "#000", "background": "#fff", "colour": "#000"])]))
         #expect(late.status == 400 && late.json["pointer"] == "/pairs/999/colour", "\(late.text.prefix(300))")
-        #expect(ContinuousClock.now - clock < .seconds(1), "\(ContinuousClock.now - clock)")
-        clock = ContinuousClock.now
+        // The 1,000 costly pairs stop at 2 s of work, before the last pair.
         let long = try live.request("POST", "/v1/contrast/batch", body: body(Array(repeating: costly, count: 1_000)))
-        let elapsed = ContinuousClock.now - clock
         #expect(long.status == 422 && long.json["type"] == "/problems/limit-exceeded" && long.json["limit"] == 2, "\(long.text.prefix(400))")
-        #expect(long.json["pointer"]?.string?.hasPrefix("/pairs/") == true && long.json["detail"]?.string?.contains("took more than 2 s of work before pair") == true, "\(long.text.prefix(400))")
-        #expect(elapsed < .seconds(6), "\(elapsed)")
+        let reached = long.json["pointer"]?.string.flatMap { Int($0.dropFirst("/pairs/".count)) }
+        #expect(reached.map { $0 > 0 && $0 < 1_000 } == true && long.json["detail"]?.string?.contains("took more than 2 s of work before pair") == true, "\(long.text.prefix(400))")
     }
 
     @Test("a bad pair is a 400 naming its member; gradients, empty and over-long lists are refused")
