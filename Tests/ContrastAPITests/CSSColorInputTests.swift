@@ -167,6 +167,15 @@ struct CSSColorInputTests {
         #expect(palette.status == 200 && palette.json["ratio"] == white.json["ratio"], "\(palette.text.prefix(300))")
         let gradient = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, var(--color-indigo-500), var(--color-pink-500))", "variables": "tailwind"}"##)
         #expect(gradient.status == 200 && gradient.json["gradient"] != nil, "\(gradient.text.prefix(300))")
+        // With a project's own properties after it (a front-end pass: the gradient variables a
+        // Tailwind class compiles to); later entries win; anything else in the list is named.
+        let combined = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))", "variables": ["tailwind", {"--tw-gradient-position": "to right in oklab", "--tw-gradient-from": "var(--color-indigo-500)", "--tw-gradient-to": "var(--color-pink-500)", "--tw-gradient-stops": "var(--tw-gradient-position), var(--tw-gradient-from), var(--tw-gradient-to)"}]}"##)
+        let literal = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, oklch(58.5% 0.233 277.117), oklch(65.6% 0.241 354.308))"}"##)
+        #expect(combined.status == 200 && combined.json["ratio"] == literal.json["ratio"] && literal.json["ratio"]?.double != nil, "\(combined.text.prefix(300))")
+        let overridden = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-white)", "background": "#fff", "variables": ["tailwind", {"--color-white": "#000"}]}"##)
+        #expect(overridden.json["ratio"] == 21, "\(overridden.text.prefix(300))")
+        let stray = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "variables": ["tailwind", "x"]}"##)
+        #expect(stray.status == 400 && stray.json["pointer"] == "/variables/1", "\(stray.text)")
         let unknownPalette = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "variables": "bootstrap"}"##)
         #expect(unknownPalette.status == 400 && unknownPalette.json["pointer"] == "/variables", "\(unknownPalette.text)")
         #expect(r.text.contains(#"or {\"variables\": \"tailwind\"} for its whole default palette"#), "\(r.text)")
@@ -306,7 +315,8 @@ struct CSSColorInputTests {
         #expect(missing["detail"]?.string?.contains("'--nope' is not defined in variables and has no fallback (referenced by --a)") == true, "\(missing)")
         expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": {"brand": "#000"}}"##), 400, pointer: "/variables/brand")
         expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": {"--brand": 3}}"##), 400, pointer: "/variables/--brand")
-        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": ["--brand"]}"##), 400, pointer: "/variables")
+        // A list holds "tailwind" and objects (later overriding earlier): a name in it is named.
+        expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": ["--brand"]}"##), 400, pointer: "/variables/0")
         // Exponential references are bounded by the expanded length, not paid for.
         var props: [String] = [#""--v0": "red""#]
         for i in 1...30 { props.append("\"--v\(i)\": \"color-mix(in srgb, var(--v\(i - 1)), var(--v\(i - 1)))\"") }

@@ -96,19 +96,47 @@ enum CSSRequestScope {
             // Only reachable when the body's bytes hid the name (impossible: a `\u` binds too).
             throw Problem.invalidField(field, "\(field.display) could not be read")
         }
-        if case .string(let name) = value {
-            // Tailwind CSS v4's default palette, by name (what `@import "tailwindcss"` defines):
-            // asked for, never assumed, since a project's theme may redefine any of it (a plugin
-            // author's pass: the token audit had it built in, the color routes did not).
-            guard name.lowercased() == "tailwind" else {
-                throw Problem.invalidField(field, "\(field.display) is an object of custom properties such as {\"--brand\": \"#0066cc\"}, or \"tailwind\" for Tailwind CSS v4's default palette, not \(ClientText.quoted(name))")
-            }
+        let what = "an object of custom properties such as {\"--brand\": \"#0066cc\"}, \"tailwind\" for Tailwind CSS v4's default palette, or a list of those (later ones override earlier: [\"tailwind\", {\"--brand\": \"var(--color-indigo-500)\"}])"
+        // Tailwind CSS v4's default palette, by name (what `@import "tailwindcss"` defines): asked
+        // for, never assumed, since a project's theme may redefine any of it (a plugin author's
+        // pass: the token audit had it built in, the color routes did not); with a project's own
+        // properties after it in a list (a front-end pass: Tailwind's gradient variables beside it).
+        func isTailwind(_ name: String) -> Bool { name.lowercased() == "tailwind" }
+        switch value {
+        case .string(let name):
+            guard isTailwind(name) else { throw Problem.invalidField(field, "\(field.display) is \(what), not \(ClientText.quoted(name))") }
             slot.variables = tailwindVariables
-            return
+        case .object(let members):
+            slot.variables = CSSVariables(try properties(members, at: field))
+        case .array(let items):
+            guard items.count <= 8 else { throw Problem.invalidField(field, "\(field.display) lists \(items.count) sets; at most 8 are accepted") }
+            var values: [String: String] = [:]
+            var own = 0
+            for (i, item) in items.enumerated() {
+                let at = field.appending(index: i)
+                switch item {
+                case .string(let name) where isTailwind(name):
+                    values.merge(TailwindPalette.colors) { _, new in new }
+                case .object(let members):
+                    own += members.count
+                    if own > CSSVariables.maximumCount {
+                        throw Problem.invalidField(at, "\(field.display) has more than \(CSSVariables.maximumCount) properties of its own; at most \(CSSVariables.maximumCount) are accepted")
+                    }
+                    values.merge(try properties(members, at: at)) { _, new in new }
+                case .string(let name):
+                    throw Problem.invalidField(at, "\(at.display) must be an object of custom properties or \"tailwind\", not \(ClientText.quoted(name))")
+                default:
+                    throw Problem.invalidField(at, "\(at.display) must be an object of custom properties or \"tailwind\", not \(item.typeName)")
+                }
+            }
+            slot.variables = CSSVariables(values)
+        default:
+            throw Problem.invalidField(field, "\(field.display) must be \(what), not \(value.typeName)")
         }
-        guard case .object(let members) = value else {
-            throw Problem.invalidField(field, "\(field.display) must be an object of custom properties such as {\"--brand\": \"#0066cc\"}, or \"tailwind\" for Tailwind CSS v4's default palette, not \(value.typeName)")
-        }
+    }
+
+    /// An object's custom properties (names `--…`, string values), as `take` reads them.
+    static func properties(_ members: JSONObject, at field: FieldPath) throws(Problem) -> [String: String] {
         if members.count > CSSVariables.maximumCount {
             throw Problem.invalidField(field, "\(field.display) has \(members.count) properties; at most \(CSSVariables.maximumCount) are accepted")
         }
@@ -126,6 +154,6 @@ enum CSSRequestScope {
             }
             values[member.key] = text
         }
-        slot.variables = CSSVariables(values)
+        return values
     }
 }
