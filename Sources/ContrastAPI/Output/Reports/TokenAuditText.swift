@@ -38,7 +38,9 @@ enum TokenAuditText {
 
     /// Notes printed (the JSON report has all of them), each cut to `maximumNoteLength` characters.
     static let maximumNotes = 12
-    static let maximumNoteLength = 240
+    /// Long enough for the notes' advice (a front-end pass: at 240 the gamutMethod and rule-order
+    /// advice was cut off; a CI log shows only this report).
+    static let maximumNoteLength = 600
     static func brief(_ note: String) -> String {
         note.count > maximumNoteLength ? String(note.prefix(maximumNoteLength - 1)) + "…" : note
     }
@@ -73,6 +75,11 @@ enum TokenAuditText {
             // nothing more, where JSON, JUnit and SARIF name the dangling alias).
             var result = r.unresolved.map { "UNRESOLVED (see \(footnote($0.message)))" }
                 ?? (TokenAuditJSON.isExempt(r, in: report) ? "exempt (disabled)" : r.passes ? "pass" : "FAIL")
+            // Where the failing foreground is written, as JUnit and SARIF give it (a front-end
+            // pass: a CI log of the text report had no line to open).
+            if r.unresolved == nil, !r.passes, !TokenAuditJSON.isExempt(r, in: report), let at = r.foreground?.tokenLocation {
+                result += " at \(shown(at.file)):\(at.line)"
+            }
             // A target no contrast meets (APCA's lookup has no Lc for 14 px at weight 400) says
             // why (a new user's pass: "NEEDS Lc ∞" and nothing more).
             if r.unresolved == nil, !r.target.minimum.isFinite { result += " (see \(footnote(r.target.basis)))" }
