@@ -64,8 +64,8 @@ final class ServerContext: Sendable {
     private let heldAnswers = Mutex<[String: Int]>([:])
     let excessHeld = Atomic<Int>(0)
     /// An eighth of the memory budget: a second hostile pass held the whole budget with five
-    /// addresses each holding answers just under a quarter (now nine are needed; more addresses
-    /// than that are for a rate limit in front of the service: docs/operations.md).
+    /// addresses each holding answers just under a quarter (now eight are needed, as a third pass
+    /// measured; more addresses are for a rate limit in front of the service: docs/operations.md).
     var clientShare: Int { memoryBudget / 8 }
 
     /// Counts `bytes` of an answer queued for `client` (`bytes` < 0 gives them back).
