@@ -80,13 +80,14 @@ enum CSSRequestScope {
         }
     }
 
-    /// Reads and validates `variables` from a POST body object, removes it, and stores it in
-    /// the slot. 400 naming the member for a value that is not an object of strings, a name that
-    /// is not a custom property name, more than `CSSVariables.maximumCount` properties, or a
-    /// value longer than `CSSVariables.maximumValueLength` characters.
     /// Tailwind CSS v4's default palette as variables (`"variables": "tailwind"`), built once.
     static let tailwindVariables = CSSVariables(TailwindPalette.colors)
 
+    /// Reads and validates `variables` from a POST body object, removes it, and stores it in
+    /// the slot: an object of custom properties, `"tailwind"`, or a list of those (at most 8,
+    /// later overriding earlier). 400 naming the member for any other value, a name that is not a
+    /// custom property name, more than `CSSVariables.maximumCount` properties of the request's
+    /// own, or a value longer than `CSSVariables.maximumValueLength` characters.
     static func take(from object: inout JSONObject, at path: FieldPath) throws(Problem) {
         guard let value = object["variables"] else { return }
         let field = path.appending("variables")

@@ -176,9 +176,10 @@ public struct Fields: Sendable {
             // ignore it (a plugin author's pass got "unexpected character '\xef' at byte 0").
             // Looked for only once parsing failed: the plain request pays nothing. One mark only
             // (so this recurses once: a body of marks is refused, not a stack of calls).
-            if request.body.starts(with: [0xEF, 0xBB, 0xBF]), !request.body.dropFirst(3).starts(with: [0xEF, 0xBB, 0xBF]) {
+            let mark = Fields.byteOrderMark
+            if request.body.starts(with: mark), !request.body.dropFirst(mark.count).starts(with: mark) {
                 var stripped = request
-                stripped.body.removeFirst(3)
+                stripped.body.removeFirst(mark.count)
                 return try Fields.body(stripped, allowedQuery: allowedQuery, maxDepth: maxDepth)
             }
             // Form fields (`curl -d 'foreground=%23000&background=white'`) are not JSON: say what
@@ -198,6 +199,9 @@ public struct Fields: Sendable {
         if CSSRequestScope.slot != nil { try CSSRequestScope.take(from: &o, at: .body("")) }
         return Fields(object: o, path: .body(""), fromQuery: false)
     }
+
+    /// The UTF-8 byte-order mark, of which one is ignored before a JSON body (RFC 8259 §8.1).
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// A query argument that is not valid percent-encoded UTF-8 is a 400 naming it, instead of
     /// reaching a parser as U+FFFD or a stray `%` (`%ZZ` was "'%' is not a CSS color").

@@ -183,7 +183,7 @@ struct TokenAuditRequest {
         if type.hasPrefix("text/css") { return false }
         // One UTF-8 byte-order mark is ignored, as `Fields.body` ignores it (a designer's pass: a
         // request written by a Windows tool was read as a raw token file and asked for a preset).
-        let body = request.body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(request.body.dropFirst(3)) : request.body
+        let body = request.body.starts(with: Fields.byteOrderMark) ? Array(request.body.dropFirst(Fields.byteOrderMark.count)) : request.body
         guard let json = try? JSONParser.parse(body, maxDepth: 64), case .object(let o) = json else { return false }
         if case .array? = o["files"] { return true }
         // `files` given as one file object, or beside `rules`: a JSON request written wrong,

@@ -52,9 +52,6 @@ final class ServerContext: Sendable {
     let bufferedBytes = Atomic<Int>(0)
     static let bufferedThreshold = 16_384
 
-    /// Whether buffered bodies and answers already hold more than the memory budget.
-    var isOverMemoryBudget: Bool { bufferedBytes.load(ordering: .relaxed) > memoryBudget }
-
     /// Unsent answers' bytes (those counted in `bufferedBytes`) by client address, and the sum
     /// over clients of what each holds beyond `clientShare`. A client's answers beyond its share
     /// count against the budget for that client only: a hostile pass read a 104 MB image answer at
@@ -94,6 +91,12 @@ final class ServerContext: Sendable {
         guard total > memoryBudget else { return false }
         guard excessHeld.load(ordering: .relaxed) > 0 else { return true }
         return total - othersExcess(for: client()) > memoryBudget
+    }
+
+    /// Whether buffered bodies and answers already hold more than the memory budget for a
+    /// request from `client` (see `isOverMemoryBudget(_:client:)`).
+    func isOverMemoryBudget(for client: String?) -> Bool {
+        isOverMemoryBudget(bufferedBytes.load(ordering: .relaxed), client: { client })
     }
 
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
@@ -350,7 +353,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let job = HeavyJob(ticket: ticket, admittedAt: MonotonicClock.nanoseconds(), connection: connection, request: bare,
                        isHead: isHead, state: state)
     MHD_suspend_connection(connection)
-    if context.isOverMemoryBudget(context.bufferedBytes.load(ordering: .relaxed), client: { client }) {
+    if context.isOverMemoryBudget(for: client) {
         answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: nil)
         return .YES
     }
@@ -358,7 +361,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let submitted = pool.submit(job) {
         // Checked again when a worker takes it: the requests ahead of it in the queue may have
         // spent the budget since it was admitted (sixteen 19 MB matrices, never read).
-        if context.isOverMemoryBudget(context.bufferedBytes.load(ordering: .relaxed), client: { client }) {
+        if context.isOverMemoryBudget(for: client) {
             answerInstead(.memoryBudgetExceeded(limit: context.memoryBudget), job: job, context: context, pool: pool)
             return
         }

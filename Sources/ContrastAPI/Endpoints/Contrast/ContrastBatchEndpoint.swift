@@ -16,10 +16,10 @@ import JSONValue
 /// Response: `{"count", "results": [answer, …]}`, each answer exactly `/v1/contrast`'s for that
 /// pair, in request order.
 ///
-/// Cost: every pair's members and gradients are checked before any color is read, so a bad last
-/// pair costs nothing; the pairs are then measured within `maxSeconds` of work (a 422
-/// `limit-exceeded` naming the pair reached), and not at all once the server has answered the
-/// request itself (its deadline). A hostile pass sent 1,000 pairs of 32 layers of a 5-step
+/// Cost: every pair's members are checked before any color is read, so a bad last pair costs
+/// nothing (a gradient, which `var()` can hide, is found as its pair is measured); the pairs are
+/// then measured within `maxNanoseconds` of work (a 422 `limit-exceeded` naming the pair reached),
+/// and not at all once the server has answered the request itself (its deadline). A hostile pass sent 1,000 pairs of 32 layers of a 5-step
 /// `var()` chain of `color-mix()` (443 KB): 67 s of CPU, going on after the 503 at 30 s.
 struct ContrastBatchEndpoint {
     static let path = "/v1/contrast/batch"
@@ -28,6 +28,8 @@ struct ContrastBatchEndpoint {
     static let maxPairs = 1_000
     /// Most work one batch may take, in nanoseconds: 2 s (1,000 plain pairs take about 0.02 s).
     static let maxNanoseconds: UInt64 = 2_000_000_000
+    /// Where a gradient is measured instead, for the problems naming one.
+    static let gradientsElsewhere = "gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded"
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.body(request)
@@ -50,7 +52,7 @@ struct ContrastBatchEndpoint {
             try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod.union(ContrastEndpoint.gradientFields),
                                    listing: ContrastEndpoint.fieldsWithGamutMethod)
             if let key = ["box", "region", "target"].first(where: { pair.has($0) }) {
-                throw Problem.invalidField(pair.field(key), "\(pair.field(key).display) belongs to a gradient background, and gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix)")
+                throw Problem.invalidField(pair.field(key), "\(pair.field(key).display) belongs to a gradient background, and \(gradientsElsewhere)")
             }
             pairs.append((pair, o))
         }
@@ -66,8 +68,8 @@ struct ContrastBatchEndpoint {
             if i > 0, MonotonicClock.nanoseconds() &- started > maxNanoseconds {
                 throw Problem.tooLarge(list.appending(index: i), "\(list.display) took more than \(maxNanoseconds / 1_000_000_000) s of work before pair \(i) of \(pairs.count); send fewer pairs per request, or simpler colors (each color's var() chain is read again for every color that uses it)", limit: Int(maxNanoseconds / 1_000_000_000), status: 422)
             }
-            if ContrastEndpoint.hasGradient(pair) {
-                throw Problem.invalidField(gradientMember(pair), "\(gradientMember(pair).display) is a CSS gradient: gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded")
+            if let at = ContrastEndpoint.gradientMember(pair) {
+                throw Problem.invalidField(at, "\(at.display) is a CSS gradient: \(gradientsElsewhere)")
             }
             try CSSRequestScope.checkInlineTime()
             let apple = try AppleContrastOptions(pair)
@@ -82,23 +84,5 @@ struct ContrastBatchEndpoint {
         out.endArray()
         out.endObject()
         return out.bytes
-    }
-
-    /// Where a pair's gradient is: its background, or the layer (or the layer's `color`) that is
-    /// one (a designer's pass: a gradient layer was reported at the background).
-    static func gradientMember(_ pair: Fields) -> FieldPath {
-        if case .string(let s)? = pair.value("background"), ContrastEndpoint.isGradientText(s) { return pair.field("background") }
-        if case .array(let items)? = pair.value("layers") {
-            for (i, item) in items.enumerated() {
-                let at = pair.field("layers").appending(index: i)
-                switch item {
-                case .string(let s) where ContrastEndpoint.isGradientText(s): return at
-                case .object(let o):
-                    if case .string(let s)? = o["color"], ContrastEndpoint.isGradientText(s) { return at.appending("color") }
-                default: break
-                }
-            }
-        }
-        return pair.field("layers")
     }
 }

@@ -56,21 +56,27 @@ extension ContrastEndpoint {
 
     /// Whether the request has a gradient as `background` or in `layers` (looked at without
     /// parsing; asked only once a plain reading has failed, so a plain pair pays nothing).
-    static func hasGradient(_ f: Fields) -> Bool {
-        if case .string(let s)? = f.value("background"), isGradientText(s) { return true }
+    static func hasGradient(_ f: Fields) -> Bool { gradientMember(f) != nil }
+
+    /// Where the request's gradient is: `background`, `layers` (a string), a layer, or a layer's
+    /// `color`; nil without one (the batch names it: a designer's pass had a gradient layer
+    /// reported at the background).
+    static func gradientMember(_ f: Fields) -> FieldPath? {
+        if case .string(let s)? = f.value("background"), isGradientText(s) { return f.field("background") }
         switch f.value("layers") {
-        case .string(let s)?: return isGradientText(s)
+        case .string(let s)?: return isGradientText(s) ? f.field("layers") : nil
         case .array(let items)?:
-            for item in items {
+            for (i, item) in items.enumerated() {
+                let at = f.field("layers").appending(index: i)
                 switch item {
-                case .string(let s) where isGradientText(s): return true
+                case .string(let s) where isGradientText(s): return at
                 case .object(let o):
-                    if case .string(let s)? = o["color"], isGradientText(s) { return true }
+                    if case .string(let s)? = o["color"], isGradientText(s) { return at.appending("color") }
                 default: break
                 }
             }
-            return false
-        default: return false
+            return nil
+        default: return nil
         }
     }
 

@@ -163,6 +163,6 @@ extension PaletteExport {
     /// (bidi overrides and isolates, zero-width spaces: a hostile pass put U+202E in a doc
     /// comment, the "Trojan Source" reordering of what a reviewer sees).
     static func swiftComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { hiddenInComment($0) || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
+        visible(s)
     }
 }

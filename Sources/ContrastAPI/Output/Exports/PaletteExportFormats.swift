@@ -256,8 +256,7 @@ struct PaletteExport {
     /// zero-width spaces), and no `</` (a file pasted into an HTML `<style>` element ends at
     /// `</style>`: a hostile pass named a color so).
     static func cssComment(_ s: String) -> String {
-        String(s.unicodeScalars.map { hiddenInComment($0) ? " " : Character($0) })
-            .replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "</", with: "< /")
+        visible(s).replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "</", with: "< /")
     }
 
     /// A character a comment of a generated file shows as a space: a control character (C0, DEL,
