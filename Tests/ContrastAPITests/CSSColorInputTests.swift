@@ -345,4 +345,30 @@ struct CSSColorInputTests {
         #expect(calc["detail"]?.string?.contains("cannot add an angle to a number") == true, "\(calc)")
         expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "currentcolor", "background": "#fff"}"##), 422, kind: "unsupported-color")
     }
+
+    /// A request reads each color text with its variables once and remembers it (a hostile 13 KB
+    /// `/v1/audit` of `color-mix()` chains read every background again for every color on it in
+    /// every context: 5.2 s, now 1.5 s); what it remembers is by color scheme, so a `light-dark()`
+    /// behind `var()`, read first in the light appearance, is read again in the dark one.
+    @Test("a var() read again in another appearance takes that appearance's side of light-dark()")
+    func rememberedColorsKeepTheirAppearance() throws {
+        let live = try LiveServer()
+        let r = try post(live, "/v1/audit", ##"{"colors": [{"name": "a", "color": "var(--fg)"}, {"name": "card", "role": "background", "color": "var(--bg)"}, {"name": "b", "color": "var(--fg)", "on": ["card"]}], "variables": {"--fg": "light-dark(#595959, #a6a6a6)", "--bg": "light-dark(#f2f2f7, #2c2c2e)"}}"##)
+        #expect(r.status == 200, "\(r.text)")
+        var seen = Set<String>()
+        for name in ["a", "b"] {
+            let color = r.json["colors"]?.array?.first { $0["name"] == .string(name) }
+            for row in color?["contexts"]?.array ?? [] {
+                let dark = row["context"]?["appearance"] == "dark"
+                #expect(row["color"]?["hex"]?.string == (dark ? "#a6a6a6" : "#595959"), "\(name) \(row["context"]?["id"] ?? .null)")
+                for surface in row["surfaces"]?.array ?? [] where surface["surface"] == "custom:card" {
+                    // A given dark value is not lifted at the elevated level.
+                    #expect(surface["surfaceHex"]?.string == (dark ? "#2c2c2e" : "#f2f2f7"), "\(name) \(row["context"]?["id"] ?? .null)")
+                    seen.insert("\(name) \(row["context"]?["id"]?.string ?? "")")
+                }
+            }
+        }
+        // Both colors were measured on the card in both appearances.
+        #expect(seen.contains("a light") && seen.contains("a dark-base") && seen.contains("b light") && seen.contains("b dark-base"), "\(seen)")
+    }
 }

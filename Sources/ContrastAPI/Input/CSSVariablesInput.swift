@@ -27,8 +27,31 @@ enum CSSRequestScope {
         /// Set when the request is to run again on the heavy-work pool: whatever the endpoint
         /// answers after that (a 200 or a problem) is discarded.
         var moveRequested = false
+        /// Colors this request has read with its variables (`resolveColor`), by text, hex order
+        /// and color scheme: nothing else changes what a CSS color string reads as within one
+        /// request, and one color is often read many times (`/v1/audit` read every background
+        /// again for every color on it in every context: a hostile 13 KB audit whose 192 colors
+        /// each used a 7-level `color-mix()` chain took 5.2 s). At most `maxRemembered`.
+        private var remembered: [RememberedKey: ResolvedColor] = [:]
+        static let maxRemembered = 4096
+
+        private struct RememberedKey: Hashable { var text: String; var hexOrder: HexOrder; var dark: Bool }
 
         init(inline: InlineWork) { self.inline = inline }
+
+        /// The color read from `text` before in this request with these settings: under the same
+        /// color scheme, or the other one when it did not depend on it (no `light-dark()`).
+        func remembered(_ text: String, hexOrder: HexOrder, dark: Bool) -> ResolvedColor? {
+            if let c = remembered[RememberedKey(text: text, hexOrder: hexOrder, dark: dark)] { return c }
+            if let c = remembered[RememberedKey(text: text, hexOrder: hexOrder, dark: !dark)], !c.dependsOnAppearance { return c }
+            return nil
+        }
+
+        /// Keeps `color`, read from `text`, while there is room.
+        func remember(_ color: ResolvedColor, text: String, hexOrder: HexOrder, dark: Bool) {
+            guard remembered.count < Self.maxRemembered else { return }
+            remembered[RememberedKey(text: text, hexOrder: hexOrder, dark: dark)] = color
+        }
     }
 
     /// Moves the request to the heavy-work pool (throws `Problem.moveToHeavyPool`) when it has

@@ -95,14 +95,19 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     }
     let appearance = (context ?? AppleRequestScope.context).appearance
     try CSSRequestScope.checkInlineTime()
+    // With variables, a color read before in this request is not read again (the slot's memory).
+    let slot = CSSRequestScope.slot.flatMap { $0.variables != nil ? $0 : nil }
+    if let slot, let known = slot.remembered(text, hexOrder: hexOrder, dark: appearance == .dark) { return known }
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {
         let parsed = try CSSColorParser.parse(text, hexOrder: hexOrder, context: css)
         var notes = parsed.notes
         if parsed.color.alpha == 0, let note = argbNote(text, hexOrder: hexOrder) { notes.append(note) }
-        return ResolvedColor(input: text, color: parsed.color, display: DisplayColor(parsed.color),
-                             notes: notes, dependsOnAppearance: parsed.dependsOnColorScheme)
+        let resolved = ResolvedColor(input: text, color: parsed.color, display: DisplayColor(parsed.color),
+                                     notes: notes, dependsOnAppearance: parsed.dependsOnColorScheme)
+        slot?.remember(resolved, text: text, hexOrder: hexOrder, dark: appearance == .dark)
+        return resolved
     } catch {
         switch error {
         case .invalid(let why):
