@@ -310,6 +310,8 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#0066cc", "candidates": ["#000", "rgba(255, 255, 255, 0.9)"], "target": "AA"}"##, status: 200),
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#ffffff80", "candidates": ["#777", "#000"], "algorithm": "apca", "target": 90, "fontSize": 16, "fontSizeUnit": "px"}"##, status: 200),
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#ffffff80", "backdrop": "#000", "candidates": ["#777"], "textStyle": "body", "appearance": "dark"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "repeating-linear-gradient(in oklch, #0066cc 0px, #ffcc00 40px)", "box": {"width": 120, "height": 40}, "region": {"x": 10, "y": 0, "width": 80, "height": 40}, "candidates": ["#000", "#ffffff80"], "target": "AA"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "box": {"width": 120, "height": 40}, "candidates": ["#000"]}"##, status: 400),
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#000", "#ggg"]}"##, status: 400),
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": ["currentcolor"]}"##, status: 422),
             Sample(method: "POST", target: "/v1/pick", body: ##"{"background": "#fff", "candidates": []}"##, status: 400),

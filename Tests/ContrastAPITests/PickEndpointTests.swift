@@ -228,4 +228,80 @@ struct PickEndpointTests {
         let metrics = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics"), timeoutSeconds: 30).text
         #expect(metrics.contains("contrast_http_requests_total{route=\"/v1/pick\",method=\"POST\",status=\"200\"} 1\n"), "\(metrics.prefix(2000))")
     }
+
+    /// A gradient background (a front-end pass: "white or black on my hero gradient?" was a 400).
+    /// Tailwind's indigo-500 → pink-500 interpolated in sRGB dips darker than either stop near a
+    /// fifth of the way: black reads worst there, white at the pink end. Expected values from a
+    /// dense scan of 200,001 colors with the WCAG 2 and APCA 0.0.98G-4g formulas written out in
+    /// Python (black 4.635962909843936 at 0.18808, Lc 32.97423207507384 at 0.19242; white
+    /// 3.5273363438432357 and Lc -67.17606077911897 at 1): the solver's minimum lies at or
+    /// below the scan's, within 1e-9.
+    @Test("on a gradient each candidate is judged by its worst place, and the metrics can disagree")
+    func candidatesOnAGradient() throws {
+        let server = try LiveServer()
+        let body = ##""background": "linear-gradient(to right, #6366f1, #ec4899)", "candidates": ["#fff", "#000"]"##
+        let r = try Self.pick(server, "{\(body)}")
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.json["background"]?["kind"] == "gradient" && r.json["background"]?["stops"]?.array?.count == 2, "\(r.text)")
+        #expect(Self.order(r) == [1, 0])
+        let black = r.json["candidates"]?.array?[0], white = r.json["candidates"]?.array?[1]
+        let blackRatio = black?["ratio"]?.double ?? 0
+        #expect(blackRatio <= 4.635962909843936 && blackRatio > 4.635962909843936 - 1e-9, "\(blackRatio)")
+        #expect(abs((black?["gradient"]?["min"]?["position"]?.double ?? 0) - 0.18808) < 1e-4)
+        #expect(black?["gradient"]?["min"]?["background"] == "#7d60e0" && black?["effectiveBackground"]?["hex"] == "#7d60e0", "\(r.text)")
+        let blackLc = black?["apcaLc"]?.double ?? 0
+        #expect(blackLc <= 32.97423207507384 && blackLc > 32.97423207507384 - 1e-9, "\(blackLc)")
+        #expect(abs((black?["gradient"]?["weakestLc"]?["position"]?.double ?? 0) - 0.19242) < 1e-4)
+        #expect(abs((white?["ratio"]?.double ?? 0) - 3.5273363438432357) < 1e-12 && white?["gradient"]?["min"]?["position"] == 1)
+        #expect(white?["wcag"]?["AA"]?["normalText"] == false && black?["wcag"]?["AA"]?["normalText"] == true)
+        // Ranked by |Lc| the other way round: white's weakest is -67.2, black's 33.0.
+        let apca = try Self.pick(server, "{\(body), \"algorithm\": \"apca\"}")
+        #expect(Self.order(apca) == [0, 1], "\(apca.text)")
+        #expect(abs((apca.json["winner"]?["value"]?.double ?? 0) - 67.17606077911897) < 1e-9)
+        // A target: the first in list order meeting it everywhere.
+        let aa = try Self.pick(server, "{\(body), \"target\": \"AA\"}")
+        #expect(aa.json["met"] == true && aa.json["winner"]?["index"] == 1 && aa.json["winner"]?["chosenBy"] == "firstMeetingTarget", "\(aa.text)")
+        // A translucent candidate is composited on each gradient color (measured in full, not on
+        // the prepared walk): black at 50%, 2.4817720916419637 at 0.192135 by the same scan.
+        let half = try Self.pick(server, ##"{"background": "linear-gradient(to right, #6366f1, #ec4899)", "candidates": ["rgb(0 0 0 / 0.5)"]}"##)
+        let halfRatio = half.json["winner"]?["ratio"]?.double ?? 0
+        #expect(half.status == 200 && halfRatio <= 2.4817720916419637 && halfRatio > 2.4817720916419637 - 1e-9, "\(half.text)")
+        #expect(abs((half.json["candidates"]?.array?[0]["gradient"]?["min"]?["position"]?.double ?? 0) - 0.192135) < 1e-4)
+        #expect(half.json["candidates"]?.array?[0]["gradient"]?["min"]?["foreground"] == "#3f3070")
+    }
+
+    @Test("a gradient's box, region, translucent stops and cost are checked before measuring")
+    func gradientBackgroundErrors() throws {
+        let server = try LiveServer()
+        let box = expectProblem(try Self.pick(server, ##"{"background": "#fff", "candidates": ["#000"], "box": {"width": 100, "height": 50}}"##), 400, kind: "invalid-field")
+        #expect(box["pointer"] == "/box", "\(box)")
+        let translucent = expectProblem(try Self.pick(server, ##"{"background": "linear-gradient(#0000, #000)", "candidates": ["#fff"]}"##), 400, kind: "invalid-field")
+        #expect(translucent["pointer"] == "/background" && translucent["detail"]?.string?.contains("backdrop") == true, "\(translucent)")
+        let region = try Self.pick(server, ##"{"background": "linear-gradient(to right, #000, #fff)", "candidates": ["#fff", "#000"], "box": {"width": 200, "height": 40}, "region": {"x": 0, "y": 0, "width": 50, "height": 40}}"##)
+        // The dark quarter only: white wins there (black on #000…#404040 is under 3:1).
+        #expect(region.status == 200 && region.json["winner"]?["index"] == 0 && region.json["background"]?["region"]?["width"] == 50, "\(region.text)")
+        // 256 translucent candidates on a 64-stop repeating conic gradient turning the hue: refused
+        // from the estimate (about 8.6 s of work), before any is measured.
+        let stops = (0..<64).map { i in "oklch(0.\(String(format: "%02d", (i * 37) % 90 + 5)) 0.2 \(i * 47 % 360)deg / 0.5) \(Double(i) * 1.5)%" }.joined(separator: ", ")
+        let candidates = (0..<256).map { "\"rgb(\($0) \(255 - $0) \($0 / 2) / 0.5)\"" }.joined(separator: ",")
+        let costly = expectProblem(try Self.pick(server, "{\"background\": \"repeating-conic-gradient(from 10deg in oklch longer hue, \(stops))\", \"backdrop\": \"#fff\", \"candidates\": [\(candidates)]}"), 422, kind: "limit-exceeded")
+        #expect(costly["pointer"] == "/candidates", "\(costly)")
+    }
+
+    /// Within the budget but past what an HTTP worker thread takes (`heavyGradientUnits`): 256
+    /// opaque candidates on 64 stops turning the hue in OKLCH (0.29 s in a debug build) move to
+    /// the heavy-work pool, estimated before any is measured; two candidates on a two-stop
+    /// gradient stay.
+    @Test func costlyGradientPicksMoveToTheHeavyPool() throws {
+        let stops = (0..<64).map { i in "oklch(0.\(String(format: "%02d", (i * 37) % 90 + 5)) 0.2 \(i * 47 % 360)deg) \(Double(i) * 1.5)%" }.joined(separator: ", ")
+        let candidates = (0..<256).map { "\"rgb(\($0) \(255 - $0) \($0 / 2))\"" }.joined(separator: ",")
+        let service = ContrastService(configuration: testConfiguration())
+        func moves(_ body: String) -> Bool {
+            var request = HTTPRequest(method: "POST", path: "/v1/pick", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            request.mayMoveToHeavyPool = true
+            return service.handle(request).movesToHeavyPool
+        }
+        #expect(moves("{\"background\": \"linear-gradient(in oklch longer hue, \(stops))\", \"candidates\": [\(candidates)]}"))
+        #expect(!moves(##"{"background": "linear-gradient(to right, #6366f1, #ec4899)", "candidates": ["#fff", "#000"]}"##))
+    }
 }

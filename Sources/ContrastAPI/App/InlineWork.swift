@@ -20,6 +20,9 @@ struct InlineWork: Sendable {
     /// Work that may not move (on the pool, or in process).
     static let stays = InlineWork(mayMove: false)
 
+    /// Whether the request may move (it runs on an HTTP worker thread).
+    var mayMove: Bool { started != 0 }
+
     /// Whether the request may move and its work has passed `nanoseconds`.
     var isOver: Bool { started != 0 && MonotonicClock.nanoseconds() &- started > Self.nanoseconds }
 

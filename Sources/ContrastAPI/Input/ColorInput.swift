@@ -91,7 +91,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
         return ResolvedColor(input: text, color: color, display: DisplayColor(color))
     }
     if CSSGradient.looksLikeGradient(text) {
-        throw Problem.invalidColor(path, "\(path.display) is a CSS gradient, and a color is needed here (a gradient may be the background or a layer of /v1/contrast, or one of a matrix's gradients)")
+        throw Problem.invalidColor(path, "\(path.display) is a CSS gradient, and a color is needed here (a gradient may be the background or a layer of /v1/contrast, the background of /v1/pick, or one of a matrix's gradients)")
     }
     let appearance = (context ?? AppleRequestScope.context).appearance
     try CSSRequestScope.checkInlineTime()

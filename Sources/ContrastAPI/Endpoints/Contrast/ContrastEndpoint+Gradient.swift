@@ -296,29 +296,7 @@ extension ContrastEndpoint {
         if fg.display.wasGamutMapped {
             notes.append(gamutNote(gamut))
         }
-        if gradient.gradient.stops.contains(where: { s in
-            let c = s.color.converted(to: .srgb).coordinates
-            return c.x < -1e-9 || c.y < -1e-9 || c.z < -1e-9 || c.x > 1 + 1e-9 || c.y > 1 + 1e-9 || c.z > 1 + 1e-9
-        }) {
-            notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
-        }
-        // The solid colors GradientContrast measured for a gradient of no size or no length, as
-        // hex with alpha where translucent (each was measured over what lies behind it).
-        let g = gradient.gradient
-        var average: String { DisplayColor(g.averageColor).hex }
-        var last: String { DisplayColor(g.stops[g.stops.count - 1].color).hex }
-        if g.hasEmptyEndingShape(in: box) {
-            notes.append(g.repeating
-                ? "the radial gradient's ending shape has no size, so its pattern has no length: CSS and Chromium paint the average of its colors (\(average)), and that color was measured"
-                : "the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color (\(last)) everywhere but on a line of no width, and that color was measured")
-        } else if g.repeatsWithNoLength {
-            notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
-        }
-        if g.graySweepsHueInBrowsers {
-            // A new user's pass, stop 39: white on `in oklch, oklch(0.56 0 0), oklch(0.56 0.2 30)`
-            // passed here at 4.654:1 where Chromium paints 4.463:1, with no word.
-            notes.append("a gray stop meets a colored one in \(g.space.rawValue): CSS Color 4 gives the gray no hue (powerless), so the color's chroma ramps at its own hue as measured here, but Chromium 156 paints a hue sweep there and can measure up to 0.2 lower; to paint what is measured, give the gray a tiny chroma at the other stop's hue (oklch(L 0.001 h)) or interpolate in oklab")
-        }
+        notes += gradientNotes(gradient, box: box)
         if let shadowNote { notes.append(shadowNote) }
         let opacities = stack.map { layer -> Double in
             switch layer {
@@ -530,6 +508,65 @@ extension ContrastEndpoint {
         }
     }
 
+    /// What the answer says of the gradient itself, whoever's text is on it: colors outside sRGB
+    /// clipped as browsers paint them, the solid color measured for a gradient of no size or no
+    /// length, a gray stop whose hue Chromium sweeps (`/v1/contrast`, `/v1/pick`).
+    static func gradientNotes(_ gradient: GradientInput, box: CSSGradient.Box?) -> [String] {
+        var notes: [String] = []
+        if gradient.gradient.stops.contains(where: { s in
+            let c = s.color.converted(to: .srgb).coordinates
+            return c.x < -1e-9 || c.y < -1e-9 || c.z < -1e-9 || c.x > 1 + 1e-9 || c.y > 1 + 1e-9 || c.z > 1 + 1e-9
+        }) {
+            notes.append("gradient colors outside sRGB were clipped to sRGB, as browsers draw them on an sRGB screen")
+        }
+        // The solid colors GradientContrast measured for a gradient of no size or no length, as
+        // hex with alpha where translucent (each was measured over what lies behind it).
+        let g = gradient.gradient
+        var average: String { DisplayColor(g.averageColor).hex }
+        var last: String { DisplayColor(g.stops[g.stops.count - 1].color).hex }
+        if g.hasEmptyEndingShape(in: box) {
+            notes.append(g.repeating
+                ? "the radial gradient's ending shape has no size, so its pattern has no length: CSS and Chromium paint the average of its colors (\(average)), and that color was measured"
+                : "the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color (\(last)) everywhere but on a line of no width, and that color was measured")
+        } else if g.repeatsWithNoLength {
+            notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
+        }
+        if g.graySweepsHueInBrowsers {
+            // A new user's pass, stop 39: white on `in oklch, oklch(0.56 0 0), oklch(0.56 0.2 30)`
+            // passed here at 4.654:1 where Chromium paints 4.463:1, with no word.
+            notes.append("a gray stop meets a colored one in \(g.space.rawValue): CSS Color 4 gives the gray no hue (powerless), so the color's chroma ramps at its own hue as measured here, but Chromium 156 paints a hue sweep there and can measure up to 0.2 lower; to paint what is measured, give the gray a tiny chroma at the other stop's hue (oklch(L 0.001 h)) or interpolate in oklab")
+        }
+        return notes
+    }
+
+    /// `at`, `function`, `repeating`, `interpolation`, `stops` (sRGB hex, position, hint), and
+    /// `box` and `region` when given: the gradient as read, in `writeGradient`'s object.
+    static func writeGradientShape<S: JSONSink>(_ g: GradientInput, box: CSSGradient.Box?, region: CSSGradient.Region?, into o: inout S) {
+        let gradient = g.gradient
+        o.member("at", g.path.pointer ?? g.path.parameter ?? "")
+        o.member("function", gradient.functionName)
+        o.member("repeating", gradient.repeating)
+        o.object("interpolation") { i in
+            i.member("space", gradient.space.rawValue)
+            if gradient.space.hueIndex != nil { i.member("hue", gradient.hue.rawValue) }
+            i.member("specified", gradient.explicitMethod)
+        }
+        o.key("stops")
+        o.array { a in
+            for s in gradient.stops {
+                a.object { so in
+                    let c = s.color.converted(to: .srgb)
+                    var rgb = c.coordinates
+                    for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
+                    so.member("color", ColorJSON.hex(rgb, alpha: c.alpha.isFinite ? c.alpha : 1))
+                    so.member("position", s.position)
+                    if s.hint != 0.5 { so.member("hint", s.hint) }
+                }
+            }
+        }
+        writeBoxAndRegion(box, region, into: &o)
+    }
+
     /// `gradient`: `at` (the JSON pointer or query parameter of the gradient), `function`,
     /// `repeating`, `interpolation` (`space`, `hue` for polar spaces, `specified`: false when
     /// the CSS Images 4 default was used), `stops` after fixup (`color` as 8-bit sRGB hex with
@@ -543,28 +580,7 @@ extension ContrastEndpoint {
                                            region: CSSGradient.Region?, into out: inout S) {
         let gradient = g.gradient
         out.object { o in
-            o.member("at", g.path.pointer ?? g.path.parameter ?? "")
-            o.member("function", gradient.functionName)
-            o.member("repeating", gradient.repeating)
-            o.object("interpolation") { i in
-                i.member("space", gradient.space.rawValue)
-                if gradient.space.hueIndex != nil { i.member("hue", gradient.hue.rawValue) }
-                i.member("specified", gradient.explicitMethod)
-            }
-            o.key("stops")
-            o.array { a in
-                for s in gradient.stops {
-                    a.object { so in
-                        let c = s.color.converted(to: .srgb)
-                        var rgb = c.coordinates
-                        for k in 0..<3 { rgb[k] = rgb[k].isFinite ? Swift.min(Swift.max(rgb[k], 0), 1) : 0 }
-                        so.member("color", ColorJSON.hex(rgb, alpha: c.alpha.isFinite ? c.alpha : 1))
-                        so.member("position", s.position)
-                        if s.hint != 0.5 { so.member("hint", s.hint) }
-                    }
-                }
-            }
-            writeBoxAndRegion(box, region, into: &o)
+            writeGradientShape(g, box: box, region: region, into: &o)
             func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, withPixel: Bool) {
                 o.object(key) { so in
                     if lc {

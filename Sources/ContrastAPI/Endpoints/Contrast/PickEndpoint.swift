@@ -6,7 +6,7 @@ import JSONValue
 /// `POST /v1/pick`: which of several candidate colors reads best on one background (CSS
 /// `contrast-color()`, black-or-white text on a button, the best of a brand's grays).
 ///
-/// Request: `{"background": color, "candidates": [color, …] (1…256), "algorithm"?: "wcag2"
+/// Request: `{"background": color or gradient, "candidates": [color, …] (1…256), "algorithm"?: "wcag2"
 /// (default) | "apca", "target"?, "backdrop"?, "hexOrder"?, "fontSize"?, "fontSizeUnit"?,
 /// "fontWeight"?, "appearance"?, "level"?, "contrast"?, "generation"?, "textStyle"?,
 /// "contentSizeCategory"?}`. Colors are CSS colors or Apple system color names, resolved in the
@@ -22,6 +22,9 @@ import JSONValue
 /// background over `backdrop`, or its worst case over every gray backdrop without one) and ranked
 /// best first by the WCAG ratio, or by |Lc| for `apca`; equal values (to 1e-9) keep list order.
 ///
+/// On a CSS gradient (`box`, `region`), each candidate is judged by its worst place on it
+/// (`PickGradient`).
+///
 /// The winner (CSS Color 6 draft, `contrast-color()`): without `target`, the first ranked; with
 /// `target`, the first candidate *in list order* that meets it, else the first ranked, and
 /// `met: false` says none did.
@@ -35,6 +38,7 @@ import JSONValue
 struct PickEndpoint {
     static let fields: Set<String> = Set([
         "background", "candidates", "algorithm", "target", "backdrop", "hexOrder", "fontSize", "fontSizeUnit", "fontWeight",
+        "box", "region",
     ]).union(AppleContrastOptions.fields)
     /// Most candidates in one request: each is one measurement (up to ~0.1 ms for a translucent
     /// candidate on a translucent background without a backdrop, sampled over 256 grays).
@@ -45,6 +49,9 @@ struct PickEndpoint {
         var index: Int
         var color: ResolvedColor
         var measurement: ContrastMeasurement
+        /// On a gradient background, the candidate measured on every color of it; `measurement`
+        /// is then its worst case: the lowest ratio (at the colors there) and the weakest Lc.
+        var gradient: GradientContrast? = nil
         /// The ranking value: ratio (`wcag2`) or |Lc| (`apca`).
         var value: Double
         /// `value` in units of 1e-9, what ranking compares: values closer than that are ties.
@@ -100,7 +107,8 @@ struct PickEndpoint {
     static func answer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, inline: InlineWork = .stays,
                                     into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
-        let background = try f.color("background", required: true, hexOrder: hexOrder)!
+        let onGradient = try PickGradient(f, hexOrder: hexOrder)
+        let background = onGradient == nil ? try f.color("background", required: true, hexOrder: hexOrder)! : nil
         let backdrop = try f.opaqueBackdrop(hexOrder: hexOrder)
         let list = f.field("candidates")
         let items = try f.array("candidates", required: true, maxCount: maxCandidates)!
@@ -118,13 +126,19 @@ struct PickEndpoint {
         let text = try apple.textSpec(orFrom: f)
         let (metric, target) = try algorithmAndTarget(f, text: text)
 
-        let bg = background.display
         let behind = backdrop?.display.srgb
         var entries: [Entry] = []
         entries.reserveCapacity(candidates.count)
-        for (i, c) in candidates.enumerated() {
+        if let onGradient {
+            entries = try onGradient.measure(candidates, at: list, backdrop: behind, inline: inline)
+            for k in entries.indices {
+                let m = entries[k].measurement
+                entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
+            }
+        }
+        for (i, c) in candidates.enumerated() where onGradient == nil {
             try inline.check()
-            let m = ContrastMeasurement(foreground: c.display, background: bg, backdrop: behind)
+            let m = ContrastMeasurement(foreground: c.display, background: background!.display, backdrop: behind)
             entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
@@ -136,12 +150,12 @@ struct PickEndpoint {
 
         out.beginObject()
         out.key("background")
-        ColorJSON.describe(background, into: &out)
+        if let onGradient { onGradient.describe(into: &out) } else { ColorJSON.describe(background!, into: &out) }
         if let backdrop {
             out.key("backdrop")
             ColorJSON.describe(backdrop, into: &out)
         }
-        if bg.alpha < 1, let behind {
+        if let bg = background?.display, bg.alpha < 1, let behind {
             out.key("effectiveBackground")
             ColorJSON.effective(Compositing.sourceOver(bg.srgb, alpha: bg.alpha, overOpaque: behind), into: &out)
         }
@@ -153,7 +167,7 @@ struct PickEndpoint {
             textJSON(text, into: &out)
         }
         if let style = apple.textStyle { out.member("textStyle", style.json(ratio: nil, lc: nil)) }
-        let usedSystemColor = background.systemColor != nil || backdrop?.systemColor != nil || candidates.contains { $0.systemColor != nil }
+        let usedSystemColor = background?.systemColor != nil || backdrop?.systemColor != nil || candidates.contains { $0.systemColor != nil }
         if apple.contextGiven || usedSystemColor { out.member("appleContext", AppleJSON.context(apple.context)) }
         if target != nil { out.member("met", firstMeeting != nil) }
         out.object("winner") { o in
@@ -180,8 +194,9 @@ struct PickEndpoint {
                         o.key("effectiveForeground")
                         ColorJSON.effective(m.effectiveForeground, into: &o)
                     }
-                    if bg.alpha < 1 && behind == nil {
-                        // Over an unknown backdrop: the background of this candidate's worst case.
+                    if e.gradient != nil || (background?.display.alpha ?? 1) < 1 && behind == nil {
+                        // Over an unknown backdrop, or on a gradient: the background of this
+                        // candidate's worst case (on a gradient, where its ratio is lowest).
                         o.key("effectiveBackground")
                         ColorJSON.effective(m.effectiveBackground, into: &o)
                     }
@@ -198,11 +213,19 @@ struct PickEndpoint {
                         }
                     }
                     if let target { o.member("meetsTarget", target.isMet(by: m)) }
+                    if let g = e.gradient { PickGradient.writeWorst(g, into: &o) }
                 }
             }
         }
-        let notes = self.notes(ranked: ranked, winner: winner, firstMeeting: firstMeeting, target: target,
+        var notes: [String]
+        if let onGradient {
+            notes = self.notes(ranked: ranked, winner: winner, firstMeeting: firstMeeting, target: target, metric: metric,
+                               background: nil, backdrop: nil, candidates: candidates)
+            notes += onGradient.notes(metric: metric, backdrop: backdrop, candidates: candidates)
+        } else {
+            notes = self.notes(ranked: ranked, winner: winner, firstMeeting: firstMeeting, target: target,
                                metric: metric, background: background, backdrop: backdrop, candidates: candidates)
+        }
         out.key("notes")
         out.array { a in for note in notes { a.string(note) } }
         out.endObject()
@@ -228,7 +251,7 @@ struct PickEndpoint {
 
     /// How the winner was chosen, in words, and what else shaped the numbers.
     static func notes(ranked: [Entry], winner: Entry, firstMeeting: Entry?, target: ContrastTarget?,
-                      metric: ContrastTarget.Metric, background: ResolvedColor, backdrop: ResolvedColor?,
+                      metric: ContrastTarget.Metric, background: ResolvedColor?, backdrop: ResolvedColor?,
                       candidates: [ResolvedColor]) -> [String] {
         var notes: [String] = []
         let measure = metric == .wcag2 ? "contrast ratio" : "APCA |Lc|"
@@ -254,16 +277,16 @@ struct PickEndpoint {
         if metric == .apca {
             notes.append("APCA is informational (not part of WCAG 2); candidates are ranked by |Lc|, whatever the polarity.")
         }
-        if background.display.alpha < 1 && backdrop == nil {
+        if let background, background.display.alpha < 1 && backdrop == nil {
             notes.append("The background is translucent and no backdrop was given: each candidate's contrast is its worst case over every gray backdrop from black to white (ratioRange).")
         }
-        if backdrop != nil && background.display.alpha >= 1 {
+        if backdrop != nil, let background, background.display.alpha >= 1 {
             notes.append("backdrop was not used: the background is opaque, so nothing behind it shows through.")
         }
-        if candidates.contains(where: { $0.display.alpha < 1 }) {
+        if background != nil, candidates.contains(where: { $0.display.alpha < 1 }) {
             notes.append("Translucent candidates are composited source-over on the background before measuring (effectiveForeground); their APCA Lc blends as apca-w3 does, each channel rounded to 8 bits.")
         }
-        if background.display.wasGamutMapped || candidates.contains(where: { $0.display.wasGamutMapped }) {
+        if background?.display.wasGamutMapped == true || candidates.contains(where: { $0.display.wasGamutMapped }) {
             notes.append(ContrastEndpoint.gamutNote(.css4))
         }
         return notes
