@@ -188,6 +188,26 @@ import Testing
         #expect((try? CSSColorParser.parse(css)) != nil, "\(css) does not parse as CSS")
     }
 
+    /// DTCG Color Module 2025.10 makes `hex` a fallback: the components are measured, but a
+    /// `hex` naming another color (a half-updated export) is said, with where; rounding within
+    /// one 8-bit step is not (Tailwind's blue-600 written as hsl(221 83% 53%) beside #2563eb).
+    @Test("a color object whose hex is another color than its components is noted, by path and line")
+    func disagreeingHexIsNoted() throws {
+        let file = "{\n  \"brand\": {\"$type\": \"color\",\n    \"$value\": {\"colorSpace\": \"srgb\", \"components\": [0, 0.4, 0.8], \"hex\": \"#ff0000\"}},\n"
+            + "  \"blue\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"hsl\", \"components\": [221, 83, 53], \"hex\": \"#2563eb\"}},\n"
+            + "  \"gray\": {\"$type\": \"color\", \"$value\": {\"colorSpace\": \"srgb\", \"components\": [0.5, 0.5, 0.5], \"hex\": \"#808080\"},\n"
+            + "    \"$extensions\": {\"mode\": {\"dark\": {\"colorSpace\": \"srgb\", \"components\": [0.2, 0.2, 0.2], \"hex\": \"#cccccc\"}}}}\n}"
+        let set = try DTCGReader.read(TokenFixtures.text(file, name: "t.json"))
+        #expect(set["brand"]?.base == .css("color(srgb 0 0.4 0.8)"))
+        let note = set.notes.first { $0.contains("'hex' is another color") }
+        #expect(note?.contains("'brand (hex #ff0000, components #0066cc) at t.json:2'") == true, "\(set.notes)")
+        #expect(note?.contains("'gray (mode dark) (hex #cccccc, components #333333)") == true, "\(set.notes)")
+        #expect(note?.contains("blue") == false, "\(set.notes)")
+        // A 6-digit hex beside an alpha (the Color Module's form; Figma SDS's black at 5%) agrees.
+        let agreeing = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.2, 0.4, 0.6], "hex": "#336699"}}, "d": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.047, 0.047, 0.051], "alpha": 0.05, "hex": "#0c0c0d"}}}"##))
+        #expect(!agreeing.notes.contains { $0.contains("'hex'") }, "\(agreeing.notes)")
+    }
+
     @Test("an unknown colorSpace falls back to its hex; without one it is an error naming the token")
     func unknownSpace() throws {
         let withHex = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": {"colorSpace": "cmyk", "components": [0, 0, 0], "hex": "#123456"}}}"##))

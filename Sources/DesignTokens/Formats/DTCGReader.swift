@@ -1,3 +1,4 @@
+import ColorScience
 import JSONValue
 
 /// W3C Design Tokens Community Group format: the Format Module 2025.10
@@ -61,6 +62,7 @@ public enum DTCGReader: TokenFormatReader {
         var table = TokenTable()
         var extends: [Walker.Extension] = []
         var ignored: [String] = []
+        var hexes: [String] = []
         for document in documents {
             guard case .object(let root) = document.root else {
                 throw TokenError(file: document.name, location: document.location([]),
@@ -81,12 +83,20 @@ public enum DTCGReader: TokenFormatReader {
             }
             extends += walker.extensions
             ignored += walker.ignored
+            hexes += walker.disagreeingHexes
         }
         try applyExtends(extends, to: &table)
         if !ignored.isEmpty {
             table.notes.append("members that are neither tokens nor groups were skipped: \(TokenSyntax.sample(ignored))")
         }
+        if let note = hexNote(hexes) { table.notes.append(note) }
         return try table.tokenSet(format: format, files: documents)
+    }
+
+    /// What the audit says of color objects whose `hex` disagrees with their `components`.
+    static func hexNote(_ hexes: [String]) -> String? {
+        guard !hexes.isEmpty else { return nil }
+        return "color objects whose 'hex' is another color than their 'components' were measured by their components (DTCG Color Module 2025.10: hex is a fallback for tools that cannot read colorSpace), while a tool showing the hex shows another color: \(TokenSyntax.sample(hexes))"
     }
 
     /// Whether `document` is a 2025.10 resolver document rather than a token file.
@@ -120,6 +130,9 @@ public enum DTCGReader: TokenFormatReader {
         var entries: [Entry] = []
         var extensions: [Extension] = []
         var ignored: [String] = []
+        /// Color objects whose `hex` names another color than their `components`
+        /// (`DTCGReader.disagreeingHex`), as `path (hex …, components …)`.
+        var disagreeingHexes: [String] = []
 
         init(document: JSONTokenDocument) {
             self.document = document
@@ -157,14 +170,17 @@ public enum DTCGReader: TokenFormatReader {
             var type = inheritedType
             if case .string(let t)? = object["$type"] { type = t }
             let base = try DTCGReader.value(value, type: type, path: path, document: document, jsonPath: jsonPath + ["$value"])
+            let hexesBefore = disagreeingHexes.count
+            noteDisagreeingHex(value, base, path: path)
             var modes: [(name: String, value: TokenValue, location: TokenLocation)] = []
             if case .object(let extensions)? = object["$extensions"] {
                 // Terrazzo: every entry is a mode.
                 if case .object(let byMode)? = extensions["mode"] {
                     for m in byMode.storage {
                         let at = jsonPath + ["$extensions", "mode", m.key]
-                        modes.append((m.key, try DTCGReader.value(m.value, type: type, path: path, document: document, jsonPath: at),
-                                      document.location(at)))
+                        let v = try DTCGReader.value(m.value, type: type, path: path, document: document, jsonPath: at)
+                        noteDisagreeingHex(m.value, v, path: "\(path) (mode \(m.key))")
+                        modes.append((m.key, v, document.location(at)))
                     }
                 }
                 // Figma SDS: a single mode is the collection's only value, the same as `$value`.
@@ -178,8 +194,38 @@ public enum DTCGReader: TokenFormatReader {
             }
             let location = document.location(jsonPath)
             guard entries.count < TokenFormats.maximumTokens else { throw tooManyTokens(path, at: location) }
+            for i in hexesBefore..<disagreeingHexes.count { disagreeingHexes[i] += " at \(document.name):\(location.line)" }
             entries.append(Entry(path: path, value: base, type: type, location: location, modes: modes))
         }
+
+        /// Keeps `path` in `disagreeingHexes` when `json`, read as `value`, is a color object whose
+        /// `hex` disagrees with its `components` (at most 10,000 kept).
+        mutating func noteDisagreeingHex(_ json: JSON, _ value: TokenValue, path: String) {
+            guard disagreeingHexes.count < 10_000, case .object(let o) = json, case .string(let hex)? = o["hex"],
+                  case .css(let css) = value, let (given, read) = DTCGReader.disagreeingHex(hex, components: css) else { return }
+            disagreeingHexes.append("\(path) (hex \(given), components \(read))")
+        }
+    }
+
+    /// A color object's `hex` and its `components` (as the CSS `css` the reader made of them),
+    /// both as 8-bit sRGB hex, when some channel differs by more than one step (rounding aside;
+    /// alpha only when the hex has one):
+    /// DTCG Color Module 2025.10 §4 makes `hex` only a fallback for tools that cannot read
+    /// `colorSpace`, so the components are what is measured, but a tool that shows the hex
+    /// shows another color (a hand-edited or half-updated export). Nil when they agree, or
+    /// either does not read as a color (the reading reports that).
+    static func disagreeingHex(_ hex: String, components css: String) -> (hex: String, components: String)? {
+        guard css != hex, let h = CSSColorParser.parseHexColor(hex),
+              let c = try? CSSColorParser.parse(css) else { return nil }
+        let a = DisplayColor(h), b = DisplayColor(c)
+        func steps(_ x: Double) -> Double { (x * 255).rounded() }
+        // The Color Module's hex is 6 digits, alpha given apart (Figma's SDS writes black at 5% as
+        // `#0c0c0d` with `alpha` 0.05): an alpha is compared only when the hex writes one.
+        let digits = hex.hasPrefix("#") ? hex.count - 1 : hex.count
+        let withAlpha = digits == 4 || digits == 8
+        let apart = (0..<3).contains { abs(steps(a.srgb[$0]) - steps(b.srgb[$0])) > 1 } || withAlpha && abs(steps(a.alpha) - steps(b.alpha)) > 1
+        let alpha = withAlpha ? b.alpha : 1
+        return apart ? (Color.srgb(a.srgb.x, a.srgb.y, a.srgb.z, alpha: a.alpha).hex, Color.srgb(b.srgb.x, b.srgb.y, b.srgb.z, alpha: alpha).hex) : nil
     }
 
     // MARK: - Values
@@ -428,12 +474,14 @@ public enum DTCGReader: TokenFormatReader {
         // Each token tree walked once.
         var walked: [String: [Entry]] = [:]
         var notes: [String] = []
+        var hexes: [String] = []
         var extensionModes = false
         func entries(_ source: Source) throws(TokenError) -> [Entry] {
             if let done = walked[source.key] { return done }
             var walker = Walker(document: source.document)
             try walker.walkGroup(source.object, jsonPath: source.jsonPath, tokenPath: [], inheritedType: nil)
             if walker.entries.contains(where: { !$0.modes.isEmpty }) { extensionModes = true }
+            hexes += walker.disagreeingHexes
             walked[source.key] = walker.entries
             return walker.entries
         }
@@ -510,6 +558,7 @@ public enum DTCGReader: TokenFormatReader {
         if extensionModes {
             notes.append("$extensions modes inside files a resolver combines are not read: the resolver's contexts are the modes")
         }
+        if let note = hexNote(hexes) { notes.append(note) }
         table.notes += notes
         return try table.tokenSet(format: format, files: [resolver] + documents)
     }
