@@ -678,6 +678,18 @@ struct GradientAppearanceTests {
         let dark = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "\##(bg)", "appearance": "dark"}"##)
         #expect(abs((light.json["ratio"]?.double ?? 0) - 1) < 1e-9, "\(light.text)")   // oklab: white round-trips to 1 + 4e-16
         #expect((dark.json["ratio"]?.double ?? 0) > 18, "\(dark.text)")
+        // The branch used decides the default interpolation space, as Chromium 156 paints it
+        // (Tests/Fixtures/gradients.jsonl): hex branches mix in sRGB, where black on red → green
+        // falls to 3.9389027521999407 at 0.273535 (a dense scan of the sRGB formula); mixed in
+        // OKLab, as a new user's pass found, it had passed AA at 5.25.
+        let hexes = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "linear-gradient(to right, light-dark(#ff0000, oklch(0.5 0.2 30)), light-dark(#00ff00, #00ff00))"}"##)
+        #expect(hexes.json["gradient"]?["interpolation"]?["space"] == "srgb", "\(hexes.text)")
+        let r = hexes.json["ratio"]?.double ?? 0
+        #expect(r <= 3.9389027521999407 && r > 3.9389027521999407 - 1e-9, "\(hexes.text)")
+        #expect(abs((hexes.json["gradient"]?["min"]?["position"]?.double ?? 0) - 0.273535) < 1e-4)
+        // In dark, the oklch() branch makes it OKLab.
+        let darkOKLab = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "linear-gradient(to right, light-dark(#ff0000, oklch(0.5 0.2 30)), #00ff00)", "appearance": "dark"}"##)
+        #expect(darkOKLab.json["gradient"]?["interpolation"]?["space"] == "oklab", "\(darkOKLab.text)")
     }
 
     /// A new user wrote `linear-gradient(to right, systemBlue, systemPink)` and got "unknown color

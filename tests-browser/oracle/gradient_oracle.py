@@ -58,6 +58,11 @@ CASES = [
     ("repeating-linear-gradient(45deg, #3b82f6, #60a5fa 12px, #3b82f6 24px)", 256, 8, "row"),
     ("radial-gradient(circle 200px at 0 4px, #000 20px, #fff 120px)", 256, 8, "row"),
     ("radial-gradient(ellipse 100px 50px at 0 4px, #000, #fff 80px)", 256, 8, "row"),
+    # light-dark() stops (the page's color scheme is light): the branch used decides the default
+    # interpolation space, sRGB for legacy colors, OKLab otherwise.
+    ("linear-gradient(to right, light-dark(#ff0000, #ff0000), light-dark(#00ff00, #00ff00))", 256, 8, "row"),
+    ("linear-gradient(to right, light-dark(#ff0000, oklch(0.5 0.2 30)), #00ff00)", 256, 8, "row"),
+    ("linear-gradient(to right, light-dark(oklch(0.63 0.26 29), #000000), #00ff00)", 256, 8, "row"),
 ]
 
 

@@ -561,7 +561,7 @@ public struct CSSGradient: Sendable, Equatable {
                 throw .invalid("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))' is not a color: \(error.message)"
                                + stopHint(syntax.text(group), color: syntax.text(values[0]), first: n == 0, linear: name.hasSuffix("linear-gradient")))
             }
-            if !isLegacy(values[0]) { legacyOnly = false }
+            if !isLegacy(values[0], colorScheme: syntax.colorScheme) { legacyOnly = false }
             if values.count == 1 {
                 raw.append(Raw(color: color, position: nil))
             } else {
@@ -660,8 +660,10 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// Whether a stop color is written in legacy sRGB syntax (CSS Color 4 §12.1: such stops keep
     /// the sRGB default): hex, a named color or `transparent`, `rgb()`, `rgba()`, `hsl()`,
-    /// `hsla()`, `hwb()`.
-    static func isLegacy(_ v: [CSSToken]) -> Bool {
+    /// `hsla()`, `hwb()`; a `light-dark()` (CSS Color 5 §5) is the branch `colorScheme` uses, the
+    /// color it computes to (a new user's pass: `light-dark(#f00, #f00)` stops were mixed in
+    /// OKLab, where Chromium 156 paints them as the hex stops, in sRGB: 5.25:1 for 3.93:1).
+    static func isLegacy(_ v: [CSSToken], colorScheme: CSSColorScheme) -> Bool {
         guard let t = v.first else { return false }
         switch t.kind {
         case .hash: return true
@@ -669,7 +671,16 @@ public struct CSSGradient: Sendable, Equatable {
             let name = CSSTokenizer.asciiLowercased(w)
             return name != "currentcolor" && name != "none"
         case .function(let raw):
-            return ["rgb", "rgba", "hsl", "hsla", "hwb"].contains(CSSTokenizer.asciiLowercased(raw))
+            let name = CSSTokenizer.asciiLowercased(raw)
+            if name == "light-dark" {
+                var inner = v.dropFirst()
+                if case .closeParen? = inner.last?.kind { inner = inner.dropLast() }
+                let branches = ColorSyntax.splitAtCommas(Array(inner))
+                guard branches.count == 2 else { return false }
+                let used = ColorSyntax.componentValues(branches[colorScheme == .light ? 0 : 1])
+                return used.count == 1 && isLegacy(used[0], colorScheme: colorScheme)
+            }
+            return ["rgb", "rgba", "hsl", "hsla", "hwb"].contains(name)
         default: return false
         }
     }
