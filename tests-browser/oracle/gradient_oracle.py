@@ -63,6 +63,11 @@ CASES = [
     ("linear-gradient(to right, light-dark(#ff0000, #ff0000), light-dark(#00ff00, #00ff00))", 256, 8, "row"),
     ("linear-gradient(to right, light-dark(#ff0000, oklch(0.5 0.2 30)), #00ff00)", 256, 8, "row"),
     ("linear-gradient(to right, light-dark(oklch(0.63 0.26 29), #000000), #00ff00)", 256, 8, "row"),
+    # Relative colors and color-mix() are not legacy colors (OKLab), hwb() is (sRGB).
+    ("linear-gradient(to right, rgb(from #ff0000 r g b), #00ff00)", 256, 8, "row"),
+    ("linear-gradient(to right, hsl(from #ff0000 h s l), #00ff00)", 256, 8, "row"),
+    ("linear-gradient(to right, color-mix(in srgb, #ff0000, #ff0000), #00ff00)", 256, 8, "row"),
+    ("linear-gradient(to right, hwb(0 0% 0%), #00ff00)", 256, 8, "row"),
 ]
 
 

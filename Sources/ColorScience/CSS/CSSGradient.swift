@@ -660,9 +660,10 @@ public struct CSSGradient: Sendable, Equatable {
 
     /// Whether a stop color is written in legacy sRGB syntax (CSS Color 4 §12.1: such stops keep
     /// the sRGB default): hex, a named color or `transparent`, `rgb()`, `rgba()`, `hsl()`,
-    /// `hsla()`, `hwb()`; a `light-dark()` (CSS Color 5 §5) is the branch `colorScheme` uses, the
-    /// color it computes to (a new user's pass: `light-dark(#f00, #f00)` stops were mixed in
-    /// OKLab, where Chromium 156 paints them as the hex stops, in sRGB: 5.25:1 for 3.93:1).
+    /// `hsla()`, `hwb()` (not relative colors, nor `color-mix()`); a `light-dark()` (CSS Color 5
+    /// §5) is the branch `colorScheme` uses, the color it computes to (a new user's pass:
+    /// `light-dark(#f00, #f00)` stops were mixed in OKLab, where Chromium 156 paints them as
+    /// the hex stops, in sRGB: 5.25:1 for 3.93:1).
     static func isLegacy(_ v: [CSSToken], colorScheme: CSSColorScheme) -> Bool {
         guard let t = v.first else { return false }
         switch t.kind {
@@ -680,7 +681,13 @@ public struct CSSGradient: Sendable, Equatable {
                 let used = ColorSyntax.componentValues(branches[colorScheme == .light ? 0 : 1])
                 return used.count == 1 && isLegacy(used[0], colorScheme: colorScheme)
             }
-            return ["rgb", "rgba", "hsl", "hsla", "hwb"].contains(name)
+            guard ["rgb", "rgba", "hsl", "hsla", "hwb"].contains(name) else { return false }
+            // A relative color (`rgb(from #f00 r g b)`, CSS Color 5 §4) is not legacy: Chromium 156
+            // mixes it in OKLab (Tests/Fixtures/gradients.jsonl; it had been taken for sRGB, 96 of
+            // 255 off at a quarter of the way).
+            let first = v.dropFirst().first { if case .whitespace = $0.kind { return false } else { return true } }
+            if case .ident(let w)? = first?.kind, CSSTokenizer.asciiLowercased(w) == "from" { return false }
+            return true
         default: return false
         }
     }
