@@ -323,6 +323,31 @@ struct PaletteTests {
         #expect(call("POST", "/v1/palette/dark", body: Self.samplePalette).body == r.body)
     }
 
+    /// A new user's pass: `increasedContrast: "light-dark(#000, #fff)"` served light increased
+    /// contrast only; dark increased contrast fell back to `dark` (#777, failing) without a word.
+    /// Its second color is the dark increased-contrast variant, in the palette and in the audit.
+    @Test func increasedContrastLightDarkGivesTheDarkIncreasedVariant() {
+        let color = ##"{"name": "a", "color": "light-dark(#333, #777)", "increasedContrast": "light-dark(#000, #fff)"}"##
+        let p = ok(call("POST", "/v1/palette/dark", body: "{\"colors\": [\(color)]}"))
+        let v = p["colors"]?.array?[0]["variants"]
+        #expect(v?["lightIncreasedContrast"]?["hex"] == "#000000" && v?["darkIncreasedContrast"]?["hex"] == "#ffffff", "\(p)")
+        #expect(v?["darkIncreasedContrast"]?["method"] == "given" && v?["dark"]?["hex"] == "#777777")
+        let both = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "a", "color": "#333", "increasedContrast": "light-dark(#000, #fff)", "darkIncreasedContrast": "#eee"}]}"##)
+        #expect(both.status == 400 && both.text.contains("contradictory"), "\(both.text)")
+        let a = ok(call("POST", "/v1/audit", body: "{\"colors\": [\(color)], \"policy\": \"wcag-aa\"}"))
+        var seen: [String: String] = [:]
+        for row in a["colors"]?.array?[0]["contexts"]?.array ?? [] {
+            seen[row["context"]?["id"]?.string ?? ""] = "\(row["variant"]?.string ?? "") \(row["color"]?["hex"]?.string ?? "")"
+        }
+        #expect(seen == ["light": "color #333333", "dark-base": "color #777777", "dark-elevated": "color #777777",
+                         "light-increased": "increasedContrast #000000", "dark-increased-base": "increasedContrast #ffffff",
+                         "dark-increased-elevated": "increasedContrast #ffffff"], "\(seen)")
+        // A darkIncreasedContrast of its own still comes first in the audit.
+        let own = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "a", "color": "#333", "increasedContrast": "light-dark(#000, #fff)", "darkIncreasedContrast": "#eee"}]}"##))
+        let darkIC = own["colors"]?.array?[0]["contexts"]?.array?.first { $0["context"]?["id"] == "dark-increased-base" }
+        #expect(darkIC?["color"]?["hex"] == "#eeeeee")
+    }
+
     /// A system color name in a palette is Apple's color in every variant, of the requested
     /// generation (stop 38: it was resolved in light of iOS 26 whatever the generation, and its
     /// dark and increased-contrast variants generated as for a custom color). Values from

@@ -263,10 +263,14 @@ extension Fields {
 /// `color` (appearance outranks contrast, as asset catalogs fall back); at the elevated level the
 /// elevated value of the same contrast first, then as at the base level, a dark increased
 /// contrast one taking `darkElevated` after its own base value (a palette's Swift export writes
-/// these: re-auditing it measures what the app shows in sheets; a designer's pass).
+/// these: re-auditing it measures what the app shows in sheets; a designer's pass). An
+/// `increasedContrast` written `light-dark(a, b)` serves dark increased contrast with `b` before
+/// `dark` (a new user's pass: `b` was dropped without a word, and `dark` measured there).
 struct AdaptiveColorInput: Sendable {
     var variants: [(key: String, text: String, path: FieldPath)]
     var hexOrder: HexOrder
+    /// Whether `increasedContrast` depends on the appearance (a `light-dark()`).
+    var increasedContrastIsAdaptive = false
 
     static let objectFields: Set<String> = ["color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated",
                                             "darkIncreasedContrastElevated"]
@@ -294,8 +298,11 @@ struct AdaptiveColorInput: Sendable {
         default:
             throw Problem.invalidField(path, "\(path.display) must be a color string or an object {\"color\", \"dark\", \"increasedContrast\", \"darkIncreasedContrast\", \"darkElevated\", \"darkIncreasedContrastElevated\"}, not \(value.typeName)")
         }
-        let input = AdaptiveColorInput(variants: variants, hexOrder: hexOrder)
-        for v in input.variants { _ = try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: .default) }
+        var input = AdaptiveColorInput(variants: variants, hexOrder: hexOrder)
+        for v in input.variants {
+            let c = try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: .default)
+            if v.key == "increasedContrast" && c.dependsOnAppearance { input.increasedContrastIsAdaptive = true }
+        }
         return input
     }
 
@@ -309,8 +316,9 @@ struct AdaptiveColorInput: Sendable {
         case (.dark, .standard): order = elevated ? ["darkElevated", "dark", "color"] : ["dark", "color"]
         case (.light, .increased): order = ["increasedContrast", "color"]
         case (.dark, .increased):
-            order = elevated ? ["darkIncreasedContrastElevated", "darkIncreasedContrast", "darkElevated", "dark", "color"]
-                : ["darkIncreasedContrast", "dark", "color"]
+            let adaptive = increasedContrastIsAdaptive ? ["increasedContrast"] : []
+            order = elevated ? ["darkIncreasedContrastElevated", "darkIncreasedContrast"] + adaptive + ["darkElevated", "dark", "color"]
+                : ["darkIncreasedContrast"] + adaptive + ["dark", "color"]
         }
         for key in order { if let v = find(key) { return v } }
         return variants[0]

@@ -399,6 +399,13 @@ struct PaletteRequest {
             }
             given[.dark] = try cf.color("color", required: true, hexOrder: hexOrder, context: darkContext)!
         }
+        if given[.lightIncreasedContrast]?.dependsOnAppearance == true {
+            // `increasedContrast: light-dark(a, b)`: b is the dark increased-contrast variant.
+            if given[.darkIncreasedContrast] != nil {
+                throw Problem.contradictory(cf.field("darkIncreasedContrast"), cf.field("increasedContrast"), "\(cf.field("increasedContrast").display) is a light-dark() whose second color is the dark increased-contrast variant; give \(cf.field("darkIncreasedContrast").display) or use light-dark(), not both")
+            }
+            given[.darkIncreasedContrast] = try cf.color("increasedContrast", hexOrder: hexOrder, context: context(of: .darkIncreasedContrast, generation))
+        }
         // A variant given by hand makes it a custom color that starts from the system color's
         // light value: its other variants are generated (an asset catalog color, which iOS
         // shows in its standard variant where no increased-contrast one is set).
