@@ -172,6 +172,12 @@ struct CSSColorInputTests {
         let combined = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))", "variables": ["tailwind", {"--tw-gradient-position": "to right in oklab", "--tw-gradient-from": "var(--color-indigo-500)", "--tw-gradient-to": "var(--color-pink-500)", "--tw-gradient-stops": "var(--tw-gradient-position), var(--tw-gradient-from), var(--tw-gradient-to)"}]}"##)
         let literal = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, oklch(58.5% 0.233 277.117), oklch(65.6% 0.241 354.308))"}"##)
         #expect(combined.status == 200 && combined.json["ratio"] == literal.json["ratio"] && literal.json["ratio"]?.double != nil, "\(combined.text.prefix(300))")
+        // Tailwind's own --tw-gradient-stops refers to the stop positions, which Tailwind
+        // registers with initial values (0%, 50%, 100%; a new user's pass: "not defined"):
+        // "tailwind" gives them, so the utilities' declarations work as compiled.
+        let compiled = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(var(--tw-gradient-stops))", "variables": ["tailwind", {"--tw-gradient-position": "to right in oklab", "--tw-gradient-from": "var(--color-indigo-500)", "--tw-gradient-to": "var(--color-pink-500)", "--tw-gradient-stops": "var(--tw-gradient-via-stops, var(--tw-gradient-position), var(--tw-gradient-from) var(--tw-gradient-from-position), var(--tw-gradient-to) var(--tw-gradient-to-position))"}]}"##)
+        let written = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklab, oklch(58.5% 0.233 277.117) 0%, oklch(65.6% 0.241 354.308) 100%)"}"##)
+        #expect(compiled.status == 200 && compiled.json["ratio"] == written.json["ratio"], "\(compiled.text)")
         let overridden = try post(live, "/v1/contrast", ##"{"foreground": "var(--color-white)", "background": "#fff", "variables": ["tailwind", {"--color-white": "#000"}]}"##)
         #expect(overridden.json["ratio"] == 21, "\(overridden.text.prefix(300))")
         let stray = try post(live, "/v1/contrast", ##"{"foreground": "#fff", "background": "#000", "variables": ["tailwind", "x"]}"##)

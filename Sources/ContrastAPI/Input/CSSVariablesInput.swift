@@ -103,8 +103,11 @@ enum CSSRequestScope {
         }
     }
 
-    /// Tailwind CSS v4's default palette as variables (`"variables": "tailwind"`), built once.
-    static let tailwindVariables = CSSVariables(TailwindPalette.colors)
+    /// Tailwind CSS v4's default palette as variables (`"variables": "tailwind"`), with its
+    /// gradient properties' initial values, built once.
+    static let tailwindVariables = CSSVariables(tailwindValues)
+    /// Tailwind's default palette and the initial values of its registered gradient properties.
+    static let tailwindValues = TailwindPalette.colors.merging(TailwindPalette.registeredGradientDefaults) { a, _ in a }
 
     /// Reads and validates `variables` from a POST body object, removes it, and stores it in
     /// the slot: an object of custom properties, `"tailwind"`, or a list of those (at most 8,
@@ -140,7 +143,7 @@ enum CSSRequestScope {
                 let at = field.appending(index: i)
                 switch item {
                 case .string(let name) where isTailwind(name):
-                    values.merge(TailwindPalette.colors) { _, new in new }
+                    values.merge(tailwindValues) { _, new in new }
                 case .object(let members):
                     own += members.count
                     if own > CSSVariables.maximumCount {

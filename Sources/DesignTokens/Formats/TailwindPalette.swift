@@ -15,6 +15,16 @@ public enum TailwindPalette {
     /// The Tailwind CSS release the palette is taken from.
     public static let source = "Tailwind CSS v4 theme.css (tailwindlabs/tailwindcss 90f8ff4)"
 
+    /// The gradient properties Tailwind v4 registers with `@property` and an initial value
+    /// (`packages/tailwindcss/src/utilities.ts` at the same commit, `gradientStopProperties`:
+    /// `from`, `via`, `to` `#0000`, their positions `0%`, `50%`, `100%`): what `var()` reads in
+    /// the `--tw-gradient-stops` a utility writes where no utility set them (a new user's pass:
+    /// `var(--tw-gradient-from-position)` was "not defined").
+    public static let registeredGradientDefaults: [String: String] = [
+        "--tw-gradient-from": "#0000", "--tw-gradient-via": "#0000", "--tw-gradient-to": "#0000",
+        "--tw-gradient-from-position": "0%", "--tw-gradient-via-position": "50%", "--tw-gradient-to-position": "100%",
+    ]
+
     /// Custom property name → its value as `theme.css` writes it.
     public static let colors: [String: String] = [
         "--color-red-50": "oklch(97.1% 0.013 17.38)",
