@@ -280,6 +280,12 @@ struct PickEndpointTests {
         let region = try Self.pick(server, ##"{"background": "linear-gradient(to right, #000, #fff)", "candidates": ["#fff", "#000"], "box": {"width": 200, "height": 40}, "region": {"x": 0, "y": 0, "width": 50, "height": 40}}"##)
         // The dark quarter only: white wins there (black on #000…#404040 is under 3:1).
         #expect(region.status == 200 && region.json["winner"]?["index"] == 0 && region.json["background"]?["region"]?["width"] == 50, "\(region.text)")
+        // Where, as /v1/contrast says it: white is weakest at the region's right edge (x 49), and
+        // its ratio is the one `gradient.min` gives, to the last digit (a new user's pass).
+        let white = region.json["candidates"]?.array?.first { $0["index"] == 0 }
+        #expect(white?["gradient"]?["min"]?["pixel"]?["x"] == 49 && white?["ratio"] == white?["gradient"]?["min"]?["ratio"], "\(region.text)")
+        let same = try server.request("POST", "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(to right, #000, #fff)", "box": {"width": 200, "height": 40}, "region": {"x": 0, "y": 0, "width": 50, "height": 40}}"##)
+        #expect(same.json["ratio"] == white?["ratio"] && same.json["gradient"]?["min"]?["pixel"] == white?["gradient"]?["min"]?["pixel"], "\(same.text)")
         // 256 translucent candidates on a 64-stop repeating conic gradient turning the hue: refused
         // from the estimate (about 8.6 s of work), before any is measured.
         let stops = (0..<64).map { i in "oklch(0.\(String(format: "%02d", (i * 37) % 90 + 5)) 0.2 \(i * 47 % 360)deg / 0.5) \(Double(i) * 1.5)%" }.joined(separator: ", ")

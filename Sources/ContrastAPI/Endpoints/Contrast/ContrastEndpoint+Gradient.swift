@@ -539,6 +539,20 @@ extension ContrastEndpoint {
         return notes
     }
 
+    /// `pixel` `{x, y}`: the pixel of `box` whose square holds the point of `region` nearest to
+    /// `position` along the gradient, kept inside the region.
+    static func writePixel<S: JSONSink>(_ gradient: CSSGradient, position: Double, box: CSSGradient.Box,
+                                        region: CSSGradient.Region?, into o: inout S) {
+        let p = gradient.point(nearest: position, box: box, region: region)
+        let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
+        let x = Swift.min(Swift.max(p.x.rounded(.down), r.x.rounded(.down)), (r.x + r.width).rounded(.up) - 1)
+        let y = Swift.min(Swift.max(p.y.rounded(.down), r.y.rounded(.down)), (r.y + r.height).rounded(.up) - 1)
+        o.object("pixel") { px in
+            px.member("x", x)
+            px.member("y", y)
+        }
+    }
+
     /// `at`, `function`, `repeating`, `interpolation`, `stops` (sRGB hex, position, hint), and
     /// `box` and `region` when given: the gradient as read, in `writeGradient`'s object.
     static func writeGradientShape<S: JSONSink>(_ g: GradientInput, box: CSSGradient.Box?, region: CSSGradient.Region?, into o: inout S) {
@@ -590,17 +604,7 @@ extension ContrastEndpoint {
                         so.member("ratioText", WCAG.ratioText(s.ratio))
                     }
                     so.member("position", s.position)
-                    if let box, withPixel {
-                        let p = gradient.point(nearest: s.position, box: box, region: region)
-                        let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
-                        // The pixel whose square holds the point, kept inside the region.
-                        let x = Swift.min(Swift.max(p.x.rounded(.down), r.x.rounded(.down)), (r.x + r.width).rounded(.up) - 1)
-                        let y = Swift.min(Swift.max(p.y.rounded(.down), r.y.rounded(.down)), (r.y + r.height).rounded(.up) - 1)
-                        so.object("pixel") { px in
-                            px.member("x", x)
-                            px.member("y", y)
-                        }
-                    }
+                    if let box, withPixel { writePixel(gradient, position: s.position, box: box, region: region, into: &so) }
                     so.member("background", ColorJSON.hex(s.background))
                     so.member("foreground", ColorJSON.hex(s.text))
                 }

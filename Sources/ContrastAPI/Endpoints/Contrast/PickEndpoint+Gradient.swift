@@ -80,7 +80,8 @@ struct PickGradient {
                 ? prepared!.measure(text: d.srgb)
                 : GradientContrast(text: d.srgb, textAlpha: d.alpha, gradient: g, box: box, region: region, backdrop: behind)
             var m = ContrastMeasurement.flattened(foreground: measured.min.text, background: measured.min.background)
-            m.apcaLc = measured.weakestLc.lc
+            // The solver's values, as `gradient` gives them (the colors' ratio can differ in the last digit).
+            (m.ratio, m.apcaLc) = (measured.min.ratio, measured.weakestLc.lc)
             entries.append(PickEndpoint.Entry(index: i, color: c, measurement: m, gradient: measured, value: 0))
         }
         return entries
@@ -96,14 +97,16 @@ struct PickGradient {
         }
     }
 
-    /// A candidate's `gradient`: `min` (`ratio`, `ratioText`, `position`, `foreground` and
-    /// `background` hex there), `maxRatio`, `weakestLc` (`lc`, `position`, the colors there).
-    static func writeWorst<S: JSONSink>(_ m: GradientContrast, into o: inout S) {
+    /// A candidate's `gradient`: `min` (`ratio`, `ratioText`, `position`, with a box the
+    /// `pixel`, `foreground` and `background` hex there), `maxRatio`, `weakestLc` (`lc`,
+    /// `position`, `pixel`, the colors there), as `/v1/contrast`'s `gradient` gives them.
+    func writeWorst<S: JSONSink>(_ m: GradientContrast, into o: inout S) {
         o.object("gradient") { g in
             g.object("min") { s in
                 s.member("ratio", m.min.ratio)
                 s.member("ratioText", WCAG.ratioText(m.min.ratio))
                 s.member("position", m.min.position)
+                if let box { ContrastEndpoint.writePixel(gradient.gradient, position: m.min.position, box: box, region: region, into: &s) }
                 s.member("foreground", ColorJSON.hex(m.min.text))
                 s.member("background", ColorJSON.hex(m.min.background))
             }
@@ -111,6 +114,7 @@ struct PickGradient {
             g.object("weakestLc") { s in
                 s.member("lc", m.weakestLc.lc)
                 s.member("position", m.weakestLc.position)
+                if let box { ContrastEndpoint.writePixel(gradient.gradient, position: m.weakestLc.position, box: box, region: region, into: &s) }
                 s.member("foreground", ColorJSON.hex(m.weakestLc.text))
                 s.member("background", ColorJSON.hex(m.weakestLc.background))
             }

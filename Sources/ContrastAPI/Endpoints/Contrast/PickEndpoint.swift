@@ -213,7 +213,7 @@ struct PickEndpoint {
                         }
                     }
                     if let target { o.member("meetsTarget", target.isMet(by: m)) }
-                    if let g = e.gradient { PickGradient.writeWorst(g, into: &o) }
+                    if let g = e.gradient, let onGradient { onGradient.writeWorst(g, into: &o) }
                 }
             }
         }
