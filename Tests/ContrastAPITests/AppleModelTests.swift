@@ -490,6 +490,18 @@ struct AppleModelTests {
         // A translucent color that is not a system color keeps the every-gray worst case.
         let css = ok(call("GET", "/v1/contrast?foreground=white&background=rgba(120,120,128,0.357)"))
         #expect(css["ratioRange"]?["worstCaseBackdrop"] != nil, "\(css)")
+        // /v1/pick and the matrix measure it the same way (a hostile pass: `label` on light
+        // `systemFill` ranked at 1.18:1, every gray's worst, and lost to white; over the light
+        // system backgrounds it is 15.023586166502275:1 at the weakest, on #f2f2f7, by hand).
+        let pick = ok(call("POST", "/v1/pick", body: ##"{"background": "systemFill", "candidates": ["#ffffff", "label"]}"##))
+        #expect(pick["winner"]?["input"] == "label" && abs((pick["winner"]?["ratio"]?.double ?? 0) - 15.023586166502275) < 1e-12, "\(pick)")
+        #expect(pick["candidates"]?.array?[0]["effectiveBackground"]?["hex"] == "#dadadf" && pick["candidates"]?.array?[0]["ratioRange"] == nil)
+        let darkPick = ok(call("POST", "/v1/pick", body: ##"{"background": "systemFill", "candidates": ["label"], "appearance": "dark"}"##))
+        #expect(abs((darkPick["winner"]?["ratio"]?.double ?? 0) - 9.228533261836752) < 1e-9, "\(darkPick)")
+        let matrix = ok(call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["label", "systemFill", "rgba(120,120,128,0.2)"]}"##))
+        #expect(abs((matrix["rows"]?.array?[0].array?[1]["ratio"]?.double ?? 0) - 15.023586166502275) < 1e-12, "\(matrix)")
+        // The same color written as CSS keeps the every-gray worst case in the matrix too.
+        #expect((matrix["rows"]?.array?[0].array?[2]["ratio"]?.double ?? 99) < 2, "\(matrix)")
     }
 
     @Test func textStylesCoverEveryCategoryAndMatchTheCatalogAtLarge() throws {

@@ -102,14 +102,31 @@ struct ContrastEndpoint {
     /// weakest kept, with the name of the one under it; nil when none resolves. An iOS designer's
     /// pass, stop 39: `label` on dark `systemFill` had been measured over every gray, 1.56:1 on
     /// white, where over the dark system backgrounds it is 9.23:1 at the weakest (#2c2c2e).
+    /// `/v1/pick` and `/v1/contrast/matrix` measure such a background the same way.
     @inline(never)
     static func overSystemBackgrounds(_ fg: ResolvedColor, _ bg: ResolvedColor, at path: FieldPath) throws(Problem) -> (ContrastMeasurement, String)? {
-        var weakest: (ContrastMeasurement, String)? = nil
+        weakest(fg.display, on: bg.display, over: try systemBackgrounds(at: path))
+    }
+
+    /// The opaque system backgrounds of the request's context (`AppleRequestScope.context`),
+    /// as `"name #hex"` and sRGB, that a translucent system color is drawn over.
+    static func systemBackgrounds(at path: FieldPath) throws(Problem) -> [(name: String, srgb: SIMD3<Double>)] {
+        var out: [(name: String, srgb: SIMD3<Double>)] = []
         for name in ["systemBackground", "secondarySystemBackground", "tertiarySystemBackground",
                      "systemGroupedBackground", "secondarySystemGroupedBackground", "tertiarySystemGroupedBackground"] {
             guard let under = try resolveSystemColor(name, at: path, context: AppleRequestScope.context), under.display.alpha >= 1 else { continue }
-            let m = ContrastMeasurement(foreground: fg.display, background: bg.display, backdrop: under.display.srgb)
-            if weakest.map({ m.ratio < $0.0.ratio }) ?? true { weakest = (m, "\(name) \(ColorJSON.hex(under.display.srgb))") }
+            out.append(("\(name) \(ColorJSON.hex(under.display.srgb))", under.display.srgb))
+        }
+        return out
+    }
+
+    /// `fg` on `bg` over each of `unders`, the weakest (lowest ratio) with its name; nil when
+    /// `unders` is empty.
+    static func weakest(_ fg: DisplayColor, on bg: DisplayColor, over unders: [(name: String, srgb: SIMD3<Double>)]) -> (ContrastMeasurement, String)? {
+        var weakest: (ContrastMeasurement, String)? = nil
+        for under in unders {
+            let m = ContrastMeasurement(foreground: fg, background: bg, backdrop: under.srgb)
+            if weakest.map({ m.ratio < $0.0.ratio }) ?? true { weakest = (m, under.name) }
         }
         return weakest
     }

@@ -141,7 +141,12 @@ struct MatrixEndpoint {
                     limit: MatrixEndpoint.maxAnswerBytes, status: 422)
             }
         }
-        let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb)
+        // Translucent Apple system colors as backgrounds are drawn over the system backgrounds,
+        // as /v1/contrast measures them (a hostile pass: `label` on `systemFill` was 1.18:1,
+        // the worst over every gray, where /v1/contrast gives 15.02:1).
+        let unders = backdrop == nil && palette.contains { $0.color.systemColor != nil && $0.color.display.alpha < 1 }
+            ? try ContrastEndpoint.systemBackgrounds(at: f.field("colors")) : []
+        let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb, systemBackgrounds: unders)
         let gradientCells = MatrixEndpoint.measure(palette, on: gradients, prepared: prepared, backdrop: backdrop?.display.srgb)
         switch format ?? .json {
         case .json:
@@ -327,8 +332,11 @@ struct MatrixEndpoint {
         return 1024 + n * perColor + 2 * n * names + n * n * perCell
     }
 
-    /// Measures all n × n pairs; luminances are computed once per color.
-    static func measure(_ palette: [PaletteColor], algorithm: ContrastAlgorithm, backdrop: SIMD3<Double>?) -> [[Cell]] {
+    /// Measures all n × n pairs; luminances are computed once per color. Without `backdrop`, a
+    /// translucent Apple system color as the background is measured over each of
+    /// `systemBackgrounds` (`ContrastEndpoint.systemBackgrounds`), the weakest kept.
+    static func measure(_ palette: [PaletteColor], algorithm: ContrastAlgorithm, backdrop: SIMD3<Double>?,
+                        systemBackgrounds: [(name: String, srgb: SIMD3<Double>)] = []) -> [[Cell]] {
         let displays = palette.map(\.color.display)
         let lum = displays.map(\.relativeLuminance)
         let apcaY = displays.map { APCA.PreparedLuminance(APCA.screenLuminance($0.srgb)) }
@@ -347,7 +355,12 @@ struct MatrixEndpoint {
                     }
                     return cell
                 }
-                m = ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)
+                if backdrop == nil, bg.alpha < 1, palette[j].color.systemColor != nil,
+                   let (weakest, _) = ContrastEndpoint.weakest(fg, on: bg, over: systemBackgrounds) {
+                    m = weakest
+                } else {
+                    m = ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)
+                }
                 return Cell(ratio: m.ratio, lc: m.apcaLc,
                             value: algorithm == .wcag2 ? nil : algorithm.value(of: m),
                             effectiveForeground: m.effectiveForeground, effectiveBackground: m.effectiveBackground)

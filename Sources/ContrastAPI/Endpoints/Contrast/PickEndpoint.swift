@@ -136,9 +136,18 @@ struct PickEndpoint {
                 entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
             }
         }
+        // A translucent Apple system color is drawn over the system backgrounds, as /v1/contrast
+        // measures it (a hostile pass: `label` on `systemFill` ranked at 1.18:1, the worst over
+        // every gray, where /v1/contrast gives 15.02:1, and lost to white).
+        let unders = background.map { $0.systemColor != nil && $0.display.alpha < 1 && behind == nil } == true
+            ? try ContrastEndpoint.systemBackgrounds(at: f.field("background")) : []
+        var systemBackdrops: [String] = []
         for (i, c) in candidates.enumerated() where onGradient == nil {
             try inline.check()
-            let m = ContrastMeasurement(foreground: c.display, background: background!.display, backdrop: behind)
+            var m = ContrastMeasurement(foreground: c.display, background: background!.display, backdrop: behind)
+            if let (weakest, name) = ContrastEndpoint.weakest(c.display, on: background!.display, over: unders) {
+                (m, systemBackdrops) = (weakest, systemBackdrops + [name])
+            }
             entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
@@ -195,8 +204,9 @@ struct PickEndpoint {
                         ColorJSON.effective(m.effectiveForeground, into: &o)
                     }
                     if e.gradient != nil || (background?.display.alpha ?? 1) < 1 && behind == nil {
-                        // Over an unknown backdrop, or on a gradient: the background of this
-                        // candidate's worst case (on a gradient, where its ratio is lowest).
+                        // Over an unknown backdrop (or the system backgrounds), or on a gradient:
+                        // the background of this candidate's worst case (on a gradient, where its
+                        // ratio is lowest).
                         o.key("effectiveBackground")
                         ColorJSON.effective(m.effectiveBackground, into: &o)
                     }
@@ -224,7 +234,12 @@ struct PickEndpoint {
             notes += onGradient.notes(metric: metric, backdrop: backdrop, candidates: candidates)
         } else {
             notes = self.notes(ranked: ranked, winner: winner, firstMeeting: firstMeeting, target: target,
-                               metric: metric, background: background, backdrop: backdrop, candidates: candidates)
+                               metric: metric, background: background, backdrop: backdrop, candidates: candidates,
+                               overSystemBackgrounds: !unders.isEmpty)
+            if let background, !unders.isEmpty {
+                let names = Set(systemBackdrops).sorted()
+                notes.append("backdrop: \(background.input) is a translucent system color, drawn over the system backgrounds of its context: each candidate was measured over each (systemBackground, secondary-, tertiary- and the grouped ones) and judged by the weakest (effectiveBackground), on \(names.joined(separator: ", ")); give backdrop to measure over another color")
+            }
         }
         out.key("notes")
         out.array { a in for note in notes { a.string(note) } }
@@ -252,7 +267,7 @@ struct PickEndpoint {
     /// How the winner was chosen, in words, and what else shaped the numbers.
     static func notes(ranked: [Entry], winner: Entry, firstMeeting: Entry?, target: ContrastTarget?,
                       metric: ContrastTarget.Metric, background: ResolvedColor?, backdrop: ResolvedColor?,
-                      candidates: [ResolvedColor]) -> [String] {
+                      candidates: [ResolvedColor], overSystemBackgrounds: Bool = false) -> [String] {
         var notes: [String] = []
         let measure = metric == .wcag2 ? "contrast ratio" : "APCA |Lc|"
         func name(_ e: Entry) -> String { "candidate \(e.index) (\(ClientText.quoted(e.color.input)))" }
@@ -277,7 +292,7 @@ struct PickEndpoint {
         if metric == .apca {
             notes.append("APCA is informational (not part of WCAG 2); candidates are ranked by |Lc|, whatever the polarity.")
         }
-        if let background, background.display.alpha < 1 && backdrop == nil {
+        if let background, background.display.alpha < 1 && backdrop == nil && !overSystemBackgrounds {
             notes.append("The background is translucent and no backdrop was given: each candidate's contrast is its worst case over every gray backdrop from black to white (ratioRange).")
         }
         if backdrop != nil, let background, background.display.alpha >= 1 {
