@@ -377,4 +377,40 @@ struct CSSColorInputTests {
         // Both colors were measured on the card in both appearances.
         #expect(seen.contains("a light") && seen.contains("a dark-base") && seen.contains("b light") && seen.contains("b dark-base"), "\(seen)")
     }
+
+    /// A hostile pass: a 96 KB `/v1/palette/dark` of 256 backgrounds whose six variants are each a
+    /// different short `color-mix()` of a 7-level `var()` chain (about 7,000 characters each once
+    /// substituted; the memory of colors read does not help, every text differs) held the heavy
+    /// worker 5.6–9.7 s in a release build. Reading a request's colors with its variables is
+    /// bounded to 1 s of work: a 422 naming the color it stopped at. (The body is over five times
+    /// the bound in a release build, more in a debug one.)
+    @Test("reading colors with variables is bounded: a 422 names the color where it stopped")
+    func readingWithVariablesIsBounded() throws {
+        let live = try LiveServer()
+        var variables = [##""--0": "oklch(0.9 0.37 10)""##]
+        for k in 1...7 { variables.append("\"--\(k)\": \"color-mix(in lch, lch(from var(--\(k - 1)) l c h), var(--\(k - 1)))\"") }
+        var colors: [String] = [], n = 0
+        for i in 0..<256 {
+            let fields = ["color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated", "darkIncreasedContrastElevated"].map { key -> String in
+                defer { n += 1 }
+                return "\"\(key)\": \"color-mix(in srgb,var(--7) \(n % 100)%,#\(String(format: "%03x", n / 100)))\""
+            }
+            colors.append("{\"name\": \"\(i)\", \"role\": \"background\", \(fields.joined(separator: ", "))}")
+        }
+        let body = "{\"colors\": [\(colors.joined(separator: ", "))], \"variables\": {\(variables.joined(separator: ", "))}}"
+        let r = try post(live, "/v1/palette/dark", body)
+        let p = expectProblem(r, 422, kind: "limit-exceeded")
+        #expect(p["pointer"]?.string?.hasPrefix("/colors/") == true && p["limit"] == 1, "\(p)")
+        #expect(p["detail"]?.string?.contains("took more than 1 s of work before") == true, "\(p)")
+        // The matrix counts its gradient measurements before reading a color (256 var() colors on
+        // 16 gradients had been read for a second before the 422): a bad last color is not reached.
+        let many = (0..<255).map { "\"color-mix(in srgb, var(--7) \($0 % 100)%, #\(String(format: "%03x", $0)))\"" } + ["\"nonsense\""]
+        let gradients = Array(repeating: "\"linear-gradient(#000, #fff)\"", count: 16)
+        let matrix = try post(live, "/v1/contrast/matrix", "{\"colors\": [\(many.joined(separator: ", "))], \"gradients\": [\(gradients.joined(separator: ", "))], \"variables\": {\(variables.joined(separator: ", "))}}")
+        let counted = expectProblem(matrix, 422, kind: "limit-exceeded")
+        #expect(counted["pointer"] == "/gradients" && counted["detail"]?.string?.contains("4096 measurements") == true, "\(counted)")
+        // The same chain read once, by every color: remembered, measured.
+        let one = try post(live, "/v1/palette/dark", "{\"colors\": [{\"name\": \"a\", \"color\": \"var(--7)\"}, {\"name\": \"b\", \"color\": \"var(--7)\", \"dark\": \"var(--7)\"}], \"variables\": {\(variables.joined(separator: ", "))}}")
+        #expect(one.status == 200, "\(one.text.prefix(300))")
+    }
 }

@@ -36,6 +36,8 @@ enum CSSRequestScope {
         static let maxRemembered = 4096
 
         private struct RememberedKey: Hashable { var text: String; var hexOrder: HexOrder; var dark: Bool }
+        /// Work spent reading colors and gradients with the variables (`checkReadingTime`).
+        var readingNanoseconds: UInt64 = 0
 
         init(inline: InlineWork) { self.inline = inline }
 
@@ -61,6 +63,27 @@ enum CSSRequestScope {
         guard let slot, slot.variables != nil, slot.inline.isOver else { return }
         slot.moveRequested = true
         throw Problem.moveToHeavyPool
+    }
+
+    /// Most work one request may spend reading its colors and gradients with its variables:
+    /// 1 s. Each distinct color text reads its `var()` chain again (about 0.85 µs a substituted
+    /// character): a hostile pass's 96 KB `/v1/palette/dark` of 256 backgrounds, each variant a
+    /// different short `color-mix()` of a 7-level chain, held the heavy worker 5.6–9.7 s, and
+    /// six such requests from two addresses pushed another client's matrix past its deadline.
+    /// A designer's palette with variables reads in milliseconds.
+    static let maxReadingNanoseconds: UInt64 = 1_000_000_000
+
+    /// Throws 422 `limit-exceeded` naming `path` (the color about to be read) once this
+    /// request's colors with variables have taken `maxReadingNanoseconds` to read.
+    static func checkReadingTime(at path: FieldPath) throws(Problem) {
+        guard let slot, slot.variables != nil, slot.readingNanoseconds > maxReadingNanoseconds else { return }
+        throw Problem.tooLarge(path, "reading this request's colors with their variables took more than \(maxReadingNanoseconds / 1_000_000_000) s of work before \(path.display): each color's var() chain is read again for every different color text that uses it; send fewer colors per request, or give the variables their resolved values (shallower chains)", limit: Int(maxReadingNanoseconds / 1_000_000_000), status: 422)
+    }
+
+    /// Adds the work since `start` (`MonotonicClock`) to this request's reading time.
+    static func addReading(since start: UInt64) {
+        guard let slot, slot.variables != nil else { return }
+        slot.readingNanoseconds &+= MonotonicClock.nanoseconds() &- start
     }
 
     @TaskLocal static var slot: Slot?

@@ -2,6 +2,7 @@ import Foundation
 import AppleDesign
 import ColorScience
 import DesignTokens
+import HTTPServer
 import JSONValue
 
 /// A color from a request: what was sent, what it parsed to, and how a screen shows it.
@@ -74,7 +75,9 @@ let maxColorLength = 256
 /// the UIKit prefix `UIColor.`. They resolve in `context`, or when nil in the request's context
 /// (`AppleRequestScope.context`: light, base, standard, newest generation unless the endpoint
 /// binds another). Other prefixes (`NSColor.`, `Color.`, `.systemBlue`) are refused with a 400:
-/// the catalog holds iOS values, and macOS `NSColor` values differ.
+/// the catalog holds iOS values, and macOS `NSColor` values differ. With the request's
+/// `variables`, a color read before is remembered, and reading is bounded by
+/// `CSSRequestScope.maxReadingNanoseconds` (a 422 naming `path` past it).
 func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba,
                   context: AppleColorContext? = nil) throws(Problem) -> ResolvedColor {
     if text.utf8.count > maxColorLength {
@@ -98,6 +101,10 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     // With variables, a color read before in this request is not read again (the slot's memory).
     let slot = CSSRequestScope.slot.flatMap { $0.variables != nil ? $0 : nil }
     if let slot, let known = slot.remembered(text, hexOrder: hexOrder, dark: appearance == .dark) { return known }
+    // With variables, the reading is bounded (`CSSRequestScope.maxReadingNanoseconds`).
+    try CSSRequestScope.checkReadingTime(at: path)
+    let readingStarted = slot != nil ? MonotonicClock.nanoseconds() : 0
+    defer { if slot != nil { CSSRequestScope.addReading(since: readingStarted) } }
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {

@@ -1,5 +1,6 @@
 import AppleDesign
 import ColorScience
+import HTTPServer
 import JSONValue
 
 /// A CSS gradient from a request (a `background`, a layer, or a matrix gradient): the text as
@@ -37,6 +38,11 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     // had been refused as "unknown color function 'var()'").
     var source = text
     var notes: [String] = []
+    // With variables, the reading is bounded (`CSSRequestScope.maxReadingNanoseconds`).
+    let withVariables = CSSRequestScope.variables != nil && CSSVariables.mayReferToVariables(text)
+    if withVariables { try CSSRequestScope.checkReadingTime(at: path) }
+    let readingStarted = withVariables ? MonotonicClock.nanoseconds() : 0
+    defer { if withVariables { CSSRequestScope.addReading(since: readingStarted) } }
     if CSSVariables.mayReferToVariables(text) {
         let variables = CSSRequestScope.variables ?? CSSVariables([:])
         try CSSRequestScope.checkInlineTime()
