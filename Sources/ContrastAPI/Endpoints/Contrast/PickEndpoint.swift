@@ -129,26 +129,28 @@ struct PickEndpoint {
         let behind = backdrop?.display.srgb
         var entries: [Entry] = []
         entries.reserveCapacity(candidates.count)
+        // A translucent Apple system color is drawn over the system backgrounds, as /v1/contrast
+        // measures it (a hostile pass: `label` on `systemFill` ranked at 1.18:1, the worst over
+        // every gray, where /v1/contrast gives 15.02:1, and lost to white).
+        let unders = background.map { $0.systemColor != nil && $0.display.alpha < 1 && behind == nil } == true
+            ? try ContrastEndpoint.systemBackgrounds(at: f.field("background")) : []
+        var systemBackdrops = Set<String>()
         if let onGradient {
             entries = try onGradient.measure(candidates, at: list, backdrop: behind, inline: inline)
             for k in entries.indices {
                 let m = entries[k].measurement
                 entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
             }
-        }
-        // A translucent Apple system color is drawn over the system backgrounds, as /v1/contrast
-        // measures it (a hostile pass: `label` on `systemFill` ranked at 1.18:1, the worst over
-        // every gray, where /v1/contrast gives 15.02:1, and lost to white).
-        let unders = background.map { $0.systemColor != nil && $0.display.alpha < 1 && behind == nil } == true
-            ? try ContrastEndpoint.systemBackgrounds(at: f.field("background")) : []
-        var systemBackdrops: [String] = []
-        for (i, c) in candidates.enumerated() where onGradient == nil {
-            try inline.check()
-            var m = ContrastMeasurement(foreground: c.display, background: background!.display, backdrop: behind)
-            if let (weakest, name) = ContrastEndpoint.weakest(c.display, on: background!.display, over: unders) {
-                (m, systemBackdrops) = (weakest, systemBackdrops + [name])
+        } else if let bg = background?.display {
+            for (i, c) in candidates.enumerated() {
+                try inline.check()
+                var m = ContrastMeasurement(foreground: c.display, background: bg, backdrop: behind)
+                if let (weakest, name) = ContrastEndpoint.weakest(c.display, on: bg, over: unders) {
+                    m = weakest
+                    systemBackdrops.insert(name)
+                }
+                entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
             }
-            entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
         let ranked = entries.sorted { $0.key != $1.key ? $0.key > $1.key : $0.index < $1.index }
@@ -237,7 +239,7 @@ struct PickEndpoint {
                                metric: metric, background: background, backdrop: backdrop, candidates: candidates,
                                overSystemBackgrounds: !unders.isEmpty)
             if let background, !unders.isEmpty {
-                let names = Set(systemBackdrops).sorted()
+                let names = systemBackdrops.sorted()
                 notes.append("backdrop: \(background.input) is a translucent system color, drawn over the system backgrounds of its context: each candidate was measured over each (systemBackground, secondary-, tertiary- and the grouped ones) and judged by the weakest (effectiveBackground), on \(names.joined(separator: ", ")); give backdrop to measure over another color")
             }
         }
