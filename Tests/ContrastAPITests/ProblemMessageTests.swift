@@ -73,6 +73,10 @@ import Testing
     @Test func gradientMessagesLeadWithTheFix() throws {
         let hex = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, 6366f1, ec4899)"}"##), 400, pointer: "/background")
         #expect(hex["detail"]?.string?.hasPrefix("'/background' is not a valid CSS gradient: '6366f1' looks like a hex color without '#': inside a gradient write #6366f1 (read as CSS: ") == true, "\(hex)")
+        // A component of a color function is no stop (a hostile pass: `1e9` there had been said
+        // to look like hex, before the real fault, out of range).
+        let component = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(in oklab, color(display-p3 1e9 -1e9 0), #fff)"}"##), 400, pointer: "/background")
+        #expect(component["detail"]?.string?.hasPrefix("'/background' is not a valid CSS gradient: linear-gradient(): stop 1 'color(display-p3 1e9 -1e9 0)' is not a color: red '1e9' in color() is out of the supported range") == true, "\(component)")
         let list = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(rgb(0 0 0 / 0.128), rgb(0 0 0 / 0.128)), linear-gradient(135deg, #6366f1, #ec4899)"}"##), 400, pointer: "/background")
         #expect(list["detail"]?.string?.contains("give the bottom one as 'background' and each one above it in 'layers', bottom to top") == true, "\(list)")
         // A declaration pasted whole, and an image URL.

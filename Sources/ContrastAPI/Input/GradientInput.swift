@@ -124,12 +124,26 @@ private func gradientProblem(_ error: ColorParseError, _ text: String, at path: 
 
 /// `; '6366f1' looks like …` for the first word of `text` that is hex without `#` (3, 4, 6 or 8
 /// hex digits with a letter among them, or 6 or 8 digits): inside a gradient every color is CSS,
-/// where `6366f1` reads as the number 6366 with the unit `f1`. Empty when there is none.
+/// where `6366f1` reads as the number 6366 with the unit `f1`. Only words standing as stops are
+/// looked at (directly inside the gradient's parentheses), and not short ones CSS reads as
+/// numbers: `color(display-p3 1e9 …)` had been told that `1e9` looked like hex (a hostile pass).
+/// Empty when there is none.
 func bareHexHint(_ text: String) -> String {
-    let separators: Set<Character> = [" ", ",", "(", ")", "/", "\t", "\n"]
-    for word in text.split(whereSeparator: { separators.contains($0) }) {
-        guard let w = CSSColorParser.bareHexDigits(String(word)), w.contains(where: \.isLetter) || w.count >= 6 else { continue }
+    let separators: Set<Character> = [" ", ",", "/", "\t", "\n"]
+    var depth = 0, word = ""
+    func hint() -> String? {
+        defer { word = "" }
+        guard depth == 1, let w = CSSColorParser.bareHexDigits(word), w.contains(where: \.isLetter) || w.count >= 6,
+              w.count >= 6 || Double(w) == nil else { return nil }
         return "; '\(w)' looks like a hex color without '#': inside a gradient write #\(w)"
+    }
+    for c in text + " " {
+        if c == "(" || c == ")" || separators.contains(c) {
+            if let h = hint() { return h }
+            if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+        } else {
+            word.append(c)
+        }
     }
     return ""
 }
