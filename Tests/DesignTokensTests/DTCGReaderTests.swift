@@ -203,6 +203,9 @@ import Testing
         #expect(note?.contains("'brand (hex #ff0000, components #0066cc) at t.json:2'") == true, "\(set.notes)")
         #expect(note?.contains("'gray (mode dark) (hex #cccccc, components #333333)") == true, "\(set.notes)")
         #expect(note?.contains("blue") == false, "\(set.notes)")
+        // Display-p3 red with the clipped #ff0000 or the gamut-mapped #ff0b0c agrees either way.
+        let p3 = try DTCGReader.read(TokenFixtures.text(##"{"a": {"$type": "color", "$value": {"colorSpace": "display-p3", "components": [1, 0, 0], "hex": "#ff0000"}}, "b": {"$type": "color", "$value": {"colorSpace": "display-p3", "components": [1, 0, 0], "hex": "#ff0b0c"}}}"##))
+        #expect(!p3.notes.contains { $0.contains("'hex'") }, "\(p3.notes)")
         // A 6-digit hex beside an alpha (the Color Module's form; Figma SDS's black at 5%) agrees.
         let agreeing = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.2, 0.4, 0.6], "hex": "#336699"}}, "d": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.047, 0.047, 0.051], "alpha": 0.05, "hex": "#0c0c0d"}}}"##))
         #expect(!agreeing.notes.contains { $0.contains("'hex'") }, "\(agreeing.notes)")

@@ -209,7 +209,7 @@ public enum DTCGReader: TokenFormatReader {
 
     /// A color object's `hex` and its `components` (as the CSS `css` the reader made of them),
     /// both as 8-bit sRGB hex, when some channel differs by more than one step (rounding aside;
-    /// alpha only when the hex has one):
+    /// alpha only when the hex has one) from the components both gamut-mapped and clipped:
     /// DTCG Color Module 2025.10 §4 makes `hex` only a fallback for tools that cannot read
     /// `colorSpace`, so the components are what is measured, but a tool that shows the hex
     /// shows another color (a hand-edited or half-updated export). Nil when they agree, or
@@ -223,9 +223,14 @@ public enum DTCGReader: TokenFormatReader {
         // `#0c0c0d` with `alpha` 0.05): an alpha is compared only when the hex writes one.
         let digits = hex.hasPrefix("#") ? hex.count - 1 : hex.count
         let withAlpha = digits == 4 || digits == 8
-        let apart = (0..<3).contains { abs(steps(a.srgb[$0]) - steps(b.srgb[$0])) > 1 } || withAlpha && abs(steps(a.alpha) - steps(b.alpha)) > 1
+        func apart(_ b: DisplayColor) -> Bool {
+            (0..<3).contains { abs(steps(a.srgb[$0]) - steps(b.srgb[$0])) > 1 } || withAlpha && abs(steps(a.alpha) - steps(b.alpha)) > 1
+        }
+        // Outside sRGB either fallback is fair: gamut-mapped (CSS Color 4 §13.2) or clipped, as
+        // Figma writes display-p3 red's `#ff0000` (a second pass: the clipped one was flagged).
+        guard apart(b), apart(DisplayColor(clipping: c)) else { return nil }
         let alpha = withAlpha ? b.alpha : 1
-        return apart ? (Color.srgb(a.srgb.x, a.srgb.y, a.srgb.z, alpha: a.alpha).hex, Color.srgb(b.srgb.x, b.srgb.y, b.srgb.z, alpha: alpha).hex) : nil
+        return (Color.srgb(a.srgb.x, a.srgb.y, a.srgb.z, alpha: a.alpha).hex, Color.srgb(b.srgb.x, b.srgb.y, b.srgb.z, alpha: alpha).hex)
     }
 
     // MARK: - Values
