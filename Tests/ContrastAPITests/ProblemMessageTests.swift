@@ -73,6 +73,9 @@ import Testing
     @Test func gradientMessagesLeadWithTheFix() throws {
         let hex = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, 6366f1, ec4899)"}"##), 400, pointer: "/background")
         #expect(hex["detail"]?.string?.hasPrefix("'/background' is not a valid CSS gradient: '6366f1' looks like a hex color without '#': inside a gradient write #6366f1 (read as CSS: ") == true, "\(hex)")
+        // Valid CSS that cannot be evaluated is a 422 in a stop as in a color member (it was a 400).
+        let current = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(currentcolor, red)"}"##), 422, pointer: "/background")
+        #expect(current["detail"]?.string?.contains("stop 1 'currentcolor': currentcolor depends on the element's color") == true, "\(current)")
         // A component of a color function is no stop (a hostile pass: `1e9` there had been said
         // to look like hex, before the real fault, out of range).
         let component = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#000", "background": "linear-gradient(in oklab, color(display-p3 1e9 -1e9 0), #fff)"}"##), 400, pointer: "/background")

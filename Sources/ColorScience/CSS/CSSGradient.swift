@@ -558,6 +558,9 @@ public struct CSSGradient: Sendable, Equatable {
             let color: Color
             do { color = try syntax.nested { () throws(ColorParseError) -> Color in try syntax.parse(values[0]) } }
             catch {
+                // Valid CSS this service cannot evaluate (`currentcolor`) stays so: a 422, as for a
+                // color member, not a 400 (a second pass).
+                if case .unsupported(let why) = error { throw .unsupported("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))': \(why)") }
                 throw .invalid("\(name)(): stop \(n + 1) '\(syntax.text(values[0]))' is not a color: \(error.message)"
                                + stopHint(syntax.text(group), color: syntax.text(values[0]), first: n == 0, linear: name.hasSuffix("linear-gradient")))
             }
