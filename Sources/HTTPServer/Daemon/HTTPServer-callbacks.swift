@@ -401,6 +401,18 @@ func answerInstead(_ problem: HTTPProblem, job: HeavyJob, context: ServerContext
     MHD_resume_connection(job.connection)
 }
 
+/// `MHD_AcceptPolicyCallback`: every connection is taken, except while the server is stopping
+/// (`ServerContext.draining`), when a new one is closed at once (see `HTTPServer.stop`).
+func httpServerAcceptPolicy(
+    _ cls: UnsafeMutableRawPointer?,
+    _ address: UnsafePointer<sockaddr>?,
+    _ length: socklen_t
+) -> MHD_Result {
+    guard let cls else { return .YES }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    return context.draining.load(ordering: .acquiring) ? .NO : .YES
+}
+
 /// `MHD_RequestCompletedCallback`: frees the request's state (also after broken connections).
 func httpServerRequestCompleted(
     _ cls: UnsafeMutableRawPointer?,

@@ -170,24 +170,26 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops gracefully: stops accepting connections (`MHD_quiesce_daemon`), answers requests
-    /// still arriving on open connections with `Connection: close`, waits up to
-    /// `shutdownGracePeriodSeconds` for requests in progress to finish, then stops the
-    /// daemon and closes the listening socket. Idempotent; blocks concurrent callers until done.
-    /// Call it from outside the handlers: a handler calling it would wait for itself.
+    /// Stops gracefully: closes new connections as they are accepted (the accept policy,
+    /// `httpServerAcceptPolicy`, once `draining` is set), answers requests still arriving on
+    /// open connections with `Connection: close`, waits up to `shutdownGracePeriodSeconds` for
+    /// requests in progress to finish, then stops the daemon and closes the listening socket.
+    /// Idempotent; blocks concurrent callers until done. Call it from outside the handlers: a
+    /// handler calling it would wait for itself.
+    ///
+    /// Not `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 with a pool of epoll threads it removes
+    /// the listening socket from each thread's epoll set while the thread itself may be removing
+    /// it too, and whichever comes second aborts the process ("Failed to remove listen FD from
+    /// epoll set", daemon.c:5531 and :4940; it aborted a CI run, 2026-12-06).
     public func stop() {
         lifecycle.withLock { state in
             guard case .running(let daemon) = state else {
                 if case .idle = state { state = .stopped }
                 return
             }
+            // From here a new connection is closed as soon as it is accepted, instead of waiting
+            // in the kernel's backlog to be reset at exit (hostile test).
             context.draining.store(true, ordering: .releasing)
-            let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-            // Closed at once, not after the grace period: a new connection is refused now
-            // instead of waiting in the kernel's backlog to be reset at exit (hostile test).
-            if listenSocket >= 0 {
-                close(listenSocket)
-            }
             let deadline = Self.monotonicSeconds() + max(0, configuration.shutdownGracePeriodSeconds)
             while context.inFlight.load(ordering: .acquiring) > 0 && Self.monotonicSeconds() < deadline {
                 usleep(2_000)
@@ -295,7 +297,9 @@ public final class HTTPServer: Sendable {
             uri_log_cls: contextPointer,
             tls_certificate_pem: strings.certificate.map { UnsafePointer($0) },
             tls_key_pem: strings.key.map { UnsafePointer($0) },
-            tls_priorities: strings.priorities.map { UnsafePointer($0) }
+            tls_priorities: strings.priorities.map { UnsafePointer($0) },
+            accept_policy: httpServerAcceptPolicy,
+            accept_policy_cls: contextPointer
         )
         let daemon = withUnsafePointer(to: &address) { storage in
             storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in

@@ -96,7 +96,9 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
     }
     extra[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 
-    struct MHD_Daemon *daemon = MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    MHD_AcceptPolicyCallback apc = extras != NULL ? extras->accept_policy : NULL;
+    void *apc_cls = extras != NULL ? extras->accept_policy_cls : NULL;
+    struct MHD_Daemon *daemon = MHD_start_daemon(flags, port, apc, apc_cls, handler, handler_cls,
                                                  MHD_OPTION_EXTERNAL_LOGGER, cmhd_logger, logger_cls,
                                                  MHD_OPTION_ARRAY, extra,
                                                  MHD_OPTION_ARRAY, opts,

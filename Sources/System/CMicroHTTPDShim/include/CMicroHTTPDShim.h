@@ -33,9 +33,13 @@ struct cmhd_daemon_extras {
     const char *tls_key_pem;
     /// GnuTLS priority string (`MHD_OPTION_HTTPS_PRIORITIES`), e.g. "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2".
     const char *tls_priorities;
+    /// `MHD_start_daemon`'s accept policy (`apc`, `apc_cls`): called for each new connection
+    /// before anything is read from it; `MHD_NO` closes it at once.
+    MHD_AcceptPolicyCallback accept_policy;
+    void *accept_policy_cls;
 };
 
-/// Starts a daemon: `MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+/// Starts a daemon: `MHD_start_daemon(flags, port, <extras' accept policy or NULL, NULL>, handler, handler_cls,
 /// MHD_OPTION_EXTERNAL_LOGGER, <shim logger>, MHD_OPTION_ARRAY, <the optional settings that
 /// are set: bind_addr, completed, the unescape callback, extras>, MHD_OPTION_ARRAY, options,
 /// MHD_OPTION_END)`.
