@@ -68,8 +68,17 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// `source`: an IPv4 address of this machine to connect from (`127.0.0.2`, another client
     /// of a server on `127.0.0.1`, as Linux routes all of 127/8 to loopback).
     public init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10, source: String? = nil) throws {
+        fd = try Self.connectedSocket(port: port, host: host, timeoutSeconds: timeoutSeconds, source: source)
+    }
+
+    /// A socket connected to `host`:`port`, or an error with the socket closed. The socket is
+    /// made here, not in `init`: a class whose initializer throws once `fd` is set runs its
+    /// `deinit`, and a failed connect was closed twice, the second time closing whatever socket
+    /// another thread had been given the number since (a server's listening socket or epoll
+    /// set: libmicrohttpd aborted the tests, "Failed to remove listen FD from epoll set").
+    private static func connectedSocket(port: Int, host: String, timeoutSeconds: Int, source: String?) throws -> Int32 {
         let isIPv6 = host.contains(":")
-        fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.socket("socket: \(errno)") }
         if let source, !isIPv6 {
             var local = sockaddr_in()
@@ -110,6 +119,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
             close(fd)
             throw RawHTTPError.socket("connect: \(String(cString: strerror(code)))")
         }
+        return fd
     }
 
     deinit { close(fd) }
