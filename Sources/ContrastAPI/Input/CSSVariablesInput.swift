@@ -36,7 +36,7 @@ enum CSSRequestScope {
         static let maxRemembered = 4096
 
         private struct RememberedKey: Hashable { var text: String; var hexOrder: HexOrder; var dark: Bool }
-        /// Work spent reading colors and gradients with the variables (`checkReadingTime`).
+        /// Work spent reading colors and gradients with the variables (`beginReading`).
         var readingNanoseconds: UInt64 = 0
 
         init(inline: InlineWork) { self.inline = inline }
@@ -73,18 +73,27 @@ enum CSSRequestScope {
     /// A designer's palette with variables reads in milliseconds.
     static let maxReadingNanoseconds: UInt64 = 1_000_000_000
 
-    /// Throws 422 `limit-exceeded` naming `path` (the color about to be read) once this
-    /// request's colors with variables have taken `maxReadingNanoseconds` to read.
-    static func checkReadingTime(at path: FieldPath) throws(Problem) {
-        guard let slot, slot.variables != nil, slot.readingNanoseconds > maxReadingNanoseconds else { return }
-        throw Problem.tooLarge(path, "reading this request's colors with their variables took more than \(maxReadingNanoseconds / 1_000_000_000) s of work before \(path.display): each color's var() chain is read again for every different color text that uses it; send fewer colors per request, or give the variables their resolved values (shallower chains)", limit: Int(maxReadingNanoseconds / 1_000_000_000), status: 422)
+    /// Begins reading a color or gradient with this request's variables: throws 422
+    /// `limit-exceeded` naming `path` (what is about to be read) once the request's readings have
+    /// taken `maxReadingNanoseconds`; returns when this reading started (`MonotonicClock`), for
+    /// `endReading`, or nil without variables.
+    static func beginReading(at path: FieldPath) throws(Problem) -> UInt64? {
+        guard let slot = slotWithVariables else { return nil }
+        if slot.readingNanoseconds > maxReadingNanoseconds {
+            throw Problem.tooLarge(path, "reading this request's colors with their variables took more than \(maxReadingNanoseconds / 1_000_000_000) s of work before \(path.display): each color's var() chain is read again for every different color text that uses it; send fewer colors per request, or give the variables their resolved values (shallower chains)", limit: Int(maxReadingNanoseconds / 1_000_000_000), status: 422)
+        }
+        return MonotonicClock.nanoseconds()
     }
 
-    /// Adds the work since `start` (`MonotonicClock`) to this request's reading time.
-    static func addReading(since start: UInt64) {
-        guard let slot, slot.variables != nil else { return }
+    /// Adds the work since `start` (what `beginReading` returned) to this request's reading time.
+    static func endReading(_ start: UInt64?) {
+        guard let start, let slot = slotWithVariables else { return }
         slot.readingNanoseconds &+= MonotonicClock.nanoseconds() &- start
     }
+
+    /// This request's slot when the request has variables (what the memory of colors read and the
+    /// reading bound apply to), else nil.
+    static var slotWithVariables: Slot? { slot.flatMap { $0.variables != nil ? $0 : nil } }
 
     @TaskLocal static var slot: Slot?
 

@@ -2,7 +2,6 @@ import Foundation
 import AppleDesign
 import ColorScience
 import DesignTokens
-import HTTPServer
 import JSONValue
 
 /// A color from a request: what was sent, what it parsed to, and how a screen shows it.
@@ -63,6 +62,10 @@ struct ResolvedColor: Sendable {
     var notes: [String] { details?.notes ?? [] }
     /// Whether a `light-dark()` made the color depend on the appearance.
     var dependsOnAppearance: Bool { details?.dependsOnAppearance ?? false }
+    /// A translucent Apple system color (`systemFill`): as a background without a backdrop it is
+    /// measured over the system backgrounds it is drawn on (`ContrastEndpoint.systemBackgrounds`),
+    /// by `/v1/contrast`, `/v1/pick` and the matrix alike.
+    var isTranslucentSystemColor: Bool { display.alpha < 1 && systemColor != nil }
 }
 
 /// Longest color string accepted; the longest valid CSS color of interest is far shorter.
@@ -99,12 +102,11 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
     let appearance = (context ?? AppleRequestScope.context).appearance
     try CSSRequestScope.checkInlineTime()
     // With variables, a color read before in this request is not read again (the slot's memory).
-    let slot = CSSRequestScope.slot.flatMap { $0.variables != nil ? $0 : nil }
+    let slot = CSSRequestScope.slotWithVariables
     if let slot, let known = slot.remembered(text, hexOrder: hexOrder, dark: appearance == .dark) { return known }
     // With variables, the reading is bounded (`CSSRequestScope.maxReadingNanoseconds`).
-    try CSSRequestScope.checkReadingTime(at: path)
-    let readingStarted = slot != nil ? MonotonicClock.nanoseconds() : 0
-    defer { if slot != nil { CSSRequestScope.addReading(since: readingStarted) } }
+    let reading = try CSSRequestScope.beginReading(at: path)
+    defer { CSSRequestScope.endReading(reading) }
     let css = CSSColorContext(colorScheme: appearance == .dark ? .dark : .light,
                               variables: CSSRequestScope.variables, acceptsBareHex: true)
     do {

@@ -1,6 +1,5 @@
 import AppleDesign
 import ColorScience
-import HTTPServer
 import JSONValue
 
 /// A CSS gradient from a request (a `background`, a layer, or a matrix gradient): the text as
@@ -38,12 +37,11 @@ func resolveGradient(_ text: String, at path: FieldPath, hexOrder: HexOrder, box
     // had been refused as "unknown color function 'var()'").
     var source = text
     var notes: [String] = []
+    let mayReferToVariables = CSSVariables.mayReferToVariables(text)
     // With variables, the reading is bounded (`CSSRequestScope.maxReadingNanoseconds`).
-    let withVariables = CSSRequestScope.variables != nil && CSSVariables.mayReferToVariables(text)
-    if withVariables { try CSSRequestScope.checkReadingTime(at: path) }
-    let readingStarted = withVariables ? MonotonicClock.nanoseconds() : 0
-    defer { if withVariables { CSSRequestScope.addReading(since: readingStarted) } }
-    if CSSVariables.mayReferToVariables(text) {
+    let reading = mayReferToVariables ? try CSSRequestScope.beginReading(at: path) : nil
+    defer { CSSRequestScope.endReading(reading) }
+    if mayReferToVariables {
         let variables = CSSRequestScope.variables ?? CSSVariables([:])
         try CSSRequestScope.checkInlineTime()
         do throws(ColorParseError) { source = try variables.substitute(in: text) } catch {

@@ -229,8 +229,7 @@ public enum DTCGReader: TokenFormatReader {
         // Outside sRGB either fallback is fair: gamut-mapped (CSS Color 4 §13.2) or clipped, as
         // Figma writes display-p3 red's `#ff0000` (a second pass: the clipped one was flagged).
         guard apart(b), apart(DisplayColor(clipping: c)) else { return nil }
-        let alpha = withAlpha ? b.alpha : 1
-        return (Color.srgb(a.srgb.x, a.srgb.y, a.srgb.z, alpha: a.alpha).hex, Color.srgb(b.srgb.x, b.srgb.y, b.srgb.z, alpha: alpha).hex)
+        return (a.hex, DisplayColor(srgb: b.srgb, alpha: withAlpha ? b.alpha : 1).hex)
     }
 
     // MARK: - Values

@@ -539,17 +539,32 @@ extension ContrastEndpoint {
         return notes
     }
 
-    /// `pixel` `{x, y}`: the pixel of `box` whose square holds the point of `region` nearest to
-    /// `position` along the gradient, kept inside the region.
-    static func writePixel<S: JSONSink>(_ gradient: CSSGradient, position: Double, box: CSSGradient.Box,
-                                        region: CSSGradient.Region?, into o: inout S) {
-        let p = gradient.point(nearest: position, box: box, region: region)
-        let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
-        let x = Swift.min(Swift.max(p.x.rounded(.down), r.x.rounded(.down)), (r.x + r.width).rounded(.up) - 1)
-        let y = Swift.min(Swift.max(p.y.rounded(.down), r.y.rounded(.down)), (r.y + r.height).rounded(.up) - 1)
-        o.object("pixel") { px in
-            px.member("x", x)
-            px.member("y", y)
+    /// `key`: one color of a measurement on `gradient`: `ratio` and `ratioText` (or `lc`), its
+    /// `position` along the gradient, with `box` the `pixel` `{x, y}` (of `box` whose square holds
+    /// the point of `region` nearest to it, kept inside the region), and the `background` and
+    /// `foreground` hex there (`/v1/contrast`'s `gradient`, `/v1/pick`'s candidates).
+    static func writeSample<S: JSONSink>(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, on gradient: CSSGradient,
+                                         box: CSSGradient.Box?, region: CSSGradient.Region?, into o: inout S) {
+        o.object(key) { so in
+            if lc {
+                so.member("lc", s.lc)
+            } else {
+                so.member("ratio", s.ratio)
+                so.member("ratioText", WCAG.ratioText(s.ratio))
+            }
+            so.member("position", s.position)
+            if let box {
+                let p = gradient.point(nearest: s.position, box: box, region: region)
+                let r = region ?? CSSGradient.Region(x: 0, y: 0, width: box.width, height: box.height)
+                let x = Swift.min(Swift.max(p.x.rounded(.down), r.x.rounded(.down)), (r.x + r.width).rounded(.up) - 1)
+                let y = Swift.min(Swift.max(p.y.rounded(.down), r.y.rounded(.down)), (r.y + r.height).rounded(.up) - 1)
+                so.object("pixel") { px in
+                    px.member("x", x)
+                    px.member("y", y)
+                }
+            }
+            so.member("background", ColorJSON.hex(s.background))
+            so.member("foreground", ColorJSON.hex(s.text))
         }
     }
 
@@ -595,24 +610,10 @@ extension ContrastEndpoint {
         let gradient = g.gradient
         out.object { o in
             writeGradientShape(g, box: box, region: region, into: &o)
-            func sample(_ key: StaticString, _ s: GradientContrast.Sample, lc: Bool, withPixel: Bool) {
-                o.object(key) { so in
-                    if lc {
-                        so.member("lc", s.lc)
-                    } else {
-                        so.member("ratio", s.ratio)
-                        so.member("ratioText", WCAG.ratioText(s.ratio))
-                    }
-                    so.member("position", s.position)
-                    if let box, withPixel { writePixel(gradient, position: s.position, box: box, region: region, into: &so) }
-                    so.member("background", ColorJSON.hex(s.background))
-                    so.member("foreground", ColorJSON.hex(s.text))
-                }
-            }
-            sample("min", m.min, lc: false, withPixel: true)
-            sample("max", m.max, lc: false, withPixel: false)
-            sample("weakestLc", m.weakestLc, lc: true, withPixel: true)
-            sample("strongestLc", m.strongestLc, lc: true, withPixel: false)
+            writeSample("min", m.min, lc: false, on: gradient, box: box, region: region, into: &o)
+            writeSample("max", m.max, lc: false, on: gradient, box: nil, region: nil, into: &o)
+            writeSample("weakestLc", m.weakestLc, lc: true, on: gradient, box: box, region: region, into: &o)
+            writeSample("strongestLc", m.strongestLc, lc: true, on: gradient, box: nil, region: nil, into: &o)
             o.member("samples", Double(m.samples))
         }
     }

@@ -167,7 +167,7 @@ struct ContrastEndpoint {
             let effFg = Compositing.flatten(page: page, layers: layers, top: top)
             m = ContrastMeasurement.flattened(foreground: effFg, background: effBg)
             (effectiveForeground, effectiveBackground, systemBackdrop) = (true, true, nil)
-        } else if bg.display.alpha < 1, backdrop == nil, bg.systemColor != nil,
+        } else if bg.isTranslucentSystemColor, backdrop == nil,
                   let (weakest, name) = try overSystemBackgrounds(fg, bg, at: f.field("background")) {
             (m, systemBackdrop) = (weakest, name)
             (effectiveForeground, effectiveBackground) = (fg.display.alpha < 1, true)

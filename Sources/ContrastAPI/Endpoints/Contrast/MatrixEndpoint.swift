@@ -144,7 +144,7 @@ struct MatrixEndpoint {
         // Translucent Apple system colors as backgrounds are drawn over the system backgrounds,
         // as /v1/contrast measures them (a hostile pass: `label` on `systemFill` was 1.18:1,
         // the worst over every gray, where /v1/contrast gives 15.02:1).
-        let unders = backdrop == nil && palette.contains { $0.color.systemColor != nil && $0.color.display.alpha < 1 }
+        let unders = backdrop == nil && palette.contains { $0.color.isTranslucentSystemColor }
             ? try ContrastEndpoint.systemBackgrounds(at: f.field("colors")) : []
         let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb, systemBackgrounds: unders)
         let gradientCells = MatrixEndpoint.measure(palette, on: gradients, prepared: prepared, backdrop: backdrop?.display.srgb)
@@ -366,7 +366,7 @@ struct MatrixEndpoint {
                     }
                     return cell
                 }
-                if backdrop == nil, bg.alpha < 1, palette[j].color.systemColor != nil,
+                if backdrop == nil, palette[j].color.isTranslucentSystemColor,
                    let (weakest, _) = ContrastEndpoint.weakest(fg, on: bg, over: systemBackgrounds) {
                     m = weakest
                 } else {

@@ -98,26 +98,13 @@ struct PickGradient {
     }
 
     /// A candidate's `gradient`: `min` (`ratio`, `ratioText`, `position`, with a box the
-    /// `pixel`, `foreground` and `background` hex there), `maxRatio`, `weakestLc` (`lc`,
-    /// `position`, `pixel`, the colors there), as `/v1/contrast`'s `gradient` gives them.
+    /// `pixel`, `background` and `foreground` hex there), `maxRatio`, `weakestLc` (`lc`,
+    /// `position`, `pixel`, the colors there), written as `/v1/contrast`'s `gradient` writes them.
     func writeWorst<S: JSONSink>(_ m: GradientContrast, into o: inout S) {
         o.object("gradient") { g in
-            g.object("min") { s in
-                s.member("ratio", m.min.ratio)
-                s.member("ratioText", WCAG.ratioText(m.min.ratio))
-                s.member("position", m.min.position)
-                if let box { ContrastEndpoint.writePixel(gradient.gradient, position: m.min.position, box: box, region: region, into: &s) }
-                s.member("foreground", ColorJSON.hex(m.min.text))
-                s.member("background", ColorJSON.hex(m.min.background))
-            }
+            ContrastEndpoint.writeSample("min", m.min, lc: false, on: gradient.gradient, box: box, region: region, into: &g)
             g.member("maxRatio", m.max.ratio)
-            g.object("weakestLc") { s in
-                s.member("lc", m.weakestLc.lc)
-                s.member("position", m.weakestLc.position)
-                if let box { ContrastEndpoint.writePixel(gradient.gradient, position: m.weakestLc.position, box: box, region: region, into: &s) }
-                s.member("foreground", ColorJSON.hex(m.weakestLc.text))
-                s.member("background", ColorJSON.hex(m.weakestLc.background))
-            }
+            ContrastEndpoint.writeSample("weakestLc", m.weakestLc, lc: true, on: gradient.gradient, box: box, region: region, into: &g)
         }
     }
 

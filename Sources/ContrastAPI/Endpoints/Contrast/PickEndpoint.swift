@@ -132,7 +132,7 @@ struct PickEndpoint {
         // A translucent Apple system color is drawn over the system backgrounds, as /v1/contrast
         // measures it (a hostile pass: `label` on `systemFill` ranked at 1.18:1, the worst over
         // every gray, where /v1/contrast gives 15.02:1, and lost to white).
-        let unders = background.map { $0.systemColor != nil && $0.display.alpha < 1 && behind == nil } == true
+        let unders = background?.isTranslucentSystemColor == true && behind == nil
             ? try ContrastEndpoint.systemBackgrounds(at: f.field("background")) : []
         var systemBackdrops = Set<String>()
         if let onGradient {
