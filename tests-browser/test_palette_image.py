@@ -17,13 +17,17 @@ PAGE_DEFAULT_PALETTE = [
 
 
 def wait_for_download(pattern, timeout=15):
+    """The finished download matching `pattern`. Chromium first creates an empty file under the
+    final name, writes into a `.crdownload` beside it and renames that over it when done: a file
+    is taken once it has bytes and no `.crdownload` is left (a CI run read the empty placeholder)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        found = [p for p in DOWNLOADS.glob(pattern) if not p.name.endswith(".crdownload")]
-        if found:
+        pending = any(p.name.endswith(".crdownload") for p in DOWNLOADS.glob("*"))
+        found = [p for p in DOWNLOADS.glob(pattern) if not p.name.endswith(".crdownload") and p.stat().st_size > 0]
+        if found and not pending:
             return found[0]
         time.sleep(0.2)
-    raise AssertionError(f"no download matching {pattern} in {DOWNLOADS}")
+    raise AssertionError(f"no finished download matching {pattern} in {DOWNLOADS}")
 
 
 def clear_downloads():
