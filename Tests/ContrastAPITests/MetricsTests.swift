@@ -73,13 +73,13 @@ import Glibc
         }
     }
 
-    /// Five different limits answer 503: each is counted under its own reason, not all as the
+    /// Five different limits answer 503 (and a sixth reason, 499, is never sent): each is counted under its own reason, not all as the
     /// connection limit (outside tester, issue #17: heavy-work 503s were `too_many_connections`).
     @Test func eachLimitsRefusalIsCountedUnderItsOwnReason() {
         let metrics = Metrics(tls: false)
         let problems: [HTTPProblem] = [
             .heavyWorkQueueFull(limit: 4), .memoryBudgetExceeded(limit: 10), .deadlineExceeded(seconds: 1),
-            .shuttingDown(), .serverBusy(limit: 2), .tooManyQueryParts(300, limit: 256), .contentTooLarge(limit: 5),
+            .shuttingDown(), .clientClosedRequest(), .serverBusy(limit: 2), .tooManyQueryParts(300, limit: 256), .contentTooLarge(limit: 5),
         ]
         for problem in problems {
             let response = ProblemRenderer.standard.response(problem)
@@ -90,7 +90,7 @@ import Glibc
         metrics.record(route: "/v1/contrast", method: "GET", status: 400, seconds: 0.001)
         let text = metrics.render()
         for (reason, count) in [("heavy_work_queue_full", 1), ("memory_budget_exceeded", 1), ("deadline_exceeded", 1),
-                                ("shutting_down", 1), ("too_many_connections", 1), ("too_many_query_arguments", 1),
+                                ("shutting_down", 1), ("client_closed_request", 1), ("too_many_connections", 1), ("too_many_query_arguments", 1),
                                 ("content_too_large", 1), ("unauthorized", 1), ("too_many_connections_from_client", 0)] {
             #expect(text.contains("contrast_http_rejected_total{reason=\"\(reason)\"} \(count)\n"), "\(reason)")
         }

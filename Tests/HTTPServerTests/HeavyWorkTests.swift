@@ -162,6 +162,65 @@ import Testing
         #expect(waitUntil { server.statistics.requestsInProgress == 0 })
     }
 
+    /// A hostile pass, stop 43: a client could send a heavy request, hang up, and send again;
+    /// each abandoned request still ran to its end, queued behind the others. A client that
+    /// closes its connection now gives its place back within the sweep (250 ms): a queued
+    /// request is never run, a running one is abandoned (its handler stops at its next check of
+    /// the ticket), and both are recorded as 499 `client_closed_request`, not as answers sent.
+    @Test func aClientThatHangsUpGivesItsHeavyWorkBack() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let tickets = Mutex<[WorkTicket]>([])
+        let handler: HTTPHandler = { request in
+            if request.path == "/slow", let ticket = request.workTicket { tickets.withLock { $0.append(ticket) } }
+            return gate.handler(request)
+        }
+        let server = try server(gate, seen: seen, handler: handler) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 1; $0.heavyDeadlineSeconds = 0 }
+        defer { gate.release.signal(); gate.release.signal(); server.stop() }
+        let running = try RawHTTPConnection(port: server.port)
+        #expect(running.send(RawHTTP.request("GET", "/slow")))
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        let queued = try RawHTTPConnection(port: server.port)
+        #expect(queued.send(RawHTTP.request("GET", "/slow")))
+        #expect(waitUntil { server.statistics.requestsInProgress == 2 })
+        // The pool is full: a third is refused.
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/slow")).status == 503)
+        queued.hangUp()
+        running.hangUp()
+        #expect(waitUntil { seen.rejections.withLock { $0.filter { $0 == .clientClosedRequest }.count } == 2 },
+                "\(seen.rejections.withLock { $0 })")
+        #expect(seen.statuses.withLock { $0 } == [503, 499, 499])
+        // The running handler can see it was abandoned; the queued one never ran.
+        #expect(tickets.withLock { $0.count } == 1 && tickets.withLock { $0[0].isAbandoned })
+        #expect(waitUntil { server.statistics.requestsInProgress <= 1 })
+        // Both places are free again while the first handler is still held by the gate (else
+        // this request would be refused 503 like the third above): it waits for the worker.
+        let (done, slow) = background(server.port, "/slow")
+        #expect(waitUntil { server.statistics.requestsInProgress == 1 })
+        gate.release.signal()
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(slow.withLock { $0?.status } == 200 && slow.withLock { $0?.text } == "slow done")
+        #expect(gate.entered.load(ordering: .relaxed) == 2)
+    }
+
+    /// A client that keeps its connection open, with its next request already sent (pipelined),
+    /// is still waiting: only the end of the stream counts as gone.
+    @Test func aPipelinedClientIsNotTakenForGone() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.heavyDeadlineSeconds = 0 }
+        defer { gate.release.signal(); server.stop() }
+        let c = try RawHTTPConnection(port: server.port, timeoutSeconds: 30)
+        #expect(c.send(RawHTTP.request("GET", "/slow") + RawHTTP.request("GET", "/quick")))
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        usleep(800_000)   // three sweeps
+        gate.release.signal()
+        let first = try c.readResponse()
+        #expect(first.status == 200 && first.text == "slow done", "\(first.statusLine)")
+        #expect(seen.rejections.withLock { $0 }.isEmpty)
+    }
+
     @Test func stopAnswersUnfinishedHeavyRequests503() throws {
         let gate = Gate()
         let seen = Seen()

@@ -124,6 +124,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Ends both directions (a FIN to the server, as a client that hangs up sends), keeping the
+    /// descriptor until `deinit`.
+    public func hangUp() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Sends all of `bytes`; false when the peer has closed (EPIPE/ECONNRESET): it may answer
     /// early and close.
     @discardableResult

@@ -151,16 +151,23 @@ public final class HTTPServer: Sendable {
                 timer.resume()
                 daemon.reaper = timer
             }
-            if let pool = context.heavy, pool.deadlineNanoseconds != .max {
+            if let pool = context.heavy {
                 let context = self.context
                 let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "HTTPServer.heavy-deadlines"))
                 timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
                 timer.setEventHandler {
                     let now = MonotonicClock.nanoseconds()
-                    guard now > pool.deadlineNanoseconds else { return }
-                    for job in pool.overdue(admittedBefore: now - pool.deadlineNanoseconds) {
-                        answerInstead(.deadlineExceeded(seconds: context.heavyDeadlineSeconds), job: job, context: context,
-                                      pool: pool)
+                    if pool.deadlineNanoseconds != .max, now > pool.deadlineNanoseconds {
+                        for job in pool.overdue(admittedBefore: now - pool.deadlineNanoseconds) {
+                            answerInstead(.deadlineExceeded(seconds: context.heavyDeadlineSeconds), job: job, context: context,
+                                          pool: pool)
+                        }
+                    }
+                    // A client that closed its connection no longer waits for its answer: its
+                    // work is abandoned (not run when still queued; stopped at the handler's next
+                    // check), so that hanging up and sending again cannot fill the pool.
+                    for job in pool.overdue(admittedBefore: .max) where job.clientHasClosed {
+                        answerInstead(.clientClosedRequest(), job: job, context: context, pool: pool)
                     }
                 }
                 timer.resume()

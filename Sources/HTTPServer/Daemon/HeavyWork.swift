@@ -2,6 +2,9 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 import CMicroHTTPDShim
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Heavy requests (image decoding, large palettes and matrices: the paths in
 /// ``ServerConfiguration/heavyPaths``) run off libmicrohttpd's worker threads, on a bounded pool
@@ -118,6 +121,28 @@ final class HeavyJob: Sendable {
     /// The client's address, as the per-client limit counts it.
     var client: String { request.remoteAddress ?? "" }
 
+    /// Whether the client has closed its side of the connection (or reset it) while the request
+    /// waits for its answer: a read that would not block finds the end of the stream, as nginx
+    /// judges a client gone while its upstream works (`ngx_http_upstream_check_broken_connection`;
+    /// a client that half-closes after its request counts as gone there too). Bytes waiting (a
+    /// pipelined request, a TLS record) leave it open. Only peeks (`MSG_PEEK`): nothing is taken
+    /// from libmicrohttpd. A connection resumed meanwhile may already be closed and its socket's
+    /// number reused; the peek then reads another socket harmlessly, and the ticket, already
+    /// claimed, cannot be abandoned.
+    var clientHasClosed: Bool {
+        guard !ticket.isDecided else { return false }
+        let fd = cmhd_connection_fd(connection)
+        guard fd >= 0 else { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if n == 0 { return true }
+        if n < 0 {
+            let e = errno
+            return e == ECONNRESET || e == ENOTCONN || e == EPIPE || e == ETIMEDOUT
+        }
+        return false
+    }
+
     init(ticket: WorkTicket, admittedAt: UInt64, connection: OpaquePointer, request: HTTPRequest, isHead: Bool,
          state: RequestState) {
         self.ticket = ticket
@@ -181,6 +206,9 @@ public final class WorkTicket: Sendable {
 
     /// True once the server has answered instead of the handler.
     public var isAbandoned: Bool { state.load(ordering: .acquiring) == WorkTicket.abandoned }
+
+    /// True once either answer (the handler's or the server's) is decided.
+    var isDecided: Bool { state.load(ordering: .acquiring) != WorkTicket.running }
 
     /// Makes the server's answer the one sent: true unless the handler's answer was claimed.
     func abandon() -> Bool {

@@ -123,6 +123,15 @@ public struct HTTPProblem: Sendable {
                     headers: [("Retry-After", "1")], rejection: .deadlineExceeded)
     }
 
+    /// 499 `client-closed-request` (nginx's code; not an HTTP status): the client closed its
+    /// connection before its heavy request was answered. Never read by anyone: it is what the
+    /// access log and `/metrics` record for the abandoned request.
+    public static func clientClosedRequest() -> HTTPProblem {
+        HTTPProblem(status: 499, kind: "client-closed-request", title: "Client Closed Request",
+                    detail: "The client closed its connection before this heavy request was answered; its work was abandoned.",
+                    rejection: .clientClosedRequest)
+    }
+
     /// 503 `shutting-down`: the server stopped before this request was answered.
     public static func shuttingDown() -> HTTPProblem {
         HTTPProblem(status: 503, kind: "shutting-down", title: "Service Unavailable",
@@ -164,6 +173,8 @@ public enum HTTPRejection: String, Sendable, CaseIterable {
     case deadlineExceeded = "deadline_exceeded"
     /// 503: the server stopped before answering.
     case shuttingDown = "shutting_down"
+    /// 499: the client closed its connection before its heavy request was answered (nginx's code).
+    case clientClosedRequest = "client_closed_request"
 }
 
 /// Turns an ``HTTPProblem`` into its answer: the one problem shape of a server, chosen by the
