@@ -261,11 +261,31 @@ struct ContrastEndpointTests {
                  + extra + "}").json["detail"]?.string
         }
         #expect(detail(##""fontSize": "14px""##) == "'/fontSize' is a number; for '14px' give '/fontSize' 14 and '/fontSizeUnit' \"px\"")
-        #expect(detail(##""fontSize": "1.5rem""##) == "'/fontSize' is a number in pt or px ('/fontSizeUnit'); '1.5rem' depends on the root font size: give it in px (1rem is 16px by default)")
+        #expect(detail(##""fontSize": "1.5rem""##) == "'/fontSize' is a number; for '1.5rem' give '/fontSize' 1.5 and '/fontSizeUnit' \"rem\"")
         #expect(detail(##""fontSize": 14, "fontWeight": "bold""##) == "'/fontWeight' is a number from 1 to 1000; for 'bold' give 700")
         #expect(detail(##""fontSize": "big""##) == "'/fontSize' must be a number, not string")
+        // A new user's pass, stop 43: these were bare "must be a number, not string" / "must be one of pt, px".
+        #expect(detail(##""fontSize": 14, "fontWeight": "700""##) == "'/fontWeight' is a number from 1 to 1000; for '700' give 700")
+        #expect(detail(##""fontSize": "large""##) == "'/fontSize' is a number; the keyword 'large' is 18px in Chromium at the default root size: give '/fontSize' 18 and '/fontSizeUnit' \"px\" (or the size your page computes)")
+        #expect(detail(##""fontSize": "16""##) == "'/fontSize' is a number, not a string: give '/fontSize' 16 (and '/fontSizeUnit' \"pt\", \"px\" or \"rem\")")
+        #expect(detail(##""fontSize": "1.2em""##) == "'/fontSize' is a number in pt, px or rem ('/fontSizeUnit'); '1.2em' depends on the parent element's font size: give its computed size in px")
+        #expect(detail(##""fontSize": 1.2, "fontSizeUnit": "em""##) == "'/fontSizeUnit' is pt, px or rem; 'em' depends on the parent element's font size: give its computed size in px")
         let query = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14px")
         #expect(query.status == 400 && query.json["parameter"]?.string == "fontSize")
         #expect(call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14&fontSizeUnit=px").status == 200)
+    }
+
+    /// `rem` at the initial root size (CSS Fonts 4 §2.5: medium = 16px): 1.5rem is 24px = 18pt,
+    /// large text at any weight; 1rem bold is 16px = 12pt, not large (needs 4.5:1).
+    @Test func remSizesAreSixteenPixels() {
+        func text(_ size: String, _ weight: Int) -> JSON {
+            call("POST", "/v1/contrast", body: ##"{"foreground": "#949494", "background": "#fff", "fontSize": \##(size), "fontSizeUnit": "rem", "fontWeight": \##(weight)}"##).json
+        }
+        let large = text("1.5", 400)
+        #expect(large["text"]?["px"] == 24 && large["text"]?["points"] == 18 && large["text"]?["fontSizeUnit"] == "rem")
+        #expect(large["text"]?["isLarge"] == true && large["text"]?["passes"]?["AA"] == true)
+        let body = text("1", 700)
+        #expect(body["text"]?["px"] == 16 && body["text"]?["points"] == 12 && body["text"]?["isLarge"] == false)
+        #expect(body["text"]?["passes"]?["AA"] == false && body["text"]?["requiredRatio"]?["AA"] == 4.5)
     }
 }

@@ -500,6 +500,14 @@ struct TokensAuditTests {
         #expect(alone.status == 400 && alone.json["pointer"] == "/rules/0/fontSizeUnit", "\(alone.text)")
         let wrong = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 12, "fontSizeUnit": "pt", "role": "large-text"])
         #expect(wrong.status == 400 && wrong.json["detail"]?.string?.contains("12 pt at weight 400 is not large text") == true, "\(wrong.text)")
+        // 1.5rem is 24px: large text (new in stop 43, with the hints below).
+        let rem = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 1.5, "fontSizeUnit": "rem"])
+        #expect(rem.status == 200 && rem.json["pairs"]?.array?.first?["target"]?["minimum"] == 3, "\(rem.text.prefix(400))")
+        // A new user's pass, stop 43: CSS spellings in a rule were a bare "must be a number, not string".
+        let css = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": "14px"])
+        #expect(css.status == 400 && css.json["detail"] == "'/rules/0/fontSize' is a number; for '14px' give '/rules/0/fontSize' 14 and '/rules/0/fontSizeUnit' \"px\"", "\(css.text)")
+        let named = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 14, "fontWeight": "bold"])
+        #expect(named.status == 400 && named.json["detail"] == "'/rules/0/fontWeight' is a number from 1 to 1000; for 'bold' give 700", "\(named.text)")
     }
 
     /// A CI engineer's pass (stop 38): an icon's 3:1 (SC 1.4.11) was filed under the SARIF rule

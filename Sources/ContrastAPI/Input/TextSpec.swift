@@ -25,9 +25,29 @@ enum ContrastAlgorithm: String, CaseIterable, Sendable {
     }
 }
 
-/// Units of `fontSize`.
+/// Units of `fontSize`: typographic points (WCAG 2.2's unit for large text, "18 point or 14
+/// point bold"), CSS px (1pt = 4/3 px, CSS Values 4 §6.2), or `rem` at the initial root font size,
+/// `medium` = 16px (CSS Fonts 4 §2.5; a page or user that changes the root size changes it).
 enum FontSizeUnit: String, CaseIterable, Sendable {
-    case pt, px
+    case pt, px, rem
+
+    /// `size` in this unit as typographic points.
+    func points(_ size: Double) -> Double {
+        switch self {
+        case .pt: size
+        case .px: size * 3 / 4
+        case .rem: size * 12
+        }
+    }
+
+    /// `size` in this unit as CSS px.
+    func cssPixels(_ size: Double) -> Double {
+        switch self {
+        case .pt: size * 4 / 3
+        case .px: size
+        case .rem: size * 16
+        }
+    }
 }
 
 /// A text size and weight from a request, in both units.
@@ -51,7 +71,8 @@ struct TextSpec: Sendable {
         // POST /v1/contrast pays nothing for the better message.
         let weight: Int
         do { weight = try f.integer("fontWeight", in: 1...1000) ?? 400 } catch { try cssLikeSizeAndWeight(f); throw error }
-        let unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
+        let unit: FontSizeUnit
+        do { unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt } catch { try cssLikeSizeAndWeight(f); throw error }
         let given: Double?
         do { given = try f.number("fontSize", in: 0.1...1000) } catch { try cssLikeSizeAndWeight(f); throw error }
         guard let size = given else {
@@ -61,28 +82,47 @@ struct TextSpec: Sendable {
             }
             return nil
         }
-        let points = unit == .pt ? size : size * 3 / 4
+        let points = unit.points(size)
         return TextSpec(points: points, weight: weight, unit: unit, value: size)
     }
 
-    /// A size or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"bold"`) is refused
-    /// with the members that say it here (new-user test: "must be a number, not string" did not).
+    /// A size, unit or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"large"`, `"em"`,
+    /// `"bold"`, `"700"`) is refused with the members that say it here (new-user passes: "must
+    /// be a number, not string" and "must be one of pt, px, rem" did not). Called only once a
+    /// member has failed.
     static func cssLikeSizeAndWeight(_ f: Fields) throws(Problem) {
+        let size = f.field("fontSize").display, unitField = f.field("fontSizeUnit").display
         if case .string(let s)? = f.value("fontSize") {
             let t = s.trimmingCharacters(in: .whitespaces).lowercased()
-            for unit in ["px", "pt"] where t.hasSuffix(unit) {
-                if let n = Fields.decimal(String(t.dropLast(2))) {
-                    throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is a number; for \(ClientText.quoted(s)) give \(f.field("fontSize").display) \(Fields.format(n)) and \(f.field("fontSizeUnit").display) \"\(unit)\"")
+            for unit in ["rem", "px", "pt"] where t.hasSuffix(unit) {
+                if let n = Fields.decimal(String(t.dropLast(unit.count))) {
+                    throw Problem.invalidField(f.field("fontSize"), "\(size) is a number; for \(ClientText.quoted(s)) give \(size) \(Fields.format(n)) and \(unitField) \"\(unit)\"")
                 }
             }
-            if t.hasSuffix("rem") || t.hasSuffix("em") {
-                throw Problem.invalidField(f.field("fontSize"), "\(f.field("fontSize").display) is a number in pt or px (\(f.field("fontSizeUnit").display)); \(ClientText.quoted(s)) depends on the root font size: give it in px (1rem is 16px by default)")
+            if t.hasSuffix("em") || t.hasSuffix("%") {
+                throw Problem.invalidField(f.field("fontSize"), "\(size) is a number in pt, px or rem (\(unitField)); \(ClientText.quoted(s)) depends on the parent element's font size: give its computed size in px")
+            }
+            // Chromium's sizes for the keywords at the default 16px (CSS Fonts 4 §2.5 leaves them to the browser).
+            let keywords: [String: Int] = ["xx-small": 9, "x-small": 10, "small": 13, "medium": 16, "large": 18,
+                                           "x-large": 24, "xx-large": 32, "xxx-large": 48]
+            if let px = keywords[t] {
+                throw Problem.invalidField(f.field("fontSize"), "\(size) is a number; the keyword \(ClientText.quoted(s)) is \(px)px in Chromium at the default root size: give \(size) \(px) and \(unitField) \"px\" (or the size your page computes)")
+            }
+            if let n = Fields.decimal(t) {
+                throw Problem.invalidField(f.field("fontSize"), "\(size) is a number, not a string: give \(size) \(Fields.format(n)) (and \(unitField) \"pt\", \"px\" or \"rem\")")
+            }
+        }
+        if case .string(let s)? = f.value("fontSizeUnit") {
+            let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+            if t == "em" || t == "%" || t == "percent" {
+                throw Problem.invalidField(f.field("fontSizeUnit"), "\(unitField) is pt, px or rem; \(ClientText.quoted(s)) depends on the parent element's font size: give its computed size in px")
             }
         }
         if case .string(let s)? = f.value("fontWeight") {
             let named: [String: Int] = ["normal": 400, "bold": 700, "thin": 100, "light": 300,
                                         "regular": 400, "medium": 500, "semibold": 600, "heavy": 800, "black": 900]
-            if let w = named[s.trimmingCharacters(in: .whitespaces).lowercased()] {
+            let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+            if let w = named[t] ?? Fields.decimal(t).flatMap({ $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() ? Int($0) : nil }) {
                 throw Problem.invalidField(f.field("fontWeight"), "\(f.field("fontWeight").display) is a number from 1 to 1000; for \(ClientText.quoted(s)) give \(w)")
             }
         }

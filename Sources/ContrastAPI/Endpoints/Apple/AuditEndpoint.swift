@@ -142,7 +142,7 @@ struct AuditEndpoint {
             let unit = try cf.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt
             if let size = try cf.number("fontSize", in: 0.1...1000) {
                 // APCA reads pt as px (the Apple convention) and px as given.
-                text = AppleTextRequirement(points: unit == .pt ? size : size * 3 / 4, weight: weight, apcaPx: size)
+                text = AppleTextRequirement(points: unit.points(size), weight: weight, apcaPx: unit == .pt ? size : unit.cssPixels(size))
             } else if let given = ["fontWeight", "fontSizeUnit"].first(where: cf.has) {
                 throw Problem.invalidField(cf.field("fontSize"), "\(cf.field("fontSize").display) (or \(cf.field("textStyle").display)) is required when \(cf.field(given).display) is given")
             }
