@@ -307,6 +307,30 @@ import Testing
         withExtendedLifetime(stalled) {}
     }
 
+    /// A hostile pass, stop 43: eight 8 MiB uploads from one address, each stalled a byte short,
+    /// held the whole budget, and other clients' bodies over 16 KiB were 503 until the stalled
+    /// ones timed out. A body counts as its client's, like an unsent answer: beyond its share (an
+    /// eighth of the budget) against that client's budget only.
+    @Test func oneClientsStalledBodiesDoNotSpendOtherClientsBudget() throws {
+        let gate = Gate()
+        let server = try server(gate) { $0.memoryBudgetBytes = 100_000; $0.maxBodyBytes = 1_000_000 }
+        defer { server.stop() }
+        let stalled = try RawHTTPConnection(port: server.port, timeoutSeconds: 20)
+        #expect(stalled.send("POST /quick HTTP/1.1\r\nHost: x\r\nContent-Length: 80000\r\n\r\n" + String(repeating: "a", count: 1000)))
+        #expect(waitUntil { server.statistics.requestsInProgress == 1 })
+        // The same client is refused a second body (it would hold 160,000 bytes)...
+        let again = try RawHTTP.exchange(port: server.port,
+                                         "POST /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 80000\r\n\r\n",
+                                         timeoutSeconds: 10)
+        #expect(again.status == 503, "\(again.statusLine)")
+        // ...another client is not: its 80,000 bytes and the first's share are within the budget.
+        let other = try RawHTTPConnection(port: server.port, timeoutSeconds: 20, source: "127.0.0.2")
+        #expect(other.send("POST /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 80000\r\n\r\n" + String(repeating: "b", count: 80000)))
+        let answer = try other.readResponse()
+        #expect(answer.status == 200 && answer.text == "quick", "\(answer.statusLine)")
+        withExtendedLifetime(stalled) {}
+    }
+
     /// A request of a light path that turns out costly once its body is read (a hostile pass:
     /// gradient requests of 100 ms on the worker threads held small requests 220 ms) answers
     /// `moveToHeavyPool`, and the server runs it again on the pool: the worker thread is free

@@ -52,12 +52,14 @@ final class ServerContext: Sendable {
     let bufferedBytes = Atomic<Int>(0)
     static let bufferedThreshold = 16_384
 
-    /// Unsent answers' bytes (those counted in `bufferedBytes`) by client address, and the sum
-    /// over clients of what each holds beyond `clientShare`. A client's answers beyond its share
-    /// count against the budget for that client only: a hostile pass read a 104 MB image answer at
-    /// 64 KB/s, which held the whole budget, and every other client's heavy requests were 503
-    /// `server-busy` for the half hour it took. Memory stays bounded per client: a client over its
-    /// share is refused new heavy work until its answers are read.
+    /// Bodies' and unsent answers' bytes (those counted in `bufferedBytes`) by client address,
+    /// and the sum over clients of what each holds beyond `clientShare`. A client's bytes beyond
+    /// its share count against the budget for that client only: a hostile pass read a 104 MB
+    /// image answer at 64 KB/s, which held the whole budget, and every other client's heavy
+    /// requests were 503 `server-busy` for the half hour it took; another (stop 43) held it with
+    /// eight 8 MiB uploads stalled one byte short, and other clients' bodies over 16 KiB were 503
+    /// for the 30 s until they timed out. Memory stays bounded per client: a client over its
+    /// share is refused new bodies and heavy work until its own bytes are gone.
     private let heldAnswers = Mutex<[String: Int]>([:])
     let excessHeld = Atomic<Int>(0)
     /// An eighth of the memory budget: a second hostile pass held the whole budget with five
@@ -65,7 +67,7 @@ final class ServerContext: Sendable {
     /// measured; more addresses are for a rate limit in front of the service: docs/operations.md).
     var clientShare: Int { memoryBudget / 8 }
 
-    /// Counts `bytes` of an answer queued for `client` (`bytes` < 0 gives them back).
+    /// Counts `bytes` of a body or answer of `client` (`bytes` < 0 gives them back).
     func holdAnswer(_ bytes: Int, client: String) {
         let share = clientShare
         heldAnswers.withLock { held in
@@ -163,8 +165,8 @@ final class RequestState {
     /// Bytes this request counts in `ServerContext.bufferedBytes` (body kept, answer queued),
     /// given back when it completes.
     var bufferedBytes = 0
-    /// The client address and bytes of its queued answer counted in `ServerContext.holdAnswer`,
-    /// given back when it completes.
+    /// The client address and bytes of its body and queued answer counted in
+    /// `ServerContext.holdAnswer`, given back when it completes.
     var heldAnswer: (client: String, bytes: Int) = ("", 0)
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
@@ -249,11 +251,15 @@ func httpServerAccessHandler(
             let expected = declared ?? 0
             // A declared body counts in the memory budget from the headers on (reserved before a
             // byte arrives): twenty uploads each stalled one byte short of 19 MB took RSS to 456 MB.
-            var reserved = 0
+            var reserved = 0, client: String? = nil
             if expected >= ServerContext.bufferedThreshold {
+                // Counted as the client's too: beyond its share, against its own budget only.
+                client = requestAddress(record, connection)
+                if let client { context.holdAnswer(expected, client: client) }
                 let total = context.bufferedBytes.wrappingAdd(expected, ordering: .relaxed).newValue
-                if context.isOverMemoryBudget(total, client: { requestAddress(record, connection) }) {
+                if context.isOverMemoryBudget(total, client: { client }) {
                     context.bufferedBytes.wrappingSubtract(expected, ordering: .relaxed)
+                    if let client { context.holdAnswer(-expected, client: client) }
                     return reject(.memoryBudgetExceeded(limit: context.memoryBudget), connection: connection, url: url,
                                   method: method, context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
                 }
@@ -261,6 +267,7 @@ func httpServerAccessHandler(
             }
             let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record, headers: headers.fields)
             state.bufferedBytes = reserved
+            if let client { state.heldAnswer = (client, reserved) }
             if expected > 0 {
                 state.body.reserveCapacity(expected)
             }
@@ -292,9 +299,15 @@ func httpServerAccessHandler(
                 // what its declared length reserved. A chunked body that spends the budget is cut
                 // off (libmicrohttpd 0.9.75 takes no answer while an upload is being read).
                 if state.body.count > state.bufferedBytes && state.body.count >= ServerContext.bufferedThreshold {
-                    let total = context.bufferedBytes.wrappingAdd(state.body.count - state.bufferedBytes, ordering: .relaxed).newValue
+                    let added = state.body.count - state.bufferedBytes
+                    let client = state.heldAnswer.bytes > 0 ? state.heldAnswer.client : requestAddress(state.connection, connection)
+                    if let client {
+                        state.heldAnswer = (client, state.heldAnswer.bytes + added)
+                        context.holdAnswer(added, client: client)
+                    }
+                    let total = context.bufferedBytes.wrappingAdd(added, ordering: .relaxed).newValue
                     state.bufferedBytes = state.body.count
-                    if context.isOverMemoryBudget(total, client: { requestAddress(state.connection, connection) }) { return .NO }
+                    if context.isOverMemoryBudget(total, client: { client }) { return .NO }
                 }
             }
             return .YES
