@@ -1,4 +1,4 @@
-import ContrastAPI
+@testable import ContrastAPI
 import Foundation
 import HTTPServer
 import JSONValue
@@ -227,6 +227,27 @@ struct PickEndpointTests {
         #expect(r.status == 200 && r.body == inline.body, "\(r.text.prefix(300))")
         let metrics = try RawHTTP.exchange(port: port, RawHTTP.request("GET", "/metrics"), timeoutSeconds: 30).text
         #expect(metrics.contains("contrast_http_requests_total{route=\"/v1/pick\",method=\"POST\",status=\"200\"} 1\n"), "\(metrics.prefix(2000))")
+    }
+
+    /// A client at its heavy-request limit (`HTTPRequest.clientAtHeavyLimit`, set by the server)
+    /// gets `InlineWork.hurriedNanoseconds` before its request moves (and is refused 429), not
+    /// the usual 5 ms (a hostile pass, stop 43: 32 connections of such requests held `/healthz`
+    /// 80 ms). A sleep of 1 ms passes the hurried budget whatever the machine's load.
+    @Test func aClientAtItsHeavyLimitIsHurried() {
+        var request = HTTPRequest(method: "POST", path: "/v1/pick")
+        request.mayMoveToHeavyPool = true
+        request.clientAtHeavyLimit = true
+        let hurried = InlineWork(request)
+        #expect(hurried.budget == InlineWork.hurriedNanoseconds && InlineWork.hurriedNanoseconds < InlineWork.nanoseconds)
+        usleep(1_000)
+        #expect(hurried.isOver)
+        request.clientAtHeavyLimit = false
+        #expect(InlineWork(request).budget == InlineWork.nanoseconds)
+        request.mayMoveToHeavyPool = false
+        request.clientAtHeavyLimit = true
+        let stays = InlineWork(request)
+        usleep(1_000)
+        #expect(!stays.isOver && !stays.mayMove)
     }
 
     /// A gradient background (a front-end pass: "white or black on my hero gradient?" was a 400).

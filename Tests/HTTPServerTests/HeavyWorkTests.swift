@@ -204,6 +204,30 @@ import Testing
         #expect(gate.entered.load(ordering: .relaxed) == 2)
     }
 
+    /// A hostile pass, stop 43: light requests that move to the pool after 5 ms of work were
+    /// refused 429 only then, when their client was already at its limit; 32 such connections
+    /// held `/healthz` 80 ms. A light request now says so (`clientAtHeavyLimit`), for that client
+    /// alone, so the handler can move it (and it be refused) at once.
+    @Test func aLightRequestKnowsItsClientIsAtItsHeavyLimit() throws {
+        let gate = Gate()
+        let handler: HTTPHandler = { request in
+            request.path == "/flag" ? .text("\(request.mayMoveToHeavyPool) \(request.clientAtHeavyLimit)") : gate.handler(request)
+        }
+        let server = try server(gate, handler: handler) { $0.heavyPerClientLimit = 1; $0.heavyQueueLimit = 4 }
+        defer { gate.release.signal(); server.stop() }
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/flag")).text == "true false")
+        let (done, _) = background(server.port, "/slow")
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/flag")).text == "true true")
+        let other = try RawHTTPConnection(port: server.port, source: "127.0.0.2")
+        #expect(other.send(RawHTTP.request("GET", "/flag")))
+        #expect(try other.readResponse().text == "true false")
+        gate.release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/flag")).text == "true false")
+    }
+
     /// A client that keeps its connection open, with its next request already sent (pipelined),
     /// is still waiting: only the end of the stream counts as gone.
     @Test func aPipelinedClientIsNotTakenForGone() throws {

@@ -105,7 +105,7 @@ enum CSSRequestScope {
     /// whatever its endpoint made of the problem.
     static func run(_ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
         guard request.method == "POST", mayHoldVariables(request.body) else { return body() }
-        let slot = Slot(inline: InlineWork(mayMove: request.mayMoveToHeavyPool))
+        let slot = Slot(inline: InlineWork(request))
         let response = $slot.withValue(slot) { body() }
         return slot.moveRequested ? .moveToHeavyPool : response
     }

@@ -338,6 +338,7 @@ func httpServerAccessHandler(
                 return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
             }
             request.mayMoveToHeavyPool = true
+            request.clientAtHeavyLimit = pool.isAtClientLimit(request.remoteAddress)
         }
         let response = context.handler(request)
         if response.movesToHeavyPool, let pool = context.heavy {

@@ -35,6 +35,16 @@ final class HeavyWorkPool: Sendable {
     private let jobs = Mutex<[ObjectIdentifier: HeavyJob]>([:])
     /// Admitted requests by client address, when `perClientLimit` is set.
     private let perClient = Mutex<[String: Int]>([:])
+    /// How many clients have `perClientLimit` requests admitted: while 0 (as nearly always) a
+    /// light request asks nothing more (``isAtClientLimit(_:)``).
+    private let clientsAtLimit = Atomic<Int>(0)
+
+    /// Whether `client` has `perClientLimit` requests admitted (a request it moves here would be
+    /// refused). One atomic load unless some client is at its limit.
+    func isAtClientLimit(_ client: @autoclosure () -> String?) -> Bool {
+        guard perClientLimit > 0, clientsAtLimit.load(ordering: .relaxed) > 0, let client = client() else { return false }
+        return perClient.withLock { $0[client, default: 0] >= perClientLimit }
+    }
 
     /// Why `submit` did not admit a job.
     enum Refusal: Error { case queueFull, clientLimit }
@@ -56,6 +66,7 @@ final class HeavyWorkPool: Sendable {
             let taken = perClient.withLock { counts -> Bool in
                 guard counts[client, default: 0] < perClientLimit else { return false }
                 counts[client, default: 0] += 1
+                if counts[client] == perClientLimit { clientsAtLimit.wrappingAdd(1, ordering: .relaxed) }
                 return true
             }
             guard taken else { return .failure(.clientLimit) }
@@ -88,6 +99,7 @@ final class HeavyWorkPool: Sendable {
         guard perClientLimit > 0 else { return }
         perClient.withLock { counts in
             let n = counts[job.client, default: 0] - 1
+            if n == perClientLimit - 1 { clientsAtLimit.wrappingSubtract(1, ordering: .relaxed) }
             if n > 0 { counts[job.client] = n } else { counts.removeValue(forKey: job.client) }
         }
     }

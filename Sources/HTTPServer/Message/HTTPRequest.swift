@@ -41,6 +41,12 @@ public struct HTTPRequest: Sendable {
     /// ``HTTPResponse/moveToHeavyPool``, and the server runs it again on the pool, with this
     /// false and a ``workTicket``, so that it does not hold a worker thread small requests need.
     public var mayMoveToHeavyPool = false
+    /// Set with ``mayMoveToHeavyPool`` when this client already has
+    /// ``ServerConfiguration/heavyPerClientLimit`` heavy requests running or waiting: moved, the
+    /// request would be refused 429, so a handler should move it at its first sign of cost
+    /// rather than after the usual inline budget (a hostile pass, stop 43: 32 connections of one
+    /// client each spent 8–16 ms on a worker thread before their 429, and `/healthz` waited 80 ms).
+    public var clientAtHeavyLimit = false
 
     /// Creates a request. Header names are lower-cased here (costs one pass over `headers`).
     public init(

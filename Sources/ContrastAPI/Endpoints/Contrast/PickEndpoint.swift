@@ -65,7 +65,7 @@ struct PickEndpoint {
         let f = try Fields.body(request)
         try f.rejectUnknown(fields)
         let apple = try AppleContrastOptions(f)  // system color names resolve in its context
-        let inline = InlineWork(mayMove: request.mayMoveToHeavyPool)
+        let inline = InlineWork(request)
         return try apple.run { () throws(Problem) -> [UInt8] in
             var writer = JSONByteWriter()
             try answer(f, apple, inline: inline, into: &writer)
