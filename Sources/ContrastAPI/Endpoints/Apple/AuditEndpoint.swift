@@ -86,6 +86,7 @@ struct AuditEndpoint {
         var results: [JSON] = []
         var passing = 0
         for color in colors {
+            try request.stopIfAbandoned()
             let (json, passes) = try audit(color, colors: colors, contexts: contexts, data: data)
             if passes { passing += 1 }
             results.append(json)

@@ -146,8 +146,11 @@ struct MatrixEndpoint {
         // the worst over every gray, where /v1/contrast gives 15.02:1).
         let unders = backdrop == nil && palette.contains { $0.color.isTranslucentSystemColor }
             ? try ContrastEndpoint.systemBackgrounds(at: f.field("colors")) : []
+        try request.stopIfAbandoned()
         let cells = MatrixEndpoint.measure(palette, algorithm: algorithm, backdrop: backdrop?.display.srgb, systemBackgrounds: unders)
+        try request.stopIfAbandoned()
         let gradientCells = MatrixEndpoint.measure(palette, on: gradients, prepared: prepared, backdrop: backdrop?.display.srgb)
+        try request.stopIfAbandoned()
         switch format ?? .json {
         case .json:
             var body = MatrixEndpoint.json(palette, cells, algorithm: algorithm)

@@ -24,6 +24,8 @@ struct PaletteDarkEndpoint {
 
     func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
         let req = try PaletteRequest.parse(try Fields.body(request), limit: maxPaletteSize)
-        return PaletteJSON.response(req, try req.generate())
+        let results = try req.generate()
+        try request.stopIfAbandoned()
+        return PaletteJSON.response(req, results)
     }
 }
