@@ -619,6 +619,15 @@ struct AppleModelTests {
         // An audit takes the palette routes' role aliases (`fill` had been unknown there).
         #expect(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "x", "color": "#777", "role": "fill"}]}"##).status == 200)
         #expect(css["detail"]?.string?.contains("did you mean the CSS color 'red'?") == true)
+        // The closer of the two catalogs first (a new user's pass, stop 43: `blu` offered only
+        // systemBlue, which contains it, and not `blue`, one letter away); a system name still
+        // wins where it is the closer (`labl`) or the only one.
+        let blu = expectProblem(call("GET", "/v1/contrast?foreground=%23000&background=blu"), 400, parameter: "background")
+        #expect(blu["suggestions"]?.array?.first == "blue" && blu["detail"]?.string?.hasSuffix("did you mean the CSS color 'blue'?") == true, "\(blu)")
+        let labl = expectProblem(call("GET", "/v1/contrast?foreground=labl&background=white"), 400, parameter: "foreground")
+        #expect(labl["suggestions"]?.array?.first == "label", "\(labl)")
+        let systemblu = expectProblem(call("GET", "/v1/contrast?foreground=systemBlu&background=white"), 400, parameter: "foreground")
+        #expect(systemblu["suggestions"]?.array?.first == "systemBlue", "\(systemblu)")
         // An invisible character is named and the color without it suggested, not systemRed;
         // an empty query color explains %23 (hostile test, stop 14).
         let zeroWidth = expectProblem(call("GET", "/v1/contrast?foreground=red%E2%80%8B&background=white"), 400, parameter: "foreground")

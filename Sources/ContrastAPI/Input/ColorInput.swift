@@ -142,11 +142,18 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 // Not a color without them either: the suggestions are for what is left.
                 text = rest
             }
-            // Misspelt names: Apple system colors first, then CSS named colors (`redd`).
-            let system = systemColorSuggestions(text)
-            let css = system.isEmpty ? CSSColorParser.namedColorSuggestions(for: text) : []
-            var hint = system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" }
-                ?? css.first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+            // Misspelt names: Apple system colors and CSS named colors (`redd`), the closer first
+            // (a new user's pass, stop 43: `blu` was offered only systemBlue, which merely
+            // contains it, not `blue`, one letter away); a system color on a tie.
+            var system = systemColorSuggestions(text)
+            var css = CSSColorParser.namedColorSuggestions(for: text)
+            let typed = Array(text.trimmingWhitespace().lowercased().unicodeScalars)
+            func distance(_ name: String?) -> Int { name.map { NameSuggestions.distance(typed, Array($0.lowercased().unicodeScalars)) } ?? .max }
+            let cssFirst = distance(css.first) < distance(system.first)
+            if !cssFirst && !system.isEmpty { css = [] }
+            if cssFirst { system = system.filter { distance($0) <= distance(css.first) + 1 } }
+            var hint = cssFirst ? css.first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
+                : system.first.map { "; did you mean the Apple system color '\($0)'? (system color names are case-sensitive)" } ?? ""
             // A CSS declaration pasted whole (`background-image: linear-gradient(…)`, as the
             // scrim fixes write their `css`): its value is what is read (a new user's pass had
             // "unknown color name 'background-image'"). An image is another route.
@@ -177,7 +184,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint += " (in a URL query write # as %23: a bare # starts the fragment, so ?color=#777 arrives empty)"
             }
             var problem = Problem.invalidColor(path, "\(path.display) is not a valid CSS color: \(why)\(hint)")
-            suggestions += system + css
+            suggestions += cssFirst ? css + system : system + css
             if !suggestions.isEmpty { problem.extra.append(("suggestions", .array(suggestions.map { .string($0) }))) }
             throw problem
         case .unsupported(let why):
