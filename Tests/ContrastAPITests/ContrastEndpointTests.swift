@@ -273,6 +273,10 @@ struct ContrastEndpointTests {
         let query = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14px")
         #expect(query.status == 400 && query.json["parameter"]?.string == "fontSize")
         #expect(call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14&fontSizeUnit=px").status == 200)
+        // A new user's pass, stop 43: `variables` in a query was only "unknown".
+        let variables = call("GET", "/v1/contrast?foreground=var(--color-blue-500)&background=white&variables=tailwind")
+        #expect(variables.status == 400 && variables.json["parameter"]?.string == "variables")
+        #expect(variables.json["detail"]?.string?.contains("custom properties are read from a JSON body only: POST the request with \"variables\" in it") == true, "\(variables.text)")
     }
 
     /// `rem` at the initial root size (CSS Fonts 4 §2.5: medium = 16px): 1.5rem is 24px = 18pt,

@@ -268,6 +268,11 @@ public struct Fields: Sendable {
             hint = fromQuery ? "; the text's box is one parameter, region=x,y,width,height in pixels (e.g. region=0,0,200,80)"
                              : "; the text's box is one member, \"region\": {\"x\", \"y\", \"width\", \"height\"}"
         }
+        // Custom properties are read from a JSON body only (a new user's pass, stop 43:
+        // `?variables=tailwind` was just "unknown").
+        if fromQuery && key == "variables" {
+            hint = "; custom properties are read from a JSON body only: POST the request with \"variables\" in it (e.g. {\"variables\": \"tailwind\"})"
+        }
         // After a question, a new sentence (a new user's pass: "did you mean 'fontSize'?; known").
         let lead = hint.hasSuffix("?") ? " Known" : "; known"
         return Problem.invalidField(path, "\(path.display) is unknown\(hint)\(lead) \(path.siblingsNoun): \(names.joined(separator: ", "))")
