@@ -273,6 +273,19 @@ struct ContrastEndpointTests {
         let query = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14px")
         #expect(query.status == 400 && query.json["parameter"]?.string == "fontSize")
         #expect(call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14&fontSizeUnit=px").status == 200)
+        // A new user's pass, stop 43: Tailwind's --alpha() was "unknown color function"; the
+        // CSS Tailwind compiles it to is suggested, and that reads.
+        let alpha = call("POST", "/v1/contrast", body: ##"{"foreground": "--alpha(var(--color-blue-500) / 50%)", "background": "#fff", "variables": "tailwind"}"##)
+        #expect(alpha.status == 400 && alpha.json["suggestions"]?.array == ["color-mix(in oklab, var(--color-blue-500) 50%, transparent)"], "\(alpha.text)")
+        #expect(alpha.json["detail"]?.string?.hasSuffix("--alpha() is Tailwind v4's build-time function, which compiles to color-mix(in oklab, var(--color-blue-500) 50%, transparent): send that") == true, "\(alpha.text)")
+        let mixed = call("POST", "/v1/contrast", body: ##"{"foreground": "color-mix(in oklab, var(--color-blue-500) 50%, transparent)", "background": "#fff", "variables": "tailwind"}"##)
+        #expect(mixed.status == 200, "\(mixed.text)")
+        // ...and a custom property or Tailwind utility named without var() (was "unknown color name").
+        for (written, property) in [("--color-blue-500", "--color-blue-500"), ("blue-500", "--color-blue-500"), ("text-white", "--color-white")] {
+            let r = call("POST", "/v1/contrast", body: ##"{"foreground": "\##(written)", "background": "#fff", "variables": "tailwind"}"##)
+            #expect(r.status == 400 && r.json["suggestions"]?.array?.first?.string == "var(\(property))", "\(r.text)")
+            #expect(r.json["detail"]?.string?.hasSuffix("'\(written)' names the custom property \(property) of \"variables\": CSS reads it as var(\(property))") == true, "\(r.text)")
+        }
         // A new user's pass, stop 43: `variables` in a query was only "unknown".
         let variables = call("GET", "/v1/contrast?foreground=var(--color-blue-500)&background=white&variables=tailwind")
         #expect(variables.status == 400 && variables.json["parameter"]?.string == "variables")

@@ -173,6 +173,19 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }
             var suggestions: [String] = []
+            if let variables = CSSRequestScope.variables, let (name, written) = customPropertyNamed(text, in: variables) {
+                // A custom property's or a utility's name where a color goes (`--color-blue-500`,
+                // `blue-500`, `text-blue-500`: a new user's pass, stop 43, had "unknown color
+                // name"): CSS reads a property through var().
+                hint = "; \(ClientText.quoted(written)) names the custom property \(name) of \"variables\": CSS reads it as var(\(name))"
+                suggestions.append("var(\(name))")
+            }
+            if text.contains("--alpha("), text.utf8.count <= CSSColorParser.maximumLength, let mixed = CSSThemeReader.tailwindAlpha(text) {
+                // Tailwind v4's build-time function, copied from a theme (a new user's pass, stop
+                // 43): what Tailwind compiles it to is CSS, suggested rather than read silently.
+                hint = "; --alpha() is Tailwind v4's build-time function, which compiles to \(mixed): send that"
+                suggestions.append(mixed)
+            }
             if let written = hexWithOpacity(text) {
                 // Figma's inspect panel writes a fill as `FFFFFF 50%` (a new user's pass: the
                 // answer was "unknown color name 'FFFFFF'", though bare hex is read).
@@ -192,6 +205,22 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
             throw Problem.unsupportedColor(path, "\(path.display) is not supported: \(why)\(hint)")
         }
     }
+}
+
+/// The custom property of `variables` that `text` names without `var()`: itself (`--brand`),
+/// or a Tailwind color (`--color-<name>`) as its utilities write it (`blue-500`, `text-blue-500`,
+/// `bg-blue-500`, `border-…`); with the text as written. Nil when none is defined.
+func customPropertyNamed(_ text: String, in variables: CSSVariables) -> (name: String, written: String)? {
+    let t = text.trimmingWhitespace()
+    guard t.utf8.count <= 128, !t.isEmpty, t.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else { return nil }
+    if t.hasPrefix("--") { return variables.values[t] != nil ? (t, t) : nil }
+    var name = t
+    for prefix in ["text-", "bg-", "border-", "fill-", "stroke-", "ring-", "outline-", "decoration-", "accent-", "caret-", "from-", "via-", "to-"] where name.hasPrefix(prefix) {
+        name.removeFirst(prefix.count)
+        break
+    }
+    let property = "--color-" + name
+    return variables.values[property] != nil ? (property, t) : nil
 }
 
 /// How to send the custom properties a color's `var()` needs, with Tailwind v4's default value

@@ -1486,7 +1486,7 @@ public enum CSSThemeReader: TokenFormatReader {
     /// "--alpha()"), which Tailwind compiles to `color-mix(in oklab, <color> <amount>,
     /// transparent)`: every occurrence rewritten so, or nil when one is not of that form (a new
     /// user's pass: the token was read as not a color and its pair vanished from a passing audit).
-    static func tailwindAlpha(_ text: String, depth: Int = 0) -> String? {
+    public static func tailwindAlpha(_ text: String, depth: Int = 0) -> String? {
         var out = "", rest = Substring(text), rewrites = 0
         while let r = rest.range(of: "--alpha(") {
             guard rewrites < 64 else { return nil }
