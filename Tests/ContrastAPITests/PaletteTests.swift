@@ -342,10 +342,15 @@ struct PaletteTests {
         #expect(seen == ["light": "color #333333", "dark-base": "color #777777", "dark-elevated": "color #777777",
                          "light-increased": "increasedContrast #000000", "dark-increased-base": "increasedContrast #ffffff",
                          "dark-increased-elevated": "increasedContrast #ffffff"], "\(seen)")
-        // A darkIncreasedContrast of its own still comes first in the audit.
-        let own = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "a", "color": "#333", "increasedContrast": "light-dark(#000, #fff)", "darkIncreasedContrast": "#eee"}]}"##))
-        let darkIC = own["colors"]?.array?[0]["contexts"]?.array?.first { $0["context"]?["id"] == "dark-increased-base" }
-        #expect(darkIC?["color"]?["hex"] == "#eeeeee")
+        // A darkIncreasedContrast of its own beside it contradicts it in the audit too (stop 43:
+        // the audit had let its own value win where the palette says contradictory); likewise
+        // `dark` beside a light-dark() `color`, in both routes.
+        let own = call("POST", "/v1/audit", body: ##"{"colors": [{"name": "a", "color": "#333", "increasedContrast": "light-dark(#000, #fff)", "darkIncreasedContrast": "#eee"}]}"##)
+        #expect(own.status == 400 && own.json["type"] == "/problems/contradictory-fields" && own.json["pointer"] == "/colors/0/darkIncreasedContrast", "\(own.text)")
+        for route in ["/v1/audit", "/v1/palette/dark"] {
+            let dark = call("POST", route, body: ##"{"colors": [{"name": "a", "color": "light-dark(#333, #777)", "dark": "#eee"}]}"##)
+            #expect(dark.status == 400 && dark.json["type"] == "/problems/contradictory-fields" && dark.json["pointer"] == "/colors/0/dark", "\(route): \(dark.text)")
+        }
     }
 
     /// A system color name in a palette is Apple's color in every variant, of the requested

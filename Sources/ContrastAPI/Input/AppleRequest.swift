@@ -301,6 +301,14 @@ struct AdaptiveColorInput: Sendable {
         var input = AdaptiveColorInput(variants: variants, hexOrder: hexOrder)
         for v in input.variants {
             let c = try resolveColor(v.text, at: v.path, hexOrder: hexOrder, context: .default)
+            // `light-dark(a, b)` gives the dark variant itself: one given beside it contradicts it,
+            // as `/v1/palette/dark` says (a hostile pass, stop 42: here its own value had won
+            // without a word).
+            let (own, what) = v.key == "color" ? ("dark", "dark variant") : ("darkIncreasedContrast", "dark increased-contrast variant")
+            if (v.key == "color" || v.key == "increasedContrast") && c.dependsOnAppearance,
+               let other = input.variants.first(where: { $0.key == own }) {
+                throw Problem.contradictory(other.path, v.path, "\(v.path.display) depends on the appearance through light-dark(), whose dark color is the \(what); give \(other.path.display) or use light-dark(), not both")
+            }
             if v.key == "increasedContrast" && c.dependsOnAppearance { input.increasedContrastIsAdaptive = true }
         }
         return input
