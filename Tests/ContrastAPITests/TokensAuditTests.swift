@@ -148,13 +148,13 @@ struct TokensAuditTests {
         let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: try String(contentsOf: FixtureLoader.url("tokens/css/shadcn-themes/themes.css"), encoding: .utf8),
                                     headers: ["Content-Type": "text/css"])
         // The failing row says where its foreground is written (themes.css line 7 is zinc's
-        // --muted-foreground), as JUnit and SARIF do (a front-end pass read the CI log for it).
-        #expect(text.text.contains("FAIL at tokens:7 (try 246.7 3.9% 45.3% (#706f78))"), "\(text.text.prefix(600))")
+        // --muted-foreground, column 3), as SARIF does (a front-end pass read the CI log for it).
+        #expect(text.text.contains("FAIL at tokens:7:3 (try 246.7 3.9% 45.3% (#706f78))"), "\(text.text.prefix(600))")
         // A conflict is a footnote, each text once, not a sentence on every row (a new user's
         // pass: Spectrum's table repeated one on every row).
         let shared = ":root { --gray: #777; --primary: var(--gray); --primary-foreground: var(--gray); } .dark { --gray: #888; }"
         let noted = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: shared, headers: ["Content-Type": "text/css"])
-        let rows = noted.text.split(separator: "\n").filter { $0.contains("FAIL at tokens:1 (try") }
+        let rows = noted.text.split(separator: "\n").filter { $0.contains("FAIL at tokens:1:") && $0.contains(" (try") }
         #expect(rows.count == 2 && rows.allSatisfy { $0.hasSuffix("; see [1])") }, "\(noted.text)")
         #expect(noted.text.contains("\n[1] both colors of this pair come from --gray: write this color as --primary-foreground's own value") && !noted.text.contains("\n[2] "), "\(noted.text)")
         // An unresolved pair's reason is a footnote too (a pass: the rows said UNRESOLVED alone).
@@ -168,7 +168,7 @@ struct TokensAuditTests {
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
         // A target no contrast meets says why (a new user's pass: "NEEDS Lc ∞" and nothing more).
         let small = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "t.css", "content": ":root{--fg:#777;--bg:#fff}"}], "policy": "apca", "report": "text", "rules": [{"foreground": "--fg", "background": "--bg", "fontSize": 14}]}"#)
-        #expect(small.text.contains("Lc ∞   FAIL at t.css:1 (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
+        #expect(small.text.contains("Lc ∞   FAIL at t.css:1:7 (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
     }
 
     /// A designer's pass: a JSON request written by a Windows tool (a UTF-8 byte-order mark

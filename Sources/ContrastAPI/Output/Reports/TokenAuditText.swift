@@ -75,10 +75,12 @@ enum TokenAuditText {
             // nothing more, where JSON, JUnit and SARIF name the dangling alias).
             var result = r.unresolved.map { "UNRESOLVED (see \(footnote($0.message)))" }
                 ?? (TokenAuditJSON.isExempt(r, in: report) ? "exempt (disabled)" : r.passes ? "pass" : "FAIL")
-            // Where the failing foreground is written, as JUnit and SARIF give it (a front-end
-            // pass: a CI log of the text report had no line to open).
+            // Where the failing foreground is written, as SARIF gives it: `file:line:column`, which
+            // editors and terminals open (a front-end pass: a CI log of the text report had no
+            // line to open; a new user's pass, stop 43: Figma's REST answer is one line, and
+            // every row said `get-local-variables.json:1`).
             if r.unresolved == nil, !r.passes, !TokenAuditJSON.isExempt(r, in: report), let at = r.foreground?.tokenLocation {
-                result += " at \(shown(at.file)):\(at.line)"
+                result += " at \(shown(at.file)):\(at.line):\(at.column)"
             }
             // A target no contrast meets (APCA's lookup has no Lc for 14 px at weight 400) says
             // why (a new user's pass: "NEEDS Lc ∞" and nothing more).
