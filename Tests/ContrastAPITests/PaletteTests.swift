@@ -1072,3 +1072,35 @@ struct PaletteTests {
         #expect(r.status == 200)
     }
 }
+
+/// `elevated: false` (a new user's pass, stop 43): a web palette's text placed on its page was
+/// tuned against #1c1c1c, the page's dark value lifted to iOS's elevated level (sheets,
+/// popovers), which the CSS export never writes. Without that level the page's own dark value is
+/// the only dark surface, and the answer lists no elevated context.
+@Suite struct PaletteElevatedLevelTests {
+    static let body = ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "muted", "role": "text", "color": "#6b7280", "on": ["page"]}], "policy": "wcag-aa""##
+
+    func darkWorst(_ extra: String) -> (surface: String?, page: String?, answer: JSON) {
+        let p = call("POST", "/v1/palette/dark", body: Self.body + extra + "}").json
+        let colors = p["colors"]?.array ?? []
+        let muted = colors.first { $0["name"] == "muted" }
+        let page = colors.first { $0["name"] == "page" }
+        return (muted?["variants"]?["dark"]?["worst"]?["surfaceHex"]?.string, page?["variants"]?["dark"]?["hex"]?.string, p)
+    }
+
+    @Test func withoutTheElevatedLevelTheTextIsMeasuredOnThePagesOwnDarkValue() {
+        let apple = darkWorst("")
+        #expect(apple.answer["elevated"] == true)
+        #expect(apple.surface != nil && apple.surface != apple.page, "\(apple.answer)")
+        let web = darkWorst(##", "elevated": false"##)
+        #expect(web.answer["elevated"] == false && web.surface == web.page && web.page != nil, "\(web.answer)")
+        let contexts = web.answer["variants"]?.array?.flatMap { $0["contexts"]?.array ?? [] }.compactMap { $0["id"]?.string } ?? []
+        #expect(contexts == ["light", "dark-base", "light-increased", "dark-increased-base"], "\(contexts)")
+        #expect(web.answer["colors"]?.array?.allSatisfy { $0["variants"]?["dark"]?["elevated"] == .null } == true)
+    }
+
+    @Test func anElevatedValueContradictsElevatedFalse() {
+        let r = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#fff", "darkElevated": "#2c2c2e"}], "elevated": false}"##)
+        #expect(r.status == 400 && r.json["type"] == "/problems/contradictory-fields" && r.json["pointer"] == "/colors/0/darkElevated", "\(r.text)")
+    }
+}

@@ -240,8 +240,13 @@ struct PaletteRequest {
     var policy: AppleContrastPolicy
     var generation: AppleCatalogGeneration
     var adjustLight: Bool
+    /// Whether the dark variants are measured at the elevated level too (sheets and popovers,
+    /// where Apple lifts its backgrounds); false for a web page or another platform without
+    /// that level (a new user's pass, stop 43: a web palette's text was tuned against #1c1c1c,
+    /// the page's iOS elevated value, which its CSS export never writes).
+    var elevated = true
 
-    static let fields: Set<String> = ["colors", "policy", "target", "increasedContrastTarget", "generation", "adjustLight", "hexOrder"]
+    static let fields: Set<String> = ["colors", "policy", "target", "increasedContrastTarget", "generation", "adjustLight", "hexOrder", "elevated"]
     static let colorFields: Set<String> = [
         "name", "role", "color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated",
         "darkIncreasedContrastElevated", "on", "fontSize", "fontSizeUnit", "fontWeight", "target", "increasedContrastTarget",
@@ -271,6 +276,7 @@ struct PaletteRequest {
         let policy = try f.appleChoice("policy", AppleContrastPolicy.self, what: "policy", aliases: policyAliases) ?? .hig
         let generation = try f.appleGeneration() ?? .newest
         let adjustLight = try f.bool("adjustLight") ?? false
+        let elevated = try f.bool("elevated") ?? true
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
         let icTarget = try f.value("increasedContrastTarget").map { v throws(Problem) in
@@ -325,7 +331,15 @@ struct PaletteRequest {
                 }
             }
         }
-        return PaletteRequest(colors: colors, policy: policy, generation: generation, adjustLight: adjustLight)
+        if !elevated, let i = items.indices.first(where: { i in
+            if case .object(let o) = items[i] { return elevatedKeys.contains { o[$0.0] != nil } } else { return false }
+        }), case .object(let o) = items[i], let key = elevatedKeys.first(where: { o[$0.0] != nil })?.0 {
+            let path = f.field("colors").appending(index: i).appending(key)
+            throw Problem.contradictory(path, f.field("elevated"), "\(path.display) is a value at the elevated level (sheets, popovers), which \(f.field("elevated").display) false leaves out; drop one of them")
+        }
+        var request = PaletteRequest(colors: colors, policy: policy, generation: generation, adjustLight: adjustLight)
+        request.elevated = elevated
+        return request
     }
 
     /// The Apple context a variant is shown in, base level, in `generation`: where a system color
@@ -465,18 +479,20 @@ struct PaletteRequest {
     }
 
     /// The Apple surfaces of `generation`, or a 500 when the bundled data is unusable.
-    static func environment(_ generation: AppleCatalogGeneration) throws(Problem) -> PaletteEnvironment {
+    static func environment(_ generation: AppleCatalogGeneration, elevated: Bool = true) throws(Problem) -> PaletteEnvironment {
         let data = try AppleData.get()
-        guard let env = PaletteEnvironment(catalog: data.catalog, generation: generation) else {
+        guard var env = PaletteEnvironment(catalog: data.catalog, generation: generation) else {
             throw Problem(status: 500, kind: "reference-data-unavailable", title: "Reference data unavailable",
                           detail: "the bundled Apple catalog lacks systemBackground or label")
         }
+        // Without the elevated level no background is lifted and nothing is measured there.
+        if !elevated { env.contexts.removeAll { $0.context.effectiveLevel == .elevated } }
         return env
     }
 
     /// Generates every variant (deterministic).
     func generate() throws(Problem) -> [PaletteEntryResult] {
-        DarkVariants.generate(colors.map(\.entry), in: try PaletteRequest.environment(generation), adjustLight: adjustLight)
+        DarkVariants.generate(colors.map(\.entry), in: try PaletteRequest.environment(generation, elevated: elevated), adjustLight: adjustLight)
     }
 }
 

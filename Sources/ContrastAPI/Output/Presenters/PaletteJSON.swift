@@ -26,13 +26,14 @@ enum PaletteJSON {
         o.append("generation", .string(req.generation.rawValue))
         o.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
         o.append("adjustLight", .bool(req.adjustLight))
+        o.append("elevated", .bool(req.elevated))
         o.append("passes", .bool(passing == results.count))
         o.append("summary", .object([
             ("colors", .number(Double(results.count))), ("passing", .number(Double(passing))),
             ("failing", .number(Double(results.count - passing))),
             ("changedInDark", .number(Double(results.filter { $0[.dark].color.srgb != $0[.light].color.srgb }.count))),
         ]))
-        let contexts = AppleColorContext.distinctContexts(generation: req.generation)
+        let contexts = AppleColorContext.distinctContexts(generation: req.generation).filter { req.elevated || $0.effectiveLevel != .elevated }
         o.append("variants", .array(PaletteVariant.allCases.map { v in
             .object([("variant", .string(v.rawValue)), ("title", .string(v.title)),
                      ("contexts", .array(contexts.filter { $0.appearance == v.appearance && $0.contrast == v.contrast }.map(AppleJSON.context)))])
