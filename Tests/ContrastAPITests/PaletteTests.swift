@@ -1099,6 +1099,13 @@ struct PaletteTests {
         #expect(web.answer["colors"]?.array?.allSatisfy { $0["variants"]?["dark"]?["elevated"] == .null } == true)
     }
 
+    @Test func theSwatchSheetHasNoElevatedColumnWithout() {
+        let svg = call("POST", "/v1/palette/export", body: Self.body + ##", "format": "svg", "elevated": false}"##)
+        #expect(svg.status == 200 && !svg.text.contains("levated") && svg.text.contains("swatches in light, dark and increased contrast"), "\(svg.text.prefix(400))")
+        let apple = call("POST", "/v1/palette/export", body: Self.body + ##", "format": "svg"}"##)
+        #expect(apple.status == 200 && apple.text.contains(">Dark elevated<"))
+    }
+
     @Test func anElevatedValueContradictsElevatedFalse() {
         let r = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#fff", "darkElevated": "#2c2c2e"}], "elevated": false}"##)
         #expect(r.status == 400 && r.json["type"] == "/problems/contradictory-fields" && r.json["pointer"] == "/colors/0/darkElevated", "\(r.text)")

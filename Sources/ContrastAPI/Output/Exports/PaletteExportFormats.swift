@@ -410,17 +410,23 @@ struct PaletteExport {
     /// where it has the least contrast in that context (a background is shown with the text
     /// judged on it), with sample text and the floored ratio, ✓ or ✗.
     func svg() -> String {
-        let columns: [(title: String, subtitle: String, variant: PaletteVariant, contexts: Set<String>)] = [
+        // Without the elevated level (`elevated: false`) one dark column.
+        let columns: [(title: String, subtitle: String, variant: PaletteVariant, contexts: Set<String>)] = request.elevated ? [
             ("Light", "standard contrast", .light, ["light"]),
             ("Dark base", "standard contrast", .dark, ["dark-base"]),
             ("Dark elevated", "standard contrast", .dark, ["dark-elevated"]),
             ("Light", "increased contrast", .lightIncreasedContrast, ["light-increased"]),
             ("Dark", "increased contrast", .darkIncreasedContrast, ["dark-increased-base", "dark-increased-elevated"]),
+        ] : [
+            ("Light", "standard contrast", .light, ["light"]),
+            ("Dark", "standard contrast", .dark, ["dark-base"]),
+            ("Light", "increased contrast", .lightIncreasedContrast, ["light-increased"]),
+            ("Dark", "increased contrast", .darkIncreasedContrast, ["dark-increased-base"]),
         ]
         let head = 180, cw = 168, rh = 72, top = 56
         let width = head + columns.count * cw + 8, height = top + results.count * rh + 8
         var s = SVGDrawing.open(width: width, height: height,
-                                title: "\(SVGDrawing.xml(name)): swatches in light, dark base, dark elevated and increased contrast")
+                                title: "\(SVGDrawing.xml(name)): swatches in light, \(request.elevated ? "dark base, dark elevated" : "dark") and increased contrast")
         for (i, c) in columns.enumerated() {
             s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 24)\" font-size=\"12\" font-weight=\"600\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(SVGDrawing.xml(c.title))</text>"
             s += "<text x=\"\(head + i * cw + cw / 2)\" y=\"\(top - 10)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#3c3c43\">\(SVGDrawing.xml(c.subtitle))</text>\n"
