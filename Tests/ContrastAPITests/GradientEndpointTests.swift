@@ -560,6 +560,10 @@ struct GradientFixTests {
         #expect(black["alpha"] == .number(0.888) && black["reversesPolarity"] == true, "\(black)")
         #expect(black["note"]?.string?.hasSuffix("dark text on a light background becomes light on dark") == true, "\(black)")
         #expect(fixes["textColor"]?["hex"] == "#2067d9" && fixes["textColor"]?["reversesPolarity"] == nil, "\(fixes)")
+        // ...and is not recommended while the text color keeps the polarity (a second new user's
+        // pass, stop 43: "recommended": "black" pointed at the fix that wrecks the design).
+        #expect(fixes["scrim"]?["recommended"] == .null, "\(fixes)")
+        #expect(fixes["scrim"]?["note"] == "every scrim that passes turns the text's polarity (reversesPolarity), and textColor passes keeping it: no scrim is recommended", "\(fixes)")
     }
 
     /// Large text needs 3:1, which white on this gradient meets: no fixes. #777777 on black →

@@ -467,13 +467,25 @@ extension ContrastEndpoint {
                         after(scrim.ratio, scrim.lc, into: &x)
                     }
                 }
-                // The lighter of those that pass, one that keeps the polarity before one that turns it.
+                // The lighter of those that pass, one that keeps the polarity before one that turns it;
+                // none when each turns it and the text color keeps it (a new user's pass, stop 43:
+                // black at 0.888 was recommended for blue text on a pale banner, which it turns
+                // near-black, where a blue 0.08 ΔEOK darker passed).
                 let passing = scrims.compactMap { s in s.fix.map { (s.kind, $0) } }.filter { $0.1.ratio >= target }
-                if let best = passing.min(by: { ($0.1.reversesPolarity ? 1 : 0, $0.1.alpha) < ($1.1.reversesPolarity ? 1 : 0, $1.1.alpha) }) { so.member("recommended", "\(best.0.name)") } else { so.key("recommended"); so.null() }
+                let best = passing.min(by: { ($0.1.reversesPolarity ? 1 : 0, $0.1.alpha) < ($1.1.reversesPolarity ? 1 : 0, $1.1.alpha) })
+                let textColorKeeps = textColor.map { $0.after.min.ratio >= target && !reverses(($0.after.min.text, $0.after.min.background)) } ?? false
+                var notes: [String] = []
+                if let best, !(best.1.reversesPolarity && textColorKeeps) {
+                    so.member("recommended", "\(best.0.name)")
+                } else {
+                    so.key("recommended"); so.null()
+                    if best != nil { notes.append("every scrim that passes turns the text's polarity (reversesPolarity), and textColor passes keeping it: no scrim is recommended") }
+                }
                 if stopped {
                     so.member("complete", false)
-                    so.member("note", "the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim marked lightest: false is the opaque one, which passes, and a lighter one may too; a gradient with fewer stops or less hue turned measures faster")
+                    notes.append("the search stopped after measuring \(spent) gradient colors (at most \(fixSampleBudget)): a scrim marked lightest: false is the opaque one, which passes, and a lighter one may too; a gradient with fewer stops or less hue turned measures faster")
                 }
+                if !notes.isEmpty { so.member("note", notes.joined(separator: "; ")) }
             }
             if let textColor {
                 o.object("textColor") { t in
