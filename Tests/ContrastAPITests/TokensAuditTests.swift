@@ -168,6 +168,10 @@ struct TokensAuditTests {
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
         // A target no contrast meets says why (a new user's pass: "NEEDS Lc ∞" and nothing more).
         let small = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "t.css", "content": ":root{--fg:#777;--bg:#fff}"}], "policy": "apca", "report": "text", "rules": [{"foreground": "--fg", "background": "--bg", "fontSize": 14}]}"#)
+        // An APCA minimum says the size it assumes, once (a new user's pass, stop 43).
+        let apca = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&policy=apca", body: ":root { --background: #fff; --foreground: #777; --primary: #333; --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
+        #expect(apca.text.contains("Lc 90  FAIL at tokens:1:29 (see [1]) (try #4a4a4a)") && apca.text.contains("Lc 90  pass (see [1])"), "\(apca.text)")
+        #expect(apca.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400\n") && !apca.text.contains("[2]"), "\(apca.text)")
         #expect(small.text.contains("Lc ∞   FAIL at t.css:1:7 (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
     }
 

@@ -84,7 +84,11 @@ enum TokenAuditText {
             }
             // A target no contrast meets (APCA's lookup has no Lc for 14 px at weight 400) says
             // why (a new user's pass: "NEEDS Lc ∞" and nothing more).
-            if r.unresolved == nil, !r.target.minimum.isFinite { result += " (see \(footnote(r.target.basis)))" }
+            // An APCA minimum depends on the text's size and weight: the size assumed is said once
+            // (a new user's pass, stop 43: "NEEDS Lc 90" on every row, never "16 px at weight 400").
+            if r.unresolved == nil, !r.target.minimum.isFinite || (r.target.metric == .apca && !TokenAuditJSON.isExempt(r, in: report)) {
+                result += " (see \(footnote(r.target.basis)))"
+            }
             if let note = TokenAuditJSON.hexVerdictNote(r) { result += " (see \(footnote(note)))" }
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
