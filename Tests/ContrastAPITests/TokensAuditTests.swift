@@ -514,6 +514,18 @@ struct TokensAuditTests {
         #expect(named.status == 400 && named.json["detail"] == "'/rules/0/fontWeight' is a number from 1 to 1000; for 'bold' give 700", "\(named.text)")
     }
 
+    /// A new user's pass, stop 43: a rule naming `--primry` matched no pair, and the note said
+    /// nothing of `--primary`.
+    @Test("a rule's misspelt token name is answered with the closest color tokens")
+    func misspeltRuleToken() throws {
+        let live = try LiveServer()
+        let files: [JSON] = [.object(["name": "t.css", "content": ":root{--background:#fff;--primary:#777;--primary-foreground:#fff}"])]
+        let rules: JSON = .array([.object(["foreground": "--primry", "background": "--background"])])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
+        let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains { $0.hasSuffix("matched no pair: no color token is named '--primry'; did you mean '--primary'?") }, "\(r.text)")
+    }
+
     /// A CI engineer's pass (stop 38): an icon's 3:1 (SC 1.4.11) was filed under the SARIF rule
     /// of large text's 3:1 (SC 1.4.3), and every rule's help pointed at SC 1.4.3.
     @Test("SARIF: a rule per metric, minimum and role, each citing its criterion")

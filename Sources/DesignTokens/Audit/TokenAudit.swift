@@ -1098,6 +1098,20 @@ public enum TokenAudit {
             guard !hints.isEmpty else { continue }
             notes.append("\(rules[ri].source) matched no pair, but would with \(hints.joined(separator: " and ")): CSS custom properties keep their leading '--' in token names")
         }
+        // A side naming one token (no capture or `*`) that no color token has: the closest names
+        // (a new user's pass, stop 43: `--primry` matched no pair without a word of `--primary`).
+        // Bounded: at most 16 rules against at most 2,000 color tokens, names cut to 64 characters.
+        if colorPaths.count <= 2_000 {
+            var suggested = 0
+            for ri in unmatched where suggested < 16 {
+                for side in [rules[ri].foreground, rules[ri].background] where side.isExact && !colorPaths.contains(side.text) {
+                    let close = NameSuggestions.suggestions(for: side.text, among: colorPaths, limit: 3)
+                    guard !close.isEmpty else { continue }
+                    suggested += 1
+                    notes.append("\(rules[ri].source) matched no pair: no color token is named '\(side.text)'; did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?")
+                }
+            }
+        }
         // A pair whose two tokens are both plain aliases (the whole value, in every audited mode)
         // of the tokens of another pair has the same colors everywhere: Tailwind v4's
         // `@theme inline { --color-x: var(--x) }` doubles every shadcn pair. Such pairs are checked
