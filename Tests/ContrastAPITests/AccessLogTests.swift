@@ -101,4 +101,18 @@ import Glibc
         _ = try strict.raw("POST /v1/contrast HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
         #expect(strict.log.lines.withLock { $0 }.isEmpty)
     }
+
+    /// A second hostile pass, stop 43: a 499 (the client had closed, nothing is sent) was logged
+    /// with the bytes of a problem body no one read.
+    @Test func aClientClosedRequestIsLoggedWithNoBytes() throws {
+        let lines = Mutex<[String]>([])
+        let logging = AccessLogging(log: AccessLog(level: "info") { line in lines.withLock { $0.append(String(decoding: line, as: UTF8.self)) } })
+        let request = HTTPRequest(method: "POST", path: "/v1/contrast/matrix")
+        for problem in [HTTPProblem.clientClosedRequest(), .deadlineExceeded(seconds: 1)] {
+            _ = logging.decorate(rejectionOf: request) { _ in ProblemRenderer.standard.response(problem) }
+        }
+        let logged = try lines.withLock { $0 }.map { try JSONParser.parse(Array($0.utf8)) }
+        #expect(logged.count == 2 && logged[0]["status"] == 499 && logged[0]["bytes"] == 0, "\(logged)")
+        #expect(logged[1]["status"] == 503 && (logged[1]["bytes"]?.double ?? 0) > 0, "\(logged)")
+    }
 }

@@ -248,6 +248,16 @@ struct PickEndpointTests {
         let stays = InlineWork(request)
         usleep(1_000)
         #expect(!stays.isOver && !stays.mayMove)
+        // Colors with variables are read a color at a time, one chain taking milliseconds: such
+        // a request from a client at its limit moves before any is read (a second hostile pass:
+        // each 429 still cost 11–19 ms); the same request otherwise is answered here.
+        let service = ContrastService(configuration: testConfiguration())
+        var colors = HTTPRequest(method: "POST", path: "/v1/contrast", headers: ["Content-Type": "application/json"],
+                                 body: Array(##"{"foreground": "var(--ink)", "background": "#fff", "variables": {"--ink": "#333"}}"##.utf8))
+        colors.mayMoveToHeavyPool = true
+        #expect(service.handle(colors).status == 200)
+        colors.clientAtHeavyLimit = true
+        #expect(service.handle(colors).movesToHeavyPool)
     }
 
     /// A gradient background (a front-end pass: "white or black on my hero gradient?" was a 400).

@@ -228,6 +228,30 @@ import Testing
         #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/flag")).text == "true false")
     }
 
+    /// A second hostile pass, stop 43: bytes sent after the request (a pipelined request, or
+    /// junk) hid the hang-up from a peek, which sees them before the end of the stream, and the
+    /// abandoned work ran to its end. And a client that only half-closes, still able to read,
+    /// was sent the "never sent" 499: it now gets nothing, the connection is closed.
+    @Test func aHangUpBehindUnreadBytesIsSeenAndNothingIsSent() throws {
+        let gate = Gate()
+        let seen = Seen()
+        let server = try server(gate, seen: seen) { $0.heavyDeadlineSeconds = 0 }
+        defer { gate.release.signal(); gate.release.signal(); server.stop() }
+        let trailing = try RawHTTPConnection(port: server.port, timeoutSeconds: 20)
+        #expect(trailing.send(RawHTTP.request("GET", "/slow") + String(repeating: "X", count: 64 * 1024)))
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
+        trailing.hangUp()
+        #expect(waitUntil { seen.rejections.withLock { $0 } == [.clientClosedRequest] }, "\(seen.rejections.withLock { $0 })")
+        gate.release.signal()
+        #expect(waitUntil { gate.finished.load(ordering: .relaxed) == 1 })
+        let half = try RawHTTPConnection(port: server.port, timeoutSeconds: 20)
+        #expect(half.send(RawHTTP.request("GET", "/slow")))
+        #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 2 })
+        half.halfClose()
+        #expect(waitUntil { seen.rejections.withLock { $0 }.count == 2 }, "\(seen.rejections.withLock { $0 })")
+        #expect(half.readToEnd().isEmpty)
+    }
+
     /// A client that keeps its connection open, with its next request already sent (pipelined),
     /// is still waiting: only the end of the stream counts as gone.
     @Test func aPipelinedClientIsNotTakenForGone() throws {

@@ -128,6 +128,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// descriptor until `deinit`.
     public func hangUp() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
 
+    /// Ends the sending direction only (a FIN), still able to read.
+    public func halfClose() { _ = shutdown(fd, Int32(SHUT_WR)) }
+
     /// Sends all of `bytes`; false when the peer has closed (EPIPE/ECONNRESET): it may answer
     /// early and close.
     @discardableResult

@@ -105,6 +105,11 @@ enum CSSRequestScope {
     /// whatever its endpoint made of the problem.
     static func run(_ request: HTTPRequest, _ body: () -> HTTPResponse) -> HTTPResponse {
         guard request.method == "POST", mayHoldVariables(request.body) else { return body() }
+        // A client already at its heavy-request limit: colors with variables are read by the
+        // color, one color's chain can take milliseconds, so the request moves (and is refused
+        // 429) before any is read (a second hostile pass, stop 43: 0.25 ms was checked only
+        // between colors, and each refusal still cost 11–19 ms).
+        if request.mayMoveToHeavyPool && request.clientAtHeavyLimit { return .moveToHeavyPool }
         let slot = Slot(inline: InlineWork(request))
         let response = $slot.withValue(slot) { body() }
         return slot.moveRequested ? .moveToHeavyPool : response

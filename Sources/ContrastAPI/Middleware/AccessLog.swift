@@ -135,7 +135,8 @@ struct AccessLogging: HTTPMiddleware {
             log.record(requestID: response.header("X-Request-ID") ?? "-", method: request.method, path: request.path,
                        status: response.status,
                        durationMilliseconds: MonotonicClock.seconds(since: request, started: started) * 1000,
-                       bytes: response.body.count, remote: request.remoteAddress)
+                       // 499: the client had closed; nothing is sent (a hostile pass read 195 bytes logged).
+                       bytes: response.rejection == .clientClosedRequest ? 0 : response.body.count, remote: request.remoteAddress)
         }
         return response
     }

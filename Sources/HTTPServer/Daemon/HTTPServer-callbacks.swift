@@ -404,8 +404,10 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
 /// Answers a suspended heavy request with the server's `problem` instead of its handler's
 /// answer (queue full, deadline, shutdown), when its ticket is still unclaimed: decorated and
 /// recorded by the rejection handler like any answer the server makes itself, queued, resumed.
-func answerInstead(_ problem: HTTPProblem, job: HeavyJob, context: ServerContext, pool: HeavyWorkPool?) {
+func answerInstead(_ problem: HTTPProblem, job: HeavyJob, context: ServerContext, pool: HeavyWorkPool?,
+                   beforeQueueing: () -> Void = {}) {
     guard job.ticket.abandon() else { return }
+    beforeQueueing()
     var response = context.problems.response(problem)
     if let rejectionHandler = context.rejectionHandler {
         response = rejectionHandler(job.request, response)

@@ -167,7 +167,7 @@ public final class HTTPServer: Sendable {
                     // work is abandoned (not run when still queued; stopped at the handler's next
                     // check), so that hanging up and sending again cannot fill the pool.
                     for job in pool.overdue(admittedBefore: .max) where job.clientHasClosed {
-                        answerInstead(.clientClosedRequest(), job: job, context: context, pool: pool)
+                        answerInstead(.clientClosedRequest(), job: job, context: context, pool: pool, beforeQueueing: { job.shutDownSocket() })
                     }
                 }
                 timer.resume()

@@ -1,5 +1,10 @@
 // See include/CMicroHTTPDShim.h.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // POLLRDHUP
+#endif
 #include "CMicroHTTPDShim.h"
+
+#include <poll.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -282,4 +287,15 @@ int cmhd_release_free_memory(void) {
 #else
     return 0;
 #endif
+}
+
+int cmhd_socket_peer_closed(int fd) {
+    if (fd < 0) {
+        return 0;
+    }
+    struct pollfd p = { .fd = fd, .events = POLLIN | POLLRDHUP, .revents = 0 };
+    if (poll(&p, 1, 0) != 1) {
+        return 0;
+    }
+    return (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0 ? 1 : 0;
 }

@@ -118,6 +118,11 @@ int cmhd_sockaddr_is_ipv6_any(const struct sockaddr_storage *addr);
 /// heavy request: a no-op elsewhere. Returns 1 when memory was released.
 int cmhd_release_free_memory(void);
 
+/// Whether the peer of the socket `fd` has shut down its sending side, reset the connection, or
+/// it failed (`poll` with `POLLRDHUP`, which sees a FIN even behind unread bytes, unlike a peek;
+/// Linux ≥ 2.6.17). Does not block or read. Returns 1 when so, 0 otherwise.
+int cmhd_socket_peer_closed(int fd);
+
 #ifdef __cplusplus
 }
 #endif
