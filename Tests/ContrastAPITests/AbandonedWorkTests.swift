@@ -30,4 +30,25 @@ import Testing
         let dropped = answer(path, body, abandoned: true)
         #expect(dropped.status == 503 && dropped.body.count < 1_000, "\(path): \(String(decoding: dropped.body, as: UTF8.self).prefix(300))")
     }
+
+    /// An image's preview or heat map (the PNG is the costliest part) is not made for a request
+    /// already answered (a second hostile pass: an abandoned preview held the worker as long as
+    /// one that was read).
+    @Test(arguments: ["preview=true", "heatmap=true"])
+    func anAbandonedImageAnswerIsNotDrawn(_ option: String) throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/coffee-600x400.jpg")))
+        func answer(abandoned: Bool) -> HTTPResponse {
+            var request = HTTPRequest(method: "POST", path: "/v1/image/text-contrast",
+                                      query: [("textColor", "white"), ("region", "0,0,600,100"), (String(option.split(separator: "=")[0]), "true")],
+                                      headers: ["Content-Type": "image/jpeg"], body: jpeg)
+            let ticket = WorkTicket()
+            if abandoned { #expect(ticket.abandon()) }
+            request.workTicket = ticket
+            return service.handle(request)
+        }
+        let live = answer(abandoned: false)
+        #expect(live.status == 200 && live.header("Content-Type") == "image/png", "\(live.status)")
+        let dropped = answer(abandoned: true)
+        #expect(dropped.status == 503 && dropped.body.count < 1_000, "\(dropped.status)")
+    }
 }

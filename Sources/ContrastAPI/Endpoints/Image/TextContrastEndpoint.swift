@@ -156,6 +156,7 @@ extension ImageEndpoint {
         if heatmap {
             var failing = 0
             let map = TextContrast.heatMap(regionImage, tables: tables, failing: &failing)
+            try request.stopIfAbandoned()
             let png = try Self.run { () throws(ImageError) in try map.png() }
             var response = Self.png(png, name: "heatmap.png")
             response.headers += [targetHeader, ("X-Failing-Share", share(Double(failing) / Double(Swift.max(1, regionImage.width * regionImage.height))))]
@@ -177,6 +178,8 @@ extension ImageEndpoint {
             case .white: chosen = white
             case .gradient: chosen = gradient
             }
+            // The PNG is the costliest part (a 36 MP image): not made for a request already answered.
+            try request.stopIfAbandoned()
             var out = whole
             if let fix = chosen {
                 out = TextContrast.applyScrim(fix.adjustment, to: whole, x: r.x, y: r.y, width: r.width, height: r.height)
