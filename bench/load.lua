@@ -2,7 +2,7 @@
 -- Each connection walks the list from a different start so the mix stays even.
 local requests = {
   {"GET",  "/v1/contrast?foreground=%23777777&background=%23ffffff", nil},
-  {"POST", "/v1/contrast", '{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontWeight": 700}'},
+  {"POST", "/v1/contrast", '{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}'},
   {"GET",  "/v1/contrast?foreground=oklch(0.6%200.15%20250)&background=white", nil},
   {"GET",  "/api/webaim?fcolor=777777&bcolor=FFFFFF", nil},
   {"GET",  "/v1/convert?color=lab(50%2040%20-20)", nil},

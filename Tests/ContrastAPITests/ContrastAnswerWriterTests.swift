@@ -11,7 +11,7 @@ import Testing
 struct ContrastAnswerWriterTests {
     static let bodies = [
         ##"{"foreground": "#777777", "background": "#ffffff"}"##,
-        ##"{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontWeight": 700}"##,
+        ##"{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}"##,
         ##"{"foreground": "rgba(0,0,0,0.6)", "background": "rgba(255,255,255,0.5)"}"##,
         ##"{"foreground": "#000", "background": "#fff", "layers": ["rgba(0,0,0,0.1)", {"color": "#00f", "opacity": 0.5}]}"##,
         ##"{"foreground": "secondaryLabel", "background": "systemBackground", "appearance": "dark", "textStyle": "footnote"}"##,

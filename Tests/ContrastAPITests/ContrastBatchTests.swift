@@ -7,7 +7,7 @@ import Testing
 /// request each, or a whole matrix). Each result is `/v1/contrast`'s answer for that pair.
 @Suite(.serialized) struct ContrastBatchTests {
     static let pairs: [String] = [
-        ##"{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontWeight": 700}"##,
+        ##"{"foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}"##,
         ##"{"foreground": "rgb(0 102 161 / 0.5)", "background": "white"}"##,
         ##"{"foreground": "#fff", "background": "rgba(0,0,0,0.4)", "backdrop": "#336699"}"##,
         ##"{"foreground": "#ffffff", "background": "#ffffff", "layers": [{"color": "#00633d", "opacity": 0.65}]}"##,

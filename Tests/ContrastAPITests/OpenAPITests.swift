@@ -285,11 +285,11 @@ struct OpenAPITests {
             Sample(method: "GET", target: "/v1/contrast?foreground=zz&background=white", status: 400),
             Sample(method: "GET", target: "/v1/contrast?foreground=currentcolor&background=white", status: 422),
             Sample(method: "GET", target: "/v1/contrast?foreground=red&background=white&textStyle=body&fontSize=3", status: 400),
-            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff8", "fontSize": 14, "fontWeight": 700, "algorithm": "apca"}"##, status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff8", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700, "algorithm": "apca"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff", "layers": ["#0003", {"color": "red", "opacity": 0.5}], "backdrop": "#fff"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "color(display-p3 0 1 0)", "background": "oklch(0.2 0.3 20)", "hexOrder": "argb"}"##, status: 200),
             Sample(method: "GET", target: "/v1/contrast?foreground=%23777&background=white&textShadow=0%200%20%23000", status: 200),
-            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklch, #0066cc, 30%, #ffcc00)", "box": {"width": 320, "height": 48}, "region": {"x": 16, "y": 12, "width": 120, "height": 24}, "fontSize": 18}"##, status: 200),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklch, #0066cc, 30%, #ffcc00)", "box": {"width": 320, "height": 48}, "region": {"x": 16, "y": 12, "width": 120, "height": 24}, "fontSize": 18, "fontSizeUnit": "pt"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff", "layers": [{"color": "repeating-radial-gradient(circle, #0000, #0066cc 20%)", "opacity": 0.8}], "algorithm": "apca"}"##, status: 200),
             Sample(method: "GET", target: "/v1/contrast?foreground=%23fff&background=conic-gradient(%23000%2C%20%23fff)&box=100,100&region=60,10,30,30", status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(red)"}"##, status: 400),
@@ -390,7 +390,7 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/palette/export", body: ##"{"colors": ["#777"], "format": "android"}"##, status: 200),
             Sample(method: "POST", target: "/v1/palette/export", body: ##"{"colors": ["#777"]}"##, status: 400),
 
-            Sample(method: "POST", target: "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "#777", "background": "#fff", "fontSize": 14, "fontWeight": 700}, {"foreground": "label", "background": "systemFill", "appearance": "dark"}, {"foreground": "#fff", "background": "#000", "layers": ["rgba(255,255,255,0.2)"]}]}"##, status: 200),
+            Sample(method: "POST", target: "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "#777", "background": "#fff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}, {"foreground": "label", "background": "systemFill", "appearance": "dark"}, {"foreground": "#fff", "background": "#000", "layers": ["rgba(255,255,255,0.2)"]}]}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "#777", "background": "linear-gradient(#fff, #000)"}]}"##, status: 400),
         ]
     }()

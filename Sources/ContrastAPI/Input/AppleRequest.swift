@@ -220,7 +220,7 @@ struct AppleContrastOptions: Sendable {
     /// The text spec from the text style, or else from `fontSize`/`fontWeight`.
     func textSpec(orFrom f: Fields) throws(Problem) -> TextSpec? {
         if let textStyle { return textStyle.textSpec }
-        return try TextSpec.from(f)
+        return try TextSpec.from(f, unitWhereItMatters: true)
     }
 
     /// Adds `textStyle` (when given) and `appleContext` (when given or when a color was a system

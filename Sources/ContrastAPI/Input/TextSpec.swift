@@ -66,7 +66,12 @@ struct TextSpec: Sendable {
     var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
-    static func from(_ f: Fields) throws(Problem) -> TextSpec? {
+    ///
+    /// `unitWhereItMatters`: a size without `fontSizeUnit` whose WCAG verdict would differ as
+    /// pt and as px (16 bold: large text as 16 pt, not as 16 px) is a 400 asking for the unit
+    /// (new users' passes, stop 43: two web developers sent 16 bold meaning 16px, which needs
+    /// 4.5:1, and it passed at 3.03:1 as 16 pt). Where both readings agree, pt is taken.
+    static func from(_ f: Fields, unitWhereItMatters: Bool = false) throws(Problem) -> TextSpec? {
         // The CSS-like spellings are looked for only once a member has failed: the hot path of
         // POST /v1/contrast pays nothing for the better message.
         let weight: Int
@@ -83,7 +88,19 @@ struct TextSpec: Sendable {
             return nil
         }
         let points = unit.points(size)
-        return TextSpec(points: points, weight: weight, unit: unit, value: size)
+        let spec = TextSpec(points: points, weight: weight, unit: unit, value: size)
+        if unitWhereItMatters, !f.has("fontSizeUnit"), spec.isLarge != WCAG.isLargeText(points: size * 3 / 4, weight: weight) {
+            throw unitMatters(f, size: size, weight: weight, largeAsPoints: spec.isLarge)
+        }
+        return spec
+    }
+
+    /// The 400 for a size whose unit decides the verdict (kept out of `from`'s common path).
+    @inline(never)
+    static func unitMatters(_ f: Fields, size: Double, weight: Int, largeAsPoints: Bool) -> Problem {
+        let n = Fields.format(size)
+        func kind(_ large: Bool) -> String { large ? "large text (3:1 for AA)" : "normal text (4.5:1 for AA)" }
+        return Problem.invalidField(f.field("fontSizeUnit"), "\(f.field("fontSizeUnit").display) is needed with \(f.field("fontSize").display) \(n) at weight \(weight): as \(n) pt (WCAG's unit) it is \(kind(largeAsPoints)), as \(n) px (CSS) \(kind(!largeAsPoints)); give \"pt\", \"px\" or \"rem\"")
     }
 
     /// A size, unit or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"large"`, `"em"`,

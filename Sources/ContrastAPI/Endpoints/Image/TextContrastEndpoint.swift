@@ -117,7 +117,7 @@ extension ImageEndpoint {
             throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque: it is what shows through translucent pixels")
         }
         let backdrop = backdropColor?.display.srgb ?? SIMD3(1, 1, 1)
-        let spec = try TextSpec.from(f)
+        let spec = try TextSpec.from(f, unitWhereItMatters: true)
         let target = try Self.textTarget(f, text: spec)
         let heatmap = try f.bool("heatmap") ?? false
         let preview = try f.bool("preview") ?? false
