@@ -1106,6 +1106,15 @@ struct PaletteTests {
         #expect(apple.status == 200 && apple.text.contains(">Dark elevated<"))
     }
 
+    /// A new user's pass, stop 43: the CSS export wrote `--page: #ffffff; /* fails: worst 1.48:1
+    /// on light page */`, blaming the page on itself where its border failed, and `--border`'s
+    /// comment said `custom:page`.
+    @Test func theCSSExportNamesThePairThatFails() {
+        let css = call("POST", "/v1/palette/export?format=css", body: ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "border", "role": "nonText", "color": "#cbd5e1", "on": ["page"]}], "policy": "wcag-aa", "elevated": false}"##).text
+        #expect(css.contains("--page: #ffffff; /* fails: worst border 1.48:1 on light page */"), "\(css)")
+        #expect(css.contains("--border: #cbd5e1; /* fails: worst 1.48:1 on light page */") && !css.contains("custom:"), "\(css)")
+    }
+
     @Test func anElevatedValueContradictsElevatedFalse() {
         let r = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#fff", "darkElevated": "#2c2c2e"}], "elevated": false}"##)
         #expect(r.status == 400 && r.json["type"] == "/problems/contradictory-fields" && r.json["pointer"] == "/colors/0/darkElevated", "\(r.text)")

@@ -216,7 +216,14 @@ struct PaletteExport {
         func block(_ v: PaletteVariant, indent: String) -> String {
             zip(props, results).map { p, r in
                 let x = r[v]
-                let worst = x.worst.map { "\(WCAG.ratioText($0.measurement.ratio)):1 on \($0.context.id) \($0.surface)" } ?? ""
+                // The pair that fails, named as the palette names its colors: a background's
+                // worst row is a color drawn on it (a new user's pass, stop 43: `--page` "fails:
+                // worst 1.48:1 on light page", where its border failed; `custom:page` leaked).
+                let worst = x.worst.map { w -> String in
+                    let surface = w.surface.hasPrefix("custom:") ? String(w.surface.dropFirst("custom:".count)) : w.surface
+                    let drawn = w.foreground == r.entry.name ? "" : "\(w.foreground) "
+                    return "\(drawn)\(WCAG.ratioText(w.measurement.ratio)):1 on \(w.context.id) \(surface)"
+                } ?? ""
                 let flag = x.passes ? "" : " /* fails: worst \(Self.cssComment(worst)) */"
                 return "\(indent)\(p): \(value(x));\(flag)\n"
             }.joined()
