@@ -298,6 +298,10 @@ struct ContrastEndpointTests {
             #expect(r.status == 400 && r.json["suggestions"]?.array?.first?.string == "var(\(property))", "\(r.text)")
             #expect(r.json["detail"]?.string?.hasSuffix("'\(written)' names the custom property \(property) of \"variables\": CSS reads it as var(\(property))") == true, "\(r.text)")
         }
+        // A misspelt custom property gets the closest defined names (a second new user's pass).
+        let grey = call("POST", "/v1/contrast", body: ##"{"foreground": "var(--color-grey-500)", "background": "#fff", "variables": "tailwind"}"##)
+        #expect(grey.status == 400 && grey.json["suggestions"]?.array?.first?.string == "var(--color-gray-500)", "\(grey.text)")
+        #expect(grey.json["detail"]?.string?.hasSuffix("did you mean '--color-gray-500'?") == true, "\(grey.text)")
         // A new user's pass, stop 43: `variables` in a query was only "unknown".
         let variables = call("GET", "/v1/contrast?foreground=var(--color-blue-500)&background=white&variables=tailwind")
         #expect(variables.status == 400 && variables.json["parameter"]?.string == "variables")

@@ -1115,6 +1115,15 @@ struct PaletteTests {
         #expect(css.contains("--border: #cbd5e1; /* fails: worst 1.48:1 on light page */") && !css.contains("custom:"), "\(css)")
     }
 
+    /// The note on Apple system color names comes only with one (a new user's pass, stop 43).
+    @Test func theSystemColorNoteOnlyWithOne() {
+        func notes(_ color: String) -> [String] {
+            call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "a", "role": "tint", "color": "\##(color)"}]}"##).json["notes"]?.array?.compactMap(\.string) ?? []
+        }
+        #expect(notes("#007aff").count == 2 && !notes("#007aff").contains { $0.hasPrefix("A system color name") })
+        #expect(notes("systemBlue").contains { $0.hasPrefix("A system color name") })
+    }
+
     @Test func anElevatedValueContradictsElevatedFalse() {
         let r = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#fff", "darkElevated": "#2c2c2e"}], "elevated": false}"##)
         #expect(r.status == 400 && r.json["type"] == "/problems/contradictory-fields" && r.json["pointer"] == "/colors/0/darkElevated", "\(r.text)")

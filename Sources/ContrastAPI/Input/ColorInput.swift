@@ -173,6 +173,17 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }
             var suggestions: [String] = []
+            if let variables = CSSRequestScope.variables, why.contains("is not defined in variables"),
+               let undefined = why.split(separator: "'").dropFirst().first.map(String.init), undefined.hasPrefix("--"),
+               variables.values.count <= CSSVariables.maximumCount {
+                // A misspelt custom property (`--color-grey-500`: a new user's pass, stop 43, had no
+                // suggestion): the closest names the request's variables define.
+                let close = NameSuggestions.suggestions(for: undefined, among: variables.values.keys.sorted(), limit: 3)
+                if let first = close.first {
+                    hint += "; did you mean '\(first)'?"
+                    suggestions += close.map { text.replacingOccurrences(of: undefined, with: $0) }
+                }
+            }
             if let variables = CSSRequestScope.variables, let (name, written) = customPropertyNamed(text, in: variables) {
                 // A custom property's or a utility's name where a color goes (`--color-blue-500`,
                 // `blue-500`, `text-blue-500`: a new user's pass, stop 43, had "unknown color

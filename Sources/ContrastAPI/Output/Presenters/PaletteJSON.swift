@@ -40,11 +40,15 @@ enum PaletteJSON {
         }))
         o.append("colors", .array(zip(req.colors, results).map { color($0, $1, req) }))
         o.append("method", .array(method))
-        o.append("notes", .array([
+        var notes: [JSON] = [
             "deltaEOK and deltaE2000 are measured from the light color as given (OKLab distance, about 0.02 just noticeable; CIEDE2000 Lab D65, about 1 just noticeable).",
             "ratio is unrounded; ratioText is floored to two decimals, so a shown number never passes when the real one fails.",
-            "A system color name is Apple's color in every variant (light, dark and increased contrast, base level, of the generation), measured as given: iOS shows Apple's values whatever the palette says. Give a variant (dark, increasedContrast, darkIncreasedContrast) to make it a custom color starting from the system color's light value instead.",
-        ]))
+        ]
+        // Only where a color is one (a new user's pass, stop 43: every answer carried it).
+        if req.colors.contains(where: { !$0.systemVariants.isEmpty }) {
+            notes.append("A system color name is Apple's color in every variant (light, dark and increased contrast, base level, of the generation), measured as given: iOS shows Apple's values whatever the palette says. Give a variant (dark, increasedContrast, darkIncreasedContrast) to make it a custom color starting from the system color's light value instead.")
+        }
+        o.append("notes", .array(notes))
         o.append("sourcesDocument", .string(AppleData.sourcesDocument))
         return .object(o)
     }
