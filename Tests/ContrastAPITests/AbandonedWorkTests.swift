@@ -51,4 +51,23 @@ import Testing
         let dropped = answer(abandoned: true)
         #expect(dropped.status == 503 && dropped.body.count < 1_000, "\(dropped.status)")
     }
+
+    /// Writing a matrix's answer stops at the next row once the request is abandoned (a second
+    /// hostile pass: a 24 MB SVG went on being written for 0.45 s after its client had gone).
+    @Test func aMatrixAnswerStopsAtTheNextRow() throws {
+        let colors = ["#000", "#fff", "#777", "#c00"]
+        let palette = try colors.map { PaletteColor(name: $0, color: try resolveColor($0, at: .body("c"))) }
+        let cells = MatrixEndpoint.measure(palette, algorithm: .wcag2, backdrop: nil)
+        var rows = 0
+        func stopAfterTwo() -> Bool { rows += 1; return rows > 2 }
+        let whole = MatrixEndpoint.svg(palette, cells), cut = MatrixEndpoint.svg(palette, cells, stop: stopAfterTwo)
+        func count(_ s: String) -> Int { s.components(separatedBy: "<g><title>").count - 1 }
+        #expect(count(whole) == 16 && count(cut) == 8, "\(count(whole)) \(count(cut))")
+        rows = 0
+        let csv = MatrixEndpoint.csv(palette, cells, algorithm: .wcag2, stop: stopAfterTwo)
+        #expect(csv.split(separator: "\r\n").count == 1 + 8)
+        rows = 0
+        let cutJSON = MatrixEndpoint.json(palette, cells, algorithm: .wcag2, stop: stopAfterTwo)
+        #expect(cutJSON.count < MatrixEndpoint.json(palette, cells, algorithm: .wcag2).count)
+    }
 }
