@@ -54,6 +54,16 @@ struct ParserTests {
     /// once each (`expandingEach`), failures remembered, so that a property referred to by
     /// thousands of tokens is not expanded again for each (a hostile pass: 6,000 nested
     /// fallbacks in a 60 KB theme held the heavy-work pool for 30 s).
+    @Test("the name an undefined var() error gives is read back from its message, also inside a longer one")
+    func undefinedNameOfASubstitutionError() throws {
+        let v = CSSVariables(["--a": "var(--b)"])
+        do throws(ColorParseError) { _ = try v.substitute(in: "color-mix(in oklab, var(--a), white)"); Issue.record("substituted") } catch {
+            #expect(CSSVariables.undefinedName(in: error.message) == "--b", "\(error.message)")
+            #expect(CSSVariables.undefinedName(in: "stop 2 'x' is not a color: " + error.message) == "--b")
+        }
+        #expect(CSSVariables.undefinedName(in: "unknown color name 'blu'") == nil)
+    }
+
     @Test("var(): long text, deep fallbacks and repeated references are bounded")
     func variableSubstitutionIsBounded() throws {
         func nested(_ d: Int) -> String { String(repeating: "var(--none, ", count: d) + "#000" + String(repeating: ")", count: d) }

@@ -100,6 +100,19 @@ public struct CSSVariables: Sendable, Equatable {
         return nil
     }
 
+    /// What follows the name in the message of a `var()` whose custom property is not defined
+    /// and has no fallback: `var(--x): '--x' is not defined in variables and has no fallback`.
+    static let undefinedMarker = "' is not defined in variables"
+
+    /// The custom property a substitution error's message names as not defined (the message as
+    /// `substitute` throws it, possibly inside a longer one), or nil when it names none.
+    public static func undefinedName(in message: String) -> String? {
+        guard let marker = message.range(of: undefinedMarker),
+              let open = message[..<marker.lowerBound].lastIndex(of: "'") else { return nil }
+        let name = message[message.index(after: open)..<marker.lowerBound]
+        return name.hasPrefix("--") ? String(name) : nil
+    }
+
     /// Whether `text` holds a `var(` (ASCII case-insensitive), so substitution has work to do.
     public static func mayReferToVariables(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
@@ -189,7 +202,7 @@ public struct CSSVariables: Sendable, Equatable {
                 replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, depth: depth + 1)
             } else {
                 let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
-                throw .invalid("var(\(name)): '\(name)' is not defined in variables and has no fallback\(via)")
+                throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)")
             }
             out.append(contentsOf: scalars[copied..<tokens[k].range.lowerBound])
             out.append(contentsOf: replacement.unicodeScalars)

@@ -173,8 +173,7 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }
             var suggestions: [String] = []
-            if let variables = CSSRequestScope.variables, why.contains("is not defined in variables"),
-               let undefined = why.split(separator: "'").dropFirst().first.map(String.init), undefined.hasPrefix("--"),
+            if let variables = CSSRequestScope.variables, let undefined = CSSVariables.undefinedName(in: why),
                variables.values.count <= CSSVariables.maximumCount {
                 // A misspelt custom property (`--color-grey-500`: a new user's pass, stop 43, had no
                 // suggestion): the closest names the request's variables define.

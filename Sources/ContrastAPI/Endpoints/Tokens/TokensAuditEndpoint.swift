@@ -115,7 +115,7 @@ struct TokensAuditEndpoint {
             if let mode = pair.mode { detail += " (in mode '\(mode)')" }
             // A var() the files do not define is given in the JSON form's `variables`, which the
             // raw form has no parameter for (a new user's pass was sent to unresolved=report).
-            if error.reason.contains("is not defined in variables")
+            if CSSVariables.undefinedName(in: error.reason) != nil
                 || (error.reason.hasPrefix("alias to '--") && error.reason.contains("which is not a token of the submitted files")) {
                 detail += query
                     ? ". Define it in the file, or send the JSON form ({\"files\": [...], \"variables\": {\"--brand\": \"#0066cc\"}}), whose variables fill var()"
