@@ -35,6 +35,12 @@ extension Problem {
                        extra: [("suggestions", .array(suggestions.map { .string($0) }))])
     }
 
+    /// 400 `contradictory-fields`: `given`, a dark variant, beside `lightDark`, a `light-dark()`
+    /// whose dark color is that variant (`variant`), in `/v1/audit` and `/v1/palette/dark` alike.
+    static func lightDarkBeside(_ given: FieldPath, _ lightDark: FieldPath, variant: String) -> Problem {
+        Problem.contradictory(given, lightDark, "\(lightDark.display) depends on the appearance through light-dark(), whose dark color is the \(variant); give \(given.display) or use light-dark(), not both")
+    }
+
     /// 400: two members of a request contradict each other.
     static func contradictory(_ field: FieldPath, _ other: FieldPath, _ detail: String) -> Problem {
         Problem(status: 400, kind: "contradictory-fields", title: "Contradictory request fields", detail: detail,
@@ -274,6 +280,10 @@ struct AdaptiveColorInput: Sendable {
 
     static let objectFields: Set<String> = ["color", "dark", "increasedContrast", "darkIncreasedContrast", "darkElevated",
                                             "darkIncreasedContrastElevated"]
+    /// The member a `light-dark()` in `color` or `increasedContrast` gives itself, and its name.
+    static let lightDarkGives: [String: (key: String, variant: String)] = [
+        "color": ("dark", "dark variant"), "increasedContrast": ("darkIncreasedContrast", "dark increased-contrast variant"),
+    ]
 
     /// Parses a string or object member value at `path`; every variant is checked now, so a bad
     /// color is reported with its own pointer.
@@ -304,10 +314,9 @@ struct AdaptiveColorInput: Sendable {
             // `light-dark(a, b)` gives the dark variant itself: one given beside it contradicts it,
             // as `/v1/palette/dark` says (a hostile pass, stop 42: here its own value had won
             // without a word).
-            let (own, what) = v.key == "color" ? ("dark", "dark variant") : ("darkIncreasedContrast", "dark increased-contrast variant")
-            if (v.key == "color" || v.key == "increasedContrast") && c.dependsOnAppearance,
+            if c.dependsOnAppearance, let (own, what) = lightDarkGives[v.key],
                let other = input.variants.first(where: { $0.key == own }) {
-                throw Problem.contradictory(other.path, v.path, "\(v.path.display) depends on the appearance through light-dark(), whose dark color is the \(what); give \(other.path.display) or use light-dark(), not both")
+                throw Problem.lightDarkBeside(other.path, v.path, variant: what)
             }
             if v.key == "increasedContrast" && c.dependsOnAppearance { input.increasedContrastIsAdaptive = true }
         }

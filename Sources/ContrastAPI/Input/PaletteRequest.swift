@@ -409,14 +409,14 @@ struct PaletteRequest {
         if color.dependsOnAppearance {
             // `light-dark(a, b)`: b is the dark variant as given.
             if given[.dark] != nil {
-                throw Problem.contradictory(cf.field("dark"), cf.field("color"), "\(cf.field("color").display) depends on the appearance through light-dark(), whose dark color is the dark variant; give \(cf.field("dark").display) or use light-dark(), not both")
+                throw Problem.lightDarkBeside(cf.field("dark"), cf.field("color"), variant: "dark variant")
             }
             given[.dark] = try cf.color("color", required: true, hexOrder: hexOrder, context: darkContext)!
         }
         if given[.lightIncreasedContrast]?.dependsOnAppearance == true {
             // `increasedContrast: light-dark(a, b)`: b is the dark increased-contrast variant.
             if given[.darkIncreasedContrast] != nil {
-                throw Problem.contradictory(cf.field("darkIncreasedContrast"), cf.field("increasedContrast"), "\(cf.field("increasedContrast").display) depends on the appearance through light-dark(), whose dark color is the dark increased-contrast variant; give \(cf.field("darkIncreasedContrast").display) or use light-dark(), not both")
+                throw Problem.lightDarkBeside(cf.field("darkIncreasedContrast"), cf.field("increasedContrast"), variant: "dark increased-contrast variant")
             }
             given[.darkIncreasedContrast] = try cf.color("increasedContrast", hexOrder: hexOrder, context: context(of: .darkIncreasedContrast, generation))
         }
