@@ -99,7 +99,9 @@ extension ContrastEndpoint {
     /// with its fixes in OKLCH (measured in a release build, docs/performance.md).
     static let heavyGradientUnits = 20_000
 
-    static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, mayMoveToHeavyPool: Bool = false, hurried: Bool = false,
+    /// The answer for a gradient background or layer; `request` says whether the work may move
+    /// to the heavy-work pool and how soon (`InlineWork`).
+    static func gradientAnswer<S: JSONSink>(_ f: Fields, _ apple: AppleContrastOptions, request: HTTPRequest,
                                             into out: inout S) throws(Problem) {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         // Gradient colors are clipped as browsers paint them; `gamutMethod: "clip"` clips the
@@ -210,8 +212,8 @@ extension ContrastEndpoint {
         let textLayer = Compositing.Layer(color: fg.display.srgb, alpha: fg.display.alpha)
         // Estimated before any of it is paid: one measurement, times the layers composited at
         // each color; the fixes measure it again within `fixSampleBudget`, checked as they run.
-        let inline = InlineWork(mayMove: mayMoveToHeavyPool, hurried: hurried)
-        if mayMoveToHeavyPool,
+        let inline = InlineWork(request)
+        if inline.mayMove,
            GradientContrast.estimatedCost(of: gradient.gradient, textIsOpaque: fg.display.alpha >= 1) * (1 + stack.count) > heavyGradientUnits {
             throw Problem.moveToHeavyPool
         }

@@ -47,7 +47,7 @@ struct ContrastEndpoint {
             do throws(Problem) { try answer(f, apple, readsGamutMethod: readsGamutMethod, into: &writer) } catch {
                 // `answer` wrote nothing: a gradient background or layer was not a color.
                 guard hasGradient(f) else { throw error }
-                try gradientAnswer(f, apple, mayMoveToHeavyPool: request.mayMoveToHeavyPool, hurried: request.clientAtHeavyLimit, into: &writer)
+                try gradientAnswer(f, apple, request: request, into: &writer)
             }
             return writer.bytes
         }
