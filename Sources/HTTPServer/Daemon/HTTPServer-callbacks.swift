@@ -60,7 +60,7 @@ final class ServerContext: Sendable {
     /// eight 8 MiB uploads stalled one byte short, and other clients' bodies over 16 KiB were 503
     /// for the 30 s until they timed out. Memory stays bounded per client: a client over its
     /// share is refused new bodies and heavy work until its own bytes are gone.
-    private let heldAnswers = Mutex<[String: Int]>([:])
+    private let heldByClient = Mutex<[String: Int]>([:])
     let excessHeld = Atomic<Int>(0)
     /// An eighth of the memory budget: a second hostile pass held the whole budget with five
     /// addresses each holding answers just under a quarter (now eight are needed, as a third pass
@@ -68,9 +68,9 @@ final class ServerContext: Sendable {
     var clientShare: Int { memoryBudget / 8 }
 
     /// Counts `bytes` of a body or answer of `client` (`bytes` < 0 gives them back).
-    func holdAnswer(_ bytes: Int, client: String) {
+    func holdBytes(_ bytes: Int, client: String) {
         let share = clientShare
-        heldAnswers.withLock { held in
+        heldByClient.withLock { held in
             let old = held[client, default: 0], new = old + bytes
             if new > 0 { held[client] = new } else { held.removeValue(forKey: client) }
             let change = Swift.max(0, new - share) - Swift.max(0, old - share)
@@ -83,7 +83,7 @@ final class ServerContext: Sendable {
         let excess = excessHeld.load(ordering: .relaxed)
         guard excess > 0 else { return 0 }
         guard let client else { return excess }
-        let own = heldAnswers.withLock { Swift.max(0, $0[client, default: 0] - clientShare) }
+        let own = heldByClient.withLock { Swift.max(0, $0[client, default: 0] - clientShare) }
         return excess - own
     }
 
@@ -166,8 +166,15 @@ final class RequestState {
     /// given back when it completes.
     var bufferedBytes = 0
     /// The client address and bytes of its body and queued answer counted in
-    /// `ServerContext.holdAnswer`, given back when it completes.
-    var heldAnswer: (client: String, bytes: Int) = ("", 0)
+    /// `ServerContext.holdBytes`, given back when it completes.
+    var held: (client: String, bytes: Int) = ("", 0)
+
+    /// Counts `bytes` more of this request's body or answer as `client`'s, here and in
+    /// `context` (`ServerContext.holdBytes`).
+    func hold(_ bytes: Int, client: String, in context: ServerContext) {
+        held = (client, held.bytes + bytes)
+        context.holdBytes(bytes, client: client)
+    }
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
     var discarded = 0
@@ -255,11 +262,11 @@ func httpServerAccessHandler(
             if expected >= ServerContext.bufferedThreshold {
                 // Counted as the client's too: beyond its share, against its own budget only.
                 client = requestAddress(record, connection)
-                if let client { context.holdAnswer(expected, client: client) }
+                if let client { context.holdBytes(expected, client: client) }
                 let total = context.bufferedBytes.wrappingAdd(expected, ordering: .relaxed).newValue
                 if context.isOverMemoryBudget(total, client: { client }) {
                     context.bufferedBytes.wrappingSubtract(expected, ordering: .relaxed)
-                    if let client { context.holdAnswer(-expected, client: client) }
+                    if let client { context.holdBytes(-expected, client: client) }
                     return reject(.memoryBudgetExceeded(limit: context.memoryBudget), connection: connection, url: url,
                                   method: method, context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
                 }
@@ -267,7 +274,7 @@ func httpServerAccessHandler(
             }
             let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record, headers: headers.fields)
             state.bufferedBytes = reserved
-            if let client { state.heldAnswer = (client, reserved) }
+            if let client { state.held = (client, reserved) }
             if expected > 0 {
                 state.body.reserveCapacity(expected)
             }
@@ -300,11 +307,8 @@ func httpServerAccessHandler(
                 // off (libmicrohttpd 0.9.75 takes no answer while an upload is being read).
                 if state.body.count > state.bufferedBytes && state.body.count >= ServerContext.bufferedThreshold {
                     let added = state.body.count - state.bufferedBytes
-                    let client = state.heldAnswer.bytes > 0 ? state.heldAnswer.client : requestAddress(state.connection, connection)
-                    if let client {
-                        state.heldAnswer = (client, state.heldAnswer.bytes + added)
-                        context.holdAnswer(added, client: client)
-                    }
+                    let client = state.held.bytes > 0 ? state.held.client : requestAddress(state.connection, connection)
+                    if let client { state.hold(added, client: client, in: context) }
                     let total = context.bufferedBytes.wrappingAdd(added, ordering: .relaxed).newValue
                     state.bufferedBytes = state.body.count
                     if context.isOverMemoryBudget(total, client: { client }) { return .NO }
@@ -450,11 +454,11 @@ func httpServerRequestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(statePointer)
     let buffered = state.takeUnretainedValue().bufferedBytes
     // An answer's bytes are among the buffered ones: looked for only when there are any.
-    let held = buffered != 0 ? state.takeUnretainedValue().heldAnswer : ("", 0)
+    let held = buffered != 0 ? state.takeUnretainedValue().held : ("", 0)
     state.release()
     _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         if buffered != 0 { context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed) }
-        if held.1 != 0 { context.holdAnswer(-held.1, client: held.0) }
+        if held.1 != 0 { context.holdBytes(-held.1, client: held.0) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
 }
@@ -623,8 +627,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
         state.bufferedBytes += response.body.count
         context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
         if let client = requestAddress(state.connection, connection) {
-            state.heldAnswer = (client, state.heldAnswer.bytes + response.body.count)
-            context.holdAnswer(response.body.count, client: client)
+            state.hold(response.body.count, client: client, in: context)
         }
     }
     return MHD_queue_response(connection, UInt32(status), mhdResponse)

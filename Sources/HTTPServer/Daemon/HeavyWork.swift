@@ -134,21 +134,17 @@ final class HeavyJob: Sendable {
     var client: String { request.remoteAddress ?? "" }
 
     /// Whether the client has closed its side of the connection (or reset it) while the request
-    /// waits for its answer: a read that would not block finds the end of the stream, as nginx
-    /// judges a client gone while its upstream works (`ngx_http_upstream_check_broken_connection`;
-    /// a client that half-closes after its request counts as gone there too). Bytes waiting (a
-    /// pipelined request, a TLS record) leave it open. Only peeks (`MSG_PEEK`): nothing is taken
-    /// from libmicrohttpd. A connection resumed meanwhile may already be closed and its socket's
-    /// number reused; the peek then reads another socket harmlessly, and the ticket, already
-    /// claimed, cannot be abandoned.
+    /// waits for its answer, as nginx judges a client gone while its upstream works
+    /// (`ngx_http_upstream_check_broken_connection`; a client that half-closes after its request
+    /// counts as gone there too): `poll` with `POLLRDHUP` (`cmhd_socket_peer_closed`), which sees
+    /// the FIN even behind bytes not yet read (a second hostile pass, stop 43: 8 KB sent after the
+    /// request had hidden the close from a peek, and 24 MB answers were built for clients that had
+    /// gone). Nothing is read from libmicrohttpd's socket. A connection resumed meanwhile may
+    /// already be closed and its socket's number reused; the poll then looks at another socket
+    /// harmlessly, and the ticket, already claimed, cannot be abandoned.
     var clientHasClosed: Bool {
         guard !ticket.isDecided else { return false }
-        let fd = cmhd_connection_fd(connection)
-        guard fd >= 0 else { return false }
-        // POLLRDHUP: the peer's FIN has arrived, even behind bytes not yet read (a second hostile
-        // pass, stop 43: 8 KB sent after the request hid the close from a peek, which sees the
-        // bytes first, and 24 MB answers were built for clients that had gone).
-        return cmhd_socket_peer_closed(fd) == 1
+        return cmhd_socket_peer_closed(cmhd_connection_fd(connection)) == 1
     }
 
     /// Ends both directions of the client's socket (a client that has closed is sent nothing:
@@ -180,7 +176,7 @@ public final class WorkTicket: Sendable {
     private let state = Atomic<Int>(WorkTicket.running)
     /// The server's memory budget (adds to its counter of held bytes, giving the new total),
     /// its limit, the bytes the request's own body holds in it, and what other clients' unsent
-    /// answers hold beyond their shares (left out: ``ServerContext/holdAnswer(_:client:)``), for `reserve`.
+    /// answers hold beyond their shares (left out: ``ServerContext/holdBytes(_:client:)``), for `reserve`.
     private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int)?
     /// Bytes reserved by `reserve`, given back by `releaseReservation`.
     private let reserved = Atomic<Int>(0)
