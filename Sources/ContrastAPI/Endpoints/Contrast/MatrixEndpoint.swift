@@ -67,7 +67,8 @@ struct MatrixEndpoint {
         }
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         // Counted before any color is read (a hostile pass: 256 var() colors on 16 gradients were
-        // read for a second before this 422).
+        // read for a second before this 422). The only count needed: lists past their own limits
+        // (or not lists) are refused as they are read below.
         if case .array(let colors)? = f.value("colors"), case .array(let gradients)? = f.value("gradients"),
            colors.count <= maxPaletteSize, gradients.count <= MatrixEndpoint.maxGradients {
             try MatrixEndpoint.checkGradientPairs(colors.count, gradients.count, f)
@@ -98,7 +99,6 @@ struct MatrixEndpoint {
             throw Problem.contradictory(f.field("gradients"), request.queryValue("format") != nil ? .query("format") : f.field("format"),
                 "\(f.field("gradients").display) are not drawn in the SVG answer (it shows the color grid only): ask for JSON or CSV to get them, or leave them out")
         }
-        try MatrixEndpoint.checkGradientPairs(palette.count, gradients.count, f)
         var prepared: [GradientContrast.Prepared] = []
         if !gradients.isEmpty {
             // The work, estimated before any of it is paid (GradientContrast.estimatedCost): a

@@ -137,10 +137,6 @@ struct PickEndpoint {
         var systemBackdrops = Set<String>()
         if let onGradient {
             entries = try onGradient.measure(candidates, at: list, backdrop: behind, inline: inline)
-            for k in entries.indices {
-                let m = entries[k].measurement
-                entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
-            }
         } else if let bg = background?.display {
             for (i, c) in candidates.enumerated() {
                 try inline.check()
@@ -149,8 +145,12 @@ struct PickEndpoint {
                     m = weakest
                     systemBackdrops.insert(name)
                 }
-                entries.append(Entry(index: i, color: c, measurement: m, value: metric == .wcag2 ? m.ratio : abs(m.apcaLc)))
+                entries.append(Entry(index: i, color: c, measurement: m, value: 0))
             }
+        }
+        for k in entries.indices {
+            let m = entries[k].measurement
+            entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
         let ranked = entries.sorted { $0.key != $1.key ? $0.key > $1.key : $0.index < $1.index }
