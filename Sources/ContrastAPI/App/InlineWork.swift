@@ -23,7 +23,7 @@ struct InlineWork: Sendable {
 
     /// Work that may move when `mayMove` (``HTTPRequest/mayMoveToHeavyPool``), starting now,
     /// within `hurriedNanoseconds` when `hurried` (``HTTPRequest/clientAtHeavyLimit``).
-    init(mayMove: Bool, hurried: Bool = false) {
+    private init(mayMove: Bool, hurried: Bool = false) {
         started = mayMove ? MonotonicClock.nanoseconds() : 0
         budget = hurried ? Self.hurriedNanoseconds : Self.nanoseconds
     }
