@@ -273,6 +273,13 @@ struct ScienceEndpointsTests {
         let small = call("GET", "/v1/apca/font?lc=75&fontSize=12&fontSizeUnit=px&fontWeight=400").json
         #expect(small["text"]?["sufficient"] == false)
         expectProblem(call("GET", "/v1/apca/font?lc=500"), 400, parameter: "lc")
+        // A bare size whose answer differs as pt (21.3 px, enough at Lc 75 and 400) and as px
+        // (16, not enough) asks for the unit; where both agree pt is taken as before.
+        let ambiguous = call("GET", "/v1/apca/font?lc=75&fontSize=16&fontWeight=400")
+        expectProblem(ambiguous, 400, parameter: "fontSizeUnit")
+        #expect(ambiguous.text.contains("16 px (APCA's unit) does not suffice"))
+        #expect(call("GET", "/v1/apca/font?lc=75&fontSize=16&fontSizeUnit=pt").json["text"]?["sufficient"] == true)
+        #expect(call("GET", "/v1/apca/font?lc=75&fontSize=40").json["text"]?["px"]?.double == 160.0 / 3)
         expectProblem(call("GET", "/v1/apca/font"), 400, parameter: "lc")
         // The contrast endpoint carries the same table and level.
         let c = call("GET", "/v1/contrast?foreground=black&background=white").json

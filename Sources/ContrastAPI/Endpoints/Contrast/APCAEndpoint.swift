@@ -6,7 +6,8 @@ import JSONValue
 ///
 /// For an Lc (`-108...108`; polarity is ignored), the minimum font size in px for weights
 /// 100…900 from apca-w3 0.1.9 `fontLookupAPCA` (`null` where the weight is not usable for text),
-/// the APCA use level it reaches, and with a size and weight whether they suffice. APCA is
+/// the APCA use level it reaches, and with a size and weight whether they suffice (a bare size,
+/// pt by default, is a 400 naming `fontSizeUnit` where pt and px would answer differently). APCA is
 /// informational: it is not part of WCAG 2 (its levels are from the WCAG 3 working draft).
 struct APCAEndpoint {
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
@@ -14,6 +15,17 @@ struct APCAEndpoint {
         try f.rejectUnknown(["lc", "fontSize", "fontSizeUnit", "fontWeight"])
         let lc = try f.number("lc", in: -108...108, required: true)!
         let text = try TextSpec.from(f)
+        // A bare size whose sufficiency differs as pt and as px (APCA's tables are in px) is a
+        // 400 asking for the unit, as /v1/contrast asks where WCAG's verdict differs.
+        if let text, !f.has("fontSizeUnit") {
+            let asPx = TextSpec(points: text.value * 3 / 4, weight: text.weight, unit: .px, value: text.value)
+            let (pt, px) = (APCAJSON.isSufficient(lc: lc, text: text), APCAJSON.isSufficient(lc: lc, text: asPx))
+            if pt != px {
+                let n = Fields.format(text.value), field = f.field("fontSizeUnit").display
+                func verdict(_ ok: Bool) -> String { ok ? "suffices" : "does not suffice" }
+                throw Problem.invalidField(f.field("fontSizeUnit"), "\(field) is needed with \(f.field("fontSize").display) \(n) at weight \(text.weight): at Lc \(Fields.format(abs(lc))) \(n) pt (\(Fields.format(text.px)) px) \(verdict(pt)), \(n) px (APCA's unit) \(verdict(px)); give \"px\", \"pt\" or \"rem\"")
+            }
+        }
         var o = JSONObject()
         o.append("lc", .number(lc))
         o.append("version", .string(APCA.version))
