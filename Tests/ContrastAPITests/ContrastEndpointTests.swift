@@ -87,6 +87,21 @@ struct ContrastEndpointTests {
         #expect(gradient.status == 400 && gradient.json["pointer"] == "/fontSizeUnit", "\(gradient.text)")
         let pick = call("POST", "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#000"], "fontSize": 14, "fontWeight": 700}"##)
         #expect(pick.status == 400 && pick.json["pointer"] == "/fontSizeUnit", "\(pick.text)")
+        // Where WCAG's verdict agrees but APCA's (its tables are in px) does not, the unit is asked
+        // for too (a new user's pass: 16 on #767676 and white was sufficient as 21.3 px, an APCA
+        // target from 16 was Lc 66.2 where 16 px needs Lc 90).
+        let apca = call("POST", "/v1/contrast", body: ##"{"foreground": "#767676", "background": "#fff", "fontSize": 16}"##)
+        #expect(apca.status == 400 && apca.json["pointer"] == "/fontSizeUnit", "\(apca.text)")
+        #expect(apca.json["detail"]?.string?.contains("for APCA at Lc 71.57, 16 pt (21.33 px) suffices, 16 px (APCA's unit) does not suffice;") == true, "\(apca.text)")
+        let apcaPx = call("POST", "/v1/contrast", body: ##"{"foreground": "#767676", "background": "#fff", "fontSize": 16, "fontSizeUnit": "px"}"##).json
+        #expect(apcaPx["apca"]?["text"]?["sufficient"] == false && apcaPx["apca"]?["text"]?["px"] == 16)
+        let pickAPCA = call("POST", "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#767676"], "fontSize": 16, "target": "apca"}"##)
+        #expect(pickAPCA.status == 400 && pickAPCA.json["pointer"] == "/fontSizeUnit", "\(pickAPCA.text)")
+        #expect(pickAPCA.json["detail"]?.string?.contains("16 pt (21.33 px) needs Lc 66.2") == true, "\(pickAPCA.text)")
+        let pickPx = call("POST", "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#767676"], "fontSize": 16, "fontSizeUnit": "px", "target": "apca"}"##).json
+        #expect(pickPx["target"]?["minimum"] == 90 && pickPx["target"]?["basis"] == "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400")
+        let ptBasis = call("POST", "/v1/pick", body: ##"{"background": "#fff", "candidates": ["#767676"], "fontSize": 16, "fontSizeUnit": "pt", "target": "apca"}"##).json
+        #expect(ptBasis["target"]?["basis"] == "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 21.33 px at weight 400")
         let px18bold = verdict(##""fontSize": 18, "fontSizeUnit": "px", "fontWeight": 700"##)
         #expect(px18bold["isLarge"] == false && px18bold["requiredRatio"]?["AA"] == 4.5 && px18bold["passes"]?["AA"] == false)
         #expect(abs(px18bold["points"]!.double! - 13.5) < 1e-12)

@@ -90,6 +90,20 @@ struct PaletteTests {
 
     // MARK: Suggest
 
+    /// The text's size beside the target, as /v1/pick takes it (a new user's pass, stop 49:
+    /// `fontSize` was "unknown"): 24 px is large text, so the default target is 3:1 and #949494
+    /// on white (3.03:1) already passes; 16 px keeps 4.5:1; a bare 18 (large as pt, not as px)
+    /// asks for the unit; beside a target object's own size it is contradictory.
+    @Test func suggestTakesTheTextSize() {
+        let large = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#949494", "background": "white", "fontSize": 24, "fontSizeUnit": "px"}"##))
+        #expect(large["target"]?["minimum"] == 3 && large["passes"] == true, "\(large)")
+        #expect(large["target"]?["basis"]?.string?.contains("large text (24 px at weight 400)") == true, "\(large)")
+        let normal = ok(call("GET", "/v1/suggest?foreground=%23949494&background=white&fontSize=16&fontSizeUnit=px&target=AA"))
+        #expect(normal["target"]?["minimum"] == 4.5 && normal["passes"] == false, "\(normal)")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#949494", "background": "white", "fontSize": 18}"##), 400, pointer: "/fontSizeUnit")
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#949494", "background": "white", "fontSize": 18, "fontSizeUnit": "px", "target": {"fontSize": 12}}"##), 400, pointer: "/target/fontSize")
+    }
+
     /// Field case C03: white on #008a2c (4.4951:1) → move the background to #00892c (4.5507:1).
     @Test func suggestC03MovesBackgroundOneStep() {
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "#008a2c", "move": "background"}"##))

@@ -19,6 +19,20 @@ import Testing
     /// A 1 MB unknown member name was echoed in `detail` and in `pointer`: a 2 MB answer. Now
     /// both hold its first 64 characters, the detail says how long it was, and
     /// `pointerShortened` says the pointer no longer resolves.
+    /// A new user's pass, stop 49: a hex literal as code writes it, a shortened choice, and a
+    /// forced token format that is not the file's were each refused without the way out.
+    @Test func codeHexAndShortenedChoicesNameTheWayOut() throws {
+        let hex = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "0xFF0000", "background": "white"}"##), 400, kind: "invalid-color")
+        #expect(hex["detail"]?.string?.contains("'0xFF0000' is a hex number as code writes it, not a CSS color; did you mean '#FF0000'?") == true, "\(hex)")
+        let argb = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "0xFF336699", "background": "white"}"##), 400, kind: "invalid-color")
+        #expect(argb["detail"]?.string?.contains("as Android's 0xAARRGGBB it is '#336699FF'") == true, "\(argb)")
+        let figma = expectProblem(try Self.live.request("POST", "/v1/tokens/audit?tokenFormat=figma", body: ":root { --a: white; }"), 400, kind: "invalid-field")
+        #expect(figma["detail"]?.string?.hasSuffix("got 'figma'; did you mean 'figma-variables'?") == true, "\(figma)")
+        let material = ##"{"seed": "#6750a4", "schemes": {"light": {"primary": "#6750a4", "onPrimary": "#ffffff"}}}"##
+        let forced = try Self.live.request("POST", "/v1/tokens/audit?tokenFormat=dtcg&preset=material3", body: material)
+        #expect(forced.status == 400 && forced.json["detail"]?.string?.contains("they read as material: leave the format out to detect it, or give material") == true, "\(forced.text)")
+    }
+
     @Test func hugeMemberNameIsCut() throws {
         let name = String(repeating: "x", count: 1_000_000)
         let r = try Self.post("/v1/convert", #"{"color": "red", "\#(name)": 1}"#)

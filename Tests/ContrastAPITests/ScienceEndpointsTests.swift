@@ -277,7 +277,7 @@ struct ScienceEndpointsTests {
         // (16, not enough) asks for the unit; where both agree pt is taken as before.
         let ambiguous = call("GET", "/v1/apca/font?lc=75&fontSize=16&fontWeight=400")
         expectProblem(ambiguous, 400, parameter: "fontSizeUnit")
-        #expect(ambiguous.text.contains("16 px (APCA's unit) does not suffice"))
+        #expect(ambiguous.text.contains("for APCA at Lc 75, 16 pt (21.33 px) suffices, 16 px (APCA's unit) does not suffice"))
         #expect(call("GET", "/v1/apca/font?lc=75&fontSize=16&fontSizeUnit=pt").json["text"]?["sufficient"] == true)
         #expect(call("GET", "/v1/apca/font?lc=75&fontSize=40").json["text"]?["px"]?.double == 160.0 / 3)
         expectProblem(call("GET", "/v1/apca/font"), 400, parameter: "lc")

@@ -60,7 +60,10 @@ import Testing
         let fix = turned.json["fixes"]?["textColor"]
         #expect(turned.json["passes"] == .bool(false) && fix?["after"]?["passes"] == .bool(true), "\(turned.text)")
         #expect(fix?["reversesPolarity"] == .bool(true), "\(turned.text)")
-        #expect(fix?["note"] == .string("the text is lighter than the median pixel under it and this color is darker: light text on a dark image becomes dark on light"))
+        #expect(fix?["note"] == .string("the text is lighter than the median pixel under it and this color is darker: the text turns from lighter than the image to darker than it (its polarity reverses)"))
+        // On a light image the same words (stop 49: "light text on a dark image" about a light sky).
+        let light = try server.post("/v1/image/text-contrast?textColor=white", try solid(0xdd))
+        #expect(light.json["fixes"]?["textColor"]?["note"] == fix?["note"], "\(light.text)")
         let kept = try server.post("/v1/image/text-contrast?textColor=%23999999", try solid(0xee))
         #expect(kept.json["passes"] == .bool(false) && kept.json["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true), "\(kept.text)")
         #expect(kept.json["fixes"]?["textColor"]?["reversesPolarity"] == nil, "\(kept.text)")

@@ -135,7 +135,22 @@ public enum CSSColorParser {
             if case .unsupported(let why) = error, context.variables == nil, CSSVariables.mayReferToVariables(text) {
                 throw .unsupported(why)
             }
-            throw strayCharacterError(source, hexOrder: hexOrder) ?? error
+            throw codeHexError(source) ?? strayCharacterError(source, hexOrder: hexOrder) ?? error
+        }
+    }
+
+    /// For `0xRRGGBB` or `0xAARRGGBB` (a hex literal as Swift, Kotlin, Android's
+    /// `Color(0xFF336699)` and JavaScript write a color), the CSS color it means (a new user's
+    /// pass: "'0xFF0000' is a number, not a color" with no word of `#FF0000`). Nil otherwise.
+    static func codeHexError(_ text: String) -> ColorParseError? {
+        let t = text.trimmingCSSWhitespace
+        guard t.hasPrefix("0x") || t.hasPrefix("0X"), let digits = bareHexDigits(String(t.dropFirst(2))) else { return nil }
+        switch digits.count {
+        case 6: return .invalid("'\(t)' is a hex number as code writes it, not a CSS color; did you mean '#\(digits)'?")
+        case 8:
+            let argb = digits.dropFirst(2) + digits.prefix(2)
+            return .invalid("'\(t)' is a hex number as code writes it, not a CSS color; as Android's 0xAARRGGBB it is '#\(argb)' (CSS puts alpha last), as written '#\(digits)'")
+        default: return nil
         }
     }
 

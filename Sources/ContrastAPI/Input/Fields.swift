@@ -356,8 +356,11 @@ public struct Fields: Sendable {
     func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(Problem) -> E? where E.RawValue == String {
         guard let s = try string(key) else { return nil }
         if let e = E.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) { return e }
-        let names = E.allCases.map(\.rawValue).joined(separator: ", ")
-        throw Problem.invalidField(field(key), "\(field(key).display) must be one of \(names), got \(ClientText.quoted(s))")
+        let all = E.allCases.map(\.rawValue)
+        // The closest choice when the value looks like a misspelling or a shortening
+        // (`tokenFormat=figma`: 'figma-variables'; stop 49's new user had a bare list).
+        let hint = s.utf8.count <= 64 ? NameSuggestions.suggestions(for: s, among: all, limit: 1).first.map { "; did you mean '\($0)'?" } ?? "" : ""
+        throw Problem.invalidField(field(key), "\(field(key).display) must be one of \(all.joined(separator: ", ")), got \(ClientText.quoted(s))\(hint)")
     }
 
     /// A nested object member.
@@ -459,5 +462,11 @@ public struct Fields: Sendable {
     /// A number for messages: integers without a fraction.
     static func format(_ d: Double) -> String {
         JSON.number(d).serializedString
+    }
+
+    /// `d` to at most two decimals, for sizes and levels computed in a message or basis
+    /// (`21.33`, not `21.333333333333332`).
+    static func rounded(_ d: Double) -> String {
+        format((d * 100).rounded() / 100)
     }
 }

@@ -164,10 +164,17 @@ enum TargetInput {
             if let text {
                 // `apcaPx`: px for a CSS size, points read as px for an Apple text style.
                 let px = text.apcaPx
-                guard let lc = APCAMinimumLc.minimumLc(px: px, weight: text.weight) else {
-                    throw Problem.invalidField(sizePath, "\(sizePath.display): APCA's font lookup allows no contrast for \(Fields.format(px)) px at weight \(text.weight); use a larger size or weight, \(remedy)")
+                let lc = APCAMinimumLc.minimumLc(px: px, weight: text.weight)
+                // A bare size (pt assumed) whose minimum Lc as px differs asks for the unit.
+                if text.assumedUnitPath != nil {
+                    let asPixels = APCAMinimumLc.minimumLc(px: text.value, weight: text.weight)
+                    func needs(_ lc: Double?) -> String { lc.map { "needs Lc \(Fields.rounded($0))" } ?? "is too small for any Lc" }
+                    if asPixels != lc, let problem = text.apcaUnitMatters(asPoints: needs(lc), asPixels: needs(asPixels)) { throw problem }
                 }
-                return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.format(px)) px at weight \(text.weight)")
+                guard let lc else {
+                    throw Problem.invalidField(sizePath, "\(sizePath.display): APCA's font lookup allows no contrast for \(Fields.rounded(px)) px at weight \(text.weight); use a larger size or weight, \(remedy)")
+                }
+                return .apcaLc(lc, basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(Fields.rounded(px)) px at weight \(text.weight)")
             }
             switch size ?? .normal {
             case .normal: return .apcaLc(APCALevel.minimumBodyText.minimumLc, basis: "APCA in a Nutshell: Lc 75, minimum for body text")

@@ -63,6 +63,10 @@ struct TextSpec: Sendable {
     var apcaPx: Double { apcaPointsAsPx ? points : px }
     /// Set for sizes from an Apple text style.
     var apcaPointsAsPx = false
+    /// Where `fontSizeUnit` would have been, when it was left out and pt assumed (nil when it
+    /// was given, or the size came from a text style): APCA's answers, whose tables are in px,
+    /// ask for it where the pt and px readings differ (`apcaUnitMatters`).
+    var assumedUnitPath: FieldPath? = nil
     var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
@@ -88,11 +92,24 @@ struct TextSpec: Sendable {
             return nil
         }
         let points = unit.points(size)
-        let spec = TextSpec(points: points, weight: weight, unit: unit, value: size)
+        var spec = TextSpec(points: points, weight: weight, unit: unit, value: size)
+        if !f.has("fontSizeUnit") { spec.assumedUnitPath = f.field("fontSizeUnit") }
         if unitWhereItMatters, !f.has("fontSizeUnit"), spec.isLarge != WCAG.isLargeText(points: size * 3 / 4, weight: weight) {
             throw unitMatters(f, size: size, weight: weight, largeAsPoints: spec.isLarge)
         }
         return spec
+    }
+
+    /// The same size read as CSS px (what a bare size means to a web developer and to APCA).
+    var readAsPixels: TextSpec { TextSpec(points: value * 3 / 4, weight: weight, unit: .px, value: value) }
+
+    /// The 400 for a bare size (pt assumed) whose APCA answer differs read as pt (`asPoints`,
+    /// what it says then) and as px (`asPixels`): APCA's font tables are in px, and a web
+    /// developer's 16 means 16 px. Nil when the unit was given.
+    func apcaUnitMatters(asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem? {
+        guard let unitPath = assumedUnitPath else { return nil }
+        let n = Fields.format(value)
+        return Problem.invalidField(unitPath, "\(unitPath.display) is needed with fontSize \(n) at weight \(weight): for APCA\(lc.map { " at Lc \(Fields.rounded(abs($0)))" } ?? ""), \(n) pt (\(Fields.rounded(px)) px) \(asPoints), \(n) px (APCA's unit) \(asPixels); give \"px\", \"pt\" or \"rem\"")
     }
 
     /// The 400 for a size whose unit decides the verdict (kept out of `from`'s common path).

@@ -96,9 +96,10 @@ extension Problem {
         Problem(status: 400, kind: "invalid-color", title: "Invalid color", detail: detail, field: field)
     }
 
-    /// 422: valid CSS that this service cannot evaluate (document-dependent colors).
+    /// 422: valid CSS that this service cannot evaluate (document-dependent colors, a visible
+    /// text shadow: the title says "cannot judge", not "syntax", since a shadow is no color syntax).
     static func unsupportedColor(_ field: FieldPath, _ detail: String) -> Problem {
-        Problem(status: 422, kind: "unsupported-color", title: "Unsupported color syntax", detail: detail, field: field)
+        Problem(status: 422, kind: "unsupported-color", title: "Color input the service cannot judge", detail: detail, field: field)
     }
 
     /// 413/422: an input passes a configured limit where no one request field names it (an

@@ -412,8 +412,12 @@ struct TokenTable {
     func tokenSet(format: TokenFormat, files: [JSONTokenDocument], auditing: [String]? = nil) throws(TokenError) -> TokenSet {
         guard !tokens.isEmpty else {
             let names = files.map(\.name)
+            // The format they read as, when detection names another (a new user's pass: a
+            // Material file forced as dtcg was told only "another format?").
+            let other = TokenFormats.detect(documents: files).flatMap { $0 == format ? nil : $0 }
+            let hint = other.map { "they read as \($0.rawValue): leave the format out to detect it, or give \($0.rawValue)" } ?? "are the files in another format?"
             throw TokenError(file: names.count == 1 ? names[0] : nil,
-                             reason: "no \(format.rawValue) tokens were found in \(TokenSyntax.sample(names)): are the files in another format?")
+                             reason: "no \(format.rawValue) tokens were found in \(TokenSyntax.sample(names)): \(hint)")
         }
         var out = tokens
         var colorModes = Set<String>()

@@ -17,15 +17,7 @@ struct APCAEndpoint {
         let text = try TextSpec.from(f)
         // A bare size whose sufficiency differs as pt and as px (APCA's tables are in px) is a
         // 400 asking for the unit, as /v1/contrast asks where WCAG's verdict differs.
-        if let text, !f.has("fontSizeUnit") {
-            let asPx = TextSpec(points: text.value * 3 / 4, weight: text.weight, unit: .px, value: text.value)
-            let (pt, px) = (APCAJSON.isSufficient(lc: lc, text: text), APCAJSON.isSufficient(lc: lc, text: asPx))
-            if pt != px {
-                let n = Fields.format(text.value), field = f.field("fontSizeUnit").display
-                func verdict(_ ok: Bool) -> String { ok ? "suffices" : "does not suffice" }
-                throw Problem.invalidField(f.field("fontSizeUnit"), "\(field) is needed with \(f.field("fontSize").display) \(n) at weight \(text.weight): at Lc \(Fields.format(abs(lc))) \(n) pt (\(Fields.format(text.px)) px) \(verdict(pt)), \(n) px (APCA's unit) \(verdict(px)); give \"px\", \"pt\" or \"rem\"")
-            }
-        }
+        if let text { try APCAJSON.requireUnitWhereItMatters(lc: lc, text: text) }
         var o = JSONObject()
         o.append("lc", .number(lc))
         o.append("version", .string(APCA.version))

@@ -383,13 +383,15 @@ extension ImageEndpoint {
             if let t = fix.textColor {
                 o.append("hex", .string(ColorJSON.hex(t)))
                 o.append("css", .string("color: \(ColorJSON.hex(t))"))
-                // White text "fixed" by #2a2a2a on a photo, with no word (a new user's pass, stop 39).
+                // White text "fixed" by #2a2a2a on a photo, with no word (a new user's pass, stop 39);
+                // said relative to the image, which can be light under white text (stop 49's pass:
+                // "light text on a dark image" about a light sky).
                 let l = WCAG.relativeLuminance(t)
                 if let p = polarity, p.text != p.region, l != p.region, (p.text > p.region) != (l > p.region) {
                     o.append("reversesPolarity", true)
                     o.append("note", .string(p.text > p.region
-                        ? "the text is lighter than the median pixel under it and this color is darker: light text on a dark image becomes dark on light"
-                        : "the text is darker than the median pixel under it and this color is lighter: dark text on a light image becomes light on dark"))
+                        ? "the text is lighter than the median pixel under it and this color is darker: the text turns from lighter than the image to darker than it (its polarity reverses)"
+                        : "the text is darker than the median pixel under it and this color is lighter: the text turns from darker than the image to lighter than it (its polarity reverses)"))
                 }
             }
         }

@@ -7,8 +7,10 @@ import JSONValue
 /// make a failing pair pass (`NearestPassingColor`).
 ///
 /// Request: `{"foreground", "background", "backdrop"?, "target"? (see `TargetInput`; default
-/// "AA": 4.5:1), "move"?: "foreground" (default) | "background" | "both", "hexOrder"?,
-/// "appearance"?, "level"?, "contrast"?, "generation"?}`. Colors are CSS colors or Apple system
+/// "AA": 4.5:1), "fontSize"?, "fontSizeUnit"?, "fontWeight"? (the text's size, which a
+/// target's name such as "AA" reads as in `/v1/pick`; the default target is then AA for that
+/// size), "move"?: "foreground" (default) | "background" | "both", "hexOrder"?, "appearance"?,
+/// "level"?, "contrast"?, "generation"?}`. Colors are CSS colors or Apple system
 /// color names, resolved in the given Apple context (default light, base, standard, newest).
 ///
 /// Response: `{"foreground", "background", "backdrop"?, "target": {"metric", "minimum",
@@ -20,6 +22,7 @@ import JSONValue
 struct SuggestEndpoint {
     static let fields: Set<String> = [
         "foreground", "background", "backdrop", "target", "move", "hexOrder", "appearance", "level", "contrast", "generation",
+        "fontSize", "fontSizeUnit", "fontWeight",
     ]
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
@@ -37,8 +40,21 @@ struct SuggestEndpoint {
         let pair = try f.colorPair()
         let (fg, bg, backdrop) = (pair.foreground, pair.background, pair.backdrop)
         if mayMoveToHeavyPool, fg.display.alpha < 1, bg.display.alpha < 1, backdrop == nil { throw Problem.moveToHeavyPool }
-        let target = try f.value("target").map { v throws(Problem) in try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery) }
-            ?? .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text (the default target)")
+        // The text's size beside the target, as /v1/pick and /v1/contrast take it (a new user's
+        // pass: `fontSize` here was "unknown" with no word of `target.fontSize`).
+        let text = try TextSpec.from(f, unitWhereItMatters: true)
+        if text != nil, case .object(let o)? = f.value("target"), let inner = ["fontSize", "textSize"].first(where: { o[$0] != nil }) {
+            throw Problem.contradictory(f.field("target").appending(inner), f.field("fontSize"), "\(f.field("fontSize").display) and \(f.field("target").appending(inner).display) both give the text size; send one of them")
+        }
+        let sizePath = f.field("fontSize")
+        let target: ContrastTarget
+        if let v = f.value("target") {
+            target = try TargetInput.parse(v, at: f.field("target"), fromQuery: f.fromQuery, text: text, textPath: sizePath)
+        } else if let text {
+            target = try TargetInput.target(policy: .wcag, level: .AA, size: nil, text: text, sizePath: sizePath, remedy: "")
+        } else {
+            target = .ratio(WCAG.aaNormalText, basis: "WCAG 2.2 SC 1.4.3 AA, normal text (the default target)")
+        }
         let moving = try f.choice("move", NearestPassingColor.Moving.self) ?? .foreground
 
         let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color,
