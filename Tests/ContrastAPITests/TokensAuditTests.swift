@@ -937,6 +937,33 @@ struct TokensAuditTests {
         #expect(abs((light["ratio"]?.double ?? 0) - Self.ratio("#0066cc", "#ffffff")) < 1e-9)
     }
 
+    /// A new user's pass, stop 49: the export of docs/api/palettes.md's palette (only `accent`
+    /// fails, in light) failed 54 of 120 pairs of its own Apple audit: the background `card`
+    /// judged as text (1.00:1), `buttonText` measured on the system backgrounds (white on white),
+    /// and the increased-contrast modes on the standard surfaces at 4.5:1. The export now writes
+    /// where each color sits, and the preset measures increased-contrast modes as iOS shows them.
+    @Test("our own export of a placed palette passes its own Apple audit where the palette passes")
+    func exportRoundTripKeepsThePalettesPairs() throws {
+        let live = try LiveServer()
+        let palette = ##"{"colors": [{"name": "accent", "role": "tint", "color": "#007aff"}, {"name": "ink", "role": "text", "color": "#1c1c1e"}, {"name": "card", "role": "background", "color": "#f2f2f7"}, {"name": "button", "role": "background", "color": "#2563eb"}, {"name": "buttonText", "role": "text", "color": "#ffffff", "on": ["button"]}], "policy": "wcag-aa"}"##
+        let export = try live.request("POST", "/v1/palette/export?format=tokens", body: palette)
+        #expect(export.status == 200)
+        let audit = try live.request("POST", "/v1/tokens/audit?preset=apple", body: export.text)
+        #expect(audit.status == 200, "\(audit.text.prefix(300))")
+        let pairs = audit.json["pairs"]?.array ?? []
+        // 13 a mode: accent and ink on the six system backgrounds, buttonText on button.
+        #expect(pairs.count == 52, "\(pairs.count)")
+        let failing = pairs.filter { $0["passes"] == false }
+        #expect(failing.count == 6 && failing.allSatisfy { $0["mode"] == "light" && $0["foreground"]?["token"] == "color.accent" }, "\(failing)")
+        #expect(!pairs.contains { $0["foreground"]?["token"] == "color.card" || $0["foreground"]?["token"] == "color.button" })
+        let onButton = pairs.filter { $0["foreground"]?["token"] == "color.buttonText" }
+        #expect(onButton.count == 4 && onButton.allSatisfy { $0["background"]?["token"] == "color.button" }, "\(onButton)")
+        let raised = try #require(Self.pair(audit, "color.accent", "apple.systemGroupedBackground", mode: "light-increased-contrast"))
+        #expect(raised["background"]?["hex"] == "#ebebf0" && raised["target"]?["minimum"] == 7, "\(raised)")
+        let standard = try #require(Self.pair(audit, "color.accent", "apple.systemGroupedBackground", mode: "light"))
+        #expect(standard["background"]?["hex"] == "#f2f2f7" && standard["target"]?["minimum"] == 4.5, "\(standard)")
+    }
+
     @Test("the Apple preset puts every color on the iOS system backgrounds in light and dark")
     func applePreset() throws {
         let live = try LiveServer()

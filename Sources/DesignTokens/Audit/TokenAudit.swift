@@ -37,6 +37,10 @@ public struct TokenAuditOptions: Sendable {
     /// Custom properties from outside the files for var() in token values (the request's
     /// `variables`); tokens of the same name win.
     public var variables: [String: String] = [:]
+    /// Modes whose targets are raised to their increased-contrast level
+    /// (`ContrastTarget.increased`: the next WCAG text level, APCA Lc + 15), as Apple's palettes
+    /// ask of the Increase Contrast variants (the Apple preset's modes named so).
+    public var increasedContrastModes: Set<String> = []
     /// Polled while the audit runs: true stops it with an error (the API passes "the server has
     /// already answered 503 deadline-exceeded", so abandoned work does not hold a heavy worker).
     public var isCancelled: (@Sendable () -> Bool)? = nil
@@ -934,6 +938,13 @@ public enum TokenAudit {
         // (a design-systems pass, stop 39: `mode (library)/fgColor/muted` on `mode (library)/…`
         // beside the local pair, 18 rows always unresolved in Primer's file).
         var libraryCopiesLeft = Set<String>()
+        /// The Apple preset's pair of a token from ContrastService's own export that its palette
+        /// did not measure there: a background as text, or text placed `on` its own backgrounds
+        /// on a system one (`TokenPlacement`; its pairs on those come from rules of their own).
+        func placedElsewhere(_ rule: PairRule, _ fg: String, _ bg: String) -> Bool {
+            guard rule.preset == .apple, bg.hasPrefix("apple."), let p = set.placements[fg] else { return false }
+            return p.role == "background" || !p.onSystemBackgrounds
+        }
         func presetSkips(_ rule: PairRule, _ path: String) -> Bool {
             guard !set.libraryCopies.isEmpty, rule.preset != nil, set.libraryCopies.contains(path) else { return false }
             libraryCopiesLeft.insert(path)
@@ -1022,7 +1033,7 @@ public enum TokenAudit {
                 for captures in ways {
                     let bgs = backgrounds(captures).filter { !paired.contains($0) }
                     for bg in bgs { paired.insert(bg) }
-                    for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) {
+                    for bg in bgs where bg != fg && !(rule.foreground.text == "**" && fg.hasPrefix("apple.")) && !placedElsewhere(rule, fg, bg) {
                         var backdrop: String? = nil
                         if let b = rule.backdrop {
                             // This way's captures first; else another way the foreground splits
@@ -1217,7 +1228,8 @@ public enum TokenAudit {
             for pair in pairs {
                 try poll()
                 let rule = rules[pair.rule]
-                let target = rule.target(options.policy)
+                var target = rule.target(options.policy)
+                if let mode, rule.role != .disabled, options.increasedContrastModes.contains(mode) { target = target.increased }
                 var result = PairResult(rule: pair.rule, mode: mode, foregroundPath: pair.fg, backgroundPath: pair.bg,
                                         target: target, passes: false)
                 result.colorScheme = set.colorScheme(in: mode)

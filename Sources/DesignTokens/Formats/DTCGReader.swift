@@ -63,6 +63,7 @@ public enum DTCGReader: TokenFormatReader {
         var extends: [Walker.Extension] = []
         var ignored: [String] = []
         var hexes: [String] = []
+        var placed: [Entry] = []
         for document in documents {
             guard case .object(let root) = document.root else {
                 throw TokenError(file: document.name, location: document.location([]),
@@ -76,6 +77,7 @@ public enum DTCGReader: TokenFormatReader {
                 table.notes.append("\(document.name) read as mode '\(fileMode)'")
             }
             for entry in walker.entries {
+                if entry.placement != nil { placed.append(entry) }
                 try table.set(entry.path, mode: fileMode, value: entry.value, at: entry.location, type: entry.type)
                 for mode in entry.modes {
                     try table.set(entry.path, mode: mode.name, value: mode.value, at: mode.location, type: nil)
@@ -90,7 +92,22 @@ public enum DTCGReader: TokenFormatReader {
             table.notes.append("members that are neither tokens nor groups were skipped: \(TokenSyntax.sample(ignored))")
         }
         if let note = hexNote(hexes) { table.notes.append(note) }
-        return try table.tokenSet(format: format, files: documents)
+        var set = try table.tokenSet(format: format, files: documents)
+        set.placements = placements(placed)
+        return set
+    }
+
+    /// The placements of ContrastService's own export by token path, its `on` names turned into
+    /// the paths of the tokens of those names (names no token has are dropped).
+    static func placements(_ placed: [Entry]) -> [String: TokenPlacement] {
+        var pathOfName: [String: String] = [:]
+        for e in placed { if let p = e.placement, pathOfName[p.name] == nil { pathOfName[p.name] = e.path } }
+        var out: [String: TokenPlacement] = [:]
+        for e in placed {
+            guard let p = e.placement else { continue }
+            out[e.path] = TokenPlacement(role: p.role, on: p.on.compactMap { pathOfName[$0] }, onSystemBackgrounds: p.onSystem)
+        }
+        return out
     }
 
     /// What the audit says of color objects whose `hex` disagrees with their `components`.
@@ -116,6 +133,8 @@ public enum DTCGReader: TokenFormatReader {
         var type: String?
         var location: TokenLocation
         var modes: [(name: String, value: TokenValue, location: TokenLocation)]
+        /// ContrastService's own export: the palette name, role and placement.
+        var placement: (name: String, role: String, on: [String], onSystem: Bool)? = nil
     }
 
     /// Walks the groups of one token tree.
@@ -195,7 +214,18 @@ public enum DTCGReader: TokenFormatReader {
             let location = document.location(jsonPath)
             guard entries.count < TokenFormats.maximumTokens else { throw tooManyTokens(path, at: location) }
             for i in hexesBefore..<disagreeingHexes.count { disagreeingHexes[i] += " at \(document.name):\(location.line)" }
-            entries.append(Entry(path: path, value: base, type: type, location: location, modes: modes))
+            var entry = Entry(path: path, value: base, type: type, location: location, modes: modes)
+            if case .object(let extensions)? = object["$extensions"], case .object(let ours)? = extensions["com.contrastservice"],
+               case .string(let name)? = ours["name"], case .string(let role)? = ours["role"] {
+                var on: [String] = []
+                if case .array(let list)? = ours["on"] {
+                    for case .string(let n) in list.prefix(TokenFormats.maximumTokens) { on.append(n) }
+                }
+                var onSystem = on.isEmpty
+                if case .bool(let b)? = ours["onSystemBackgrounds"] { onSystem = b || on.isEmpty }
+                entry.placement = (name, role, on, onSystem)
+            }
+            entries.append(entry)
         }
 
         /// Keeps `path` in `disagreeingHexes` when `json`, read as `value`, is a color object whose

@@ -162,6 +162,12 @@ public struct TokenSet: Sendable {
     /// system backgrounds): measured like any other, never given a suggested color (a new
     /// user's pass: the audit had told them to repaint `apple.secondarySystemBackground`).
     public var fixedTokens: Set<String> = []
+    /// Where ContrastService's own palette export placed a token
+    /// (`$extensions["com.contrastservice"]`: `role`, and `on`, the palette names of the
+    /// backgrounds it sits on), by path: the Apple preset measures such a file's pairs as the
+    /// palette did (a background is not text; text placed `on` backgrounds is measured there,
+    /// and on the system backgrounds only with `onSystemBackgrounds`).
+    public var placements: [String: TokenPlacement] = [:]
     /// Figma: variables of a library (remote) collection named as a local one, beside a local
     /// variable of the same name (`mode (library)/fgColor/muted` beside `fgColor/muted`). Presets
     /// pair the local ones only; a request's rules reach both.
@@ -265,4 +271,19 @@ public protocol TokenFormatReader {
     /// The tokens of `files`.
     /// - Throws: `TokenError` naming the file, token and line for malformed input.
     static func read(_ files: [TokenFile]) throws(TokenError) -> TokenSet
+}
+
+/// A token's place in a ContrastService palette, as its export writes it
+/// (`$extensions["com.contrastservice"]`).
+public struct TokenPlacement: Sendable, Equatable {
+    /// The palette role (`text`, `secondaryText`, `tint`, `icon`, `nonText`, `background`).
+    public var role: String
+    /// Paths of the tokens it is placed on (resolved from the export's palette names).
+    public var on: [String]
+    /// Whether the system backgrounds count as its surfaces too (true when `on` is empty).
+    public var onSystemBackgrounds: Bool
+
+    public init(role: String, on: [String] = [], onSystemBackgrounds: Bool = true) {
+        (self.role, self.on, self.onSystemBackgrounds) = (role, on, onSystemBackgrounds)
+    }
 }

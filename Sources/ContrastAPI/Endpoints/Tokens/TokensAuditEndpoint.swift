@@ -27,7 +27,10 @@ struct TokensAuditEndpoint {
             } catch {
                 throw Self.problem(error, files: req.files)
             }
-            if req.presets.contains(.apple) { try Self.addAppleBackgrounds(to: &set) }
+            if req.presets.contains(.apple) {
+                req.options.increasedContrastModes = try Self.addAppleBackgrounds(to: &set)
+                req.rules += Self.placementRules(set)
+            }
             // `curl -d @file` sends a form body without its line breaks: every location is line 1
             // (a new user's SARIF pointed every result at line 1, column 584 and on). Only a body
             // with no line break says so: `--data-binary` sends the same type with them intact
@@ -133,23 +136,57 @@ struct TokensAuditEndpoint {
                        detail: detail, field: field, extra: extra)
     }
 
+    /// The Apple preset's pairs of a file ContrastService's palette export wrote: each color on
+    /// the backgrounds its palette placed it `on` (`TokenPlacement`), judged by its role.
+    static func placementRules(_ set: TokenSet) -> [PairRule] {
+        var rules: [PairRule] = []
+        for (fg, placement) in set.placements.sorted(by: { $0.key < $1.key }) where placement.role != "background" {
+            let role: PairRole = placement.role == "icon" ? .icon : placement.role == "nonText" ? .nonText : .text
+            for bg in placement.on {
+                // Export paths are identifiers (letters, digits, `-`, `_`): no pattern syntax.
+                guard !fg.contains("*"), !fg.contains("{"), !bg.contains("*"), !bg.contains("{"),
+                      let f = try? TokenPattern(fg), let b = try? TokenPattern(bg) else { continue }
+                var rule = PairRule(foreground: f, background: b, role: role, source: "preset apple (placed on \(bg) by the palette)")
+                rule.preset = .apple
+                rules.append(rule)
+            }
+        }
+        return rules
+    }
+
+    /// Whether a mode's name says increased contrast (`light-increased-contrast`, our export's;
+    /// `dark-high-contrast`, `HighContrast`): the Apple preset measures it on the system
+    /// backgrounds with Increase Contrast on, against the raised targets.
+    static func saysIncreasedContrast(_ mode: String) -> Bool {
+        let m = mode.lowercased().filter { $0.isLetter }
+        return m.contains("increasedcontrast") || m.contains("highcontrast")
+    }
+
     /// The Apple preset's backgrounds: iOS system backgrounds as tokens `apple.<name>`, light in
-    /// the base and dark in every mode whose name says dark (modes `light` and `dark` when the
-    /// files have none).
-    static func addAppleBackgrounds(to set: inout TokenSet) throws(Problem) {
+    /// the base, dark in every mode whose name says dark (modes `light` and `dark` when the
+    /// files have none), and with Increase Contrast on in every mode whose name says so (their
+    /// names are returned: there the targets are raised, as the palette's are).
+    static func addAppleBackgrounds(to set: inout TokenSet) throws(Problem) -> Set<String> {
         let data = try AppleData.get()
         if set.modes.isEmpty { set.modes = ["light", "dark"] }
         let names = ["systemBackground", "secondarySystemBackground", "tertiarySystemBackground",
                      "systemGroupedBackground", "secondarySystemGroupedBackground", "tertiarySystemGroupedBackground"]
         let at = TokenLocation(file: "(Apple system colors)", line: 1, column: 1)
+        let increased = Set(set.modes.filter(saysIncreasedContrast))
         for name in names {
-            guard let light = data.catalog.resolve(name, in: .default)?.value.color,
-                  let dark = data.catalog.resolve(name, in: AppleColorContext(appearance: .dark, level: .base))?.value.color else { continue }
+            guard let light = data.catalog.resolve(name, in: .default)?.value.color else { continue }
             func css(_ c: Color) -> TokenValue { .css(ColorJSON.hex(DisplayColor(c).srgb, alpha: DisplayColor(c).alpha)) }
             var modes: [String: TokenValue] = [:]
-            for m in set.modes where m.lowercased().contains("dark") { modes[m] = css(dark) }
+            for m in set.modes {
+                let dark = m.lowercased().contains("dark")
+                guard dark || increased.contains(m) else { continue }
+                let context = AppleColorContext(appearance: dark ? .dark : .light, level: .base,
+                                                contrast: increased.contains(m) ? .increased : .standard)
+                if let c = data.catalog.resolve(name, in: context)?.value.color { modes[m] = css(c) }
+            }
             set.tokens.append(DesignToken(path: "apple.\(name)", base: css(light), modes: modes, location: at))
             set.fixedTokens.insert("apple.\(name)")
         }
+        return increased
     }
 }

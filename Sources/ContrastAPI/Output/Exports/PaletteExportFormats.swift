@@ -310,6 +310,13 @@ struct PaletteExport {
             ours.append("role", .string(r.entry.role.rawValue))
             ours.append("target", TargetInput.json(r.entry.target))
             ours.append("increasedContrastTarget", TargetInput.json(r.entry.increasedTarget))
+            // Where it is placed (palette names, as the request's `on`), so that the file sent
+            // back to /v1/tokens/audit?preset=apple measures the same pairs (a new user's pass,
+            // stop 49: `buttonText` was measured on the system backgrounds, white on white).
+            if !r.entry.on.isEmpty {
+                ours.append("on", .array(r.entry.on.map { .string($0) }))
+                ours.append("onSystemBackgrounds", .bool(r.entry.onSystemBackgrounds))
+            }
             ours.append("passes", .object(Self.order.map { (Self.modeName($0), JSON.bool(r[$0].passes)) }))
             token.append("$extensions", .object([("mode", .object(modes)), ("com.contrastservice", .object(ours))]))
             group.append(n, .object(token))
