@@ -204,6 +204,21 @@ struct ScienceEndpointsTests {
         }
     }
 
+    /// A hostile pass, stop 49: one translucent pair sent 27,000 times (972 KB) held the heavy
+    /// worker 5 s for a 16 MB answer. `pairs` is capped at 1,024 (a 413 naming it), and a pair
+    /// repeated is answered the same each time.
+    @Test func simulatePairsAreBounded() {
+        func body(_ n: Int) -> String {
+            let pair = ##"{"foreground": "ink", "background": "veil"}"##
+            return ##"{"colors": [{"name": "ink", "color": "#777"}, {"name": "veil", "color": "rgb(255 0 0 / 0.5)"}], "type": "protan", "severity": 0.6, "pairs": [\##(Array(repeating: pair, count: n).joined(separator: ","))]}"##
+        }
+        let over = expectProblem(call("POST", "/v1/simulate", body: body(1_025)), 413, pointer: "/pairs")
+        #expect(over["limit"] == 1024)
+        let at = call("POST", "/v1/simulate", body: body(1_024)).json
+        let pairs = at["pairs"]?.array ?? []
+        #expect(pairs.count == 1_024 && pairs.allSatisfy { $0 == pairs[0] } && pairs[0]["simulatedRatioRange"] != nil)
+    }
+
     @Test func simulateReportsPairsAndConfusableColors() {
         // Red and green collapse for a deuteranope.
         let body = ##"{"colors": [{"name": "stop", "color": "#d32f2f"}, {"name": "go", "color": "#388e3c"}, {"name": "paper", "color": "#ffffff"}], "type": "deuteranopia", "pairs": [{"foreground": "stop", "background": "paper"}], "threshold": 0.1}"##
