@@ -246,6 +246,16 @@ import Testing
         // declarations (five Bootstrap stylesheets together had been refused).
         let plain = (0..<25_000).map { ".c\($0 % 50) { color: red; margin: 0; }" }.joined(separator: "\n") + "\n:root { --fg: #000; }"
         #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: plain)]).tokens.map(\.path) == ["--fg"])
+        // A hostile pass, stop 49: an ordinary property's value over 64 KiB (a generated
+        // box-shadow, a font stack; nested too) was refused as a selector that long. It is
+        // skipped like any other property; a selector that long is still refused.
+        let shadow = Array(repeating: "0 0 1px red", count: 6_000).joined(separator: ",")
+        let generated = ":root{--background:#fff;--foreground:#000}\n.x{box-shadow:\(shadow)}\n.y{&:hover{font-family:\(shadow)}}"
+        #expect(try CSSThemeReader.read([TokenFile(name: "t.css", content: generated)]).tokens.map(\.path) == ["--background", "--foreground"])
+        let longSelector = ":root{--fg:#000}\n.x{.\(String(repeating: "a", count: 70_000)){color:red}}"
+        #expect(throws: TokenError.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: longSelector)]) }
+        let scheme = ":root{--fg:#000}\n.x{color-scheme:\(shadow)}"
+        #expect(throws: TokenError.self) { try CSSThemeReader.read([TokenFile(name: "t.css", content: scheme)]) }
     }
 
     /// A hostile pass: `.m0 .m1 … .m16000 { … }` took 13 s (quadratic in its parts) and went on

@@ -284,6 +284,17 @@ extension CSSStylesheet {
         /// Text up to a `{`, `;` or `}` outside parentheses and brackets (not consumed), with
         /// comments removed and whitespace collapsed.
         mutating func preludeText() throws(TokenError) -> String {
+            var long = false
+            let text = try preludeText(declarationMayBeLong: false, long: &long)
+            return text
+        }
+
+        /// `preludeText`; with `declarationMayBeLong` (in a style rule, where a property's value
+        /// is text up to `;` too), text past `maximumSelectorLength` is read to its end but not
+        /// kept, `long` is set, and only a `{` after it (a selector so long) is refused: a
+        /// generated `box-shadow` or `font-family` over 64 KiB is a declaration the reader skips
+        /// (a hostile pass: such valid CSS was refused as a selector).
+        mutating func preludeText(declarationMayBeLong: Bool, long: inout Bool) throws(TokenError) -> String {
             var out = ""
             let start = position
             var length = 0
@@ -310,16 +321,22 @@ extension CSSStylesheet {
                         throw error("'\(c)' closes nothing", at: position)
                     }
                 }
-                out.unicodeScalars.append(c)
+                if !long { out.unicodeScalars.append(c) }
                 advance()
                 // Bounded while read, not after: an 8 MB selector had been held and collapsed first.
                 length += 1
-                guard length <= CSSStylesheet.maximumSelectorLength else {
-                    throw error("the selector or at-rule condition is longer than \(CSSStylesheet.maximumSelectorLength) characters: not a theme selector", at: start)
+                if length > CSSStylesheet.maximumSelectorLength {
+                    guard declarationMayBeLong else {
+                        throw error("the selector or at-rule condition is longer than \(CSSStylesheet.maximumSelectorLength) characters: not a theme selector", at: start)
+                    }
+                    long = true
                 }
             }
             if atEnd, let (open, p) = brackets.last {
                 throw error("the '\(open)' opened here is not closed: the file ends first", at: p)
+            }
+            if long && peek() == "{" {
+                throw error("the selector is longer than \(CSSStylesheet.maximumSelectorLength) characters: not a theme selector", at: start)
             }
             return Self.collapse(out)
         }
@@ -359,7 +376,8 @@ extension CSSStylesheet {
                 reset(to: startMark)
             }
             // Otherwise: a rule if a `{` comes before any `;` or `}`.
-            let text = try preludeText()
+            var long = false
+            let text = try preludeText(declarationMayBeLong: inStyleRule, long: &long)
             if peek() == "{" {
                 try checkSelector(text, at: start)
                 let outer = inStyleRule
@@ -382,6 +400,9 @@ extension CSSStylesheet {
             // neither kept nor counted (a hostile pass: five Bootstrap stylesheets together,
             // 1.2 MB, were refused as more than 20,000 declarations).
             if inStyleRule && name != "color-scheme" { return nil }
+            if long {
+                throw error("the value of '\(name.prefix(40))' is longer than \(CSSStylesheet.maximumSelectorLength) characters: no color-scheme is so long", at: start)
+            }
             try countDeclaration(at: start, name: name)
             var value = String(text[text.index(after: colon)...])
             let important = Self.takeImportant(&value)
