@@ -297,6 +297,7 @@ struct ContainerCheck {
         var sawFrame = false
         var progressive = false
         var sawICC = false
+        var components: [UInt8] = []
         let iccSignature = Array("ICC_PROFILE\0".utf8)
         while true {
             guard position + 2 <= data.count else {
@@ -336,6 +337,15 @@ struct ContainerCheck {
                 }
                 sawFrame = true
                 if [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) { progressive = true }
+                // Arithmetic coding (T.81 Table B.1: SOF9–SOF11, SOF13–SOF15): libjpeg decodes a
+                // scan cut short as zeros without a warning (a hostile pass: half a scan and FF D9
+                // was answered as an image of invented pixels), and browsers do not show them.
+                if [0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF].contains(marker) {
+                    throw .unsupported("the JPEG is arithmetic-coded (SOF\(marker - 0xC0)), whose truncation cannot be told from its image (libjpeg decodes a scan cut short as zeros, without a warning); re-save it as a baseline or progressive JPEG (Huffman-coded)")
+                }
+                let count = Int(data[position + 9])
+                guard count >= 1, length >= 8 + 3 * count else { throw fail("the frame header (SOF) at byte \(position) declares \(count) components but is \(length) bytes long") }
+                components = (0..<count).map { data[position + 10 + 3 * $0] }
             }
             if marker == 0xDA {
                 guard sawFrame else { throw fail("the image data (SOS) comes before any frame header (SOF)") }
@@ -344,16 +354,22 @@ struct ContainerCheck {
                 // Every further FF DA starts another scan: a progressive JPEG of 6000 × 6000
                 // with 2500 cheap scans (265 KB) cost 19 s of decoding, and the heavy-work
                 // deadline cannot stop libjpeg (outside test). Encoders write about 10.
+                var coverage = ScanCoverage(components: components, progressive: progressive)
+                try coverage.add(data, scanAt: position, fail)
                 var i = position + 2 + length
                 var scans = 1
                 while i + 1 < data.count {
                     if data[i] == 0xFF {
-                        if data[i + 1] == 0xD9 { return (sawICC, progressive) }
+                        if data[i + 1] == 0xD9 {
+                            try coverage.check(fail)
+                            return (sawICC, progressive)
+                        }
                         if data[i + 1] == 0xDA {
                             scans += 1
                             if scans > maxJPEGScans {
                                 throw fail("the image has more than \(maxJPEGScans) scans (progressive passes); encoders write about 10, and each costs a full decoding pass")
                             }
+                            try coverage.add(data, scanAt: i, fail)
                         }
                     }
                     i += 1
@@ -361,6 +377,56 @@ struct ContainerCheck {
                 throw fail("the file ends without an end-of-image marker (FF D9): it is truncated")
             }
             position += 2 + length
+        }
+    }
+
+    /// What the scans of a JPEG have coded so far (T.81 §B.2.3 scan header, §G.1.1 progressive
+    /// spectral selection): a file cut between scans and closed with FF D9 decodes without a
+    /// warning, its missing components or coefficients as flat gray (a hostile pass: a
+    /// baseline file of one scan per component, and a progressive one with its chroma scans
+    /// first, each cut before the luma scan, were answered as uniform #808080 images).
+    struct ScanCoverage {
+        let components: [UInt8]
+        let progressive: Bool
+        /// Per frame component, the coefficients (bit k: zig-zag index k) a first pass (Ah = 0)
+        /// has coded; a sequential scan codes all 64.
+        var coded: [UInt64]
+
+        init(components: [UInt8], progressive: Bool) {
+            (self.components, self.progressive) = (components, progressive)
+            coded = Array(repeating: 0, count: components.count)
+        }
+
+        /// Reads the scan header at `at` (FF DA).
+        mutating func add(_ data: [UInt8], scanAt at: Int, _ fail: (String) -> ImageError) throws(ImageError) {
+            guard at + 5 <= data.count else { throw fail("the file ends inside a scan header at byte \(at) (truncated)") }
+            let count = Int(data[at + 4])
+            let end = at + 5 + 2 * count + 3
+            guard count >= 1, end <= data.count else { throw fail("the scan header at byte \(at) is cut short (truncated)") }
+            let ss = Int(data[at + 5 + 2 * count]), se = Int(data[at + 6 + 2 * count]), ah = data[at + 7 + 2 * count] >> 4
+            guard ah == 0 else { return }  // a refinement pass adds bits to coefficients already coded
+            var bits: UInt64 = ~0
+            if progressive {
+                guard ss <= se, se <= 63 else { throw fail("the scan header at byte \(at) selects coefficients \(ss)…\(se)") }
+                bits = (se == 63 ? ~0 : (UInt64(1) << (se + 1)) - 1) & ~((UInt64(1) << ss) - 1)
+            }
+            for k in 0..<count {
+                let id = data[at + 5 + 2 * k]
+                guard let c = components.firstIndex(of: id) else {
+                    throw fail("the scan header at byte \(at) names component \(id), which the frame header does not declare")
+                }
+                coded[c] |= bits
+            }
+        }
+
+        /// Throws when a component, or a coefficient of one, has no scan at the end of the image.
+        func check(_ fail: (String) -> ImageError) throws(ImageError) {
+            for (c, bits) in coded.enumerated() where bits != ~0 {
+                if bits == 0 {
+                    throw fail("component \(components[c]) of the image has no scan before the end-of-image marker: the file is truncated between scans")
+                }
+                throw fail("the scans end before coding every coefficient of component \(components[c]) (a progressive file cut between passes)")
+            }
         }
     }
 
