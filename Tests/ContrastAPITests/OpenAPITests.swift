@@ -185,7 +185,7 @@ struct OpenAPITests {
         #expect(members("SuggestRequest") == SuggestEndpoint.fields.union(["variables"]))
         #expect(queryNames("GET /v1/suggest") == SuggestEndpoint.fields)
         #expect(members("PaletteDarkRequest") == PaletteRequest.fields.union(["variables"]))
-        #expect(members("PaletteExportRequest") == PaletteRequest.fields.union(["format", "colorSpace", "name", "variables"]))
+        #expect(members("PaletteExportRequest") == PaletteRequest.fields.union(["format", "colorSpace", "name", "darkSelector", "variables"]))
         #expect(keys(objectBranch("PaletteColor")) == PaletteRequest.colorFields)
         #expect(members("TargetObject") == TargetInput.objectFields)
         #expect(queryNames("GET /v1/system-colors") == SystemColorsEndpoint.fields)

@@ -1125,8 +1125,30 @@ struct PaletteTests {
     /// comment said `custom:page`.
     @Test func theCSSExportNamesThePairThatFails() {
         let css = call("POST", "/v1/palette/export?format=css", body: ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "border", "role": "nonText", "color": "#cbd5e1", "on": ["page"]}], "policy": "wcag-aa", "elevated": false}"##).text
-        #expect(css.contains("--page: #ffffff; /* fails: worst border 1.48:1 on light page */"), "\(css)")
-        #expect(css.contains("--border: #cbd5e1; /* fails: worst 1.48:1 on light page */") && !css.contains("custom:"), "\(css)")
+        #expect(css.contains("--page: #ffffff; /* fails its 3:1: worst border 1.48:1 on light page */"), "\(css)")
+        #expect(css.contains("--border: #cbd5e1; /* fails its 3:1: worst 1.48:1 on light page */") && !css.contains("custom:"), "\(css)")
+    }
+
+    /// A new user's pass, stop 49: a failing value's comment did not say the target it misses
+    /// (4.51:1 against 7:1 read as a pass), the header named modes as the API does while the
+    /// Swift file wrote `light-increased-contrast`, and a theme switched by a class (shadcn,
+    /// next-themes) could not use the file. `darkSelector` puts the dark values in that rule,
+    /// after the light increased-contrast block.
+    @Test func theCSSExportSaysTheTargetAndSwitchesByAClass() {
+        let body = ##"{"colors": [{"name": "accent", "role": "tint", "color": "#007aff"}, {"name": "ink", "role": "text", "color": "#1c1c1e"}], "policy": "wcag-aa", "format": "css""##
+        let media = call("POST", "/v1/palette/export", body: body + "}").text
+        #expect(media.contains("--accent: #007aff; /* fails its 4.5:1: worst 3.59:1 on light secondarySystemBackground"), "\(media)")
+        #expect(media.contains("Fails its target somewhere: accent (light)") && media.contains("@media (prefers-color-scheme: dark)"), "\(media)")
+        let themed = call("POST", "/v1/palette/export", body: body + ##", "darkSelector": ".dark"}"##)
+        #expect(themed.status == 200)
+        let t = themed.text
+        let order = [":root {\n  color-scheme: light;\n  --accent: #007aff;", "@media (prefers-contrast: more) {\n  :root {\n    --accent: #004ba1;",
+                     ".dark {\n  color-scheme: dark;\n  --accent: #65a5ff;", "@media (prefers-contrast: more) {\n  .dark {\n    --accent: #c4ddff;"]
+        let positions = order.map { t.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil } && zip(positions, positions.dropFirst()).allSatisfy { $0! < $1! }, "\(t)")
+        #expect(!t.contains("prefers-color-scheme"))
+        expectProblem(call("POST", "/v1/palette/export", body: body + ##", "darkSelector": ".dark { } :root"}"##), 400, pointer: "/darkSelector")
+        expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "a", "color": "#007aff"}], "format": "swift", "darkSelector": ".dark"}"##), 400, pointer: "/darkSelector")
     }
 
     /// The note on Apple system color names comes only with one (a new user's pass, stop 43).

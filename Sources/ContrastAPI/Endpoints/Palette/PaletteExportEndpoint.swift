@@ -34,6 +34,24 @@ struct PaletteExportEndpoint {
     static let formatAliases: [String: Format] = ["xcode": .xcassets, "dtcg": .tokens, "design-tokens": .tokens, "w3c": .tokens,
                                                   "swiftui": .swift, "uikit": .swift]
 
+    /// `darkSelector` (CSS only): the selector that switches the theme to dark (`.dark`,
+    /// `[data-theme="dark"]`), up to 128 characters of selector text (letters, digits and
+    /// `-_.#[]=:()'"` and spaces: no braces, semicolons, comments or escapes that could end
+    /// the rule), or nil for the `prefers-color-scheme` media queries.
+    static func darkSelector(_ f: Fields, format: Format) throws(Problem) -> String? {
+        guard let s = try f.string("darkSelector", maxLength: 128) else { return nil }
+        let path = f.field("darkSelector")
+        guard format == .css else {
+            throw Problem.contradictory(path, f.field("format"), "\(path.display) chooses how the CSS file switches to dark; \(format.rawValue) files switch by their platform's appearance: drop \(path.display)")
+        }
+        let t = s.trimmingCharacters(in: .whitespaces)
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.#[]=:()'\" ".unicodeScalars)
+        guard !t.isEmpty, t.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw Problem.invalidField(path, "\(path.display) is a selector such as \".dark\" or \"[data-theme=dark]\" (letters, digits, -_.#[]=:()'\" and spaces), got \(ClientText.quoted(s))")
+        }
+        return t
+    }
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         do throws(Problem) {
             let f = try Fields.body(request, allowedQuery: ["format"])
@@ -54,7 +72,8 @@ struct PaletteExportEndpoint {
                 throw Problem.contradictory(f.field("colorSpace"), f.field("format"), "\(format.rawValue) files hold sRGB colors; drop \(f.field("colorSpace").display) or choose xcassets, swift, css or tokens")
             }
             let name = try Self.fileName(f)
-            let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name"])
+            let darkSelector = try Self.darkSelector(f, format: format)
+            let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name", "darkSelector"])
             let results = try req.generate()
             let passes = results.allSatisfy(\.passes)
             let export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
@@ -68,7 +87,7 @@ struct PaletteExportEndpoint {
             case .swift:
                 (type, body, disposition) = ("text/x-swift; charset=utf-8", Array(export.swift().utf8), "inline; filename=\"\(name).swift\"")
             case .css:
-                (type, body, disposition) = ("text/css; charset=utf-8", Array(export.css().utf8), "inline; filename=\"\(name).css\"")
+                (type, body, disposition) = ("text/css; charset=utf-8", Array(export.css(darkSelector: darkSelector).utf8), "inline; filename=\"\(name).css\"")
             case .tokens:
                 (type, body, disposition) = ("application/json", export.tokens().serialized(), "inline; filename=\"\(name).tokens.json\"")
             case .svg:

@@ -28,7 +28,9 @@ struct PaletteExport {
     /// Where the file says which colors fail (empty when all pass).
     var failing: [String] {
         results.filter { !$0.passes }.map { r in
-            "\(r.entry.name) (\(r.variants.filter { !$0.passes }.map(\.variant.rawValue).joined(separator: ", ")))"
+            // The modes as every file names them (a new user's pass, stop 49: the CSS header
+            // said `lightIncreasedContrast`, the Swift file `light-increased-contrast`).
+            "\(r.entry.name) (\(r.variants.filter { !$0.passes }.map { Self.modeName($0.variant) }.joined(separator: ", ")))"
         }
     }
 
@@ -199,7 +201,13 @@ struct PaletteExport {
     /// `@media (prefers-color-scheme: dark)`, `@media (prefers-contrast: more)` and both
     /// combined, in that order so the combined block wins. Values are hex (`#rrggbbaa` when
     /// translucent) or `color(display-p3 r g b / a)`.
-    func css() -> String {
+    ///
+    /// With `darkSelector` (`.dark`, `[data-theme="dark"]`: a theme switched by a class or an
+    /// attribute, as shadcn, Tailwind's `dark:` variant and next-themes do) the dark values sit
+    /// in that selector's rule instead of the media query, after the light increased-contrast
+    /// block so that, at equal specificity, the theme's dark wins over light; the dark
+    /// increased-contrast values come last, in that selector inside `@media (prefers-contrast: more)`.
+    func css(darkSelector: String? = nil) -> String {
         // A custom property may start with a digit after `--` (CSS Variables §2): `--1abc`, no prefix.
         let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-",
                                 written: results.map { "--" + $0.entry.name })
@@ -224,7 +232,12 @@ struct PaletteExport {
                     let drawn = w.foreground == r.entry.name ? "" : "\(w.foreground) "
                     return "\(drawn)\(WCAG.ratioText(w.measurement.ratio)):1 on \(w.context.id) \(surface)"
                 } ?? ""
-                let flag = x.passes ? "" : " /* fails: worst \(Self.cssComment(worst)) */"
+                // With the target it misses (a new user's pass, stop 49: "fails: worst 4.51:1" in
+                // the dark increased-contrast block, whose target is 7:1, read as a pass).
+                // A background's failing pair is a color drawn on it: that color's target.
+                let judged = x.worst.flatMap { w in w.foreground == r.entry.name ? nil : results.first { $0.entry.name == w.foreground }?.entry } ?? r.entry
+                let target = v == .lightIncreasedContrast || v == .darkIncreasedContrast ? judged.increasedTarget : judged.target
+                let flag = x.passes ? "" : " /* fails its \(Self.targetText(target)): worst \(Self.cssComment(worst)) */"
                 return "\(indent)\(p): \(value(x));\(flag)\n"
             }.joined()
         }
@@ -237,11 +250,23 @@ struct PaletteExport {
             : onOwn ? "the palette's own backgrounds" : "the Apple system backgrounds"
         s += failing.isEmpty ? "   Every value meets its target on \(surfaces) it sits on. */\n"
             : "   Fails its target somewhere: \(Self.cssComment(failing.joined(separator: "; "))). */\n"
+        if let dark = darkSelector {
+            s += ":root {\n  color-scheme: light;\n" + block(.light, indent: "  ") + "}\n\n"
+            s += "@media (prefers-contrast: more) {\n  :root {\n" + block(.lightIncreasedContrast, indent: "    ") + "  }\n}\n\n"
+            s += "\(dark) {\n  color-scheme: dark;\n" + block(.dark, indent: "  ") + "}\n\n"
+            s += "@media (prefers-contrast: more) {\n  \(dark) {\n" + block(.darkIncreasedContrast, indent: "    ") + "  }\n}\n"
+            return s
+        }
         s += ":root {\n  color-scheme: light dark;\n" + block(.light, indent: "  ") + "}\n\n"
         s += "@media (prefers-color-scheme: dark) {\n  :root {\n" + block(.dark, indent: "    ") + "  }\n}\n\n"
         s += "@media (prefers-contrast: more) {\n  :root {\n" + block(.lightIncreasedContrast, indent: "    ") + "  }\n}\n\n"
         s += "@media (prefers-color-scheme: dark) and (prefers-contrast: more) {\n  :root {\n" + block(.darkIncreasedContrast, indent: "    ") + "  }\n}\n"
         return s
+    }
+
+    /// A target as a comment states it: `4.5:1`, `Lc 75`.
+    static func targetText(_ t: ContrastTarget) -> String {
+        t.metric == .wcag2 ? "\(fixed(t.minimum, decimals: 2)):1" : "Lc \(fixed(t.minimum, decimals: 1))"
     }
 
     /// Decimal text with at most `decimals` fraction digits, no exponent, trailing zeros
