@@ -468,6 +468,9 @@ public enum TokenAudit {
             let css = TokenAudit.lightDarkSides(token.css)?[mode == .dark ? 1 : 0] ?? token.css
             let notation = TokenNotation(of: css, bareTriplet: triplets.contains(token.path) || triplets.contains(token.chain.last ?? ""))
             guard notation != .hex else { return (hex, nil) }
+            if notation.isHSL, let kept = keptHueAndSaturation(of: token.color, toward: color, notation: notation, passing: passing) {
+                return kept
+            }
             // The text that passes and shows the suggestion's own `hex` (a rounded
             // `oklch(0.507 0.161 254)` showed #0164be beside its hex #0064be: a new user's
             // pass), else the first that passes.
@@ -522,12 +525,77 @@ public enum TokenAudit {
                         guard var s = c else { return }
                         (s.measurement, s.value) = (m, r.target.value(of: m))
                         s.passes = s.value >= r.target.minimum
+                        // The color is the text's (an HSL token's kept hue and saturation show
+                        // another color than the search's), and its distance from the original.
+                        let original = background ? r.background!.color : r.foreground!.color
+                        let moved = Color.srgb(shown.srgb.x, shown.srgb.y, shown.srgb.z, alpha: shown.alpha)
+                        if background {
+                            s.background = shown
+                            (s.backgroundDeltaEOK, s.backgroundDeltaE2000) = (ColorDifference.deltaEOK(original, moved), ColorDifference.deltaE2000(original, moved))
+                        } else {
+                            s.foreground = shown
+                            (s.foregroundDeltaEOK, s.foregroundDeltaE2000) = (ColorDifference.deltaEOK(original, moved), ColorDifference.deltaE2000(original, moved))
+                        }
                         c = s
                     }
                     if background { remeasure(&results[i].backgroundSuggestion) } else { remeasure(&results[i].suggestion) }
                 }
             }
         }
+    }
+
+    /// For a token written in HSL (`hsl()`, shadcn's bare triplet): the text that keeps its hue
+    /// and saturation as written and moves only its lightness, toward `suggested`'s lightness, to
+    /// the nearest value that passes (bisection; `passing` is monotone in lightness on one side of
+    /// the original), rounded outward to the notation's 0.1% (more digits when rounding misses).
+    /// A new user's pass, stop 49: shadcn's `240 3.8% 46.1%` was suggested `246.7 3.9% 45.3%`,
+    /// the search's OKLCH hue written back in HSL, where a designer changes the lightness only.
+    /// Nil for a translucent or achromatic-hue-less color, or when no lightness that way passes.
+    static func keptHueAndSaturation(of original: Color, toward suggested: DisplayColor, notation: TokenNotation,
+                                     passing: (DisplayColor) -> Bool) -> (text: String, shown: DisplayColor?)? {
+        guard suggested.alpha >= 1, original.alpha >= 1 else { return nil }
+        let o = DisplayColor(original)
+        let hsl = Color.srgb(o.srgb.x, o.srgb.y, o.srgb.z).converted(to: .hsl).coordinates
+        let target = Color.srgb(suggested.srgb.x, suggested.srgb.y, suggested.srgb.z).converted(to: .hsl).coordinates.z
+        guard hsl.x.isFinite, hsl.y.isFinite, hsl.z.isFinite, target.isFinite, target != hsl.z else { return nil }
+        let lighter = target > hsl.z
+        func color(_ l: Double) -> DisplayColor {
+            DisplayColor(Color(space: .hsl, coordinates: SIMD3(hsl.x, hsl.y, l)))
+        }
+        var (fails, passes) = (hsl.z, lighter ? 100.0 : 0.0)
+        guard passing(color(passes)) else { return nil }
+        for _ in 0..<40 where abs(passes - fails) > 1e-6 {
+            let mid = (fails + passes) / 2
+            if passing(color(mid)) { passes = mid } else { fails = mid }
+        }
+        // Outward to 0.1%, then as many more digits as the text needs to pass.
+        let step = 0.1
+        let rounded = lighter ? Swift.min(100, (passes / step).rounded(.up) * step) : Swift.max(0, (passes / step).rounded(.down) * step)
+        for (extra, l) in [(0, rounded), (1, passes), (2, passes), (3, passes)] {
+            guard var text = notation.text(color(l), extraDigits: extra) else { return nil }
+            // The hue and saturation as the notation writes the original's (not as a round trip
+            // through sRGB gives them back).
+            if let original = notation.text(o, extraDigits: extra), let kept = Self.replacingLightness(of: original, with: text) { text = kept }
+            guard let read = try? CSSColorParser.parse(notation == .bareHSL ? "hsl(\(text))" : text) else { return nil }
+            let shown = DisplayColor(read)
+            if passing(shown) { return (text, shown) }
+        }
+        return nil
+    }
+
+    /// `original`'s HSL text with its last percentage (the lightness) taken from `changed`, both
+    /// written by the same `TokenNotation`; nil when either has no such number.
+    static func replacingLightness(of original: String, with changed: String) -> String? {
+        func lastPercent(_ t: String) -> Range<String.Index>? {
+            guard let end = t.range(of: "%", options: .backwards)?.lowerBound else { return nil }
+            var start = end
+            while start > t.startIndex, let c = t[t.index(before: start)].unicodeScalars.first, c == "." || ("0"..."9").contains(c) {
+                start = t.index(before: start)
+            }
+            return start < end ? start..<end : nil
+        }
+        guard let a = lastPercent(original), let b = lastPercent(changed) else { return nil }
+        return original.replacingCharacters(in: a, with: changed[b])
     }
 
     /// The two colors of a value written `light-dark(light, dark)` (CSS Color 5 §5), as text;

@@ -45,6 +45,11 @@ public enum TokenNotation: Sendable, Equatable {
         }
     }
 
+    /// `hsl()` or a bare HSL triplet.
+    public var isHSL: Bool {
+        switch self { case .bareHSL, .hsl: return true; default: return false }
+    }
+
     /// `color` written in this notation, each number with `extraDigits` (`0...6`) more fraction
     /// digits than the notation's usual (hsl: 1; oklch: 3, its percent lightness 1; rgb: 0, which
     /// is exact for a color of 8-bit channels); alpha below 1 is written with 3 + `extraDigits`.
