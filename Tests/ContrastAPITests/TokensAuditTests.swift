@@ -826,6 +826,19 @@ struct TokensAuditTests {
         #expect(text.text.contains("dark  --foreground        --background  1.66:1    4.5:1  FAIL"), "\(text.text)")
     }
 
+    /// A new user's pass, stop 49: the side of a suggestion's `light-dark()` kept from the token
+    /// came back with its var() replaced by their values (`oklch(from light-dark(#18181b,#f4f4f5)
+    /// calc(l + 0.35) c h)`), cutting --muted-foreground loose from --foreground when pasted.
+    @Test("a light-dark() suggestion keeps the other side as the file writes it, var() and all")
+    func lightDarkSuggestionKeepsVar() throws {
+        let live = try LiveServer()
+        let css = ":root{color-scheme:light dark;--background:light-dark(#fff,#0b0b0f);--foreground:light-dark(#18181b,#f4f4f5);--muted:color-mix(in oklab,var(--foreground) 6%,var(--background));--muted-foreground:oklch(from var(--foreground) calc(l + 0.35) c h)}"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: css, headers: ["Content-Type": "text/css"])
+        let pair = try #require(Self.pair(r, "--muted-foreground", "--muted", mode: "light"))
+        let suggestion = try #require(pair["suggestion"]?["css"]?.string)
+        #expect(suggestion.hasPrefix("light-dark(#") && suggestion.hasSuffix(", oklch(from var(--foreground) calc(l + 0.35) c h))"), "\(suggestion)")
+    }
+
     @Test("Tailwind v4: a pair of plain aliases (--color-x: var(--x)) of a checked pair is reported once")
     func aliasPairsOnce() throws {
         let live = try LiveServer()

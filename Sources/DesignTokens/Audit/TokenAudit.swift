@@ -635,10 +635,13 @@ public enum TokenAudit {
         // value twice where no one color serves both schemes; not a bare HSL triplet's, which
         // `hsl(var(--x))` reads, so that it cannot hold a `light-dark()` (a hostile pass's
         // `light-dark(0 0% 46.3%, hsl(0 0% 55%))` did not parse): its conflict stays.
+        // A side kept is kept as the file writes it, var() and all (a new user's pass, stop 49:
+        // `oklch(from var(--foreground) calc(l + 0.35) c h)` came back with var(--foreground)
+        // replaced by its value, cutting the token loose from --foreground).
         func sides(_ token: ResolvedToken, conflict: String?) -> [String]? {
-            if let s = lightDarkSides(token.css) { return s }
+            if let s = lightDarkSides(token.written) ?? lightDarkSides(token.css) { return s }
             guard schemeModes, conflict != nil, !triplets.contains(token.path), !triplets.contains(token.chain.last ?? "") else { return nil }
-            return [token.css, token.css]
+            return [token.written, token.written]
         }
         // (token, scheme) → the texts suggested for it there.
         var suggested: [String: Set<String>] = [:]

@@ -14,6 +14,9 @@ public struct ResolvedToken: Sendable {
     public var chain: [String]
     /// The CSS text the color was read from (after var() substitution).
     public var css: String
+    /// The value as the file writes it (before var() substitution: `oklch(from var(--fg) calc(l +
+    /// 0.35) c h)`), which a suggestion keeps where it keeps a side (`TokenAudit.writeLightDark`).
+    public var written: String
     /// The color.
     public var color: Color
     /// Where the value holding the color is written (the last token of `chain`).
@@ -111,7 +114,7 @@ public final class TokenResolver: @unchecked Sendable {
             do throws(ColorParseError) {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 let css = (try? context.variables!.substitute(in: text)) ?? text
-                return .success(ResolvedToken(path: here[0], chain: here, css: css, color: parsed.color, location: location, tokenLocation: location))
+                return .success(ResolvedToken(path: here[0], chain: here, css: css, written: text, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 return .failure(.error(TokenError(file: location.file, path: chain.last, location: location,
                                                   reason: "the request variable \(TokenError.quoted(path)) is not a color: \(error.message) (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))")))
@@ -199,9 +202,9 @@ public final class TokenResolver: @unchecked Sendable {
                 let parsed = try CSSColorParser.parse(text, context: context)
                 if json, let digits = CSSColorParser.bareHexDigits(text) {
                     if bareHexTokens.insert(token.path).inserted, firstBareHexToken == nil { firstBareHexToken = token.path }
-                    return .success(ResolvedToken(path: here[0], chain: here, css: "#" + digits, color: parsed.color, location: location, tokenLocation: location))
+                    return .success(ResolvedToken(path: here[0], chain: here, css: "#" + digits, written: "#" + digits, color: parsed.color, location: location, tokenLocation: location))
                 }
-                return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, color: parsed.color, location: location, tokenLocation: location))
+                return .success(ResolvedToken(path: here[0], chain: here, css: substituted ?? text, written: text, color: parsed.color, location: location, tokenLocation: location))
             } catch {
                 let via = chain.isEmpty ? "" : " (reached through \(here.map { TokenError.quoted($0) }.joined(separator: " → ")))"
                 var near = CSSColorParser.namedColorSuggestions(for: text, limit: 1).first.map { "; did you mean the CSS color '\($0)'?" } ?? ""
