@@ -96,6 +96,13 @@ public struct FieldPath: Sendable, Equatable {
     /// What the fields next to this one are called in messages: `fields` or `parameters`.
     var siblingsNoun: String { isQuery ? "parameters" : "fields" }
 
+    /// The path of the member `key` beside this one (`/target/fontSize` → `/target/fontSizeUnit`);
+    /// for a path whose last step is not a member, a member below it.
+    func sibling(_ key: String) -> FieldPath {
+        guard case .key? = last else { return appending(key) }
+        return FieldPath(base: base, isQuery: isQuery, last: .key(key))
+    }
+
     /// The path of a member below this one.
     func appending(_ key: String) -> FieldPath {
         FieldPath(base: joined, isQuery: isQuery, last: .key(key))

@@ -63,10 +63,12 @@ struct TextSpec: Sendable {
     var apcaPx: Double { apcaPointsAsPx ? points : px }
     /// Set for sizes from an Apple text style.
     var apcaPointsAsPx = false
-    /// Where `fontSizeUnit` would have been, when it was left out and pt assumed (nil when it
-    /// was given, or the size came from a text style): APCA's answers, whose tables are in px,
-    /// ask for it where the pt and px readings differ (`apcaUnitMatters`).
-    var assumedUnitPath: FieldPath? = nil
+    /// Whether `fontSizeUnit` was left out and pt assumed (false when it was given, or the size
+    /// came from a text style): APCA's answers, whose tables are in px, ask for it where the pt
+    /// and px readings differ (`apcaUnitMatters`). A flag, not the field's path: `TextSpec` is
+    /// copied on the hot path of every POST /v1/contrast with a size (a path here cost 400
+    /// instructions a request, `bench/profile post`).
+    var unitAssumed = false
     var isLarge: Bool { WCAG.isLargeText(points: points, weight: weight) }
 
     /// `fontSize` (with `fontSizeUnit`, pt by default) and `fontWeight` (1–1000, default 400).
@@ -80,8 +82,9 @@ struct TextSpec: Sendable {
         // POST /v1/contrast pays nothing for the better message.
         let weight: Int
         do { weight = try f.integer("fontWeight", in: 1...1000) ?? 400 } catch { try cssLikeSizeAndWeight(f); throw error }
-        let unit: FontSizeUnit
-        do { unit = try f.choice("fontSizeUnit", FontSizeUnit.self) ?? .pt } catch { try cssLikeSizeAndWeight(f); throw error }
+        let givenUnit: FontSizeUnit?
+        do { givenUnit = try f.choice("fontSizeUnit", FontSizeUnit.self) } catch { try cssLikeSizeAndWeight(f); throw error }
+        let unit = givenUnit ?? .pt
         let given: Double?
         do { given = try f.number("fontSize", in: 0.1...1000) } catch { try cssLikeSizeAndWeight(f); throw error }
         guard let size = given else {
@@ -93,8 +96,8 @@ struct TextSpec: Sendable {
         }
         let points = unit.points(size)
         var spec = TextSpec(points: points, weight: weight, unit: unit, value: size)
-        if !f.has("fontSizeUnit") { spec.assumedUnitPath = f.field("fontSizeUnit") }
-        if unitWhereItMatters, !f.has("fontSizeUnit"), spec.isLarge != WCAG.isLargeText(points: size * 3 / 4, weight: weight) {
+        spec.unitAssumed = givenUnit == nil
+        if unitWhereItMatters, givenUnit == nil, spec.isLarge != WCAG.isLargeText(points: size * 3 / 4, weight: weight) {
             throw unitMatters(f, size: size, weight: weight, largeAsPoints: spec.isLarge)
         }
         return spec
@@ -106,8 +109,8 @@ struct TextSpec: Sendable {
     /// The 400 for a bare size (pt assumed) whose APCA answer differs read as pt (`asPoints`,
     /// what it says then) and as px (`asPixels`): APCA's font tables are in px, and a web
     /// developer's 16 means 16 px. Nil when the unit was given.
-    func apcaUnitMatters(asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem? {
-        guard let unitPath = assumedUnitPath else { return nil }
+    func apcaUnitMatters(_ unitPath: FieldPath, asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem? {
+        guard unitAssumed else { return nil }
         let n = Fields.format(value)
         return Problem.invalidField(unitPath, "\(unitPath.display) is needed with fontSize \(n) at weight \(weight): for APCA\(lc.map { " at Lc \(Fields.rounded(abs($0)))" } ?? ""), \(n) pt (\(Fields.rounded(px)) px) \(asPoints), \(n) px (APCA's unit) \(asPixels); give \"px\", \"pt\" or \"rem\"")
     }

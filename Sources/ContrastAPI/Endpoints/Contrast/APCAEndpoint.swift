@@ -17,7 +17,7 @@ struct APCAEndpoint {
         let text = try TextSpec.from(f)
         // A bare size whose sufficiency differs as pt and as px (APCA's tables are in px) is a
         // 400 asking for the unit, as /v1/contrast asks where WCAG's verdict differs.
-        if let text { try APCAJSON.requireUnitWhereItMatters(lc: lc, text: text) }
+        if let text { try APCAJSON.requireUnitWhereItMatters(lc: lc, text: text, unitPath: f.field("fontSizeUnit")) }
         var o = JSONObject()
         o.append("lc", .number(lc))
         o.append("version", .string(APCA.version))

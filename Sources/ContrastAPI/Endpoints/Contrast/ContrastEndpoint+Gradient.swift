@@ -248,7 +248,7 @@ extension ContrastEndpoint {
         let target = fixTarget.minimum
         if worst.ratio < target { try inline.check() }
         let m = ContrastMeasurement.flattened(foreground: worst.text, background: worst.background)
-        if let text { try APCAJSON.requireUnitWhereItMatters(lc: measured.weakestLc.lc, text: text) }
+        if let text { try APCAJSON.requireUnitWhereItMatters(lc: measured.weakestLc.lc, text: text, unitPath: f.field("fontSizeUnit")) }
 
         out.beginObject()
         out.key("foreground")

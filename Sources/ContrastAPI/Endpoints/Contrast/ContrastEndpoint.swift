@@ -176,7 +176,7 @@ struct ContrastEndpoint {
             (effectiveForeground, effectiveBackground, systemBackdrop) = (fg.display.alpha < 1, bg.display.alpha < 1, nil)
         }
 
-        if let text, text.assumedUnitPath != nil { try APCAJSON.requireUnitWhereItMatters(lc: m.apcaLc, text: text) }
+        if let text, text.unitAssumed { try APCAJSON.requireUnitWhereItMatters(lc: m.apcaLc, text: text, unitPath: f.field("fontSizeUnit")) }
         out.beginObject()
         // An opaque color outside layers is its own effective color: the measurement has its
         // luminances already (the hottest path: two colors' luminances not computed twice).

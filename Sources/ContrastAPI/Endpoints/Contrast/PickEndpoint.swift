@@ -152,7 +152,7 @@ struct PickEndpoint {
             let m = entries[k].measurement
             entries[k].value = metric == .wcag2 ? m.ratio : abs(m.apcaLc)
             // Each candidate's `textPasses.apca`, as /v1/contrast answers it.
-            if let text { try APCAJSON.requireUnitWhereItMatters(lc: m.apcaLc, text: text) }
+            if let text { try APCAJSON.requireUnitWhereItMatters(lc: m.apcaLc, text: text, unitPath: f.field("fontSizeUnit")) }
         }
         // Best first; equal values keep list order (as CSS contrast-color() breaks ties).
         let ranked = entries.sorted { $0.key != $1.key ? $0.key > $1.key : $0.index < $1.index }

@@ -63,12 +63,12 @@ enum APCAJSON {
     /// Throws the 400 naming `fontSizeUnit` when `text`'s size was given without a unit (pt
     /// assumed) and whether it suffices for `lc` differs read as px, APCA's unit (a new user's
     /// pass: `fontSize` 16 on `#767676` and white reported sufficient as 21.3 px).
-    static func requireUnitWhereItMatters(lc: Double, text: TextSpec) throws(Problem) {
-        guard text.assumedUnitPath != nil else { return }
+    static func requireUnitWhereItMatters(lc: Double, text: TextSpec, unitPath: FieldPath) throws(Problem) {
+        guard text.unitAssumed else { return }
         let (pt, px) = (isSufficient(lc: lc, text: text), isSufficient(lc: lc, text: text.readAsPixels))
         guard pt != px else { return }
         func verdict(_ ok: Bool) -> String { ok ? "suffices" : "does not suffice" }
-        if let problem = text.apcaUnitMatters(asPoints: verdict(pt), asPixels: verdict(px), at: lc) { throw problem }
+        if let problem = text.apcaUnitMatters(unitPath, asPoints: verdict(pt), asPixels: verdict(px), at: lc) { throw problem }
     }
 
     /// Whether the text size and weight suffice for `lc` (`sufficient` of `sufficiency`).
