@@ -147,6 +147,12 @@ struct TokensAuditTests {
         let v4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")]))
         let light = try #require(Self.pair(v4, "--muted-foreground", "--muted", mode: "light"))
         #expect(light["suggestion"]?["css"] == "oklch(0.545 0 0)" && light["suggestion"]?["hex"] == "#707070", "\(light)")
+        // Every suggestion's text is a color inside sRGB, as the suggestion is (a new user's
+        // pass, stop 49: rounded to the nearest, the dark --destructive-foreground's chroma put
+        // its red at 1.0007, and the fixed file's audit said its colors lay outside sRGB).
+        let texts = (v4.json["pairs"]?.array ?? []).compactMap { $0["suggestion"]?["css"]?.string }
+        #expect(texts.count >= 3 && texts.allSatisfy { !DisplayColor((try? CSSColorParser.parse($0)) ?? Color.srgb(9, 9, 9)).wasGamutMapped }, "\(texts)")
+        #expect(texts.contains("oklch(0.3276 0.1334 26.9477)"), "\(texts)")
         let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text", body: try String(contentsOf: FixtureLoader.url("tokens/css/shadcn-themes/themes.css"), encoding: .utf8),
                                     headers: ["Content-Type": "text/css"])
         // The failing row says where its foreground is written (themes.css line 7 is zinc's
@@ -977,6 +983,27 @@ struct TokensAuditTests {
         #expect(raised["background"]?["hex"] == "#ebebf0" && raised["target"]?["minimum"] == 7, "\(raised)")
         let standard = try #require(Self.pair(audit, "color.accent", "apple.systemGroupedBackground", mode: "light"))
         #expect(standard["background"]?["hex"] == "#f2f2f7" && standard["target"]?["minimum"] == 4.5, "\(standard)")
+    }
+
+    /// A second new user's pass, stop 49: a hig palette (`adjustLight`) with an icon exported
+    /// as tokens passed, and its audit failed 10 pairs: the icon judged as 12 pt text at 7:1,
+    /// and without `policy` the palette's 7:1 as 4.5:1. The preset takes the palette's targets.
+    @Test("our own export is judged by the palette's own targets")
+    func exportRoundTripKeepsTheTargets() throws {
+        let live = try LiveServer()
+        let palette = ##"{"colors": [{"name": "brand", "role": "tint", "color": "#0066cc"}, {"name": "success", "role": "icon", "color": "#34c759"}, {"name": "ink", "role": "text", "color": "#1c1c1e"}], "policy": "hig", "adjustLight": true}"##
+        let export = try live.request("POST", "/v1/palette/export?format=tokens", body: palette)
+        #expect(export.status == 200 && export.headers["x-palette-passes"] == "true", "\(export.headers)")
+        let file = try JSONParser.parse(Array(export.text.utf8))
+        let audit = try live.request("POST", "/v1/tokens/audit?preset=apple", body: export.text)
+        #expect(audit.json["passes"] == true, "\(audit.text.prefix(1500))")
+        for pair in audit.json["pairs"]?.array ?? [] {
+            let token = pair["foreground"]?["token"]?.string ?? ""
+            let ours = file["color"]?[String(token.dropFirst("color.".count))]?["$extensions"]?["com.contrastservice"]
+            let increased = pair["mode"]?.string?.hasSuffix("increased-contrast") == true
+            let want = ours?[increased ? "increasedContrastTarget" : "target"]?["minimum"]
+            #expect(want != nil && pair["target"]?["minimum"] == want, "\(token) \(String(describing: pair["mode"])): \(String(describing: pair["target"])) against \(String(describing: want))")
+        }
     }
 
     @Test("the Apple preset puts every color on the iOS system backgrounds in light and dark")

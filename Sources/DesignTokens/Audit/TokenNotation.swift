@@ -87,7 +87,12 @@ public enum TokenNotation: Sendable, Equatable {
         case .oklch(let percent):
             let c = srgb.converted(to: .oklch).coordinates
             let l = percent ? n(c.x * 100, 1) + "%" : n(c.x, 3)
-            let chroma = n(c.y, 3)
+            // Chroma rounded down, toward the gray axis: a color of sRGB stays in it where the
+            // nearest rounding can carry a saturated one a hair outside (a new user's pass, stop
+            // 49: `oklch(0.328 0.134 26.948)` for #690006 had red 1.0007).
+            var scale = 1.0
+            for _ in 0..<(3 + extraDigits) { scale *= 10 }
+            let chroma = n((c.y * scale).rounded(.down) / scale, 3)
             let hue = chroma == "0" || !c.z.isFinite ? "0" : n(c.z, 3)
             return "oklch(\(l) \(chroma) \(hue == "360" ? "0" : hue)\(alpha.map { " / \($0)" } ?? ""))"
         }

@@ -105,9 +105,21 @@ public enum DTCGReader: TokenFormatReader {
         var out: [String: TokenPlacement] = [:]
         for e in placed {
             guard let p = e.placement else { continue }
-            out[e.path] = TokenPlacement(role: p.role, on: p.on.compactMap { pathOfName[$0] }, onSystemBackgrounds: p.onSystem)
+            out[e.path] = TokenPlacement(role: p.role, on: p.on.compactMap { pathOfName[$0] }, onSystemBackgrounds: p.onSystem,
+                                         target: p.target, increasedTarget: p.increased)
         }
         return out
+    }
+
+    /// A target as the export writes it, `{"metric": "wcag2" | "apca", "minimum", "basis"}`, when
+    /// its minimum lies in the metric's range (`1...21`, `0...108`); else nil.
+    static func target(_ value: JSONValue.JSON?) -> ContrastTarget? {
+        guard case .object(let o)? = value, case .string(let m)? = o["metric"], let metric = ContrastTarget.Metric(rawValue: m),
+              case .number(let minimum)? = o["minimum"], minimum.isFinite,
+              metric == .wcag2 ? (1...21).contains(minimum) : (0...108).contains(minimum) else { return nil }
+        var basis = "the palette's target"
+        if case .string(let b)? = o["basis"] { basis = String(b.prefix(300)) }
+        return ContrastTarget(metric: metric, minimum: minimum, basis: basis)
     }
 
     /// What the audit says of color objects whose `hex` disagrees with their `components`.
@@ -134,7 +146,7 @@ public enum DTCGReader: TokenFormatReader {
         var location: TokenLocation
         var modes: [(name: String, value: TokenValue, location: TokenLocation)]
         /// ContrastService's own export: the palette name, role and placement.
-        var placement: (name: String, role: String, on: [String], onSystem: Bool)? = nil
+        var placement: (name: String, role: String, on: [String], onSystem: Bool, target: ContrastTarget?, increased: ContrastTarget?)? = nil
     }
 
     /// Walks the groups of one token tree.
@@ -223,7 +235,7 @@ public enum DTCGReader: TokenFormatReader {
                 }
                 var onSystem = on.isEmpty
                 if case .bool(let b)? = ours["onSystemBackgrounds"] { onSystem = b || on.isEmpty }
-                entry.placement = (name, role, on, onSystem)
+                entry.placement = (name, role, on, onSystem, DTCGReader.target(ours["target"]), DTCGReader.target(ours["increasedContrastTarget"]))
             }
             entries.append(entry)
         }

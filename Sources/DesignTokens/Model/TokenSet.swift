@@ -282,8 +282,14 @@ public struct TokenPlacement: Sendable, Equatable {
     public var on: [String]
     /// Whether the system backgrounds count as its surfaces too (true when `on` is empty).
     public var onSystemBackgrounds: Bool
+    /// The palette's targets for it (`target`, `increasedContrastTarget`: metric, minimum,
+    /// basis), which its pairs are judged by (nil when the file has none or an unreadable one).
+    public var target: ContrastTarget?
+    public var increasedTarget: ContrastTarget?
 
-    public init(role: String, on: [String] = [], onSystemBackgrounds: Bool = true) {
+    public init(role: String, on: [String] = [], onSystemBackgrounds: Bool = true,
+                target: ContrastTarget? = nil, increasedTarget: ContrastTarget? = nil) {
         (self.role, self.on, self.onSystemBackgrounds) = (role, on, onSystemBackgrounds)
+        (self.target, self.increasedTarget) = (target, increasedTarget)
     }
 }
