@@ -14,6 +14,59 @@ extension JSON {
     /// The serialization as a `String`.
     public var serializedString: String { String(decoding: serialized(), as: UTF8.self) }
 
+    /// The serialization for a file a person reads and a repository diffs: each object member on
+    /// its own line, indented two spaces a level, `": "` after a name, an array of scalars on one
+    /// line (`[0, 0.478431, 1]`), other arrays one element a line; a final newline. Numbers and
+    /// strings as `serialized()` writes them. (Files written on one line put every audit location
+    /// at line 1: a new user's pass, stop 49.)
+    public func serializedForFiles() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        writeIndented(into: &out, level: 0)
+        out.append(0x0A)
+        return out
+    }
+
+    private func writeIndented(into out: inout [UInt8], level: Int) {
+        func newline(_ level: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        switch self {
+        case .array(let items) where !items.isEmpty && items.contains(where: { if case .array = $0 { return true }; if case .object = $0 { return true }; return false }):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                item.writeIndented(into: &out, level: level + 1)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "]"))
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object) where !object.storage.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for member in object.storage {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                newline(level + 1)
+                JSON.writeString(member.key, into: &out)
+                out.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+                member.value.writeIndented(into: &out, level: level + 1)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(into: &out)
+        }
+    }
+
     /// Appends the compact serialization to `out`.
     public func write(into out: inout [UInt8]) {
         switch self {

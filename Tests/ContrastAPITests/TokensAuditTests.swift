@@ -995,8 +995,12 @@ struct TokensAuditTests {
         let export = try live.request("POST", "/v1/palette/export?format=tokens", body: palette)
         #expect(export.status == 200 && export.headers["x-palette-passes"] == "true", "\(export.headers)")
         let file = try JSONParser.parse(Array(export.text.utf8))
+        // Written a member a line (its audit locations had all been line 1, a new user's pass).
+        #expect(export.text.hasSuffix("}\n") && export.text.split(separator: "\n").count > 40, "\(export.text.prefix(300))")
         let audit = try live.request("POST", "/v1/tokens/audit?preset=apple", body: export.text)
         #expect(audit.json["passes"] == true, "\(audit.text.prefix(1500))")
+        let line = audit.json["pairs"]?.array?.first?["foreground"]?["location"]?["line"]?.double ?? 1
+        #expect(line > 1, "\(String(describing: audit.json["pairs"]?.array?.first?["foreground"]))")
         for pair in audit.json["pairs"]?.array ?? [] {
             let token = pair["foreground"]?["token"]?.string ?? ""
             let ours = file["color"]?[String(token.dropFirst("color.".count))]?["$extensions"]?["com.contrastservice"]

@@ -5,6 +5,15 @@ import Testing
 struct JSONValueTests {
     func parse(_ s: String) throws(JSONParseError) -> JSON { try JSONParser.parse(s) }
 
+    /// Files a person reads and a repository diffs (the DTCG export): one member a line, arrays
+    /// of scalars on one line, a final newline; parsed back to the same value.
+    @Test func serializedForFilesIsIndentedAndReadsBack() throws {
+        let value = try JSONParser.parse(Array(#"{"a":{"b":[0,0.5,1],"c":"x"},"d":[{"e":null}],"f":{},"g":[]}"#.utf8))
+        let text = String(decoding: value.serializedForFiles(), as: UTF8.self)
+        #expect(text == "{\n  \"a\": {\n    \"b\": [0, 0.5, 1],\n    \"c\": \"x\"\n  },\n  \"d\": [\n    {\n      \"e\": null\n    }\n  ],\n  \"f\": {},\n  \"g\": []\n}\n", "\(text)")
+        #expect(try JSONParser.parse(Array(text.utf8)) == value)
+    }
+
     @Test func parsesExactTypesInOrder() throws {
         let v = try parse(#" {"b": true, "a": 1, "c": [1.5, "x", null], "d": {"e": -0.25e2}} "#)
         guard case .object(let o) = v else { Issue.record("not an object"); return }

@@ -89,7 +89,7 @@ struct PaletteExportEndpoint {
             case .css:
                 (type, body, disposition) = ("text/css; charset=utf-8", Array(export.css(darkSelector: darkSelector).utf8), "inline; filename=\"\(name).css\"")
             case .tokens:
-                (type, body, disposition) = ("application/json", export.tokens().serialized(), "inline; filename=\"\(name).tokens.json\"")
+                (type, body, disposition) = ("application/json", export.tokens().serializedForFiles(), "inline; filename=\"\(name).tokens.json\"")
             case .svg:
                 (type, body, disposition) = ("image/svg+xml; charset=utf-8", Array(export.svg().utf8), "inline; filename=\"\(name).svg\"")
             }
