@@ -790,6 +790,25 @@ struct TokensAuditTests {
         #expect(messages.contains { $0["level"] == "note" && $0["message"]?["text"]?.string == importNote }, "\(messages)")
     }
 
+    /// A new user's pass, stop 49: `failOn: warning` with a misspelt rule answered 422 with a
+    /// SARIF of `results: []` (the warning only in the tool's notifications, which code scanning
+    /// does not show). The warning is a result at level warning, on the file's first line.
+    @Test("SARIF lists the audit's warnings as results")
+    func sarifWarningsAreResults() throws {
+        let live = try LiveServer()
+        let body = Self.body([.object(["name": "app/globals.css", "content": ":root { --background: #fff; --foreground: #000; }"])],
+                             [("rules", .array([.object(["foreground": "--forground", "background": "--background"]), .object(["foreground": "--foreground", "background": "--background"])])),
+                              ("report", "sarif"), ("failOn", "warning")])
+        let r = try live.request("POST", "/v1/tokens/audit", body: body)
+        #expect(r.status == 422, "\(r.text.prefix(300))")
+        let results = r.json["runs"]?.array?.first?["results"]?.array ?? []
+        let warning = try #require(results.first { $0["ruleId"] == "audit/unmatched-rule" }, "\(r.text.prefix(800))")
+        #expect(warning["level"] == "warning" && warning["message"]?["text"]?.string?.contains("--forground") == true)
+        #expect(warning["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"] == "app/globals.css")
+        let rules = r.json["runs"]?.array?.first?["tool"]?["driver"]?["rules"]?.array ?? []
+        #expect(rules.contains { $0["id"] == "audit/unmatched-rule" })
+    }
+
     @Test("one CSS file with :root and .dark audits both: :root is the light mode")
     func rootIsLight() throws {
         let live = try LiveServer()

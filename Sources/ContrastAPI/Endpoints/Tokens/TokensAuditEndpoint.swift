@@ -83,7 +83,7 @@ struct TokensAuditEndpoint {
                                         body: Array(TokenAuditJUnit.document(report, failedOnWarnings: failedOnWarnings).utf8))
             case .sarif:
                 response = HTTPResponse(status: status, contentType: "application/sarif+json",
-                                        body: TokenAuditSARIF.document(report).serialized())
+                                        body: TokenAuditSARIF.document(report, firstFile: req.files.first?.name).serialized())
             case .text:
                 response = HTTPResponse(status: status, contentType: "text/plain; charset=utf-8",
                                         body: Array(TokenAuditText.document(report, failedOnWarnings: failedOnWarnings).utf8))

@@ -29,7 +29,8 @@ enum TokenAuditSARIF {
         return "https://www.w3.org/TR/WCAG22/#contrast-minimum"
     }
 
-    static func document(_ report: TokenAuditReport) -> JSON {
+    /// `firstFile`: the first submitted file's name, where the audit's warnings are located.
+    static func document(_ report: TokenAuditReport, firstFile: String? = nil) -> JSON {
         var rules: [JSON] = []
         var ruleIDs: [String: Int] = [:]
         var results: [JSON] = []
@@ -82,6 +83,33 @@ enum TokenAuditSARIF {
         if let reason = report.nothingCheckedReason { notifications.append(Self.notification("warning", reason)) }
         notifications += report.coverageWarnings.map { Self.notification("warning", $0) }
         notifications += report.notes.map { Self.notification("note", $0) }
+        // The warnings as results too, at level warning on the first file's first line: with
+        // `failOn: warning` they fail the job, and code scanning shows only results, each with a
+        // location (a new user's pass, stop 49: a 422 whose SARIF had `results: []`).
+        let warnings = report.warnedUnmatchedRules.map { i in
+            let r = report.rules[i]
+            return ("audit/unmatched-rule", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens: check its token names")
+        } + (report.nothingCheckedReason.map { [("audit/nothing-checked", $0)] } ?? []) + report.coverageWarnings.map { ("audit/coverage", $0) }
+        for (id, text) in warnings {
+            if ruleIDs[id] == nil {
+                ruleIDs[id] = rules.count
+                rules.append(.object([("id", .string(id)), ("name", .string(id == "audit/unmatched-rule" ? "UnmatchedRule" : id == "audit/coverage" ? "PairCoverage" : "NothingChecked")),
+                                      ("shortDescription", .object([("text", .string(id == "audit/unmatched-rule" ? "A pair rule matched no tokens" : id == "audit/coverage" ? "Tokens the rules leave unchecked" : "The audit checked no pair"))]))]))
+            }
+            var o = JSONObject()
+            o.append("ruleId", .string(id))
+            o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
+            o.append("level", .string("warning"))
+            o.append("message", .object([("text", .string(text))]))
+            if let firstFile {
+                o.append("locations", .array([.object([("physicalLocation", .object([
+                    ("artifactLocation", .object([("uri", .string(uri(firstFile)))])),
+                    ("region", .object([("startLine", .number(1)), ("startColumn", .number(1))])),
+                ]))])]))
+            }
+            o.append("partialFingerprints", .object([("warning", .string("\(id)|\(text.prefix(200))"))]))
+            results.append(.object(o))
+        }
         var invocation = JSONObject()
         invocation.append("executionSuccessful", .bool(true))
         if !notifications.isEmpty { invocation.append("toolExecutionNotifications", .array(notifications)) }
