@@ -602,6 +602,21 @@ import TestSupport
         #expect(!set.tokens.contains { $0.path.contains("\\61") }, "\(set.tokens.map(\.path))")
     }
 
+    /// A hostile pass, stop 49: `hsl(var(--base))` of a bare triplet inside another function
+    /// was substituted as the reader holds the triplet, `hsl(…)`, giving `hsl(hsl(…))` and a 400
+    /// for valid shadcn-style CSS. It is substituted as written, as in the browser.
+    @Test("a bare triplet inside another function's hsl(var()) is read as the browser reads it")
+    func tripletInsideAFunction() throws {
+        let css = ":root{--background: 0 0% 100%; --base: 240 10% 20%; --mix: color-mix(in srgb, hsl(var(--base)) 80%, transparent); --ld: light-dark(hsl(var(--base)), white); --rel: oklch(from hsl(var(--base)) l c h);}"
+        let set = try read(css)
+        let resolver = TokenResolver(set)
+        let base = try CSSColorParser.parse("hsl(240 10% 20%)")
+        #expect(try resolver.resolve("--mix", mode: nil).get().color == (try CSSColorParser.parse("color-mix(in srgb, hsl(240 10% 20%) 80%, transparent)")))
+        #expect(try resolver.resolve("--ld", mode: nil).get().color == base)
+        let rel = try resolver.resolve("--rel", mode: nil).get().color
+        #expect(abs(DisplayColor(rel).srgb.x - DisplayColor(base).srgb.x) < 1e-9 && abs(DisplayColor(rel).srgb.z - DisplayColor(base).srgb.z) < 1e-9)
+    }
+
     @Test("values: aliases, fallbacks, colors, triplets, non-colors")
     func values() {
         func v(_ text: String) -> TokenValue { CSSThemeReader.value(of: text).value }

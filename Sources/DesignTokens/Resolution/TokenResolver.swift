@@ -279,6 +279,11 @@ public final class TokenResolver: @unchecked Sendable {
         var values = external, unusable: [String: String] = [:]
         for t in set.tokens where t.path.hasPrefix("--") {
             switch t.value(in: mode) {
+            case .css(let text)? where set.bareHSLTriplets.contains(t.path) && text.hasPrefix("hsl(") && text.hasSuffix(")"):
+                // A bare triplet is read as `hsl(…)`, but substituted as written: inside another
+                // function `hsl(var(--x))` is then `hsl(240 10% 20%)`, as in the browser (a hostile
+                // pass: `color-mix(in srgb, hsl(var(--base)) 80%, transparent)` read `hsl(hsl(…))`).
+                values[t.path] = String(text.dropFirst(4).dropLast())
             case .css(let text)?: values[t.path] = text
             case .alias(let target)?: values[t.path] = target.hasPrefix("--") ? "var(\(target))" : nil
             case .other(let type)?:
