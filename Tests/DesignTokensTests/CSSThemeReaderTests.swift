@@ -617,6 +617,20 @@ import TestSupport
         #expect(abs(DisplayColor(rel).srgb.x - DisplayColor(base).srgb.x) < 1e-9 && abs(DisplayColor(rel).srgb.z - DisplayColor(base).srgb.z) < 1e-9)
     }
 
+    /// A hostile pass, stop 49: a bare triplet with a `calc()` out of range was read as not a
+    /// color, its pairs vanished and the audit passed (`240 50% 2000000%` is a 400). It is kept as
+    /// the triplet it is, so that its pairs say why.
+    @Test("a bare triplet whose calc() is out of range is kept, to be refused by its pairs")
+    func tripletOutOfRangeIsKept() throws {
+        let set = try read(":root{--a: 240 50% calc(2000000%); --b: 240 50% calc(infinity * 1%); --c: 0 0% calc(10px + 2px);}")
+        func base(_ p: String) -> TokenValue? { set.tokens.first { $0.path == p }?.base }
+        #expect(base("--a") == .css("hsl(240 50% calc(2000000%))") && base("--b") == .css("hsl(240 50% calc(infinity * 1%))"))
+        // A calc() of another kind is not a lightness: still not a color.
+        if case .css? = base("--c") { Issue.record("\(String(describing: base("--c")))") }
+        guard case .failure(.error(let e)) = TokenResolver(set).resolve("--a", mode: nil) else { Issue.record("--a resolved"); return }
+        #expect(e.reason.contains("out of the supported range"), "\(e.reason)")
+    }
+
     @Test("values: aliases, fallbacks, colors, triplets, non-colors")
     func values() {
         func v(_ text: String) -> TokenValue { CSSThemeReader.value(of: text).value }

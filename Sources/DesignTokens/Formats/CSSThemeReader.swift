@@ -1686,7 +1686,22 @@ public enum CSSThemeReader: TokenFormatReader {
             guard !a.isEmpty, !a.contains(" ") || computed(a) else { return nil }
             inside += " / " + a
         }
-        return CSSVariables.mayReferToVariables(inside) || couldBeColor("hsl(\(inside))") ? inside : nil
+        // A triplet whose number the parser refuses as out of range (`240 50% calc(2000000%)`) is
+        // kept, so that its pair says why (a hostile pass: it was skipped as not a color, its
+        // pairs vanished and the audit passed, where `240 50% 2000000%` is a 400).
+        return CSSVariables.mayReferToVariables(inside) || couldBeColor("hsl(\(inside))") || outOfRange("hsl(\(inside))") ? inside : nil
+    }
+
+    /// Whether the parser refuses `text` for a number out of its range (beyond 1e6, infinite or
+    /// NaN) rather than for its form.
+    static func outOfRange(_ text: String) -> Bool {
+        do {
+            _ = try CSSColorParser.parse(text, context: CSSColorContext())
+            return false
+        } catch {
+            let m = error.message
+            return m.contains("out of the supported range") || m.contains("infinit") || m.contains("NaN")
+        }
     }
 
     /// Whether `CSSColorParser` reads `text` as a color (or as a color that needs a document:
