@@ -1148,6 +1148,13 @@ struct PaletteTests {
         #expect(positions.allSatisfy { $0 != nil } && zip(positions, positions.dropFirst()).allSatisfy { $0! < $1! }, "\(t)")
         #expect(!t.contains("prefers-color-scheme"))
         expectProblem(call("POST", "/v1/palette/export", body: body + ##", "darkSelector": ".dark { } :root"}"##), 400, pointer: "/darkSelector")
+        // Balanced, and naming something a page switches on (a hostile pass, stop 49).
+        for bad in [#"[data-theme=\"dark\""#, ":is(.dark", ".dark\\\"", ")", ":root", "html", "123", "#", "."] {
+            expectProblem(call("POST", "/v1/palette/export", body: body + ##", "darkSelector": "\##(bad)"}"##), 400, pointer: "/darkSelector")
+        }
+        for good in [#"[data-theme=\"dark\"]"#, "html.dark", ":root:where(.dark)", "#app.theme-dark"] {
+            #expect(call("POST", "/v1/palette/export", body: body + ##", "darkSelector": "\##(good)"}"##).status == 200, "\(good)")
+        }
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "a", "color": "#007aff"}], "format": "swift", "darkSelector": ".dark"}"##), 400, pointer: "/darkSelector")
     }
 

@@ -46,8 +46,40 @@ struct PaletteExportEndpoint {
         }
         let t = s.trimmingCharacters(in: .whitespaces)
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.#[]=:()'\" ".unicodeScalars)
+        let example = "a selector such as \".dark\" or \"[data-theme=dark]\""
         guard !t.isEmpty, t.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw Problem.invalidField(path, "\(path.display) is a selector such as \".dark\" or \"[data-theme=dark]\" (letters, digits, -_.#[]=:()'\" and spaces), got \(ClientText.quoted(s))")
+            throw Problem.invalidField(path, "\(path.display) is \(example) (letters, digits, -_.#[]=:()'\" and spaces), got \(ClientText.quoted(s))")
+        }
+        // Brackets and quotes balanced, so the rule the file writes is closed (a hostile pass:
+        // `[data-theme="dark"` left the rest of the file inside an open bracket).
+        var open: [Unicode.Scalar] = [], quote: Unicode.Scalar? = nil
+        for c in t.unicodeScalars {
+            if let q = quote { if c == q { quote = nil }; continue }
+            switch c {
+            case "\"", "'": quote = c
+            case "(", "[": open.append(c)
+            case ")", "]":
+                guard let last = open.popLast(), (last == "(") == (c == ")") else {
+                    throw Problem.invalidField(path, "\(path.display): '\(c)' closes nothing in \(ClientText.quoted(s)); give \(example)")
+                }
+            default: break
+            }
+        }
+        guard open.isEmpty, quote == nil else {
+            throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(s)) leaves a bracket or quote open; give \(example)")
+        }
+        // Something a page switches on: a class, an id or an attribute (`:root` alone would make
+        // the page always dark, a bare `html` never, by specificity: a hostile pass).
+        let scalars = Array(t.unicodeScalars)
+        let switchable = scalars.indices.contains { i in
+            let c = scalars[i]
+            guard c == "." || c == "#" || c == "[" else { return false }
+            guard i + 1 < scalars.count else { return false }
+            let next = scalars[i + 1]
+            return c == "[" || next.properties.isAlphabetic || next == "_" || next == "-"
+        }
+        guard switchable else {
+            throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(s)) names no class, id or attribute that switches the theme; give \(example)")
         }
         return t
     }
