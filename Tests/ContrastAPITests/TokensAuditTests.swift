@@ -1007,6 +1007,20 @@ struct TokensAuditTests {
     /// A second new user's pass, stop 49: a hig palette (`adjustLight`) with an icon exported
     /// as tokens passed, and its audit failed 10 pairs: the icon judged as 12 pt text at 7:1,
     /// and without `policy` the palette's 7:1 as 4.5:1. The preset takes the palette's targets.
+    /// A hostile pass, stop 49: a background the palette judged by the system label, failing
+    /// (X-Palette-Passes false), passed the audit in silence; no pair of the file's tokens
+    /// measures the label, so the palette's own verdict is reported as a warning.
+    @Test("our export's label-judged backgrounds carry the palette's verdict")
+    func exportRoundTripLabelJudgedBackgrounds() throws {
+        let live = try LiveServer()
+        let export = try live.request("POST", "/v1/palette/export?format=tokens", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#8e8e93"}, {"name": "ink", "role": "text", "color": "#000000"}], "policy": "hig", "elevated": false}"##)
+        #expect(export.headers["x-palette-passes"] == "false")
+        let audit = try live.request("POST", "/v1/tokens/audit?preset=apple&failOn=warning", body: export.text)
+        #expect(audit.status == 422, "\(audit.text.prefix(600))")
+        let warnings = audit.json["warnings"]?.array?.compactMap(\.string) ?? []
+        #expect(warnings.contains { $0.contains("color.card (light)") }, "\(warnings)")
+    }
+
     @Test("our own export is judged by the palette's own targets")
     func exportRoundTripKeepsTheTargets() throws {
         let live = try LiveServer()

@@ -106,7 +106,7 @@ public enum DTCGReader: TokenFormatReader {
         for e in placed {
             guard let p = e.placement else { continue }
             out[e.path] = TokenPlacement(role: p.role, on: p.on.compactMap { pathOfName[$0] }, onSystemBackgrounds: p.onSystem,
-                                         target: p.target, increasedTarget: p.increased)
+                                         target: p.target, increasedTarget: p.increased, palettePasses: p.passes)
         }
         return out
     }
@@ -146,7 +146,7 @@ public enum DTCGReader: TokenFormatReader {
         var location: TokenLocation
         var modes: [(name: String, value: TokenValue, location: TokenLocation)]
         /// ContrastService's own export: the palette name, role and placement.
-        var placement: (name: String, role: String, on: [String], onSystem: Bool, target: ContrastTarget?, increased: ContrastTarget?)? = nil
+        var placement: (name: String, role: String, on: [String], onSystem: Bool, target: ContrastTarget?, increased: ContrastTarget?, passes: [String: Bool])? = nil
     }
 
     /// Walks the groups of one token tree.
@@ -235,7 +235,11 @@ public enum DTCGReader: TokenFormatReader {
                 }
                 var onSystem = on.isEmpty
                 if case .bool(let b)? = ours["onSystemBackgrounds"] { onSystem = b || on.isEmpty }
-                entry.placement = (name, role, on, onSystem, DTCGReader.target(ours["target"]), DTCGReader.target(ours["increasedContrastTarget"]))
+                var passes: [String: Bool] = [:]
+                if case .object(let byMode)? = ours["passes"] {
+                    for m in byMode.storage.prefix(64) { if case .bool(let b) = m.value { passes[m.key] = b } }
+                }
+                entry.placement = (name, role, on, onSystem, DTCGReader.target(ours["target"]), DTCGReader.target(ours["increasedContrastTarget"]), passes)
             }
             entries.append(entry)
         }

@@ -286,10 +286,13 @@ public struct TokenPlacement: Sendable, Equatable {
     /// basis), which its pairs are judged by (nil when the file has none or an unreadable one).
     public var target: ContrastTarget?
     public var increasedTarget: ContrastTarget?
+    /// The palette's own verdict by mode (`passes`), for what the audit cannot measure as a pair
+    /// of tokens (a background judged by the system label).
+    public var palettePasses: [String: Bool]
 
     public init(role: String, on: [String] = [], onSystemBackgrounds: Bool = true,
-                target: ContrastTarget? = nil, increasedTarget: ContrastTarget? = nil) {
+                target: ContrastTarget? = nil, increasedTarget: ContrastTarget? = nil, palettePasses: [String: Bool] = [:]) {
         (self.role, self.on, self.onSystemBackgrounds) = (role, on, onSystemBackgrounds)
-        (self.target, self.increasedTarget) = (target, increasedTarget)
+        (self.target, self.increasedTarget, self.palettePasses) = (target, increasedTarget, palettePasses)
     }
 }

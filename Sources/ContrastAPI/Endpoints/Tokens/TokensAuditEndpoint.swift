@@ -30,6 +30,7 @@ struct TokensAuditEndpoint {
             if req.presets.contains(.apple) {
                 req.options.increasedContrastModes = try Self.addAppleBackgrounds(to: &set)
                 req.rules += Self.placementRules(set)
+                Self.noteLabelJudgedBackgrounds(&set)
             }
             // `curl -d @file` sends a form body without its line breaks: every location is line 1
             // (a new user's SARIF pointed every result at line 1, column 584 and on). Only a body
@@ -152,6 +153,26 @@ struct TokensAuditEndpoint {
             }
         }
         return rules
+    }
+
+    /// Our export's backgrounds with no palette text on them, which its palette judged by the
+    /// system label (or the other appearance's, where that contrasts more): no pair of the file's
+    /// tokens measures that, so the palette's own verdict is reported, a warning where it failed
+    /// (a hostile pass, stop 49: a card failing under the label passed the audit in silence).
+    static func noteLabelJudgedBackgrounds(_ set: inout TokenSet) {
+        let textOn = Set(set.placements.values.flatMap(\.on))
+        let judged = set.placements.filter { $0.value.role == "background" && !textOn.contains($0.key) }.sorted { $0.key < $1.key }
+        guard !judged.isEmpty else { return }
+        var failing: [String] = []
+        for (path, p) in judged {
+            let modes = p.palettePasses.filter { !$0.value }.map(\.key).sorted()
+            if !modes.isEmpty { failing.append("\(path) (\(modes.joined(separator: ", ")))") }
+        }
+        let names = judged.prefix(8).map(\.key).joined(separator: ", ") + (judged.count > 8 ? ", …" : "")
+        set.notes.append("\(judged.count) background\(judged.count == 1 ? "" : "s") with no text of the palette on \(judged.count == 1 ? "it" : "them") (\(names)) \(judged.count == 1 ? "was" : "were") judged by the palette with the system label, which no pair of these tokens measures; the palette's own verdicts are taken from the file")
+        if !failing.isEmpty {
+            set.coverageWarnings.append("the palette found these backgrounds failing under the system label, which this audit does not measure: \(failing.joined(separator: "; "))")
+        }
     }
 
     /// Whether a mode's name says increased contrast (`light-increased-contrast`, our export's;
