@@ -253,7 +253,12 @@ struct PaletteTests {
         #expect(minimum(#""aa-large""#) == 3)
         #expect(minimum(##"{"policy": "hig"}"##) == 7)
         #expect(minimum(##"{"policy": "hig", "textSize": "large"}"##) == 4.5)
-        #expect(minimum(##"{"level": "AAA", "fontSize": 14, "fontWeight": 700}"##) == 4.5)
+        #expect(minimum(##"{"level": "AAA", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}"##) == 4.5)
+        // A palette color's bare size likewise (16 bold: large as pt, not as px).
+        expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "ink", "color": "#949494", "fontSize": 16, "fontWeight": 700, "on": ["page"]}, {"name": "page", "role": "background", "color": "#ffffff"}], "policy": "wcag-aa", "elevated": false}"##), 400, pointer: "/colors/0/fontSizeUnit")
+        #expect(call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "ink", "color": "#949494", "fontSize": 16, "fontSizeUnit": "px", "fontWeight": 700, "on": ["page"]}, {"name": "page", "role": "background", "color": "#ffffff"}], "policy": "wcag-aa", "elevated": false}"##).status == 200)
+        // Without the unit, where pt and px judge differently, it is asked for (a hostile pass, stop 49).
+        expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#999", "background": "#fff", "target": {"level": "AAA", "fontSize": 14, "fontWeight": 700}}"##), 400, pointer: "/target/fontSizeUnit")
         #expect(minimum(##"{"textSize": "nonText"}"##) == 3)
         #expect(minimum(##"{"lc": 60}"##) == 60)
         #expect(minimum(##"{"policy": "apca", "textSize": "large"}"##) == 60)

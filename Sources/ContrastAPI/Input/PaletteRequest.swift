@@ -133,10 +133,12 @@ enum TargetInput {
             throw Problem.contradictory(f.field("level"), f.field("policy"), "\(f.field("level").display) \(level.rawValue) is a WCAG level; \(f.field("policy").display) \(policy.rawValue) has none")
         }
         let size = try f.choice("textSize", TextSize.self)
-        let text = try TextSpec.from(f)
-        if size != nil && text != nil {
+        if size != nil && f.has("fontSize") {
             throw Problem.contradictory(f.field("textSize"), f.field("fontSize"), "\(f.field("textSize").display) and \(f.field("fontSize").display) both give the text size; send one of them")
         }
+        // A bare size whose WCAG verdict pt and px would differ on asks for the unit, as
+        // everywhere (a hostile pass, stop 49: a palette's 16 bold was large text as pt).
+        let text = try TextSpec.from(f, unitWhereItMatters: true)
         return try target(policy: policy, level: level, size: size, text: text, sizePath: f.field("fontSize"),
                           remedy: "or give \(f.field("lc").display)")
     }
@@ -452,7 +454,7 @@ struct PaletteRequest {
             (on, onSystem) = (placement.names, placement.names.isEmpty ? nil : placement.system)
         }
         var text: AppleTextRequirement?
-        if let spec = try TextSpec.from(cf) {
+        if let spec = try TextSpec.from(cf, unitWhereItMatters: true) {
             guard role.acceptsTextSize else {
                 throw Problem.contradictory(cf.field("fontSize"), cf.field("role"), "\(cf.field("fontSize").display) gives a text size, but \(cf.field("role").display) \(role.rawValue) is not text; use role text, secondaryText or tint, or drop \(cf.field("fontSize").display)")
             }
