@@ -8,6 +8,24 @@ import Testing
 @Suite struct DTCGReaderTests {
     // MARK: figma/sds tokens.json
 
+    /// Our palette export's placements (`$extensions["com.contrastservice"]`): `on` names resolved
+    /// to token paths, the targets and verdicts read; unknown names and shared names said in notes
+    /// (a hostile pass, stop 49: both were dropped in silence).
+    @Test("our export's placements are read, and what cannot be followed is said")
+    func contrastServicePlacements() throws {
+        func token(_ name: String, _ role: String, on: [String] = []) -> String {
+            let onList = on.map { "\"\($0)\"" }.joined(separator: ", ")
+            return ##""\##(name)": {"$type": "color", "$value": "#777777", "$extensions": {"com.contrastservice": {"name": "\##(name)", "role": "\##(role)", "on": [\##(onList)], "target": {"metric": "wcag2", "minimum": 3, "basis": "b"}, "passes": {"light": false}}}}"##
+        }
+        let json = "{\"color\": {" + [token("ink", "text", on: ["card", "nowhere"]), token("card", "background"), token("ico", "icon")].joined(separator: ", ")
+            + ##", "twin": {"$type": "color", "$value": "#000", "$extensions": {"com.contrastservice": {"name": "card", "role": "background"}}}}}"##
+        let set = try DTCGReader.read([TokenFile(name: "p.tokens.json", content: json)])
+        #expect(set.placements["color.ink"]?.on == ["color.card"] && set.placements["color.ink"]?.target?.minimum == 3)
+        #expect(set.placements["color.card"]?.palettePasses == ["light": false])
+        #expect(set.notes.contains { $0.contains("'color.ink on 'nowhere''") }, "\(set.notes)")
+        #expect(set.notes.contains { $0.contains("is shared by more than one token: 'card (color.twin)'") }, "\(set.notes)")
+    }
+
     @Test("figma-sds: 226 color tokens, modes sds_light/sds_dark/brand_b_light, responsive modes left out")
     func figmaSDS() throws {
         let set = try DTCGReader.read(TokenFixtures.figmaSDS())

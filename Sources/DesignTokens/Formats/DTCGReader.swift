@@ -93,8 +93,25 @@ public enum DTCGReader: TokenFormatReader {
         }
         if let note = hexNote(hexes) { table.notes.append(note) }
         var set = try table.tokenSet(format: format, files: documents)
-        set.placements = placements(placed)
+        (set.placements, set.notes) = (placements(placed), set.notes + placementNotes(placed))
         return set
+    }
+
+    /// What the audit says of placements it cannot follow: `on` names no token has, and names
+    /// two tokens share (the first is the one `on` reaches) (a hostile pass, stop 49: both were
+    /// dropped in silence, a color placed only on an unknown name then measured nowhere).
+    static func placementNotes(_ placed: [Entry]) -> [String] {
+        var seen: [String: String] = [:], shared: [String] = [], unknown: [String] = []
+        for e in placed { if let p = e.placement { if seen[p.name] == nil { seen[p.name] = e.path } else { shared.append("\(p.name) (\(e.path))") } } }
+        for e in placed { for n in e.placement?.on ?? [] where seen[n] == nil { unknown.append("\(e.path) on '\(n.prefix(64))'") } }
+        var notes: [String] = []
+        if !unknown.isEmpty {
+            notes.append("$extensions[\"com.contrastservice\"].on names no token of the file: \(TokenSyntax.sample(unknown)); those placements are not measured")
+        }
+        if !shared.isEmpty {
+            notes.append("$extensions[\"com.contrastservice\"].name is shared by more than one token: \(TokenSyntax.sample(shared)); 'on' reaches the first token of each name")
+        }
+        return notes
     }
 
     /// The placements of ContrastService's own export by token path, its `on` names turned into
