@@ -112,7 +112,7 @@ struct TextSpec: Sendable {
     func apcaUnitMatters(_ unitPath: FieldPath, asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem? {
         guard unitAssumed else { return nil }
         let n = Fields.format(value)
-        return Problem.invalidField(unitPath, "\(unitPath.display) is needed with fontSize \(n) at weight \(weight): for APCA\(lc.map { " at Lc \(Fields.rounded(abs($0)))" } ?? ""), \(n) pt (\(Fields.rounded(px)) px) \(asPoints), \(n) px (APCA's unit) \(asPixels); give \"px\", \"pt\" or \"rem\"")
+        return Problem.invalidField(unitPath, "\(unitPath.display) is needed with \(unitPath.sibling("fontSize").display) \(n) at weight \(weight): for APCA\(lc.map { " at Lc \(Fields.rounded(abs($0)))" } ?? ""), \(n) pt (\(Fields.rounded(px)) px) \(asPoints), \(n) px (APCA's unit) \(asPixels); give \"px\", \"pt\" or \"rem\"")
     }
 
     /// The 400 for a size whose unit decides the verdict (kept out of `from`'s common path).
