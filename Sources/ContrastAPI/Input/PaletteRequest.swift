@@ -171,7 +171,7 @@ enum TargetInput {
                 if text.unitAssumed {
                     let asPixels = APCAMinimumLc.minimumLc(px: text.value, weight: text.weight)
                     func needs(_ lc: Double?) -> String { lc.map { "needs Lc \(Fields.rounded($0))" } ?? "is too small for any Lc" }
-                    if asPixels != lc, let problem = text.apcaUnitMatters(sizePath.sibling("fontSizeUnit"), asPoints: needs(lc), asPixels: needs(asPixels)) { throw problem }
+                    if asPixels != lc { throw text.apcaUnitMatters(sizePath.sibling("fontSizeUnit"), asPoints: needs(lc), asPixels: needs(asPixels)) }
                 }
                 guard let lc else {
                     throw Problem.invalidField(sizePath, "\(sizePath.display): APCA's font lookup allows no contrast for \(Fields.rounded(px)) px at weight \(text.weight); use a larger size or weight, \(remedy)")

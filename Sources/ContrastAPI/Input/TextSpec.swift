@@ -106,11 +106,10 @@ struct TextSpec: Sendable {
     /// The same size read as CSS px (what a bare size means to a web developer and to APCA).
     var readAsPixels: TextSpec { TextSpec(points: value * 3 / 4, weight: weight, unit: .px, value: value) }
 
-    /// The 400 for a bare size (pt assumed) whose APCA answer differs read as pt (`asPoints`,
-    /// what it says then) and as px (`asPixels`): APCA's font tables are in px, and a web
-    /// developer's 16 means 16 px. Nil when the unit was given.
-    func apcaUnitMatters(_ unitPath: FieldPath, asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem? {
-        guard unitAssumed else { return nil }
+    /// The 400 for a bare size (pt assumed: `unitAssumed`, which callers check) whose APCA
+    /// answer differs read as pt (`asPoints`, what it says then) and as px (`asPixels`): APCA's
+    /// font tables are in px, and a web developer's 16 means 16 px.
+    func apcaUnitMatters(_ unitPath: FieldPath, asPoints: String, asPixels: String, at lc: Double? = nil) -> Problem {
         let n = Fields.format(value)
         return Problem.invalidField(unitPath, "\(unitPath.display) is needed with \(unitPath.sibling("fontSize").display) \(n) at weight \(weight): for APCA\(lc.map { " at Lc \(Fields.rounded(abs($0)))" } ?? ""), \(n) pt (\(Fields.rounded(px)) px) \(asPoints), \(n) px (APCA's unit) \(asPixels); give \"px\", \"pt\" or \"rem\"")
     }

@@ -285,8 +285,7 @@ extension CSSStylesheet {
         /// comments removed and whitespace collapsed.
         mutating func preludeText() throws(TokenError) -> String {
             var long = false
-            let text = try preludeText(declarationMayBeLong: false, long: &long)
-            return text
+            return try preludeText(declarationMayBeLong: false, long: &long)
         }
 
         /// `preludeText`; with `declarationMayBeLong` (in a style rule, where a property's value

@@ -93,17 +93,29 @@ public enum DTCGReader: TokenFormatReader {
         }
         if let note = hexNote(hexes) { table.notes.append(note) }
         var set = try table.tokenSet(format: format, files: documents)
-        (set.placements, set.notes) = (placements(placed), set.notes + placementNotes(placed))
+        let (byPath, notes) = placements(placed)
+        (set.placements, set.notes) = (byPath, set.notes + notes)
         return set
     }
 
-    /// What the audit says of placements it cannot follow: `on` names no token has, and names
-    /// two tokens share (the first is the one `on` reaches) (a hostile pass, stop 49: both were
-    /// dropped in silence, a color placed only on an unknown name then measured nowhere).
-    static func placementNotes(_ placed: [Entry]) -> [String] {
-        var seen: [String: String] = [:], shared: [String] = [], unknown: [String] = []
-        for e in placed { if let p = e.placement { if seen[p.name] == nil { seen[p.name] = e.path } else { shared.append("\(p.name) (\(e.path))") } } }
-        for e in placed { for n in e.placement?.on ?? [] where seen[n] == nil { unknown.append("\(e.path) on '\(n.prefix(64))'") } }
+    /// The placements of ContrastService's own export by token path, each `on` name turned into
+    /// the path of the first token of that name; and what the audit says of those it cannot
+    /// follow: `on` names no token has, and names two tokens share (a hostile pass, stop 49:
+    /// both were dropped in silence, a color placed only on an unknown name then measured
+    /// nowhere).
+    static func placements(_ placed: [Entry]) -> (byPath: [String: TokenPlacement], notes: [String]) {
+        var pathOfName: [String: String] = [:], shared: [String] = [], unknown: [String] = []
+        for e in placed {
+            guard let (name, _) = e.placement else { continue }
+            if pathOfName[name] == nil { pathOfName[name] = e.path } else { shared.append("\(name) (\(e.path))") }
+        }
+        var byPath: [String: TokenPlacement] = [:]
+        for e in placed {
+            guard var (_, p) = e.placement else { continue }
+            for n in p.on where pathOfName[n] == nil { unknown.append("\(e.path) on '\(n.prefix(64))'") }
+            p.on = p.on.compactMap { pathOfName[$0] }
+            byPath[e.path] = p
+        }
         var notes: [String] = []
         if !unknown.isEmpty {
             notes.append("$extensions[\"com.contrastservice\"].on names no token of the file: \(TokenSyntax.sample(unknown)); those placements are not measured")
@@ -111,21 +123,7 @@ public enum DTCGReader: TokenFormatReader {
         if !shared.isEmpty {
             notes.append("$extensions[\"com.contrastservice\"].name is shared by more than one token: \(TokenSyntax.sample(shared)); 'on' reaches the first token of each name")
         }
-        return notes
-    }
-
-    /// The placements of ContrastService's own export by token path, its `on` names turned into
-    /// the paths of the tokens of those names (names no token has are dropped).
-    static func placements(_ placed: [Entry]) -> [String: TokenPlacement] {
-        var pathOfName: [String: String] = [:]
-        for e in placed { if let p = e.placement, pathOfName[p.name] == nil { pathOfName[p.name] = e.path } }
-        var out: [String: TokenPlacement] = [:]
-        for e in placed {
-            guard let p = e.placement else { continue }
-            out[e.path] = TokenPlacement(role: p.role, on: p.on.compactMap { pathOfName[$0] }, onSystemBackgrounds: p.onSystem,
-                                         target: p.target, increasedTarget: p.increased, palettePasses: p.passes)
-        }
-        return out
+        return (byPath, notes)
     }
 
     /// A target as the export writes it, `{"metric": "wcag2" | "apca", "minimum", "basis"}`, when
@@ -162,8 +160,9 @@ public enum DTCGReader: TokenFormatReader {
         var type: String?
         var location: TokenLocation
         var modes: [(name: String, value: TokenValue, location: TokenLocation)]
-        /// ContrastService's own export: the palette name, role and placement.
-        var placement: (name: String, role: String, on: [String], onSystem: Bool, target: ContrastTarget?, increased: ContrastTarget?, passes: [String: Bool])? = nil
+        /// ContrastService's own export: the palette name and the placement, its `on` still
+        /// palette names (`placements` turns them into paths).
+        var placement: (name: String, placement: TokenPlacement)? = nil
     }
 
     /// Walks the groups of one token tree.
@@ -256,7 +255,8 @@ public enum DTCGReader: TokenFormatReader {
                 if case .object(let byMode)? = ours["passes"] {
                     for m in byMode.storage.prefix(64) { if case .bool(let b) = m.value { passes[m.key] = b } }
                 }
-                entry.placement = (name, role, on, onSystem, DTCGReader.target(ours["target"]), DTCGReader.target(ours["increasedContrastTarget"]), passes)
+                entry.placement = (name, TokenPlacement(role: role, on: on, onSystemBackgrounds: onSystem, target: DTCGReader.target(ours["target"]),
+                                                        increasedTarget: DTCGReader.target(ours["increasedContrastTarget"]), palettePasses: passes))
             }
             entries.append(entry)
         }

@@ -68,7 +68,7 @@ enum APCAJSON {
         let (pt, px) = (isSufficient(lc: lc, text: text), isSufficient(lc: lc, text: text.readAsPixels))
         guard pt != px else { return }
         func verdict(_ ok: Bool) -> String { ok ? "suffices" : "does not suffice" }
-        if let problem = text.apcaUnitMatters(unitPath, asPoints: verdict(pt), asPixels: verdict(px), at: lc) { throw problem }
+        throw text.apcaUnitMatters(unitPath, asPoints: verdict(pt), asPixels: verdict(px), at: lc)
     }
 
     /// Whether the text size and weight suffice for `lc` (`sufficient` of `sufficiency`).

@@ -74,31 +74,30 @@ enum TokenAuditSARIF {
             o.append("partialFingerprints", .object([("pair", .string("\(r.mode ?? "")|\(r.foregroundPath)|\(r.backgroundPath)"))]))
             results.append(.object(o))
         }
-        // Warnings (rules that matched nothing, nothing checked) and the readers' notes as the
-        // run's tool execution notifications (SARIF 2.1.0 §3.20.21, §3.58).
-        var notifications: [JSON] = report.warnedUnmatchedRules.map { i in
+        // The audit's warnings, each with its rule (id, name, description) and its text; a result
+        // adds `advice` to the text.
+        typealias Warning = (id: String, name: String, description: String, text: String, advice: String)
+        let warnings: [Warning] = report.warnedUnmatchedRules.map { i in
             let r = report.rules[i]
-            return Self.notification("warning", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
-        }
-        if let reason = report.nothingCheckedReason { notifications.append(Self.notification("warning", reason)) }
-        notifications += report.coverageWarnings.map { Self.notification("warning", $0) }
-        notifications += report.notes.map { Self.notification("note", $0) }
+            return ("audit/unmatched-rule", "UnmatchedRule", "A pair rule matched no tokens",
+                    "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens", ": check its token names")
+        } + (report.nothingCheckedReason.map { [("audit/nothing-checked", "NothingChecked", "The audit checked no pair", $0, "")] } ?? [])
+          + report.coverageWarnings.map { ("audit/coverage", "PairCoverage", "Tokens the rules leave unchecked", $0, "") }
+        // Warnings and the readers' notes as the run's tool execution notifications (SARIF 2.1.0
+        // §3.20.21, §3.58).
+        let notifications = warnings.map { Self.notification("warning", $0.text) } + report.notes.map { Self.notification("note", $0) }
         // The warnings as results too, at level warning on the first file's first line: with
         // `failOn: warning` they fail the job, and code scanning shows only results, each with a
         // location (a new user's pass, stop 49: a 422 whose SARIF had `results: []`).
-        let warnings = report.warnedUnmatchedRules.map { i in
-            let r = report.rules[i]
-            return ("audit/unmatched-rule", "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens: check its token names")
-        } + (report.nothingCheckedReason.map { [("audit/nothing-checked", $0)] } ?? []) + report.coverageWarnings.map { ("audit/coverage", $0) }
-        for (id, text) in warnings {
-            if ruleIDs[id] == nil {
-                ruleIDs[id] = rules.count
-                rules.append(.object([("id", .string(id)), ("name", .string(id == "audit/unmatched-rule" ? "UnmatchedRule" : id == "audit/coverage" ? "PairCoverage" : "NothingChecked")),
-                                      ("shortDescription", .object([("text", .string(id == "audit/unmatched-rule" ? "A pair rule matched no tokens" : id == "audit/coverage" ? "Tokens the rules leave unchecked" : "The audit checked no pair"))]))]))
+        for w in warnings {
+            if ruleIDs[w.id] == nil {
+                ruleIDs[w.id] = rules.count
+                rules.append(.object([("id", .string(w.id)), ("name", .string(w.name)), ("shortDescription", .object([("text", .string(w.description))]))]))
             }
+            let text = w.text + w.advice
             var o = JSONObject()
-            o.append("ruleId", .string(id))
-            o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
+            o.append("ruleId", .string(w.id))
+            o.append("ruleIndex", .number(Double(ruleIDs[w.id]!)))
             o.append("level", .string("warning"))
             o.append("message", .object([("text", .string(text))]))
             if let firstFile {
@@ -107,7 +106,7 @@ enum TokenAuditSARIF {
                     ("region", .object([("startLine", .number(1)), ("startColumn", .number(1))])),
                 ]))])]))
             }
-            o.append("partialFingerprints", .object([("warning", .string("\(id)|\(text.prefix(200))"))]))
+            o.append("partialFingerprints", .object([("warning", .string("\(w.id)|\(text.prefix(200))"))]))
             results.append(.object(o))
         }
         var invocation = JSONObject()
