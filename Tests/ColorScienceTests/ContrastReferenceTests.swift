@@ -110,6 +110,21 @@ struct ContrastReferenceTests {
         #expect(abs(try ratio("#808080", "#ffffff") - 3.9494) < 1e-4)
     }
 
+    /// |Lc| in reports is floored to tenths as ratios are to hundredths: #007e40 on white is
+    /// Lc 74.997, which a token audit's text report had shown as "Lc 75.0" beside "needs Lc 75"
+    /// and FAIL.
+    @Test func flooredLcText() throws {
+        let (f, b) = (try display("#007e40"), try display("#ffffff"))
+        let lc = APCA.lc(text: f.srgb, background: b.srgb)
+        #expect(lc > 74.99 && lc < 75, "\(lc)")
+        #expect(APCA.magnitudeText(lc) == "74.9")
+        #expect(APCA.magnitudeText(-60.04) == "60" && APCA.magnitudeText(75) == "75" && APCA.magnitudeText(.nan) == "0")
+        let target = ContrastTarget.apcaLc(75)
+        let m = ContrastMeasurement(foreground: f, background: b)
+        #expect(!target.isMet(by: m) && target.measuredText(m) == "Lc 74.9" && target.minimumText == "Lc 75")
+        #expect(ContrastTarget.ratio(4.5).minimumText == "4.5:1" && ContrastTarget.ratio(4.5).measuredText(m) == "\(WCAG.ratioText(m.ratio)):1")
+    }
+
     @Test func flooredRatioText() throws {
         // C01, C03: the shown number never passes when the real one fails.
         let r777 = try ratio("#777777", "#ffffff")

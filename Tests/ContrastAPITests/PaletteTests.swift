@@ -1132,6 +1132,9 @@ struct PaletteTests {
         let css = call("POST", "/v1/palette/export?format=css", body: ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "border", "role": "nonText", "color": "#cbd5e1", "on": ["page"]}], "policy": "wcag-aa", "elevated": false}"##).text
         #expect(css.contains("--page: #ffffff; /* fails its 3:1: worst border 1.48:1 on light page */"), "\(css)")
         #expect(css.contains("--border: #cbd5e1; /* fails its 3:1: worst 1.48:1 on light page */") && !css.contains("custom:"), "\(css)")
+        // Against an APCA target the worst pair is given in Lc, floored (it had been a ratio).
+        let apca = call("POST", "/v1/palette/export?format=css", body: ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "ink", "role": "text", "color": "#007e40", "on": ["page"], "target": "Lc 75"}], "elevated": false}"##).text
+        #expect(apca.contains("--ink: #007e40; /* fails its Lc 75: worst Lc 74.9 on light page */"), "\(apca)")
     }
 
     /// A new user's pass, stop 49: a failing value's comment did not say the target it misses

@@ -181,6 +181,13 @@ struct TokensAuditTests {
         #expect(apca.text.contains("Lc 90  FAIL at tokens:1:29 (see [1]) (try #4a4a4a)") && apca.text.contains("Lc 90  pass (see [1])"), "\(apca.text)")
         #expect(apca.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400\n") && !apca.text.contains("[2]"), "\(apca.text)")
         #expect(small.text.contains("Lc ∞   FAIL at t.css:1:7 (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
+        // A measured |Lc| is floored as ratios are: #007e40 on white is Lc 74.997, shown as
+        // "Lc 75.0" beside "Lc 75" and FAIL; now 74.9 in the text, JSON and JUnit reports.
+        let near = #"{"files": [{"name": "t.css", "content": ":root{--fg:#007e40;--bg:#fff}"}], "policy": "apca", "rules": [{"foreground": "--fg", "background": "--bg", "fontSize": 18, "fontSizeUnit": "px"}]"#
+        let nearText = try live.request("POST", "/v1/tokens/audit", body: near + #", "report": "text"}"#)
+        #expect(nearText.text.contains("Lc 74.9   Lc 75  FAIL"), "\(nearText.text)")
+        let nearJUnit = try live.request("POST", "/v1/tokens/audit", body: near + #", "report": "junit"}"#)
+        #expect(nearJUnit.text.contains("--fg on --bg: Lc 74.9, needs Lc 75"), "\(nearJUnit.text)")
     }
 
     /// A designer's pass: a JSON request written by a Windows tool (a UTF-8 byte-order mark

@@ -187,4 +187,12 @@ public enum APCA {
                         min(blended.z.rounded(.toNearestOrAwayFromZero), 255))
         return screenLuminance(blended / 255)
     }
+
+    /// |Lc| as a report shows it: floored to tenths, so that a shown number never reaches a
+    /// minimum the measurement misses (`74.997 → "74.9"`, `-60.04 → "60"`, as
+    /// `WCAG.ratioText` floors ratios); `lc` any finite Lc (`-108...106`), 0 for a non-finite one.
+    public static func magnitudeText(_ lc: Double) -> String {
+        let tenths = lc.isFinite ? (abs(lc) * 10).rounded(.down) : 0
+        return ColorFormatting.number(tenths / 10, decimals: 1)
+    }
 }

@@ -72,6 +72,19 @@ public struct ContrastTarget: Sendable, Hashable {
         }
     }
 
+    /// The minimum as a report states it: `4.5:1` (a ratio, up to 4 decimals), `Lc 75`.
+    public var minimumText: String {
+        metric == .wcag2 ? "\(ContrastTarget.format(minimum)):1" : "Lc \(ContrastTarget.format(minimum))"
+    }
+
+    /// A measurement in this target's metric as a report shows it beside `minimumText`, rounded
+    /// toward failing so that a shown number never reaches a minimum the measurement misses: the
+    /// ratio floored to hundredths (`4.47:1`, `WCAG.ratioText`), |Lc| floored to tenths
+    /// (`Lc 74.9` for 74.997, which had shown as `Lc 75.0` beside "needs Lc 75").
+    public func measuredText(_ m: ContrastMeasurement) -> String {
+        metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(APCA.magnitudeText(m.apcaLc))"
+    }
+
     /// A number for texts: integers without a fraction, else up to 4 decimals.
     package static func format(_ d: Double) -> String {
         guard d.isFinite else { return "∞" }

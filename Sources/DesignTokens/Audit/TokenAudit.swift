@@ -465,7 +465,7 @@ public enum TokenAudit {
                     "'\(s)' has no rule of its own yet: write one for it, whose selector and media queries hold only where " +
                         combinedStates[s]!.map { "'\($0)'" }.joined(separator: " and ") + " hold at once (one's rule nested in the other's)"
                 } ?? "one of them written in that mode's own block"
-                let conflict = "\(holder)'s value at \(t.file) line \(t.line) serves mode '\(r.mode ?? "")' too, where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(WCAG.ratioText(m.ratio)):1): \(holder) needs one value per mode, this color in '\(results[i].mode ?? "")' and one that passes there in '\(r.mode ?? "")'\(stateless == nil ? "," : ";") \(whereWritten)"
+                let conflict = "\(holder)'s value at \(t.file) line \(t.line) serves mode '\(r.mode ?? "")' too, where this color fails \(r.foregroundPath) on \(r.backgroundPath) (\(r.target.measuredText(m))): \(holder) needs one value per mode, this color in '\(results[i].mode ?? "")' and one that passes there in '\(r.mode ?? "")'\(stateless == nil ? "," : ";") \(whereWritten)"
                 if moving { results[i].backgroundSuggestionConflict = conflict } else { results[i].suggestionConflict = conflict }
             }
         }

@@ -150,7 +150,7 @@ extension ImageEndpoint {
         // A PNG says what it was judged against in its headers, and how much fails, so that the
         // red needs no second request to be read (a new user's pass).
         let basis = String(String.UnicodeScalarView(target.basis.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }))
-        let targetHeader = ("X-Target", "\(target.metric.rawValue) \(ContrastTarget.formatted(target.minimum)); \(basis)")
+        let targetHeader = ("X-Target", "\(target.metric.rawValue) \(ContrastTarget.format(target.minimum)); \(basis)")
         /// A share `0...1` as the JSON's `failingShare` writes it (4 decimals).
         func share(_ v: Double) -> String { Fields.format(Self.round4(v)) }
         if heatmap {

@@ -143,7 +143,7 @@ struct SuggestEndpoint {
         case .background: what = "background"
         case .both: what = "pair of colors moved apart"
         }
-        let goal = target.metric == .wcag2 ? "\(Fields.format(target.minimum)):1" : "Lc \(Fields.format(target.minimum))"
+        let goal = target.minimumText
         if current.foreground.alpha == 0 {
             return "the foreground is fully transparent (alpha 0), so no lightness of it or of the background can reach \(goal); give the text an opacity"
         }
@@ -174,7 +174,7 @@ struct SuggestEndpoint {
             }
             return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): moving \(outcome.direction.rawValue) only lowers the contrast"
         }
-        let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(Fields.format((best.value * 10).rounded(.down) / 10))"
+        let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(APCA.magnitudeText(best.value))"
         return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): the best in this direction is \(best.foreground.hex) on \(best.background.hex) at \(reached)"
     }
 

@@ -227,17 +227,18 @@ struct PaletteExport {
                 // The pair that fails, named as the palette names its colors: a background's
                 // worst row is a color drawn on it (a new user's pass, stop 43: `--page` "fails:
                 // worst 1.48:1 on light page", where its border failed; `custom:page` leaked).
-                let worst = x.worst.map { w -> String in
-                    let surface = w.surface.hasPrefix("custom:") ? String(w.surface.dropFirst("custom:".count)) : w.surface
-                    let drawn = w.foreground == r.entry.name ? "" : "\(w.foreground) "
-                    return "\(drawn)\(WCAG.ratioText(w.measurement.ratio)):1 on \(w.context.id) \(surface)"
-                } ?? ""
                 // With the target it misses (a new user's pass, stop 49: "fails: worst 4.51:1" in
                 // the dark increased-contrast block, whose target is 7:1, read as a pass).
                 // A background's failing pair is a color drawn on it: that color's target.
                 let judged = x.worst.flatMap { w in w.foreground == r.entry.name ? nil : results.first { $0.entry.name == w.foreground }?.entry } ?? r.entry
                 let target = v == .lightIncreasedContrast || v == .darkIncreasedContrast ? judged.increasedTarget : judged.target
-                let flag = x.passes ? "" : " /* fails its \(Self.targetText(target)): worst \(Self.cssComment(worst)) */"
+                // The worst pair in the target's own measure (an APCA target's had shown a ratio).
+                let worst = x.worst.map { w -> String in
+                    let surface = w.surface.hasPrefix("custom:") ? String(w.surface.dropFirst("custom:".count)) : w.surface
+                    let drawn = w.foreground == r.entry.name ? "" : "\(w.foreground) "
+                    return "\(drawn)\(target.measuredText(w.measurement)) on \(w.context.id) \(surface)"
+                } ?? ""
+                let flag = x.passes ? "" : " /* fails its \(target.minimumText): worst \(Self.cssComment(worst)) */"
                 return "\(indent)\(p): \(value(x));\(flag)\n"
             }.joined()
         }
@@ -262,11 +263,6 @@ struct PaletteExport {
         s += "@media (prefers-contrast: more) {\n  :root {\n" + block(.lightIncreasedContrast, indent: "    ") + "  }\n}\n\n"
         s += "@media (prefers-color-scheme: dark) and (prefers-contrast: more) {\n  :root {\n" + block(.darkIncreasedContrast, indent: "    ") + "  }\n}\n"
         return s
-    }
-
-    /// A target as a comment states it: `4.5:1`, `Lc 75`.
-    static func targetText(_ t: ContrastTarget) -> String {
-        t.metric == .wcag2 ? "\(fixed(t.minimum, decimals: 2)):1" : "Lc \(fixed(t.minimum, decimals: 1))"
     }
 
     /// Decimal text with at most `decimals` fraction digits, no exponent, trailing zeros
@@ -488,8 +484,8 @@ struct PaletteExport {
                 let caption = SVGDrawing.captionColor(on: worst.surfaceColor)
                 let ratio = WCAG.ratioText(worst.measurement.ratio)
                 let mark = worst.passes ? "✓" : "✗"
-                let value = v.target.metric == .wcag2 ? "\(ratio):1" : "Lc \(Fields.format((abs(worst.measurement.apcaLc) * 10).rounded(.down) / 10))"
-                s += "<g><title>\(SVGDrawing.xml(Self.visible("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(Fields.format((worst.measurement.apcaLc * 10).rounded() / 10)); target \(v.target.basis)")))</title>"
+                let value = v.target.measuredText(worst.measurement)
+                s += "<g><title>\(SVGDrawing.xml(Self.visible("\(r.entry.name) \(v.color.hex) — \(worst.foreground) on \(worst.surface) (\(worst.context.id)): \(ratio):1, APCA Lc \(worst.measurement.apcaLc < 0 ? "-" : "")\(APCA.magnitudeText(worst.measurement.apcaLc)); target \(v.target.basis)")))</title>"
                 s += "<rect x=\"\(x + 4)\" y=\"\(y + 4)\" width=\"\(cw - 8)\" height=\"\(rh - 8)\" rx=\"8\" fill=\"\(surface)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 14)\" y=\"\(y + 32)\" font-size=\"17\" font-weight=\"\(weight)\" fill=\"\(fgHex)\"\(fg.alpha < 1 ? " fill-opacity=\"\(Self.fixed(fg.alpha, decimals: 4))\"" : "")>Aa Sample</text>"
                 // A cell shown at the elevated level names a background's elevated value there

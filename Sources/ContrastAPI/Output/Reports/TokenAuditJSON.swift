@@ -55,12 +55,10 @@ enum TokenAuditJSON {
     /// One line per pair for humans: "color.text.subtle on color.surface.default (dark): 2.54:1, needs 4.5:1".
     static func describe(_ r: PairResult) -> String {
         let mode = r.mode.map { " (\($0))" } ?? ""
-        guard let m = r.measurement, let v = r.value else {
+        guard let m = r.measurement, r.value != nil else {
             return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): not measured: \(r.unresolved?.message ?? "unresolved")"
         }
-        let got = r.target.metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(String(format: "%.1f", v))"
-        let need = r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
-        return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): \(got), \(r.passes ? "meets" : "needs") \(need)"
+        return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): \(r.target.measuredText(m)), \(r.passes ? "meets" : "needs") \(r.target.minimumText)"
     }
 
     /// `failedOnWarnings`: the audit passes but `failOn: "warning"` fails it on its warnings
@@ -163,13 +161,5 @@ enum TokenAuditJSON {
         o.append("warnings", .array(warnings))
         o.append("notes", .array(report.notes.map { .string($0) }))
         return .object(o)
-    }
-}
-
-extension ContrastTarget {
-    /// A minimum for texts: integers without a fraction.
-    static func formatted(_ d: Double) -> String {
-        guard d.isFinite else { return "∞" }
-        return d == d.rounded() ? String(Int(d)) : String(d)
     }
 }

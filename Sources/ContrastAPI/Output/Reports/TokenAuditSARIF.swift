@@ -39,7 +39,7 @@ enum TokenAuditSARIF {
         // (SC 1.4.3), and every rule's help pointed at SC 1.4.3 (a CI engineer's pass, stop 38).
         func ruleID(_ r: PairResult) -> String {
             let role = report.rules.indices.contains(r.rule) ? report.rules[r.rule].role.rawValue : "text"
-            let id = r.unresolved != nil ? "tokens/unresolved" : "contrast/\(r.target.metric.rawValue)-\(ContrastTarget.formatted(r.target.minimum))-\(role)"
+            let id = r.unresolved != nil ? "tokens/unresolved" : "contrast/\(r.target.metric.rawValue)-\(ContrastTarget.format(r.target.minimum))-\(role)"
             if ruleIDs[id] == nil {
                 ruleIDs[id] = rules.count
                 let text = r.unresolved != nil ? "A token of a checked pair cannot be resolved to a color" : r.target.basis

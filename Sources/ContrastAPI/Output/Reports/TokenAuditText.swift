@@ -62,12 +62,11 @@ enum TokenAuditText {
         }
         for r in ordered {
             let got: String, need: String
-            if let m = r.measurement, let v = r.value {
-                got = r.target.metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(String(format: "%.1f", v))"
+            if let m = r.measurement, r.value != nil {
+                got = r.target.measuredText(m)
                 // An exempt pair needs nothing (its target of 1:1 or Lc 0 is the exemption, not a
                 // minimum: a new user's pass read "NEEDS 1:1" as a requirement).
-                need = TokenAuditJSON.isExempt(r, in: report) ? "–"
-                    : r.target.metric == .wcag2 ? "\(ContrastTarget.formatted(r.target.minimum)):1" : "Lc \(ContrastTarget.formatted(r.target.minimum))"
+                need = TokenAuditJSON.isExempt(r, in: report) ? "–" : r.target.minimumText
             } else {
                 (got, need) = ("–", "–")
             }
