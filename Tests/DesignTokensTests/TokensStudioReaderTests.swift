@@ -123,6 +123,14 @@ import Testing
         let report = try TokenAudit.run(set, rules: rules, options: options)
         #expect(report.skippedPairs == 0 && report.results.count { $0.unresolved != nil } == 2, "\(report.results.map { ($0.mode ?? "", $0.unresolved?.reason ?? "") })")
         #expect(report.results.count { $0.unresolved == nil && $0.value != nil } == 2)
+        // A pattern matches it too (a hostile pass: `a*` skipped it as no color, measured only
+        // the plain token, and the audit passed `failOn: failure`); it is not counted as skipped.
+        let patterned = [PairRule(foreground: try TokenPattern("bg"), background: try TokenPattern("acc*"), source: "rules[0]")]
+        let byPattern = try TokenAudit.run(set, rules: patterned, options: options)
+        #expect(byPattern.results.count { $0.unresolved != nil } == 2 && byPattern.skippedPairs == 0,
+                "\(byPattern.results.map { ($0.mode ?? "", $0.backgroundPath, $0.unresolved?.reason ?? "") })")
+        options.reportUnresolved = false
+        #expect(throws: TokenError.self) { try TokenAudit.run(set, rules: patterned, options: options) }
     }
 
     /// A new user's pass: Tokens Studio's documented `rgba({colors.black}, 0.45)` was a 400
