@@ -104,6 +104,27 @@ struct PaletteTests {
         expectProblem(call("POST", "/v1/suggest", body: ##"{"foreground": "#949494", "background": "white", "fontSize": 18, "fontSizeUnit": "px", "target": {"fontSize": 12}}"##), 400, pointer: "/target/fontSize")
     }
 
+    /// A translucent color's suggestion passes as painted: its composite rounded to 8 bits (a
+    /// new user's pass: `#001a6499` over white composites to (102, 117.6, 162), 4.507:1, which
+    /// an 8-bit screen paints (102, 118, 162), 4.489:1).
+    @Test func translucentSuggestionsPassAsPainted() throws {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#fff", "background": "rgb(37 99 235 / 60%)", "backdrop": "#fff", "move": "background"}"##))
+        #expect(j["best"]?["background"]?["hex"] == "#001a6199" && abs((j["best"]?["ratio"]?.double ?? 0) - 4.5195) < 1e-4, "\(j)")
+        let before = ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(try CSSColorParser.parse("#001a6499")), backdrop: SIMD3(1, 1, 1))
+        let after = ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(try CSSColorParser.parse("#001a6199")), backdrop: SIMD3(1, 1, 1))
+        #expect(abs((before?.ratio ?? 0) - 4.4890) < 1e-4 && abs((after?.ratio ?? 0) - 4.5026) < 1e-4, "\(String(describing: before)) \(String(describing: after))")
+        // Opaque pairs are painted as measured.
+        #expect(ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(srgb: SIMD3(0, 0, 0))) == nil)
+        // Translucent text on an opaque background likewise (its composite is what is painted).
+        for body in [##"{"foreground": "rgb(100 100 100 / 0.7)", "background": "#ffffff"}"##, ##"{"foreground": "rgb(37 99 235 / 0.5)", "background": "#ffffff"}"##] {
+            let text = ok(call("POST", "/v1/suggest", body: body))
+            for hex in [text["best"]?["foreground"]?["hex"]?.string, text["opacity"]?["foreground"]?["hex"]?.string].compactMap({ $0 }) {
+                let painted = try #require(ContrastMeasurement.painted(foreground: DisplayColor(try CSSColorParser.parse(hex)), background: DisplayColor(srgb: SIMD3(1, 1, 1))))
+                #expect(painted.ratio >= 4.5, "\(hex): \(text)")
+            }
+        }
+    }
+
     /// Field case C03: white on #008a2c (4.4951:1) → move the background to #00892c (4.5507:1).
     @Test func suggestC03MovesBackgroundOneStep() {
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "#008a2c", "move": "background"}"##))

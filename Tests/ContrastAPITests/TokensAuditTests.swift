@@ -144,6 +144,22 @@ struct TokensAuditTests {
         // Read as the theme uses it, hsl(var(--muted-foreground)), it passes.
         let written = try CSSColorParser.parse("hsl(\(css))"), muted = try CSSColorParser.parse("hsl(240 4.8% 95.9%)")
         #expect(ContrastMeasurement(foreground: DisplayColor(written), background: DisplayColor(muted)).ratio >= 4.5)
+        // Every suggestion passes as its 8-bit hex, as a screen paints it (a new user's pass:
+        // zinc's --destructive-foreground was `0 0% 11.2%`, 4.5015:1, whose #1d1d1d on #ef4444
+        // is 4.48:1; ten themes' likewise).
+        let destructive = try #require(Self.pair(v3, "--destructive-foreground", "--destructive", mode: "zinc"))
+        #expect(destructive["suggestion"]?["css"] == "0 0% 11.1%" && destructive["suggestion"]?["hex"] == "#1c1c1c", "\(destructive)")
+        var suggested = 0
+        for pair in v3.json["pairs"]?.array ?? [] {
+            for (key, other) in [("suggestion", "background"), ("backgroundSuggestion", "foreground")] {
+                guard let hex = pair[key]?["hex"]?.string, let against = pair[other]?["hex"]?.string, let minimum = pair["target"]?["minimum"]?.double else { continue }
+                suggested += 1
+                let (a, b) = (DisplayColor(try CSSColorParser.parse(hex)), DisplayColor(try CSSColorParser.parse(against)))
+                let painted = key == "suggestion" ? ContrastMeasurement(foreground: a, background: b) : ContrastMeasurement(foreground: b, background: a)
+                #expect(painted.ratio >= minimum, "\(pair)")
+            }
+        }
+        #expect(suggested >= 40, "\(suggested)")
         let v4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")]))
         let light = try #require(Self.pair(v4, "--muted-foreground", "--muted", mode: "light"))
         #expect(light["suggestion"]?["css"] == "oklch(0.545 0 0)" && light["suggestion"]?["hex"] == "#707070", "\(light)")

@@ -214,6 +214,26 @@ public struct ContrastMeasurement: Sendable {
         self.apcaBackgroundY = apcaBackgroundY
     }
 
+    /// The pair as an 8-bit screen paints it, where a color is translucent: composited
+    /// source-over (straight alpha) on what lies under it and each channel of the result rounded
+    /// to n/255, as a browser's 8-bit surface holds it (apca-w3 rounds its `alphaBlend` so; a new
+    /// user's pass: `rgb(0 26 100 / 60%)` over white composites to green 117.6, painted 118, and
+    /// white text on it measured 4.507:1 and painted 4.489:1). Nil when both colors are opaque
+    /// (nothing is composited: the measurement is the painted one), or when the background is
+    /// translucent and no `backdrop` (opaque sRGB `0...1`) says what shows through it.
+    public static func painted(foreground: DisplayColor, background: DisplayColor, backdrop: SIMD3<Double>? = nil) -> ContrastMeasurement? {
+        guard foreground.alpha < 1 || background.alpha < 1 else { return nil }
+        var under = background.srgb
+        if background.alpha < 1 {
+            guard let backdrop else { return nil }
+            under = EightBit.quantize(Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: backdrop))
+        }
+        let text = foreground.alpha < 1
+            ? EightBit.quantize(Compositing.sourceOver(foreground.srgb, alpha: foreground.alpha, overOpaque: under))
+            : foreground.srgb
+        return .opaque(foreground: DisplayColor(srgb: text, alpha: 1), background: under)
+    }
+
     /// Contrast of a possibly translucent foreground on an opaque background.
     public static func opaque(foreground: DisplayColor, background: SIMD3<Double>) -> ContrastMeasurement {
         let fg = foreground.alpha >= 1

@@ -10,7 +10,8 @@ import Foundation
 // `ContrastMeasurement` measures it (source-over compositing in gamma-encoded sRGB, WCAG 2.2
 // relative luminance, APCA 0.0.98G-4g; over every gray backdrop when the background is
 // translucent and no backdrop is given). The first that meets the target is the answer: the
-// smallest opacity, so the text stays as close to the given design as it can. Monotonic for an
+// smallest opacity, so the text stays as close to the given design as it can; its composite
+// must also pass as an 8-bit screen paints it (`ContrastMeasurement.painted`). Monotonic for an
 // opaque background (the composite moves from the background toward the text color as alpha
 // grows), but scanned rather than bisected so a translucent background is handled the same way.
 
@@ -46,7 +47,9 @@ public struct MinimumOpacity: Sendable {
             let candidate = DisplayColor(srgb: fg.srgb, alpha: Double(a) / 255)
             let m = ContrastMeasurement(foreground: candidate, background: bg, backdrop: backdrop)
             let v = target.value(of: m)
-            if v >= target.minimum { return MinimumOpacity(foreground: candidate, measurement: m, value: v) }
+            guard v >= target.minimum else { continue }
+            if let painted = ContrastMeasurement.painted(foreground: candidate, background: bg, backdrop: backdrop), !target.isMet(by: painted) { continue }
+            return MinimumOpacity(foreground: candidate, measurement: m, value: v)
         }
         return nil
     }

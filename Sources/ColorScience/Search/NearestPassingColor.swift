@@ -12,7 +12,8 @@ import Foundation
 // 3. Every point is judged as the 8-bit color it would be reported as: channels (and alpha)
 //    rounded half up to n/255 exactly as `Color.hex` writes them. A candidate passes only if
 //    that quantized color meets the target (`>=`, unrounded): a 4.4999:1 is never reported as a
-//    4.5:1 pass.
+//    4.5:1 pass. Where a color is translucent, its composite must also pass as an 8-bit screen
+//    paints it (`ContrastMeasurement.painted`: the composite rounded to n/255).
 // 4. The path is scanned in steps of 1/256 of the lightness range; the first passing step is
 //    refined by bisection to the boundary (< 1e-7 in L): the answer is the first 8-bit color of
 //    the path that passes. (8-bit neighbors off the path can be a hair closer in ΔE OK, but they
@@ -346,13 +347,20 @@ public enum NearestPassingColor {
                 backgroundDeltaEOK: bgMoved ? ColorDifference.deltaEOK(oklab1: bgC.converted(to: .oklab).coordinates, oklab2: bgLab) : 0,
                 backgroundDeltaE2000: bgMoved ? ColorDifference.deltaE2000(bgC, background) : 0)
         }
+        // A translucent color's composite must pass as an 8-bit screen paints it too
+        // (`ContrastMeasurement.painted`): a suggestion that passes only on the unrounded
+        // composite fails where it is used.
         func margin(_ fg: DisplayColor, _ bg: DisplayColor) -> Double {
+            let measured: Double
             if target.metric == .wcag2 && bg.alpha >= 1 {
                 // Short path, same numbers as ContrastMeasurement for an opaque background.
                 let f = fg.alpha >= 1 ? fg.srgb : Compositing.sourceOver(fg.srgb, alpha: fg.alpha, overOpaque: bg.srgb)
-                return WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(bg.srgb)) - target.minimum
+                measured = WCAG.contrastRatio(WCAG.relativeLuminance(f), WCAG.relativeLuminance(bg.srgb)) - target.minimum
+            } else {
+                measured = target.value(of: ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)) - target.minimum
             }
-            return target.value(of: ContrastMeasurement(foreground: fg, background: bg, backdrop: backdrop)) - target.minimum
+            guard let painted = ContrastMeasurement.painted(foreground: fg, background: bg, backdrop: backdrop) else { return measured }
+            return Swift.min(measured, target.value(of: painted) - target.minimum)
         }
 
         let current = candidate(.lighter, fg0, bg0)
