@@ -300,6 +300,21 @@ struct ContrastEndpointTests {
         let query = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14px")
         #expect(query.status == 400 && query.json["parameter"]?.string == "fontSize")
         #expect(call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=14&fontSizeUnit=px").status == 200)
+        // A query's numbers are text: a bad weight, unit or range is named as itself (a hostile
+        // pass: each was "query parameter 'fontSize' is a number, not a string").
+        for (q, parameter, detail) in [
+            ("fontSize=12&fontSizeUnit=px&fontWeight=1001", "fontWeight", "query parameter 'fontWeight' must be between 1 and 1000, got 1001"),
+            ("fontSize=0&fontSizeUnit=px", "fontSize", "query parameter 'fontSize' must be between 0.1 and 1000, got 0"),
+            ("fontSize=12&fontSizeUnit=pz", "fontSizeUnit", "query parameter 'fontSizeUnit' must be one of pt, px, rem, got 'pz'; did you mean 'pt'?"),
+            ("fontSize=12&fontSizeUnit=px&fontWeight=bold", "fontWeight", "query parameter 'fontWeight' is a number from 1 to 1000; for 'bold' give 700"),
+        ] {
+            let r = call("GET", "/v1/contrast?foreground=%23777&background=white&" + q)
+            #expect(r.status == 400 && r.json["parameter"]?.string == parameter && r.json["detail"]?.string == detail, "\(q): \(r.text)")
+        }
+        let font = call("GET", "/v1/apca/font?lc=60&fontSize=2000&fontSizeUnit=px")
+        #expect(font.json["detail"]?.string == "query parameter 'fontSize' must be between 0.1 and 1000, got 2000", "\(font.text)")
+        // In a body, only the member that failed is looked at (a string size beside a bad weight).
+        #expect(detail(##""fontSize": 14, "fontWeight": 1001"##) == "'/fontWeight' must be between 1 and 1000, got 1001")
         // A new user's pass, stop 43: Tailwind's --alpha() was "unknown color function"; the
         // CSS Tailwind compiles it to is suggested, and that reads.
         let alpha = call("POST", "/v1/contrast", body: ##"{"foreground": "--alpha(var(--color-blue-500) / 50%)", "background": "#fff", "variables": "tailwind"}"##)

@@ -81,12 +81,12 @@ struct TextSpec: Sendable {
         // The CSS-like spellings are looked for only once a member has failed: the hot path of
         // POST /v1/contrast pays nothing for the better message.
         let weight: Int
-        do { weight = try f.integer("fontWeight", in: 1...1000) ?? 400 } catch { try cssLikeSizeAndWeight(f); throw error }
+        do { weight = try f.integer("fontWeight", in: 1...1000) ?? 400 } catch { try cssLikeSizeAndWeight(f, failed: "fontWeight"); throw error }
         let givenUnit: FontSizeUnit?
-        do { givenUnit = try f.choice("fontSizeUnit", FontSizeUnit.self) } catch { try cssLikeSizeAndWeight(f); throw error }
+        do { givenUnit = try f.choice("fontSizeUnit", FontSizeUnit.self) } catch { try cssLikeSizeAndWeight(f, failed: "fontSizeUnit"); throw error }
         let unit = givenUnit ?? .pt
         let given: Double?
-        do { given = try f.number("fontSize", in: 0.1...1000) } catch { try cssLikeSizeAndWeight(f); throw error }
+        do { given = try f.number("fontSize", in: 0.1...1000) } catch { try cssLikeSizeAndWeight(f, failed: "fontSize"); throw error }
         guard let size = given else {
             if let given = ["fontWeight", "fontSizeUnit"].first(where: f.has) {
                 // Weight alone cannot decide large text; say so instead of guessing a size.
@@ -125,10 +125,13 @@ struct TextSpec: Sendable {
     /// A size, unit or weight written as CSS writes it (`"14px"`, `"1.5rem"`, `"large"`, `"em"`,
     /// `"bold"`, `"700"`) is refused with the members that say it here (new-user passes: "must
     /// be a number, not string" and "must be one of pt, px, rem" did not). Called only once a
-    /// member has failed.
-    static func cssLikeSizeAndWeight(_ f: Fields) throws(Problem) {
+    /// member has failed, and only for that member (`failed`): a hostile pass's GET with
+    /// `fontWeight=1001` was told that `fontSize=12` "is a number, not a string". A query
+    /// parameter is always text, so a plain number there is no mistake.
+    static func cssLikeSizeAndWeight(_ f: Fields, failed: String) throws(Problem) {
         let size = f.field("fontSize").display, unitField = f.field("fontSizeUnit").display
-        if case .string(let s)? = f.value("fontSize") {
+        let inQuery = f.field(failed).parameter != nil
+        if failed == "fontSize", case .string(let s)? = f.value("fontSize") {
             let t = s.trimmingCharacters(in: .whitespaces).lowercased()
             for unit in ["rem", "px", "pt"] where t.hasSuffix(unit) {
                 if let n = Fields.decimal(String(t.dropLast(unit.count))) {
@@ -144,21 +147,21 @@ struct TextSpec: Sendable {
             if let px = keywords[t] {
                 throw Problem.invalidField(f.field("fontSize"), "\(size) is a number; the keyword \(ClientText.quoted(s)) is \(px)px in Chromium at the default root size: give \(size) \(px) and \(unitField) \"px\" (or the size your page computes)")
             }
-            if let n = Fields.decimal(t) {
+            if !inQuery, let n = Fields.decimal(t) {
                 throw Problem.invalidField(f.field("fontSize"), "\(size) is a number, not a string: give \(size) \(Fields.format(n)) (and \(unitField) \"pt\", \"px\" or \"rem\")")
             }
         }
-        if case .string(let s)? = f.value("fontSizeUnit") {
+        if failed == "fontSizeUnit", case .string(let s)? = f.value("fontSizeUnit") {
             let t = s.trimmingCharacters(in: .whitespaces).lowercased()
             if t == "em" || t == "%" || t == "percent" {
                 throw Problem.invalidField(f.field("fontSizeUnit"), "\(unitField) is pt, px or rem; \(ClientText.quoted(s)) depends on the parent element's font size: give its computed size in px")
             }
         }
-        if case .string(let s)? = f.value("fontWeight") {
+        if failed == "fontWeight", case .string(let s)? = f.value("fontWeight") {
             let named: [String: Int] = ["normal": 400, "bold": 700, "thin": 100, "light": 300,
                                         "regular": 400, "medium": 500, "semibold": 600, "heavy": 800, "black": 900]
             let t = s.trimmingCharacters(in: .whitespaces).lowercased()
-            if let w = named[t] ?? Fields.decimal(t).flatMap({ $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() ? Int($0) : nil }) {
+            if let w = named[t] ?? (inQuery ? nil : Fields.decimal(t).flatMap({ $0 >= 1 && $0 <= 1000 && $0 == $0.rounded() ? Int($0) : nil })) {
                 throw Problem.invalidField(f.field("fontWeight"), "\(f.field("fontWeight").display) is a number from 1 to 1000; for \(ClientText.quoted(s)) give \(w)")
             }
         }

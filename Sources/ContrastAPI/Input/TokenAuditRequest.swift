@@ -120,15 +120,13 @@ struct TokenAuditRequest {
                 // the points every other route takes (a new user's pass: 18 copied from
                 // /v1/contrast, where it is 18 pt and large, was 18 px and small here).
                 let unit: FontSizeUnit
-                do { unit = try rf.choice("fontSizeUnit", FontSizeUnit.self) ?? .px } catch { try TextSpec.cssLikeSizeAndWeight(rf); throw error }
+                do { unit = try rf.choice("fontSizeUnit", FontSizeUnit.self) ?? .px } catch { try TextSpec.cssLikeSizeAndWeight(rf, failed: "fontSizeUnit"); throw error }
                 if !rf.has("fontSize"), rf.has("fontSizeUnit") {
                     throw Problem.invalidField(rf.field("fontSizeUnit"), "\(rf.field("fontSizeUnit").display) needs \(rf.field("fontSize").display)")
                 }
                 let given: Double?, weight: Int?
-                do {
-                    given = try rf.number("fontSize", in: 1...1000)
-                    weight = try rf.number("fontWeight", in: 100...900).map { Int($0) }
-                } catch { try TextSpec.cssLikeSizeAndWeight(rf); throw error }
+                do { given = try rf.number("fontSize", in: 1...1000) } catch { try TextSpec.cssLikeSizeAndWeight(rf, failed: "fontSize"); throw error }
+                do { weight = try rf.number("fontWeight", in: 100...900).map { Int($0) } } catch { try TextSpec.cssLikeSizeAndWeight(rf, failed: "fontWeight"); throw error }
                 let size = given.map { unit.cssPixels($0) }
                 let policy = try rf.choice("policy", TokenPolicy.self)
                 // A size that is not large text contradicts role large-text (it had been judged
