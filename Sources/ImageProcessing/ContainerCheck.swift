@@ -47,14 +47,21 @@ struct ContainerCheck {
     /// entries cost 2.7 s to analyze and 4–5 s to fail to encode, 73 MB of memory held.
     static let maxEXIFBytes = 65_536
 
+    /// A profile past ``maxICCProfileBytes``, the same limit in every format: `bytes` its size
+    /// when known (a WebP's chunk), nil when only known to pass it (a PNG's inflating, a
+    /// JPEG's segments counted so far).
+    static func profileTooLarge(_ what: String, bytes: Int?) -> ImageError {
+        .unsupported("\(what) \(bytes.map { "is \($0) bytes" } ?? "\(what.contains("PNG") ? "inflates to" : "is") more than \(maxICCProfileBytes) bytes (4 MiB)"), more than this service reads; real profiles are far smaller")
+    }
+
     static func exifTooLarge(_ length: Int, _ what: String) -> ImageError {
         .unsupported("\(what) (EXIF metadata) is \(length) bytes; this service reads at most \(maxEXIFBytes) bytes of EXIF, as much as a JPEG can hold; strip the metadata (exiftool -all=, or re-export) and send the image again")
     }
 
     /// Checks `data` (whose signature says `format`).
     /// - Throws: `.corrupt` naming the first structural problem (truncation, a bad chunk or
-    ///   segment length, a CRC mismatch, missing image data), `.unsupported` for a PNG ICC
-    ///   profile larger than ``maxICCProfileBytes``.
+    ///   segment length, a CRC mismatch, missing image data), `.unsupported` for an ICC
+    ///   profile larger than ``maxICCProfileBytes`` (PNG, JPEG, WebP).
     static func check(_ data: [UInt8], format: ImageFormat) throws(ImageError) -> ContainerCheck {
         switch format {
         case .png: return try png(data)
@@ -251,7 +258,7 @@ struct ContainerCheck {
             cvips_inflated_size(buffer.baseAddress! + start, count, maxICCProfileBytes)
         }
         if size == -2 {
-            throw .unsupported("the PNG's embedded ICC profile (iCCP chunk) inflates to more than \(maxICCProfileBytes) bytes (4 MiB), more than this service reads; real profiles are far smaller")
+            throw profileTooLarge("the PNG's embedded ICC profile (iCCP chunk)", bytes: nil)
         }
         guard size >= 0 else {
             throw .corrupt(.png, "the iCCP chunk's compressed ICC profile is not a complete zlib stream")
@@ -297,6 +304,7 @@ struct ContainerCheck {
         var sawFrame = false
         var progressive = false
         var sawICC = false
+        var iccBytes = 0
         var components: [UInt8] = []
         let iccSignature = Array("ICC_PROFILE\0".utf8)
         while true {
@@ -322,6 +330,12 @@ struct ContainerCheck {
             if marker == 0xE2, length >= 2 + iccSignature.count,
                data[(position + 4)..<(position + 4 + iccSignature.count)].elementsEqual(iccSignature) {
                 sawICC = true
+                // The profile's part in this segment: after the signature, its sequence number
+                // and the count of segments (ICC.1:2022 Annex B.4). A hostile pass: 241 segments
+                // of a valid 15 MiB profile were called invalid, and /v1/image/dim wrote 100 of
+                // them back under a header declaring all.
+                iccBytes += Swift.max(0, length - 2 - iccSignature.count - 2)
+                guard iccBytes <= maxICCProfileBytes else { throw profileTooLarge("the JPEG's embedded ICC profile (APP2 ICC_PROFILE segments)", bytes: nil) }
             }
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isFrame {
@@ -452,6 +466,9 @@ struct ContainerCheck {
                 throw fail("the \(fourcc.trimmingTrailingSpaces) chunk at byte \(position) declares \(size) bytes but only \(end - position - 8) follow (truncated)")
             }
             if fourcc == "EXIF" && size > maxEXIFBytes { throw exifTooLarge(size, "the WebP's EXIF chunk") }
+            // libwebp hands libvips the whole chunk, which /v1/image/dim writes back (a hostile
+            // pass: a 15 MiB profile on a 64 × 64 image made a 15.7 MB answer).
+            if fourcc == "ICCP" && size > maxICCProfileBytes { throw profileTooLarge("the WebP's embedded ICC profile (ICCP chunk)", bytes: size) }
             if first {
                 guard ["VP8 ", "VP8L", "VP8X"].contains(fourcc) else {
                     throw fail("the first chunk is \(fourcc.trimmingTrailingSpaces), not VP8, VP8L or VP8X")

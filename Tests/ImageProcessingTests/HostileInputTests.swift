@@ -107,6 +107,28 @@ import Testing
         #expect(throws: ImageError.unsupported("the PNG's embedded ICC profile (iCCP chunk) inflates to more than 4194304 bytes (4 MiB), more than this service reads; real profiles are far smaller")) {
             try ImageFile.open(png, format: .png, maxPixels: 10_000)
         }
+        // JPEG and WebP the same (a hostile pass: a valid 15 MiB profile in 241 APP2 segments
+        // was called invalid and /v1/image/dim wrote 100 of them back; a WebP's came back whole
+        // in a 15.7 MB answer for 64 × 64 pixels).
+        let jpeg = try TestImages.jpeg()
+        func app2(_ index: Int, of count: Int) -> [UInt8] {
+            [0xFF, 0xE2, 0xFF, 0xFD] + Array("ICC_PROFILE\0".utf8) + [UInt8(index), UInt8(count)] + [UInt8](repeating: 0xAB, count: 65_533 - 2 - 14)
+        }
+        // 65 full segments hold 4,258,605 bytes of profile; 64 hold 4,193,088, within the limit.
+        let over = Array(jpeg[0..<2]) + (1...65).flatMap { app2($0, of: 65) } + Array(jpeg[2...])
+        #expect(throws: ImageError.unsupported("the JPEG's embedded ICC profile (APP2 ICC_PROFILE segments) is more than 4194304 bytes (4 MiB), more than this service reads; real profiles are far smaller")) {
+            try ContainerCheck.check(over, format: .jpeg)
+        }
+        let within = Array(jpeg[0..<2]) + (1...64).flatMap { app2($0, of: 64) } + Array(jpeg[2...])
+        #expect(try ContainerCheck.check(within, format: .jpeg).declaresICCProfile)
+        var webp = try ImageEncoder.encode(pixels: [UInt16](repeating: 200, count: 64 * 64 * 3), width: 64, height: 64, bands: 3, format: .webp)
+        let size = ContainerCheck.maxICCProfileBytes + 2
+        webp += Array("ICCP".utf8) + withUnsafeBytes(of: UInt32(size).littleEndian, Array.init) + [UInt8](repeating: 0, count: size)
+        let riff = UInt32(webp.count - 8).littleEndian
+        webp.replaceSubrange(4..<8, with: withUnsafeBytes(of: riff, Array.init))
+        #expect(throws: ImageError.unsupported("the WebP's embedded ICC profile (ICCP chunk) is 4194306 bytes, more than this service reads; real profiles are far smaller")) {
+            try ContainerCheck.check(webp, format: .webp)
+        }
         let broken = Self.chunk("iCCP", Array("p".utf8) + [0, 0, 0x78, 0x01, 0xFF])
         #expect(throws: ImageError.corrupt(.png, "the iCCP chunk's compressed ICC profile is not a complete zlib stream")) {
             try ImageFile.open(Self.inserting([broken], into: try TestImages.png()), format: .png, maxPixels: 10_000)
