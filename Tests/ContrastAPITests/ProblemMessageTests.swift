@@ -151,6 +151,10 @@ import Testing
         #expect(bad.status == 400 && bad.json["type"] == "/problems/malformed-json", "\(bad.text)")
         let twice = try Self.live.request("POST", "/v1/contrast", body: "\u{FEFF}\u{FEFF}" + ##"{"foreground": "#000", "background": "white"}"##)
         #expect(twice.status == 400 && twice.json["type"] == "/problems/malformed-json", "\(twice.text)")
+        // Errors after the mark are placed in the body as sent (a hostile pass: the second mark
+        // was said to be at byte 0).
+        #expect(twice.json["detail"]?.string?.hasSuffix("at byte 3") == true, "\(twice.text)")
+        #expect(bad.json["detail"]?.string?.hasSuffix("at byte 24") == true, "\(bad.text)")
         let many = try Self.live.request("POST", "/v1/contrast", body: String(repeating: "\u{FEFF}", count: 100_000))
         #expect(many.status == 400 && many.json["type"] == "/problems/malformed-json", "\(many.status)")
     }

@@ -177,22 +177,12 @@ public struct Fields: Sendable {
         }
         let json: JSON
         do {
-            json = try JSONParser.parse(request.body, maxDepth: maxDepth)
+            json = try Self.parseJSON(request.body, maxDepth: maxDepth)
         } catch where error.isNumberOutOfRange {
             // Valid JSON whose number no double holds: the member is refused, by name.
             let path = FieldPath.body(error.pointer)
             throw Problem.invalidField(path, "\(path.display): \(error.reason) (at most ±1.7976931348623157e308)")
         } catch {
-            // A UTF-8 byte-order mark, which Windows tools write: RFC 8259 §8.1 lets a parser
-            // ignore it (a plugin author's pass got "unexpected character '\xef' at byte 0").
-            // Looked for only once parsing failed: the plain request pays nothing. One mark only
-            // (so this recurses once: a body of marks is refused, not a stack of calls).
-            let mark = Fields.byteOrderMark
-            if request.body.starts(with: mark), !request.body.dropFirst(mark.count).starts(with: mark) {
-                var stripped = request
-                stripped.body.removeFirst(mark.count)
-                return try Fields.body(stripped, allowedQuery: allowedQuery, maxDepth: maxDepth)
-            }
             // Form fields (`curl -d 'foreground=%23000&background=white'`) are not JSON: say what
             // to send instead (a hostile pass got only "invalid literal at byte 0").
             let body = request.body
@@ -209,6 +199,25 @@ public struct Fields: Sendable {
         // Only a body whose bytes name `variables` has a slot bound (CSSRequestScope.run).
         if CSSRequestScope.slot != nil { try CSSRequestScope.take(from: &o, at: .body("")) }
         return Fields(object: o, path: .body(""), fromQuery: false)
+    }
+
+    /// `body` parsed as JSON, one UTF-8 byte-order mark before it ignored: Windows tools write
+    /// one, and RFC 8259 §8.1 lets a parser ignore it (a plugin author's pass got "unexpected
+    /// character '\xef' at byte 0"). Looked for only once parsing failed, so the plain request
+    /// pays nothing; an error after the mark is placed in the body as sent (a hostile pass: a
+    /// second mark, at byte 3, was said to be at byte 0).
+    static func parseJSON(_ body: [UInt8], maxDepth: Int) throws(JSONParseError) -> JSON {
+        do {
+            return try JSONParser.parse(body, maxDepth: maxDepth)
+        } catch {
+            guard body.starts(with: byteOrderMark) else { throw error }
+            do {
+                return try JSONParser.parse(Array(body.dropFirst(byteOrderMark.count)), maxDepth: maxDepth)
+            } catch var after {
+                after.offset += byteOrderMark.count
+                throw after
+            }
+        }
     }
 
     /// The UTF-8 byte-order mark, of which one is ignored before a JSON body (RFC 8259 §8.1).
