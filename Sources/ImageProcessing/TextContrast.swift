@@ -301,8 +301,8 @@ public struct TextContrastDistribution: Sendable {
     public var judged: Double
     /// WCAG 2 relative luminance `0...1` of the median pixel of what lies under the text (to a
     /// bin, 1/65,535), from the measurement's own histogram: text lighter than it is light text
-    /// on this region, for saying when a text color turns the design's polarity. 0 where the
-    /// details are left out (a searched fix's `after`).
+    /// on this region, for saying when a fix turns the design's polarity
+    /// (`TextContrastFix.reversesPolarity`). 0 for an empty region.
     public var medianLuminance: Double = 0
 }
 
@@ -704,10 +704,10 @@ public enum TextContrast {
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
             var result = TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,
                                                   passes: passes, judged: judged)
-            // The median pixel's luminance from the WCAG histogram (its bins are luminance); left
-            // out with the other details of a fix's `after`.
+            // The median pixel's luminance from the WCAG histogram (its bins are luminance), a
+            // fix's `after` too (whether the fix turns the text's polarity).
             var seen = 0
-            for i in 0..<count where details && total > 0 {
+            for i in 0..<count where total > 0 {
                 seen += Int(wCounts[i])
                 if seen >= (total + 1) / 2 { result.medianLuminance = Double(i) / Double(top); break }
             }
@@ -804,6 +804,18 @@ public struct TextContrastFix: Sendable {
     /// The distribution over every pixel of the region after the fix (for scrims and
     /// `brightness()` without the worst block and the 5th-percentile pixel colors, which are zero).
     public var after: TextContrastDistribution
+
+    /// Whether the fix turns the text's polarity: text (relative luminance `textLuminance`,
+    /// `0...1`) lighter than the median pixel under it `before` and darker than the median pixel
+    /// after the fix, or the reverse (a black scrim over a white label under gray text). A
+    /// text-color fix compares its new color with the median pixel before. False where either
+    /// median equals the text's luminance (no polarity to keep).
+    public func reversesPolarity(textLuminance: Double, before: TextContrastDistribution) -> Bool {
+        let (t0, m0) = (textLuminance, before.medianLuminance)
+        let (t1, m1) = textColor.map { (WCAG.relativeLuminance($0), m0) } ?? (t0, after.medianLuminance)
+        guard t0 != m0, t1 != m1 else { return false }
+        return (t0 > m0) != (t1 > m1)
+    }
 }
 
 extension TextContrast {
@@ -1103,7 +1115,8 @@ extension TextContrast {
             }
         }
         let before = results.before!
-        let recommended = before.passes ? nil : lighter(results.black, results.white)
+        let recommended = before.passes ? nil
+            : recommendedScrim(results.black, results.white, textLuminance: WCAG.relativeLuminance(text), before: before)
         let gradientColor: SIMD3<Double>? = recommended.flatMap {
             if case .overlay(let color, _) = $0.fix.adjustment { return color }
             return nil
@@ -1122,14 +1135,19 @@ extension TextContrast {
                                     gradient: results.gradient, brightness: results.brightness, textColor: results.textColor)
     }
 
-    /// The solid scrim with the smaller alpha (black on a tie), with its name.
-    static func lighter(_ black: TextContrastFix?, _ white: TextContrastFix?) -> (name: String, fix: TextContrastFix)? {
+    /// The solid scrim to recommend: one that keeps the text's polarity (`reversesPolarity`)
+    /// before one that turns it, then the smaller alpha (black on a tie), with its name. A new
+    /// user's pass: slate `#94a3b8` text on a white label was given black at 0.75, which turns
+    /// the label dark under the text, where the same rule on gradients prefers the polarity.
+    static func recommendedScrim(_ black: TextContrastFix?, _ white: TextContrastFix?, textLuminance: Double,
+                                 before: TextContrastDistribution) -> (name: String, fix: TextContrastFix)? {
         func alpha(_ f: TextContrastFix) -> Double { if case .overlay(_, let a) = f.adjustment { return a }; return 1 }
+        func key(_ f: TextContrastFix) -> (Int, Double) { (f.reversesPolarity(textLuminance: textLuminance, before: before) ? 1 : 0, alpha(f)) }
         switch (black, white) {
         case (nil, nil): return nil
         case (let b?, nil): return ("black", b)
         case (nil, let w?): return ("white", w)
-        case (let b?, let w?): return alpha(b) <= alpha(w) ? ("black", b) : ("white", w)
+        case (let b?, let w?): return key(b) <= key(w) ? ("black", b) : ("white", w)
         }
     }
 }

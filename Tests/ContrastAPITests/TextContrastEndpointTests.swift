@@ -67,6 +67,22 @@ import Testing
         let kept = try server.post("/v1/image/text-contrast?textColor=%23999999", try solid(0xee))
         #expect(kept.json["passes"] == .bool(false) && kept.json["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true), "\(kept.text)")
         #expect(kept.json["fixes"]?["textColor"]?["reversesPolarity"] == nil, "\(kept.text)")
+        // Scrims too, as on gradients (a new user's pass: slate #94a3b8 text on a white label was
+        // recommended a black scrim at 0.75, turning the label dark under it, where a darker
+        // slate keeps the design): the black scrim says so, none is recommended, and no gradient
+        // scrim is offered in its color.
+        let label = try server.post("/v1/image/text-contrast?textColor=%2394a3b8&fontSize=16&fontSizeUnit=px", try solid(0xff))
+        let scrim = label.json["fixes"]?["scrim"]
+        #expect(label.json["passes"] == .bool(false) && scrim?["white"] == .null, "\(label.text)")
+        #expect(scrim?["black"]?["after"]?["passes"] == .bool(true) && scrim?["black"]?["reversesPolarity"] == .bool(true), "\(label.text)")
+        #expect(scrim?["black"]?["note"] == .string("the text is darker than the median pixel under it, and after this fix lighter: the text turns from darker than the image to lighter than it (its polarity reverses)"), "\(label.text)")
+        #expect(scrim?["recommended"] == .null && scrim?["gradient"] == .null, "\(label.text)")
+        #expect(scrim?["note"] == .string("every scrim that passes turns the text's polarity (reversesPolarity), and textColor passes keeping it: no scrim is recommended"), "\(label.text)")
+        #expect(label.json["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true) && label.json["fixes"]?["textColor"]?["reversesPolarity"] == nil, "\(label.text)")
+        #expect(label.json["fixes"]?["brightness"]?["reversesPolarity"] == .bool(true), "\(label.text)")
+        // White text on a mid-gray image: the black scrim keeps it and is recommended, unmarked.
+        let dark = try server.post("/v1/image/text-contrast?textColor=white", try solid(0x77))
+        #expect(dark.json["fixes"]?["scrim"]?["recommended"] == "black" && dark.json["fixes"]?["scrim"]?["black"]?["reversesPolarity"] == nil, "\(dark.text)")
     }
 
     @Test func halfBlackHalfWhiteWithWhiteText() throws {

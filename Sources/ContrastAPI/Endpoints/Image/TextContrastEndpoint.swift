@@ -225,19 +225,30 @@ extension ImageEndpoint {
                                          ("metric", .string(target.metric.rawValue)),
                                          ("mean", .number(Self.worstMean(w.mean, target.metric == .apca ? before.apca : before.wcag)))]))
         var fixes = JSONObject()
-        fixes.append("scrim", .object([
-            ("black", black.map { Self.fixJSON($0) } ?? .null),
-            ("white", white.map { Self.fixJSON($0) } ?? .null),
-            ("recommended", recommended.map { .string($0.name) } ?? .null),
-            ("gradient", gradient.map { Self.fixJSON($0, region: r, image: image) } ?? .null),
-        ]))
-        fixes.append("brightness", brightness.map { Self.fixJSON($0) } ?? .null)
+        // Each fix says when it turns the text's polarity (a new user's pass: a black scrim at
+        // 0.75 recommended for slate text on a white label, which it turns dark). As on
+        // gradients: no scrim is recommended when every passing one turns it and the text
+        // color passes keeping it.
+        let polarity = (textLuminance: WCAG.relativeLuminance(textRGB), before: before)
+        func reverses(_ f: TextContrastFix) -> Bool { f.reversesPolarity(textLuminance: polarity.textLuminance, before: before) }
+        var scrimNote: String?
+        var (recommendedName, gradientFix) = (recommended.map(\.name), gradient)
+        if let r = recommended, reverses(r.fix), let t = newText, t.after.passes, !reverses(t) {
+            (recommendedName, gradientFix) = (nil, nil)
+            scrimNote = "every scrim that passes turns the text's polarity (reversesPolarity), and textColor passes keeping it: no scrim is recommended"
+        }
+        var scrim = JSONObject()
+        scrim.append("black", black.map { Self.fixJSON($0, polarity: polarity) } ?? .null)
+        scrim.append("white", white.map { Self.fixJSON($0, polarity: polarity) } ?? .null)
+        scrim.append("recommended", recommendedName.map { .string($0) } ?? .null)
+        scrim.append("gradient", gradientFix.map { Self.fixJSON($0, region: r, image: image, polarity: polarity) } ?? .null)
+        if let scrimNote { scrim.append("note", .string(scrimNote)) }
+        fixes.append("scrim", .object(scrim))
+        fixes.append("brightness", brightness.map { Self.fixJSON($0, polarity: polarity) } ?? .null)
         if before.passes {
             fixes.append("textColor", .object([("hex", .string(ColorJSON.hex(textRGB))), ("unchanged", true)]))
         } else {
-            fixes.append("textColor", newText.map { fix in
-                Self.fixJSON(fix, polarity: (text: WCAG.relativeLuminance(textRGB), region: before.medianLuminance))
-            } ?? .null)
+            fixes.append("textColor", newText.map { Self.fixJSON($0, polarity: polarity) } ?? .null)
         }
         out.append("fixes", .object(fixes))
         out.append(APCAJSON.versionMember.0, APCAJSON.versionMember.1)
@@ -347,11 +358,11 @@ extension ImageEndpoint {
     /// A fix as JSON; `region` of `image` places a gradient scrim's element (`ScrimEdge.element`:
     /// from the image's edge through the region and as far again beyond it, in image pixels; it
     /// may reach outside the image, which clips it).
-    /// `polarity`: the text's relative luminance and the region's median pixel's (before the
-    /// fix); a text color on the other side of the median than the text turns the design's
+    /// `polarity`: the text's relative luminance and the region's distribution before the fix;
+    /// a fix after which the text lies on the other side of the median pixel turns the design's
     /// polarity and says so (`reversesPolarity`, `note`), as the gradient route does.
     static func fixJSON(_ fix: TextContrastFix, region: Region? = nil, image: (width: Int, height: Int)? = nil,
-                        polarity: (text: Double, region: Double)? = nil) -> JSON {
+                        polarity: (textLuminance: Double, before: TextContrastDistribution)? = nil) -> JSON {
         var o = JSONObject()
         switch fix.adjustment {
         case .gradientOverlay(let c, let alpha, let edge):
@@ -383,17 +394,26 @@ extension ImageEndpoint {
             if let t = fix.textColor {
                 o.append("hex", .string(ColorJSON.hex(t)))
                 o.append("css", .string("color: \(ColorJSON.hex(t))"))
-                // White text "fixed" by #2a2a2a on a photo, with no word (a new user's pass, stop 39);
-                // said relative to the image, which can be light under white text (stop 49's pass:
-                // "light text on a dark image" about a light sky).
-                let l = WCAG.relativeLuminance(t)
-                if let p = polarity, p.text != p.region, l != p.region, (p.text > p.region) != (l > p.region) {
-                    o.append("reversesPolarity", true)
-                    o.append("note", .string(p.text > p.region
-                        ? "the text is lighter than the median pixel under it and this color is darker: the text turns from lighter than the image to darker than it (its polarity reverses)"
-                        : "the text is darker than the median pixel under it and this color is lighter: the text turns from darker than the image to lighter than it (its polarity reverses)"))
-                }
             }
+        }
+        // White text "fixed" by #2a2a2a on a photo, with no word (a new user's pass, stop 39);
+        // said relative to the image, which can be light under white text (stop 49's pass:
+        // "light text on a dark image" about a light sky).
+        if let p = polarity, fix.reversesPolarity(textLuminance: p.textLuminance, before: p.before) {
+            let lighter = p.textLuminance > p.before.medianLuminance
+            o.append("reversesPolarity", true)
+            let note: String
+            if fix.textColor != nil {
+                note = lighter
+                    ? "the text is lighter than the median pixel under it and this color is darker: the text turns from lighter than the image to darker than it (its polarity reverses)"
+                    : "the text is darker than the median pixel under it and this color is lighter: the text turns from darker than the image to lighter than it (its polarity reverses)"
+            } else {
+                note = lighter
+                    ? "the text is lighter than the median pixel under it, and after this fix darker: the text turns from lighter than the image to darker than it (its polarity reverses)"
+                    : "the text is darker than the median pixel under it, and after this fix lighter: the text turns from darker than the image to lighter than it (its polarity reverses)"
+            }
+            // The brightness fix may carry a note of its own already.
+            if case .string(let earlier)? = o["note"] { o.set("note", .string(earlier + "; " + note)) } else { o.append("note", .string(note)) }
         }
         let a = fix.after
         o.append("after", .object([
