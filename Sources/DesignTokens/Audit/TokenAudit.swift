@@ -1202,6 +1202,7 @@ public enum TokenAudit {
         // A rule that matched nothing because a side names a CSS custom property without its
         // `--` (`pico-color` for `--pico-color`: a new user's pass) says so, once per side, when
         // the side with `--` matches a color token (within a small matching budget).
+        var dashHinted = Set<Int>()
         for ri in unmatched {
             var hints: [String] = []
             for side in [rules[ri].foreground, rules[ri].background] {
@@ -1214,14 +1215,17 @@ public enum TokenAudit {
                 if matches { hints.append("'\(side.text)' as '\(dashed.text)'") }
             }
             guard !hints.isEmpty else { continue }
+            dashHinted.insert(ri)
             notes.append("\(rules[ri].source) matched no pair, but would with \(hints.joined(separator: " and ")): CSS custom properties keep their leading '--' in token names")
         }
         // A side naming one token (no capture or `*`) that no color token has: the closest names
         // (a new user's pass, stop 43: `--primry` matched no pair without a word of `--primary`).
         // Bounded: at most 16 rules against at most 2,000 color tokens, names cut to 64 characters.
+        // Not for a rule the `--` note already answers (a new user's pass: `fg` on `bg` got three
+        // notes, the `--` one and a "did you mean '--fg'?" for each side).
         if colorPaths.count <= 2_000 {
             var suggested = 0
-            for ri in unmatched where suggested < 16 {
+            for ri in unmatched where suggested < 16 && !dashHinted.contains(ri) {
                 for side in [rules[ri].foreground, rules[ri].background] where side.isExact && !colorPaths.contains(side.text) {
                     let close = NameSuggestions.suggestions(for: side.text, among: colorPaths, limit: 3)
                     guard !close.isEmpty else { continue }
