@@ -99,6 +99,17 @@ struct ParserTests {
         #expect(bounded.values.values.reduce(0) { $0 + $1.utf8.count } < 200_000)
     }
 
+    @Test("a number past the supported range is told apart from a malformed color")
+    func outOfRangeIsToldApart() {
+        func error(_ text: String) -> ColorParseError? {
+            do { _ = try CSSColorParser.parse(text); return nil } catch { return error }
+        }
+        #expect(error("hsl(240 50% calc(2000000%))")?.isOutOfRange == true)
+        #expect(error("oklab(0.5 calc(1e308 * 10) 0)")?.isOutOfRange == true)
+        #expect(error("hsl(240 50% 46")?.isOutOfRange == nil)
+        #expect(error("hsl(240 50% x)")?.isOutOfRange == false && error("currentcolor")?.isOutOfRange == false)
+    }
+
     @Test("C19: #RRGGBBAA by default, #AARRGGBB only when asked")
     func c19HexOrder() throws {
         let c = try Self.fieldCase("C19")

@@ -16,6 +16,16 @@ public enum ColorParseError: Error, Equatable, Sendable {
         case .invalid(let m), .unsupported(let m): return m
         }
     }
+
+    /// Whether the color is refused for a number past `CSSColorParser.maximumComponentMagnitude`
+    /// (a `calc()` that comes to 2e6, or to infinity) rather than for its form.
+    public var isOutOfRange: Bool {
+        if case .invalid(let m) = self { return m.hasSuffix(Self.outOfRangeReason) }
+        return false
+    }
+
+    /// How every out-of-range message ends (`isOutOfRange`).
+    static let outOfRangeReason = "is out of the supported range (magnitude above 1e6)"
 }
 
 /// Digit order of 4- and 8-digit hex colors.

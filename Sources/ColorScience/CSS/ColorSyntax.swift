@@ -598,7 +598,7 @@ final class ColorSyntax {
 
     func bounded(_ v: Double, _ quoted: String, _ name: String, _ position: String) throws(ColorParseError) -> Double {
         guard abs(v) <= CSSColorParser.maximumComponentMagnitude else {
-            throw .invalid("\(position) \(quoted) in \(name)() is out of the supported range (magnitude above 1e6)")
+            throw .invalid("\(position) \(quoted) in \(name)() \(ColorParseError.outOfRangeReason)")
         }
         return v
     }

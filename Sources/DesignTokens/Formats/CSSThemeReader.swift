@@ -1689,24 +1689,13 @@ public enum CSSThemeReader: TokenFormatReader {
         // A triplet whose number the parser refuses as out of range (`240 50% calc(2000000%)`) is
         // kept, so that its pair says why (a hostile pass: it was skipped as not a color, its
         // pairs vanished and the audit passed, where `240 50% 2000000%` is a 400).
-        return CSSVariables.mayReferToVariables(inside) || couldBeColor("hsl(\(inside))") || outOfRange("hsl(\(inside))") ? inside : nil
-    }
-
-    /// Whether the parser refuses `text` for a number out of its range (beyond 1e6, infinite or
-    /// NaN) rather than for its form.
-    static func outOfRange(_ text: String) -> Bool {
-        do {
-            _ = try CSSColorParser.parse(text, context: CSSColorContext())
-            return false
-        } catch {
-            let m = error.message
-            return m.contains("out of the supported range") || m.contains("infinit") || m.contains("NaN")
-        }
+        return CSSVariables.mayReferToVariables(inside) || couldBeColor("hsl(\(inside))", orOutOfRange: true) ? inside : nil
     }
 
     /// Whether `CSSColorParser` reads `text` as a color (or as a color that needs a document:
-    /// `currentcolor`, a system color — one word, not a CSS-wide keyword).
-    static func couldBeColor(_ text: String) -> Bool {
+    /// `currentcolor`, a system color — one word, not a CSS-wide keyword); with `orOutOfRange`,
+    /// also when it refuses it only for a number past its range (`ColorParseError.isOutOfRange`).
+    static func couldBeColor(_ text: String, orOutOfRange: Bool = false) -> Bool {
         do {
             _ = try CSSColorParser.parse(text, context: CSSColorContext())
             return true
@@ -1715,7 +1704,7 @@ public enum CSSThemeReader: TokenFormatReader {
                !wideKeywords.contains(text.lowercased()) {
                 return true
             }
-            return false
+            return orOutOfRange && error.isOutOfRange
         }
     }
 
