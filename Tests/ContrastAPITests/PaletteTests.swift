@@ -756,6 +756,25 @@ struct PaletteTests {
     /// mapping into sRGB and says so (`gamutMapped`, a note); a display-p3 export keeps the color
     /// as given. It had been clipped silently, labelled `original`, and exported to Display P3 as
     /// the clipped color, its blue component about doubled (hostile test, stop 14).
+    /// A new user's pass: a dark tint given outside sRGB passed at 4.56:1 on `#3a3a3c` as its
+    /// sRGB mapping `#00bf00`, and the Display P3 catalog wrote the color itself, 4.48:1 there
+    /// (coloraide). A P3 export measures what it writes: the palette fails, and says where.
+    @Test func aDisplayP3ExportMeasuresTheColorsItWrites() throws {
+        let body = ##"{"colors": [{"name": "leaf", "role": "tint", "color": "#1a7f37", "dark": "oklch(0.69 0.25 145)"}], "policy": "wcag-aa""##
+        let srgb = call("POST", "/v1/palette/export", body: body + ##", "format": "xcassets"}"##)
+        #expect(srgb.status == 200 && srgb.headers["x-palette-passes"] == "true" && srgb.headers["x-palette-warning"] == nil)
+        let p3 = call("POST", "/v1/palette/export", body: body + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
+        #expect(p3.status == 200 && p3.headers["x-palette-passes"] == "false", "\(p3.headers)")
+        let warning = try #require(p3.headers["x-palette-warning"])
+        #expect(warning.contains("fail") && warning.contains("leaf (dark) leaf on tertiarySystemBackground") && warning.contains(": 4.48:1 as exported in Display P3, needs 4.5:1 (measured 4.56:1 on its sRGB mapping)"), "\(warning)")
+        // The P3 value's luminance, independently: Display P3's luminance row on its linear channels.
+        let exported = GamutMapping.map(try CSSColorParser.parse("oklch(0.69 0.25 145)"), to: .displayP3).coordinates
+        func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        let y = 0.22898295948057848 * linear(exported.x) + 0.6917492625852386 * linear(exported.y) + 0.07926777793418292 * linear(exported.z)
+        let surface = WCAG.relativeLuminance(SIMD3(0x3a, 0x3a, 0x3c) / 255)
+        #expect(abs(WCAG.contrastRatio(y, surface) - 4.48) < 0.01, "\(WCAG.contrastRatio(y, surface))")
+    }
+
     @Test func colorOutsideSRGBIsReportedAndKeptInDisplayP3Exports() throws {
         let body = ##"{"colors": [{"name": "amber400", "color": "oklch(82.8% 0.189 84.429)", "role": "tint", "target": 1.5}, {"name": "ink", "color": "#333333"}]"##
         let j = ok(call("POST", "/v1/palette/dark", body: body + "}"))

@@ -195,4 +195,12 @@ public enum APCA {
         let tenths = lc.isFinite ? (abs(lc) * 10).rounded(.down) : 0
         return ColorFormatting.number(tenths / 10, decimals: 1)
     }
+
+    /// Screen luminance Ys `0...1` of a gamma-encoded Display P3 color `0...1` (clamped), as
+    /// apca-w3 0.1.9 `displayP3toY` takes it: each channel to the 2.4 power, weighted by Display
+    /// P3's luminance row (0.2289829594805780, 0.6917492625852380, 0.0792677779341829).
+    public static func screenLuminance(displayP3 p3: SIMD3<Double>) -> Double {
+        func g(_ c: Double) -> Double { pow(Swift.min(Swift.max(c.isFinite ? c : 0, 0), 1), mainTRC) }
+        return 0.2289829594805780 * g(p3.x) + 0.6917492625852380 * g(p3.y) + 0.0792677779341829 * g(p3.z)
+    }
 }

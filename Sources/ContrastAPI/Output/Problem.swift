@@ -145,6 +145,17 @@ enum ClientText {
         return (String(String.UnicodeScalarView(text.unicodeScalars[..<end])) + "…", length)
     }
 
+    /// `text` as a header field's value: printable ASCII only (any other character, CR and LF
+    /// included, becomes `?`), at most 512 characters (cut with `...`).
+    static func headerValue(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for c in text.unicodeScalars {
+            if out.count >= 509 { return String(out) + "..." }
+            out.append((0x20...0x7E).contains(c.value) ? c : "?")
+        }
+        return String(out)
+    }
+
     /// `'text'`, or `'first 64 characters…' (N characters, shortened)` for a longer text.
     static func quoted<S: StringProtocol>(_ text: S) -> String {
         let (t, length) = cut(text)

@@ -107,8 +107,11 @@ struct PaletteExportEndpoint {
             let darkSelector = try Self.darkSelector(f, format: format)
             let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name", "darkSelector"])
             let results = try req.generate()
-            let passes = results.allSatisfy(\.passes)
             let export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
+            // A Display P3 export writes colors given outside sRGB as themselves: their rows are
+            // measured again with those (`displayP3Misses`), and a miss fails the palette.
+            let p3Misses = export.displayP3Misses()
+            let passes = results.allSatisfy(\.passes) && p3Misses.isEmpty
             // Archives download; the text formats show inline but still name the file to save.
             let (type, body, disposition): (String, [UInt8], String)
             switch format {
@@ -125,7 +128,10 @@ struct PaletteExportEndpoint {
             case .svg:
                 (type, body, disposition) = ("image/svg+xml; charset=utf-8", Array(export.svg().utf8), "inline; filename=\"\(name).svg\"")
             }
-            let headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false"), ("Content-Disposition", disposition)]
+            var headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false"), ("Content-Disposition", disposition)]
+            if let first = p3Misses.first {
+                headers.append(("X-Palette-Warning", ClientText.headerValue("\(p3Misses.count) row\(p3Misses.count == 1 ? "" : "s") fail\(p3Misses.count == 1 ? "s" : "") as exported in Display P3 (the palette measured the sRGB mapping): \(first)")))
+            }
             return HTTPResponse(status: 200, headers: headers, body: body)
         } catch {
             return error.response
