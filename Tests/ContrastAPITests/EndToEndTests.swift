@@ -167,6 +167,17 @@ struct ExecutableTests {
         }
         p.terminate()
         #expect(p.terminationStatus == 0)
+        // The same with the default written out, as the shipped config.json writes it (a hostile
+        // pass: a copy of it elsewhere stopped startup with "…/Public is not a directory").
+        try Data(#"{"port": 0, "publicDirectory": "Public"}"#.utf8).write(to: dir.appendingPathComponent("w.json"))
+        let written = try run(["--config", dir.appendingPathComponent("w.json").path], directory: dir)
+        written.waitForLog("web page is not served")
+        #expect(written.isRunning && written.log.contains("listening on"), "\(written.log)")
+        written.terminate()
+        // A folder of another name must exist.
+        try Data(#"{"port": 0, "publicDirectory": "Site"}"#.utf8).write(to: dir.appendingPathComponent("s.json"))
+        let other = try run(["--config", dir.appendingPathComponent("s.json").path], directory: dir)
+        #expect(other.waitForExit()?.status == 2 && other.finalLog().contains("Site is not a directory"), "\(other.log)")
     }
 
     @Test func startsOnTheDefaultConfigAndStopsOnSIGTERM() throws {
@@ -211,6 +222,12 @@ struct ConfigurationTests {
         } catch {
             #expect(error.key == "--port" && error.problem.contains("more than once"), "\(error)")
         }
+        // A whole number in the environment is decimal digits (a hostile pass: CONTRAST_THREADS=0x10
+        // started 16 threads; "2.0" and " 2" were read too).
+        for raw in ["0x10", "2.0", " 2", "2 ", "1e1", "+2", "-2", ""] {
+            #expect(throws: ConfigurationError.self, "\(raw)") { try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_THREADS": raw]) }
+        }
+        #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_THREADS": "16"]).threads == 16)
     }
 
     /// An ops pass: a misspelt `CONTRAST_THREAD=4` was ignored without a word. The server logs

@@ -25,6 +25,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var connectionTimeoutSeconds = 30
     /// Folder served at `/` (relative paths: to the config file's folder, or the working directory).
     public var publicDirectory = "Public"
+    /// Whether `publicDirectory` was set as the default's own text, `Public` (in the file, where
+    /// it is then taken beside the file, or in the environment): such a folder may be absent,
+    /// as the default may (a hostile pass: the shipped config.json writes it, and a copy of it
+    /// elsewhere stopped startup).
+    var publicDirectoryWrittenAsDefault = false
     /// `debug`, `info`, `warn` or `error`.
     public var logLevel = "info"
     /// Most colors in one palette (matrix, audit, palette endpoints) `1...4096`.
@@ -206,6 +211,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
             try key.set(&self, value)
         }
         if let baseDirectory, !publicDirectory.hasPrefix("/"), o["publicDirectory"] != nil {
+            publicDirectoryWrittenAsDefault = publicDirectory == ServiceConfiguration().publicDirectory
             publicDirectory = baseDirectory + "/" + publicDirectory
         }
         // Secret and certificate files given in the file are relative to it, too.
@@ -236,9 +242,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public mutating func apply(environment: [String: String]) throws(ConfigurationError) {
         for key in Self.keys {
             guard let raw = environment[key.env] else { continue }
+            if key.name == "publicDirectory" { publicDirectoryWrittenAsDefault = false }
             let value: JSON
             if case .number = key.get(self) {
-                guard let d = Double(raw.trimmingCharacters(in: .whitespaces)) else {
+                // Decimal digits only: `Double` also reads "0x10" (as 16), "2.0", " 2" and "1e3"
+                // (a hostile pass: CONTRAST_THREADS=0x10 started 16 threads).
+                guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let d = Double(raw) else {
                     // A Service named `contrast` puts CONTRAST_PORT=tcp://10.0.0.1:8080 in every pod
                     // of its namespace (Kubernetes service links).
                     let link = raw.hasPrefix("tcp://") || raw.hasPrefix("udp://")
@@ -395,7 +404,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         // The default `Public` (next to where the server starts) may be absent: the API then runs
         // without the page (ServerRunner warns). A folder that was asked for must exist; a
         // `--config` elsewhere had stopped startup for a folder it never named (hostile test).
-        if publicDirectory != ServiceConfiguration().publicDirectory, !hasPublicDirectory {
+        if publicDirectory != ServiceConfiguration().publicDirectory, !publicDirectoryWrittenAsDefault, !hasPublicDirectory {
             throw ConfigurationError(key: "publicDirectory", problem: "\(publicDirectory) is not a directory (the web page is served from it)")
         }
         for origin in corsAllowedOrigins where !CORSPolicy.isConfigurableOrigin(origin) {
