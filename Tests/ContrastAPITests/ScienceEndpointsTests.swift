@@ -159,6 +159,19 @@ struct ScienceEndpointsTests {
         let over = call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#000", "#111", "#222", "#333"]}"##, configuration: config)
         let j = expectProblem(over, 413, pointer: "/colors")
         #expect(j["limit"] == 3)
+        // A JSON answer is bounded like CSV and SVG (a hostile pass: maxPaletteSize 4096 let one
+        // request build a 2.96 GB answer, 7.7 GB at the peak). 409 colors fit, 410 do not: the
+        // estimate's 200 bytes a cell (180 measured) over 32 MiB.
+        var wide = testConfiguration()
+        wide.maxPaletteSize = 4096
+        func grays(_ n: Int) -> String {
+            let colors = (0..<n).map { i in "\"#" + String(format: "%06x", i * 40_000) + "\"" }
+            return "{\"colors\": [" + colors.joined(separator: ",") + "]}"
+        }
+        let big = expectProblem(call("POST", "/v1/contrast/matrix", body: grays(410), configuration: wide), 422, pointer: "/colors")
+        #expect(big["limit"] == .number(Double(32 << 20)) && big["detail"]?.string?.hasPrefix("the JSON answer would take about 33 MiB (410 × 410 cells); at most 32 MiB: split the palette") == true, "\(big)")
+        let fits = call("POST", "/v1/contrast/matrix", body: grays(400), configuration: wide)
+        #expect(fits.status == 200 && fits.body.count < 400 * 400 * 200, "\(fits.body.count)")
         expectProblem(call("POST", "/v1/contrast/matrix", body: ##"{"colors": []}"##), 400, pointer: "/colors")
         // Translucent on translucent without a backdrop is measured over 256 grays: at most 32
         // such colors (256 took 7 s of a worker, found by a hostile test); a backdrop lifts it.

@@ -129,17 +129,20 @@ struct MatrixEndpoint {
                 try refuseOverBudget()
             }
         }
-        if let format, format != .json {
-            let bytes = MatrixEndpoint.answerBytes(palette, format: format)
-            if bytes > MatrixEndpoint.maxAnswerBytes {
-                let mib = Double(bytes) / Double(1 << 20)
-                throw Problem.tooLarge(
-                    f.field("colors"),
-                    "the \(format.rawValue.uppercased()) answer would take about \(Int(mib.rounded(.up))) MiB "
-                        + "(\(palette.count) × \(palette.count) cells, each naming its two colors); at most "
-                        + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: shorten the names, split the palette, or ask for JSON",
-                    limit: MatrixEndpoint.maxAnswerBytes, status: 422)
-            }
+        // JSON too: its cells name no color, but they grow with the square of the palette (a
+        // hostile pass: with maxPaletteSize raised to 4096, one request built a 2.96 GB answer
+        // and the server's peak memory reached 7.7 GB).
+        let answerFormat = format ?? .json
+        let bytes = MatrixEndpoint.answerBytes(palette, format: answerFormat)
+        if bytes > MatrixEndpoint.maxAnswerBytes {
+            let mib = Double(bytes) / Double(1 << 20)
+            throw Problem.tooLarge(
+                f.field("colors"),
+                "the \(answerFormat.rawValue.uppercased()) answer would take about \(Int(mib.rounded(.up))) MiB "
+                    + "(\(palette.count) × \(palette.count) cells\(answerFormat == .json ? "" : ", each naming its two colors")); at most "
+                    + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: "
+                    + (answerFormat == .json ? "split the palette (a matrix of a part against another is its rows and columns)" : "shorten the names, split the palette, or ask for JSON"),
+                limit: MatrixEndpoint.maxAnswerBytes, status: 422)
         }
         // Translucent Apple system colors as backgrounds are drawn over the system backgrounds,
         // as /v1/contrast measures them (a hostile pass: `label` on `systemFill` was 1.18:1,
@@ -331,12 +334,17 @@ struct MatrixEndpoint {
         algorithm.value(of: .opaque(foreground: DisplayColor(srgb: m.min.text), background: m.min.background))
     }
 
-    /// An upper bound of the CSV or SVG answer's size in bytes, from the names alone, before
-    /// anything is measured: each name appears n times as a foreground and n times as a
+    /// An upper bound of the answer's size in bytes, from the names alone, before anything is
+    /// measured: in CSV and SVG each name appears n times as a foreground and n times as a
     /// background, escaped as the format escapes it, plus a fixed size per cell (a CSV line takes at
-    /// most 96 bytes and an SVG cell 300 besides the names; measured: 93 and 289) and per header.
+    /// most 96 bytes and an SVG cell 300 besides the names; measured: 93 and 289) and per header;
+    /// a JSON cell names no color and takes at most 200 bytes (measured: 180, translucent and
+    /// system colors included), each color's own entry 400 and its name and input, escaped at worst (6 bytes a byte).
     static func answerBytes(_ palette: [PaletteColor], format: Format) -> Int {
         let n = palette.count
+        if format == .json {
+            return 1024 + palette.reduce(0) { $0 + 400 + 12 * $1.name.utf8.count } + n * n * 200
+        }
         var names = 0
         for c in palette {
             for u in c.name.utf8 {
