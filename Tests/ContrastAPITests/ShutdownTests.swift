@@ -79,6 +79,50 @@ import Glibc
 
     /// An ops pass: SIGHUP's default action ended the server at once (exit 129, no log line),
     /// dropping requests in flight. It is ignored: settings and tokens are read at start only.
+    /// An answer whose connection closes before it is all sent is logged and counted, not left
+    /// at the access log's complete 200 (a hostile pass: at shutdown a slow reader got 254 KB of
+    /// a 19.7 MB answer, and the log said 200 with all 19.7 MB). Here the client reads a little
+    /// of a 12 MB matrix and hangs up.
+    @Test func anAnswerCutShortIsLoggedAndCounted() throws {
+        let live = try ProductionServer()
+        let colors = (0..<256).map { "\"#\(String(format: "%06x", $0 * 65_000))\"" }.joined(separator: ",")
+        let body = "{\"colors\": [\(colors)]}"
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        var small: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(live.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        #expect(connected == 0)
+        let request = Array("POST /v1/contrast/matrix HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        _ = recv(fd, &buffer, buffer.count, 0)
+        // Closed with unread bytes: the kernel sends a reset, and the server's next write fails.
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+        var cut: String?
+        for _ in 0..<100 where cut == nil {
+            cut = live.log.lines.withLock { $0.first { $0.contains("\"msg\":\"answer cut\"") } }
+            if cut == nil { usleep(50_000) }
+        }
+        let line = try #require(cut, "\(live.log.lines.withLock { $0 })")
+        #expect(line.contains("\"level\":\"warn\"") && line.contains("\"reason\":\"client_gone\"") && line.contains("\"remote\":\"127.0.0.1\""), "\(line)")
+        let request2 = live.log.lines.withLock { $0.first { $0.contains("\"path\":\"/v1/contrast/matrix\"") } } ?? ""
+        let id = request2.components(separatedBy: "\"requestId\":\"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? "?"
+        #expect(line.contains("\"requestId\":\"\(id)\""), "\(line) / \(request2)")
+        let metrics = try live.request("GET", "/metrics")
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("contrast_http_answers_cut_total 1"), "\(String(decoding: metrics.body, as: UTF8.self).suffix(800))")
+        // An answer read to its end is no cut.
+        let whole = try live.request("POST", "/v1/contrast/matrix", body: body)
+        #expect(whole.status == 200)
+        #expect(String(decoding: try live.request("GET", "/metrics").body, as: UTF8.self).contains("contrast_http_answers_cut_total 1"))
+    }
+
     @Test func sighupIsIgnored() throws {
         let server = try ServerProcess()
         let port = try server.waitForPort()

@@ -33,7 +33,8 @@ extension ContrastService {
                 // a valid token (401), or to a path or method with no handler (404, 405).
                 guard auth.refusal(of: request) != nil || !router.routes(request.method, request.path) else { return nil }
                 return ContrastService.handle(request, chain: chain, router: router)
-            }
+            },
+            answerCutHandler: { cut in log.recordCut(cut) }
         )
         metrics.attach { [weak server] in server?.statistics ?? HTTPServerStatistics() }
         return server

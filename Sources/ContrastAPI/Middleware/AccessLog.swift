@@ -92,6 +92,29 @@ public struct AccessLog: Sendable {
         sink(line)
     }
 
+    /// Writes a `warn` line for an answer whose connection closed before all of it was sent,
+    /// after its `request` line said it whole: `{"time", "level": "warn", "msg": "answer cut",
+    /// "requestId", "bytes" (the answer's length), "reason" (client_gone, timeout,
+    /// server_stopping), "remote"}`.
+    func recordCut(_ cut: HTTPServer.AnswerCut) {
+        guard minimumLevel <= 2 else { return }
+        var line: [UInt8] = []
+        line.append(contentsOf: #"{"time":""#.utf8)
+        AccessLog.appendTimestamp(to: &line)
+        line.append(contentsOf: #"","level":"warn","msg":"answer cut","requestId":"#.utf8)
+        JSON.writeString(cut.requestID.map { String($0.prefix(128)) } ?? "", into: &line)
+        line.append(contentsOf: #","bytes":"#.utf8)
+        line.append(contentsOf: String(cut.bytes).utf8)
+        line.append(contentsOf: #","reason":"#.utf8)
+        JSON.writeString(cut.reason.rawValue, into: &line)
+        if let remote = cut.client {
+            line.append(contentsOf: #","remote":"#.utf8)
+            JSON.writeString(remote, into: &line)
+        }
+        line.append(contentsOf: "}\n".utf8)
+        sink(line)
+    }
+
     /// RFC 3339 UTC time with milliseconds, e.g. `2026-12-01T10:00:00.123Z`.
     static func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()

@@ -152,6 +152,9 @@ public final class Metrics: Sendable {
             out += "# HELP contrast_http_requests_in_progress Requests whose headers have arrived and whose answer is not sent yet (body still arriving included).\n"
             out += "# TYPE contrast_http_requests_in_progress gauge\n"
             out += "contrast_http_requests_in_progress \(statistics.requestsInProgress)\n"
+            out += "# HELP contrast_http_answers_cut_total Answers of 16 KiB or more whose connection closed before all of it was sent (client gone, timeout, or the server stopping); the access log has an \"answer cut\" line for each.\n"
+            out += "# TYPE contrast_http_answers_cut_total counter\n"
+            out += "contrast_http_answers_cut_total \(statistics.answersCut)\n"
         }
         out += "# HELP contrast_build_info Version of the running service.\n"
         out += "# TYPE contrast_build_info gauge\n"

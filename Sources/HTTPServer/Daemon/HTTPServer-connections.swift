@@ -36,6 +36,9 @@ public struct HTTPServerStatistics: Sendable, Equatable {
     public var requestsAbandoned: Int = 0
     /// Connections answered 503 (over `connectionLimit`) or 429 (over `perIPConnectionLimit`).
     public var connectionsRefused: Int = 0
+    /// Answers of 16 KiB or more whose connection closed before all of it was sent
+    /// (``HTTPServer/AnswerCut``).
+    public var answersCut: Int = 0
 
     /// All counters zero.
     public init() {}

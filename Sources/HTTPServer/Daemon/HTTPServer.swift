@@ -55,6 +55,30 @@ public final class HTTPServer: Sendable {
     /// read the body and call the handler. The answer is sent as it is, with `Connection: close`.
     public typealias EarlyHandler = @Sendable (HTTPRequest) -> HTTPResponse?
 
+    /// An answer of 16 KiB or more whose connection closed before all of it was sent, after its
+    /// handler and access log had seen it whole.
+    public struct AnswerCut: Sendable, Equatable {
+        /// Why the connection closed.
+        public enum Reason: String, Sendable {
+            /// The client closed it, or a write to it failed.
+            case clientGone = "client_gone"
+            /// It stayed idle past `requestTimeoutSeconds` (a reader too slow).
+            case timeout
+            /// The server stopped (its shutdown grace ran out) with the answer unsent.
+            case serverStopping = "server_stopping"
+        }
+        /// The answer's `X-Request-ID`, when it has one.
+        public var requestID: String?
+        /// The client's address, when known.
+        public var client: String?
+        /// The answer body's length in bytes (what was sent of it is not known).
+        public var bytes: Int
+        public var reason: Reason
+    }
+
+    /// Hears of each ``AnswerCut``, on a server thread (keep it short).
+    public typealias AnswerCutHandler = @Sendable (AnswerCut) -> Void
+
     // All mutable state is behind `lifecycle` (a Mutex) or atomics.
 
     public let configuration: ServerConfiguration
@@ -74,8 +98,10 @@ public final class HTTPServer: Sendable {
     ///     400s): the application's one problem shape; ``ProblemRenderer/standard`` by default.
     ///   - rejectionHandler: sees the answers the server makes itself (see ``RejectionHandler``).
     ///   - earlyHandler: answers large requests from their headers alone (see ``EarlyHandler``).
+    ///   - answerCutHandler: hears of answers cut short (see ``AnswerCut``).
     public init(configuration: ServerConfiguration, problems: ProblemRenderer = .standard, handler: @escaping HTTPHandler,
-                rejectionHandler: RejectionHandler? = nil, earlyHandler: EarlyHandler? = nil) {
+                rejectionHandler: RejectionHandler? = nil, earlyHandler: EarlyHandler? = nil,
+                answerCutHandler: AnswerCutHandler? = nil) {
         self.configuration = configuration
         self.context = ServerContext(
             handler: handler,
@@ -95,7 +121,8 @@ public final class HTTPServer: Sendable {
             heavyDeadlineSeconds: configuration.heavyDeadlineSeconds,
             heavyPerClientLimit: configuration.heavyPerClientLimit,
             memoryBudget: configuration.memoryBudgetBytes,
-            earlyHandler: earlyHandler
+            earlyHandler: earlyHandler,
+            answerCutHandler: answerCutHandler
         )
     }
 
@@ -116,6 +143,7 @@ public final class HTTPServer: Sendable {
         statistics.requestsTimedOut = context.tracker.timedOut.load(ordering: .relaxed)
         statistics.requestsAbandoned = context.tracker.abandoned.load(ordering: .relaxed)
         statistics.connectionsRefused = context.tracker.refused.load(ordering: .relaxed)
+        statistics.answersCut = context.answersCut.load(ordering: .relaxed)
         return statistics
     }
 
