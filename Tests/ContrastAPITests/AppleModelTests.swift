@@ -287,8 +287,13 @@ struct AppleModelTests {
         // designer's pass: a light card with no dark variant had "passed" dark mode silently).
         let chipNotes = chip?["notes"]?.array?.compactMap(\.string) ?? []
         #expect(chipNotes.count == 1 && chipNotes[0].hasPrefix("in dark-base, dark-elevated, dark-increased-base, dark-increased-elevated text on chip passes only as label in the light appearance")
-                && chipNotes[0].contains("overrideUserInterfaceStyle = .light") && chipNotes[0].contains("the system label there (#ffffff) is 1.11:1 at worst"), "\(chipNotes)")
+                && chipNotes[0].contains("overrideUserInterfaceStyle = .light") && chipNotes[0].contains("the system label there (#ffffff) is 1.11:1 at worst (7:1 needed)"), "\(chipNotes)")
         #expect(button?["notes"]?.array?.first?.string?.hasPrefix("in light, light-increased text on button passes only as label in the dark appearance") == true)
+        // Under an APCA policy the note gives Lc (a new user's pass: a WCAG ratio beside an Lc
+        // requirement).
+        let apca = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "color": "#f2f2f7", "role": "background"}], "policy": "apca"}"##))
+        let apcaNote = find(apca["colors"], "name", "chip")?["notes"]?.array?.first?.string ?? ""
+        #expect(apcaNote.contains("the system label there (#ffffff) is Lc ") && apcaNote.contains(" at worst (Lc ") && !apcaNote.contains(":1"), "\(apcaNote)")
         // A background whose own label passes everywhere has no such note.
         let plain = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "color": "#f2f2f7", "dark": "#1c1c1e", "role": "background"}]}"##))
         #expect(find(plain["colors"], "name", "card")?["notes"] == nil)

@@ -168,7 +168,7 @@ struct AuditEndpoint {
         // Contexts where the background passes only under the other appearance's label, and the
         // system's own label's worst ratio there (an iOS designer's pass: a light card with no
         // dark variant "passed" dark mode with black text, where UIKit draws white label on it).
-        var overrides: [(context: String, own: String, ratio: Double)] = []
+        var overrides: [(context: String, own: String, weakest: ContrastMeasurement)] = []
         var systemName: String?
         for context in contexts {
             let systemSurfaces = ColorAudit.systemSurfaces(in: context, catalog: data.catalog)
@@ -188,8 +188,8 @@ struct AuditEndpoint {
             if color.role == .background, worst.foreground.hasPrefix("label ("),
                let own = data.catalog.resolve("label", in: context)?.value.displayColor {
                 let ownRows = rows.map { AppleCompositing.measure(own, on: $0.surfaceColor) }
-                if !ownRows.allSatisfy(req.isMet), let weakest = ownRows.min(by: { $0.ratio < $1.ratio }) {
-                    overrides.append((context.id, ColorJSON.hex(own.srgb, alpha: own.alpha), weakest.ratio))
+                if !ownRows.allSatisfy(req.isMet), let weakest = ownRows.min(by: { req.value(of: $0) < req.value(of: $1) }) {
+                    overrides.append((context.id, ColorJSON.hex(own.srgb, alpha: own.alpha), weakest))
                 }
             }
             if !passes {
@@ -236,7 +236,7 @@ struct AuditEndpoint {
         }
         if let first = overrides.first {
             let light = first.context.hasPrefix("dark") ? "light" : "dark"
-            notes.append(.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(WCAG.ratioText(overrides.map(\.ratio).min() ?? first.ratio)):1 at worst: give \(color.name) a variant for that appearance, or set its content's appearance"))
+            notes.append(.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(req.measuredText(overrides.map(\.weakest).min { req.value(of: $0) < req.value(of: $1) } ?? first.weakest)) at worst (\(req.minimumText) needed): give \(color.name) a variant for that appearance, or set its content's appearance"))
         }
         if !notes.isEmpty { o.append("notes", .array(notes)) }
         return (.object(o), failing.isEmpty)
