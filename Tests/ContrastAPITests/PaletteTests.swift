@@ -125,6 +125,16 @@ struct PaletteTests {
         }
     }
 
+    /// A Display P3 text measured as given (3.740:1) is #0082ff in hex (3.72:1): the lighter
+    /// direction had said "the best in this direction is #0082ff on #ffffff at 3.72:1", the text
+    /// itself at a lower ratio (a new user's pass). It says that lighter only lowers it.
+    @Test func aWideGamutTextsOwnHexIsNoBestReachable() {
+        let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "color(display-p3 0.2 0.5 1)", "background": "#ffffff"}"##))
+        let lighter = j["suggestions"]?.array?.first { $0["direction"] == "lighter" }
+        #expect(j["current"]?["foreground"]?["hex"] == "#0082ff" && lighter?["found"] == false, "\(j)")
+        #expect(lighter?["reason"] == "no foreground lighter than the original reaches 4.5:1: moving lighter only lowers the contrast", "\(String(describing: lighter))")
+    }
+
     /// Field case C03: white on #008a2c (4.4951:1) → move the background to #00892c (4.5507:1).
     @Test func suggestC03MovesBackgroundOneStep() {
         let j = ok(call("POST", "/v1/suggest", body: ##"{"foreground": "#ffffff", "background": "#008a2c", "move": "background"}"##))

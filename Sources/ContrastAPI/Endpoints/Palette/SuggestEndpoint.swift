@@ -150,7 +150,10 @@ struct SuggestEndpoint {
         guard let best = outcome.bestReachable else {
             return "no \(what) \(outcome.direction.rawValue) than the original can reach \(goal)"
         }
-        if best.foreground.srgb == current.foreground.srgb && best.background.srgb == current.background.srgb {
+        // The best is the pair itself when it is the pair's own 8-bit colors: a Display P3 text
+        // is measured as given, and its hex is where a move starts (a new user's pass: "the best
+        // in this direction is #0082ff … at 3.72:1" for the text #0082ff itself, at 3.74:1).
+        if best.foreground.hex == current.foreground.hex && best.background.hex == current.background.hex {
             // Over an unknown backdrop the limit is the backdrop, not the direction (hostile
             // test: both directions said "only lowers the contrast" for a transparent background).
             if current.measurement.ratioRange != nil && current.background.alpha == 0 {
