@@ -26,6 +26,8 @@ import Testing
         #expect(hex["detail"]?.string?.contains("'0xFF0000' is a hex number as code writes it, not a CSS color; did you mean '#FF0000'?") == true, "\(hex)")
         let argb = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "0xFF336699", "background": "white"}"##), 400, kind: "invalid-color")
         #expect(argb["detail"]?.string?.contains("as Android's 0xAARRGGBB it is '#336699FF'") == true, "\(argb)")
+        // The ways out are `suggestions` too, as for other near misses (a second new user's pass).
+        #expect(hex["suggestions"] == ["#FF0000"] && argb["suggestions"] == ["#336699FF", "#FF336699"], "\(hex) \(argb)")
         let figma = expectProblem(try Self.live.request("POST", "/v1/tokens/audit?tokenFormat=figma", body: ":root { --a: white; }"), 400, kind: "invalid-field")
         #expect(figma["detail"]?.string?.hasSuffix("got 'figma'; did you mean 'figma-variables'?") == true, "\(figma)")
         let material = ##"{"seed": "#6750a4", "schemes": {"light": {"primary": "#6750a4", "onPrimary": "#ffffff"}}}"##
@@ -267,5 +269,8 @@ import Testing
         #expect(method["detail"] == "'/gamutMethod' needs '/gamut' (srgb, display-p3 or rec2020)")
         let type = expectProblem(try Self.post("/v1/simulate", #"{"colors": ["red"], "type": "blue"}"#), 400, pointer: "/type")
         #expect(type["detail"] == "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got 'blue'")
+        // An anomalous trichromacy by name says how to ask for it (a new user's pass).
+        let anomaly = expectProblem(try Self.post("/v1/simulate", ##"{"colors": ["#336699"], "type": "Deuteranomaly"}"##), 400, kind: "invalid-field")
+        #expect(anomaly["detail"] == "'/type' 'Deuteranomaly' is deuteranopia at a severity below 1: give '/type' \"deuteranopia\" and '/severity' from 0 to 1 (anomalous trichromacy, as Machado 2009 models it)", "\(anomaly)")
     }
 }

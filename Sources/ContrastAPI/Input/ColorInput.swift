@@ -202,6 +202,18 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint = "; a hex color and an opacity, as Figma shows a fill, are one color in CSS: \(written)"
                 suggestions.append(written)
             }
+            if why.contains("is a hex number as code writes it") {
+                // `0x336699`: the parser names the CSS hex it means (both readings of eight
+                // digits), and those are the suggestions too (a new user's pass: only the detail
+                // said '#336699').
+                var rest = Substring(why)
+                while let open = rest.range(of: "'#") {
+                    let after = rest[open.upperBound...]
+                    guard let close = after.firstIndex(of: "'") else { break }
+                    suggestions.append("#" + after[..<close])
+                    rest = after[after.index(after: close)...]
+                }
+            }
             if path.parameter != nil && text.isEmpty {
                 // `?color=#777`: the `#` starts the URL's fragment, so the value arrives empty.
                 hint += " (in a URL query write # as %23: a bare # starts the fragment, so ?color=#777 arrives empty)"

@@ -29,6 +29,13 @@ struct SimulateEndpoint {
         let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
         let typeName = try f.string("type", required: true, maxLength: 32)!
         guard let type = CVDType(name: typeName.lowercased()) else {
+            // The anomalous trichromacies by name (a new user's pass: deuteranomaly, the most
+            // common, got only the list): the dichromacy at a severity below 1 (Machado 2009).
+            let lower = typeName.lowercased()
+            let anomalies = [("protanomal", "protanopia"), ("deuteranomal", "deuteranopia"), ("tritanomal", "tritanopia")]
+            if let (_, dichromacy) = anomalies.first(where: { lower.hasPrefix($0.0) }) {
+                throw Problem.invalidField(f.field("type"), "\(f.field("type").display) \(ClientText.quoted(typeName)) is \(dichromacy) at a severity below 1: give \(f.field("type").display) \"\(dichromacy)\" and \(f.field("severity").display) from 0 to 1 (anomalous trichromacy, as Machado 2009 models it)")
+            }
             throw Problem.invalidField(f.field("type"), "\(f.field("type").display) must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got \(ClientText.quoted(typeName))")
         }
         let severity = try f.number("severity", in: 0...1) ?? 1
