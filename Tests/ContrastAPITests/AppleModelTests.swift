@@ -141,6 +141,12 @@ struct AppleModelTests {
         #expect(v?["alternatives"]?.array?.first?["hex"] == "#6b5dff")  // WebKit iOS 26 runtime
         #expect(v?["notes"]?.array?.first?.string?.contains("which is used") == true)
         #expect(v?["confidence"] == "medium")
+        // Mint's iOS 15–18 dark value: the HIG's and Perseus's, with Flutter's as the alternative,
+        // and a source that does not claim the WebKit dumps, where mint is absent (a new user's pass).
+        let mint = ok(call("GET", "/v1/system-colors?name=systemMint&generation=ios15-18&appearance=dark&level=base&contrast=standard"))
+        let mv = mint["colors"]?.array?.first?["values"]?.array?.first
+        #expect(mv?["value"]?["hex"] == "#66d4cf" && mv?["alternatives"]?.array?.first?["hex"] == "#63e6e2" && mv?["confidence"] == "medium", "\(String(describing: mv))")
+        #expect(mv?["source"]?.string?.contains("not in the WebKit") == true, "\(String(describing: mv))")
         // link has no iOS 26 value in any source: the iOS 15–18 value, said so.
         let link = ok(call("GET", "/v1/system-colors?name=link&appearance=light&contrast=standard"))
         let lv = link["colors"]?.array?.first?["values"]?.array?.first
