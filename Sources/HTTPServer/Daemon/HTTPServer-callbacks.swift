@@ -173,9 +173,13 @@ final class RequestState {
     /// The client address and bytes of its body and queued answer counted in
     /// `ServerContext.holdBytes`, given back when it completes.
     var held: (client: String, bytes: Int) = ("", 0)
-    /// The bytes of a queued answer of `ServerContext.bufferedThreshold` or more, and its
+    /// A queued answer of `ServerContext.bufferedThreshold` bytes or more: its length and
     /// `X-Request-ID`, for `HTTPServer.AnswerCut` when its connection closes before it is sent.
-    var answer: (bytes: Int, requestID: String?) = (0, nil)
+    final class QueuedAnswer {
+        let bytes: Int, requestID: String?
+        init(bytes: Int, requestID: String?) { (self.bytes, self.requestID) = (bytes, requestID) }
+    }
+    var answer: QueuedAnswer?
 
     /// Counts `bytes` more of this request's body or answer as `client`'s, here and in
     /// `context` (`ServerContext.holdBytes`).
@@ -461,30 +465,37 @@ func httpServerRequestCompleted(
     guard QueryArgumentsMarker.arguments(statePointer) == nil else { return }
     let state = Unmanaged<RequestState>.fromOpaque(statePointer)
     let buffered = state.takeUnretainedValue().bufferedBytes
-    // An answer's bytes are among the buffered ones: looked for only when there are any.
-    let held = buffered != 0 ? state.takeUnretainedValue().held : ("", 0)
-    let answer = buffered != 0 ? state.takeUnretainedValue().answer : (0, nil)
+    // Most requests buffered nothing: their state is freed and counted out, nothing more.
+    guard buffered != 0 else {
+        state.release()
+        _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .relaxed) }
+        return
+    }
+    let (held, answer) = (state.takeUnretainedValue().held, state.takeUnretainedValue().answer)
     state.release()
-    _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
+    Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         // A queued answer whose connection closed before it was all sent (a hostile pass: at
         // shutdown a slow reader's 19.7 MB answer stopped after 254 KB, and only the access
         // log's 200 with its full length recorded it).
-        if answer.0 > 0, reason != .REQUEST_TERMINATED_COMPLETED_OK {
-            context.answersCut.wrappingAdd(1, ordering: .relaxed)
-            if let handler = context.answerCutHandler {
-                let why: HTTPServer.AnswerCut.Reason
-                switch reason {
-                case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: why = .serverStopping
-                case .REQUEST_TERMINATED_TIMEOUT_REACHED: why = .timeout
-                default: why = .clientGone
-                }
-                handler(HTTPServer.AnswerCut(requestID: answer.1, client: held.0.isEmpty ? nil : held.0, bytes: answer.0, reason: why))
-            }
-        }
-        if buffered != 0 { context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed) }
-        if held.1 != 0 { context.holdBytes(-held.1, client: held.0) }
+        if let answer, reason != .REQUEST_TERMINATED_COMPLETED_OK { answerCut(answer, client: held.client, reason: reason, context: context) }
+        context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed)
+        if held.bytes != 0 { context.holdBytes(-held.bytes, client: held.client) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
+}
+
+/// Counts a cut answer and tells `context.answerCutHandler` (``HTTPServer/AnswerCut``).
+@inline(never)
+private func answerCut(_ answer: RequestState.QueuedAnswer, client: String, reason: MHD_RequestTerminationCode, context: ServerContext) {
+    context.answersCut.wrappingAdd(1, ordering: .relaxed)
+    guard let handler = context.answerCutHandler else { return }
+    let why: HTTPServer.AnswerCut.Reason
+    switch reason {
+    case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: why = .serverStopping
+    case .REQUEST_TERMINATED_TIMEOUT_REACHED: why = .timeout
+    default: why = .clientGone
+    }
+    handler(HTTPServer.AnswerCut(requestID: answer.requestID, client: client.isEmpty ? nil : client, bytes: answer.bytes, reason: why))
 }
 
 // MARK: - Answers without the handler
@@ -648,14 +659,21 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, conte
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")
     }
     if let state, response.body.count >= ServerContext.bufferedThreshold {
-        state.answer = (response.body.count, response.header("X-Request-ID"))
-        state.bufferedBytes += response.body.count
-        context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
-        if let client = requestAddress(state.connection, connection) {
-            state.hold(response.body.count, client: client, in: context)
-        }
+        holdAnswer(response, state: state, connection: connection, context: context)
     }
     return MHD_queue_response(connection, UInt32(status), mhdResponse)
+}
+
+/// Counts a large answer's bytes in the memory budget until it is sent, and keeps what an
+/// ``HTTPServer/AnswerCut`` would say of it (out of `queue`'s line: most answers are small).
+@inline(never)
+private func holdAnswer(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer, context: ServerContext) {
+    state.answer = RequestState.QueuedAnswer(bytes: response.body.count, requestID: response.header("X-Request-ID"))
+    state.bufferedBytes += response.body.count
+    context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
+    if let client = requestAddress(state.connection, connection) {
+        state.hold(response.body.count, client: client, in: context)
+    }
 }
 
 private func statedContentLength(_ response: HTTPResponse) -> Int? {
