@@ -113,8 +113,25 @@ struct PaletteTests {
         let before = ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(try CSSColorParser.parse("#001a6499")), backdrop: SIMD3(1, 1, 1))
         let after = ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(try CSSColorParser.parse("#001a6199")), backdrop: SIMD3(1, 1, 1))
         #expect(abs((before?.ratio ?? 0) - 4.4890) < 1e-4 && abs((after?.ratio ?? 0) - 4.5026) < 1e-4, "\(String(describing: before)) \(String(describing: after))")
-        // Opaque pairs are painted as measured.
+        // Opaque 8-bit pairs are painted as measured.
         #expect(ContrastMeasurement.painted(foreground: DisplayColor(srgb: SIMD3(1, 1, 1)), background: DisplayColor(srgb: SIMD3(0, 0, 0))) == nil)
+        // The color that stays is painted as its 8-bit value too (a hostile pass: beside the
+        // unrounded `hsl(5 60% 70% / 0.796)`, #002606 passed at 4.5133:1 and its hex pair
+        // painted 4.488:1; over a backdrop, #030700a0 at 7.0021:1 painted 6.9877:1).
+        for (body, minimum) in [(##"{"foreground": "hsl(5 60% 70% / 0.796)", "background": "#8ced93", "move": "background", "target": 4.5}"##, 4.5),
+                                (##"{"foreground": "hsl(140 8% 88% / 0.88)", "background": "#9cca3fa0", "move": "background", "backdrop": "#17ad64", "target": 7}"##, 7.0)] {
+            let j = ok(call("POST", "/v1/suggest", body: body))
+            let backdrop: SIMD3<Double>? = body.contains("backdrop") ? SIMD3(0x17, 0xad, 0x64) / 255 : nil
+            var checked = 0
+            for s in j["suggestions"]?.array ?? [] where s["found"] == true {
+                let f = DisplayColor(try CSSColorParser.parse(try #require(s["foreground"]?["hex"]?.string)))
+                let b = DisplayColor(try CSSColorParser.parse(try #require(s["background"]?["hex"]?.string)))
+                let painted = try #require(ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrop) ?? ContrastMeasurement(foreground: f, background: b, backdrop: backdrop))
+                #expect(painted.ratio >= minimum, "\(s)")
+                checked += 1
+            }
+            #expect(checked >= 1, "\(j)")
+        }
         // Translucent text on an opaque background likewise (its composite is what is painted).
         for body in [##"{"foreground": "rgb(100 100 100 / 0.7)", "background": "#ffffff"}"##, ##"{"foreground": "rgb(37 99 235 / 0.5)", "background": "#ffffff"}"##] {
             let text = ok(call("POST", "/v1/suggest", body: body))

@@ -214,23 +214,24 @@ public struct ContrastMeasurement: Sendable {
         self.apcaBackgroundY = apcaBackgroundY
     }
 
-    /// The pair as an 8-bit screen paints it, where a color is translucent: composited
-    /// source-over (straight alpha) on what lies under it and each channel of the result rounded
-    /// to n/255, as a browser's 8-bit surface holds it (apca-w3 rounds its `alphaBlend` so; a new
-    /// user's pass: `rgb(0 26 100 / 60%)` over white composites to green 117.6, painted 118, and
-    /// white text on it measured 4.507:1 and painted 4.489:1). Nil when both colors are opaque
-    /// (nothing is composited: the measurement is the painted one), or when the background is
-    /// translucent and no `backdrop` (opaque sRGB `0...1`) says what shows through it.
+    /// The pair as an 8-bit screen paints it: each color as its 8-bit value (channels and alpha
+    /// rounded to n/255, as `Color.hex` writes them), a translucent one composited source-over
+    /// (straight alpha) on what lies under it, and each channel of the composite rounded again,
+    /// as a browser's 8-bit surface holds it (apca-w3 rounds its `alphaBlend` so). Hostile and
+    /// new-user passes: `rgb(0 26 100 / 60%)` over white composites to green 117.6, painted 118,
+    /// and white text on it measured 4.507:1 and painted 4.489:1; a suggestion measured on the
+    /// unrounded `hsl()` it sat on (4.5049:1) was 4.48:1 on that color's hex. Nil when both
+    /// colors are opaque 8-bit values already (the measurement is the painted one), or when the
+    /// background is translucent and no `backdrop` (opaque sRGB `0...1`) says what shows through.
     public static func painted(foreground: DisplayColor, background: DisplayColor, backdrop: SIMD3<Double>? = nil) -> ContrastMeasurement? {
-        guard foreground.alpha < 1 || background.alpha < 1 else { return nil }
-        var under = background.srgb
-        if background.alpha < 1 {
+        let (f, b) = (foreground.quantized, background.quantized)
+        if f.alpha >= 1, b.alpha >= 1, f.srgb == foreground.srgb, b.srgb == background.srgb { return nil }
+        var under = b.srgb
+        if b.alpha < 1 {
             guard let backdrop else { return nil }
-            under = EightBit.quantize(Compositing.sourceOver(background.srgb, alpha: background.alpha, overOpaque: backdrop))
+            under = EightBit.quantize(Compositing.sourceOver(b.srgb, alpha: b.alpha, overOpaque: EightBit.quantize(backdrop)))
         }
-        let text = foreground.alpha < 1
-            ? EightBit.quantize(Compositing.sourceOver(foreground.srgb, alpha: foreground.alpha, overOpaque: under))
-            : foreground.srgb
+        let text = f.alpha < 1 ? EightBit.quantize(Compositing.sourceOver(f.srgb, alpha: f.alpha, overOpaque: under)) : f.srgb
         return .opaque(foreground: DisplayColor(srgb: text, alpha: 1), background: under)
     }
 

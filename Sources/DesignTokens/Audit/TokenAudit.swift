@@ -528,22 +528,20 @@ public enum TokenAudit {
             for key in order {
                 let pairs = groups[key]!
                 let first = results[pairs[0]]
-                // A text passes as measured and as painted: its color rounded to 8 bits, as a
-                // screen shows it and as the answer's `hex` gives it (a new user's pass: shadcn's
-                // `0 0% 11.2%`, 4.5015:1, shown as #1d1d1d, which is 4.48:1), and a translucent
-                // composite rounded so too (`ContrastMeasurement.painted`).
+                // A text passes as measured and as painted: both colors rounded to 8 bits, as a
+                // screen shows them and as the answer's `hex` gives them, a translucent composite
+                // rounded so too (`ContrastMeasurement.painted`; a new user's pass: shadcn's
+                // `0 0% 11.2%`, 4.5015:1, shown as #1d1d1d, which is 4.48:1; a hostile pass: a
+                // suggestion at 4.5049:1 on the unrounded `32 25.5% 49.5%` was 4.48:1 on its hex).
                 let (text, shown) = written(color(first)!, as: background ? first.background! : first.foreground!,
                                    mode: first.colorScheme) { read in
-                    let eightBit = DisplayColor(srgb: EightBit.quantize(read.srgb), alpha: read.alpha)
-                    return pairs.allSatisfy { i in
+                    pairs.allSatisfy { i in
                         let r = results[i]
                         let (fg, bg) = (DisplayColor(r.foreground!.color), DisplayColor(r.background!.color))
                         let backdrop = backdropSRGB(r.backdrop)
-                        for moved in [read, eightBit] {
-                            let (f, b) = background ? (fg, moved) : (moved, bg)
-                            guard r.target.isMet(by: ContrastMeasurement(foreground: f, background: b, backdrop: backdrop)) else { return false }
-                            if let painted = ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrop), !r.target.isMet(by: painted) { return false }
-                        }
+                        let (f, b) = background ? (fg, read) : (read, bg)
+                        guard r.target.isMet(by: ContrastMeasurement(foreground: f, background: b, backdrop: backdrop)) else { return false }
+                        if let painted = ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrop), !r.target.isMet(by: painted) { return false }
                         return true
                     }
                 }
