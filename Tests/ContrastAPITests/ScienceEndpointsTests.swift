@@ -1,5 +1,5 @@
 import ColorScience
-import ContrastAPI
+@testable import ContrastAPI
 import Foundation
 import JSONValue
 import TestSupport
@@ -230,6 +230,17 @@ struct ScienceEndpointsTests {
         let at = call("POST", "/v1/simulate", body: body(1_024)).json
         let pairs = at["pairs"]?.array ?? []
         #expect(pairs.count == 1_024 && pairs.allSatisfy { $0 == pairs[0] } && pairs[0]["simulatedRatioRange"] != nil)
+        // The answer is bounded from the names before simulating (a hostile pass: 256 names of
+        // 125 control characters made a 52 MB answer); 256 plain names of 64 letters fit.
+        func palette(_ name: (Int) -> String) -> String {
+            let colors = (0..<256).map { i in "{\"name\": \"\(name(i))\", \"color\": \"#\(String(format: "%06x", i * 65_000))\"}" }
+            return "{\"colors\": [" + colors.joined(separator: ",") + "], \"type\": \"protanopia\", \"threshold\": 1}"
+        }
+        let control = String(repeating: "\\u0001", count: 125)
+        let big = expectProblem(call("POST", "/v1/simulate", body: palette { "\($0)" + control }), 422, pointer: "/colors")
+        #expect(big["limit"] == .number(Double(32 << 20)) && big["detail"]?.string?.contains("32640 confusable pairs") == true, "\(big)")
+        let plain = call("POST", "/v1/simulate", body: palette { String(format: "%03d", $0) + String(repeating: "n", count: 61) })
+        #expect(plain.status == 200 && plain.body.count <= SimulateEndpoint.answerBytes(names: (0..<256).map { String(format: "%03d", $0) + String(repeating: "n", count: 61) }), "\(plain.status) \(plain.body.count)")
     }
 
     @Test func simulateReportsPairsAndConfusableColors() {

@@ -15,6 +15,18 @@ import JSONValue
 /// Viénot and Mollon 1997; Viénot, Brettel and Mollon 1999) and clipped into sRGB for display.
 struct SimulateEndpoint {
     static let defaultThreshold = 0.05
+    /// An upper bound of the answer's bytes from the colors' names: each color's entry (at most
+    /// 400 bytes besides its name) and every pair confusable (at most 160 bytes besides the two
+    /// names; measured: 199 and 100), names weighed as JSON escapes them (6 bytes for a control
+    /// character, 2 for a quote or backslash), and 2 MB for the `pairs` section (at most 1,024).
+    static func answerBytes(names: [String]) -> Int {
+        let weights = names.map { name in
+            name.utf8.reduce(0) { $0 + ($1 < 0x20 ? 6 : $1 == 0x22 || $1 == 0x5C ? 2 : 1) }
+        }
+        let n = names.count, total = weights.reduce(0, +)
+        return 2_000_000 + n * 400 + total + n * (n - 1) / 2 * 160 + (n - 1) * total
+    }
+
     /// Most `pairs` in one request (a 413 beyond): a pair on a translucent background is measured
     /// over 256 gray backdrops, before and after simulation (about 0.9 ms), so 1,024 such pairs
     /// take about a second. A hostile pass sent one translucent pair 27,000 times (972 KB): 5 s
@@ -47,6 +59,15 @@ struct SimulateEndpoint {
                                         "\(f.field("model").display) chooses a dichromacy simulation; achromatopsia is simulated from relative luminance, so leave \(f.field("model").display) out")
         }
         let threshold = try f.number("threshold", in: 0...1) ?? Self.defaultThreshold
+        // Every pair may be confusable, each naming both colors: the answer's size is bounded
+        // from the names before anything is simulated, as the matrix's is (a hostile pass: 256
+        // names of 125 control characters, escaped six-fold, made a 52 MB answer, three at
+        // once peaking at 282 MB).
+        let bytes = Self.answerBytes(names: palette.map(\.name))
+        if bytes > MatrixEndpoint.maxAnswerBytes {
+            throw Problem.tooLarge(f.field("colors"), "the answer could take about \(Int((Double(bytes) / Double(1 << 20)).rounded(.up))) MiB (\(palette.count) colors, and up to \(palette.count * (palette.count - 1) / 2) confusable pairs, each naming both colors as JSON escapes them); at most \(MatrixEndpoint.maxAnswerBytes >> 20) MiB: shorten the names or split the palette",
+                                   limit: MatrixEndpoint.maxAnswerBytes, status: 422)
+        }
 
         // Simulate each color once (straight alpha kept; the simulation acts on the color).
         let simulated: [DisplayColor] = palette.map { p in
