@@ -800,6 +800,13 @@ struct PaletteTests {
         let y = 0.22898295948057848 * linear(exported.x) + 0.6917492625852386 * linear(exported.y) + 0.07926777793418292 * linear(exported.z)
         let surface = WCAG.relativeLuminance(SIMD3(0x3a, 0x3a, 0x3c) / 255)
         #expect(abs(WCAG.contrastRatio(y, surface) - 4.48) < 0.01, "\(WCAG.contrastRatio(y, surface))")
+        // Translucent ones too, composited in P3 (a hostile pass: at alpha 0.99, 4.454:1 in P3,
+        // the check was skipped; at 0.999, written as the opaque color, it passed).
+        for dark in ["oklch(0.6925 0.25 145 / 0.99)", "oklch(0.690 0.25 145 / 0.999)"] {
+            let alpha = dark
+            let translucent = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "tint", "role": "tint", "color": "#006400", "dark": "\##(dark)"}], "policy": "wcag-aa", "format": "css", "colorSpace": "display-p3"}"##)
+            #expect(translucent.status == 200 && translucent.headers["x-palette-passes"] == "false" && translucent.headers["x-palette-warning"]?.contains("as exported in Display P3") == true, "\(alpha): \(translucent.headers)")
+        }
     }
 
     @Test func colorOutsideSRGBIsReportedAndKeptInDisplayP3Exports() throws {

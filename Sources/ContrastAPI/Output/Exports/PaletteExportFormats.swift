@@ -540,28 +540,39 @@ extension PaletteExport {
     /// What a Display P3 export writes and the palette did not measure: a color given outside
     /// sRGB is exported as itself (`components`), which a P3 screen shows, while the palette was
     /// measured on its sRGB mapping (a new user's pass: `oklch(0.69 0.25 145)` passed at 4.57:1
-    /// on `#3a3a3c` as `#00bf00`, and its P3 value shows 4.48:1). Each row where such an opaque
-    /// variant is the text or the surface is measured again with the exported color (WCAG 2
-    /// relative luminance from its CIE XYZ Y; APCA Ys as apca-w3 `displayP3toY`): the rows that
-    /// then miss their minimum, as text. Empty for an sRGB export.
+    /// on `#3a3a3c` as `#00bf00`, and its P3 value shows 4.48:1). Each row where such a variant
+    /// is the text (translucent text composited on the surface in P3's encoding) or the opaque
+    /// surface is measured again with the exported color (WCAG 2 relative luminance from its
+    /// CIE XYZ Y; APCA Ys as apca-w3 `displayP3toY`): the rows that then miss their minimum, as
+    /// text. A translucent surface is not measured again. Empty for an sRGB export.
     func displayP3Misses() -> [String] {
         guard colorSpace == .displayP3 else { return [] }
         var misses: [String] = []
         for r in results {
             for v in r.variants {
-                guard let wide = v.wideGamutColor, wide.alpha >= 1 else { continue }
+                guard let wide = v.wideGamutColor else { continue }
                 let p3 = GamutMapping.map(wide, to: .displayP3)
-                let y = Swift.min(Swift.max(p3.converted(to: .xyzD65).coordinates.y, 0), 1)
-                let ys = APCA.screenLuminance(displayP3: p3.coordinates)
+                let alpha = Swift.min(Swift.max(wide.alpha, 0), 1)
+                // A P3 color's luminances: WCAG's from CIE XYZ Y, APCA's Ys as displayP3toY.
+                func luminances(_ c: SIMD3<Double>) -> (y: Double, ys: Double) {
+                    (Swift.min(Swift.max(Color(space: .displayP3, coordinates: c).converted(to: .xyzD65).coordinates.y, 0), 1),
+                     APCA.screenLuminance(displayP3: c))
+                }
+                let (y, ys) = luminances(p3.coordinates)
                 for m in v.measurements {
                     // The row's own measure: its value is its ratio or its |Lc| (a palette text on
                     // a background is judged by the text's own target).
                     let metric: ContrastTarget.Metric = m.value == m.measurement.ratio ? .wcag2 : .apca
                     let value: Double
-                    if m.foreground == r.entry.name, m.foregroundColor.alpha >= 1 {
-                        value = metric == .wcag2 ? WCAG.contrastRatio(y, WCAG.relativeLuminance(m.surfaceColor))
-                            : abs(APCA.lc(textY: ys, backgroundY: APCA.screenLuminance(m.surfaceColor)))
-                    } else if m.surface == r.entry.name {
+                    if m.foreground == r.entry.name {
+                        // Translucent text composited on the surface in Display P3's encoding, as
+                        // a P3 screen blends it (a hostile pass: at alpha 0.99 the check was skipped,
+                        // and a 0.999 one, written as the opaque color, passed where it failed).
+                        let (ty, tys) = alpha >= 1 ? (y, ys)
+                            : luminances(p3.coordinates * alpha + Color.srgb(m.surfaceColor.x, m.surfaceColor.y, m.surfaceColor.z).converted(to: .displayP3).coordinates * (1 - alpha))
+                        value = metric == .wcag2 ? WCAG.contrastRatio(ty, WCAG.relativeLuminance(m.surfaceColor))
+                            : abs(APCA.lc(textY: tys, backgroundY: APCA.screenLuminance(m.surfaceColor)))
+                    } else if alpha >= 1, m.surface == r.entry.name {
                         value = metric == .wcag2 ? WCAG.contrastRatio(m.measurement.foregroundLuminance, y)
                             : abs(APCA.lc(textY: m.measurement.apcaTextY, backgroundY: ys))
                     } else {
