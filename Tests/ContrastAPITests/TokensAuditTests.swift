@@ -188,6 +188,12 @@ struct TokensAuditTests {
         // third of the pairs unmeasured).
         let partly = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&unresolved=report", body: ":root { --primary: var(--nope); --primary-foreground: #fff; --background: #fff; --foreground: #000; }", headers: ["Content-Type": "text/css"])
         #expect(partly.text.hasSuffix("\nPASS (1 pair measured; 1 unresolved, not measured)\n"), "\(partly.text)")
+        // failOn=warning fails on unresolved pairs, and every report says so (a new user's pass:
+        // the JSON had `warnings: []`, the text no warning line above "the warnings above").
+        let warned = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&unresolved=report&failOn=warning", body: ":root { --primary: var(--nope); --primary-foreground: #fff; --background: #fff; --foreground: #000; }", headers: ["Content-Type": "text/css"])
+        #expect(warned.status == 422 && warned.text.contains("\nwarning: 1 pair in mode 'default' could not be resolved and was not measured (each such pair says why)\n"), "\(warned.text)")
+        let warnedJSON = try live.request("POST", "/v1/tokens/audit?preset=shadcn&unresolved=report&failOn=warning", body: ":root { --primary: var(--nope); --primary-foreground: #fff; --background: #fff; --foreground: #000; }", headers: ["Content-Type": "text/css"])
+        #expect(warnedJSON.status == 422 && warnedJSON.json["failedOn"] == "warning" && warnedJSON.json["warnings"]?.array?.contains { $0.string?.hasPrefix("1 pair in mode 'default' could not be resolved") == true } == true, "\(warnedJSON.text)")
         // The presets' patterns start with a capture: no '--' hint for them.
         #expect(!noted.text.contains("leading '--'"), "\(noted.text)")
         // A target no contrast meets says why (a new user's pass: "NEEDS Lc ∞" and nothing more).

@@ -163,6 +163,15 @@ public struct TokenAuditReport: Sendable {
         !warnedUnmatchedRules.isEmpty || summaries.contains { $0.unresolved > 0 } || !coverageWarnings.isEmpty
     }
 
+    /// The unresolved pairs as warnings, one per mode that has any (reported with
+    /// `TokenAuditOptions.reportUnresolved`; `failOn: warning` fails on them, so every report
+    /// says so: a new user's pass got a failing JSON report with `warnings: []`).
+    public var unresolvedWarnings: [String] {
+        summaries.filter { $0.unresolved > 0 }.map { s in
+            "\(s.unresolved) pair\(s.unresolved == 1 ? "" : "s") in mode '\(s.mode ?? "default")' could not be resolved and \(s.unresolved == 1 ? "was" : "were") not measured (each such pair says why)"
+        }
+    }
+
     /// The unmatched rules that are warnings: the request's own (likely a misspelt token name),
     /// and every rule of a preset none of whose rules matched (a preset for another design
     /// system). A preset's rule that matched nothing while others of it did is not: a preset

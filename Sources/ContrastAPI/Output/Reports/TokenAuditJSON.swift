@@ -157,6 +157,7 @@ enum TokenAuditJSON {
             return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
         }
         if let reason = report.nothingCheckedReason { warnings.append(.string(reason)) }
+        warnings += report.unresolvedWarnings.map { .string($0) }
         warnings += report.coverageWarnings.map { .string($0) }
         o.append("warnings", .array(warnings))
         o.append("notes", .array(report.notes.map { .string($0) }))

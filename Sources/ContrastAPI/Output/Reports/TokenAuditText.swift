@@ -109,6 +109,7 @@ enum TokenAuditText {
             out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
         }
         if let reason = report.nothingCheckedReason { out += "warning: \(reason)\n" }
+        for w in report.unresolvedWarnings { out += "warning: \(shown(w))\n" }
         for w in report.coverageWarnings { out += "warning: \(shown(Self.brief(w)))\n" }
         // The readers' notes (triplets read as hsl(), @imports not fetched …), as the JSON has them.
         for note in report.notes.prefix(Self.maximumNotes) { out += "note: \(shown(Self.brief(note)))\n" }
