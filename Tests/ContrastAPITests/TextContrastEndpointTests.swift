@@ -80,9 +80,14 @@ import Testing
         #expect(scrim?["note"] == .string("every scrim that passes turns the text's polarity (reversesPolarity), and textColor passes keeping it: no scrim is recommended"), "\(label.text)")
         #expect(label.json["fixes"]?["textColor"]?["after"]?["passes"] == .bool(true) && label.json["fixes"]?["textColor"]?["reversesPolarity"] == nil, "\(label.text)")
         #expect(label.json["fixes"]?["brightness"]?["reversesPolarity"] == .bool(true), "\(label.text)")
+        // The preview that draws it says so too (a hostile pass: it drew the scrim silently).
+        let drawn = try server.post("/v1/image/text-contrast?textColor=%2394a3b8&fontSize=16&fontSizeUnit=px&preview=true&scrim=black", try solid(0xff))
+        #expect(drawn.status == 200 && drawn.headers["x-scrim-reverses-polarity"] == "true", "\(drawn.headers)")
         // White text on a mid-gray image: the black scrim keeps it and is recommended, unmarked.
         let dark = try server.post("/v1/image/text-contrast?textColor=white", try solid(0x77))
         #expect(dark.json["fixes"]?["scrim"]?["recommended"] == "black" && dark.json["fixes"]?["scrim"]?["black"]?["reversesPolarity"] == nil, "\(dark.text)")
+        let keptPreview = try server.post("/v1/image/text-contrast?textColor=white&preview=true", try solid(0x77))
+        #expect(keptPreview.status == 200 && keptPreview.headers["x-scrim-reverses-polarity"] == nil && keptPreview.headers["x-scrim"]?.hasPrefix("linear-gradient(rgb(0 0 0") == true, "\(keptPreview.headers)")
     }
 
     @Test func halfBlackHalfWhiteWithWhiteText() throws {

@@ -90,7 +90,7 @@ public struct CORSPolicy: Sendable {
 
     static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-ID, If-None-Match"
     static let exposedHeaders = "ETag, X-Request-ID, Retry-After, WWW-Authenticate, Content-Disposition, X-Dim-Factor, X-Dim-Basis, "
-        + "X-Color-Profile, X-Image-Orientation, X-Flattened-Over, X-Palette-Passes, X-Palette-Warning, X-Scrim, X-Scrim-Element, X-Target, X-Passes, X-Failing-Share, "
+        + "X-Color-Profile, X-Image-Orientation, X-Flattened-Over, X-Palette-Passes, X-Palette-Warning, X-Scrim, X-Scrim-Element, X-Scrim-Reverses-Polarity, X-Target, X-Passes, X-Failing-Share, "
         + "X-Audit-Passes"
     static let maxAgeSeconds = "600"
 

@@ -191,6 +191,12 @@ extension ImageEndpoint {
             if let failing = metric.failingShare { response.headers.append(("X-Failing-Share", share(failing))) }
             let none = before.passes && drawn != .black && drawn != .white ? "none (the text already passes)" : "none (no such scrim passes)"
             response.headers.append(("X-Scrim", chosen.map { Self.scrimCSS($0.adjustment, region: r, image: image) } ?? none))
+            // A drawn scrim that turns the text's polarity says so, as the JSON's does (a hostile
+            // pass: the preview drew black 0.89 under gray text on a light image, where the JSON
+            // recommends none and says why).
+            if let fix = chosen, fix.reversesPolarity(textLuminance: WCAG.relativeLuminance(textRGB), before: before) {
+                response.headers.append(("X-Scrim-Reverses-Polarity", "true"))
+            }
             // A gradient scrim's element, as the JSON's `element` gives it: the CSS alone, stretched
             // over the whole image, is another scrim (a new user's pass).
             if let fix = chosen, case .gradientOverlay(_, _, let edge) = fix.adjustment {
