@@ -228,6 +228,14 @@ struct ConfigurationTests {
             #expect(throws: ConfigurationError.self, "\(raw)") { try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_THREADS": raw]) }
         }
         #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_THREADS": "16"]).threads == 16)
+        for huge in ["9007199254740993", "99999999999999999999"] {
+            do {
+                _ = try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_MEMORY_BUDGET_MIB": huge])
+                Issue.record("\(huge) was accepted")
+            } catch {
+                #expect(error.key == "CONTRAST_MEMORY_BUDGET_MIB" && error.problem == "is far beyond its range, got \"\(huge)\"", "\(error)")
+            }
+        }
     }
 
     /// An ops pass: a misspelt `CONTRAST_THREAD=4` was ignored without a word. The server logs

@@ -247,7 +247,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
             if case .number = key.get(self) {
                 // Decimal digits only: `Double` also reads "0x10" (as 16), "2.0", " 2" and "1e3"
                 // (a hostile pass: CONTRAST_THREADS=0x10 started 16 threads).
-                guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let d = Double(raw) else {
+                let digits = !raw.isEmpty && raw.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+                // Past 15 digits a whole number is past every range (and past a double's exact
+                // integers): said so with the text as written (it had been "not a whole number",
+                // or quoted as 9007199254740992.0).
+                if digits, raw.utf8.count > 15 {
+                    throw ConfigurationError(key: key.env, problem: "is far beyond its range, got \"\(raw.prefix(40))\"")
+                }
+                guard digits, let d = Double(raw) else {
                     // A Service named `contrast` puts CONTRAST_PORT=tcp://10.0.0.1:8080 in every pod
                     // of its namespace (Kubernetes service links).
                     let link = raw.hasPrefix("tcp://") || raw.hasPrefix("udp://")
