@@ -160,6 +160,19 @@ struct TokensAuditTests {
             }
         }
         #expect(suggested >= 40, "\(suggested)")
+        // Where no text color of its hue passes, the background is suggested instead (a new
+        // user's pass: under policy apca, light --destructive-foreground on --destructive, Lc 68.6
+        // against Lc 90, got neither, only a note that a background change is needed).
+        let apcaV4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn"), ("policy", "apca")]))
+        let red = try #require(Self.pair(apcaV4, "--destructive-foreground", "--destructive", mode: "light"))
+        if red["passes"] == false && red["suggestion"] == nil {
+            let hex = try #require(red["backgroundSuggestion"]?["hex"]?.string, "\(red)")
+            let text = try #require(red["foreground"]?["hex"]?.string)
+            let m = ContrastMeasurement(foreground: DisplayColor(try CSSColorParser.parse(text)), background: DisplayColor(try CSSColorParser.parse(hex)))
+            #expect(abs(m.apcaLc) >= (red["target"]?["minimum"]?.double ?? 999), "\(red)")
+        } else {
+            Issue.record("the fixture's pair changed: \(red)")
+        }
         let v4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")]))
         let light = try #require(Self.pair(v4, "--muted-foreground", "--muted", mode: "light"))
         #expect(light["suggestion"]?["css"] == "oklch(0.545 0 0)" && light["suggestion"]?["hex"] == "#707070", "\(light)")

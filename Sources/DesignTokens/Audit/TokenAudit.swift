@@ -1463,16 +1463,23 @@ public enum TokenAudit {
                             let s = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB, target: target)
                             result.suggestion = s.best ?? TokenAudit.opacitySuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
                                 ?? TokenAudit.opaqueSuggestion(fg.color, on: bg.color, backdrop: backdropSRGB, target: target)
-                            if result.suggestion == nil {
+                            // The background instead where the text's fix turns its polarity, or where
+                            // no text color of its hue passes at all (a new user's pass: shadcn's
+                            // --destructive-foreground under policy apca got neither, only a note that
+                            // a background change is needed); within the same budget.
+                            let flips = s.best.map { TokenAudit.flipsPolarity($0, from: m) } ?? false
+                            let none = result.suggestion == nil && suggestions + weight <= options.maximumSuggestions
+                            if (flips || none), !set.fixedTokens.contains(pair.bg) {
+                                if none { suggestions += weight }
+                                let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
+                                                                    target: target, moving: .background)
+                                result.backgroundSuggestion = b.best
+                            }
+                            if result.suggestion == nil && result.backgroundSuggestion == nil {
                                 unsuggested += 1
                                 let example = "\(pair.fg) on \(pair.bg)\(mode.map { " in mode '\($0)'" } ?? "")"
                                 if unsuggestedExample == nil { unsuggestedExample = example }
                                 if translucentExample == nil, bg.color.alpha < 1, backdropSRGB == nil { translucentExample = example }
-                            }
-                            if let best = s.best, TokenAudit.flipsPolarity(best, from: m), !set.fixedTokens.contains(pair.bg) {
-                                let b = NearestPassingColor.suggest(foreground: fg.color, background: bg.color, backdrop: backdropSRGB,
-                                                                    target: target, moving: .background)
-                                result.backgroundSuggestion = b.best
                             }
                         }
                     }
