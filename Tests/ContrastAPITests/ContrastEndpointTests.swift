@@ -311,6 +311,10 @@ struct ContrastEndpointTests {
             let r = call("GET", "/v1/contrast?foreground=%23777&background=white&" + q)
             #expect(r.status == 400 && r.json["parameter"]?.string == parameter && r.json["detail"]?.string == detail, "\(q): \(r.text)")
         }
+        // A bidi override in echoed text is shown escaped, not raw (a hostile pass).
+        let bidi = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=%E2%80%AE14&fontSizeUnit=px")
+        let bidiDetail = bidi.json["detail"]?.string ?? ""
+        #expect(bidi.status == 400 && bidiDetail.contains(#"'\u202E14'"#) && !bidiDetail.unicodeScalars.contains { $0.value == 0x202E }, "\(bidiDetail)")
         let font = call("GET", "/v1/apca/font?lc=60&fontSize=2000&fontSizeUnit=px")
         #expect(font.json["detail"]?.string == "query parameter 'fontSize' must be between 0.1 and 1000, got 2000", "\(font.text)")
         // In a body, only the member that failed is looked at (a string size beside a bad weight).

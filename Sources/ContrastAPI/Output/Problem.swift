@@ -157,9 +157,31 @@ enum ClientText {
     }
 
     /// `'text'`, or `'first 64 characters…' (N characters, shortened)` for a longer text.
+    /// Control and invisible format characters (bidi overrides, zero-width spaces, byte-order
+    /// marks) are written as `\u202E`, as the text reports show them: echoed raw, a U+202E
+    /// reordered the rest of the message where a terminal or a log viewer shows it (a hostile pass).
     static func quoted<S: StringProtocol>(_ text: S) -> String {
         let (t, length) = cut(text)
-        return "'\(t)'" + (length.map { " (\($0) characters, shortened)" } ?? "")
+        return "'\(visible(t))'" + (length.map { " (\($0) characters, shortened)" } ?? "")
+    }
+
+    /// `text` with its control and format characters as `\uXXXX`.
+    static func visible(_ text: String) -> String {
+        func hidden(_ c: Unicode.Scalar) -> Bool {
+            c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+                || c.properties.generalCategory == .format
+        }
+        guard text.unicodeScalars.contains(where: hidden) else { return text }
+        var out = ""
+        for c in text.unicodeScalars {
+            if hidden(c) {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }
 
