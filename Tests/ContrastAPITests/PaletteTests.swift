@@ -783,6 +783,27 @@ struct PaletteTests {
     /// mapping into sRGB and says so (`gamutMapped`, a note); a display-p3 export keeps the color
     /// as given. It had been clipped silently, labelled `original`, and exported to Display P3 as
     /// the clipped color, its blue component about doubled (hostile test, stop 14).
+    /// An Apple system color given by name is a reference to it in the asset catalog, as Xcode
+    /// writes a color set set to a system color: iOS shows its own values everywhere (an iOS
+    /// designer's pass: secondarySystemBackground was frozen at its base values, so sheets got
+    /// #1c1c1e instead of #2c2c2e, and systemBlue at one iOS generation's). A custom color keeps
+    /// its four appearances.
+    @Test func anAssetCatalogRefersToSystemColors() throws {
+        let body = ##"{"colors": [{"name": "sheet", "role": "background", "color": "secondarySystemBackground"}, {"name": "link", "role": "tint", "color": "systemBlue"}, {"name": "ink", "color": "#1c1c1e"}], "format": "xcassets"}"##
+        let entries = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: body).body)
+        func set(_ name: String) throws -> JSON {
+            try JSONParser.parse(try #require(entries.first { $0.path == "Palette.xcassets/\(name).colorset/Contents.json" }).data)
+        }
+        let sheet = try set("sheet"), link = try set("link"), ink = try set("ink")
+        #expect(sheet["colors"]?.array == [.object([("color", .object([("platform", "ios"), ("reference", "secondarySystemBackgroundColor")])), ("idiom", "universal")])], "\(sheet)")
+        #expect(link["colors"]?.array?.first?["color"]?["reference"] == "systemBlueColor", "\(link)")
+        #expect(ink["colors"]?.array?.count == 4 && ink["colors"]?.array?.first?["color"]?["reference"] == nil, "\(ink)")
+        // Given a variant by hand, it is a custom color again: its values are written.
+        let custom = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "link", "role": "tint", "color": "systemBlue", "dark": "#409cff"}], "format": "xcassets"}"##).body)
+        let customSet = try JSONParser.parse(try #require(custom.first { $0.path == "Palette.xcassets/link.colorset/Contents.json" }).data)
+        #expect(customSet["colors"]?.array?.count == 4, "\(customSet)")
+    }
+
     /// A new user's pass: a dark tint given outside sRGB passed at 4.56:1 on `#3a3a3c` as its
     /// sRGB mapping `#00bf00`, and the Display P3 catalog wrote the color itself, 4.48:1 there
     /// (coloraide). A P3 export measures what it writes: the palette fails, and says where.

@@ -157,6 +157,16 @@ struct PaletteExport {
     static let xcodeInfo: JSON = .object([("info", .object([("author", "xcode"), ("version", 1)]))])
 
     func colorset(_ r: PaletteEntryResult) -> JSON {
+        // An Apple system color given by name, every variant Apple's, refers to the system color
+        // (`"reference": "systemBlueColor"`, as Xcode writes a color set set to a system color):
+        // iOS shows its own values in every context, the elevated level and each iOS version
+        // included (an iOS designer's pass: secondarySystemBackground was frozen at its base
+        // values, so sheets got #1c1c1e instead of #2c2c2e).
+        if let system = systemName(of: r) {
+            return .object([("colors", .array([.object([("color", .object([("platform", "ios"), ("reference", .string(system + "Color"))])),
+                                                         ("idiom", "universal")])])),
+                            ("info", .object([("author", "xcode"), ("version", 1)]))])
+        }
         var colors: [JSON] = []
         for v in Self.order {
             var o = JSONObject()
