@@ -173,6 +173,15 @@ struct TokensAuditTests {
         } else {
             Issue.record("the fixture's pair changed: \(red)")
         }
+        // A token's one color for several pairs passes as painted on each: on a translucent
+        // background over its backdrop the composite is rounded too (a hostile pass: #dca230 at
+        // 7.0087:1 on the unrounded composite was 6.979:1 on #272215).
+        let mutedAudit = try live.request("POST", "/v1/tokens/audit", body: ##"{"files": [{"name": "t.css", "content": ":root{--bg:#0d1117;--muted:#bb800926;--fg:#d29922}"}], "rules": [{"foreground": "--fg", "background": "--bg"}, {"foreground": "--fg", "background": "--muted", "backdrop": "--bg"}], "policy": "wcag-aaa"}"##)
+        let onMuted = try #require(Self.pair(mutedAudit, "--fg", "--muted", mode: nil), "\(mutedAudit.text.prefix(400))")
+        let fix = try #require(onMuted["suggestion"]?["hex"]?.string, "\(onMuted)")
+        let composite = ContrastMeasurement.painted(foreground: DisplayColor(try CSSColorParser.parse(fix)), background: DisplayColor(try CSSColorParser.parse("#bb800926")),
+                                                    backdrop: SIMD3(0x0d, 0x11, 0x17) / 255)
+        #expect((composite?.ratio ?? 0) >= 7, "\(fix): \(String(describing: composite?.ratio))")
         let v4 = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn")]))
         let light = try #require(Self.pair(v4, "--muted-foreground", "--muted", mode: "light"))
         #expect(light["suggestion"]?["css"] == "oklch(0.545 0 0)" && light["suggestion"]?["hex"] == "#707070", "\(light)")

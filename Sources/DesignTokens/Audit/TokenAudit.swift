@@ -371,12 +371,19 @@ public enum TokenAudit {
                     group[k].asForeground ? ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
                         : ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
                 }
+                // As measured and as painted (`ContrastMeasurement.painted`: both colors as 8-bit
+                // values, a translucent composite rounded; a hostile pass: Primer's fgColor-* on the
+                // translucent bgColor-*-muted over its backdrop passed only unrounded, 6.996:1).
                 func margin(_ c: DisplayColor) -> Double {
                     var worst = Double.infinity
                     for k in group.indices {
                         if stopped() { return -.infinity }
                         let t = results[group[k].index].target
                         worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
+                        let (f, b) = group[k].asForeground ? (c, others[k]) : (others[k], c)
+                        if let painted = ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrops[k]) {
+                            worst = Swift.min(worst, t.value(of: painted) - t.minimum)
+                        }
                     }
                     return worst
                 }
