@@ -173,6 +173,9 @@ struct TokensAuditTests {
         } else {
             Issue.record("the fixture's pair changed: \(red)")
         }
+        let apcaText = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn"), ("policy", "apca"), ("report", "text")]))
+        let redRow = apcaText.text.split(separator: "\n").first { $0.hasPrefix("light") && $0.contains("--destructive-foreground") && $0.contains("--destructive ") } ?? ""
+        #expect(redRow.contains("(try background "), "\(redRow)")
         // A token's one color for several pairs passes as painted on each: on a translucent
         // background over its backdrop the composite is rounded too (a hostile pass: #dca230 at
         // 7.0087:1 on the unrounded composite was 6.979:1 on #272215).

@@ -89,11 +89,15 @@ enum TokenAuditText {
                 result += " (see \(footnote(r.target.basis)))"
             }
             if let note = TokenAuditJSON.hexVerdictNote(r) { result += " (see \(footnote(note)))" }
+            let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
+            let conflict = conflicts.isEmpty ? "" : "; see " + conflicts.joined(separator: " ")
             if let s = r.suggestion {
                 let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
-                let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
-                let conflict = conflicts.isEmpty ? "" : "; see " + conflicts.joined(separator: " ")
                 result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background)\(conflict))"
+            } else if let b = r.backgroundSuggestion {
+                // No text color of its hue passes: the background alone (a hostile pass: JSON,
+                // JUnit and SARIF gave it, the text row none).
+                result += " (try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText))\(conflict))"
             }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
