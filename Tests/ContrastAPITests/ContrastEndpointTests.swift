@@ -311,6 +311,10 @@ struct ContrastEndpointTests {
             let r = call("GET", "/v1/contrast?foreground=%23777&background=white&" + q)
             #expect(r.status == 400 && r.json["parameter"]?.string == parameter && r.json["detail"]?.string == detail, "\(q): \(r.text)")
         }
+        // Anywhere in a detail, as an unknown member's name (the pointer keeps it, to resolve).
+        let member = call("POST", "/v1/contrast", body: "{\"foreground\": \"#000\", \"background\": \"#fff\", \"a\u{202E}b\u{200B}\": 1}")
+        let memberDetail = member.json["detail"]?.string ?? ""
+        #expect(member.status == 400 && memberDetail.contains(#"a\u202Eb\u200B"#) && !memberDetail.unicodeScalars.contains { $0.properties.generalCategory == .format }, "\(memberDetail)")
         // A bidi override in echoed text is shown escaped, not raw (a hostile pass).
         let bidi = call("GET", "/v1/contrast?foreground=%23777&background=white&fontSize=%E2%80%AE14&fontSizeUnit=px")
         let bidiDetail = bidi.json["detail"]?.string ?? ""

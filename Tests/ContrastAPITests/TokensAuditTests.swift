@@ -173,6 +173,11 @@ struct TokensAuditTests {
         } else {
             Issue.record("the fixture's pair changed: \(red)")
         }
+        // A mode name longer than any is refused without echoing it whole (a hostile pass: a 4 MB
+        // name came back in a 4 MB problem).
+        let longMode = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "f.css", "content": ":root{--foreground:#000;--background:#fff}"])],
+                                                                                   [("preset", "shadcn"), ("modes", .array([.string(String(repeating: "m", count: 100_000))]))]))
+        #expect(longMode.status == 400 && longMode.body.count < 2_000 && longMode.json["pointer"] == "/modes/0", "\(longMode.status) \(longMode.body.count)")
         let apcaText = try live.request("POST", "/v1/tokens/audit", body: Self.body([try Self.file("tailwind/shadcn-v4/globals.css")], [("preset", "shadcn"), ("policy", "apca"), ("report", "text")]))
         let redRow = apcaText.text.split(separator: "\n").first { $0.hasPrefix("light") && $0.contains("--destructive-foreground") && $0.contains("--destructive ") } ?? ""
         #expect(redRow.contains("(try background "), "\(redRow)")

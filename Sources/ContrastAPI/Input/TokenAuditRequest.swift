@@ -166,6 +166,15 @@ struct TokenAuditRequest {
                 }
             default: throw Problem.invalidField(f.field("modes"), "\(f.field("modes").display) must be a list of mode names")
             }
+            // Modes are named in at most 128 characters (longer selectors are cut so): a longer
+            // name matches none, and is not echoed whole (a hostile pass: a 4 MB name came back
+            // in a 4 MB problem).
+            var isList = false
+            if case .array = v { isList = true }
+            for (i, m) in (options.modes ?? []).enumerated() where m.unicodeScalars.count > 128 {
+                let path = isList ? f.field("modes").appending(index: i) : f.field("modes")
+                throw Problem.invalidField(path, "\(path.display) names a mode of \(m.unicodeScalars.count) characters, \(ClientText.quoted(m)); mode names are at most 128 characters (longer selectors are cut so in the files)")
+            }
         }
         options.reportUnresolved = (try f.choice("unresolved", Unresolved.self) ?? .error) == .report
         if f.has("suggest") { options.suggest = try f.bool("suggest") ?? true }

@@ -54,7 +54,11 @@ public struct Problem: Error, Sendable, Equatable {
         o.append("type", .string("/problems/\(kind)"))
         o.append("title", .string(title))
         o.append("status", .number(Double(status)))
-        o.append("detail", .string(detail))
+        // Client text anywhere in the detail (a member's or mode's name, a token's) shows its
+        // control and format characters as `\uXXXX` (`ClientText.visible`): the pointer keeps
+        // them, as it must resolve in the client's own document (a hostile pass: bidi overrides
+        // came back raw in the details of unknown members, modes and custom properties).
+        o.append("detail", .string(ClientText.visible(detail)))
         if let pointer { o.append("pointer", .string(pointer)) }
         if let parameter { o.append("parameter", .string(parameter)) }
         for (k, v) in extra { o.set(k, v) }
