@@ -169,23 +169,29 @@ enum ClientText {
         return "'\(visible(t))'" + (length.map { " (\($0) characters, shortened)" } ?? "")
     }
 
-    /// `text` with its control and format characters as `\uXXXX`.
+    /// `text` with its hidden characters (`isHidden`) as `\uXXXX`.
     static func visible(_ text: String) -> String {
-        func hidden(_ c: Unicode.Scalar) -> Bool {
-            c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-                || c.properties.generalCategory == .format
-        }
-        guard text.unicodeScalars.contains(where: hidden) else { return text }
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var out = ""
         for c in text.unicodeScalars {
-            if hidden(c) {
-                let hex = String(c.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
-            } else {
-                out.unicodeScalars.append(c)
-            }
+            if isHidden(c) { out += escaped(c) } else { out.unicodeScalars.append(c) }
         }
         return out
+    }
+
+    /// A character client text must not carry raw into an answer, a report or a generated file:
+    /// a control character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029), or a
+    /// format character (bidi overrides and isolates, zero-width spaces, U+FEFF: the "Trojan
+    /// Source" reordering of what a reader sees; hostile passes).
+    static func isHidden(_ c: Unicode.Scalar) -> Bool {
+        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+            || c.properties.generalCategory == .format
+    }
+
+    /// `c` as `\u202E` (at least four uppercase hex digits).
+    static func escaped(_ c: Unicode.Scalar) -> String {
+        let hex = String(c.value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
     }
 }
 

@@ -94,7 +94,7 @@ struct PaletteExport {
         // Invisible format characters (U+202E right-to-left override, U+200B zero-width space, …:
         // category Cf) are dropped: in a folder name they disguise it (hostile test).
         var out = String(s.unicodeScalars.filter { $0.properties.generalCategory != .format }.map { ch -> Character in
-            hiddenInComment(ch) || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
+            ClientText.isHidden(ch) || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
         })
         while out.hasPrefix(".") { out.removeFirst() }
         out = out.trimmingCharacters(in: .whitespaces)
@@ -297,21 +297,12 @@ struct PaletteExport {
         visible(s).replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "</", with: "< /")
     }
 
-    /// A character a comment of a generated file shows as a space: a control character (C0, DEL,
-    /// C1), a line or paragraph separator (U+2028, U+2029), or a format character (bidi overrides
-    /// and isolates, zero-width spaces: the "Trojan Source" reordering of what a reviewer sees;
-    /// hostile passes).
-    static func hiddenInComment(_ c: Unicode.Scalar) -> Bool {
-        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-            || c.properties.generalCategory == .format
-    }
-
     /// Client text as a generated file shows it outside code (SVG text and titles, XML comments):
-    /// the characters `hiddenInComment` names as spaces (a hostile pass: U+202E reordered a name
-    /// in the SVG sheet and in Android's colors.xml comments).
+    /// the characters `ClientText.isHidden` names as spaces (a hostile pass: U+202E reordered a
+    /// name in the SVG sheet and in Android's colors.xml comments).
     static func visible(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: hiddenInComment) else { return s }
-        return String(s.unicodeScalars.map { hiddenInComment($0) ? " " : Character($0) })
+        guard s.unicodeScalars.contains(where: ClientText.isHidden) else { return s }
+        return String(s.unicodeScalars.map { ClientText.isHidden($0) ? " " : Character($0) })
     }
 
     // MARK: Design tokens

@@ -12,11 +12,7 @@ enum TokenAuditText {
     /// sequence or carry an invisible character (a hostile pass: a CSS escape `\FEFF` in a token
     /// name reached the table raw).
     static func shown(_ s: String) -> String {
-        func unsafe(_ u: Unicode.Scalar) -> Bool {
-            let v = u.value
-            return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x5C || v == 0x2028 || v == 0x2029
-                || (v > 0x9F && u.properties.generalCategory == .format)
-        }
+        func unsafe(_ u: Unicode.Scalar) -> Bool { u.value == 0x5C || ClientText.isHidden(u) }
         guard s.unicodeScalars.contains(where: unsafe) else { return s }
         var out = ""
         for u in s.unicodeScalars {
@@ -26,9 +22,7 @@ enum TokenAuditText {
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
             case 0x5C: out += "\\\\"
-            default:
-                let hex = String(u.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out += ClientText.escaped(u)
             }
         }
         return out
