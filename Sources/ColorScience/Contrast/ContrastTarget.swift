@@ -81,8 +81,20 @@ public struct ContrastTarget: Sendable, Hashable {
     /// toward failing so that a shown number never reaches a minimum the measurement misses: the
     /// ratio floored to hundredths (`4.47:1`, `WCAG.ratioText`), |Lc| floored to tenths
     /// (`Lc 74.9` for 74.997, which had shown as `Lc 75.0` beside "needs Lc 75").
-    public func measuredText(_ m: ContrastMeasurement) -> String {
-        metric == .wcag2 ? "\(WCAG.ratioText(m.ratio)):1" : "Lc \(APCA.magnitudeText(m.apcaLc))"
+    public func measuredText(_ m: ContrastMeasurement) -> String { valueText(value(of: m)) }
+
+    /// A value in this target's metric (a ratio `1...21`, or |Lc|) as `measuredText` writes it.
+    public func valueText(_ value: Double) -> String {
+        metric == .wcag2 ? "\(WCAG.ratioText(value)):1" : "Lc \(APCA.magnitudeText(value))"
+    }
+
+    /// Value − minimum of the pair as measured and as an 8-bit screen paints it
+    /// (`ContrastMeasurement.painted`), whichever is smaller: ≥ 0 when a suggested color passes
+    /// where it is used. Colors and `backdrop` as `ContrastMeasurement.init` takes them.
+    public func paintedMargin(foreground: DisplayColor, background: DisplayColor, backdrop: SIMD3<Double>?) -> Double {
+        let measured = value(of: ContrastMeasurement(foreground: foreground, background: background, backdrop: backdrop)) - minimum
+        guard let painted = ContrastMeasurement.painted(foreground: foreground, background: background, backdrop: backdrop) else { return measured }
+        return Swift.min(measured, value(of: painted) - minimum)
     }
 
     /// A number for texts: integers without a fraction, else up to 4 decimals.

@@ -371,19 +371,15 @@ public enum TokenAudit {
                     group[k].asForeground ? ContrastMeasurement(foreground: c, background: others[k], backdrop: backdrops[k])
                         : ContrastMeasurement(foreground: others[k], background: c, backdrop: backdrops[k])
                 }
-                // As measured and as painted (`ContrastMeasurement.painted`: both colors as 8-bit
-                // values, a translucent composite rounded; a hostile pass: Primer's fgColor-* on the
-                // translucent bgColor-*-muted over its backdrop passed only unrounded, 6.996:1).
+                // As measured and as painted (`ContrastTarget.paintedMargin`; a hostile pass:
+                // Primer's fgColor-* on the translucent bgColor-*-muted over its backdrop passed
+                // only unrounded, 6.996:1).
                 func margin(_ c: DisplayColor) -> Double {
                     var worst = Double.infinity
                     for k in group.indices {
                         if stopped() { return -.infinity }
-                        let t = results[group[k].index].target
-                        worst = Swift.min(worst, t.value(of: measure(c, k)) - t.minimum)
                         let (f, b) = group[k].asForeground ? (c, others[k]) : (others[k], c)
-                        if let painted = ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrops[k]) {
-                            worst = Swift.min(worst, t.value(of: painted) - t.minimum)
-                        }
+                        worst = Swift.min(worst, results[group[k].index].target.paintedMargin(foreground: f, background: b, backdrop: backdrops[k]))
                     }
                     return worst
                 }
@@ -556,9 +552,7 @@ public enum TokenAudit {
                         let (fg, bg) = (DisplayColor(r.foreground!.color), DisplayColor(r.background!.color))
                         let backdrop = backdropSRGB(r.backdrop)
                         let (f, b) = background ? (fg, read) : (read, bg)
-                        guard r.target.isMet(by: ContrastMeasurement(foreground: f, background: b, backdrop: backdrop)) else { return false }
-                        if let painted = ContrastMeasurement.painted(foreground: f, background: b, backdrop: backdrop), !r.target.isMet(by: painted) { return false }
-                        return true
+                        return r.target.paintedMargin(foreground: f, background: b, backdrop: backdrop) >= 0
                     }
                 }
                 for i in pairs {

@@ -177,8 +177,7 @@ struct SuggestEndpoint {
             }
             return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): moving \(outcome.direction.rawValue) only lowers the contrast"
         }
-        let reached = target.metric == .wcag2 ? "\(WCAG.ratioText(best.value)):1" : "Lc \(APCA.magnitudeText(best.value))"
-        return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): the best in this direction is \(best.foreground.hex) on \(best.background.hex) at \(reached)"
+        return "no \(what) \(outcome.direction.rawValue) than the original reaches \(goal): the best in this direction is \(best.foreground.hex) on \(best.background.hex) at \(target.valueText(best.value))"
     }
 
     static func pairJSON(_ c: NearestPassingColor.Candidate, target: ContrastTarget) -> JSON {

@@ -580,9 +580,8 @@ extension PaletteExport {
                         continue
                     }
                     guard value < m.minimum else { continue }
-                    let shown = metric == .wcag2 ? "\(WCAG.ratioText(value)):1" : "Lc \(APCA.magnitudeText(value))"
-                    let needs = metric == .wcag2 ? "\(ContrastTarget.format(m.minimum)):1" : "Lc \(ContrastTarget.format(m.minimum))"
-                    misses.append("\(r.entry.name) (\(v.variant.rawValue)) \(m.foreground) on \(m.surface) in \(m.context.id): \(shown) as exported in Display P3, needs \(needs) (measured \(metric == .wcag2 ? "\(WCAG.ratioText(m.value)):1" : "Lc \(APCA.magnitudeText(m.value))") on its sRGB mapping)")
+                    let target = ContrastTarget(metric: metric, minimum: m.minimum, basis: "")
+                    misses.append("\(r.entry.name) (\(v.variant.rawValue)) \(m.foreground) on \(m.surface) in \(m.context.id): \(target.valueText(value)) as exported in Display P3, needs \(target.minimumText) (measured \(target.valueText(m.value)) on its sRGB mapping)")
                 }
             }
         }
