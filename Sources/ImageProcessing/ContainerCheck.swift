@@ -48,10 +48,10 @@ struct ContainerCheck {
     static let maxEXIFBytes = 65_536
 
     /// A profile past ``maxICCProfileBytes``, the same limit in every format: `bytes` its size
-    /// when known (a WebP's chunk), nil when only known to pass it (a PNG's inflating, a
-    /// JPEG's segments counted so far).
-    static func profileTooLarge(_ what: String, bytes: Int?) -> ImageError {
-        .unsupported("\(what) \(bytes.map { "is \($0) bytes" } ?? "\(what.contains("PNG") ? "inflates to" : "is") more than \(maxICCProfileBytes) bytes (4 MiB)"), more than this service reads; real profiles are far smaller")
+    /// when known (a WebP's chunk), nil when only known to pass it (a JPEG's segments counted so
+    /// far; a PNG's, `inflated`, as it inflates).
+    static func profileTooLarge(_ what: String, bytes: Int?, inflated: Bool = false) -> ImageError {
+        .unsupported("\(what) \(bytes.map { "is \($0) bytes" } ?? "\(inflated ? "inflates to" : "is") more than \(maxICCProfileBytes) bytes (4 MiB)"), more than this service reads; real profiles are far smaller")
     }
 
     static func exifTooLarge(_ length: Int, _ what: String) -> ImageError {
@@ -258,7 +258,7 @@ struct ContainerCheck {
             cvips_inflated_size(buffer.baseAddress! + start, count, maxICCProfileBytes)
         }
         if size == -2 {
-            throw profileTooLarge("the PNG's embedded ICC profile (iCCP chunk)", bytes: nil)
+            throw profileTooLarge("the PNG's embedded ICC profile (iCCP chunk)", bytes: nil, inflated: true)
         }
         guard size >= 0 else {
             throw .corrupt(.png, "the iCCP chunk's compressed ICC profile is not a complete zlib stream")
