@@ -188,12 +188,19 @@ extension JSON {
     }
 
     /// Appends `s` as a quoted JSON string (RFC 8259 §7): `"` and `\` escaped, control
-    /// characters U+0000...U+001F as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; everything else
-    /// copied as UTF-8. Runs without escapes are copied in one piece.
+    /// characters U+0000...U+001F as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`; the characters a
+    /// reader of the raw text would not see (`isHidden`: DEL, C1 controls, U+2028/U+2029, and
+    /// format characters such as the bidi overrides U+202A...U+202E and isolates U+2066...U+2069,
+    /// zero-width spaces, U+FEFF) as `\u202e`, a pair of surrogates above U+FFFF (RFC 8259 §7);
+    /// everything else copied as UTF-8. The escapes are lossless (a parser reads the same
+    /// string), and a U+202E in a client's token name no longer reorders what a terminal, a log
+    /// viewer or a diff shows ("Trojan Source", CVE-2021-42574). Runs without escapes are
+    /// copied in one piece.
     ///
     /// ```swift
     /// var out: [UInt8] = []
     /// JSON.writeString("a\"b\n", into: &out)   // "a\"b\n" (with the quotes)
+    /// JSON.writeString("x\u{202E}y", into: &out)   // "x\u202ey"
     /// ```
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -207,16 +214,60 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Whether `c` is a character a reader of raw text would not see, or that changes how the
+    /// rest is shown: a control character (C0, DEL, C1), a line or paragraph separator
+    /// (U+2028, U+2029), or a format character (Unicode general category Cf: the bidi
+    /// embeddings, overrides and isolates, zero-width spaces and joiners, U+FEFF, the tags).
+    /// JSON answers escape them; the service's text reports and generated files show them as
+    /// `\u202E` or a space.
+    public static func isHidden(_ c: Unicode.Scalar) -> Bool {
+        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
+            || c.properties.generalCategory == .format
+    }
+
     /// The inside of a JSON string literal for UTF-8 `bytes` (see `writeString(_:into:)`), into
-    /// a byte array or the byte writer's buffer.
+    /// a byte array or the byte writer's buffer. `bytes` are a Swift string's, so valid UTF-8.
     @inline(__always)
     static func writeEscaped<Output: JSONByteOutput>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Output) {
-        var runStart = 0
-        for index in 0..<bytes.count {
+        // How each byte is treated: `.` copied, `e` escaped (an ASCII control, `"`, `\`, DEL),
+        // `u` the lead byte of a scalar above U+007F, escaped when `isHidden` (UTF-8
+        // continuation bytes are skipped with their lead). A literal: no lazy global to check.
+        let byteClasses: StaticString = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee..e.........................................................e..................................e..................................................................uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu"
+        let classes = byteClasses.utf8Start
+        let hex: StaticString = "0123456789abcdef"
+        let digits = hex.utf8Start
+        func escape(_ unit: UInt16, _ out: inout Output) {
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), digits[Int(unit >> 12)], digits[Int(unit >> 8 & 0xF)],
+                                    digits[Int(unit >> 4 & 0xF)], digits[Int(unit & 0xF)]])
+        }
+        var runStart = 0, index = 0
+        let count = bytes.count
+        while index < count {
             let b = bytes[index]
-            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+            let kind = classes[Int(b)]
+            if kind == UInt8(ascii: ".") { index += 1; continue }
+            if kind == UInt8(ascii: "u") {
+                // A scalar of 2, 3 or 4 bytes; copied in the run unless hidden.
+                let length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+                guard index + length <= count else { index += 1; continue }
+                var value = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for k in 1..<length { value = value << 6 | UInt32(bytes[index + k] & 0x3F) }
+                guard let scalar = Unicode.Scalar(value), isHidden(scalar) else { index += length; continue }
+                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if value > 0xFFFF {
+                    let v = value - 0x10000
+                    escape(UInt16(0xD800 + (v >> 10)), &out)
+                    escape(UInt16(0xDC00 + (v & 0x3FF)), &out)
+                } else {
+                    escape(UInt16(value), &out)
+                }
+                index += length
+                runStart = index
+                continue
+            }
             if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            runStart = index + 1
+            index += 1
+            runStart = index
             switch b {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
@@ -225,13 +276,10 @@ extension JSON {
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
             case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
             case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                let digits = hex.utf8Start
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+            default: escape(UInt16(b), &out)
             }
         }
-        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
 
     /// Appends literal JSON text (`#"{"ratio":"#`) as it is: one copy, no String machinery.

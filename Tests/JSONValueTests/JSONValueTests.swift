@@ -130,6 +130,43 @@ struct JSONValueTests {
         #expect(JSON.quoted("\u{8}\u{C}\u{7}\u{1F}") == #""\b\f\u0007\u001f""#)
     }
 
+    /// Characters a reader of the raw answer would not see are escaped, losslessly: a bidi
+    /// override in a client's token name had reordered the rest of a line of a JSON or SARIF
+    /// report where a terminal, a log viewer or a diff shows it (a hostile pass; CVE-2021-42574).
+    @Test func escapesHiddenCharactersLosslessly() throws {
+        let cases: [(String, String)] = [
+            ("x\u{202E}y", #""x\u202ey""#),                    // right-to-left override
+            ("\u{2066}a\u{2069}", #""\u2066a\u2069""#),          // isolates
+            ("a\u{200B}b\u{200D}c\u{FEFF}", #""a\u200bb\u200dc\ufeff""#),  // zero-width space, joiner, BOM
+            ("\u{7F}\u{85}\u{9F}", #""\u007f\u0085\u009f""#),     // DEL, C1 controls
+            ("\u{2028}\u{2029}", #""\u2028\u2029""#),            // line and paragraph separators
+            ("\u{061C}\u{00AD}", #""\u061c\u00ad""#),            // Arabic letter mark, soft hyphen (Cf)
+            ("tag\u{E0041}", #""tag\udb40\udc41""#),             // a tag character: a surrogate pair
+            ("ünïcödé 漢字 😀 ½", "\"ünïcödé 漢字 😀 ½\""),         // visible text stays UTF-8
+        ]
+        for (text, expected) in cases {
+            #expect(JSON.quoted(text) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(try JSONParser.parse(Array(JSON.quoted(text).utf8)) == .string(text))
+            let decoded = try JSONSerialization.jsonObject(with: Data(JSON.quoted(text).utf8), options: .fragmentsAllowed) as? String
+            #expect(decoded == text)
+            // The byte writer (the answers' path) writes the same bytes.
+            var writer = JSONByteWriter()
+            writer.string(text)
+            #expect(writer.bytes == Array(expected.utf8))
+        }
+        // Random mixes of visible and hidden scalars: read back the same, no hidden one raw.
+        var rng = SystemRandomNumberGenerator()
+        let pool: [Unicode.Scalar] = ["a", "\"", "\\", "\n", "\u{7F}", "\u{85}", "é", "漢", "\u{200E}", "\u{202D}", "\u{2069}",
+                                      "\u{FEFF}", "😀", "\u{E0001}", "\u{1D173}", "\u{110BD}", "\u{2028}", "\u{0}"]
+        for _ in 0..<500 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...24, using: &rng) { text.unicodeScalars.append(pool.randomElement(using: &rng)!) }
+            let quoted = JSON.quoted(text)
+            #expect(try JSONParser.parse(Array(quoted.utf8)) == .string(text))
+            #expect(!quoted.unicodeScalars.contains(where: JSON.isHidden), "\(quoted)")
+        }
+    }
+
     @Test func integersPrintWithoutFraction() {
         let cases: [(Double, String)] = [(0, "0"), (-0.0, "0"), (7, "7"), (-42, "-42"), (1e15, "1000000000000000"),
                                          (9_007_199_254_740_991, "9007199254740991"), (-9_007_199_254_740_991, "-9007199254740991"),

@@ -183,10 +183,8 @@ enum ClientText {
     /// a control character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029), or a
     /// format character (bidi overrides and isolates, zero-width spaces, U+FEFF: the "Trojan
     /// Source" reordering of what a reader sees; hostile passes).
-    static func isHidden(_ c: Unicode.Scalar) -> Bool {
-        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-            || c.properties.generalCategory == .format
-    }
+    /// One definition with the JSON writer's escapes (`JSON.isHidden`).
+    static func isHidden(_ c: Unicode.Scalar) -> Bool { JSON.isHidden(c) }
 
     /// `c` as `\u202E` (at least four uppercase hex digits).
     static func escaped(_ c: Unicode.Scalar) -> String {

@@ -1,3 +1,4 @@
+import JSONValue
 import ColorScience
 
 /// The SVG pictures of the matrix and the palette sheet: the document opening, text escaping,
@@ -38,7 +39,16 @@ enum SVGDrawing {
             default:
                 // XML 1.0 §2.2 Char: no C0 control but tab, LF, CR; no U+FFFE, U+FFFF.
                 let forbidden = (ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r") || ch.value == 0xFFFE || ch.value == 0xFFFF
-                if forbidden { out += "\u{FFFD}" } else { out.unicodeScalars.append(ch) }
+                // A character a reader of the raw file would not see (a bidi override in a token's
+                // name reorders the rest of a JUnit line where a terminal or diff shows it) as a
+                // character reference: lossless, as the JSON answers' `\u202e` (`JSON.isHidden`).
+                if forbidden {
+                    out += "\u{FFFD}"
+                } else if ch.value >= 0x7F && JSON.isHidden(ch) {
+                    out += "&#x" + String(ch.value, radix: 16, uppercase: true) + ";"
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
             }
         }
         return out

@@ -10,11 +10,17 @@ enum TokenAuditSize {
     /// Largest report sent, as for /v1/contrast/matrix's answers.
     static let maximumBytes = MatrixEndpoint.maxAnswerBytes
 
-    /// UTF-8 bytes of `s` once escaped: six for a control, quote, `&`, `<`, `>` or `\`.
+    /// UTF-8 bytes of `s` once escaped, at worst: six for a control, quote, `&`, `<`, `>` or
+    /// `\`; eight for a scalar of two or three bytes (`&#x202E;`, `\u202e`), twelve for one of
+    /// four (a surrogate pair, `\udb40\udc01`), as hidden characters are written.
     static func weight(_ s: String) -> Int {
         var n = 0
         for b in s.utf8 {
-            n += b < 0x20 || b == 0x7F || b == 0x22 || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x5C ? 6 : 1
+            if b < 0x80 {
+                n += b < 0x20 || b == 0x7F || b == 0x22 || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x5C ? 6 : 1
+            } else if b >= 0xC0 {
+                n += b >= 0xF0 ? 12 : 8
+            }
         }
         return n
     }
