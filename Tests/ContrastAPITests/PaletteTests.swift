@@ -980,6 +980,23 @@ struct PaletteTests {
         #expect(ab.contains("0x22") && keptFiles.contains { $0.path == "Palette.xcassets/a-b 2.colorset/Contents.json" }, "\(ab)")
         let keptCSS = call("POST", "/v1/palette/export", body: kept.replacingOccurrences(of: "xcassets", with: "css")).text
         #expect(keptCSS.contains("--a-b: #223456;") && keptCSS.contains("--a-b-2: #123456;"), "\(keptCSS)")
+        // The same color takes a clashing name in every format (a new user's pass: CSS, tokens and
+        // the asset catalog gave `text-primary` to #333333, Swift and Android to #1c1c1e, so a
+        // web page and an app read different colors under one name).
+        let clashing = ##"{"colors": [{"name": "bg/page", "role": "background", "color": "#ffffff"}, {"name": "text/primary", "color": "#1c1c1e", "on": ["bg/page"]}, {"name": "text-primary", "color": "#333333", "on": ["bg/page"]}], "policy": "wcag-aa", "elevated": false, "format": "css"}"##
+        func export(_ format: String) -> Reply { call("POST", "/v1/palette/export", body: clashing.replacingOccurrences(of: #""format": "css""#, with: "\"format\": \"\(format)\"")) }
+        let clashCSS = export("css").text
+        #expect(clashCSS.contains("--text-primary: #333333;") && clashCSS.contains("--text-primary-2: #1c1c1e;"), "\(clashCSS)")
+        let clashTokens = export("tokens").text
+        let tokenGroup = try JSONParser.parse(Array(clashTokens.utf8))["color"]
+        #expect(tokenGroup?["text-primary"]?["$value"]?["hex"] == "#333333" && tokenGroup?["text-primary-2"]?["$value"]?["hex"] == "#1c1c1e", "\(clashTokens)")
+        let clashSwift = export("swift").text
+        #expect(clashSwift.range(of: "text-primary \\(text\\): light #333333[^\n]*\n    static let textPrimary = ", options: .regularExpression) != nil, "\(clashSwift)")
+        let androidXML = try ZipArchive.entries(of: export("android").body).first { $0.path.hasSuffix("values/colors.xml") }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+        #expect(androidXML.contains(#"<color name="text_primary">#333333</color>"#) && androidXML.contains(#"<color name="text_primary_2">#1C1C1E</color>"#), "\(androidXML)")
+        let catalog = try ZipArchive.entries(of: export("xcassets").body)
+        let plain = catalog.first { $0.path == "Palette.xcassets/text-primary.colorset/Contents.json" }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+        #expect(plain.contains("0x33") && !plain.contains("0x1C"), "\(plain)")
         // Android names a color's high-contrast variant after it: a color named so does not
         // take that name too (a hostile pass: `ink` and `inkHighContrast` each wrote
         // `ink_high_contrast`, which Android's resource compiler refuses).

@@ -26,7 +26,7 @@ extension PaletteExport {
         let typeName = Self.swiftTypeName(name)
         // `rgb` and `p3` are the helper's names: a color named so is `rgb2`.
         let names = Self.unique(["rgb", "p3"] + results.map { Self.swiftIdentifier($0.entry.name) }, separator: "", derived: ["Color"],
-                                written: ["rgb", "p3"] + results.map(\.entry.name)).dropFirst(2)
+                                preferred: [true, true] + Self.keepsItsName(results)).dropFirst(2)
         var out = "// \(Self.swiftComment(generatorLine))\n"
         out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
         out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"

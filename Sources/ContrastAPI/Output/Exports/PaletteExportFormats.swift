@@ -15,7 +15,8 @@ enum ExportColorSpace: String, CaseIterable {
 /// CSS custom properties, W3C design tokens, Android resources or an SVG swatch sheet.
 ///
 /// Names: each format derives a name it can use from the palette name, unique within the file
-/// (a clash gets `-2`, `_2` or ` 2` appended, in palette order).
+/// (a clash gets `-2`, `_2` or ` 2` appended; the same color keeps the plain name in every
+/// format: `keepsItsName`).
 struct PaletteExport {
     let name: String
     let request: PaletteRequest
@@ -62,20 +63,20 @@ struct PaletteExport {
 
     /// Makes names unique: a repeated name gets `separator` + 2, 3, … (case-insensitively when
     /// `caseInsensitive`, as file systems of macOS compare), counting with each name the names
-    /// the format makes from it (`derived` suffixes, Android's `_high_contrast`).
+    /// the format makes from it (`derived` suffixes, Android's `_high_contrast`). The names
+    /// `preferred` marks take theirs first, then the others, each group in palette order.
     static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false, derived suffixes: [String] = [],
-                       written: [String]? = nil) -> [String] {
+                       preferred: [Bool]? = nil) -> [String] {
         var seen = Set<String>()
         // Each name with the names made from it (`ink` and `ink_high_contrast`): a name is taken
         // only when none of them is (a hostile pass: `ink` and `inkHighContrast` both wrote
         // `ink_high_contrast` into Android's colors.xml, which aapt refuses).
         func all(_ name: String) -> [String] { ([name] + suffixes.map { name + $0 }).map { caseInsensitive ? $0.lowercased() : $0 } }
-        // Names kept as written are taken first, then the ones the format had to change: `a-b`
-        // keeps its name beside `a/b` (a new user's pass: `a/b` took `a-b`, and `Color("a-b")`
-        // silently showed the other color).
+        // Preferred names (`keepsItsName`) are taken first: `a-b` keeps its name beside `a/b` (a
+        // new user's pass: `a/b` took `a-b`, and `Color("a-b")` silently showed the other color).
         var out = [String](repeating: "", count: names.count)
-        let asWritten = names.indices.map { i in written.map { $0[i] == names[i] } ?? true }
-        for i in names.indices.filter({ asWritten[$0] }) + names.indices.filter({ !asWritten[$0] }) {
+        let first = preferred ?? Array(repeating: true, count: names.count)
+        for i in names.indices.filter({ first[$0] }) + names.indices.filter({ !first[$0] }) {
             let base = names[i]
             var candidate = base, n = 2
             while all(candidate).contains(where: seen.contains) {
@@ -86,6 +87,18 @@ struct PaletteExport {
             out[i] = candidate
         }
         return out
+    }
+
+    /// Which colors take a clashing name first, the same in every format: those whose palette
+    /// name every format can write as it is or only recased (ASCII letters, digits, `-`, `_`),
+    /// so that `text-primary` beside `text/primary` is `--text-primary`, `text-primary.colorset`,
+    /// `textPrimary` and `text_primary` in all of them, and `text/primary` takes the `2`
+    /// everywhere (a new user's pass: CSS and the asset catalog gave `text-primary` to one color,
+    /// Swift and Android to the other, so a web page and an app showed different colors).
+    static func keepsItsName(_ results: [PaletteEntryResult]) -> [Bool] {
+        results.map { r in
+            !r.entry.name.isEmpty && r.entry.name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        }
     }
 
     /// A colorset folder name: the palette name without `/`, `:`, `\` and control characters,
@@ -146,7 +159,7 @@ struct PaletteExport {
             ZipArchive.Entry(path: "\(root)/", data: []),
             ZipArchive.Entry(path: "\(root)/Contents.json", data: Array(XcodeJSON.serialize(Self.xcodeInfo).utf8)),
         ]
-        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true, written: results.map(\.entry.name))
+        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true, preferred: Self.keepsItsName(results))
         for (r, set) in zip(results, names) {
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/", data: []))
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/Contents.json", data: Array(XcodeJSON.serialize(colorset(r)).utf8)))
@@ -220,7 +233,7 @@ struct PaletteExport {
     func css(darkSelector: String? = nil) -> String {
         // A custom property may start with a digit after `--` (CSS Variables §2): `--1abc`, no prefix.
         let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-",
-                                written: results.map { "--" + $0.entry.name })
+                                preferred: Self.keepsItsName(results))
         func value(_ x: PaletteVariantResult) -> String {
             let c = x.color
             switch colorSpace {
@@ -315,7 +328,7 @@ struct PaletteExport {
     /// `$extensions["com.contrastservice"]` with role, targets and pass/fail.
     func tokens() -> JSON {
         let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-",
-                                written: results.map(\.entry.name))
+                                preferred: Self.keepsItsName(results))
         var group = JSONObject()
         group.append("$type", "color")
         for (n, r) in zip(names, results) {
@@ -386,7 +399,7 @@ struct PaletteExport {
     /// translucent (Android's order). Names are lowercase resource names (`[a-z0-9_]`, starting
     /// with a letter; Java keywords get `_color`).
     func android() -> [ZipArchive.Entry] {
-        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"], written: results.map(\.entry.name))
+        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"], preferred: Self.keepsItsName(results))
         func file(_ standard: PaletteVariant, _ increased: PaletteVariant, _ title: String) -> [UInt8] {
             var s = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- \(Self.xmlComment(name)): \(title). \(Self.xmlComment(generatorLine)) -->\n"
             if !failing.isEmpty { s += "<!-- Fails its target somewhere: \(Self.xmlComment(failing.joined(separator: "; "))) -->\n" }
