@@ -295,6 +295,46 @@ import Testing
         #expect(set["theme.500"]?.base == .css("#000"))
     }
 
+    /// A hostile pass: `a` → `b` → `a` passed silently, and `a` → `b` → `c` left `a` without
+    /// `c`'s tokens (or, with `b` holding only its `$extends`, was refused as "holds no tokens").
+    @Test("$extends: chains are followed, cycles and self-extension refused, chains and counts bounded")
+    func extendsChainsAndCycles() throws {
+        let chain = try DTCGReader.read(TokenFixtures.text("""
+        {"a": {"$extends": "{b}"}, "b": {"$extends": "{c}"}, "c": {"$type": "color", "x": {"$value": "#000"}},
+         "d": {"$extends": "{e.inner}"}, "e": {"$extends": "{f}"}, "f": {"inner": {"$type": "color", "y": {"$value": "#fff"}}}}
+        """))
+        #expect(chain["a.x"]?.base == .alias("b.x"))
+        #expect(chain["b.x"]?.base == .alias("c.x"))
+        // A target filled by its holder's own extension (e.inner comes from f.inner).
+        #expect(chain["d.y"]?.base == .alias("e.inner.y"))
+        #expect(chain["e.inner.y"]?.base == .alias("f.inner.y"))
+        func refusal(_ text: String) throws -> TokenError {
+            try #require(tokenError { () throws(TokenError) in try DTCGReader.read(TokenFixtures.text(text, name: "x.tokens.json")) })
+        }
+        let cycle = try refusal(##"{"a": {"$extends": "{b}", "$type": "color", "x": {"$value": "#000"}}, "b": {"$extends": "{a}", "y": {"$value": "#fff"}}}"##)
+        #expect(cycle.message.contains("$extends forms a cycle: a → b → a"), "\(cycle.message)")
+        #expect(cycle.location?.text == "x.tokens.json:1:8", "\(String(describing: cycle.location?.text))")
+        let own = try refusal(##"{"a": {"$extends": "{a}", "$type": "color", "x": {"$value": "#000"}}}"##)
+        #expect(own.message.contains("a group cannot extend itself") && own.path == "a", "\(own.message)")
+        let inside = try refusal(##"{"a": {"$extends": "{a.b}", "b": {"$type": "color", "x": {"$value": "#000"}}}}"##)
+        #expect(inside.message.contains("lies inside 'a'"), "\(inside.message)")
+        // 200 groups each extending the next: refused at the 65th, not walked (3,000 are more than 256 extensions).
+        var long = "{"
+        for i in 0..<200 { long += "\"g\(i)\": {\"$extends\": \"{g\(i + 1)}\"}, " }
+        long += ##""g200": {"$type": "color", "x": {"$value": "#000"}}}"##
+        let deep = try refusal(long)
+        #expect(deep.message.contains("$extends chains more than 64 groups"), "\(deep.message)")
+        // 64 groups in a chain are followed.
+        var fine = "{"
+        for i in 0..<63 { fine += "\"g\(i)\": {\"$extends\": \"{g\(i + 1)}\"}, " }
+        fine += ##""g63": {"$type": "color", "x": {"$value": "#000"}}}"##
+        #expect(try DTCGReader.read(TokenFixtures.text(fine))["g0.x"]?.base == .alias("g1.x"))
+        var many = ##"{"base": {"$type": "color", "x": {"$value": "#000"}}"##
+        for i in 0..<257 { many += ", \"t\(i)\": {\"$extends\": \"{base}\"}" }
+        let count = try refusal(many + "}")
+        #expect(count.message.contains("more than 256 groups use $extends"), "\(count.message)")
+    }
+
     @Test("one file per mode: TokenFile.mode makes the file's values that mode's")
     func fileModes() throws {
         let light = TokenFile(name: "light.tokens.json", content: ##"{"bg": {"$type": "color", "$value": "#fff"}}"##, mode: "light")

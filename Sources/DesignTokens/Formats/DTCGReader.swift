@@ -19,7 +19,7 @@ import JSONValue
 ///   `color(srgb r g b / a)`, `color(display-p3 …)`, `oklch(L C H)`, `hsl(H S% L%)`, … (`alpha`
 ///   written only when given; `none` components kept).
 /// - `$extends` on a group (2025.10 §6.4) adds, as aliases, the tokens of the group it names that
-///   it does not define itself.
+///   it does not define itself, following chains; cycles are refused (`applyExtends`).
 ///
 /// Modes, from where the files say they are:
 /// 1. Terrazzo's `$extensions.mode` (`{"light": …, "dark": …}`) on a token;
@@ -394,23 +394,76 @@ public enum DTCGReader: TokenFormatReader {
         return parts.joined(separator: ".")
     }
 
-    /// Tokens a group gains by `$extends`: each token under the target group that the extending
-    /// group does not define, as an alias to it.
+    /// Most groups with `$extends` in one file set, and the longest chain of groups extending
+    /// groups that extend others: bounds on the work before it is done (each extension looks at
+    /// every token once; 256 × `TokenFormats.maximumTokens` path checks at most).
+    static let maximumExtensions = 256, maximumExtendsChain = 64
+
+    /// Tokens a group gains by `$extends` (DTCG 2025.10 §6.4): each token under the target group
+    /// that the extending group does not define, as an alias to it. A target that itself
+    /// extends another group gains its tokens first, so chains (`a` → `b` → `c`) reach the end.
+    ///
+    /// - Throws: `TokenError` at the `$extends` when its group extends itself, a group inside it
+    ///   or a group holding it; when extensions form a cycle (`a` → `b` → `a`, named in order);
+    ///   when a chain is longer than `maximumExtendsChain` or more than `maximumExtensions`
+    ///   groups extend; when the target holds no tokens once its own extension is applied.
     static func applyExtends(_ extensions: [Walker.Extension], to table: inout TokenTable) throws(TokenError) {
         guard !extensions.isEmpty else { return }
-        let paths = table.tokens.map(\.path)
+        func fail(_ ext: Walker.Extension, _ reason: String) -> TokenError {
+            TokenError(file: ext.location.file, path: ext.group, location: ext.location, reason: reason)
+        }
+        guard extensions.count <= maximumExtensions else {
+            throw fail(extensions[maximumExtensions], "more than \(maximumExtensions) groups use $extends: audit the design system in parts")
+        }
         for ext in extensions {
-            let prefix = ext.target + "."
-            var added = 0
-            for path in paths where path.hasPrefix(prefix) {
-                let derived = ext.group + "." + path.dropFirst(prefix.count)
-                guard !table.contains(derived) else { continue }
-                try table.set(derived, mode: nil, value: .alias(path), at: ext.location, type: table[path]?.type)
-                added += 1
+            if ext.target == ext.group {
+                throw fail(ext, "$extends names the group itself: a group cannot extend itself")
             }
-            if added == 0 && !paths.contains(where: { $0.hasPrefix(prefix) }) {
-                throw TokenError(file: ext.location.file, path: ext.group, location: ext.location,
-                                 reason: "$extends names the group '\(ext.target)', which holds no tokens")
+            if ext.target.hasPrefix(ext.group + ".") || ext.group.hasPrefix(ext.target + ".") {
+                throw fail(ext, "$extends names the group '\(ext.target)', which \(ext.target.count > ext.group.count ? "lies inside" : "holds") '\(ext.group)': a group cannot extend its own tokens")
+            }
+        }
+        // An extension waits for those that add tokens under its target: one whose group is the
+        // target, lies inside it, or holds it.
+        let dependencies: [[Int]] = extensions.map { ext in
+            extensions.indices.filter { j in
+                let group = extensions[j].group
+                return group == ext.target || group.hasPrefix(ext.target + ".") || ext.target.hasPrefix(group + ".")
+            }
+        }
+        // Each extension once, after what it waits for (an iterative walk: a hostile chain is long).
+        var done = [Bool](repeating: false, count: extensions.count)
+        for first in extensions.indices where !done[first] {
+            var chain: [(index: Int, next: Int)] = [(first, 0)]
+            while let (last, next) = chain.last {
+                if next < dependencies[last].count {
+                    chain[chain.count - 1].next += 1
+                    let j = dependencies[last][next]
+                    guard !done[j] else { continue }
+                    if let at = chain.firstIndex(where: { $0.index == j }) {
+                        let cycle = (chain[at...].map { extensions[$0.index].group } + [extensions[j].group]).joined(separator: " → ")
+                        throw fail(extensions[j], "$extends forms a cycle: \(cycle)")
+                    }
+                    guard chain.count < maximumExtendsChain else {
+                        throw fail(extensions[first], "$extends chains more than \(maximumExtendsChain) groups, each extending the next")
+                    }
+                    chain.append((j, 0))
+                    continue
+                }
+                let ext = extensions[last]
+                let prefix = ext.target + "."
+                var found = false
+                for path in table.tokens.map(\.path) where path.hasPrefix(prefix) {
+                    found = true
+                    let derived = ext.group + "." + path.dropFirst(prefix.count)
+                    guard !table.contains(derived) else { continue }
+                    try table.set(derived, mode: nil, value: .alias(path), at: ext.location, type: table[path]?.type)
+                }
+                if !found {
+                    throw fail(ext, "$extends names the group '\(ext.target)', which holds no tokens")
+                }
+                done[last] = true
+                chain.removeLast()
             }
         }
     }
