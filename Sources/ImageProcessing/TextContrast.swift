@@ -572,7 +572,7 @@ public enum TextContrast {
             let bs = TextContrast.blockSize
             let bw = (image.width + bs - 1) / bs, bh = (image.height + bs - 1) / bs
             var blockSums = [Double](repeating: 0, count: max(1, bw * bh))
-            var edgeBlocks: [(x: Int, y: Int, mean: Double)] = []
+            var edgeBlocks: [(x: Int, y: Int, width: Int, height: Int, mean: Double)] = []
             let wcagJudged = target.metric == .wcag2
             let judgedValues = wcagJudged ? ratio : lc
             // Pixels in bins the threshold runs through, measured exactly: how many miss, and the
@@ -635,16 +635,21 @@ public enum TextContrast {
                     let r = o + Int(p[i]), g = o + 256 + Int(p[i + 1]), b = o + 512 + Int(p[i + 2])
                     return jv[wcagJudged ? min(Int(tw[r] + tw[g] + tw[b] + 0.5), top) : min(Int(ta[r] + ta[g] + ta[b] + 0.5), top)]
                 }
+                // A region narrower or shorter than a block has blocks as narrow or short as it
+                // (a hostile pass: a 1 × 40 strip reported its middle block, not the darker one
+                // flush with its bottom edge).
+                let (fw, fh) = (min(bs, image.width), min(bs, image.height))
                 func flush(_ x0: Int, _ y0: Int) {
                     var sum = 0.0
-                    for y in y0..<(y0 + bs) { for x in x0..<(x0 + bs) { sum += judged(x, y) } }
-                    edgeBlocks.append((x0, y0, sum / Double(bs * bs)))
+                    for y in y0..<(y0 + fh) { for x in x0..<(x0 + fw) { sum += judged(x, y) } }
+                    edgeBlocks.append((x0, y0, fw, fh, sum / Double(fw * fh)))
                 }
-                let (right, bottom) = (image.width - bs, image.height - bs)
-                let rightEdge = image.width % bs != 0 && right >= 0 && bottom >= 0
-                let bottomEdge = image.height % bs != 0 && right >= 0 && bottom >= 0
-                if rightEdge { for by in 0..<(image.height / bs) { flush(right, by * bs) } }
-                if bottomEdge { for bx in 0..<(image.width / bs) { flush(bx * bs, bottom) } }
+                let (right, bottom) = (image.width - fw, image.height - fh)
+                let rightEdge = image.width > bs && image.width % bs != 0
+                let bottomEdge = image.height > bs && image.height % bs != 0
+                let (rows, columns) = (max(1, image.height / bs), max(1, image.width / bs))
+                if rightEdge { for by in 0..<rows { flush(right, by * bs) } }
+                if bottomEdge { for bx in 0..<columns { flush(bx * bs, bottom) } }
                 if rightEdge && bottomEdge { flush(right, bottom) }
                 }
             }}}}}}}}}}}
@@ -699,7 +704,7 @@ public enum TextContrast {
                     if mean < worst.mean { worst = .init(x: bx * bs, y: by * bs, width: w, height: h, mean: mean) }
                 }
             }
-            for e in edgeBlocks where e.mean < worst.mean { worst = .init(x: e.x, y: e.y, width: bs, height: bs, mean: e.mean) }
+            for e in edgeBlocks where e.mean < worst.mean { worst = .init(x: e.x, y: e.y, width: e.width, height: e.height, mean: e.mean) }
             if total == 0 { worst.mean = 0 }
             let judged = wcagJudged ? wcag.percentile5 : apca.percentile5
             var result = TextContrastDistribution(pixelCount: total, wcag: wcag, apca: apca, worstBlock: worst,

@@ -94,6 +94,20 @@ import Testing
         #expect(b.x == 0 && b.y == 24 && b.width == 16 && b.height == 16 && b.mean == 11, "\(b)")
     }
 
+    /// A region narrower than a block (a hostile pass: a 1 × 40 strip reported y 16–31, not the
+    /// darker block flush with its bottom edge). One column, white at rows 0–31 and black at
+    /// 32–39, black text: the tiles at y 0 and 16 are white (21:1); the block flush with the
+    /// bottom edge, y 24–39, 1 wide, is half black: mean 11. The same strip lying down.
+    @Test func worstBlockOfAThinRegionReachesItsEnd() {
+        let tall = TextContrast.measure(image(1, 40) { _, y in y >= 32 ? 0 : 255 }, text: black, target: aa).worstBlock
+        #expect(tall.x == 0 && tall.y == 24 && tall.width == 1 && tall.height == 16 && tall.mean == 11, "\(tall)")
+        let wide = TextContrast.measure(image(40, 1) { x, _ in x >= 32 ? 0 : 255 }, text: black, target: aa).worstBlock
+        #expect(wide.x == 24 && wide.y == 0 && wide.width == 16 && wide.height == 1 && wide.mean == 11, "\(wide)")
+        // Smaller than a block both ways: the region is its one block.
+        let small = TextContrast.measure(image(10, 5) { x, _ in x >= 5 ? 0 : 255 }, text: black, target: aa).worstBlock
+        #expect(small.x == 0 && small.y == 0 && small.width == 10 && small.height == 5 && small.mean == 11, "\(small)")
+    }
+
     /// A horizontal gray gradient 0…255 (one column per code) under black text: the minimum is
     /// 1:1 on the black column, the 5th percentile is the 13th column (ceil(0.05·256) = 13 →
     /// code 12), the median column 128 (code 127).
