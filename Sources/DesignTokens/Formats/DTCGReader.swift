@@ -353,7 +353,13 @@ public enum DTCGReader: TokenFormatReader {
         var channels: [String] = []
         for (i, item) in items.enumerated() {
             switch item {
-            case .number(let d): channels.append(TokenSyntax.number(d))
+            case .number(let d):
+                // Beyond any color space's range (the CSS reading's own bound): named as the
+                // number was sent, not as 309 digits of CSS (a hostile pass).
+                guard d.magnitude <= 1e6 else {
+                    throw fail("component \(i + 1) of the color is \(d), far outside any color space's range (magnitude above 1e6)")
+                }
+                channels.append(TokenSyntax.number(d))
             case .string(let s) where s.lowercased() == "none": channels.append("none")
             default: throw fail("component \(i + 1) of the color must be a number or \"none\", not a \(item.typeName)")
             }
@@ -364,7 +370,7 @@ public enum DTCGReader: TokenFormatReader {
             case .number(let d):
                 // DTCG Color Module 2025.10: alpha is 0 to 1 (a hostile pass: -5 was read as
                 // transparent, 7 as opaque, silently).
-                guard d >= 0 && d <= 1 else { throw fail("'alpha' must be a number from 0 to 1, not \(TokenSyntax.number(d))") }
+                guard d >= 0 && d <= 1 else { throw fail("'alpha' must be a number from 0 to 1, not \(d.magnitude < 1e6 ? TokenSyntax.number(d) : String(describing: d))") }
                 alpha = " / " + TokenSyntax.number(d)
             case .string(let s) where s.lowercased() == "none": alpha = " / none"
             default: throw fail("'alpha' must be a number from 0 to 1, not a \(a.typeName)")
