@@ -311,14 +311,20 @@ final class JSONByteBuffer {
     /// `s` as a quoted JSON string, escaped as `JSON.writeString(_:into:)` does (the same
     /// `JSON.writeEscaped`).
     func appendString(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes in
-            reserve(bytes.count + 2)
-            appendUnchecked(UInt8(ascii: "\""))
-            var output = Output(buffer: self)
-            JSON.writeEscaped(bytes, into: &output)
-            append(UInt8(ascii: "\""))
+        // A native string's bytes in place; a bridged or lazy one copied once.
+        let written: Void? = s.utf8.withContiguousStorageIfAvailable { appendQuoted($0) }
+        if written == nil {
+            var copy = s
+            copy.withUTF8 { appendQuoted($0) }
         }
+    }
+
+    @inline(__always) private func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count + 2)
+        appendUnchecked(UInt8(ascii: "\""))
+        var output = Output(buffer: self)
+        JSON.writeEscaped(bytes, into: &output)
+        append(UInt8(ascii: "\""))
     }
 
     /// The buffer as a `JSONByteOutput`.

@@ -229,45 +229,29 @@ extension JSON {
     /// a byte array or the byte writer's buffer. `bytes` are a Swift string's, so valid UTF-8.
     @inline(__always)
     static func writeEscaped<Output: JSONByteOutput>(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout Output) {
-        // How each byte is treated: `.` copied, `e` escaped (an ASCII control, `"`, `\`, DEL),
-        // `u` the lead byte of a scalar above U+007F, escaped when `isHidden` (UTF-8
-        // continuation bytes are skipped with their lead). A literal: no lazy global to check.
-        let byteClasses: StaticString = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee..e.........................................................e..................................e..................................................................uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuu"
-        let classes = byteClasses.utf8Start
-        let hex: StaticString = "0123456789abcdef"
-        let digits = hex.utf8Start
-        func escape(_ unit: UInt16, _ out: inout Output) {
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), digits[Int(unit >> 12)], digits[Int(unit >> 8 & 0xF)],
-                                    digits[Int(unit >> 4 & 0xF)], digits[Int(unit & 0xF)]])
-        }
-        var runStart = 0, index = 0
-        let count = bytes.count
-        while index < count {
+        // `.` for a byte copied as it is (printable ASCII but `"` and `\`), `e` for one looked at:
+        // one load and compare a byte (a literal: no lazy global to check).
+        let plain: StaticString = "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee..e.........................................................e..................................eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+        let classes = plain.utf8Start
+        var runStart = 0, skip = 0
+        for index in 0..<bytes.count {
             let b = bytes[index]
-            let kind = classes[Int(b)]
-            if kind == UInt8(ascii: ".") { index += 1; continue }
-            if kind == UInt8(ascii: "u") {
-                // A scalar of 2, 3 or 4 bytes; copied in the run unless hidden.
-                let length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
-                guard index + length <= count else { index += 1; continue }
-                var value = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                for k in 1..<length { value = value << 6 | UInt32(bytes[index + k] & 0x3F) }
-                guard let scalar = Unicode.Scalar(value), isHidden(scalar) else { index += length; continue }
+            if classes[Int(b)] == UInt8(ascii: ".") { continue }
+            // The continuation bytes of a scalar already looked at.
+            if skip > 0 { skip -= 1; continue }
+            if b >= 0x80 {
+                // A scalar of 2, 3 or 4 bytes (a continuation byte alone, 1): copied in the run
+                // unless hidden.
+                let (length, hidden) = hiddenScalar(bytes, at: index)
+                skip = length - 1
+                guard let hidden else { continue }
                 if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                if value > 0xFFFF {
-                    let v = value - 0x10000
-                    escape(UInt16(0xD800 + (v >> 10)), &out)
-                    escape(UInt16(0xDC00 + (v & 0x3FF)), &out)
-                } else {
-                    escape(UInt16(value), &out)
-                }
-                index += length
-                runStart = index
+                appendEscape(hidden, into: &out)
+                runStart = index + length
                 continue
             }
             if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            index += 1
-            runStart = index
+            runStart = index + 1
             switch b {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
@@ -276,10 +260,41 @@ extension JSON {
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
             case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
             case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-            default: escape(UInt16(b), &out)
+            default: appendEscape(UInt32(b), into: &out)
             }
         }
-        if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
+    /// The UTF-8 scalar starting at `index` (a lead byte at or above 0x80): its length in bytes,
+    /// and its value when `isHidden`. A continuation byte alone counts as one byte, not hidden.
+    @inline(never)
+    static func hiddenScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (length: Int, hidden: UInt32?) {
+        let b = bytes[index]
+        guard b >= 0xC0 else { return (1, nil) }
+        let length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+        guard index + length <= bytes.count else { return (1, nil) }
+        var value = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for k in 1..<length { value = value << 6 | UInt32(bytes[index + k] & 0x3F) }
+        guard let scalar = Unicode.Scalar(value), isHidden(scalar) else { return (length, nil) }
+        return (length, value)
+    }
+
+    /// `\u00XX` for a code point up to U+FFFF, a surrogate pair above (RFC 8259 §7).
+    @inline(never)
+    static func appendEscape<Output: JSONByteOutput>(_ value: UInt32, into out: inout Output) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        func unit(_ u: UInt32) {
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), digits[Int(u >> 12 & 0xF)], digits[Int(u >> 8 & 0xF)],
+                                    digits[Int(u >> 4 & 0xF)], digits[Int(u & 0xF)]])
+        }
+        if value > 0xFFFF {
+            let v = value - 0x10000
+            unit(0xD800 + (v >> 10))
+            unit(0xDC00 + (v & 0x3FF))
+        } else {
+            unit(value)
+        }
     }
 
     /// Appends literal JSON text (`#"{"ratio":"#`) as it is: one copy, no String machinery.
