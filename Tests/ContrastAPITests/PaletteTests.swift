@@ -1011,6 +1011,29 @@ struct PaletteTests {
         }
     }
 
+    /// Text placed on two palette backgrounds keeps in dark, on each, at least the contrast it
+    /// had on that one in light (a new user's pass: `ink` kept its contrast on `page` only, and
+    /// had 18.074:1 on the dark `surface` where it had 18.100:1 on the light one, under a note
+    /// saying it kept it).
+    @Test func darkTextKeepsItsContrastOnEverySurface() throws {
+        let body = ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "surface", "role": "background", "color": "hsl(240 4.8% 95.9%)"}, {"name": "ink", "role": "text", "color": "hsl(240 10% 3.9%)", "on": ["page", "surface"]}], "policy": "wcag-aa", "elevated": false}"##
+        let reply = call("POST", "/v1/palette/dark", body: body)
+        #expect(reply.status == 200)
+        let ink = try #require(reply.json["colors"]?.array?.first { $0["name"] == "ink" })
+        func ratios(_ variant: String) -> [String: Double] {
+            var out: [String: Double] = [:]
+            for s in ink["variants"]?[variant]?["surfaces"]?.array ?? [] {
+                if case .string(let name)? = s["surface"], case .number(let r)? = s["ratio"] { out[name] = r }
+            }
+            return out
+        }
+        let (light, dark) = (ratios("light"), ratios("dark"))
+        #expect(light.count == 2 && dark.count == 2, "\(light) \(dark)")
+        for (surface, r) in light { #expect((dark[surface] ?? 0) >= r, "\(surface): \(dark[surface] ?? 0) < \(r)") }
+        let notes = ink["variants"]?["dark"]?["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains { $0.contains("keeps on each of its surfaces at least the contrast it had there in light") }, "\(notes)")
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

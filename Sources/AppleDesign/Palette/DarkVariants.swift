@@ -574,13 +574,19 @@ public enum DarkVariants {
         case .dark:
             let light = r[.light].color
             var keeper: ((DisplayColor) -> Double)?
-            if e.role == .text || e.role == .secondaryText,
-                let lightRef = referenceSurface(e, .light, backgrounds: backgrounds, environment: environment),
-                let darkRef = referenceSurface(e, .dark, backgrounds: backgrounds, environment: environment) {
-                keeper = contrastKeeper(light, lightReference: lightRef, darkReference: darkRef)
+            // Each surface the text is placed on, light and dark: the text keeps on every one the
+            // contrast it had there (a new user's pass: ink on `page` and `surface` kept its
+            // contrast on `page` only, and the note said it kept it: 18.07:1 on the dark surface
+            // where it had 18.10:1 on the light one).
+            let keepers = referenceSurfaces(e, backgrounds: backgrounds, environment: environment).map {
+                contrastKeeper(light, lightReference: $0.light, darkReference: $0.dark)
+            }
+            if e.role == .text || e.role == .secondaryText, !keepers.isEmpty {
+                keeper = { c in keepers.reduce(Double.infinity) { Swift.min($0, $1(c)) } }
             }
             return variant(e, .dark, from: light, on: on, extra: keeper,
-                           extraNote: "keeps at least the contrast it had on its light surface (text polarity flips)")
+                           extraNote: keepers.count > 1 ? "keeps on each of its surfaces at least the contrast it had there in light (text polarity flips)"
+                                                        : "keeps at least the contrast it had on its light surface (text polarity flips)")
         case .lightIncreasedContrast, .darkIncreasedContrast:
             let start = r[v == .lightIncreasedContrast ? .light : .dark].color
             // On palette backgrounds (a button's title), increased contrast strengthens the
@@ -621,16 +627,19 @@ public enum DarkVariants {
         return r
     }
 
-    /// The surface text is placed on (the first custom background, else systemBackground) in
-    /// the first context of `variant`.
-    static func referenceSurface(_ e: PaletteEntry, _ variant: PaletteVariant,
-                                 backgrounds: [String: [PaletteVariant: DisplayColor]],
-                                 environment: PaletteEnvironment) -> SIMD3<Double>? {
-        guard let c = environment.contexts(for: variant).first else { return nil }
-        if !e.onSystemBackgrounds, let name = e.on.first, let bg = backgrounds[name]?[variant] {
-            return AppleCompositing.flatten(bg, over: c.systemBackground)
+    /// The surfaces text is placed on, each in the first light and the first dark context: its
+    /// custom backgrounds (the `on` names the palette defines), else systemBackground.
+    static func referenceSurfaces(_ e: PaletteEntry, backgrounds: [String: [PaletteVariant: DisplayColor]],
+                                  environment: PaletteEnvironment) -> [(light: SIMD3<Double>, dark: SIMD3<Double>)] {
+        guard let l = environment.contexts(for: .light).first, let d = environment.contexts(for: .dark).first else { return [] }
+        if !e.onSystemBackgrounds {
+            let custom = e.on.compactMap { name -> (light: SIMD3<Double>, dark: SIMD3<Double>)? in
+                guard let lb = backgrounds[name]?[.light], let db = backgrounds[name]?[.dark] else { return nil }
+                return (AppleCompositing.flatten(lb, over: l.systemBackground), AppleCompositing.flatten(db, over: d.systemBackground))
+            }
+            if !custom.isEmpty { return custom }
         }
-        return c.systemBackground
+        return [(l.systemBackground, d.systemBackground)]
     }
 
     /// A margin that is +∞ while a candidate stays on the same side (lighter or darker) of every

@@ -14,7 +14,7 @@ enum PaletteJSON {
     static let method: [JSON] = [
         "Variants move along OKLCH lightness with the hue kept and chroma reduced only where sRGB cannot show it; every color is judged as the 8-bit hex it is reported as.",
         "Dark and increased-contrast variants must reach their target on every surface of every context they are shown in: the distinct system backgrounds (systemBackground through tertiarySystemGroupedBackground) at base and elevated level, and the palette backgrounds a color is placed on; translucent colors are composited first.",
-        "Start points: tints, icons and non-text colors start from themselves (a color that already passes stays unchanged); text whose surface turns dark keeps at least the contrast it had on its light surface; light backgrounds are mirrored to the darkest color of their hue with the same contrast against the dark systemBackground; the nearest passing color to the start is taken.",
+        "Start points: tints, icons and non-text colors start from themselves (a color that already passes stays unchanged); text whose surface turns dark keeps at least the contrast it had on its light surface (on each of its surfaces); light backgrounds are mirrored to the darkest color of their hue with the same contrast against the dark systemBackground; the nearest passing color to the start is taken.",
         "Increased contrast: the light color (dark variant) is searched again on the increased-contrast surfaces with the increased target (the next WCAG text level, 4.5:1 or 7:1, or APCA +15 Lc).",
         "A color that cannot pass everywhere is returned with method bestEffort, passes false and the surfaces it fails on.",
     ]
