@@ -1034,6 +1034,19 @@ struct PaletteTests {
         #expect(notes.contains { $0.contains("keeps on each of its surfaces at least the contrast it had there in light") }, "\(notes)")
     }
 
+    /// A background no color of its hue repairs names the text that misses on it and that
+    /// text's suggestion (a new user's pass: a white page "failed" with a note that no
+    /// background lets its text pass, where the red text on it had a passing suggestion).
+    @Test func unrepairableBackgroundNamesTheTextToChange() throws {
+        let body = ##"{"colors": [{"name": "page", "role": "background", "color": "#ffffff"}, {"name": "ink", "role": "text", "color": "#09090b", "on": ["page"]}, {"name": "danger", "role": "text", "color": "#ef4444", "on": ["page"]}], "policy": "wcag-aa", "elevated": false}"##
+        let reply = call("POST", "/v1/palette/dark", body: body)
+        let page = try #require(reply.json["colors"]?.array?.first { $0["name"] == "page" })
+        let notes = page["variants"]?["light"]?["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("danger (3.76:1 against 4.5:1; its suggestion #df3337 passes) misses its target on it, and no color of this background's hue lets every text on it pass: change the text."), "\(notes)")
+        let danger = try #require(reply.json["colors"]?.array?.first { $0["name"] == "danger" })
+        #expect(danger["variants"]?["light"]?["suggestion"]?["hex"] == "#df3337" || danger["variants"]?["light"]?["suggestion"] == "#df3337", "\(String(describing: danger["variants"]?["light"]?["suggestion"]))")
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

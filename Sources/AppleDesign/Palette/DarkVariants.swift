@@ -679,6 +679,29 @@ public enum DarkVariants {
         }
     }
 
+    /// Why a background no color of its hue repairs fails: the palette text that misses on it,
+    /// each with its worst value there and the text's own suggestion when it has one, since the
+    /// fix is then the text (a new user's pass: a white page was "failing" for the red text on
+    /// it, which had a passing suggestion, with a note saying no background lets it pass).
+    static func textToFix(on e: PaletteEntry, _ color: DisplayColor, _ v: PaletteVariant, under texts: [PaletteEntryResult],
+                          environment: PaletteEnvironment) -> String {
+        var missing: [String] = []
+        for text in texts {
+            let fg = text[v].color, target = text.entry.target(for: v)
+            var worst = Double.infinity
+            for ctx in environment.contexts(for: v) {
+                for s in placements(ofBackground: atLevel(color, of: e.name, v, in: ctx, environment), named: e.name, in: ctx) {
+                    worst = Swift.min(worst, target.value(of: ContrastMeasurement.opaque(foreground: fg, background: s.srgb)))
+                }
+            }
+            guard worst < target.minimum else { continue }
+            let fix = text[v].suggestion.map { "; its suggestion \($0.hex) passes" } ?? ""
+            missing.append("\(text.entry.name) (\(target.valueText(worst)) against \(target.minimumText)\(fix))")
+        }
+        let list = missing.isEmpty ? "The palette text on it" : missing.joined(separator: ", ")
+        return "\(list) \(missing.count > 1 ? "miss their targets" : "misses its target") on it, and no color of this background's hue lets every text on it pass: change the text."
+    }
+
     /// Moves a background variant (nearest color of its hue) until every palette text on it
     /// reaches its target; returns the variant (with a suggestion only, for light without
     /// `adjustLight`) and whether the color changed.
@@ -703,7 +726,7 @@ public enum DarkVariants {
         var r = current
         let (move, unchanged) = NearestPassingColor.nearest(to: current.color, margin: margin)
         guard move.passes, !unchanged else {
-            r.notes.append("The palette text on it cannot reach its target, and no color of this background's hue lets it.")
+            r.notes.append(textToFix(on: e, current.color, v, under: texts, environment: environment))
             return (r, false)
         }
         if v == .light && !adjustLight {
