@@ -146,6 +146,7 @@ async function detectFeatures() {
   $('#suggest-panel').hidden = !features.suggest;
   features.paletteDark = dark.present;
   $('#palette-policy-field').hidden = !features.paletteDark;
+  $('#palette-surfaces-field').hidden = !features.paletteDark;
   features.paletteExport = exp.present;
   if (features.paletteExport) setupExports();
   features.image = image.present;

@@ -76,6 +76,39 @@ def test_palette_error_names_the_line(page, server):
     assert area.get_attribute("aria-invalid") == "true"
 
 
+def test_palette_for_a_web_page_judges_text_on_its_own_backgrounds(page, server):
+    """A new user's pass: the panel sent no `on`, so a web palette's text was judged on Apple's
+    system backgrounds, and `primary-foreground` was taken for a tint by its `primary`. With
+    "this palette's backgrounds", the request places every color on the palette's backgrounds,
+    without the elevated level, and the table shows the server's answer to that request."""
+    page.open()
+    area = page.el("#palette-input")
+    area.clear()
+    area.send_keys("background: #ffffff\nforeground: #09090b\nprimary-foreground: #fafafa\ncard: #f4f4f5")
+    page.select("#palette-surfaces", "palette")
+    page.select("#palette-policy", "wcag-aa")
+    page.el("#palette-run").click()
+    page.wait(lambda: page.els("#variants-table tbody tr"), message="the variants")
+    on = ["background", "card"]
+    body = {"colors": [{"name": "background", "color": "#ffffff", "role": "background"},
+                       {"name": "foreground", "color": "#09090b", "role": "text", "on": on},
+                       {"name": "primary-foreground", "color": "#fafafa", "role": "text", "on": on},
+                       {"name": "card", "color": "#f4f4f5", "role": "background"}],
+            "policy": "wcag-aa", "elevated": False}
+    status, expected = server.api("/v1/palette/dark", body=body)
+    assert status == 200, expected
+    page.wait(lambda: page.el('#variants-table tbody tr[data-name="primary-foreground"] td[data-variant="dark"]')
+              .get_attribute("data-hex") == expected["colors"][2]["variants"]["dark"]["hex"], message="the web palette's variants")
+    rows = page.els("#variants-table tbody tr")
+    for row, color in zip(rows, expected["colors"]):
+        assert row.find_element("css selector", ".hint").text.strip() == color["role"]
+        for key, variant in color["variants"].items():
+            assert row.find_element("css selector", f'td[data-variant="{key}"]').get_attribute("data-hex") == variant["hex"]
+    # Judged on the palette's own backgrounds, not on Apple's system ones.
+    worst = expected["colors"][1]["variants"]["light"]["worst"]
+    assert worst["surface"].startswith("custom:"), worst
+
+
 def test_palette_variants_and_exports(page, server):
     assert server.has("/v1/palette/dark"), "the server answers 404 for /v1/palette/dark"
     assert server.has("/v1/palette/export"), "the server answers 404 for /v1/palette/export"

@@ -117,24 +117,44 @@ async function downloadMatrix(format) {
 // ---- Dark and increased-contrast variants (feature-detected) ----
 
 /**
- * The palette as /v1/palette/* takes it: named colors with a role. A role given in the text wins;
- * otherwise the name suggests one (paper/background/surface → background, accent/tint/link → tint,
- * icon → icon, fill/separator/border → nonText), and everything else is text.
+ * The role a color's name suggests: text placed on something (`primary-foreground`,
+ * `onPrimary`, `on-surface`, `fg`, `…-text`) is text; then paper/background/surface/card/page →
+ * background, accent/tint/link/primary → tint, icon → icon, fill/separator/border → nonText,
+ * and everything else is text. (`primary-foreground` had been read as a tint by its
+ * `primary`: a new user's pass.)
  */
-export function paletteForVariants(colors) {
-  return colors.map((c, i) => {
+export function suggestedRole(name) {
+  if (/foreground|(^|[-_ ])text$|^fg([-_ ]|$)/i.test(name) || /^on[-_ A-Z]/.test(name)) return 'text';
+  if (/background|paper|surface|card|page|canvas|^bg/i.test(name)) return 'background';
+  if (/accent|tint|link|primary/i.test(name)) return 'tint';
+  if (/icon/i.test(name)) return 'icon';
+  if (/fill|separator|border/i.test(name)) return 'nonText';
+  return 'text';
+}
+
+/**
+ * The palette as /v1/palette/* takes it: named colors with a role (a role given in the text
+ * wins, else `suggestedRole`). With `surfaces` `palette` (a web page), every color that is not
+ * a background is placed `on` all the palette's backgrounds, and there is no elevated level.
+ */
+export function paletteForVariants(colors, surfaces = 'system') {
+  const list = colors.map((c, i) => {
     const name = typeof c === 'string' ? `color${i + 1}` : c.name;
     const color = typeof c === 'string' ? c : c.color;
-    if (typeof c !== 'string' && c.role) return { name, color, role: c.role };
-    const role = /background|paper|surface|^bg/i.test(name) ? 'background'
-      : /accent|tint|link|primary/i.test(name) ? 'tint'
-        : /icon/i.test(name) ? 'icon' : /fill|separator|border/i.test(name) ? 'nonText' : 'text';
+    const role = typeof c !== 'string' && c.role ? c.role : suggestedRole(name);
     return { name, color, role };
   });
+  if (surfaces !== 'palette') return list;
+  const backgrounds = list.filter((c) => c.role === 'background').map((c) => c.name);
+  if (!backgrounds.length) return list;
+  return list.map((c) => (c.role === 'background' ? c : { ...c, on: backgrounds }));
 }
 
 function variantsBody(colors) {
-  return { colors: paletteForVariants(colors), policy: $('#palette-policy').value };
+  const surfaces = $('#palette-surfaces').value;
+  const body = { colors: paletteForVariants(colors, surfaces), policy: $('#palette-policy').value };
+  if (surfaces === 'palette') body.elevated = false;
+  return body;
 }
 
 async function runVariants(colors) {
@@ -238,5 +258,6 @@ export function setupPalette(addPair) {
     runPalette();
   });
   $('#palette-policy').addEventListener('change', () => { if (lastColors) runPalette(); });
+  $('#palette-surfaces').addEventListener('change', () => { if (lastColors) runPalette(); });
   for (const b of $$('[data-matrix-download]')) b.addEventListener('click', () => downloadMatrix(b.dataset.matrixDownload));
 }
