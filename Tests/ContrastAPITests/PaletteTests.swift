@@ -1047,6 +1047,21 @@ struct PaletteTests {
         #expect(danger["variants"]?["light"]?["suggestion"]?["hex"] == "#df3337" || danger["variants"]?["light"]?["suggestion"] == "#df3337", "\(String(describing: danger["variants"]?["light"]?["suggestion"]))")
     }
 
+    /// A mid-tone background mirrors to itself: kept as given in dark, wide gamut and all (a new
+    /// user's pass: Tailwind's indigo-500 as a brand fill became a "mirrored" #615ffe, ΔEOK
+    /// 0.004, counted as changed and written as its sRGB copy in a display-p3 export).
+    @Test func midToneBackgroundStaysAsGivenInDark() throws {
+        let body = ##"{"colors": [{"name": "brand", "role": "background", "color": "oklch(58.5% 0.233 277.117)"}, {"name": "onBrand", "role": "text", "color": "#ffffff", "on": ["brand"]}], "policy": "wcag-aa", "elevated": false}"##
+        let reply = call("POST", "/v1/palette/dark", body: body)
+        let brand = try #require(reply.json["colors"]?.array?.first { $0["name"] == "brand" })
+        #expect(brand["variants"]?["dark"]?["hex"] == "#615fff" && brand["variants"]?["dark"]?["method"] == "unchanged",
+                "\(String(describing: brand["variants"]?["dark"]))")
+        #expect(reply.json["summary"]?["changedInDark"] == 0, "\(String(describing: reply.json["summary"]))")
+        let css = call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: #""elevated": false"#, with: #""elevated": false, "format": "css", "colorSpace": "display-p3""#)).text
+        let lines = css.split(separator: "\n").filter { $0.contains("--brand:") }
+        #expect(lines.count == 4 && lines.prefix(2).allSatisfy { $0.contains("color(display-p3 0.38037 0.37224 0.97171)") }, "\(lines)")
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

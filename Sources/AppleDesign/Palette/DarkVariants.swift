@@ -795,7 +795,15 @@ public enum DarkVariants {
                 }
             }
         }
-        let mirrored = mirror(light.color, environment: environment)
+        var mirrored = mirror(light.color, environment: environment)
+        // A mid-tone background (as far from white as from black) mirrors to itself give or take
+        // an 8-bit step: kept as it is, as given, so a wide-gamut brand fill stays wide-gamut in
+        // dark and is not counted as changed (a new user's pass: oklch(58.5% 0.233 277.117) went
+        // from #615fff to a "mirrored" #615ffe, ΔEOK 0.004, written as its sRGB copy in P3).
+        if mirrored.mirrored && ColorDifference.deltaEOK(oklab1: NearestPassingColor.oklab(mirrored.color.srgb),
+                                                         oklab2: NearestPassingColor.oklab(light.color.srgb)) < Self.unseenMirror {
+            mirrored = (light.color, false)
+        }
         // A mirror that lands on the same color (`transparent`) changed nothing: `unchanged`.
         let dark = generate(.dark, from: mirrored.color,
                             startMethod: mirrored.mirrored && mirrored.color != light.color ? .mirrored : .unchanged)
@@ -803,6 +811,10 @@ public enum DarkVariants {
         let darkIC = generate(.darkIncreasedContrast, from: dark.color, startMethod: .unchanged)
         return PaletteEntryResult(entry: e, variants: [light, dark, lightIC, darkIC])
     }
+
+    /// Below this ΔE OK (about a just-noticeable difference, Björn Ottosson's OKLab scale) a
+    /// mirrored background is the light one: kept as it is.
+    static let unseenMirror = 0.02
 
     /// The dark start of a background: a light surface (luminance ≥ `midLuminance` over the light
     /// systemBackground) becomes the darkest color of its hue and chroma whose contrast with the
