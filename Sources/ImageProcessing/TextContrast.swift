@@ -332,6 +332,11 @@ public enum TextContrast {
     /// statistic meets a minimum exactly when fewer than this many values are below it.
     static func judgedRank(_ n: Int) -> Int { rank(judgedPercentile, of: n) }
 
+    /// Whether a region of `total` pixels of which `failing` miss the target passes: its judged
+    /// percentile meets the target (what `TextContrastDistribution.passes` says of it), as the
+    /// heat map's count tells it.
+    public static func passes(failing: Int, of total: Int) -> Bool { total > 0 && failing < judgedRank(total) }
+
     /// The nearest rank of the `q` quantile (`0...1`) among `n` values: `ceil(q × n)`, at least 1.
     static func rank(_ q: Double, of n: Int) -> Int { max(1, Int((q * Double(n)).rounded(.up))) }
 

@@ -265,6 +265,14 @@ import Testing
         let share = try #require(same.json["wcag"]?["failingShare"]?.double)
         #expect(heat.headers["x-target"] == "wcag2 4.5; \(same.json["target"]?["basis"]?.string ?? "?")", "\(heat.headers)")
         #expect(heat.headers["x-failing-share"].flatMap(Double.init) == share, "\(heat.headers) \(share)")
+        // And whether it passes, as the JSON says (the heat map had only the share).
+        #expect(heat.headers["x-passes"] == (same.json["passes"] == .bool(true) ? "true" : "false"), "\(heat.headers)")
+        // White text on the black half passes, on the white half fails, on the whole fails.
+        let halves = try halfAndHalf()
+        for (region, passes) in [("0,0,32,32", "true"), ("32,0,32,32", "false"), ("0,0,64,32", "false")] {
+            let map = callImage("/v1/image/text-contrast?textColor=white&region=\(region)&heatmap=true", halves)
+            #expect(map.headers["x-passes"] == passes, "\(region): \(map.headers)")
+        }
         let preview = callImage("/v1/image/text-contrast?textColor=white&region=100,100,200,50&preview=true", jpeg, contentType: "image/jpeg")
         #expect(preview.status == 200)
         #expect(preview.headers["x-scrim"] != nil)

@@ -159,7 +159,11 @@ extension ImageEndpoint {
             try request.stopIfAbandoned()
             let png = try Self.run { () throws(ImageError) in try map.png() }
             var response = Self.png(png, name: "heatmap.png")
-            response.headers += [targetHeader, ("X-Failing-Share", share(Double(failing) / Double(Swift.max(1, regionImage.width * regionImage.height))))]
+            let total = regionImage.width * regionImage.height
+            // Whether the text passes, as the JSON's `passes` and the preview's header say it
+            // (the heat map had only the failing share, which a reader had to weigh against 5%).
+            response.headers += [targetHeader, ("X-Passes", TextContrast.passes(failing: failing, of: total) ? "true" : "false"),
+                                 ("X-Failing-Share", share(Double(failing) / Double(Swift.max(1, total))))]
             return response
         }
         // The distribution and the fixes, two whole-region passes at a time. None is recommended
