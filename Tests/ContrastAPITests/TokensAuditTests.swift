@@ -571,6 +571,9 @@ struct TokensAuditTests {
         #expect(alone.status == 400 && alone.json["pointer"] == "/rules/0/fontSizeUnit", "\(alone.text)")
         let wrong = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 12, "fontSizeUnit": "pt", "role": "large-text"])
         #expect(wrong.status == 400 && wrong.json["detail"]?.string?.contains("12 pt at weight 400 is not large text") == true, "\(wrong.text)")
+        // 18.67 px bold is 14.0025 pt, written so in the basis (a new user's pass: "14.002500000000001 pt").
+        let odd = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 18.67, "fontWeight": 700])
+        #expect(odd.json["pairs"]?.array?.first?["target"]?["basis"] == "WCAG 2.2 SC 1.4.3 AA, large text (14.0025 pt at weight 700)", "\(odd.text.prefix(600))")
         // 1.5rem is 24px: large text (new in stop 43, with the hints below).
         let rem = try minimum(["foreground": "--fg", "background": "--bg", "fontSize": 1.5, "fontSizeUnit": "rem"])
         #expect(rem.status == 200 && rem.json["pairs"]?.array?.first?["target"]?["minimum"] == 3, "\(rem.text.prefix(400))")

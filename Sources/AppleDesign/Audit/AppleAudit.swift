@@ -94,9 +94,12 @@ extension ContrastTarget {
     }
 }
 
-/// A number for messages: integers without a fraction ("17", "17.5").
+/// A number for messages: integers without a fraction ("17", "17.5"), others to at most 4
+/// decimals (18.67 px is "14.0025 pt", not "14.002500000000001 pt": a new user's pass found
+/// the float's noise in SARIF, JUnit and text reports).
 enum AppleFormatting {
     static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        let r = abs(d) < 1e11 ? (d * 10_000).rounded() / 10_000 : d
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
     }
 }
