@@ -134,6 +134,10 @@ struct ScienceEndpointsTests {
         #expect(lines[0].hasPrefix("foreground,background,"))
         // Formula-like names are neutralised and quoted.
         #expect(lines[2].hasPrefix("paper,\"'=ink, \"\"dark\"\"\",#ffffff,#111111,"))
+        // Hidden characters in names are written `\u202E` (a hostile pass: a bidi override and a
+        // line break reached the cells raw).
+        let hidden = call("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": [{"name": "\u202e=bidi", "color": "#fff"}, {"name": "x\ny\u200b", "color": "#111"}]}"##)
+        #expect(hidden.text.contains("\\u202E=bidi,") && hidden.text.contains("x\\u000Ay\\u200B,") && !hidden.text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" }, "\(hidden.text)")
         let ratio = Double(lines[2].split(separator: ",")[5])!
         #expect(abs(ratio - WCAG.contrastRatio(1, WCAG.relativeLuminance(SIMD3(repeating: 17.0 / 255)))) < 1e-9)
 

@@ -1,6 +1,9 @@
 import ColorScience
 import ContrastAPI
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import JSONValue
 import TestSupport
 import Testing
@@ -1145,5 +1148,27 @@ struct TokensAuditTests {
         // With the backdrop the rule measures what is shown: #777 on 10% blue over white.
         let backed = try live.request("POST", "/v1/tokens/audit", body: #"{"files": [{"name": "a.css", "content": "\#(css)"}], "rules": [{"foreground": "--fg", "background": "--muted", "backdrop": "--background"}]}"#)
         #expect(backed.json["notes"]?.array?.compactMap(\.string).contains { $0.contains("no backdrop") } == false, "\(backed.text)")
+    }
+
+    /// Client names in JUnit and SARIF messages have their hidden characters written `\u202E`
+    /// (a hostile pass: a token named with U+202E, a newline forging a `PASS` line and ESC color
+    /// codes reached the parsed text a CI page shows). The JSON report keeps names as sent.
+    @Test("JUnit and SARIF write hidden characters of client names visibly")
+    func reportsShowHiddenCharacters() throws {
+        let live = try LiveServer()
+        let tokens = ##"{"color": {"text\u202eevil\nPASS  ok\u001b[31m": {"$type": "color", "$value": "#777777"}, "surface": {"$type": "color", "$value": "#ffffff"}}}"##
+        let files: [JSON] = [.object([("name", .string("t\u{202E}.tokens.json")), ("content", .string(tokens)), ("mode", .string("li\u{202E}ght"))])]
+        let rules: JSON = .array([.object([("foreground", .string("color.text*")), ("background", .string("color.surface"))])])
+        let junit = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", .string("junit"))]))
+        #expect(junit.text.contains("<failure "), "\(junit.text.prefix(600))")
+        for hidden in ["\u{202E}", "&#x202E;", "\u{1B}", "&#x1B;", "\nPASS"] { #expect(!junit.text.contains(hidden), "\(hidden): \(junit.text.prefix(800))") }
+        #expect(junit.text.contains(#"color.text\u202Eevil\u000APASS  ok\u001B[31m on color.surface"#), "\(junit.text.prefix(800))")
+        #expect(XMLParser(data: Data(junit.body)).parse(), "JUnit must be well-formed XML")
+        let sarif = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", .string("sarif"))]))
+        let message = sarif.json["runs"]?.array?.first?["results"]?.array?.first?["message"]?["text"]?.string ?? ""
+        #expect(message.hasPrefix(#"color.text\u202Eevil\u000APASS  ok\u001B[31m on color.surface"#) && !message.unicodeScalars.contains(where: JSON.isHidden), "\(message)")
+        // The JSON report is data: the name as sent (escaped only as JSON).
+        let json = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
+        #expect(json.json["pairs"]?.array?.first?["foreground"]?["token"] == "color.text\u{202E}evil\nPASS  ok\u{1B}[31m", "\(json.text.prefix(400))")
     }
 }

@@ -779,7 +779,7 @@ public enum TokenAudit {
 
     /// Whether a token of `set` has a color (or an alias) as its base value, outside component
     /// text: the base values are something to audit.
-    static func hasBaseColors(_ set: TokenSet) -> Bool {
+    public static func hasBaseColors(_ set: TokenSet) -> Bool {
         set.tokens.contains { t in
             switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
         }

@@ -504,7 +504,9 @@ struct MatrixEndpoint {
     }
 
     static func csvField(_ text: String) -> String {
-        var t = text
+        // Hidden characters (bidi overrides, zero-width spaces, line breaks) as `\u202E`, as the
+        // text reports write them: a spreadsheet shows the cell's text (a hostile pass).
+        var t = ClientText.visible(text)
         // A formula start, also after leading spaces (spreadsheets trim them: hostile test), and
         // a leading tab, carriage return or line feed (a hostile pass: LF then `=`).
         if let first = t.unicodeScalars.first(where: { $0 != " " }), "=+-@\t\r\n".unicodeScalars.contains(first) { t = "'" + t }

@@ -190,6 +190,11 @@ struct TokensAuditEndpoint {
     static func addAppleBackgrounds(to set: inout TokenSet) throws(Problem) -> Set<String> {
         let data = try AppleData.get()
         if set.modes.isEmpty { set.modes = ["light", "dark"] }
+        // Files whose colors all lie in modes (a dark-only `.dark { … }`, Primer's dark.css) get
+        // no base mode from the system backgrounds' own light values: those would make a `light`
+        // mode where no token of the files has a value (a new user's pass: half the pairs of
+        // dark.css unresolved, a one-token file refused).
+        if !set.modes.isEmpty, set.baseMode == nil, !TokenAudit.hasBaseColors(set) { set.baseMode = set.modes.first }
         let names = ["systemBackground", "secondarySystemBackground", "tertiarySystemBackground",
                      "systemGroupedBackground", "secondarySystemGroupedBackground", "tertiarySystemGroupedBackground"]
         let at = TokenLocation(file: "(Apple system colors)", line: 1, column: 1)

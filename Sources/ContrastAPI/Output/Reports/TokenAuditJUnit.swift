@@ -9,6 +9,11 @@ import DesignTokens
 enum TokenAuditJUnit {
     /// XML text, as the SVG exports escape it (one rule for every XML the service writes).
     static func escape(_ s: String) -> String { SVGDrawing.xml(s) }
+    /// Client text (token paths, modes, file names, messages naming them) as XML text, its hidden
+    /// characters written `\u202E` as the text report writes them: a CI page shows the parsed
+    /// text, where a bidi override, a newline (a forged `PASS` line) or ESC would act (a hostile
+    /// pass). Our own newlines between lines are kept by escaping each piece, not the joined text.
+    static func text(_ s: String) -> String { SVGDrawing.xml(ClientText.visible(s)) }
 
     /// `failedOnWarnings`: the pairs pass but `failOn: "warning"` fails the audit on its warnings:
     /// a suite `contrast audit warnings` holds one failing test case per warning (a rule that
@@ -46,45 +51,46 @@ enum TokenAuditJUnit {
         for (index, summary) in report.summaries.enumerated() {
             let mode = summary.mode ?? "default"
             let exempt = report.results.filter { $0.mode == summary.mode && TokenAuditJSON.isExempt($0, in: report) }.count
-            x += "  <testsuite name=\"contrast \(escape(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved + exempt)\">\n"
+            x += "  <testsuite name=\"contrast \(text(mode))\" tests=\"\(summary.pairs)\" failures=\"\(summary.failing)\" errors=\"0\" skipped=\"\(summary.unresolved + exempt)\">\n"
             for r in report.results where r.mode == summary.mode {
                 let location = r.foreground?.tokenLocation ?? r.unresolved?.location
-                let file = location.map { " file=\"\(escape($0.file))\" line=\"\($0.line)\"" } ?? ""
-                x += "    <testcase classname=\"tokens.\(escape(mode))\" name=\"\(escape(r.foregroundPath)) on \(escape(r.backgroundPath))\"\(file)>"
+                let file = location.map { " file=\"\(text($0.file))\" line=\"\($0.line)\"" } ?? ""
+                x += "    <testcase classname=\"tokens.\(text(mode))\" name=\"\(text(r.foregroundPath)) on \(text(r.backgroundPath))\"\(file)>"
                 if let e = r.unresolved {
-                    x += "\n      <skipped message=\"unresolved: \(escape(e.message))\"/>\n    "
+                    x += "\n      <skipped message=\"unresolved: \(text(e.message))\"/>\n    "
                 } else if TokenAuditJSON.isExempt(r, in: report) {
                     // No minimum applies (WCAG 2.2 SC 1.4.3 exempts inactive components): the
                     // measured value alone, not "meets 1:1".
                     let measured = r.measurement.map { " at \(r.target.measuredText($0))" } ?? ""
-                    x += "\n      <skipped message=\"exempt (role disabled: inactive components have no contrast minimum, WCAG 2.2 SC 1.4.3): \(escape(r.foregroundPath)) on \(escape(r.backgroundPath))\(escape(measured))\"/>\n    "
+                    x += "\n      <skipped message=\"exempt (role disabled: inactive components have no contrast minimum, WCAG 2.2 SC 1.4.3): \(text(r.foregroundPath)) on \(text(r.backgroundPath))\(text(measured))\"/>\n    "
                 } else if !r.passes {
-                    var body = TokenAuditJSON.describe(r) + "\n" + r.target.basis
+                    // One line each, each escaped: a newline in a name cannot start a line.
+                    var body = [TokenAuditJSON.describe(r), r.target.basis]
                     if let s = r.suggestion {
-                        body += "\nnearest passing \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(r.suggestionConflict.map { " (\($0))" } ?? "")"
+                        body.append("nearest passing \(r.foregroundPath): \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(r.suggestionConflict.map { " (\($0))" } ?? "")")
                     }
                     if let s = r.backgroundSuggestion {
-                        body += "\nor nearest passing \(r.backgroundPath), keeping the text light or dark: \(TokenAuditJSON.written(s.background, r.backgroundSuggestionText))"
+                        body.append("or nearest passing \(r.backgroundPath), keeping the text light or dark: \(TokenAuditJSON.written(s.background, r.backgroundSuggestionText))")
                     }
-                    x += "\n      <failure message=\"\(escape(TokenAuditJSON.describe(r)))\">\(escape(body))</failure>\n    "
+                    x += "\n      <failure message=\"\(text(TokenAuditJSON.describe(r)))\">\(body.map(text).joined(separator: "\n"))</failure>\n    "
                 }
                 x += "</testcase>\n"
             }
             if index == 0 && !messages.isEmpty {
-                x += "    <system-out>\(escape(messages.joined(separator: "\n")))</system-out>\n"
+                x += "    <system-out>\(messages.map(text).joined(separator: "\n"))</system-out>\n"
             }
             x += "  </testsuite>\n"
         }
         if let reason = report.nothingCheckedReason {
             // Nothing measured is a failure, so CI does not show an empty, green suite.
             x += "  <testsuite name=\"contrast audit\" tests=\"1\" failures=\"1\" errors=\"0\">\n"
-            x += "    <testcase classname=\"tokens\" name=\"pairs checked\">\n      <failure message=\"\(escape(reason))\"/>\n    </testcase>\n"
+            x += "    <testcase classname=\"tokens\" name=\"pairs checked\">\n      <failure message=\"\(text(reason))\"/>\n    </testcase>\n"
             x += "  </testsuite>\n"
         }
         if !warningCases.isEmpty {
             x += "  <testsuite name=\"contrast audit warnings\" tests=\"\(warned)\" failures=\"\(warned)\" errors=\"0\">\n"
             for w in warningCases {
-                x += "    <testcase classname=\"tokens.warnings\" name=\"\(escape(w.name))\">\n      <failure message=\"\(escape(w.message)) (failOn=warning)\"/>\n    </testcase>\n"
+                x += "    <testcase classname=\"tokens.warnings\" name=\"\(text(w.name))\">\n      <failure message=\"\(text(w.message)) (failOn=warning)\"/>\n    </testcase>\n"
             }
             x += "  </testsuite>\n"
         }

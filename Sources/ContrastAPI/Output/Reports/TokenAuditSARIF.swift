@@ -16,8 +16,12 @@ enum TokenAuditSARIF {
     /// RFC 3986 unreserved characters and `/`.
     static let uriUnescaped = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
+    /// Message texts a code-scanning page or a log shows: client names in them have their hidden
+    /// characters (bidi overrides, zero-width spaces, newlines, ESC) written as `\u202E`, as the
+    /// text report writes them (a hostile pass: U+202E, a forged line and a terminal color code
+    /// came through a token's name). JSON escaping alone keeps them in the parsed text.
     static func notification(_ level: String, _ text: String) -> JSON {
-        .object([("level", .string(level)), ("message", .object([("text", .string(text))]))])
+        .object([("level", .string(level)), ("message", .object([("text", .string(ClientText.visible(text)))]))])
     }
 
     /// Where a target's criterion is explained: WCAG 2.2 SC 1.4.3, 1.4.6 or 1.4.11 as its basis
@@ -64,7 +68,7 @@ enum TokenAuditSARIF {
             o.append("ruleIndex", .number(Double(ruleIDs[id]!)))
             // An unresolved pair (reported on request) does not fail the audit: a warning.
             o.append("level", .string(r.unresolved != nil ? "warning" : "error"))
-            o.append("message", .object([("text", .string(message))]))
+            o.append("message", .object([("text", .string(ClientText.visible(message)))]))
             if let l = r.foreground?.tokenLocation ?? r.unresolved?.location {
                 o.append("locations", .array([.object([("physicalLocation", .object([
                     ("artifactLocation", .object([("uri", .string(uri(l.file)))])),
@@ -99,7 +103,7 @@ enum TokenAuditSARIF {
             o.append("ruleId", .string(w.id))
             o.append("ruleIndex", .number(Double(ruleIDs[w.id]!)))
             o.append("level", .string("warning"))
-            o.append("message", .object([("text", .string(text))]))
+            o.append("message", .object([("text", .string(ClientText.visible(text)))]))
             if let firstFile {
                 o.append("locations", .array([.object([("physicalLocation", .object([
                     ("artifactLocation", .object([("uri", .string(uri(firstFile)))])),
