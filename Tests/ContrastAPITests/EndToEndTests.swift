@@ -263,6 +263,17 @@ struct ConfigurationTests {
         } catch {
             #expect(error.key == "CONTRAST_AUTH_TOKEN" && error.problem.contains("did you mean CONTRAST_AUTH_TOKENS?"), "\(error)")
         }
+        // In another case too (a hostile pass: these started the service with tokens off).
+        for name in ["CONTRAST_Auth_Tokens", "contrast_auth_tokens", "Contrast_Auth_Tokens_File"] {
+            do {
+                _ = try ServiceConfiguration.load(arguments: [], environment: [name: "abcdefghijklmnopqrstu"])
+                Issue.record("\(name) was ignored")
+            } catch {
+                #expect(error.key == name && error.problem.contains("did you mean CONTRAST_AUTH_TOKENS"), "\(error)")
+            }
+        }
+        // The real names and other settings still start.
+        #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS": "abcdefghijklmnopqrstuvwxyz012345", "CONTRAST_THREADS": "4"]).threads == 4)
     }
 
     /// Values that pass their key's type check but could never work stop startup, naming the

@@ -364,10 +364,17 @@ public struct ServiceConfiguration: Sendable, Equatable {
         var environment = environment
         if host != nil { environment["CONTRAST_HOST"] = nil }
         if port != nil { environment["CONTRAST_PORT"] = nil }
-        // A misspelt token variable would start the service open to all: refused, not ignored.
-        for name in unknownEnvironmentVariables(environment) {
-            for auth in ["CONTRAST_AUTH_TOKENS", "CONTRAST_AUTH_TOKENS_FILE"] where environment[auth] == nil && NameSuggestions.distance(Array(name.unicodeScalars), Array(auth.unicodeScalars)) <= 2 {
-                throw ConfigurationError(key: name, problem: "is no setting; did you mean \(auth)? (bearer tokens would be off)")
+        // A misspelt token variable would start the service open to all: refused, not ignored;
+        // in any case (a hostile pass: `CONTRAST_Auth_Tokens` and `contrast_auth_tokens`, as a
+        // Secret's keys may be written, started the service with tokens off).
+        let authNames = ["CONTRAST_AUTH_TOKENS", "CONTRAST_AUTH_TOKENS_FILE"]
+        for name in environment.keys.sorted() where !authNames.contains(name) && name.uppercased().hasPrefix("CONTRAST_") {
+            for auth in authNames where environment[auth] == nil
+                && NameSuggestions.distance(Array(name.uppercased().unicodeScalars), Array(auth.unicodeScalars)) <= 2 {
+                // A known setting's own name is no misspelling of another (CONTRAST_AUTH_TOKENS_FILE
+                // is 5 from CONTRAST_AUTH_TOKENS, but a longer one could come nearer).
+                guard !Self.keys.contains(where: { $0.env == name }) else { continue }
+                throw ConfigurationError(key: name, problem: "is no setting; did you mean \(auth)? (names are upper case; bearer tokens would be off)")
             }
         }
         try config.apply(environment: environment)
