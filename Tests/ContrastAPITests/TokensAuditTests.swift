@@ -1124,6 +1124,12 @@ struct TokensAuditTests {
         let onBlack = try #require(Self.pair(r, "--brand", "apple.systemBackground", mode: "dark"))
         #expect(onBlack["background"]?["hex"] == "#000000")
         #expect(r.json["summary"]?["pairs"]?.double == 12)
+        // A dark-only file is audited in its one mode: the system backgrounds' light values make
+        // no `light` mode where no token has a value (a new user's pass: a 400 "no value in mode
+        // 'light'", and half of Primer's dark.css unresolved).
+        let dark = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ".dark { --a: #abcdef; }"])], [("preset", "apple")]))
+        #expect(dark.status == 200 && dark.json["modes"] == .array(["dark"]) && dark.json["summary"]?["unresolved"] == 0, "\(dark.text.prefix(300))")
+        #expect(Self.pair(dark, "--a", "apple.systemBackground", mode: "dark")?["background"]?["hex"] == "#000000")
         // Apple's system backgrounds are nobody's to change: a pale highlight fails on them in
         // light and gets a text color, never a background (a new user's pass had been told to
         // make apple.secondarySystemBackground #6f6e73).
