@@ -1177,4 +1177,24 @@ struct TokensAuditTests {
         let json = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules)]))
         #expect(json.json["pairs"]?.array?.first?["foreground"]?["token"] == "color.text\u{202E}evil\nPASS  ok\u{1B}[31m", "\(json.text.prefix(400))")
     }
+
+    /// One theme set differently in two states is audited in both (a new user's pass: Primer's
+    /// light slot and dark slot, and `[data-theme="light"]` beside a dark-slot `light`, were one
+    /// mode; the cascade's winner passed and the failing state was never measured).
+    @Test("a theme set differently in Primer's light and dark slots is two modes")
+    func primerSlotsAreTwoStates() throws {
+        let live = try LiveServer()
+        for css in [#"[data-color-mode="auto"][data-light-theme="light"]{--bgColor-default:#fff;--fgColor-default:#999} @media (prefers-color-scheme: dark){[data-color-mode="auto"][data-dark-theme="light"]{--bgColor-default:#fff;--fgColor-default:#111}}"#,
+                    #"[data-theme="light"]{--bgColor-default:#fff;--fgColor-default:#999} @media (prefers-color-scheme: dark){[data-dark-theme="light"]{--bgColor-default:#fff;--fgColor-default:#111}}"#] {
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(css)])],
+                [("rules", .array([.object([("foreground", "--fgColor-default"), ("background", "--bgColor-default")])])), ("failOn", "failure")]))
+            #expect(r.status == 422 && r.json["modes"] == .array(["light", "light ([data-dark-theme])"]), "\(r.text.prefix(500))")
+            #expect(Self.pair(r, "--fgColor-default", "--bgColor-default", mode: "light")?["passes"] == false)
+        }
+        // Set alike, one mode: Primer's own light.css.
+        let same = #"[data-color-mode="auto"][data-light-theme="light"]{--bgColor-default:#fff;--fgColor-default:#111} @media (prefers-color-scheme: dark){[data-color-mode="auto"][data-dark-theme="light"]{--bgColor-default:#fff;--fgColor-default:#111}}"#
+        let one = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(same)])],
+            [("rules", .array([.object([("foreground", "--fgColor-default"), ("background", "--bgColor-default")])]))]))
+        #expect(one.json["modes"] == .array(["light"]), "\(one.text.prefix(300))")
+    }
 }

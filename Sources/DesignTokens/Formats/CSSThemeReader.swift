@@ -2106,8 +2106,14 @@ extension CSSThemeReader {
             var name = parts.joined(separator: "-")
             if name.count > CSSThemeReader.maximumModeNameLength { name = String(name.prefix(CSSThemeReader.maximumModeNameLength - 1)) + "…" }
             // The contrast's source rides along too, after the scheme's.
-            let sources = [schemeSource, contrast == nil ? nil : contrastSource].compactMap { $0 }
-            if primerLight == nil, primerDark == nil, !sources.isEmpty { return .mode(name + CSSThemeReader.schemeMarker + sources.joined(separator: ", ")) }
+            // Primer's theme slots are the scheme's source: the light slot (`data-light-theme`,
+            // `data-color-mode` light or auto) and the dark slot (`data-dark-theme` under
+            // `@media (prefers-color-scheme: dark)`) can set one theme differently, two states of
+            // the page (a new user's pass: `[data-theme="light"]` and a dark-slot `light` were one
+            // mode, and only the cascade's winner was measured: a failing state passed).
+            let primerSource = primerLight != nil || primerDark != nil ? ((self.scheme ?? "light") == "dark" ? "[data-dark-theme]" : "[data-light-theme]") : nil
+            let sources = [primerSource ?? schemeSource, contrast == nil ? nil : contrastSource].compactMap { $0 }
+            if !sources.isEmpty { return .mode(name + CSSThemeReader.schemeMarker + sources.joined(separator: ", ")) }
             return .mode(name)
         }
     }
