@@ -1197,4 +1197,31 @@ struct TokensAuditTests {
             [("rules", .array([.object([("foreground", "--fgColor-default"), ("background", "--bgColor-default")])]))]))
         #expect(one.json["modes"] == .array(["light"]), "\(one.text.prefix(300))")
     }
+
+    /// A suggestion for an alias token covers the pairs left out as aliases of a checked pair,
+    /// which it turns into pairs of their own (a new user's pass: `--fgColor-closed` was given
+    /// #de6964, and after applying the suggestions the skipped `--fgColor-closed on
+    /// --bgColor-closed-muted` failed at 4.06:1).
+    @Test("an alias token's suggestion passes on its skipped alias pairs too")
+    func aliasSuggestionCoversSkippedAliasPairs() throws {
+        let live = try LiveServer()
+        let css = ":root{--bgColor-default:#22272e;--bgColor-danger-muted:#3a2a2e;--bgColor-closed-muted:var(--bgColor-danger-muted);--fgColor-default:#adbac7;--fgColor-danger:#c4524f;--fgColor-closed:var(--fgColor-danger);}"
+        func audit(_ text: String) throws -> Reply {
+            try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(text)])], [("preset", "primer")]))
+        }
+        let first = try audit(css)
+        #expect(first.json["summary"]?["skippedAliasPairs"]?.double ?? 0 >= 1, "\(first.text.prefix(400))")
+        var fixed = css
+        var applied = 0
+        for p in first.json["pairs"]?.array ?? [] {
+            guard case .string(let token)? = p["suggestion"]?["token"], case .string(let hex)? = p["suggestion"]?["hex"],
+                  let r = fixed.range(of: token + ":") else { continue }
+            let end = fixed[r.upperBound...].firstIndex(of: ";")!
+            fixed.replaceSubrange(r.upperBound..<end, with: hex)
+            applied += 1
+        }
+        #expect(applied >= 2, "\(first.text.prefix(600))")
+        let again = try audit(fixed)
+        #expect(again.json["passes"] == true, "\(fixed)\n\(again.text.prefix(800))")
+    }
 }

@@ -277,8 +277,24 @@ public enum TokenAudit {
 
     static func oneColorPerToken(_ results: inout [PairResult], budget: inout Int, of limit: Int,
                                  side: NearestPassingColor.Moving = .foreground, combinedStates: [String: [String]] = [:],
+                                 aliasPairs: [TokenAuditReport.AliasPair] = [],
                                  notes: inout [String], isCancelled: (@Sendable () -> Bool)?) throws(TokenError) {
         let moving = side == .background
+        // Pairs left out as aliases of a checked pair, by the token a suggestion would change:
+        // once that token is given its own color it is no alias, and the pair is measured on the
+        // checked pair's other color (a new user's pass: `--fgColor-closed: var(--fgColor-danger)`
+        // was given #de6964, which passed its measured pairs but failed the skipped
+        // `--fgColor-closed on --bgColor-closed-muted` at 4.06:1 when re-audited).
+        var aliasSources: [String: [String]] = [:]
+        for a in aliasPairs {
+            aliasSources[moving ? a.background : a.foreground, default: []].append(a.checkedForeground + "\u{0}" + a.checkedBackground)
+        }
+        var bySource: [String: [Int]] = [:]
+        if !aliasSources.isEmpty {
+            for i in results.indices where results[i].measurement != nil && results[i].foreground != nil && results[i].background != nil {
+                bySource[results[i].foregroundPath + "\u{0}" + results[i].backgroundPath, default: []].append(i)
+            }
+        }
         // A search over many pairs is long: the request's deadline is looked at every 256
         // measurements, and once it has passed every margin is -∞ (the search then ends at once).
         var measured = 0, cancelled = false
@@ -334,7 +350,12 @@ public enum TokenAudit {
             let modes = owned.reduce(into: [String?]()) { if !$0.contains(results[$1].mode) { $0.append(results[$1].mode) } }
             // Every pair of those modes the change reaches: the token as either color of a pair,
             // itself or through an alias (`--sidebar-primary: var(--primary)`).
-            let pairs = (reach[holder] ?? []).filter { modes.contains(results[$0.index].mode) }
+            var pairs = (reach[holder] ?? []).filter { modes.contains(results[$0.index].mode) }
+            for source in aliasSources[holder] ?? [] {
+                for i in bySource[source] ?? [] where modes.contains(results[i].mode) && !pairs.contains(where: { $0.index == i }) {
+                    pairs.append((i, !moving))
+                }
+            }
             // One color for every mode the line serves; failing that, one per mode.
             var groups: [[(index: Int, asForeground: Bool)]] = modes.count > 1 ? [pairs] : []
             for m in modes { groups.append(pairs.filter { results[$0.index].mode == m }) }
@@ -1282,15 +1303,15 @@ public enum TokenAudit {
         }
         // Counted, and the first `maximumListedAliasPairs` listed with their source pair.
         var aliasCount = 0
-        var aliasPairs: [TokenAuditReport.AliasPair] = []
+        var aliasPairs: [TokenAuditReport.AliasPair] = [], allAliasPairs: [TokenAuditReport.AliasPair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
             guard s.0.hops > 0 && s.1.hops > 0,
                   checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
                     || (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule else { return pair }
             aliasCount += 1
-            if aliasPairs.count < Self.maximumListedAliasPairs {
-                aliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
-            }
+            let alias = TokenAuditReport.AliasPair(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path)
+            if aliasPairs.count < Self.maximumListedAliasPairs { aliasPairs.append(alias) }
+            allAliasPairs.append(alias)
             return nil
         }
         // Pairs of translucent text on a translucent background with no backdrop, counted from
@@ -1494,7 +1515,8 @@ public enum TokenAudit {
         if options.suggest {
             for side in [NearestPassingColor.Moving.foreground, .background] {
                 try TokenAudit.oneColorPerToken(&results, budget: &jointPairs, of: options.maximumSuggestions,
-                                                side: side, combinedStates: set.combinedStates, notes: &notes, isCancelled: options.isCancelled)
+                                                side: side, combinedStates: set.combinedStates, aliasPairs: allAliasPairs,
+                                                notes: &notes, isCancelled: options.isCancelled)
             }
             TokenAudit.writeSuggestions(&results, triplets: set.bareHSLTriplets, css: set.format != .dtcg && set.format != .figmaVariables)
             TokenAudit.writeLightDark(&results, schemeModes: set.modes.isEmpty && modes.count == 2, triplets: set.bareHSLTriplets)
