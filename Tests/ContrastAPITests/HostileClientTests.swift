@@ -59,6 +59,32 @@ import Testing
     /// A 41 KB request of 256 colors with 128-byte names of `&` had built a 101 MB SVG (and a
     /// client that never read it held the memory budget for 30 s): CSV and SVG repeat both names
     /// in every cell. The answer's size is bounded from the names before anything is built.
+    /// A large matrix answer reserves its size in the memory budget before it is built, as an
+    /// image answer does (a hostile pass: nine 24 MB SVG matrices for clients reading slowly were
+    /// built at once under a 16 MiB budget, peak RSS 280 MB; after: one built, the rest 503).
+    @Test func aLargeMatrixAnswerReservesTheMemoryBudget() throws {
+        let live = try ProductionServer { $0.memoryBudgetMiB = 16 }
+        let ordinary = (0..<256).map { i in ##"{"name": "color.background.neutral.subtle.\##(String(format: "%07d", i))", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
+        let body = #"{"colors": [\#(ordinary.joined(separator: ","))], "format": "svg"}"#
+        let request = Array("POST /v1/contrast/matrix HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+        // Two addresses ask at once, before either answer exists (both admitted): one answer
+        // is built, the other refused before it is built, since the two would pass the budget.
+        let a = try RawHTTPConnection(port: live.port, source: "127.0.0.2")
+        let b = try RawHTTPConnection(port: live.port, source: "127.0.0.3")
+        #expect(a.send(request) && b.send(request))
+        Thread.sleep(forTimeInterval: 1.5)
+        let answers = [try a.readResponse(), try b.readResponse()]
+        #expect(answers.map(\.status).sorted() == [200, 503], "\(answers.map(\.status))")
+        if let refused = answers.first(where: { $0.status == 503 }) {
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("SVG matrix answer may take up to"), "\(String(decoding: refused.body.prefix(300), as: UTF8.self))")
+        }
+        #expect(answers.contains { $0.status == 200 && $0.body.count > 16 << 20 })
+        // Once it is read, the next is served.
+        let again = try RawHTTPConnection(port: live.port, source: "127.0.0.3")
+        #expect(again.send(request))
+        #expect(try again.readResponse().status == 200)
+    }
+
     @Test func aMatrixWhoseAnswerWouldBeHugeIsRefusedBeforeItIsBuilt() throws {
         let live = try ProductionServer()
         let names = (0..<256).map { i in String(format: "%03d", i) + String(repeating: #"\""#, count: 125) }   // `"`: 6 bytes in SVG, 2 in CSV

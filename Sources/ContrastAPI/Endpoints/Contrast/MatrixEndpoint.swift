@@ -26,6 +26,9 @@ struct MatrixEndpoint {
     /// 128-byte names of `&` had built a 101 MB SVG (outside tester, issue #17). 256 colors with 40-character names
     /// make a 23 MB SVG, under the limit. JSON names each color once and needs no such bound.
     static let maxAnswerBytes = 32 << 20
+    /// Answers estimated at this size or more reserve it in the server's memory budget before
+    /// they are built (`ImageEndpoint.reserve`); smaller ones are counted once queued.
+    static let reservedAnswerBytes = 1 << 20
     /// The request's members (`variables` is read for every JSON body: `CSSRequestScope`).
     static let fields: Set<String> = ["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients",
                                       "appearance", "level", "contrast", "generation"]
@@ -143,6 +146,13 @@ struct MatrixEndpoint {
                     + "\(MatrixEndpoint.maxAnswerBytes >> 20) MiB: "
                     + (answerFormat == .json ? "split the palette (a matrix of a part against another is its rows and columns)" : "shorten the names, split the palette, or ask for JSON"),
                 limit: MatrixEndpoint.maxAnswerBytes, status: 422)
+        }
+        // A large answer reserves its size in the memory budget before it is built, as an image
+        // answer does (a hostile pass: nine 24 MB SVG matrices for clients that read slowly were
+        // built at once under a 16 MiB budget, peak RSS 280 MB).
+        if bytes >= MatrixEndpoint.reservedAnswerBytes,
+           let refused = ImageEndpoint.reserve(bytes, for: request, what: "\(answerFormat.rawValue.uppercased()) matrix answer") {
+            return refused
         }
         // Translucent Apple system colors as backgrounds are drawn over the system backgrounds,
         // as /v1/contrast measures them (a hostile pass: `label` on `systemFill` was 1.18:1,
