@@ -814,6 +814,9 @@ struct PaletteTests {
         let p3 = call("POST", "/v1/palette/export", body: body + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
         #expect(p3.status == 200 && p3.headers["x-palette-passes"] == "false", "\(p3.headers)")
         let warning = try #require(p3.headers["x-palette-warning"])
+        // A name beyond ASCII is written with `\u` escapes in the header (a hostile pass read `?`).
+        let named = call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: #""leaf""#, with: #""feuille-é""#) + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
+        #expect(named.headers["x-palette-warning"]?.contains("feuille-\\u00E9 (dark)") == true, "\(named.headers)")
         #expect(warning.contains("fail") && warning.contains("leaf (dark) leaf on tertiarySystemBackground") && warning.contains(": 4.48:1 as exported in Display P3, needs 4.5:1 (measured 4.56:1 on its sRGB mapping)"), "\(warning)")
         // The P3 value's luminance, independently: Display P3's luminance row on its linear channels.
         let exported = GamutMapping.map(try CSSColorParser.parse("oklch(0.69 0.25 145)"), to: .displayP3).coordinates

@@ -149,15 +149,16 @@ enum ClientText {
         return (String(String.UnicodeScalarView(text.unicodeScalars[..<end])) + "…", length)
     }
 
-    /// `text` as a header field's value: printable ASCII only (any other character, CR and LF
-    /// included, becomes `?`), at most 512 characters (cut with `...`).
+    /// `text` as a header field's value: printable ASCII only, any other character (CR and LF
+    /// included) written `\u00E9` as `escaped` writes it (a hostile pass read `?` for each
+    /// letter of a name beyond ASCII), at most 512 characters (cut with `...`).
     static func headerValue(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
+        var out = ""
         for c in text.unicodeScalars {
-            if out.count >= 509 { return String(out) + "..." }
-            out.append((0x20...0x7E).contains(c.value) ? c : "?")
+            if out.utf8.count >= 503 { return out + "..." }
+            if (0x20...0x7E).contains(c.value) { out.unicodeScalars.append(c) } else { out += escaped(c) }
         }
-        return String(out)
+        return out
     }
 
     /// `'text'`, or `'first 64 characters…' (N characters, shortened)` for a longer text.
