@@ -81,7 +81,100 @@ struct PaletteExportEndpoint {
         guard switchable else {
             throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(s)) names no class, id or attribute that switches the theme; give \(example)")
         }
+        // A selector a browser reads (Selectors Level 4 grammar, over the characters allowed):
+        // one it cannot read drops the whole rule, and the dark theme with it (a hostile pass:
+        // `[=]`, `.-` and `.a:is("x")` were accepted).
+        if let problem = Self.selectorProblem(t) {
+            throw Problem.invalidField(path, "\(path.display): \(ClientText.quoted(s)) is not a selector a browser reads (\(problem)), so the dark rule would be dropped; give \(example)")
+        }
         return t
+    }
+
+    /// Why `text` is no complex selector (Selectors Level 4 §3: compound selectors of a type,
+    /// classes, ids, attribute selectors `[name]`, `[name=value]` and pseudo-classes, joined by
+    /// descendant spaces; `:is()`, `:where()`, `:not()` and `:has()` holding selectors), or nil.
+    /// Only the characters `darkSelector` allows are seen here.
+    static func selectorProblem(_ text: String) -> String? {
+        let c = Array(text.unicodeScalars)
+        var i = 0
+        func isNameStart(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u == "_" || u.value >= 0x80 }
+        func isName(_ u: Unicode.Scalar) -> Bool { isNameStart(u) || ("0"..."9").contains(u) || u == "-" }
+        /// An identifier (CSS Syntax §4.3.9: `-`? then a name start, or `--`), or nil.
+        func ident() -> String? {
+            let start = i
+            if i < c.count, c[i] == "-" {
+                i += 1
+                if i < c.count, c[i] == "-" { i += 1 } else if !(i < c.count && isNameStart(c[i])) { i = start; return nil }
+            } else if !(i < c.count && isNameStart(c[i])) { return nil }
+            while i < c.count, isName(c[i]) { i += 1 }
+            return String(String.UnicodeScalarView(c[start..<i]))
+        }
+        func spaces() { while i < c.count, c[i] == " " { i += 1 } }
+        func string() -> Bool {
+            guard i < c.count, c[i] == "\"" || c[i] == "'" else { return false }
+            let q = c[i]
+            i += 1
+            while i < c.count, c[i] != q { i += 1 }
+            guard i < c.count else { return false }
+            i += 1
+            return true
+        }
+        func compound() -> String? {
+            let start = i
+            _ = ident()   // a type selector
+            while i < c.count {
+                switch c[i] {
+                case ".", "#":
+                    let what = c[i] == "." ? "a class" : "an id"
+                    i += 1
+                    guard ident() != nil else { return "\(what) needs a name after its '\(c[i - 1])'" }
+                case "[":
+                    i += 1; spaces()
+                    guard ident() != nil else { return "an attribute selector needs a name" }
+                    spaces()
+                    if i < c.count, c[i] == "=" {
+                        i += 1; spaces()
+                        guard string() || ident() != nil else { return "an attribute's value is a name or a quoted string" }
+                        spaces()
+                        if i < c.count, c[i] == "i" || c[i] == "s" { i += 1; spaces() }
+                    }
+                    guard i < c.count, c[i] == "]" else { return "an attribute selector ends with ']'" }
+                    i += 1
+                case ":":
+                    i += 1
+                    if i < c.count, c[i] == ":" { return "a pseudo-element matches no element to switch" }
+                    guard let name = ident() else { return "a pseudo-class needs a name" }
+                    guard i < c.count, c[i] == "(" else { continue }
+                    i += 1; spaces()
+                    if ["is", "where", "not", "has"].contains(name.lowercased()) {
+                        if let p = complex() { return p }
+                    } else {
+                        // `:nth-child(2n + 1)`, `:lang(en)`, `:dir(rtl)`: names and numbers.
+                        let argStart = i
+                        while i < c.count, c[i] != ")", c[i] != "\"", c[i] != "'", c[i] != "(" { i += 1 }
+                        if i == argStart { return ":\(name)() needs an argument" }
+                    }
+                    spaces()
+                    guard i < c.count, c[i] == ")" else { return ":\(name)( is closed by ')' after its argument" }
+                    i += 1
+                default:
+                    return i == start ? "'\(c[i])' starts no selector" : nil
+                }
+            }
+            return i == start ? "a selector is empty" : nil
+        }
+        func complex() -> String? {
+            spaces()
+            if let p = compound() { return p }
+            while i < c.count, c[i] == " " {
+                spaces()
+                if i >= c.count || c[i] == ")" { break }
+                if let p = compound() { return p }
+            }
+            return nil
+        }
+        if let p = complex() { return p }
+        return i < c.count ? "'\(c[i])' is not expected there" : nil
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
