@@ -58,6 +58,17 @@ import TestSupport
     /// a color, its pair left out of a passing audit. Read as Tailwind compiles it: zinc-950 at
     /// half opacity over white, 3.7355:1 (coloraide 8.13 converting oklch(14.1% 0.005 285.823),
     /// composited and measured with the WCAG formula in Python).
+    /// An escape in a selector is the character after it (CSS Syntax §4.3.7): `.dark\"` is no
+    /// open string (a hostile pass: this valid CSS was refused, "the string opened here is not
+    /// closed"), in a value too.
+    @Test("escapes outside strings are read as CSS reads them")
+    func escapesOutsideStrings() throws {
+        let css = #":root{--background:#fff;--foreground:#222} .dark\"\<\/script\> { --background:#111; --foreground:#eee; --note: a\;b }"#
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(set.modes == [#".dark\"\<\/script\>"#], "\(set.modes)")
+        #expect(set["--background"]?.modes[#".dark\"\<\/script\>"#] == .css("#111"))
+    }
+
     @Test("Tailwind's --alpha() is read as the color-mix() it compiles to")
     func tailwindAlpha() throws {
         #expect(CSSThemeReader.tailwindAlpha("--alpha(var(--color-zinc-950) / 50%)") == "color-mix(in oklab, var(--color-zinc-950) 50%, transparent)")

@@ -173,6 +173,14 @@ extension CSSStylesheet {
             }
         }
 
+        /// Copies an escape that starts here (`\` and the character after it, unless that is a
+        /// line break, which no escape holds) into `out`.
+        mutating func copyEscape(into out: inout String) {
+            out.unicodeScalars.append("\\")
+            advance()
+            if let next = peek(), next != "\n", next != "\r", next != "\u{0C}" { out.unicodeScalars.append(next); advance() }
+        }
+
         /// Copies a string token that starts here (quote included) into `out`.
         mutating func copyString(into out: inout String) throws(TokenError) {
             let start = position
@@ -300,6 +308,9 @@ extension CSSStylesheet {
             var brackets: [(Unicode.Scalar, Position)] = []
             while let c = peek() {
                 if atCommentStart { try skipComment(); out += " "; continue }
+                // An escape (CSS Syntax §4.3.7) is the character after it, never a string or a
+                // block: `.dark\"` is a class named `dark"` (a hostile pass: refused as an open string).
+                if c == "\\" { copyEscape(into: &out); continue }
                 if c == "\"" || c == "'" { try copyString(into: &out); continue }
                 if atUnquotedURL() { try copyURL(into: &out); continue }
                 if brackets.isEmpty && (c == "{" || c == ";" || c == "}") { break }
@@ -485,6 +496,7 @@ extension CSSStylesheet {
                     if !lastWasSpace { out += " "; lastWasSpace = true }
                     continue
                 }
+                if c == "\\" { copyEscape(into: &out); lastWasSpace = false; continue }
                 if c == "\"" || c == "'" { try copyString(into: &out); lastWasSpace = false; continue }
                 if atUnquotedURL() { try copyURL(into: &out); lastWasSpace = false; continue }
                 if Self.isWhitespace(c) {
