@@ -1224,4 +1224,26 @@ struct TokensAuditTests {
         let again = try audit(fixed)
         #expect(again.json["passes"] == true, "\(fixed)\n\(again.text.prefix(800))")
     }
+
+    /// A DTCG file's suggestion carries the 2025.10 color object to paste as `$value` (a new
+    /// user's pass: the hex string alone made a file that was no longer 2025.10), whose
+    /// components round back to the suggested 8-bit color; re-audited pasted, it passes.
+    @Test("a DTCG suggestion carries its 2025.10 color object")
+    func dtcgSuggestionCarriesAColorObject() throws {
+        let live = try LiveServer()
+        func audit(_ fg: String) throws -> Reply {
+            let file = #"{"c": {"$type": "color", "fg": {"$value": "# + fg + #"}, "bg": {"$value": {"colorSpace": "srgb", "components": [1, 1, 1]}}}}"#
+            return try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.tokens.json", "content": .string(file)])],
+                [("rules", .array([.object([("foreground", "c.fg"), ("background", "c.bg")])]))]))
+        }
+        let first = try audit(#"{"colorSpace": "srgb", "components": [0.5, 0.5, 0.5]}"#)
+        let value = try #require(first.json["pairs"]?.array?.first?["suggestion"]?["dtcgValue"])
+        #expect(value["colorSpace"] == "srgb" && value["hex"] == "#767676" && value["components"] == .array([.number(0.4627), .number(0.4627), .number(0.4627)]), "\(value)")
+        let again = try audit(value.serializedString)
+        #expect(again.json["passes"] == true, "\(again.text.prefix(400))")
+        // CSS files get none.
+        let css = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": ":root{--fg:#888;--bg:#fff}"])],
+            [("rules", .array([.object([("foreground", "--fg"), ("background", "--bg")])]))]))
+        #expect(css.json["pairs"]?.array?.first?["suggestion"]?["hex"] != nil && css.json["pairs"]?.array?.first?["suggestion"]?["dtcgValue"] == nil)
+    }
 }

@@ -61,6 +61,20 @@ enum TokenAuditJSON {
         return "\(r.foregroundPath) on \(r.backgroundPath)\(mode): \(r.target.measuredText(m)), \(r.passes ? "meets" : "needs") \(r.target.minimumText)"
     }
 
+    /// A suggested color as a DTCG 2025.10 color object (`{"colorSpace": "srgb", "components",
+    /// "alpha"?, "hex"}`, components of the 8-bit color to 4 decimals, which round back to it),
+    /// for a DTCG file whose tokens hold objects: the hex string alone is no conformant `$value`
+    /// there (a new user's pass). Empty for other formats.
+    static func dtcgValue(_ c: DisplayColor, _ report: TokenAuditReport) -> [(String, JSON)] {
+        guard report.format == .dtcg else { return [] }
+        let q = c.quantized
+        func r4(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+        var o: [(String, JSON)] = [("colorSpace", .string("srgb")), ("components", .array([.number(r4(q.srgb.x)), .number(r4(q.srgb.y)), .number(r4(q.srgb.z))]))]
+        if q.alpha < 1 { o.append(("alpha", .number(r4(q.alpha)))) }
+        o.append(("hex", .string(ColorJSON.hex(q.srgb))))
+        return [("dtcgValue", .object(JSONObject(o)))]
+    }
+
     /// `failedOnWarnings`: the audit passes but `failOn: "warning"` fails it on its warnings
     /// (answered 422): `"failedOn": "warning"` says so.
     static func document(_ report: TokenAuditReport, policy: TokenPolicy, failedOnWarnings: Bool = false) -> JSON {
@@ -135,6 +149,7 @@ enum TokenAuditJSON {
                     ("token", .string(fg.path)), ("definedBy", .string(fg.chain.last ?? fg.path)),
                     ("hex", .string(ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
                     ("css", .string(r.suggestionText ?? ColorJSON.hex(s.foreground.srgb, alpha: s.foreground.alpha))),
+                ] + dtcgValue(s.foreground, report) + [
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.foregroundDeltaEOK)),
                 ] + (r.suggestionConflict.map { [("conflict", JSON.string($0))] } ?? [])))
@@ -145,6 +160,7 @@ enum TokenAuditJSON {
                     ("token", .string(bg.path)), ("definedBy", .string(bg.chain.last ?? bg.path)),
                     ("hex", .string(ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
                     ("css", .string(r.backgroundSuggestionText ?? ColorJSON.hex(s.background.srgb, alpha: s.background.alpha))),
+                ] + dtcgValue(s.background, report) + [
                     ("ratio", .number(s.measurement.ratio)), ("ratioText", .string(WCAG.ratioText(s.measurement.ratio))),
                     ("apcaLc", .number(s.measurement.apcaLc)), ("value", .number(s.value)), ("deltaEOK", .number(s.backgroundDeltaEOK)),
                 ] + (r.backgroundSuggestionConflict.map { [("conflict", JSON.string($0))] } ?? [])))

@@ -45,13 +45,15 @@ enum TokenAuditSize {
             // The suggestions written as their tokens are (`css` in JSON, before the hex elsewhere).
             let written = (r.suggestionText.map { 16 + weight($0) } ?? 0) + (r.backgroundSuggestionText.map { 16 + weight($0) } ?? 0)
                 + (r.suggestionConflict.map { 20 + weight($0) } ?? 0) + (r.backgroundSuggestionConflict.map { 20 + weight($0) } ?? 0)
+            // A DTCG file's suggestion also carries its color object (`TokenAuditJSON.dtcgValue`).
+            let dtcgValue = report.format == .dtcg ? 130 : 0
             switch format {
             case .json:
                 // ~580 bytes of members and numbers; the paths in `token`, `chain` and `summary`,
                 // the mode twice, a suggestion's token and definedBy.
                 total += 640 + written + 2 * names + token(r.foreground) + token(r.background) + token(r.backdrop) + reason
-                    + (r.suggestion == nil ? 0 : 160 + weight(r.foregroundPath) + weight(r.foreground?.chain.last ?? ""))
-                    + (r.backgroundSuggestion == nil ? 0 : 180 + weight(r.backgroundPath) + weight(r.background?.chain.last ?? ""))
+                    + (r.suggestion == nil ? 0 : 160 + dtcgValue + weight(r.foregroundPath) + weight(r.foreground?.chain.last ?? ""))
+                    + (r.backgroundSuggestion == nil ? 0 : 180 + dtcgValue + weight(r.backgroundPath) + weight(r.background?.chain.last ?? ""))
             case .junit:
                 // The pair in the testcase's name, a failure's message and its text.
                 total += 280 + written + 4 * names + file + reason + r.target.basis.utf8.count + backgroundSuggestion
