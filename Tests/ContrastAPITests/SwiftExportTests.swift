@@ -111,6 +111,25 @@ struct SwiftExportTests {
     /// `swiftc -typecheck -swift-version 6` of `source` with the stand-ins, its UIKit import read
     /// as Foundation (which declares CGFloat here) and its SwiftUI import left out; fails with the
     /// compiler's messages.
+    /// Names as a Swift developer writes them (a new user's pass): an acronym lowered whole
+    /// (`UIColor` had been `uIColor`), letters beyond ASCII kept (`é accent` had been `accent`),
+    /// and `self` and `init`, which after a type name are its metatype and initializer whatever
+    /// a member is called (`Palette.self` returned the metatype), given a `2`.
+    @Test("Swift names: acronyms, letters beyond ASCII, self and init")
+    func swiftNames() throws {
+        let live = try LiveServer()
+        let names = ["UIColor", "é accent", "self", "init", "URL string", "名前"]
+        let colors = names.enumerated().map { i, n in ##"{"name": "\##(n)", "color": "#\##(String(format: "%02x", 16 + i))3456"}"## }.joined(separator: ", ")
+        let r = try live.request("POST", "/v1/palette/export?format=swift", body: #"{"name": "UIKit extras", "colors": [\#(colors)]}"#)
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        for declared in ["enum UIKitExtrasColors {", "static let uiColor = ", "static let éAccent = ", "static let self2 = ", "static let init2 = ",
+                         "static let urlString = ", "static let 名前 = "] {
+            #expect(r.text.contains(declared), "\(declared): \(r.text)")
+        }
+        #expect(!r.text.contains("static let `self`") && !r.text.contains("static let `init`"))
+        try Self.typeCheck(r.text)
+    }
+
     static func typeCheck(_ source: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let found = try #require(swiftc, "swiftc is not found: the Swift export cannot be type-checked", sourceLocation: sourceLocation)

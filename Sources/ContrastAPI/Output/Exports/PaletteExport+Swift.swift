@@ -24,9 +24,12 @@ extension PaletteExport {
     /// Swift keyword is written in backquotes), unique within the enum.
     func swift() -> String {
         let typeName = Self.swiftTypeName(name)
-        // `rgb` and `p3` are the helper's names: a color named so is `rgb2`.
-        let names = Self.unique(["rgb", "p3"] + results.map { Self.swiftIdentifier($0.entry.name) }, separator: "", derived: ["Color"],
-                                preferred: [true, true] + Self.keepsItsName(results)).dropFirst(2)
+        // `rgb` and `p3` are the helper's names: a color named so is `rgb2`. `self` and `init`
+        // after a type name are its metatype and initializer whatever a member is called (a new
+        // user's pass: `Palette.self` returned the metatype, not the color named `self`).
+        let reserved = ["rgb", "p3", "self", "init"]
+        let names = Self.unique(reserved + results.map { Self.swiftIdentifier($0.entry.name) }, separator: "", derived: ["Color"],
+                                preferred: reserved.map { _ in true } + Self.keepsItsName(results)).dropFirst(reserved.count)
         var out = "// \(Self.swiftComment(generatorLine))\n"
         out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
         out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"
@@ -132,20 +135,49 @@ extension PaletteExport {
     /// separator capitalized (`brand tint`, `brand-tint` and `brand_tint` are `brandTint`), the
     /// first letter lower case, `color` before a leading digit, `color` when nothing is left.
     static func swiftIdentifier(_ s: String) -> String {
-        var out = "", upper = false
+        let words = swiftWords(s)
+        guard !words.isEmpty else { return "color" }
+        // Lower camel case: the first word's leading capitals lowered, an acronym as a whole
+        // (`UIColor` is `uiColor`, `URLString` `urlString`: a new user's pass got `uIColor`).
+        var first = Array(words[0])
+        var k = 0
+        while k < first.count, first[k].isUppercase { k += 1 }
+        let lowered = k == first.count || k <= 1 ? k : k - 1
+        for j in 0..<lowered { first[j] = Character(first[j].lowercased()) }
+        if lowered == 0, let c = first.first, c.isUppercase { first[0] = Character(c.lowercased()) }
+        var id = String(first) + words.dropFirst().map { w in w.prefix(1).uppercased() + w.dropFirst() }.joined()
+        if let f = id.unicodeScalars.first, ("0"..."9").contains(f) { id = "color" + id }
+        return id
+    }
+
+    /// The name's words: runs of letters (ASCII or `isSwiftLetter`) and digits, split at
+    /// anything else.
+    static func swiftWords(_ s: String) -> [String] {
+        var out = "", words: [String] = []
         for ch in s.unicodeScalars {
-            if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch)) {
-                var c = String(ch)
-                if out.isEmpty { c = c.lowercased() } else if upper { c = c.uppercased() }
-                out += c
-                upper = false
-            } else {
-                upper = true
+            if (ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch))) || isSwiftLetter(ch) {
+                out.unicodeScalars.append(ch)
+            } else if !out.isEmpty {
+                words.append(out)
+                out = ""
             }
         }
-        if out.isEmpty { return "color" }
-        if let f = out.unicodeScalars.first, ("0"..."9").contains(f) { out = "color" + out }
-        return out
+        if !out.isEmpty { words.append(out) }
+        return words
+    }
+
+    /// A letter beyond ASCII a Swift identifier may hold anywhere (The Swift Programming
+    /// Language, Lexical Structure, identifier-head: most of Latin-1's letters, U+0100–U+02FF,
+    /// U+0370–U+167F, U+1E00–U+1FFF, U+3040–U+D7FF, U+F900–U+FD3D and beyond), so that
+    /// `é accent` is `éAccent`, not `accent` (a new user's pass). Other letters are dropped.
+    static func isSwiftLetter(_ c: Unicode.Scalar) -> Bool {
+        guard !c.isASCII, c.properties.isAlphabetic, c.properties.generalCategory != .nonspacingMark,
+              c.properties.generalCategory != .spacingMark, c.properties.generalCategory != .enclosingMark else { return false }
+        let v = c.value
+        let ranges: [ClosedRange<UInt32>] = [0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x167F, 0x1681...0x180D, 0x180F...0x1DBF,
+                                             0x1E00...0x1FFF, 0x3040...0xD7FF, 0xF900...0xFD3D, 0xFD40...0xFDCF, 0xFE70...0xFEFE, 0x10000...0x1FFFD,
+                                             0x20000...0x2FFFD]
+        return ranges.contains { $0.contains(v) }
     }
 
     /// The enum's name: the palette name in upper camel case, ending in `Colors` or `Palette`
@@ -154,8 +186,10 @@ extension PaletteExport {
     /// module (`CGFloat`, `UInt8`, `String`: a hostile pass compiled `enum String`, which broke
     /// every `String` of the app).
     static func swiftTypeName(_ s: String) -> String {
-        let id = swiftIdentifier(s)
-        let typeName = id.prefix(1).uppercased() + id.dropFirst()
+        // Upper camel case, acronyms kept (`CGFloat`, `UIKit`).
+        var typeName = swiftWords(s).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        if typeName.isEmpty { typeName = "Palette" }
+        if let f = typeName.unicodeScalars.first, ("0"..."9").contains(f) { typeName = "Color" + typeName }
         return typeName.hasSuffix("Colors") || typeName.hasSuffix("Palette") ? typeName : typeName + "Colors"
     }
 
