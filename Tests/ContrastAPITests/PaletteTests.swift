@@ -814,6 +814,12 @@ struct PaletteTests {
         let p3 = call("POST", "/v1/palette/export", body: body + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
         #expect(p3.status == 200 && p3.headers["x-palette-passes"] == "false", "\(p3.headers)")
         let warning = try #require(p3.headers["x-palette-warning"])
+        // Several misses: counted as measurements, the first named (a new user's pass read "2 rows
+        // fail" beside one variant).
+        let two = call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: "oklch(0.69 0.25 145)", with: "oklch(0.65 0.25 145)") + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
+        if let w = two.headers["x-palette-warning"], !w.hasPrefix("1 ") {
+            #expect(w.contains(" measurements (a variant on a surface in a context each) fail as exported in Display P3") && w.contains("; the first: leaf (dark)"), "\(w)")
+        }
         // A name beyond ASCII is written with `\u` escapes in the header (a hostile pass read `?`).
         let named = call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: #""leaf""#, with: #""feuille-é""#) + ##", "format": "xcassets", "colorSpace": "display-p3"}"##)
         #expect(named.headers["x-palette-warning"]?.contains("feuille-\\u00E9 (dark)") == true, "\(named.headers)")

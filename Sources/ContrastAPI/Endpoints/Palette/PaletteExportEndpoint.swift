@@ -223,7 +223,9 @@ struct PaletteExportEndpoint {
             }
             var headers = [("Content-Type", type), ("X-Palette-Passes", passes ? "true" : "false"), ("Content-Disposition", disposition)]
             if let first = p3Misses.first {
-                headers.append(("X-Palette-Warning", ClientText.headerValue("\(p3Misses.count) row\(p3Misses.count == 1 ? "" : "s") fail\(p3Misses.count == 1 ? "s" : "") as exported in Display P3 (the palette measured the sRGB mapping): \(first)")))
+                headers.append(("X-Palette-Warning", ClientText.headerValue(p3Misses.count == 1
+                    ? "1 measurement fails as exported in Display P3 (the palette measured the sRGB mapping): \(first)"
+                    : "\(p3Misses.count) measurements (a variant on a surface in a context each) fail as exported in Display P3 (the palette measured the sRGB mapping); the first: \(first)")))
             }
             return HTTPResponse(status: 200, headers: headers, body: body)
         } catch {
