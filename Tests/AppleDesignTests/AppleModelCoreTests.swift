@@ -216,6 +216,10 @@ struct AppleModelCoreTests {
         let table = AppleDynamicTypeTable(categories: cats, styles: [body], defaultCategory: "Large", aliases: ["text": "body"])
         #expect(table?.categoryIndex(named: "accessibility1") == 1 && table?.categoryIndex(named: "ax1") == 1)
         #expect(table?.categoryIndex(named: "AX9") == nil)
+        // Swift spellings with their type or a leading dot (a new user's pass got a 400).
+        #expect(table?.categoryIndex(named: "UIContentSizeCategory.accessibilityMedium") == 1 && table?.categoryIndex(named: ".accessibility1") == 1
+                && table?.categoryIndex(named: "DynamicTypeSize.accessibility1") == 1)
+        #expect(table?.categoryIndex(named: "UIColor.accessibility1") == nil)
         #expect(table?.style(named: "TEXT")?.name == "body")
         let bad = AppleTextStyle(name: "body", title: "Body", weight: .regular, emphasizedWeight: .semibold, sizes: [17], leading: [22, 34])
         #expect(AppleDynamicTypeTable(categories: cats, styles: [bad], defaultCategory: "Large") == nil)

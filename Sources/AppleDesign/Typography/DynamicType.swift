@@ -128,7 +128,7 @@ public struct AppleDynamicTypeTable: Sendable {
     /// The category called `name` by its HIG, UIKit or SwiftUI name (case-insensitive; `AX1` and
     /// `accessibility1` and `accessibilityMedium` are the same), or nil.
     public func categoryIndex(named name: String) -> Int? {
-        let n = name.lowercased()
+        let n = Self.withoutSwiftPrefix(name, ["UIContentSizeCategory.", "ContentSizeCategory.", "DynamicTypeSize."]).lowercased()
         return categories.firstIndex {
             $0.name.lowercased() == n || $0.uikitName.lowercased() == n || $0.swiftUIName.lowercased() == n
         }
@@ -136,9 +136,19 @@ public struct AppleDynamicTypeTable: Sendable {
 
     /// The style called `name` (case-insensitive, aliases allowed), or nil.
     public func style(named name: String) -> AppleTextStyle? {
-        let n = name.lowercased()
+        let n = Self.withoutSwiftPrefix(name, ["UIFont.TextStyle.", "Font.TextStyle.", "Font."]).lowercased()
         let target = aliases.first { $0.key.lowercased() == n }?.value.lowercased() ?? n
         return styles.first { $0.name.lowercased() == target }
+    }
+
+    /// `name` without the Swift spelling's type prefix or leading dot, as code writes it
+    /// (`UIContentSizeCategory.accessibilityMedium`, `.accessibility1`, `Font.TextStyle.body`:
+    /// a new user's pass got a 400, and a suggestion of the name it had given).
+    static func withoutSwiftPrefix(_ name: String, _ prefixes: [String]) -> String {
+        var n = Substring(name.trimmingCharacters(in: .whitespaces))
+        for p in prefixes where n.hasPrefix(p) { n = n.dropFirst(p.count); break }
+        if n.hasPrefix(".") { n = n.dropFirst() }
+        return String(n)
     }
 
     /// All names a category can be given by, for suggestions.
