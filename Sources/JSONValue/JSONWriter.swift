@@ -216,13 +216,21 @@ extension JSON {
 
     /// Whether `c` is a character a reader of raw text would not see, or that changes how the
     /// rest is shown: a control character (C0, DEL, C1), a line or paragraph separator
-    /// (U+2028, U+2029), or a format character (Unicode general category Cf: the bidi
-    /// embeddings, overrides and isolates, zero-width spaces and joiners, U+FEFF, the tags).
+    /// (U+2028, U+2029), a format character (Unicode general category Cf: the bidi
+    /// embeddings, overrides and isolates, zero-width spaces and joiners, U+FEFF, the tags), or
+    /// another default-ignorable code point but the variation selectors.
     /// JSON answers escape them; the service's text reports and generated files show them as
     /// `\u202E` or a space.
     public static func isHidden(_ c: Unicode.Scalar) -> Bool {
-        c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029
-            || c.properties.generalCategory == .format
+        if c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0x2028 || c.value == 0x2029 { return true }
+        guard c.value >= 0xA0 else { return false }
+        if c.properties.generalCategory == .format { return true }
+        // Default-ignorable code points a font draws as nothing (the Hangul fillers U+115F,
+        // U+3164, U+FFA0, the combining grapheme joiner U+034F: a hostile pass), but not the
+        // variation selectors, which choose how the character before them looks (an emoji's
+        // U+FE0F).
+        return c.properties.isDefaultIgnorableCodePoint && !(0xFE00...0xFE0F).contains(c.value) && !(0xE0100...0xE01EF).contains(c.value)
+            && !(0x180B...0x180D).contains(c.value)
     }
 
     /// The inside of a JSON string literal for UTF-8 `bytes` (see `writeString(_:into:)`), into

@@ -1,5 +1,8 @@
+import ColorScience
+@testable import ContrastAPI
 import Foundation
 import HTTPServer
+import JSONValue
 import TestSupport
 import Testing
 
@@ -63,8 +66,8 @@ import Testing
     /// image answer does (a hostile pass: nine 24 MB SVG matrices for clients reading slowly were
     /// built at once under a 16 MiB budget, peak RSS 280 MB; after: one built, the rest 503).
     @Test func aLargeMatrixAnswerReservesTheMemoryBudget() throws {
-        let live = try ProductionServer { $0.memoryBudgetMiB = 16 }
-        let ordinary = (0..<256).map { i in ##"{"name": "color.background.neutral.subtle.\##(String(format: "%07d", i))", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
+        let live = try ProductionServer { $0.memoryBudgetMiB = 4 }
+        let ordinary = (0..<128).map { i in ##"{"name": "color.background.neutral.subtle.\##(String(format: "%07d", i))", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
         let body = #"{"colors": [\#(ordinary.joined(separator: ","))], "format": "svg"}"#
         let request = Array("POST /v1/contrast/matrix HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
         // Two addresses ask at once, before either answer exists (both admitted): one answer
@@ -75,14 +78,42 @@ import Testing
         Thread.sleep(forTimeInterval: 1.5)
         let answers = [try a.readResponse(), try b.readResponse()]
         #expect(answers.map(\.status).sorted() == [200, 503], "\(answers.map(\.status))")
+        // Refused by its reservation, or (when the first was already built and queued) on arrival.
         if let refused = answers.first(where: { $0.status == 503 }) {
-            #expect(String(decoding: refused.body, as: UTF8.self).contains("SVG matrix answer may take up to"), "\(String(decoding: refused.body.prefix(300), as: UTF8.self))")
+            let detail = String(decoding: refused.body, as: UTF8.self)
+            #expect(detail.contains("SVG matrix answer may take up to") || detail.contains("hold more than the server's memory budget"), "\(detail.prefix(300))")
         }
-        #expect(answers.contains { $0.status == 200 && $0.body.count > 16 << 20 })
+        #expect(answers.contains { $0.status == 200 && $0.body.count > 4 << 20 })
         // Once it is read, the next is served.
         let again = try RawHTTPConnection(port: live.port, source: "127.0.0.3")
         #expect(again.send(request))
         #expect(try again.readResponse().status == 200)
+    }
+
+    /// A matrix's answer estimate weighs each name as the format writes it, hidden characters
+    /// as `\u202E` (a hostile pass: 256 names of 125 U+0007 made a 104 MB CSV, 244 names of
+    /// U+200B a 56.6 MB SVG, past the 32 MiB cap). Refused when past it; otherwise the answer
+    /// is within the estimate.
+    @Test func aMatrixEstimateWeighsHiddenCharactersAsWritten() throws {
+        let hidden: [Unicode.Scalar] = ["\u{7}", "\u{85}", "\u{200B}", "\u{202E}", "\u{E0041}", "\u{3164}", "\"", "&", "<"]
+        for format in ["csv", "svg"] {
+            let big = (0..<256).map { i in ##"{"name": "\##(String(repeating: "\\u0007", count: 125))\##(String(format: "%03d", i))", "color": "#\##(String(format: "%06x", i * 65_000))"}"## }
+            let refused = call("POST", "/v1/contrast/matrix?format=\(format)", body: #"{"colors": [\#(big.joined(separator: ","))]}"#)
+            #expect(refused.status == 422, "\(format): \(refused.status)")
+            for scalar in hidden {
+                var name = ""
+                for _ in 0..<20 { name.unicodeScalars.append(scalar) }
+                let palette = (0..<24).map { i in
+                    let c = Color.srgb(Double(i) / 23, 0.3, 0.6)
+                    return PaletteColor(name: name + String(i), color: ResolvedColor(input: "x", color: c, display: DisplayColor(c).quantized))
+                }
+                let body = JSON.object(JSONObject([("colors", .array(palette.map { .object(JSONObject([("name", .string($0.name)), ("color", .string(ColorJSON.hex($0.color.display.srgb)))])) }))])).serializedString
+                let reply = call("POST", "/v1/contrast/matrix?format=\(format)", body: body)
+                let estimate = MatrixEndpoint.answerBytes(palette, format: format == "csv" ? .csv : .svg)
+                #expect(reply.status == 200 && reply.body.count <= estimate, "\(format) U+\(String(scalar.value, radix: 16)): \(reply.body.count) > \(estimate)")
+                #expect(!reply.text.unicodeScalars.contains { $0.value >= 0x7F && JSON.isHidden($0) } && !reply.text.contains("&#x"), "\(format)")
+            }
+        }
     }
 
     @Test func aMatrixWhoseAnswerWouldBeHugeIsRefusedBeforeItIsBuilt() throws {

@@ -355,13 +355,19 @@ struct MatrixEndpoint {
         if format == .json {
             return 1024 + palette.reduce(0) { $0 + 400 + 12 * $1.name.utf8.count } + n * n * 200
         }
+        // Each name as the format writes it: XML's entities, CSV's doubled quotes, and a hidden
+        // character as `\u202E` in both (a hostile pass: 256 names of 125 U+0007 made a 104 MB
+        // CSV past the 32 MiB cap, which had counted their raw bytes).
         var names = 0
         for c in palette {
-            for u in c.name.utf8 {
+            for u in c.name.unicodeScalars {
+                if JSON.isHidden(u) {
+                    names += format == .svg && u.value < 0x20 ? 3 : ClientText.escaped(u).utf8.count
+                    continue
+                }
                 switch format {
-                case .svg: names += u == UInt8(ascii: "&") ? 5 : u == UInt8(ascii: "\"") || u == UInt8(ascii: "'") ? 6
-                                 : u == UInt8(ascii: "<") || u == UInt8(ascii: ">") ? 4 : u < 0x20 ? 3 : 1
-                case .csv, .json: names += u == UInt8(ascii: "\"") ? 2 : 1
+                case .svg: names += u == "&" ? 5 : u == "\"" || u == "'" ? 6 : u == "<" || u == ">" ? 4 : UTF8.width(u)
+                case .csv, .json: names += u == "\"" ? 2 : UTF8.width(u)
                 }
             }
             names += 3   // CSV quotes and formula apostrophe

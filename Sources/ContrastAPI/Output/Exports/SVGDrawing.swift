@@ -39,13 +39,14 @@ enum SVGDrawing {
             default:
                 // XML 1.0 §2.2 Char: no C0 control but tab, LF, CR; no U+FFFE, U+FFFF.
                 let forbidden = (ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r") || ch.value == 0xFFFE || ch.value == 0xFFFF
-                // A character a reader of the raw file would not see (a bidi override in a token's
-                // name reorders the rest of a JUnit line where a terminal or diff shows it) as a
-                // character reference: lossless, as the JSON answers' `\u202e` (`JSON.isHidden`).
+                // A character a reader would not see (a bidi override in a color's name reorders
+                // the rest of the line where a renderer or terminal shows it) written `\u202E`, as
+                // the text reports write it: a character reference (`&#x202E;`) is read back into
+                // the character by every parser and renderer (a hostile pass).
                 if forbidden {
                     out += "\u{FFFD}"
                 } else if ch.value >= 0x7F && JSON.isHidden(ch) {
-                    out += "&#x" + String(ch.value, radix: 16, uppercase: true) + ";"
+                    out += ClientText.escaped(ch)
                 } else {
                     out.unicodeScalars.append(ch)
                 }
