@@ -1335,13 +1335,16 @@ struct PaletteTests {
         }
         // And read by a browser, which drops a rule it cannot read (a hostile pass: these were
         // accepted, and the dark theme silently disappeared).
-        for bad in ["[=]", ".-", #".a:is(\"x\")"#, "[data-theme==dark]", ".dark::before", ".a:not()", "[data-x=1a]"] {
+        for bad in ["[=]", ".-", #".a:is(\"x\")"#, "[data-theme==dark]", ".dark::before", ".a:not()", "[data-x=1a]",
+                    ".dark:bogus", ".dark:hovr", ".dark:nth-child(x)", ".dark:selection", ".dark:-webkit-any(.x)", ".dark:before", ".dark:after",
+                    ".dark:first-line", ".dark:host", ".dark:dir(up)"] {
             let reply = call("POST", "/v1/palette/export", body: body + ##", "darkSelector": "\##(bad)"}"##)
             expectProblem(reply, 400, pointer: "/darkSelector")
             #expect(reply.json["detail"]?.string?.contains("is not a selector a browser reads") == true, "\(bad): \(reply.text)")
         }
         for good in [#"[data-theme=\"dark\"]"#, "html.dark", ":root:where(.dark)", "#app.theme-dark", "[data-mode=dark] .app", #"html[data-theme='dark' i]"#,
-                     ".theme--dark", "body:not(.light) .x", "[data-dark]", ".-x", "html:has(.dark)"] {
+                     ".theme--dark", "body:not(.light) .x", "[data-dark]", ".-x", "html:has(.dark)", ".dark:root", "html:nth-child(2n-1).dark",
+                     ".dark:lang(en)", "html:dir(rtl).dark", ".a:nth-of-type(odd) .dark"] {
             #expect(call("POST", "/v1/palette/export", body: body + ##", "darkSelector": "\##(good)"}"##).status == 200, "\(good)")
         }
         expectProblem(call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "a", "color": "#007aff"}], "format": "swift", "darkSelector": ".dark"}"##), 400, pointer: "/darkSelector")

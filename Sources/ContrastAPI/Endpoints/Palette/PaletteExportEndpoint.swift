@@ -143,16 +143,44 @@ struct PaletteExportEndpoint {
                 case ":":
                     i += 1
                     if i < c.count, c[i] == ":" { return "a pseudo-element matches no element to switch" }
-                    guard let name = ident() else { return "a pseudo-class needs a name" }
-                    guard i < c.count, c[i] == "(" else { continue }
+                    guard let rawName = ident() else { return "a pseudo-class needs a name" }
+                    let name = rawName.lowercased()
+                    let functional = i < c.count && c[i] == "("
+                    // Pseudo-classes browsers know (Selectors Level 4 and HTML's): an unknown one
+                    // (`:hovr`, `:-webkit-any()`) drops the rule, `:before` and its kind are the
+                    // old spelling of pseudo-elements, `:host` matches outside no shadow tree (a
+                    // hostile pass: all were accepted).
+                    if ["before", "after", "first-line", "first-letter"].contains(name) { return ":\(rawName) is a pseudo-element, which matches no element to switch" }
+                    if name == "host" { return ":host matches only inside a shadow tree" }
+                    let plain: Set<String> = ["root", "hover", "focus", "focus-within", "focus-visible", "active", "visited", "link", "any-link",
+                                              "checked", "disabled", "enabled", "first-child", "last-child", "only-child", "first-of-type",
+                                              "last-of-type", "only-of-type", "empty", "target", "defined", "placeholder-shown", "read-only",
+                                              "read-write", "required", "optional", "valid", "invalid", "in-range", "out-of-range",
+                                              "indeterminate", "default", "fullscreen", "modal", "popover-open", "open", "autofill", "scope"]
+                    let withSelectors: Set<String> = ["is", "where", "not", "has"], withNth: Set<String> = ["nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type"]
+                    guard functional else {
+                        if plain.contains(name) { continue }
+                        return withSelectors.contains(name) || withNth.contains(name) || name == "lang" || name == "dir"
+                            ? ":\(rawName) needs its argument in parentheses" : ":\(rawName) is no pseudo-class a browser knows"
+                    }
+                    guard withSelectors.contains(name) || withNth.contains(name) || name == "lang" || name == "dir" else {
+                        return ":\(rawName)() is no functional pseudo-class a browser knows"
+                    }
                     i += 1; spaces()
-                    if ["is", "where", "not", "has"].contains(name.lowercased()) {
+                    if withSelectors.contains(name) {
                         if let p = complex() { return p }
-                    } else {
-                        // `:nth-child(2n + 1)`, `:lang(en)`, `:dir(rtl)`: names and numbers.
+                    } else if withNth.contains(name) {
+                        // An+B (CSS Syntax §6): `odd`, `even`, `3`, `-n+2`, `2n + 1`.
                         let argStart = i
-                        while i < c.count, c[i] != ")", c[i] != "\"", c[i] != "'", c[i] != "(" { i += 1 }
-                        if i == argStart { return ":\(name)() needs an argument" }
+                        while i < c.count, c[i] != ")" { i += 1 }
+                        let arg = String(String.UnicodeScalarView(c[argStart..<i])).replacingOccurrences(of: " ", with: "").lowercased()
+                        guard arg == "odd" || arg == "even" || arg.range(of: #"^([+-]?[0-9]*n([+-][0-9]+)?|[+-]?[0-9]+)$"#, options: .regularExpression) != nil else {
+                            return ":\(rawName)() takes An+B (odd, even, 3, 2n+1)"
+                        }
+                    } else {
+                        // `:lang(en)`, `:dir(rtl)`: a name.
+                        guard let arg = ident() else { return ":\(rawName)() needs a name" }
+                        if name == "dir" && !["ltr", "rtl"].contains(arg.lowercased()) { return ":dir() takes ltr or rtl" }
                     }
                     spaces()
                     guard i < c.count, c[i] == ")" else { return ":\(name)( is closed by ')' after its argument" }
