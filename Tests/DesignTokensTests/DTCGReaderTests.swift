@@ -179,6 +179,23 @@ import Testing
         #expect(try DTCGReader.read([TokenFile(name: "r.resolver.json", content: small)])["color.fg"]?.base == .css("#000"))
     }
 
+    /// `$extends` in a resolver's sources is applied once the modes are layered: the group gains
+    /// aliases, each mode resolving them to its context's values (a hostile pass: `ui.card`
+    /// extending `ui.base`, defined per context, made no tokens and no note).
+    @Test("resolver: a group's $extends in a set takes each context's values")
+    func resolverExtends() throws {
+        let resolver = ##"""
+        {"version": "2025.10", "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}],
+         "sets": {"base": {"sources": [{"ui": {"card": {"$extends": "{ui.base}"}}}]}},
+         "modifiers": {"theme": {"contexts": {
+            "light": [{"ui": {"base": {"$type": "color", "fg": {"$value": "#111111"}, "bg": {"$value": "#ffffff"}}}}],
+            "dark": [{"ui": {"base": {"$type": "color", "fg": {"$value": "#eeeeee"}, "bg": {"$value": "#000000"}}}}]}}}}
+        """##
+        let set = try DTCGReader.read([TokenFile(name: "r.resolver.json", content: resolver)])
+        #expect(set["ui.card.fg"]?.base == .alias("ui.base.fg"), "\(set.tokens.map(\.path))")
+        #expect(set["ui.base.fg"]?.value(in: "dark") == .css("#eeeeee"))
+    }
+
     // MARK: Values
 
     @Test("DTCG 2025.10 color objects become CSS in their own space, and the color parser reads each",
@@ -337,6 +354,17 @@ import Testing
         for i in 0..<257 { many += ", \"t\(i)\": {\"$extends\": \"{base}\"}" }
         let count = try refusal(many + "}")
         #expect(count.message.contains("more than 256 groups use $extends"), "\(count.message)")
+        // Not a reference string, at the root, on a token: refused, not dropped (a hostile pass).
+        for (text, says) in [(##"{"a": {"$extends": 5, "$type": "color", "x": {"$value": "#000"}}}"##, "must be a reference string"),
+                             (##"{"a": {"$extends": {"$ref": "#/b"}}, "b": {"$type": "color", "x": {"$value": "#000"}}}"##, "must be a reference string"),
+                             (##"{"$extends": "{b}", "b": {"$type": "color", "x": {"$value": "#000"}}}"##, "at the root"),
+                             (##"{"b": {"$type": "color", "x": {"$value": "#000", "$extends": "{b}"}}}"##, "$extends is for groups")] {
+            let e = try refusal(text)
+            #expect(e.message.contains(says), "\(text): \(e.message)")
+        }
+        // A JSON Pointer names the group too (2025.10 allows both reference forms).
+        let pointer = try DTCGReader.read(TokenFixtures.text(##"{"a": {"$extends": "#/b"}, "b": {"$type": "color", "x": {"$value": "#000"}}}"##))
+        #expect(pointer["a.x"]?.base == .alias("b.x"))
     }
 
     @Test("one file per mode: TokenFile.mode makes the file's values that mode's")

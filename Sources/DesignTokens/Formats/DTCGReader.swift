@@ -189,10 +189,20 @@ public enum DTCGReader: TokenFormatReader {
                                 inheritedType: String?) throws(TokenError) {
             var type = inheritedType
             if case .string(let t)? = group["$type"] { type = t }
-            if case .string(let ext)? = group["$extends"], !tokenPath.isEmpty {
-                let target = TokenSyntax.curlyReference(ext) ?? ext
-                extensions.append(Extension(group: tokenPath.joined(separator: "."), target: target,
-                                            location: document.location(jsonPath + ["$extends"])))
+            if let value = group["$extends"] {
+                // A reference string on a group (DTCG 2025.10 §6.4); anything else is refused, not
+                // dropped (a hostile pass: a number, a `{"$ref": …}` object and `$extends` at the
+                // root were ignored without a word).
+                let at = document.location(jsonPath + ["$extends"])
+                func fail(_ reason: String) -> TokenError {
+                    TokenError(file: document.name, path: tokenPath.isEmpty ? nil : tokenPath.joined(separator: "."), location: at, reason: reason)
+                }
+                guard !tokenPath.isEmpty else { throw fail("$extends at the root of a file extends nothing: put it on the group that inherits") }
+                guard case .string(let ext) = value else {
+                    throw fail("$extends must be a reference string to a group (\"{color.base}\" or \"#/color/base\"), not a \(value.typeName)")
+                }
+                let target = TokenSyntax.curlyReference(ext) ?? DTCGReader.pointerPath(ext) ?? ext
+                extensions.append(Extension(group: tokenPath.joined(separator: "."), target: target, location: at))
             }
             for member in group.storage {
                 let key = member.key
@@ -204,6 +214,10 @@ public enum DTCGReader: TokenFormatReader {
                     continue
                 }
                 if let value = child["$value"] {
+                    if child["$extends"] != nil {
+                        throw TokenError(file: document.name, path: childPath.joined(separator: "."), location: document.location(childJSON + ["$extends"]),
+                                         reason: "$extends is for groups: a token with a $value inherits nothing (alias another token with \"{…}\" instead)")
+                    }
                     try token(child, value: value, jsonPath: childJSON, tokenPath: childPath, inheritedType: type)
                 } else {
                     try walkGroup(child, jsonPath: childJSON, tokenPath: childPath, inheritedType: type)
@@ -602,10 +616,15 @@ public enum DTCGReader: TokenFormatReader {
         var notes: [String] = []
         var hexes: [String] = []
         var extensionModes = false
+        // Groups' `$extends` in any source, applied once every mode is layered: the derived
+        // tokens are aliases, so each mode resolves them to its own values (a hostile pass: a
+        // set's `$extends` was dropped without a word).
+        var resolverExtensions: [Walker.Extension] = [], seenExtensions = Set<String>()
         func entries(_ source: Source) throws(TokenError) -> [Entry] {
             if let done = walked[source.key] { return done }
             var walker = Walker(document: source.document)
             try walker.walkGroup(source.object, jsonPath: source.jsonPath, tokenPath: [], inheritedType: nil)
+            for e in walker.extensions where seenExtensions.insert(e.group + "\u{0}" + e.target).inserted { resolverExtensions.append(e) }
             if walker.entries.contains(where: { !$0.modes.isEmpty }) { extensionModes = true }
             hexes += walker.disagreeingHexes
             walked[source.key] = walker.entries
@@ -677,6 +696,7 @@ public enum DTCGReader: TokenFormatReader {
                 try table.set(path, mode: mode, value: e.value, at: e.location, type: e.type)
             }
         }
+        try applyExtends(resolverExtensions, to: &table)
         let unreferenced = documents.filter { !referenced.contains(ObjectIdentifier($0)) }.map(\.name)
         if !unreferenced.isEmpty {
             notes.append("not referenced by \(resolver.name), so not read: \(TokenSyntax.sample(unreferenced))")
