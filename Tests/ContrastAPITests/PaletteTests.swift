@@ -1006,6 +1006,18 @@ struct PaletteTests {
         let catalog = try ZipArchive.entries(of: export("xcassets").body)
         let plain = catalog.first { $0.path == "Palette.xcassets/text-primary.colorset/Contents.json" }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
         #expect(plain.contains("0x33") && !plain.contains("0x1C"), "\(plain)")
+        // A color named exactly as a format writes a name keeps it there (a hostile pass: among
+        // text/primary, textPrimary, text primary, text-primary and text_primary, Android gave
+        // text_primary to textPrimary and text_primary_3 to the color named text_primary).
+        let five = ["text/primary", "textPrimary", "text primary", "text-primary", "text_primary"].enumerated().map { i, n in ##"{"name": "\##(n)", "color": "#\##(String(format: "%02x", 0x10 + i * 0x10))3333"}"## }
+        let fiveBody = #"{"colors": [\#(five.joined(separator: ", "))], "policy": "wcag-aa", "elevated": false, "format": "FORMAT"}"#
+        let fiveCSS = call("POST", "/v1/palette/export", body: fiveBody.replacingOccurrences(of: "FORMAT", with: "css")).text
+        #expect(fiveCSS.contains("--text-primary: #403333;") && fiveCSS.contains("--textPrimary: #203333;") && fiveCSS.contains("--text_primary: #503333;"), "\(fiveCSS)")
+        let fiveSwift = call("POST", "/v1/palette/export", body: fiveBody.replacingOccurrences(of: "FORMAT", with: "swift")).text
+        #expect(fiveSwift.range(of: "textPrimary \\(text\\): light #203333[^\n]*\n    static let textPrimary = ", options: .regularExpression) != nil, "\(fiveSwift)")
+        let fiveAndroid = try ZipArchive.entries(of: call("POST", "/v1/palette/export", body: fiveBody.replacingOccurrences(of: "FORMAT", with: "android")).body)
+            .first { $0.path.hasSuffix("values/colors.xml") }.map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+        #expect(fiveAndroid.contains(#"<color name="text_primary">#503333</color>"#), "\(fiveAndroid)")
         // Android names a color's high-contrast variant after it: a color named so does not
         // take that name too (a hostile pass: `ink` and `inkHighContrast` each wrote
         // `ink_high_contrast`, which Android's resource compiler refuses).

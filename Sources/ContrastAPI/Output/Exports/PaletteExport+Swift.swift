@@ -29,7 +29,8 @@ extension PaletteExport {
         // user's pass: `Palette.self` returned the metatype, not the color named `self`).
         let reserved = ["rgb", "p3", "self", "init"]
         let names = Self.unique(reserved + results.map { Self.swiftIdentifier($0.entry.name) }, separator: "", derived: ["Color"],
-                                preferred: reserved.map { _ in true } + Self.keepsItsName(results)).dropFirst(reserved.count)
+                                preferred: reserved.map { _ in true } + Self.keepsItsName(results),
+                                written: reserved + results.map(\.entry.name)).dropFirst(reserved.count)
         var out = "// \(Self.swiftComment(generatorLine))\n"
         out += "// Light, dark and increased-contrast variants chosen from the trait collection; Apple system\n"
         out += "// color names stay the system colors (iOS draws its own values: measured here as \(request.generation.rawValue)).\n"

@@ -66,7 +66,7 @@ struct PaletteExport {
     /// the format makes from it (`derived` suffixes, Android's `_high_contrast`). The names
     /// `preferred` marks take theirs first, then the others, each group in palette order.
     static func unique(_ names: [String], separator: String, caseInsensitive: Bool = false, derived suffixes: [String] = [],
-                       preferred: [Bool]? = nil) -> [String] {
+                       preferred: [Bool]? = nil, written: [String]? = nil) -> [String] {
         var seen = Set<String>()
         // Each name with the names made from it (`ink` and `ink_high_contrast`): a name is taken
         // only when none of them is (a hostile pass: `ink` and `inkHighContrast` both wrote
@@ -76,7 +76,12 @@ struct PaletteExport {
         // new user's pass: `a/b` took `a-b`, and `Color("a-b")` silently showed the other color).
         var out = [String](repeating: "", count: names.count)
         let first = preferred ?? Array(repeating: true, count: names.count)
-        for i in names.indices.filter({ first[$0] }) + names.indices.filter({ !first[$0] }) {
+        // First a name the format writes exactly as the palette wrote it (`textPrimary` is
+        // Swift's `textPrimary`, `text_primary` Android's `text_primary`: a hostile pass), then
+        // the preferred ones, then the rest, each in palette order.
+        let exact = names.indices.map { i in written.map { $0[i] == names[i] } ?? false }
+        let order = names.indices.filter { exact[$0] } + names.indices.filter { !exact[$0] && first[$0] } + names.indices.filter { !exact[$0] && !first[$0] }
+        for i in order {
             let base = names[i]
             var candidate = base, n = 2
             while all(candidate).contains(where: seen.contains) {
@@ -159,7 +164,7 @@ struct PaletteExport {
             ZipArchive.Entry(path: "\(root)/", data: []),
             ZipArchive.Entry(path: "\(root)/Contents.json", data: Array(XcodeJSON.serialize(Self.xcodeInfo).utf8)),
         ]
-        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true, preferred: Self.keepsItsName(results))
+        let names = Self.unique(results.map { Self.colorsetName($0.entry.name) }, separator: " ", caseInsensitive: true, preferred: Self.keepsItsName(results), written: results.map(\.entry.name))
         for (r, set) in zip(results, names) {
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/", data: []))
             entries.append(ZipArchive.Entry(path: "\(root)/\(set).colorset/Contents.json", data: Array(XcodeJSON.serialize(colorset(r)).utf8)))
@@ -233,7 +238,7 @@ struct PaletteExport {
     func css(darkSelector: String? = nil) -> String {
         // A custom property may start with a digit after `--` (CSS Variables §2): `--1abc`, no prefix.
         let props = Self.unique(results.map { "--" + Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "", unicodeLetters: true) }, separator: "-",
-                                preferred: Self.keepsItsName(results))
+                                preferred: Self.keepsItsName(results), written: results.map { "--" + $0.entry.name })
         func value(_ x: PaletteVariantResult) -> String {
             let c = x.color
             switch colorSpace {
@@ -328,7 +333,7 @@ struct PaletteExport {
     /// `$extensions["com.contrastservice"]` with role, targets and pass/fail.
     func tokens() -> JSON {
         let names = Self.unique(results.map { Self.identifier($0.entry.name, allowed: "-_", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) }, separator: "-",
-                                preferred: Self.keepsItsName(results))
+                                preferred: Self.keepsItsName(results), written: results.map(\.entry.name))
         var group = JSONObject()
         group.append("$type", "color")
         for (n, r) in zip(names, results) {
@@ -399,7 +404,7 @@ struct PaletteExport {
     /// translucent (Android's order). Names are lowercase resource names (`[a-z0-9_]`, starting
     /// with a letter; Java keywords get `_color`).
     func android() -> [ZipArchive.Entry] {
-        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"], preferred: Self.keepsItsName(results))
+        let names = Self.unique(results.map { Self.androidName($0.entry.name) }, separator: "_", derived: ["_high_contrast"], preferred: Self.keepsItsName(results), written: results.map(\.entry.name))
         func file(_ standard: PaletteVariant, _ increased: PaletteVariant, _ title: String) -> [UInt8] {
             var s = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- \(Self.xmlComment(name)): \(title). \(Self.xmlComment(generatorLine)) -->\n"
             if !failing.isEmpty { s += "<!-- Fails its target somewhere: \(Self.xmlComment(failing.joined(separator: "; "))) -->\n" }
