@@ -272,6 +272,15 @@ struct ConfigurationTests {
                 #expect(error.key == name && error.problem.contains("did you mean CONTRAST_AUTH_TOKENS"), "\(error)")
             }
         }
+        // An empty token file variable is refused, as an empty token variable is (a hostile pass:
+        // auth started off without a word); a lower-case setting is listed as naming none.
+        do {
+            _ = try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS_FILE": ""])
+            Issue.record("an empty CONTRAST_AUTH_TOKENS_FILE was accepted")
+        } catch {
+            #expect(error.key == "CONTRAST_AUTH_TOKENS_FILE" && error.problem.contains("set but empty"), "\(error)")
+        }
+        #expect(ServiceConfiguration.unknownEnvironmentVariables(["contrast_memory_budget_mib": "0", "CONTRAST_THREADS": "2"]) == ["contrast_memory_budget_mib"])
         // The real names and other settings still start.
         #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS": "abcdefghijklmnopqrstuvwxyz012345", "CONTRAST_THREADS": "4"]).threads == 4)
     }

@@ -231,7 +231,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public static func unknownEnvironmentVariables(_ environment: [String: String]) -> [String] {
         let known = Set(keys.map(\.env) + ["CONTRAST_CONFIG", "CONTRAST_AUTH_TOKENS"])
         return environment.keys.filter { name in
-            guard name.hasPrefix("CONTRAST_"), !known.contains(name) else { return false }
+            // In any letter case: `contrast_memory_budget_mib` names no setting either, and had
+            // been ignored without the warning (a hostile pass).
+            guard name.uppercased().hasPrefix("CONTRAST_"), !known.contains(name) else { return false }
             let serviceLink = name.hasSuffix("_SERVICE_HOST") || name.hasSuffix("_SERVICE_PORT") || name.contains("_SERVICE_PORT_")
                 || name.range(of: #"_PORT(_[0-9]+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?$"#, options: .regularExpression) != nil
             return !serviceLink
@@ -243,6 +245,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
         for key in Self.keys {
             guard let raw = environment[key.env] else { continue }
             if key.name == "publicDirectory" { publicDirectoryWrittenAsDefault = false }
+            // Set but empty, as an unset variable expands in a manifest or shell (`$TOKENS_PATH`):
+            // refused, as an empty CONTRAST_AUTH_TOKENS is, rather than started with tokens off
+            // (a hostile pass).
+            if key.env == "CONTRAST_AUTH_TOKENS_FILE" && raw.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ConfigurationError(key: key.env, problem: "is set but empty: bearer tokens would be off; unset it to run without tokens, or give the file's path")
+            }
             let value: JSON
             if case .number = key.get(self) {
                 // Decimal digits only: `Double` also reads "0x10" (as 16), "2.0", " 2" and "1e3"
