@@ -1246,4 +1246,16 @@ struct TokensAuditTests {
             [("rules", .array([.object([("foreground", "--fg"), ("background", "--bg")])]))]))
         #expect(css.json["pairs"]?.array?.first?["suggestion"]?["hex"] != nil && css.json["pairs"]?.array?.first?["suggestion"]?["dtcgValue"] == nil)
     }
+
+    /// A name segment that starts with a combining mark is matched by a rule's wildcard (a
+    /// hostile pass: by Characters `.` and U+0301 are one, the token was never measured, and the
+    /// audit passed with failOn=warning).
+    @Test("a segment starting with a combining mark or tag is matched by wildcards")
+    func combiningMarkSegmentsAreMatched() throws {
+        let live = try LiveServer()
+        let file = ##"{"color": {"$type": "color", "text": {"primary": {"$value": "#000"}, "\u0301muted": {"$value": "#eee"}, "\udb40\udc41tag": {"$value": "#ddd"}}, "bg": {"page": {"$value": "#fff"}}}}"##
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.tokens.json", "content": .string(file)])],
+            [("rules", .array([.object([("foreground", "color.text.*"), ("background", "color.bg.*")])])), ("failOn", "warning")]))
+        #expect(r.status == 422 && r.json["summary"]?["pairs"] == 3 && r.json["summary"]?["failing"] == 2, "\(r.text.prefix(500))")
+    }
 }

@@ -1017,7 +1017,10 @@ public enum TokenAudit {
             modes = wanted.map { oneMode && $0 == "default" ? nil : Optional($0) }
         }
         // Token paths sorted, for prefix ranges.
-        let paths = set.tokens.map(\.path).sorted()
+        // Ordered and compared by UTF-8 bytes, as patterns match: by Characters, `.` and a
+        // combining mark after it are one, so `color.text.\u{301}muted` did not start with
+        // `color.text.` and a rule's wildcard missed it (a hostile pass: the audit passed).
+        let paths = set.tokens.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let colorPaths = paths.filter { p in
             guard !set.modeVariants.contains(p), let t = resolver.token(p), !t.isComponentText else { return false }
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
@@ -1027,9 +1030,9 @@ public enum TokenAudit {
             let prefix = pattern.literalPrefix
             if prefix.isEmpty { return colorPaths[...] }
             var lo = 0, hi = colorPaths.count
-            while lo < hi { let mid = (lo + hi) / 2; if colorPaths[mid] < prefix { lo = mid + 1 } else { hi = mid } }
+            while lo < hi { let mid = (lo + hi) / 2; if colorPaths[mid].utf8.lexicographicallyPrecedes(prefix.utf8) { lo = mid + 1 } else { hi = mid } }
             var end = lo
-            while end < colorPaths.count && colorPaths[end].hasPrefix(prefix) { end += 1 }
+            while end < colorPaths.count && colorPaths[end].utf8.starts(with: prefix.utf8) { end += 1 }
             return colorPaths[lo..<end]
         }
         // The matching work, bounded before any is done.

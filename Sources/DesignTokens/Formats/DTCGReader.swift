@@ -439,7 +439,7 @@ public enum DTCGReader: TokenFormatReader {
             if ext.target == ext.group {
                 throw fail(ext, "$extends names the group itself: a group cannot extend itself")
             }
-            if ext.target.hasPrefix(ext.group + ".") || ext.group.hasPrefix(ext.target + ".") {
+            if ext.target.utf8.starts(with: (ext.group + ".").utf8) || ext.group.utf8.starts(with: (ext.target + ".").utf8) {
                 throw fail(ext, "$extends names the group '\(ext.target)', which \(ext.target.count > ext.group.count ? "lies inside" : "holds") '\(ext.group)': a group cannot extend its own tokens")
             }
         }
@@ -448,7 +448,7 @@ public enum DTCGReader: TokenFormatReader {
         let dependencies: [[Int]] = extensions.map { ext in
             extensions.indices.filter { j in
                 let group = extensions[j].group
-                return group == ext.target || group.hasPrefix(ext.target + ".") || ext.target.hasPrefix(group + ".")
+                return group == ext.target || group.utf8.starts(with: (ext.target + ".").utf8) || ext.target.utf8.starts(with: (group + ".").utf8)
             }
         }
         // Each extension once, after what it waits for (an iterative walk: a hostile chain is long).
@@ -473,9 +473,9 @@ public enum DTCGReader: TokenFormatReader {
                 let ext = extensions[last]
                 let prefix = ext.target + "."
                 var found = false
-                for path in table.tokens.map(\.path) where path.hasPrefix(prefix) {
+                for path in table.tokens.map(\.path) where path.utf8.starts(with: prefix.utf8) {
                     found = true
-                    let derived = ext.group + "." + path.dropFirst(prefix.count)
+                    let derived = ext.group + "." + String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
                     guard !table.contains(derived) else { continue }
                     try table.set(derived, mode: nil, value: .alias(path), at: ext.location, type: table[path]?.type)
                 }
