@@ -1196,6 +1196,8 @@ struct TokensAuditTests {
         let one = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(same)])],
             [("rules", .array([.object([("foreground", "--fgColor-default"), ("background", "--bgColor-default")])]))]))
         #expect(one.json["modes"] == .array(["light"]), "\(one.text.prefix(300))")
+        // And says that a change must be made in both rules (a hostile pass fixed one block only).
+        #expect(one.json["notes"]?.array?.contains { $0.string?.contains("set mode 'light' alike, so it is audited once") == true } == true, "\(one.text.prefix(600))")
     }
 
     /// A suggestion for an alias token covers the pairs left out as aliases of a checked pair,

@@ -435,6 +435,12 @@ public enum CSSThemeReader: TokenFormatReader {
                 let own = values[marked] ?? [:]
                 let same = i == 0 || (own.count == first.count && own.allSatisfy { first[$0.key]?.value == $0.value.value })
                 rename[marked] = same ? base : "\(base) (\(source))"
+                // Set alike, audited once: a pair's location (and a suggestion's) is one rule's,
+                // and a change made there alone makes two states (a hostile pass: Primer's dark
+                // slot was fixed at one block, and the next audit found the other failing).
+                if same && i > 0 && !own.isEmpty && !first.isEmpty {
+                    out.append("'\(shown(list[0]))' and '\(shown(source))' set mode '\(base)' alike, so it is audited once, located at the rule that wins the cascade: a value changed there must be changed under '\(shown(source))' too, or the two become different states")
+                }
                 if !same {
                     out.append("'\(shown(list[0]))' and '\(shown(source))' set different values for mode '\(base)': they are different states of the page, audited as modes '\(base)' and '\(base) (\(source))'")
                 }
