@@ -66,6 +66,11 @@ struct ScienceEndpointsTests {
         for c in mappedSRGB { #expect(c! >= -1e-9 && c! <= 1 + 1e-9) }
         let hexOnly = call("POST", "/v1/convert", body: ##"{"color": "color(display-p3 1 0 0)", "to": "hex"}"##).json
         #expect(hexOnly["hexGamutMapped"] == true)
+        // The hex is the input's own sRGB mapping, not that of the display-p3 mapping (a hostile
+        // pass: #00c537; ColorAide's CSS Color 4 mapping of oklch(0.7 0.4 150) is #00c248).
+        let wide = call("POST", "/v1/convert", body: ##"{"color": "oklch(0.7 0.4 150)", "to": ["hex"], "gamut": "display-p3"}"##).json
+        #expect(wide["conversions"]?["hex"] == "#00c248" && wide["hexGamutMapped"] == true, "\(wide)")
+        #expect(call("POST", "/v1/convert", body: ##"{"color": "oklch(0.7 0.4 150)", "to": ["hex"]}"##).json["conversions"]?["hex"] == "#00c248")
         // Into its own space too (hostile test: lch(50 0 120) kept hue 120, hsl(200 -50% 50%) 200).
         let cases: [(String, String, [JSON])] = [
             ("lch(50 0 120)", "lch", [50, 0, .null]), ("oklch(0.5 0 200)", "oklch", [0.5, 0, .null]),

@@ -86,8 +86,13 @@ struct ConvertEndpoint {
                 if space == .xyzD65 || space == .xyzD50 { for k in 0..<3 { converted.isNone[k] = false } }
                 conversions.append(t.rawValue, coordinates(converted))
             } else {
-                let inSRGB = color.isInGamut(.srgb)
-                let srgb = inSRGB ? color.converted(to: .srgb) : GamutMapping.map(color, to: .srgb, method: .css4)
+                // The input's own sRGB mapping, not that of a color `gamut` has mapped already
+                // (a hostile pass: mapped twice, `oklch(0.7 0.4 150)` in display-p3 gave #00c537
+                // where its one mapping, ColorAide's too, is #00c248).
+                // With `gamut` srgb the mapped color is the hex's, by the method asked for.
+                let source = gamut?.space == .srgb ? color : input.color
+                let inSRGB = source.isInGamut(.srgb)
+                let srgb = inSRGB ? source.converted(to: .srgb) : GamutMapping.map(source, to: .srgb, method: .css4)
                 conversions.append("hex", .string(srgb.hex))
                 if !inSRGB { out.append("hexGamutMapped", .bool(true)) }
             }

@@ -301,7 +301,8 @@ struct ContrastEndpoint {
         let parts = fading.prefix(3).map { "\(Fields.format(opacities[$0])) of /layers/\($0)" }
         let named = fading.count == 1 ? "opacity \(parts[0]) applies"
             : "opacities " + parts.dropLast().joined(separator: ", ") + (fading.count > 3 ? ", …" : "") + " and \(parts[parts.count - 1]) apply"
-        let seen = Fields.format(fading.reduce(1.0) { $0 * opacities[$1] })
+        // To 4 decimals: 0.8 × 0.4 × 0.9 had been "0.2880000000000001" (a hostile pass).
+        let seen = Fields.format((fading.reduce(1.0) { $0 * opacities[$1] } * 10_000).rounded() / 10_000)
         let first = Fields.format(opacities[fading[0]])
         return "the layers nest and the text sits in the top one, so the \(named) to the text too: the text is seen at \(seen) of its own alpha; for a translucent overlay under opaque text, give that layer's color an alpha instead (\"rgb(0 0 0 / \(first))\") and leave its opacity 1"
     }
