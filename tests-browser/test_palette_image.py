@@ -109,6 +109,42 @@ def test_palette_for_a_web_page_judges_text_on_its_own_backgrounds(page, server)
     assert worst["surface"].startswith("custom:"), worst
 
 
+def test_web_palette_pairs_a_text_with_its_fill_and_names_lines(page, server):
+    """A new user's pass: `primary-foreground` and `onPrimary` were never judged on `primary`,
+    `cardTitle` was guessed a background, and an error named the wrong line (blank lines were
+    not counted) with the API's pointers in it."""
+    page.open()
+    area = page.el("#palette-input")
+    area.clear()
+    area.send_keys("background: #ffffff\nforeground: #0a0a0a\ncardTitle: #52525b\nprimary: #2563eb\nprimary-foreground: #f8fafc\nonPrimary: #ffffff")
+    page.select("#palette-surfaces", "palette")
+    page.select("#palette-policy", "wcag-aa")
+    page.el("#palette-run").click()
+    page.wait(lambda: page.els("#variants-table tbody tr"), message="the variants")
+    body = {"colors": [{"name": "background", "color": "#ffffff", "role": "background"},
+                       {"name": "foreground", "color": "#0a0a0a", "role": "text", "on": ["background"]},
+                       {"name": "cardTitle", "color": "#52525b", "role": "text", "on": ["background"]},
+                       {"name": "primary", "color": "#2563eb", "role": "background"},
+                       {"name": "primary-foreground", "color": "#f8fafc", "role": "text", "on": ["primary"]},
+                       {"name": "onPrimary", "color": "#ffffff", "role": "text", "on": ["primary"]}],
+            "policy": "wcag-aa", "elevated": False}
+    status, expected = server.api("/v1/palette/dark", body=body)
+    assert status == 200, expected
+    page.wait(lambda: page.el('#variants-table tbody tr[data-name="onPrimary"] td[data-variant="dark"]')
+              .get_attribute("data-hex") == expected["colors"][5]["variants"]["dark"]["hex"], message="the paired variants")
+    for row, color in zip(page.els("#variants-table tbody tr"), expected["colors"]):
+        assert row.find_element("css selector", ".hint").text.strip() == color["role"]
+    # White on the blue button passes there, judged on it alone.
+    assert expected["colors"][5]["variants"]["light"]["worst"]["surface"] == "custom:primary"
+    # An error names the line it is on, blank lines counted, in lines rather than pointers.
+    area.clear()
+    area.send_keys("ink: #000000\n\npaper: #12345\nink: #111111")
+    page.el("#palette-run").click()
+    page.wait(lambda: page.text("#palette-error"), message="the palette error")
+    assert page.text("#palette-error").startswith("Line 3:"), page.text("#palette-error")
+    assert not page.el("#variants-block").is_displayed()
+
+
 def test_palette_variants_and_exports(page, server):
     assert server.has("/v1/palette/dark"), "the server answers 404 for /v1/palette/dark"
     assert server.has("/v1/palette/export"), "the server answers 404 for /v1/palette/export"

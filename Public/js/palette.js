@@ -13,9 +13,12 @@ const ROLES = ['text', 'secondaryText', 'tint', 'accent', 'icon', 'nonText', 'fi
  */
 export function parsePalette(text) {
   const colors = [];
-  for (const raw of text.split('\n')) {
+  // Each color's line in the text (blank lines count), so an error names the line it is on.
+  const lines = [];
+  text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
-    if (!line) continue;
+    if (!line) return;
+    lines.push(index + 1);
     const m = /^([A-Za-z_][\w .-]*?)\s*(?:\(\s*([A-Za-z]+)\s*\))?\s*:\s*(.+)$/.exec(line);
     if (m && !/^(rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch|color)$/i.test(m[1])) {
       const entry = { name: m[1], color: m[3].trim() };
@@ -24,8 +27,19 @@ export function parsePalette(text) {
     } else {
       colors.push(line);
     }
-  }
+  });
+  Object.defineProperty(colors, 'lines', { value: lines, enumerable: false });
   return colors;
+}
+
+/** "Line N: " for a problem whose pointer names `/colors/i`, with the API's pointers in its text
+ * said as lines too ("'/colors/4' repeats the name … of '/colors/2'"). */
+function lineMessage(colors, p, text) {
+  const lines = colors.lines || [];
+  const lineOf = (i) => lines[i] || i + 1;
+  const where = typeof p.pointer === 'string' && /^\/colors\/(\d+)/.exec(p.pointer);
+  const said = text.replace(/'\/colors\/(\d+)(\/\w+)?'/g, (_, i) => `line ${lineOf(Number(i))}`);
+  return (where ? `Line ${lineOf(Number(where[1]))}: ` : '') + said;
 }
 
 /** The palette for /v1/contrast/matrix: names and colors only. */
@@ -55,10 +69,12 @@ export async function runPalette() {
     return;
   }
   if (!r.ok) {
-    const p = r.data || {};
-    const where = typeof p.pointer === 'string' && /^\/colors\/(\d+)/.exec(p.pointer);
-    paletteError((where ? `Line ${Number(where[1]) + 1}: ` : '') + problemText(r));
+    paletteError(lineMessage(colors, r.data || {}, problemText(r)));
+    // Nothing of an earlier palette stays beside the error (a new user's pass: its variants and
+    // export buttons did, and an export then failed on this palette).
     $('#palette-results').hidden = true;
+    for (const id of ['#variants-block', '#export-block', '#swatch-sheet-block']) { const el = $(id); if (el) el.hidden = true; }
+    lastColors = null;
     return;
   }
   renderMatrix(r.data);
@@ -124,7 +140,10 @@ async function downloadMatrix(format) {
  * `primary`: a new user's pass.)
  */
 export function suggestedRole(name) {
-  if (/foreground|(^|[-_ ])text$|^fg([-_ ]|$)/i.test(name) || /^on[-_ A-Z]/.test(name)) return 'text';
+  // Text first: `…foreground`, `fg…`, `on…`/`…OnSurface`, and names that start with `text` or
+  // end in a text word (`cardTitle`, `surfaceText`, `page-heading`: a new user's pass had read
+  // `cardTitle` as a background by its `card`, `textPrimary` as a tint by its `primary`).
+  if (/foreground|^fg([-_ ]|$)|^text|(text|title|heading|label|caption)$/i.test(name) || /^on[-_ A-Z]|[a-z]On[A-Z]/.test(name)) return 'text';
   if (/background|paper|surface|card|page|canvas|^bg/i.test(name)) return 'background';
   if (/accent|tint|link|primary/i.test(name)) return 'tint';
   if (/icon/i.test(name)) return 'icon';
@@ -145,9 +164,25 @@ export function paletteForVariants(colors, surfaces = 'system') {
     return { name, color, role };
   });
   if (surfaces !== 'palette') return list;
-  const backgrounds = list.filter((c) => c.role === 'background').map((c) => c.name);
-  if (!backgrounds.length) return list;
-  return list.map((c) => (c.role === 'background' ? c : { ...c, on: backgrounds }));
+  // A text named after another color (`primary-foreground`, `onPrimary`) is that color's text:
+  // judged on it alone, and that color is a fill, a background for its text only (a new user's
+  // pass: shadcn's pairs were never checked, and `foreground` was judged on the blue button).
+  const byName = new Map(list.map((c, i) => [c.name.toLowerCase(), i]));
+  const given = (i) => typeof colors[i] !== 'string' && colors[i].role;
+  const fillOf = list.map((c) => {
+    if (c.role === 'background') return -1;
+    const m = /^(.+?)[-_ ]?foreground$/i.exec(c.name) || /^on[-_ ]?(.+)$/i.exec(c.name);
+    const j = m ? byName.get(m[1].toLowerCase()) : undefined;
+    return j === undefined || j === byName.get(c.name.toLowerCase()) ? -1 : j;
+  });
+  const fills = new Set(fillOf.filter((j) => j >= 0));
+  for (const j of fills) if (!given(j)) list[j] = { ...list[j], role: 'background' };
+  const backgrounds = list.filter((c, i) => c.role === 'background' && !fills.has(i)).map((c) => c.name);
+  return list.map((c, i) => {
+    if (c.role === 'background') return c;
+    if (fillOf[i] >= 0 && list[fillOf[i]].role === 'background') return { ...c, on: [list[fillOf[i]].name] };
+    return backgrounds.length ? { ...c, on: backgrounds } : c;
+  });
 }
 
 function variantsBody(colors) {
@@ -168,11 +203,14 @@ async function runVariants(colors) {
       ? api('/v1/palette/export', { method: 'POST', json: { ...variantsBody(colors), format: 'svg' }, as: 'text' })
       : Promise.resolve(null),
   ]);
-  if (!r.ok) { status.textContent = problemText(r); return; }
+  if (!r.ok) { status.textContent = lineMessage(colors, r.data || {}, problemText(r)); return; }
   const d = r.data;
   const sum = d.summary || {};
+  const web = $('#palette-surfaces').value === 'palette';
+  const noBackground = web && !paletteForVariants(colors, 'palette').some((c) => c.role === 'background');
   status.textContent = `${sum.passing} of ${sum.colors} colors reach their targets in every variant` +
-    (sum.failing ? ` (${sum.failing} do not: see ✗ below)` : '') + `; ${sum.changedInDark} change in dark. Policy: ${d.policy}.`;
+    (sum.failing ? ` (${sum.failing} do not: see ✗ below)` : '') + `; ${sum.changedInDark} change in dark. Policy: ${d.policy}.` +
+    (noBackground ? ' No color has the role background, so text is judged on Apple’s system backgrounds: give your page and card colors the role (name: color → name (background): color).' : '');
   const kinds = (d.variants || []).map((v) => ({ key: v.variant, title: v.title }));
   table.append(h('caption', { class: 'visually-hidden', text: 'Each palette color in light, dark and increased contrast, on its hardest surface' }));
   table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Color' }),
