@@ -175,7 +175,7 @@ function wire() {
   onApply(applyColors);
   setupPalette(() => {
     if (!state.result) return null;
-    return [`foreground: ${state.fg}`, `background: ${state.bg}`];
+    return { fg: state.fg, bg: state.bg };
   });
   setupImage();
   setupTextImage();

@@ -251,6 +251,12 @@ function variantCell(v, key) {
   } else if (worst) {
     lines.push(h('span', { class: 'hint', text: `hardest surface ${worst.surfaceHex} (${worst.context})` }));
   }
+  // The fix the answer already holds (a new user's pass: a failing light color showed only
+  // "fails", where the API gave a passing suggestion).
+  if (v.suggestion && v.suggestion.hex) {
+    lines.push(h('span', { class: 'suggestion' }, 'try ', chip(v.suggestion.hex), v.suggestion.hex,
+      h('span', { class: 'hint', text: v.suggestion.note ? ` (${v.suggestion.note})` : '' })));
+  }
   return h('td', { dataset: { variant: key, hex: v.hex } }, sample, ...lines);
 }
 
@@ -290,10 +296,18 @@ export function setupPalette(addPair) {
   $('#palette-form').addEventListener('submit', (ev) => { ev.preventDefault(); runPalette(); });
   $('#palette-use-pair').addEventListener('click', () => {
     const ta = $('#palette-input');
-    const extra = addPair();
-    if (!extra) return;
-    ta.value = ta.value.replace(/\s*$/, '\n') + extra.join('\n');
-    runPalette();
+    const pair = addPair();
+    if (!pair) return;
+    // Names the palette does not hold yet (a new user's pass: a second click, or a shadcn
+    // palette, repeated `foreground` and `background`); a gradient is no palette color, so
+    // only the text is added then, with a word why.
+    const taken = new Set(parsePalette(ta.value).map((c) => (typeof c === 'string' ? c : c.name).toLowerCase()));
+    const free = (base) => { let n = base, k = 2; while (taken.has(n.toLowerCase())) n = `${base}-${k++}`; taken.add(n.toLowerCase()); return n; };
+    const lines = [`${free('pair-text')}: ${pair.fg}`];
+    const gradient = /gradient\s*\(/i.test(pair.bg);
+    if (!gradient) lines.push(`${free('pair-background')} (background): ${pair.bg}`);
+    ta.value = ta.value.replace(/\s*$/, '\n') + lines.join('\n');
+    runPalette().then(() => { if (gradient) paletteError('The pair’s background is a gradient, which a palette cannot hold as a color: only its text was added.'); });
   });
   $('#palette-policy').addEventListener('change', () => { if (lastColors) runPalette(); });
   $('#palette-surfaces').addEventListener('change', () => { if (lastColors) runPalette(); });
