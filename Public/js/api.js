@@ -62,10 +62,20 @@ export async function api(path, { method = 'GET', query, json, body, contentType
 }
 
 /** Words for a failed answer: the problem's `detail`, else its title, else the status. */
+/** What the page calls the fields the API's messages name by their parameter. */
+const FIELD_WORDS = {
+  foreground: 'the text color', background: 'the background', fontSize: 'the text size', fontWeight: 'the weight',
+  fontSizeUnit: 'the size unit', textStyle: 'the text style', contentSizeCategory: 'the text size category',
+};
+
 export function problemText(result) {
   const p = result && result.data;
   if (p && typeof p === 'object') {
-    let text = p.detail || p.title || `HTTP ${result.status}`;
+    // "query parameter 'foreground' …" is how the API names what the page calls the text
+    // color (a new user's pass: every color error on the page started so).
+    let text = (p.detail || p.title || `HTTP ${result.status}`)
+      .replace(/query parameter '(\w+)'/g, (all, name) => FIELD_WORDS[name] || all)
+      .replace(/^the /, 'The ');
     // The detail may name its suggestion already ("did you mean the CSS color 'red'?").
     if (Array.isArray(p.suggestions) && p.suggestions.length && !/did you mean/i.test(text)) {
       text += ` Did you mean ${p.suggestions.slice(0, 3).join(', ')}?`;
