@@ -275,3 +275,17 @@ def png_bytes(width, height, pixel):
 
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(bytes(rows))) + chunk(b"IEND", b""))
+
+
+# What the page calls the fields the API's messages name by their query parameter (Public/js/api.js
+# FIELD_WORDS): the page shows a problem's detail with these words.
+FIELD_WORDS = {"foreground": "the text color", "background": "the background", "fontSize": "the text size",
+               "fontWeight": "the weight", "fontSizeUnit": "the size unit", "textStyle": "the text style",
+               "contentSizeCategory": "the text size category"}
+
+
+def page_words(detail):
+    """A problem's detail as the page shows it."""
+    import re as _re
+    text = _re.sub(r"query parameter '(\w+)'", lambda m: FIELD_WORDS.get(m.group(1), m.group(0)), detail)
+    return "The " + text[4:] if text.startswith("the ") else text
