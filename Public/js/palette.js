@@ -240,7 +240,9 @@ function variantCell(v, key) {
   sample.style.backgroundColor = worst ? worst.surfaceHex : '';
   const lines = [
     h('span', { class: 'variant-hex' }, chip(v.hex), v.hex),
-    h('span', { class: 'hint', text: v.method + (v.deltaEOK ? ` · ΔE OK ${v.deltaEOK.toFixed(3)}` : '') }),
+    // ΔE is from the light color as given, whatever the variant started from (a new user's
+    // pass read "unchanged · ΔE OK 0.837" as a contradiction).
+    h('span', { class: 'hint', text: v.method + (v.deltaEOK ? ` · ΔE OK ${v.deltaEOK.toFixed(3)} from the color given` : '') }),
   ];
   if (worst) lines.push(h('span', {}, `worst ${worst.ratioText}:1 `, verdict(v.passes, 'passes', 'fails')));
   const failing = v.failingSurfaces || [];

@@ -46,6 +46,7 @@ const regionText = (r) => `${r.x},${r.y},${r.width},${r.height}`;
 function placeBox() {
   const s = scale();
   const box = $('#ti-box');
+  box.hidden = false;
   box.style.left = `${region.x / s}px`;
   box.style.top = `${region.y / s}px`;
   box.style.width = `${region.width / s}px`;
@@ -129,7 +130,9 @@ function render(d) {
   metricRow(dl, 'WCAG ratio', d.wcag, ':1');
   metricRow(dl, 'APCA |Lc|', d.apca, 'Lc');
   const w = d.worstArea;
-  dl.append(h('dt', { text: 'Worst area' }), h('dd', { text: `${w.width} × ${w.height} px at ${w.x},${w.y} (mean ${fmt(w.mean, 2)}), outlined in red` }));
+  // The mean in the target's metric, written as that metric is (a new user's pass read "mean 1.05").
+  const mean = d.target && d.target.metric === 'apca' ? `Lc ${fmt(w.mean, 1)}` : `${fmt(w.mean, 2)}:1`;
+  dl.append(h('dt', { text: 'Worst area' }), h('dd', { text: `${w.width} × ${w.height} px at ${w.x},${w.y} (mean ${mean}), outlined in red` }));
   for (const n of d.notes || []) dl.append(h('dt', { text: 'Note' }), h('dd', { text: n }));
   const s = scale();
   const worst = $('#ti-worst');
@@ -240,6 +243,11 @@ async function measureRaw(text) {
   const answer = await api('/v1/image/text-contrast', { method: 'POST', query: { textColor: $('#ti-color').value.trim() || 'white', region: text }, body: file, contentType: contentType(file) });
   if (!answer.ok) {
     $('#ti-results').hidden = true;
+    // Nothing says the earlier box was measured beside the error (a new user's pass), and the
+    // dashed box is hidden until a box is measured again.
+    $('#ti-status').textContent = '';
+    const drawn = $('#ti-box');
+    if (drawn) drawn.hidden = true;
     setFieldError($('#ti-region'), $('#ti-error'), problemText(answer));
   }
 }
