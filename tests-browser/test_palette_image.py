@@ -76,19 +76,26 @@ def test_palette_error_names_the_line(page, server):
     assert area.get_attribute("aria-invalid") == "true"
 
 
+def check_web_palette(page, text):
+    """Opens the page, checks `text` as a web page's palette under WCAG AA (the palette's own
+    backgrounds) and waits for the variants; returns the text area."""
+    page.open()
+    area = page.el("#palette-input")
+    area.clear()
+    area.send_keys(text)
+    page.select("#palette-surfaces", "palette")
+    page.select("#palette-policy", "wcag-aa")
+    page.el("#palette-run").click()
+    page.wait(lambda: page.els("#variants-table tbody tr"), message="the variants")
+    return area
+
+
 def test_palette_for_a_web_page_judges_text_on_its_own_backgrounds(page, server):
     """A new user's pass: the panel sent no `on`, so a web palette's text was judged on Apple's
     system backgrounds, and `primary-foreground` was taken for a tint by its `primary`. With
     "this palette's backgrounds", the request places every color on the palette's backgrounds,
     without the elevated level, and the table shows the server's answer to that request."""
-    page.open()
-    area = page.el("#palette-input")
-    area.clear()
-    area.send_keys("background: #ffffff\nforeground: #09090b\nprimary-foreground: #fafafa\ncard: #f4f4f5")
-    page.select("#palette-surfaces", "palette")
-    page.select("#palette-policy", "wcag-aa")
-    page.el("#palette-run").click()
-    page.wait(lambda: page.els("#variants-table tbody tr"), message="the variants")
+    check_web_palette(page, "background: #ffffff\nforeground: #09090b\nprimary-foreground: #fafafa\ncard: #f4f4f5")
     on = ["background", "card"]
     body = {"colors": [{"name": "background", "color": "#ffffff", "role": "background"},
                        {"name": "foreground", "color": "#09090b", "role": "text", "on": on},
@@ -113,14 +120,7 @@ def test_web_palette_pairs_a_text_with_its_fill_and_names_lines(page, server):
     """A new user's pass: `primary-foreground` and `onPrimary` were never judged on `primary`,
     `cardTitle` was guessed a background, and an error named the wrong line (blank lines were
     not counted) with the API's pointers in it."""
-    page.open()
-    area = page.el("#palette-input")
-    area.clear()
-    area.send_keys("background: #ffffff\nforeground: #0a0a0a\ncardTitle: #52525b\nprimary: #2563eb\nprimary-foreground: #f8fafc\nonPrimary: #ffffff")
-    page.select("#palette-surfaces", "palette")
-    page.select("#palette-policy", "wcag-aa")
-    page.el("#palette-run").click()
-    page.wait(lambda: page.els("#variants-table tbody tr"), message="the variants")
+    area = check_web_palette(page, "background: #ffffff\nforeground: #0a0a0a\ncardTitle: #52525b\nprimary: #2563eb\nprimary-foreground: #f8fafc\nonPrimary: #ffffff")
     body = {"colors": [{"name": "background", "color": "#ffffff", "role": "background"},
                        {"name": "foreground", "color": "#0a0a0a", "role": "text", "on": ["background"]},
                        {"name": "cardTitle", "color": "#52525b", "role": "text", "on": ["background"]},
