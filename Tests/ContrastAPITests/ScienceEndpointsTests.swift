@@ -154,6 +154,11 @@ struct ScienceEndpointsTests {
         #expect(parser.parse(), "SVG must be well-formed XML")
         #expect(good.text.contains("&lt;a&amp;b&gt;"))
         #expect(good.text.contains("21.00 AA ✓"))
+        // The diagonal is no pair: "—", not "1.00 ✗"; names are cut to 13 characters so labels
+        // do not run into each other (a new user's pass).
+        #expect(!good.text.contains("1.00 ✗") && good.text.contains(">—</text>"), "\(good.text)")
+        let long = call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "card-foreground-strong", "color": "#fff"}, "#000"], "format": "svg"}"##)
+        #expect(long.text.contains(">card-foregro…</text>") && !long.text.contains(">card-foreground-strong</text>"), "\(long.text.prefix(800))")
         // Characters XML 1.0 forbids (U+FFFE, U+FFFF, C0 controls) become U+FFFD (hostile test:
         // U+FFFF in a name made the SVG unparseable).
         let odd = call("POST", "/v1/contrast/matrix", body: ##"{"colors": [{"name": "g\uffffh\ufffe\u0001", "color": "#fff"}, "#000"], "format": "svg"}"##)

@@ -543,6 +543,10 @@ struct MatrixEndpoint {
     /// The grid as a picture: row headers are foregrounds, column headers backgrounds; each cell
     /// is painted in its effective colors with sample text "Aa", the floored ratio and an AA mark
     /// (✓ normal text, "L" large text only, ✗ fail).
+    /// Characters of a name the SVG grid's labels show (about 80 px at 11 px: sixteen ran into
+    /// the next column's label, and row labels were cut at the grid: a new user's pass).
+    static let svgLabelCharacters = 13
+
     static func svg(_ palette: [PaletteColor], _ cells: [[Cell]], stop: () -> Bool = { false }) -> String {
         let cw = 96, ch = 64, head = 132, n = palette.count
         let width = head + n * cw, height = head + n * ch
@@ -551,12 +555,12 @@ struct MatrixEndpoint {
         for (j, c) in palette.enumerated() {
             let x = head + j * cw
             s += "<rect x=\"\(x + 4)\" y=\"\(head - 36)\" width=\"\(cw - 8)\" height=\"28\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
-            s += "<text x=\"\(x + cw / 2)\" y=\"\(head - 44)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name)))</text>\n"
+            s += "<text x=\"\(x + cw / 2)\" y=\"\(head - 44)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name, max: Self.svgLabelCharacters)))</text>\n"
         }
         for (i, c) in palette.enumerated() {
             let y = head + i * ch
             s += "<rect x=\"8\" y=\"\(y + 4)\" width=\"28\" height=\"\(ch - 8)\" fill=\"\(ColorJSON.hex(c.color.display.srgb))\" stroke=\"#8e8e93\"/>"
-            s += "<text x=\"42\" y=\"\(y + ch / 2 + 4)\" font-size=\"11\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name)))</text>\n"
+            s += "<text x=\"42\" y=\"\(y + ch / 2 + 4)\" font-size=\"11\" fill=\"#1c1c1e\">\(SVGDrawing.xml(SVGDrawing.short(c.name, max: Self.svgLabelCharacters)))</text>\n"
         }
         for (i, row) in cells.enumerated() {
             if stop() { break }  // abandoned: the caller drops what was written
@@ -565,11 +569,14 @@ struct MatrixEndpoint {
                 let bg = ColorJSON.hex(cell.effectiveBackground), fg = ColorJSON.hex(cell.effectiveForeground)
                 // Caption color: whichever of black and white reads better on this background.
                 let caption = SVGDrawing.captionColor(on: cell.effectiveBackground)
+                // A color on itself is no pair: "—", as the page's table shows it (a new user's
+                // pass read "1.00 ✗" on the diagonal as a failure).
                 let mark = cell.ratio >= WCAG.aaNormalText ? "AA ✓" : (cell.ratio >= WCAG.aaLargeText ? "AA large" : "✗")
+                let captionText = i == j ? "—" : "\(WCAG.ratioText(cell.ratio)) \(mark)"
                 s += "<g><title>\(SVGDrawing.xml(palette[i].name)) on \(SVGDrawing.xml(palette[j].name)): \(WCAG.ratioText(cell.ratio)):1</title>"
                 s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cw)\" height=\"\(ch)\" fill=\"\(bg)\" stroke=\"#c7c7cc\" stroke-width=\"0.5\"/>"
                 s += "<text x=\"\(x + 8)\" y=\"\(y + 28)\" font-size=\"22\" font-weight=\"600\" fill=\"\(fg)\">Aa</text>"
-                s += "<text x=\"\(x + 8)\" y=\"\(y + 50)\" font-size=\"11\" fill=\"\(caption)\">\(WCAG.ratioText(cell.ratio)) \(mark)</text></g>\n"
+                s += "<text x=\"\(x + 8)\" y=\"\(y + 50)\" font-size=\"11\" fill=\"\(caption)\">\(captionText)</text></g>\n"
             }
         }
         s += "</svg>\n"

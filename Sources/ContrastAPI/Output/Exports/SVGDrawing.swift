@@ -21,8 +21,8 @@ enum SVGDrawing {
     }
 
     /// A name cut to 16 characters (15 and "…") for a header.
-    static func short(_ name: String) -> String {
-        name.count > 16 ? String(name.prefix(15)) + "…" : name
+    static func short(_ name: String, max: Int = 16) -> String {
+        name.count > max ? String(name.prefix(max - 1)) + "…" : name
     }
 
     /// `text` escaped for XML content and attributes; the characters XML 1.0 forbids (C0 controls
