@@ -1304,19 +1304,17 @@ public enum TokenAudit {
             let key = plainKey(pair, fg.path, bg.path)
             checkedByRule[key] = Swift.min(checkedByRule[key] ?? .max, pair.rule)
         }
-        // Counted, and the first `maximumListedAliasPairs` listed with their source pair.
-        var aliasCount = 0
-        var aliasPairs: [TokenAuditReport.AliasPair] = [], allAliasPairs: [TokenAuditReport.AliasPair] = []
+        // Each with its source pair: all of them reach the suggestions' joint search, the
+        // first `maximumListedAliasPairs` are listed, and every one is counted.
+        var allAliasPairs: [TokenAuditReport.AliasPair] = []
         pairs = zip(pairs, sources).compactMap { pair, s in
             guard s.0.hops > 0 && s.1.hops > 0,
                   checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
                     || (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule else { return pair }
-            aliasCount += 1
-            let alias = TokenAuditReport.AliasPair(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path)
-            if aliasPairs.count < Self.maximumListedAliasPairs { aliasPairs.append(alias) }
-            allAliasPairs.append(alias)
+            allAliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
             return nil
         }
+        let aliasCount = allAliasPairs.count
         // Pairs of translucent text on a translucent background with no backdrop, counted from
         // their resolved colors (memoized) before any is measured.
         var backdropFree = 0
@@ -1543,7 +1541,7 @@ public enum TokenAudit {
         if hexChanges > 0 {
             notes.append("WCAG verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
         }
-        if let first = aliasPairs.first {
+        if let first = allAliasPairs.first {
             let n = aliasCount * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.foreground) on \(first.background)")
         }
@@ -1570,7 +1568,7 @@ public enum TokenAudit {
                                       tokenCount: set.tokens.count, skippedNonColor: skipped, skippedPairs: skippedPairs,
                                       skippedAliasPairs: aliasCount * modes.count,
                                       unmatchedRules: unmatched, notes: notes)
-        report.aliasPairs = aliasPairs
+        report.aliasPairs = Array(allAliasPairs.prefix(Self.maximumListedAliasPairs))
         // States left out warn only an audit of every mode: `modes` chose what to audit.
         if options.modes == nil { report.coverageWarnings = set.coverageWarnings }
         return report

@@ -414,6 +414,13 @@ public enum DTCGReader: TokenFormatReader {
         return parts.joined(separator: ".")
     }
 
+    /// Whether the token or group `path` lies inside `group` (`a.b.c` inside `a.b`), compared by
+    /// UTF-8 bytes: by Characters a `.` and a combining mark after it are one.
+    static func lies(_ path: String, inside group: String) -> Bool {
+        path.utf8.count > group.utf8.count + 1 && path.utf8.starts(with: group.utf8)
+            && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: group.utf8.count)] == UInt8(ascii: ".")
+    }
+
     /// Most groups with `$extends` in one file set, and the longest chain of groups extending
     /// groups that extend others: bounds on the work before it is done (each extension looks at
     /// every token once; 256 × `TokenFormats.maximumTokens` path checks at most).
@@ -439,7 +446,7 @@ public enum DTCGReader: TokenFormatReader {
             if ext.target == ext.group {
                 throw fail(ext, "$extends names the group itself: a group cannot extend itself")
             }
-            if ext.target.utf8.starts(with: (ext.group + ".").utf8) || ext.group.utf8.starts(with: (ext.target + ".").utf8) {
+            if lies(ext.target, inside: ext.group) || lies(ext.group, inside: ext.target) {
                 throw fail(ext, "$extends names the group '\(ext.target)', which \(ext.target.count > ext.group.count ? "lies inside" : "holds") '\(ext.group)': a group cannot extend its own tokens")
             }
         }
@@ -448,7 +455,7 @@ public enum DTCGReader: TokenFormatReader {
         let dependencies: [[Int]] = extensions.map { ext in
             extensions.indices.filter { j in
                 let group = extensions[j].group
-                return group == ext.target || group.utf8.starts(with: (ext.target + ".").utf8) || ext.target.utf8.starts(with: (group + ".").utf8)
+                return group == ext.target || lies(group, inside: ext.target) || lies(ext.target, inside: group)
             }
         }
         // Each extension once, after what it waits for (an iterative walk: a hostile chain is long).
@@ -471,11 +478,10 @@ public enum DTCGReader: TokenFormatReader {
                     continue
                 }
                 let ext = extensions[last]
-                let prefix = ext.target + "."
                 var found = false
-                for path in table.tokens.map(\.path) where path.utf8.starts(with: prefix.utf8) {
+                for path in table.tokens.map(\.path) where lies(path, inside: ext.target) {
                     found = true
-                    let derived = ext.group + "." + String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+                    let derived = ext.group + "." + String(decoding: path.utf8.dropFirst(ext.target.utf8.count + 1), as: UTF8.self)
                     guard !table.contains(derived) else { continue }
                     try table.set(derived, mode: nil, value: .alias(path), at: ext.location, type: table[path]?.type)
                 }

@@ -540,13 +540,13 @@ struct MatrixEndpoint {
 
     // MARK: SVG
 
-    /// The grid as a picture: row headers are foregrounds, column headers backgrounds; each cell
-    /// is painted in its effective colors with sample text "Aa", the floored ratio and an AA mark
-    /// (✓ normal text, "L" large text only, ✗ fail).
     /// Characters of a name the SVG grid's labels show (about 80 px at 11 px: sixteen ran into
     /// the next column's label, and row labels were cut at the grid: a new user's pass).
     static let svgLabelCharacters = 13
 
+    /// The grid as a picture: row headers are foregrounds, column headers backgrounds; each cell
+    /// is painted in its effective colors with sample text "Aa", the floored ratio and an AA mark
+    /// (`AA ✓` normal text, `AA large` large text only, `✗` fail; `—` for a color on itself).
     static func svg(_ palette: [PaletteColor], _ cells: [[Cell]], stop: () -> Bool = { false }) -> String {
         let cw = 96, ch = 64, head = 132, n = palette.count
         let width = head + n * cw, height = head + n * ch

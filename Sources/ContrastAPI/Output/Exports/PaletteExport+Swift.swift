@@ -145,7 +145,6 @@ extension PaletteExport {
         while k < first.count, first[k].isUppercase { k += 1 }
         let lowered = k == first.count || k <= 1 ? k : k - 1
         for j in 0..<lowered { first[j] = Character(first[j].lowercased()) }
-        if lowered == 0, let c = first.first, c.isUppercase { first[0] = Character(c.lowercased()) }
         var id = String(first) + words.dropFirst().map { w in w.prefix(1).uppercased() + w.dropFirst() }.joined()
         if let f = id.unicodeScalars.first, ("0"..."9").contains(f) { id = "color" + id }
         return id

@@ -7,9 +7,8 @@ import DesignTokens
 /// shape CI systems read (the Ant JUnit schema as GitHub Actions test reporters, GitLab and
 /// Jenkins take it).
 enum TokenAuditJUnit {
-    /// XML text, as the SVG exports escape it (one rule for every XML the service writes).
-    static func escape(_ s: String) -> String { SVGDrawing.xml(s) }
-    /// Client text (token paths, modes, file names, messages naming them) as XML text, its hidden
+    /// Client text (token paths, modes, file names, messages naming them) as XML text, escaped as
+    /// the SVG exports escape it (one rule for every XML the service writes), its hidden
     /// characters written `\u202E` as the text report writes them: a CI page shows the parsed
     /// text, where a bidi override, a newline (a forged `PASS` line) or ESC would act (a hostile
     /// pass). Our own newlines between lines are kept by escaping each piece, not the joined text.
