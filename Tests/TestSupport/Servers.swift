@@ -94,7 +94,9 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     public let process = Process()
-    private final class Sink: Sendable { let state = Mutex((text: "", closed: false)) }
+    /// The bytes read from standard error so far (decoded when read: a chunk may end inside a
+    /// UTF-8 sequence), and whether end of file was reached.
+    private final class Sink: Sendable { let state = Mutex((bytes: [UInt8](), closed: false)) }
     private let collected = Sink()
     /// The port it listens on (0 until `waitForPort`).
     public private(set) var port = 0
@@ -116,17 +118,33 @@ public final class ServerProcess: @unchecked Sendable {
         errorFD = err.fileHandleForReading.fileDescriptor
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
-        let sink = collected
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                sink.state.withLock { $0.closed = true }
-                return
-            }
-            sink.state.withLock { $0.text += String(decoding: chunk, as: UTF8.self) }
-        }
         try process.run()
+        // Standard error is read by blocking reads on a thread of its own, not by a
+        // `readabilityHandler`: that installs a libdispatch read source on the pipe, and tearing
+        // it down races the descriptor's close; on Linux the race crashes the whole test process
+        // in `_dispatch_event_loop_drain` (SIGSEGV, a CI run of stop 46;
+        // swiftlang/swift-corelibs-foundation#3276 and #5507). The thread holds the read end until
+        // end of file, so the descriptor is never closed under a reader.
+        Self.drain(err.fileHandleForReading, into: collected)
+    }
+
+    /// Appends everything `handle` yields to `sink` until end of file (or a read error), then
+    /// marks it closed; on a thread of its own.
+    private static func drain(_ handle: FileHandle, into sink: Sink) {
+        let thread = Thread {
+            let fd = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                sink.state.withLock { $0.bytes += buffer[..<count] }
+            }
+            sink.state.withLock { $0.closed = true }
+            withExtendedLifetime(handle) {}
+        }
+        thread.name = "ServerProcess.stderr"
+        thread.start()
     }
 
     deinit {
@@ -168,7 +186,7 @@ public final class ServerProcess: @unchecked Sendable {
     public var terminationStatus: Int32 { exit?.status ?? -1 }
 
     /// What the process wrote to standard error so far.
-    public var log: String { collected.state.withLock { $0.text } }
+    public var log: String { String(decoding: collected.state.withLock { $0.bytes }, as: UTF8.self) }
 
     /// Waits (polling, at most `limit` s) until the log contains `marker` or the process exits.
     @discardableResult
@@ -206,7 +224,7 @@ public final class ServerProcess: @unchecked Sendable {
         var last = -1
         var stablePolls = 0
         waitUntil(limit: limit, interval: 0.05) {
-            let (length, closed) = collected.state.withLock { ($0.text.utf8.count, $0.closed) }
+            let (length, closed) = collected.state.withLock { ($0.bytes.count, $0.closed) }
             if closed { return true }
             var unread: Int32 = 0
             let drained = ioctl(errorFD, UInt(FIONREAD), &unread) == 0 && unread == 0
