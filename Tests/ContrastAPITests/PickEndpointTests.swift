@@ -292,6 +292,15 @@ struct PickEndpointTests {
         // A target: the first in list order meeting it everywhere.
         let aa = try Self.pick(server, "{\(body), \"target\": \"AA\"}")
         #expect(aa.json["met"] == true && aa.json["winner"]?["index"] == 1 && aa.json["winner"]?["chosenBy"] == "firstMeetingTarget", "\(aa.text)")
+        // WCAG's winner reads weakly by APCA and white far better: a note says so, with both Lc
+        // (a new user's pass); ranked by APCA, or where the winner reaches Lc 45, no such note.
+        let disagreement = "By APCA (informational, 0.0.98G-4g) candidate 0 ('#fff') reads more clearly: Lc -67.2 against the winner's 33.0, below Lc 45, APCA's floor for large text; WCAG 2's ratio and APCA disagree most on mid-tone backgrounds (algorithm \"apca\" ranks by |Lc|)."
+        for answer in [r, aa] {
+            #expect(answer.json["notes"]?.array?.contains(.string(disagreement)) == true, "\(answer.text)")
+        }
+        #expect(apca.json["notes"]?.array?.contains(where: { $0.string?.hasPrefix("By APCA") == true }) == false)
+        let clear = try Self.pick(server, ##"{"background": "#1d4ed8", "candidates": ["#fff", "#000"]}"##)
+        #expect(clear.json["winner"]?["index"] == 0 && clear.json["notes"]?.array?.contains(where: { $0.string?.hasPrefix("By APCA") == true }) == false, "\(clear.text)")
         // A translucent candidate is composited on each gradient color (measured in full, not on
         // the prepared walk): black at 50%, 2.4817720916419637 at 0.192135 by the same scan.
         let half = try Self.pick(server, ##"{"background": "linear-gradient(to right, #6366f1, #ec4899)", "candidates": ["rgb(0 0 0 / 0.5)"]}"##)

@@ -267,6 +267,9 @@ import Testing
         #expect(backdrop["detail"] == "query parameter 'backdrop' must be opaque: it is what lies behind everything")
         let method = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "gamutMethod": "clip"}"#), 400, pointer: "/gamutMethod")
         #expect(method["detail"] == "'/gamutMethod' needs '/gamut' (srgb, display-p3 or rec2020)")
+        // A method given as the gamut names the member that takes it (a new user's pass).
+        let mixedUp = expectProblem(try Self.get("/v1/convert?color=red&gamut=CSS4"), 400, parameter: "gamut")
+        #expect(mixedUp["detail"] == "query parameter 'gamut' must be one of srgb, display-p3, rec2020, got 'CSS4': 'css4' is a method, given as query parameter 'gamutMethod' beside the gamut it maps into (gamut srgb, gamutMethod css4)")
         let type = expectProblem(try Self.post("/v1/simulate", #"{"colors": ["red"], "type": "blue"}"#), 400, pointer: "/type")
         #expect(type["detail"] == "'/type' must be one of protanopia, deuteranopia, tritanopia, achromatopsia (or protan, deutan, tritan), got 'blue'")
         // An anomalous trichromacy by name says how to ask for it (a new user's pass).

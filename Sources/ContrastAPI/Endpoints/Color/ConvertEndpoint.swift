@@ -43,6 +43,12 @@ struct ConvertEndpoint {
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         let input = try f.color("color", required: true, hexOrder: hexOrder)!
         let targets = try parseTargets(f)
+        // A method given as the gamut (`gamut=css4`, a new user's mix-up) is pointed at the
+        // member that takes it.
+        if let given = try f.string("gamut"), Gamut(rawValue: given.lowercased()) == nil,
+           let asMethod = GamutMapping.Method.allCases.first(where: { $0.rawValue == given.lowercased() }) {
+            throw Problem.invalidField(f.field("gamut"), "\(f.field("gamut").display) must be one of \(Gamut.allCases.map(\.rawValue).joined(separator: ", ")), got \(ClientText.quoted(given)): '\(asMethod.rawValue)' is a method, given as \(f.field("gamutMethod").display) beside the gamut it maps into (gamut srgb, gamutMethod \(asMethod.rawValue))")
+        }
         let gamut = try f.choice("gamut", Gamut.self)
         let method = try f.choice("gamutMethod", GamutMapping.Method.self)
         if method != nil && gamut == nil {

@@ -268,6 +268,20 @@ struct PickEndpoint {
         }
     }
 
+    /// When WCAG's winner reads weakly by APCA (|Lc| below 45, APCA's floor for large text) and
+    /// another candidate reaches 45 and at least 15 more, a note naming both Lc: on mid-tone
+    /// backgrounds WCAG 2's ratio can favor dark text where light text reads better (black on
+    /// Tailwind's indigo-500 → pink-500 passes at 4.64:1 with Lc 33.0; white has Lc −67.2: a
+    /// new user's pass). APCA 0.0.98G-4g; informational, it does not change the winner.
+    static func apcaDisagreement(ranked: [Entry], winner: Entry) -> String? {
+        let weak = abs(winner.measurement.apcaLc)
+        guard weak < 45, let other = ranked.filter({ $0.index != winner.index }).max(by: { abs($0.measurement.apcaLc) < abs($1.measurement.apcaLc) }) else { return nil }
+        let strong = abs(other.measurement.apcaLc)
+        guard strong >= 45, strong >= weak + 15 else { return nil }
+        func lc(_ v: Double) -> String { String(format: "%.1f", v) }
+        return "By APCA (informational, \(APCA.version)) candidate \(other.index) (\(ClientText.quoted(other.color.input))) reads more clearly: Lc \(lc(other.measurement.apcaLc)) against the winner's \(lc(winner.measurement.apcaLc)), below Lc 45, APCA's floor for large text; WCAG 2's ratio and APCA disagree most on mid-tone backgrounds (algorithm \"apca\" ranks by |Lc|)."
+    }
+
     /// How the winner was chosen, in words, and what else shaped the numbers.
     static func notes(ranked: [Entry], winner: Entry, firstMeeting: Entry?, target: ContrastTarget?,
                       metric: ContrastTarget.Metric, background: ResolvedColor?, backdrop: ResolvedColor?,
@@ -295,6 +309,8 @@ struct PickEndpoint {
         }
         if metric == .apca {
             notes.append("APCA is informational (not part of WCAG 2); candidates are ranked by |Lc|, whatever the polarity.")
+        } else if let note = apcaDisagreement(ranked: ranked, winner: winner) {
+            notes.append(note)
         }
         if let background, background.display.alpha < 1 && backdrop == nil && !overSystemBackgrounds {
             notes.append("The background is translucent and no backdrop was given: each candidate's contrast is its worst case over every gray backdrop from black to white (ratioRange).")
