@@ -438,6 +438,10 @@ struct TokensAuditTests {
         let hex = try #require(background["hex"]?.string)
         #expect(Self.ratio("#ffffff", hex) >= 4.5 && abs((background["ratio"]?.double ?? 0) - Self.ratio("#ffffff", hex)) < 1e-9, "\(hex)")
         #expect(junit.text.contains("or nearest passing color.brand, keeping the text light or dark: \(hex)"), "\(junit.text)")
+        // The text report leads with the background where the text's fix turns it dark (a new
+        // user's pass: the near-black text came first).
+        let text = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", rules), ("report", "text")]))
+        #expect(text.text.contains("(try background \(hex), or text \(suggestion), which turns it dark)"), "\(text.text)")
         // A pair whose suggestion keeps the text on its side gets no background alternative.
         let dark: JSON = .array([.object(["foreground": "color.brand", "background": "color.neutral.0"])])
         let plain = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("rules", dark)]))

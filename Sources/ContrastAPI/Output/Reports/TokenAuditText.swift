@@ -28,6 +28,12 @@ enum TokenAuditText {
         return out
     }
 
+    /// Whether the text suggestion `s` makes the pair's text darker than its background (it
+    /// was lighter), by relative luminance as measured with the suggestion (WCAG 2.2).
+    static func turnsDark(_ s: NearestPassingColor.Candidate) -> Bool {
+        s.measurement.foregroundLuminance < s.measurement.backgroundLuminance
+    }
+
     static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
     /// Notes printed (the JSON report has all of them), each cut to `maximumNoteLength` characters.
@@ -85,9 +91,14 @@ enum TokenAuditText {
             if let note = TokenAuditJSON.hexVerdictNote(r) { result += " (see \(footnote(note)))" }
             let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
             let conflict = conflicts.isEmpty ? "" : "; see " + conflicts.joined(separator: " ")
-            if let s = r.suggestion {
-                let background = r.backgroundSuggestion.map { ", or background \(TokenAuditJSON.written($0.background, r.backgroundSuggestionText))" } ?? ""
-                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(background)\(conflict))"
+            if let s = r.suggestion, let b = r.backgroundSuggestion {
+                // Both are given where the text's fix turns it from lighter than its background
+                // to darker or back: the background leads, the text's fix says what it does (a
+                // new user's pass: Spectrum's shared Palette.white was offered as #393939 first,
+                // which breaks every other pair that white is text in).
+                result += " (try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText)), or text \(TokenAuditJSON.written(s.foreground, r.suggestionText)), which turns it \(Self.turnsDark(s) ? "dark" : "light")\(conflict))"
+            } else if let s = r.suggestion {
+                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(conflict))"
             } else if let b = r.backgroundSuggestion {
                 // No text color of its hue passes: the background alone (a hostile pass: JSON,
                 // JUnit and SARIF gave it, the text row none).
