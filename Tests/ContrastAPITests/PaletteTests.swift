@@ -865,7 +865,10 @@ struct PaletteTests {
         #expect(ownCSS.contains("Every value meets its target on the palette's own backgrounds it sits on."), "\(ownCSS.prefix(300))")
         let both = ##"{"colors": [{"name": "card", "role": "background", "color": "#ffffff"}, {"name": "ink", "color": "#222222", "on": ["card"]}, {"name": "ink2", "color": "#222222"}], "format": "css"}"##
         #expect(call("POST", "/v1/palette/export", body: both).text.contains("on the Apple system backgrounds and the palette's own backgrounds it sits on."))
-        #expect(call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ink", "color": "#222222"}], "format": "css"}"##).text.contains("Every value meets its target on the Apple system backgrounds it sits on."))
+        let system = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ink", "color": "#222222"}], "format": "css"}"##).text
+        #expect(system.contains("Every value meets its target on the Apple system backgrounds it sits on.\n   Judged on Apple's system backgrounds; for a web page, give each text color `on` with the palette's own backgrounds (and `elevated: false`). */"), "\(system.prefix(400))")
+        // A palette on its own backgrounds gets no such hint (a new user's pass asked for it only there).
+        #expect(!ownCSS.contains("Judged on Apple's system backgrounds") && !call("POST", "/v1/palette/export", body: both).text.contains("Judged on Apple's"))
         let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body + ##", "format": "tokens", "colorSpace": "display-p3"}"##).body)
         let components = tokens["color"]?["amber400"]?["$value"]?["components"]?.array?.compactMap(\.double) ?? []
         #expect(components.count == 3 && abs(components[2] - given.z) < 1e-3, "\(components)")

@@ -277,8 +277,15 @@ struct PaletteExport {
         let onOwn = placed.contains { !$0.entry.on.isEmpty }, onSystem = placed.contains { $0.entry.onSystemBackgrounds }
         let surfaces = onOwn && onSystem ? "the Apple system backgrounds and the palette's own backgrounds"
             : onOwn ? "the palette's own backgrounds" : "the Apple system backgrounds"
-        s += failing.isEmpty ? "   Every value meets its target on \(surfaces) it sits on. */\n"
-            : "   Fails its target somewhere: \(Self.cssComment(failing.joined(separator: "; "))). */\n"
+        s += failing.isEmpty ? "   Every value meets its target on \(surfaces) it sits on."
+            : "   Fails its target somewhere: \(Self.cssComment(failing.joined(separator: "; ")))."
+        // A web page has no Apple system backgrounds: say where to place text on its own (a new
+        // user's pass: a CSS export "failed" on secondarySystemBackground, a surface the team
+        // does not have).
+        if !onOwn && !placed.isEmpty {
+            s += "\n   Judged on Apple's system backgrounds; for a web page, give each text color `on` with the palette's own backgrounds (and `elevated: false`)."
+        }
+        s += " */\n"
         if let dark = darkSelector {
             s += ":root {\n  color-scheme: light;\n" + block(.light, indent: "  ") + "}\n\n"
             s += "@media (prefers-contrast: more) {\n  :root {\n" + block(.lightIncreasedContrast, indent: "    ") + "  }\n}\n\n"
