@@ -267,6 +267,15 @@ import Testing
         #expect(backdrop["detail"] == "query parameter 'backdrop' must be opaque: it is what lies behind everything")
         let method = expectProblem(try Self.post("/v1/convert", #"{"color": "red", "gamutMethod": "clip"}"#), 400, pointer: "/gamutMethod")
         #expect(method["detail"] == "'/gamutMethod' needs '/gamut' (srgb, display-p3 or rec2020)")
+        // A body on a GET would be ignored: a 400 saying so, not an answer from the query alone
+        // (a hostile pass: `#000` in the body, `#777` answered). An empty body is no body.
+        let withBody = try Self.live.request("GET", "/v1/contrast?foreground=%23777&background=white", body: ##"{"foreground": "#000"}"##)
+        #expect(withBody.status == 400 && withBody.json["type"] == "/problems/malformed-request", "\(withBody.text)")
+        #expect(withBody.json["detail"] == "GET /v1/contrast reads its input from the query string, and this request has a body (22 bytes), which would be ignored: send it with POST where the route takes POST, or give the fields as query parameters (curl -G --data-urlencode 'name=value')", "\(withBody.text)")
+        for path in ["/v1/materials", "/api/webaim?fcolor=000000&bcolor=ffffff"] {
+            #expect(try Self.live.request("GET", path, body: "hello").status == 400, "\(path)")
+        }
+        #expect(try Self.live.request("GET", "/v1/contrast?foreground=%23777&background=white", body: "").status == 200)
         // A method given as the gamut names the member that takes it (a new user's pass).
         let mixedUp = expectProblem(try Self.get("/v1/convert?color=red&gamut=CSS4"), 400, parameter: "gamut")
         #expect(mixedUp["detail"] == "query parameter 'gamut' must be one of srgb, display-p3, rec2020, got 'CSS4': 'css4' is a method, given as query parameter 'gamutMethod' beside the gamut it maps into (gamut srgb, gamutMethod css4)")

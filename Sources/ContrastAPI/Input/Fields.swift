@@ -246,9 +246,18 @@ public struct Fields: Sendable {
         return Fields(object: o, path: .query(""), fromQuery: true)
     }
 
-    /// The request's fields: the JSON body for POST, the query for GET and HEAD.
+    /// The request's fields: the JSON body for POST, the query for GET and HEAD. A GET or HEAD
+    /// with a body is a 400 `malformed-request`: its body would be ignored, so options sent
+    /// there (`curl -X GET -d '{…}'`) were silently left out of the answer (a hostile pass).
+    /// RFC 9110 §9.3.1: content in a GET has no defined meaning.
     static func from(_ request: HTTPRequest) throws(Problem) -> Fields {
-        request.method == "POST" ? try body(request) : try query(request)
+        if request.method == "POST" { return try body(request) }
+        if !request.body.isEmpty {
+            let post = request.method == "GET" ? "send it with POST where the route takes POST, or " : ""
+            throw Problem(status: 400, kind: "malformed-request", title: "Bad Request",
+                          detail: "\(request.method) \(request.path) reads its input from the query string, and this request has a body (\(request.body.count) bytes), which would be ignored: \(post)give the fields as query parameters (curl -G --data-urlencode 'name=value')")
+        }
+        return try query(request)
     }
 
     func field(_ key: String) -> FieldPath { path.appending(key) }

@@ -10,7 +10,7 @@ import JSONValue
 /// fails); verdicts use the unrounded ratio. Colors are 3- or 6-digit hex with or without `#`.
 struct WebAIMEndpoint {
     static func handle(_ request: HTTPRequest) throws(Problem) -> JSON {
-        let f = try Fields.query(request)
+        let f = try Fields.from(request)
         try f.rejectUnknown(["fcolor", "bcolor", "api"])
         let fg = try hexColor(f, "fcolor")
         let bg = try hexColor(f, "bcolor")
