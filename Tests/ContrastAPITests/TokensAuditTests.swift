@@ -269,6 +269,10 @@ struct TokensAuditTests {
         #expect(j["line"]?.double == 2926, "\(j)")
         #expect(j["detail"]?.string?.contains("@color_primitives.Brand B.800") == true)
         #expect(j["pointer"] == "/files/0/content")
+        // Sent raw, the file is the body: the problem has no pointer, only file, line and column.
+        let rawJSON = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: "{\n  \"--x\": 1", headers: ["Content-Type": "application/json"])
+        let r = expectProblem(rawJSON, 400, kind: "invalid-tokens")
+        #expect(r["pointer"] == nil && r["line"]?.double == 2 && r["file"] != nil, "\(r)")
         // ...and says how to get past it: report such pairs, or audit the modes where it resolves.
         #expect(j["detail"]?.string?.contains("in mode 'brand_b_light'") == true, "\(j)")
         #expect(j["detail"]?.string?.contains(#"send "unresolved": "report""#) == true, "\(j)")

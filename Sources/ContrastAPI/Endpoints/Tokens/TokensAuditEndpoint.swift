@@ -25,7 +25,7 @@ struct TokensAuditEndpoint {
             do throws(TokenError) {
                 set = try TokenFormats.read(req.files, format: req.format)
             } catch {
-                throw Self.problem(error, files: req.files)
+                throw Self.problem(error, files: req.files, query: req.fromQuery)
             }
             if req.presets.contains(.apple) {
                 req.options.increasedContrastModes = try Self.addAppleBackgrounds(to: &set)
@@ -132,6 +132,12 @@ struct TokensAuditEndpoint {
                 detail += "; or audit only modes where this token resolves, " + (query ? "modes=\(modes.replacingOccurrences(of: " ", with: "%20"))" : "\"modes\": [\(pair.resolvesIn.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))]")
             }
             detail += " (docs/api/tokens.md)"
+        }
+        // A raw file is the body itself: no JSON member holds it, so no pointer (a plugin
+        // author's pass: `/files/0/content` named a member the client never sent).
+        if query {
+            return Problem(status: 400, kind: "invalid-tokens", title: "Invalid design tokens",
+                           detail: detail, pointer: nil, parameter: nil, extra: extra)
         }
         return Problem(status: 400, kind: "invalid-tokens", title: "Invalid design tokens",
                        detail: detail, field: field, extra: extra)
