@@ -416,6 +416,16 @@ import Testing
         // Alone, twice the budget is allowed; its reservation is given back when it returns.
         #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
         #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text == "reserved")
+        // A body still arriving does not hold it back (a hostile pass: one 17 KB upload stalled a
+        // byte short, from another address, kept every answer over the budget refused).
+        do {
+            let stalled = try RawHTTPConnection(port: server.port, timeoutSeconds: 20, source: "127.0.0.2")
+            #expect(stalled.send("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + String(repeating: "a", count: 19_999)))
+            #expect(waitUntil { server.statistics.requestsInProgress == 1 })
+            let beside = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
+            #expect(beside.text == "reserved", "\(beside.text)")
+        }
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
         // While one holds its reservation, another is refused.
         let (done, first) = background(server.port, "/big?wait")
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })

@@ -50,6 +50,11 @@ final class ServerContext: Sendable {
     /// Bytes held by request bodies being received and answers not yet sent, each counted
     /// once it reaches `bufferedThreshold` (small ones are not worth an atomic add per request).
     let bufferedBytes = Atomic<Int>(0)
+    /// The part of `bufferedBytes` that request bodies hold (received or still arriving); the
+    /// rest is answers queued and reserved. An answer larger than the budget waits for other
+    /// answers only, not for bodies (a hostile pass: one 17 KB upload stalled a byte short, from
+    /// another address, kept every preview over the budget refused for as long as it was renewed).
+    let bodyBytes = Atomic<Int>(0)
     /// Answers of `bufferedThreshold` bytes or more whose connection closed before all of it was
     /// sent (``HTTPServerStatistics/answersCut``), and who hears of each.
     let answersCut = Atomic<Int>(0)
@@ -170,6 +175,8 @@ final class RequestState {
     /// Bytes this request counts in `ServerContext.bufferedBytes` (body kept, answer queued),
     /// given back when it completes.
     var bufferedBytes = 0
+    /// The part of `bufferedBytes` that is this request's body (`ServerContext.bodyBytes`).
+    var bodyBytes = 0
     /// The client address and bytes of its body and queued answer counted in
     /// `ServerContext.holdBytes`, given back when it completes.
     var held: (client: String, bytes: Int) = ("", 0)
@@ -286,6 +293,10 @@ func httpServerAccessHandler(
             }
             let state = RequestState(limit: limit, receivedAt: receivedAt, connection: record, headers: headers.fields)
             state.bufferedBytes = reserved
+            if reserved > 0 {
+                state.bodyBytes = reserved
+                context.bodyBytes.wrappingAdd(reserved, ordering: .relaxed)
+            }
             if let client { state.held = (client, reserved) }
             if expected > 0 {
                 state.body.reserveCapacity(expected)
@@ -322,6 +333,8 @@ func httpServerAccessHandler(
                     let client = state.held.bytes > 0 ? state.held.client : requestAddress(state.connection, connection)
                     if let client { state.hold(added, client: client, in: context) }
                     let total = context.bufferedBytes.wrappingAdd(added, ordering: .relaxed).newValue
+                    context.bodyBytes.wrappingAdd(added, ordering: .relaxed)
+                    state.bodyBytes += added
                     state.bufferedBytes = state.body.count
                     if context.isOverMemoryBudget(total, client: { client }) { return .NO }
                 }
@@ -375,7 +388,8 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let client = request.remoteAddress
     let ticket = WorkTicket(budget: (held: { [context] bytes in context.bufferedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue },
                                      limit: context.memoryBudget, own: state.bufferedBytes,
-                                     othersExcess: { [context] in context.othersExcess(for: client) }))
+                                     othersExcess: { [context] in context.othersExcess(for: client) },
+                                     bodies: { [context] in context.bodyBytes.load(ordering: .relaxed) }))
     request.workTicket = ticket
     var bare = request
     bare.body = []
@@ -471,7 +485,7 @@ func httpServerRequestCompleted(
         _ = Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.wrappingSubtract(1, ordering: .relaxed) }
         return
     }
-    let (held, answer) = (state.takeUnretainedValue().held, state.takeUnretainedValue().answer)
+    let (held, answer, body) = (state.takeUnretainedValue().held, state.takeUnretainedValue().answer, state.takeUnretainedValue().bodyBytes)
     state.release()
     Unmanaged<ServerContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { context in
         // A queued answer whose connection closed before it was all sent (a hostile pass: at
@@ -479,6 +493,7 @@ func httpServerRequestCompleted(
         // log's 200 with its full length recorded it).
         if let answer, reason != .REQUEST_TERMINATED_COMPLETED_OK { answerCut(answer, client: held.client, reason: reason, context: context) }
         context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed)
+        if body != 0 { context.bodyBytes.wrappingSubtract(body, ordering: .relaxed) }
         if held.bytes != 0 { context.holdBytes(-held.bytes, client: held.client) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }

@@ -175,26 +175,31 @@ public final class WorkTicket: Sendable {
     private static let running = 0, answered = 1, abandoned = 2
     private let state = Atomic<Int>(WorkTicket.running)
     /// The server's memory budget (adds to its counter of held bytes, giving the new total),
-    /// its limit, the bytes the request's own body holds in it, and what other clients' unsent
-    /// answers hold beyond their shares (left out: ``ServerContext/holdBytes(_:client:)``), for `reserve`.
-    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int)?
+    /// its limit, the bytes the request's own body holds in it, what other clients' unsent
+    /// answers hold beyond their shares (left out: ``ServerContext/holdBytes(_:client:)``), and
+    /// what all request bodies hold (``ServerContext/bodyBytes``), for `reserve`.
+    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int, bodies: @Sendable () -> Int)?
     /// Bytes reserved by `reserve`, given back by `releaseReservation`.
     private let reserved = Atomic<Int>(0)
 
-    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int)? = nil) { self.budget = budget }
+    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int, bodies: @Sendable () -> Int)? = nil) { self.budget = budget }
 
     /// Reserves `bytes` of the server's memory budget for an answer the handler is about to
     /// build (a PNG whose size is known from the image's header), before building it: false
-    /// when bodies and unsent answers, with this, would pass the budget, unless nothing else is
-    /// held but the request's own body (one answer larger than the budget is built at a time,
-    /// never two at once; a hostile pass held 184 MB of 92 MB previews, budget 64 MB). The
+    /// when bodies and unsent answers, with this, would pass the budget, unless no other answer is
+    /// held, queued or reserved (one answer larger than the budget is built at a time, never two
+    /// at once; a hostile pass held 184 MB of 92 MB previews, budget 64 MB). Request bodies do not
+    /// hold it back: they are bounded by the budget themselves (a body that would pass it is
+    /// refused), and one small upload stalled a byte short had kept every answer over the budget
+    /// refused (a hostile pass), so memory stays within this answer plus the budget. The
     /// reservation is given back when the handler returns; its answer is then counted as queued.
     /// True when the server has no budget (a request not run on the heavy-work pool).
     public func reserve(_ bytes: Int) -> Bool {
         guard let budget, bytes > 0 else { return true }
         let total = budget.held(bytes)
         // Other clients' answers beyond their shares are theirs to wait for, not this request's.
-        if total > budget.limit, case let effective = total - budget.othersExcess(), effective > budget.limit && effective - bytes - budget.own > 0 {
+        if total > budget.limit, case let effective = total - budget.othersExcess(),
+           effective > budget.limit && effective - bytes - Swift.max(budget.own, budget.bodies()) > 0 {
             _ = budget.held(-bytes)
             return false
         }
