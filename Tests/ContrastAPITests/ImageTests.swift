@@ -137,6 +137,17 @@ struct ImageTests {
         #expect(callImage("/v1/image/analyze", still).json["image"]?["frames"] == 1)
     }
 
+    /// A CMYK JPEG without a profile goes through libvips's default CMYK profile, and the note
+    /// says so (a hostile pass: it said "converting from the embedded profile", and the file
+    /// embeds none).
+    @Test func cmykWithoutAProfileSaysWhichProfileConvertedIt() throws {
+        let jpeg = Array(try Data(contentsOf: FixtureLoader.url("images/cmyk-no-profile-16x16.jpg")))
+        let j = callImage("/v1/image/analyze", jpeg, contentType: "image/jpeg").json
+        let notes = j["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("measured after converting from CMYK through libvips's default CMYK profile (the file embeds no ICC profile) to sRGB; colors outside sRGB were clipped, whites are unaffected"), "\(j)")
+        #expect(!notes.contains { $0.contains("embedded profile (") }, "\(notes)")
+    }
+
     @Test func darkImageIsLeftAlone() throws {
         let png = try ImageSamples.encode(.png, background: [18, 18, 24])
         let j = callImage("/v1/image/analyze", png).json

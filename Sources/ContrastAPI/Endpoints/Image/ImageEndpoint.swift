@@ -98,7 +98,7 @@ struct ImageEndpoint: Sendable {
                 ? "the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB"
                 : "no embedded ICC profile: the pixels were taken as sRGB")
         case .profileKept(let d), .convertedToSRGB(let d):
-            notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped, whites are unaffected"))
+            notes.append(.string("measured after converting \(Self.profileSource(file, d)) to sRGB; colors outside sRGB were clipped, whites are unaffected"))
         }
         if file.hasAlpha {
             // Said of the alpha channel, not of the pixels: an RGBA file may be fully opaque
@@ -379,5 +379,15 @@ extension String {
         while s.first == " " || s.first == "\t" { s = s.dropFirst() }
         while s.last == " " || s.last == "\t" { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension ImageEndpoint {
+    /// What a converted image's colors came from, for its note: the embedded profile by its
+    /// description, or for a CMYK file without one libvips's default CMYK profile (a hostile
+    /// pass: such a file was said to be converted "from the embedded profile", and none was).
+    static func profileSource(_ file: ImageFile, _ description: String) -> String {
+        file.iccProfile == nil ? "from CMYK through libvips's default CMYK profile (the file embeds no ICC profile)"
+            : "from the embedded profile (\(description))"
     }
 }

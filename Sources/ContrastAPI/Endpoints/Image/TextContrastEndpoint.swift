@@ -269,7 +269,7 @@ extension ImageEndpoint {
                 notes.append("the embedded ICC profile is not valid and was ignored, as browsers ignore it: the pixels were taken as sRGB")
             }
         case .profileKept(let d), .convertedToSRGB(let d):
-            notes.append(.string("measured after converting from the embedded profile (\(d)) to sRGB; colors outside sRGB were clipped"))
+            notes.append(.string("measured after converting \(ImageEndpoint.profileSource(file, d)) to sRGB; colors outside sRGB were clipped"))
         }
         if file.hasAlpha {
             // Said of the alpha channel, not of the pixels: an RGBA file may be fully opaque.
