@@ -27,6 +27,26 @@ struct ContrastEndpointTests {
         #expect(j["effectiveForeground"] == nil)
     }
 
+    /// The matrix's format by `Accept` when neither the body nor the query names one, as the
+    /// token audit's report (a plugin author's pass: `Accept: text/csv` was answered with JSON).
+    @Test func matrixFormatByAccept() throws {
+        let live = try LiveServer()
+        let body = ##"{"colors": ["#000", "#fff"]}"##
+        func type(_ accept: String, _ target: String = "/v1/contrast/matrix", _ body: String = body) throws -> String? {
+            try live.request("POST", target, body: body, headers: ["Content-Type": "application/json", "Accept": accept]).headers["content-type"]
+        }
+        #expect(try type("text/csv")?.hasPrefix("text/csv") == true)
+        #expect(try type("image/svg+xml")?.hasPrefix("image/svg+xml") == true)
+        #expect(try type("text/csv;q=0, application/json") == "application/json")
+        #expect(try type("application/json;q=0.5, text/csv;q=0.9")?.hasPrefix("text/csv") == true)
+        #expect(try type("*/*") == "application/json")
+        // What the request itself names wins.
+        #expect(try type("text/csv", "/v1/contrast/matrix?format=svg")?.hasPrefix("image/svg+xml") == true)
+        #expect(try type("text/csv", "/v1/contrast/matrix", ##"{"colors": ["#000", "#fff"], "format": "json"}"##) == "application/json")
+        // SVG draws no gradients: asked by Accept only, the answer is JSON, which carries them.
+        #expect(try type("image/svg+xml", "/v1/contrast/matrix", ##"{"colors": ["#000", "#fff"], "gradients": ["linear-gradient(#000, #fff)"]}"##) == "application/json")
+    }
+
     @Test func getWithQueryGivesTheSameAnswer() {
         let get = call("GET", "/v1/contrast?foreground=\(q("rgb(0 102 161 / 0.5)"))&background=white")
         let post = call("POST", "/v1/contrast", body: ##"{"foreground": "rgb(0 102 161 / 0.5)", "background": "white"}"##)
