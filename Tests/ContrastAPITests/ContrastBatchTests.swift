@@ -31,6 +31,15 @@ import Testing
         // Byte for byte: the batch is the single answers joined.
         let singles = try Self.pairs.map { try live.request("POST", "/v1/contrast", body: $0).text }
         #expect(batch.text == #"{"count":\#(Self.pairs.count),"results":[\#(singles.joined(separator: ","))]}"#)
+        // A pair's own `id` comes back first in its answer, the rest byte for byte (a plugin
+        // author's pass matched results to layers by order only); a bad one is a 400 naming it.
+        let withIDs = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": "node:12 \"title\"", "foreground": "#777777", "background": "#ffffff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 700}, {"foreground": "#000", "background": "#fff"}]}"##)
+        let plain = try live.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff"}"##).text
+        #expect(withIDs.text == #"{"count":2,"results":[{"id":"node:12 \"title\"",\#(singles[0].dropFirst()),\#(plain)]}"#, "\(withIDs.text.prefix(300))")
+        let badID = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": 12, "foreground": "#000", "background": "#fff"}]}"##)
+        #expect(badID.status == 400 && badID.json["pointer"] == "/pairs/0/id" && badID.json["detail"] == "'/pairs/0/id' must be a string of at most 256 bytes (your own key for the pair, echoed in its result), not number", "\(badID.text)")
+        let longID = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": "\##(String(repeating: "x", count: 257))", "foreground": "#000", "background": "#fff"}]}"##)
+        #expect(longID.status == 400 && longID.json["pointer"] == "/pairs/0/id", "\(longID.text.prefix(300))")
         let withVariables = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "var(--ink)", "background": "#fff"}, {"foreground": "#fff", "background": "var(--ink)"}], "variables": {"--ink": "#1c1c1e"}}"##)
         let ratios = withVariables.json["results"]?.array?.map { $0["ratio"] }
         #expect(withVariables.status == 200 && ratios?.count == 2 && ratios?[0] == ratios?[1] && ratios?[0]?.double.map { $0 > 17 } == true, "\(withVariables.text.prefix(300))")

@@ -13,8 +13,12 @@ import JSONValue
 /// measured one per request at `/v1/contrast` (or many in `/v1/contrast/matrix`), where its cost
 /// is bounded: here it is a 400 naming the pair.
 ///
+/// A pair may carry `id`, the client's own key for it (a string of at most 256 bytes: a layer
+/// or node id), echoed as the first member of its answer (a plugin author's pass: results could
+/// be matched to layers only by their order).
+///
 /// Response: `{"count", "results": [answer, …]}`, each answer exactly `/v1/contrast`'s for that
-/// pair, in request order.
+/// pair (with `id` first when given), in request order.
 ///
 /// Cost: every pair's members are checked before any color is read, so a bad last pair costs
 /// nothing (a gradient, which `var()` can hide, is found as its pair is measured); the pairs are
@@ -31,6 +35,9 @@ struct ContrastBatchEndpoint {
     /// Where a gradient is measured instead, for the problems naming one.
     static let gradientsElsewhere = "gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded"
 
+    /// Longest `id` of a pair, in UTF-8 bytes.
+    static let maxIDBytes = 256
+
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.body(request)
         try f.rejectUnknown(["pairs"], listing: ["pairs", "variables"])
@@ -41,7 +48,7 @@ struct ContrastBatchEndpoint {
         }
         // The members of every pair first (no color read yet: a gradient behind var() is one,
         // so gradients are looked for as each pair is measured).
-        var pairs: [(fields: Fields, object: JSONObject)] = []
+        var pairs: [(fields: Fields, object: JSONObject, id: String?)] = []
         pairs.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let path = list.appending(index: i)
@@ -49,12 +56,19 @@ struct ContrastBatchEndpoint {
                 throw Problem.invalidField(path, "\(path.display) must be an object such as a /v1/contrast body ({\"foreground\": \"#000\", \"background\": \"#fff\"}), not \(item.typeName)")
             }
             let pair = Fields(object: o, path: path, fromQuery: false)
-            try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod.union(ContrastEndpoint.gradientFields),
-                                   listing: ContrastEndpoint.fieldsWithGamutMethod)
+            try pair.rejectUnknown(ContrastEndpoint.fieldsWithGamutMethod.union(ContrastEndpoint.gradientFields).union(["id"]),
+                                   listing: ContrastEndpoint.fieldsWithGamutMethod.union(["id"]))
+            var id: String? = nil
+            if let v = o["id"] {
+                guard case .string(let s) = v, s.utf8.count <= maxIDBytes else {
+                    throw Problem.invalidField(pair.field("id"), "\(pair.field("id").display) must be a string of at most \(maxIDBytes) bytes (your own key for the pair, echoed in its result), not \(v.typeName == "string" ? "a longer one" : v.typeName)")
+                }
+                id = s
+            }
             if let key = ["box", "region", "target"].first(where: { pair.has($0) }) {
                 throw Problem.invalidField(pair.field(key), "\(pair.field(key).display) belongs to a gradient background, and \(gradientsElsewhere)")
             }
-            pairs.append((pair, o))
+            pairs.append((pair, o, id))
         }
         let started = MonotonicClock.nanoseconds()
         var out = JSONByteWriter()
@@ -62,7 +76,7 @@ struct ContrastBatchEndpoint {
         out.member("count", items.count)
         out.key("results")
         out.beginArray()
-        for (i, (pair, o)) in pairs.enumerated() {
+        for (i, (pair, o, id)) in pairs.enumerated() {
             // Nothing more once the server has answered (503 at its deadline, or shutting down).
             if request.workTicket?.isAbandoned == true { throw Problem.limitExceeded("the batch was answered by the server before it was measured", limit: maxPairs, []) }
             if i > 0, MonotonicClock.nanoseconds() &- started > maxNanoseconds {
@@ -79,7 +93,17 @@ struct ContrastBatchEndpoint {
                 return w.bytes
             }
             if i > 0 { out.raw(UInt8(ascii: ",")) }
-            out.raw(answer)
+            if let id, answer.count > 2, answer.first == UInt8(ascii: "{") {
+                // The answer is an object with members: `id` goes first in it.
+                var key = JSONByteWriter()
+                key.string(id)
+                out.raw(Array("{\"id\":".utf8))
+                out.raw(key.bytes)
+                out.raw(UInt8(ascii: ","))
+                out.raw(Array(answer.dropFirst()))
+            } else {
+                out.raw(answer)
+            }
         }
         out.endArray()
         out.endObject()
