@@ -295,6 +295,14 @@ struct AppleModelTests {
         #expect(chipNotes.count == 1 && chipNotes[0].hasPrefix("in dark-base, dark-elevated, dark-increased-base, dark-increased-elevated text on chip passes only as label in the light appearance")
                 && chipNotes[0].contains("overrideUserInterfaceStyle = .light") && chipNotes[0].contains("the system label there (#ffffff) is 1.11:1 at worst (7:1 needed)"), "\(chipNotes)")
         #expect(button?["notes"]?.array?.first?.string?.hasPrefix("in light, light-increased text on button passes only as label in the dark appearance") == true)
+        // A background whose dark variant turns its polarity gets one note per appearance, each
+        // with its own label's worst (an iOS developer's pass: one note named light's #000000
+        // with dark's 1.70:1, which is white on #d0bcff).
+        let flip = ok(call("POST", "/v1/audit", body: ##"{"policy": "wcag-aa", "colors": [{"name": "primaryButton", "color": "#6750a4", "dark": "#d0bcff", "role": "background"}]}"##))
+        let flipNotes = find(flip["colors"], "name", "primaryButton")?["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(flipNotes.count == 2, "\(flipNotes)")
+        #expect(flipNotes.first { $0.hasPrefix("in light, light-increased text on primaryButton passes only as label in the dark appearance") }?.contains("the system label there (#000000) is 3.26:1 at worst") == true, "\(flipNotes)")
+        #expect(flipNotes.first { $0.hasPrefix("in dark-base, dark-elevated, dark-increased-base, dark-increased-elevated text on primaryButton passes only as label in the light appearance") }?.contains("the system label there (#ffffff) is 1.70:1 at worst") == true, "\(flipNotes)")
         // Under an APCA policy the note gives Lc (a new user's pass: a WCAG ratio beside an Lc
         // requirement).
         let apca = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "color": "#f2f2f7", "role": "background"}], "policy": "apca"}"##))

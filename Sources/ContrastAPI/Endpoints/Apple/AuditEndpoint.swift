@@ -234,9 +234,15 @@ struct AuditEndpoint {
         if let systemName, !suggestions.isEmpty {
             notes.append(.string("\(systemName) is Apple's color: iOS shows Apple's values in every context whatever an app sets, so a suggestion is a custom color to use in its place (an asset catalog or code), not a change to \(systemName)"))
         }
-        if let first = overrides.first {
-            let light = first.context.hasPrefix("dark") ? "light" : "dark"
-            notes.append(.string("in \(overrides.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(light) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(light) in UIKit, .environment(\\.colorScheme, .\(light)) in SwiftUI); the system label there (\(first.own)) is \(req.measuredText(overrides.map(\.weakest).min { req.value(of: $0) < req.value(of: $1) } ?? first.weakest)) at worst (\(req.minimumText) needed): give \(color.name) a variant for that appearance, or set its content's appearance"))
+        // One note per appearance: a background whose dark variant turns its polarity needs the
+        // dark label in light and the light label in dark, each with its own label's worst (an
+        // iOS developer's pass: one note named light's #000000 with dark's 1.70:1, white's).
+        for inDark in [false, true] {
+            let group = overrides.filter { $0.context.hasPrefix("dark") == inDark }
+            guard let first = group.first else { continue }
+            let other = inDark ? "light" : "dark"
+            let weakest = group.map(\.weakest).min { req.value(of: $0) < req.value(of: $1) } ?? first.weakest
+            notes.append(.string("in \(group.map(\.context).joined(separator: ", ")) text on \(color.name) passes only as label in the \(other) appearance, which its content shows only when set so (overrideUserInterfaceStyle = .\(other) in UIKit, .environment(\\.colorScheme, .\(other)) in SwiftUI); the system label there (\(first.own)) is \(req.measuredText(weakest)) at worst (\(req.minimumText) needed): give \(color.name) a variant for that appearance, or set its content's appearance"))
         }
         if !notes.isEmpty { o.append("notes", .array(notes)) }
         return (.object(o), failing.isEmpty)
