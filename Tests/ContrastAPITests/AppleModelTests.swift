@@ -437,6 +437,11 @@ struct AppleModelTests {
             let modes = appearances.first { $0["appearance"] == .string(appearance) }?["modes"]?.array ?? []
             #expect(!modes.isEmpty && modes.allSatisfy { $0["contentHex"] == .string(hex) }, "\(appearance): \(modes.map { $0["contentHex"] })")
         }
+        // The echoed content is the generation's own (an iOS developer's pass: systemBlue with
+        // generation ios15-18 was echoed as iOS 26's #0088ff while the rows used #007aff).
+        let older = ok(call("GET", "/v1/materials?material=regular&generation=ios15-18&content=systemBlue"))
+        #expect(older["content"]?["hex"] == "#007aff" && older["content"]?["systemColor"]?["context"]?["generation"] == "ios15-18", "\(older["content"] ?? .null)")
+        #expect(ok(call("GET", "/v1/materials?material=regular&content=systemBlue"))["content"]?["hex"] == "#0088ff")
     }
 
     @Test func materialsAreApproximateWithTheQuaternaryWarning() {

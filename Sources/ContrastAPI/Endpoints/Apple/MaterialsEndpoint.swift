@@ -43,7 +43,9 @@ struct MaterialsEndpoint {
         let kind = try f.appleChoice("material", AppleMaterialKind.self, what: "material", aliases: aliases)
         let appearances = try f.appleChoice("appearance", AppleAppearance.self, what: "appearance").map { [$0] } ?? AppleAppearance.allCases
         let generation = try f.appleGeneration() ?? .newest
-        let content = try f.color("content", context: .default)
+        // A system color name resolves in the generation asked for (an iOS developer's pass: the echo
+        // named iOS 26's #0088ff for systemBlue with generation ios15-18, whose rows used #007aff).
+        let content = try f.color("content", context: AppleColorContext(generation: generation))
         if let content, content.display.alpha < 1 {
             throw Problem.invalidField(f.field("content"), "\(f.field("content").display) must be opaque: it is what lies behind the material")
         }
