@@ -122,6 +122,37 @@ import Testing
         #expect(g?["element"]?["x"] == .number(-64) && g?["element"]?["width"] == .number(128))
     }
 
+    /// An accessibility auditor's pass: a 31 × 31 px white square (4.8% of a 200 × 100 black
+    /// image) under white text passed on the 5th percentile with "nothing to apply" and no word;
+    /// a note now says the worst area fails. A square under 16 px one way is noise-sized: its
+    /// worst block still passes on average, and no note is given.
+    @Test func aPassWhoseWorstAreaFailsSaysSo() throws {
+        let server = try LiveServer()
+        func image(square: Int) throws -> [UInt8] {
+            var px: [UInt16] = []
+            for y in 0..<100 {
+                for x in 0..<200 {
+                    let inside = x >= 80 && x < 80 + square && y >= 30 && y < 30 + square
+                    px += inside ? [255, 255, 255] : [0, 0, 0]
+                }
+            }
+            return try ImageEncoder.encode(pixels: px, width: 200, height: 100, bands: 3, format: .png)
+        }
+        let big = try server.post("/v1/image/text-contrast?textColor=white", try image(square: 31)).json
+        #expect(big["passes"] == .bool(true) && big["worstArea"]?["mean"] == .number(1), "\(big)")
+        let notes = big["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("passes on the 5th percentile, but its worst 16 × 16 px area (worstArea, at 80, 32) averages 1:1, below the target: text set over it there can be illegible; keep the text off it, or apply a fix, which is then judged on the region as a whole"), "\(notes)")
+        let small = try server.post("/v1/image/text-contrast?textColor=white", try image(square: 3)).json
+        #expect(small["passes"] == .bool(true) && small["notes"]?.array?.contains { $0.string?.hasPrefix("passes on the 5th percentile") == true } == false, "\(small)")
+        // brightness() measured on the flattened image says where the filter must go when the
+        // image has alpha (the same pass: on the <img> alone it left 70% of the pixels failing).
+        let rgba = try ImageSamples.encode(.png, width: 60, height: 40, bands: 4, alpha: { x, _ in UInt16(min(255, x * 5)) })
+        let translucent = try server.post("/v1/image/text-contrast?textColor=white", rgba).json
+        #expect(translucent["fixes"]?["brightness"]?["factor"] != nil, "\(translucent)")
+        #expect(translucent["notes"]?.array?.contains(.string("the brightness fix was measured on the image flattened over the backdrop #ffffff: put the filter on an element that paints that backdrop too (or flatten the image), not on an <img> whose transparent pixels show the page behind it")) == true, "\(translucent)")
+        #expect(big["notes"]?.array?.contains { $0.string?.hasPrefix("the brightness fix") == true } == false)
+    }
+
     /// A new user's pass: `appearance=dark` was an unknown parameter, so `systemBlue` could only
     /// be its light value (iOS 26: #0088ff light, #0091ff dark; iOS 15–18 dark #0a84ff). On the
     /// black half the ratio is the text's own against black.

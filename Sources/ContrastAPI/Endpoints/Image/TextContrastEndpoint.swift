@@ -279,6 +279,21 @@ extension ImageEndpoint {
             notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))
         }
         if file.orientation != 1 { notes.append(.string("EXIF orientation \(file.orientation) applied: region is in displayed pixels")) }
+        // A pass that a patch the size of a glyph fails: the 5th percentile excuses up to 5% of
+        // the region, noise or a real patch alike (an accessibility auditor's pass: a 31 × 31 px
+        // white square under white text passed with "nothing to apply").
+        let judged = target.metric == .apca ? before.apca : before.wcag
+        if before.passes, let required = judged.minimumRequired, w.mean < required {
+            let mean = Self.worstMean(w.mean, judged)
+            let shown = target.metric == .apca ? "Lc \(Fields.format(mean))" : "\(Fields.format(mean)):1"
+            notes.append(.string("passes on the 5th percentile, but its worst \(w.width) × \(w.height) px area (worstArea, at \(r.x + w.x), \(r.y + w.y)) averages \(shown), below the target: text set over it there can be illegible; keep the text off it, or apply a fix, which is then judged on the region as a whole"))
+        }
+        // brightness() on an image with alpha darkens what shows through it only when the filter
+        // is on an element that draws the backdrop too (an accessibility auditor's pass: on the
+        // <img> alone, over a white page, the answer's factor left 70% of the pixels failing).
+        if file.hasAlpha, brightness != nil {
+            notes.append(.string("the brightness fix was measured on the image flattened over the backdrop \(ColorJSON.hex(backdrop)): put the filter on an element that paints that backdrop too (or flatten the image), not on an <img> whose transparent pixels show the page behind it"))
+        }
         out.append("notes", .array(notes))
         return HTTPResponse(status: 200, contentType: "application/json", body: JSON.object(out).serialized())
     }
