@@ -571,6 +571,14 @@ struct AppleModelTests {
         #expect(big["textStyle"]?["warnings"]?.array?.first?.string?.contains("Ultralight") == true)
         let emphasized = ok(call("GET", "/v1/contrast?foreground=black&background=white&textStyle=footnote&fontWeight=emphasized"))
         #expect(emphasized["textStyle"]?["cssWeight"] == 600)
+        // Judged at the default size, a style that is large text there but not at a smaller
+        // Dynamic Type size says so (an iOS developer's pass: title3 needs 3:1 at Large, 4.5:1 at
+        // xSmall, with no word); with a category, or for a style small at the default, no note.
+        func sizeNotes(_ query: String) -> [String] {
+            (ok(call("GET", "/v1/contrast?foreground=%23949494&background=white&" + query))["textStyle"]?["notes"]?.array ?? []).compactMap(\.string).filter { $0.hasPrefix("judged at") }
+        }
+        #expect(sizeNotes("textStyle=title3") == ["judged at the Large size (20 pt, large text); at xSmall title3 is 17 pt, not large text, and needs 4.5:1 for WCAG AA: give contentSizeCategory to judge the smallest size your app allows"])
+        #expect(sizeNotes("textStyle=title3&contentSizeCategory=Large").isEmpty && sizeNotes("textStyle=body").isEmpty && sizeNotes("textStyle=largeTitle").isEmpty)
     }
 
     @Test func tableStripesForBothAppearances() {

@@ -118,6 +118,9 @@ struct TextStyleSelection: Sendable {
     /// CSS weight of the text: the style's weight unless `fontWeight` overrides it.
     var weight: Int
     var requirement: AppleTextRequirement
+    /// Without `contentSizeCategory`, for a style that is large text at the default size: the
+    /// smallest category at which it is not (its name and size); nil otherwise.
+    var otherSideAt: (category: AppleContentSizeCategory, points: Double)? = nil
 
     /// Members this selection reads.
     static let fields: Set<String> = ["textStyle", "contentSizeCategory"]
@@ -143,6 +146,7 @@ struct TextStyleSelection: Sendable {
                                       suggestions: NameSuggestions.suggestions(for: name, among: names + table.aliases.keys.sorted()))
         }
         var index = table.defaultCategoryIndex
+        let categoryGiven = f.has("contentSizeCategory")
         if let c = try f.string("contentSizeCategory", maxLength: 64) {
             guard let i = table.categoryIndex(named: c) else {
                 throw Problem.unknownName(f.field("contentSizeCategory"), what: "content size category", got: c,
@@ -153,9 +157,18 @@ struct TextStyleSelection: Sendable {
         }
         let weight = try f.appleFontWeight(emphasized: style.emphasizedWeight) ?? style.weight.cssWeight
         let points = style.sizes[index]
-        return TextStyleSelection(style: style, category: table.categories[index], points: points,
-                                  leading: style.leading[index], weight: weight,
-                                  requirement: AppleTextRequirement(points: points, weight: weight))
+        var selection = TextStyleSelection(style: style, category: table.categories[index], points: points,
+                                           leading: style.leading[index], weight: weight,
+                                           requirement: AppleTextRequirement(points: points, weight: weight))
+        // A style judged at the default size can be large text there and small text at a smaller
+        // Dynamic Type size (an iOS developer's pass: title3 is 20 pt at Large, 3:1; 17 pt at
+        // xSmall, 4.5:1), with no word of it.
+        // Only that way round: where a larger size makes it large text, less is needed there.
+        if !categoryGiven, selection.requirement.isLargeText,
+           let i = style.sizes.indices.first(where: { i in i < table.categories.count && !WCAG.isLargeText(points: style.sizes[i], weight: weight) }) {
+            selection.otherSideAt = (table.categories[i], style.sizes[i])
+        }
+        return selection
     }
 
     /// The size as the contrast endpoint's text spec (points).
@@ -184,6 +197,9 @@ struct TextStyleSelection: Sendable {
             o.append("passes", .object(passes))
         }
         var notes: [JSON] = [.string(AppleJSON.sizeNote)]
+        if let other = otherSideAt {
+            notes.append(.string("judged at the \(category.name) size (\(Fields.format(points)) pt, large text); at \(other.category.name) \(style.name) is \(Fields.format(other.points)) pt, not large text, and needs \(Fields.format(WCAG.aaNormalText)):1 for WCAG AA: give contentSizeCategory to judge the smallest size your app allows"))
+        }
         if r.apcaMinimumLc == nil { notes.append(.string("APCA's font lookup allows no contrast for this size and weight")) }
         o.append("notes", .array(notes))
         o.append("warnings", .array(r.weightWarning.map { [.string($0)] } ?? []))
