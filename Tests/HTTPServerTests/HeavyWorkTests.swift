@@ -409,6 +409,9 @@ import Testing
             let bytes = request.query.first { $0.name == "n" }?.value.flatMap { Int($0) } ?? 2 * budget
             guard ticket.reserve(bytes) else { return .text(status: 503, "refused") }
             if request.query.contains(where: { $0.name == "wait" }) { return gate.handler(HTTPRequest(method: "GET", path: "/slow")) }
+            if let size = request.query.first(where: { $0.name == "answer" })?.value.flatMap({ Int($0) }) {
+                return .text(String(repeating: "a", count: size))
+            }
             return .text("reserved")
         }
         let server = try server(gate, handler: handler) { $0.threads = 2; $0.heavyPaths = ["/big"]; $0.heavyWorkers = 2; $0.memoryBudgetBytes = budget }
@@ -424,6 +427,23 @@ import Testing
             #expect(waitUntil { server.statistics.requestsInProgress == 1 })
             let beside = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
             #expect(beside.text == "reserved", "\(beside.text)")
+        }
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        // But an answer held unsent counts, however large the body beside it: a client holding a
+        // 24 MB answer it does not read, with a body over its share, does not let another build
+        // an answer larger than the budget (a hostile pass: with bodies counted first in a
+        // client's share, six 110 MB answers were held at once, 1.1 GB with a budget of 64 MiB).
+        do {
+            let unread = try RawHTTPConnection(port: server.port, timeoutSeconds: 20, source: "127.0.0.3")
+            let body = String(repeating: "b", count: budget / 8 + 100_000)
+            #expect(unread.send("POST /big?n=1&answer=24000000 HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body))
+            // Once its answer is queued (the worker builds it in milliseconds), another client's
+            // large answer is refused while it stays unread.
+            var beside = ""
+            #expect(waitUntil(limit: 10) {
+                beside = (try? RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text) ?? ""
+                return beside == "refused"
+            }, "\(beside)")
         }
         #expect(waitUntil { server.statistics.requestsInProgress == 0 })
         // While one holds its reservation, another is refused.

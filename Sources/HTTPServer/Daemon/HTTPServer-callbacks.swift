@@ -69,22 +69,41 @@ final class ServerContext: Sendable {
     /// eight 8 MiB uploads stalled one byte short, and other clients' bodies over 16 KiB were 503
     /// for the 30 s until they timed out. Memory stays bounded per client: a client over its
     /// share is refused new bodies and heavy work until its own bytes are gone.
-    private let heldByClient = Mutex<[String: Int]>([:])
+    private let heldByClient = Mutex<[String: (total: Int, body: Int)]>([:])
     let excessHeld = Atomic<Int>(0)
     /// An eighth of the memory budget: a second hostile pass held the whole budget with five
     /// addresses each holding answers just under a quarter (now eight are needed, as a third pass
     /// measured; more addresses are for a rate limit in front of the service: docs/operations.md).
     var clientShare: Int { memoryBudget / 8 }
 
-    /// Counts `bytes` of a body or answer of `client` (`bytes` < 0 gives them back).
-    func holdBytes(_ bytes: Int, client: String) {
+    /// Counts `bytes` of a body or answer of `client`, `body` of them a request body (`bytes` < 0
+    /// gives them back).
+    func holdBytes(_ bytes: Int, body: Int = 0, client: String) {
         let share = clientShare
         heldByClient.withLock { held in
-            let old = held[client, default: 0], new = old + bytes
-            if new > 0 { held[client] = new } else { held.removeValue(forKey: client) }
-            let change = Swift.max(0, new - share) - Swift.max(0, old - share)
+            let old = held[client, default: (0, 0)], new = (total: old.total + bytes, body: old.body + body)
+            if new.total > 0 { held[client] = new } else { held.removeValue(forKey: client) }
+            let change = Swift.max(0, new.total - share) - Swift.max(0, old.total - share)
             if change != 0 { excessHeld.wrappingAdd(change, ordering: .relaxed) }
         }
+    }
+
+    /// The request bodies among what the budget counts for a reservation by `client`: all of its
+    /// own, all not counted by client, and of each other client what its share holds beyond its
+    /// answers (answers fill a share first: a client holding a 110 MB answer beyond its share
+    /// with a 19.6 MB body had let six such answers be built at once, when bodies filled it
+    /// first; a hostile pass, 1.1 GB peak with a budget of 64 MiB).
+    func bodiesCounted(for client: String?) -> Int {
+        let share = clientShare, all = bodyBytes.load(ordering: .relaxed)
+        let (tracked, counted) = heldByClient.withLock { held -> (Int, Int) in
+            var tracked = 0, counted = 0
+            for (c, v) in held {
+                tracked += v.body
+                counted += c == client ? v.body : Swift.max(0, Swift.min(v.total, share) - (v.total - v.body))
+            }
+            return (tracked, counted)
+        }
+        return counted + Swift.max(0, all - tracked)
     }
 
     /// What other clients' unsent answers hold beyond their shares, left out of `client`'s budget.
@@ -92,7 +111,7 @@ final class ServerContext: Sendable {
         let excess = excessHeld.load(ordering: .relaxed)
         guard excess > 0 else { return 0 }
         guard let client else { return excess }
-        let own = heldByClient.withLock { Swift.max(0, $0[client, default: 0] - clientShare) }
+        let own = heldByClient.withLock { Swift.max(0, $0[client, default: (0, 0)].total - clientShare) }
         return excess - own
     }
 
@@ -179,7 +198,7 @@ final class RequestState {
     var bodyBytes = 0
     /// The client address and bytes of its body and queued answer counted in
     /// `ServerContext.holdBytes`, given back when it completes.
-    var held: (client: String, bytes: Int) = ("", 0)
+    var held: (client: String, bytes: Int, body: Int) = ("", 0, 0)
     /// A queued answer of `ServerContext.bufferedThreshold` bytes or more: its length and
     /// `X-Request-ID`, for `HTTPServer.AnswerCut` when its connection closes before it is sent.
     final class QueuedAnswer {
@@ -190,9 +209,9 @@ final class RequestState {
 
     /// Counts `bytes` more of this request's body or answer as `client`'s, here and in
     /// `context` (`ServerContext.holdBytes`).
-    func hold(_ bytes: Int, client: String, in context: ServerContext) {
-        held = (client, held.bytes + bytes)
-        context.holdBytes(bytes, client: client)
+    func hold(_ bytes: Int, body: Bool, client: String, in context: ServerContext) {
+        held = (client, held.bytes + bytes, held.body + (body ? bytes : 0))
+        context.holdBytes(bytes, body: body ? bytes : 0, client: client)
     }
     /// The body outgrew `maxBodyBytes`: the rest is read and dropped, then 413 is answered.
     var tooLarge = false
@@ -281,11 +300,11 @@ func httpServerAccessHandler(
             if expected >= ServerContext.bufferedThreshold {
                 // Counted as the client's too: beyond its share, against its own budget only.
                 client = requestAddress(record, connection)
-                if let client { context.holdBytes(expected, client: client) }
+                if let client { context.holdBytes(expected, body: expected, client: client) }
                 let total = context.bufferedBytes.wrappingAdd(expected, ordering: .relaxed).newValue
                 if context.isOverMemoryBudget(total, client: { client }) {
                     context.bufferedBytes.wrappingSubtract(expected, ordering: .relaxed)
-                    if let client { context.holdBytes(-expected, client: client) }
+                    if let client { context.holdBytes(-expected, body: -expected, client: client) }
                     return reject(.memoryBudgetExceeded(limit: context.memoryBudget), connection: connection, url: url,
                                   method: method, context: context, receivedAt: receivedAt, headers: headers.fields, close: true)
                 }
@@ -297,7 +316,7 @@ func httpServerAccessHandler(
                 state.bodyBytes = reserved
                 context.bodyBytes.wrappingAdd(reserved, ordering: .relaxed)
             }
-            if let client { state.held = (client, reserved) }
+            if let client { state.held = (client, reserved, reserved) }
             if expected > 0 {
                 state.body.reserveCapacity(expected)
             }
@@ -331,7 +350,7 @@ func httpServerAccessHandler(
                 if state.body.count > state.bufferedBytes && state.body.count >= ServerContext.bufferedThreshold {
                     let added = state.body.count - state.bufferedBytes
                     let client = state.held.bytes > 0 ? state.held.client : requestAddress(state.connection, connection)
-                    if let client { state.hold(added, client: client, in: context) }
+                    if let client { state.hold(added, body: true, client: client, in: context) }
                     let total = context.bufferedBytes.wrappingAdd(added, ordering: .relaxed).newValue
                     context.bodyBytes.wrappingAdd(added, ordering: .relaxed)
                     state.bodyBytes += added
@@ -389,7 +408,7 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let ticket = WorkTicket(budget: (held: { [context] bytes in context.bufferedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue },
                                      limit: context.memoryBudget, own: state.bufferedBytes,
                                      othersExcess: { [context] in context.othersExcess(for: client) },
-                                     bodies: { [context] in context.bodyBytes.load(ordering: .relaxed) }))
+                                     bodies: { [context] in context.bodiesCounted(for: client) }))
     request.workTicket = ticket
     var bare = request
     bare.body = []
@@ -494,7 +513,7 @@ func httpServerRequestCompleted(
         if let answer, reason != .REQUEST_TERMINATED_COMPLETED_OK { answerCut(answer, client: held.client, reason: reason, context: context) }
         context.bufferedBytes.wrappingSubtract(buffered, ordering: .relaxed)
         if body != 0 { context.bodyBytes.wrappingSubtract(body, ordering: .relaxed) }
-        if held.bytes != 0 { context.holdBytes(-held.bytes, client: held.client) }
+        if held.bytes != 0 { context.holdBytes(-held.bytes, body: -held.body, client: held.client) }
         context.inFlight.wrappingSubtract(1, ordering: .relaxed)
     }
 }
@@ -687,7 +706,7 @@ private func holdAnswer(_ response: HTTPResponse, state: RequestState, connectio
     state.bufferedBytes += response.body.count
     context.bufferedBytes.wrappingAdd(response.body.count, ordering: .relaxed)
     if let client = requestAddress(state.connection, connection) {
-        state.hold(response.body.count, client: client, in: context)
+        state.hold(response.body.count, body: false, client: client, in: context)
     }
 }
 
