@@ -37,9 +37,12 @@ import Testing
         let plain = try live.request("POST", "/v1/contrast", body: ##"{"foreground": "#000", "background": "#fff"}"##).text
         #expect(withIDs.text == #"{"count":2,"results":[{"id":"node:12 \"title\"",\#(singles[0].dropFirst()),\#(plain)]}"#, "\(withIDs.text.prefix(300))")
         let badID = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": 12, "foreground": "#000", "background": "#fff"}]}"##)
-        #expect(badID.status == 400 && badID.json["pointer"] == "/pairs/0/id" && badID.json["detail"] == "'/pairs/0/id' must be a string of at most 256 bytes (your own key for the pair, echoed in its result), not number", "\(badID.text)")
+        #expect(badID.status == 400 && badID.json["pointer"] == "/pairs/0/id" && badID.json["detail"] == "'/pairs/0/id' must be a string of at most 256 characters (your own key for the pair, echoed in its result), not number", "\(badID.text)")
         let longID = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": "\##(String(repeating: "x", count: 257))", "foreground": "#000", "background": "#fff"}]}"##)
         #expect(longID.status == 400 && longID.json["pointer"] == "/pairs/0/id", "\(longID.text.prefix(300))")
+        // Counted as JSON Schema's maxLength counts: 256 "€" (768 bytes) are allowed.
+        let euros = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"id": "\##(String(repeating: "€", count: 256))", "foreground": "#000", "background": "#fff"}]}"##)
+        #expect(euros.status == 200 && euros.json["results"]?.array?.first?["id"]?.string?.count == 256, "\(euros.text.prefix(200))")
         let withVariables = try live.request("POST", "/v1/contrast/batch", body: ##"{"pairs": [{"foreground": "var(--ink)", "background": "#fff"}, {"foreground": "#fff", "background": "var(--ink)"}], "variables": {"--ink": "#1c1c1e"}}"##)
         let ratios = withVariables.json["results"]?.array?.map { $0["ratio"] }
         #expect(withVariables.status == 200 && ratios?.count == 2 && ratios?[0] == ratios?[1] && ratios?[0]?.double.map { $0 > 17 } == true, "\(withVariables.text.prefix(300))")

@@ -13,7 +13,8 @@ import JSONValue
 /// measured one per request at `/v1/contrast` (or many in `/v1/contrast/matrix`), where its cost
 /// is bounded: here it is a 400 naming the pair.
 ///
-/// A pair may carry `id`, the client's own key for it (a string of at most 256 bytes: a layer
+/// A pair may carry `id`, the client's own key for it (a string of at most 256 characters,
+/// Unicode scalars as JSON Schema's `maxLength` counts them: a layer
 /// or node id), echoed as the first member of its answer (a plugin author's pass: results could
 /// be matched to layers only by their order).
 ///
@@ -35,8 +36,8 @@ struct ContrastBatchEndpoint {
     /// Where a gradient is measured instead, for the problems naming one.
     static let gradientsElsewhere = "gradients are measured one per request at POST /v1/contrast (or many at once in /v1/contrast/matrix), where their cost is bounded"
 
-    /// Longest `id` of a pair, in UTF-8 bytes.
-    static let maxIDBytes = 256
+    /// Longest `id` of a pair, in Unicode scalars (JSON Schema's `maxLength`).
+    static let maxIDLength = 256
 
     static func handle(_ request: HTTPRequest) throws(Problem) -> [UInt8] {
         let f = try Fields.body(request)
@@ -60,8 +61,8 @@ struct ContrastBatchEndpoint {
                                    listing: ContrastEndpoint.fieldsWithGamutMethod.union(["id"]))
             var id: String? = nil
             if let v = o["id"] {
-                guard case .string(let s) = v, s.utf8.count <= maxIDBytes else {
-                    throw Problem.invalidField(pair.field("id"), "\(pair.field("id").display) must be a string of at most \(maxIDBytes) bytes (your own key for the pair, echoed in its result), not \(v.typeName == "string" ? "a longer one" : v.typeName)")
+                guard case .string(let s) = v, s.unicodeScalars.count <= maxIDLength else {
+                    throw Problem.invalidField(pair.field("id"), "\(pair.field("id").display) must be a string of at most \(maxIDLength) characters (your own key for the pair, echoed in its result), not \(v.typeName == "string" ? "a longer one" : v.typeName)")
                 }
                 id = s
             }
