@@ -424,9 +424,11 @@ import Testing
         do {
             let stalled = try RawHTTPConnection(port: server.port, timeoutSeconds: 20, source: "127.0.0.2")
             #expect(stalled.send("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + String(repeating: "a", count: 19_999)))
-            #expect(waitUntil { server.statistics.requestsInProgress == 1 })
+            #expect(waitUntil { server.statistics.requestsInProgress == 1 && server.statistics.bufferedBytes == 20_000 }, "\(server.statistics)")
             let beside = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
             #expect(beside.text == "reserved", "\(beside.text)")
+            // Still stalled, still counted (and the connection kept open until here).
+            #expect(withExtendedLifetime(stalled) { server.statistics.bufferedBytes } == 20_000)
         }
         #expect(waitUntil { server.statistics.requestsInProgress == 0 })
         // But an answer held unsent counts, however large the body beside it: a client holding a
@@ -439,13 +441,17 @@ import Testing
             #expect(unread.send("POST /big?n=1&answer=24000000 HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body))
             // Once its answer is queued (the worker builds it in milliseconds), another client's
             // large answer is refused while it stays unread.
+            // (The connection is kept open until the polling ends: Swift may release it after its
+            // last use, which would close it at once.)
             var beside = ""
-            #expect(waitUntil(limit: 10) {
-                beside = (try? RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text) ?? ""
-                return beside == "refused"
-            }, "\(beside)")
+            withExtendedLifetime(unread) {
+                #expect(waitUntil(limit: 10) {
+                    beside = (try? RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text) ?? ""
+                    return beside == "refused"
+                }, "\(beside)")
+            }
         }
-        #expect(waitUntil { server.statistics.requestsInProgress == 0 })
+        #expect(waitUntil { server.statistics.requestsInProgress == 0 && server.statistics.bufferedBytes == 0 }, "\(server.statistics)")
         // While one holds its reservation, another is refused.
         let (done, first) = background(server.port, "/big?wait")
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })

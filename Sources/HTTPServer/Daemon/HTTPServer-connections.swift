@@ -39,6 +39,9 @@ public struct HTTPServerStatistics: Sendable, Equatable {
     /// Answers of 16 KiB or more whose connection closed before all of it was sent
     /// (``HTTPServer/AnswerCut``).
     public var answersCut: Int = 0
+    /// Bytes the memory budget counts now: request bodies and unsent answers of 16 KiB or more,
+    /// and reservations for answers being built (``WorkTicket/reserve(_:)``).
+    public var bufferedBytes: Int = 0
 
     /// All counters zero.
     public init() {}

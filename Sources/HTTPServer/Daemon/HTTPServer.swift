@@ -144,6 +144,7 @@ public final class HTTPServer: Sendable {
         statistics.requestsAbandoned = context.tracker.abandoned.load(ordering: .relaxed)
         statistics.connectionsRefused = context.tracker.refused.load(ordering: .relaxed)
         statistics.answersCut = context.answersCut.load(ordering: .relaxed)
+        statistics.bufferedBytes = context.bufferedBytes.load(ordering: .relaxed)
         return statistics
     }
 
