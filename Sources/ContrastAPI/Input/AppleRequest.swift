@@ -119,8 +119,10 @@ struct TextStyleSelection: Sendable {
     var weight: Int
     var requirement: AppleTextRequirement
     /// Without `contentSizeCategory`, for a style that is large text at the default size: the
-    /// smallest category at which it is not (its name and size); nil otherwise.
-    var otherSideAt: (category: AppleContentSizeCategory, points: Double)? = nil
+    /// note naming the smallest category at which it is not; nil otherwise. A string, not the
+    /// category: every `/v1/contrast` carries this struct's optional, and a category in it had
+    /// made a plain POST 294 instructions costlier.
+    var sizeNote: String? = nil
 
     /// Members this selection reads.
     static let fields: Set<String> = ["textStyle", "contentSizeCategory"]
@@ -166,7 +168,7 @@ struct TextStyleSelection: Sendable {
         // Only that way round: where a larger size makes it large text, less is needed there.
         if !categoryGiven, selection.requirement.isLargeText,
            let i = style.sizes.indices.first(where: { i in i < table.categories.count && !WCAG.isLargeText(points: style.sizes[i], weight: weight) }) {
-            selection.otherSideAt = (table.categories[i], style.sizes[i])
+            selection.sizeNote = "judged at the \(table.categories[index].name) size (\(Fields.format(points)) pt, large text); at \(table.categories[i].name) \(style.name) is \(Fields.format(style.sizes[i])) pt, not large text, and needs \(Fields.format(WCAG.aaNormalText)):1 for WCAG AA: give contentSizeCategory to judge the smallest size your app allows"
         }
         return selection
     }
@@ -197,9 +199,7 @@ struct TextStyleSelection: Sendable {
             o.append("passes", .object(passes))
         }
         var notes: [JSON] = [.string(AppleJSON.sizeNote)]
-        if let other = otherSideAt {
-            notes.append(.string("judged at the \(category.name) size (\(Fields.format(points)) pt, large text); at \(other.category.name) \(style.name) is \(Fields.format(other.points)) pt, not large text, and needs \(Fields.format(WCAG.aaNormalText)):1 for WCAG AA: give contentSizeCategory to judge the smallest size your app allows"))
-        }
+        if let sizeNote { notes.append(.string(sizeNote)) }
         if r.apcaMinimumLc == nil { notes.append(.string("APCA's font lookup allows no contrast for this size and weight")) }
         o.append("notes", .array(notes))
         o.append("warnings", .array(r.weightWarning.map { [.string($0)] } ?? []))
