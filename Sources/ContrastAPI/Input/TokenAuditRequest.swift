@@ -179,7 +179,7 @@ struct TokenAuditRequest {
         options.reportUnresolved = (try f.choice("unresolved", Unresolved.self) ?? .error) == .report
         if f.has("suggest") { options.suggest = try f.bool("suggest") ?? true }
         options.gamutMethod = try f.choice("gamutMethod", GamutMapping.Method.self) ?? .css4
-        let report = try f.choice("report", Report.self) ?? Self.reportFromAccept(request) ?? .json
+        let report = try f.choice("report", Report.self) ?? request.preferred(byAccept: Self.acceptedTypes) ?? .json
         let failOn = try f.choice("failOn", FailOn.self) ?? .never
         let rulesField = rules.isEmpty ? f.field("preset") : f.field("rules")
         for p in presets { rules += p.rules }
@@ -204,21 +204,8 @@ struct TokenAuditRequest {
         return o["files"] != nil && o["rules"] != nil
     }
 
-    /// The report an `Accept` header asks for, when it names one (RFC 9110 §12.5.1): of the
-    /// media types it names that a report has (`application/json`, `application/sarif+json`,
-    /// `application/junit+xml`, `application/xml`, `text/xml`, `text/plain`), the one of the
-    /// highest weight, the first on a tie; a weight of 0 (or one not an RFC `qvalue`) refuses
-    /// the type (a hostile pass: `application/json;q=0, text/plain` was answered with JSON).
-    /// Wildcards name none. nil: the default (JSON, or `report`). Read as `Accept-Encoding` is
-    /// (`Compression.weightedMembers`).
-    static func reportFromAccept(_ request: HTTPRequest) -> Report? {
-        guard let accept = request.header("accept") else { return nil }
-        let types: [String: Report] = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
-                                       "application/xml": .junit, "text/xml": .junit, "text/plain": .text]
-        var best: (report: Report, weight: Double)? = nil
-        for (type, weight) in Compression.weightedMembers(accept) {
-            if let report = types[type], weight > (best?.weight ?? 0) { best = (report, weight) }
-        }
-        return best?.report
-    }
+    /// The media types `Accept` may name a report by (`HTTPRequest.preferred(byAccept:)`; a
+    /// hostile pass: `application/json;q=0, text/plain` had been answered with JSON).
+    static let acceptedTypes: [String: Report] = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
+                                                  "application/xml": .junit, "text/xml": .junit, "text/plain": .text]
 }

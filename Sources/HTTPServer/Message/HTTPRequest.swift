@@ -134,6 +134,19 @@ public struct HTTPRequest: Sendable {
         }
         return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
     }
+
+    /// What `Accept` asks for among `types` (lower-case media types, each mapped to what it
+    /// names), when it names one of them (RFC 9110 §12.5.1): the one of the highest weight, the
+    /// first on a tie; a weight of 0 (or one not an RFC `qvalue`) refuses the type; wildcards name
+    /// none. Read as `Accept-Encoding` is (`Compression.weightedMembers`). nil: the route's default.
+    public func preferred<T>(byAccept types: [String: T]) -> T? {
+        guard let accept = header("accept") else { return nil }
+        var best: (value: T, weight: Double)? = nil
+        for (type, weight) in Compression.weightedMembers(accept) {
+            if let value = types[type], weight > (best?.weight ?? 0) { best = (value, weight) }
+        }
+        return best?.value
+    }
 }
 
 /// A request's header fields: lower-cased names, each once (repeats joined with ", ", RFC 9110

@@ -17,18 +17,9 @@ import JSONValue
 struct MatrixEndpoint {
     enum Format: String, CaseIterable { case json, csv, svg }
 
-    /// The format an `Accept` header asks for when it names one (RFC 9110 §12.5.1), as the token
-    /// audit reads it: of `application/json`, `text/csv` and `image/svg+xml`, the one of the
-    /// highest weight, the first on a tie; a weight of 0 refuses the type; wildcards name none.
-    static func formatFromAccept(_ request: HTTPRequest) -> Format? {
-        guard let accept = request.header("accept") else { return nil }
-        let types: [String: Format] = ["application/json": .json, "text/csv": .csv, "image/svg+xml": .svg]
-        var best: (format: Format, weight: Double)? = nil
-        for (type, weight) in Compression.weightedMembers(accept) {
-            if let format = types[type], weight > (best?.weight ?? 0) { best = (format, weight) }
-        }
-        return best?.format
-    }
+    /// The media types `Accept` may name a format by (`HTTPRequest.preferred(byAccept:)`, as the
+    /// token audit reads its report).
+    static let acceptedTypes: [String: Format] = ["application/json": .json, "text/csv": .csv, "image/svg+xml": .svg]
 
     let maxPaletteSize: Int
     /// Most pairs of a translucent foreground on a translucent background in one matrix without
@@ -83,7 +74,7 @@ struct MatrixEndpoint {
         }
         // Neither the body nor the query names one: the `Accept` header may (a plugin author's
         // pass: `Accept: text/csv` was answered with JSON, where the token audit honours it).
-        let byAccept = format == nil ? Self.formatFromAccept(request) : nil
+        let byAccept = format == nil ? request.preferred(byAccept: Self.acceptedTypes) : nil
         if let byAccept { format = byAccept }
         let hexOrder = try f.choice("hexOrder", HexOrder.self) ?? .rgba
         // Counted before any color is read (a hostile pass: 256 var() colors on 16 gradients were
