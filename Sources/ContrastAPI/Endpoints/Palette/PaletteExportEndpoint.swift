@@ -90,6 +90,19 @@ struct PaletteExportEndpoint {
         return t
     }
 
+    /// The pseudo-classes `selectorProblem` accepts (Selectors Level 4 and HTML's): without an
+    /// argument; taking selectors; taking An+B; and every one that takes an argument.
+    static let plainPseudoClasses: Set<String> = [
+        "root", "hover", "focus", "focus-within", "focus-visible", "active", "visited", "link", "any-link",
+        "checked", "disabled", "enabled", "first-child", "last-child", "only-child", "first-of-type",
+        "last-of-type", "only-of-type", "empty", "target", "defined", "placeholder-shown", "read-only",
+        "read-write", "required", "optional", "valid", "invalid", "in-range", "out-of-range",
+        "indeterminate", "default", "fullscreen", "modal", "popover-open", "open", "autofill", "scope",
+    ]
+    static let selectorPseudoClasses: Set<String> = ["is", "where", "not", "has"]
+    static let nthPseudoClasses: Set<String> = ["nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type"]
+    static let functionalPseudoClasses = selectorPseudoClasses.union(nthPseudoClasses).union(["lang", "dir"])
+
     /// Why `text` is no complex selector (Selectors Level 4 §3: compound selectors of a type,
     /// classes, ids, attribute selectors `[name]`, `[name=value]` and pseudo-classes, joined by
     /// descendant spaces; `:is()`, `:where()`, `:not()` and `:has()` holding selectors), or nil.
@@ -152,24 +165,18 @@ struct PaletteExportEndpoint {
                     // hostile pass: all were accepted).
                     if ["before", "after", "first-line", "first-letter"].contains(name) { return ":\(rawName) is a pseudo-element, which matches no element to switch" }
                     if name == "host" { return ":host matches only inside a shadow tree" }
-                    let plain: Set<String> = ["root", "hover", "focus", "focus-within", "focus-visible", "active", "visited", "link", "any-link",
-                                              "checked", "disabled", "enabled", "first-child", "last-child", "only-child", "first-of-type",
-                                              "last-of-type", "only-of-type", "empty", "target", "defined", "placeholder-shown", "read-only",
-                                              "read-write", "required", "optional", "valid", "invalid", "in-range", "out-of-range",
-                                              "indeterminate", "default", "fullscreen", "modal", "popover-open", "open", "autofill", "scope"]
-                    let withSelectors: Set<String> = ["is", "where", "not", "has"], withNth: Set<String> = ["nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type"]
                     guard functional else {
-                        if plain.contains(name) { continue }
-                        return withSelectors.contains(name) || withNth.contains(name) || name == "lang" || name == "dir"
+                        if Self.plainPseudoClasses.contains(name) { continue }
+                        return Self.functionalPseudoClasses.contains(name)
                             ? ":\(rawName) needs its argument in parentheses" : ":\(rawName) is no pseudo-class a browser knows"
                     }
-                    guard withSelectors.contains(name) || withNth.contains(name) || name == "lang" || name == "dir" else {
+                    guard Self.functionalPseudoClasses.contains(name) else {
                         return ":\(rawName)() is no functional pseudo-class a browser knows"
                     }
                     i += 1; spaces()
-                    if withSelectors.contains(name) {
+                    if Self.selectorPseudoClasses.contains(name) {
                         if let p = complex() { return p }
-                    } else if withNth.contains(name) {
+                    } else if Self.nthPseudoClasses.contains(name) {
                         // An+B (CSS Syntax §6): `odd`, `even`, `3`, `-n+2`, `2n + 1`.
                         let argStart = i
                         while i < c.count, c[i] != ")" { i += 1 }
