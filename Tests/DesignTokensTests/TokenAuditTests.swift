@@ -1269,4 +1269,42 @@ import Testing
         let throughBackground = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--fg:#8a8aff; --tint: color-mix(in srgb, var(--fg) 15%, white); --bg: var(--tint)}")]), rules: rules)
         #expect(throughBackground.results.first?.suggestionConflict?.hasPrefix("--tint is derived from --fg") == true, "\(throughBackground.results)")
     }
+
+    @Test("text on a gradient token is named in a warning, not dropped: CSS gradients and DTCG gradient tokens")
+    func gradientBackgroundsWarn() throws {
+        // A new user's pass: shadcn's `{p}{x}-foreground on {p}{x}` paired --hero-foreground
+        // with a gradient --hero; the pair was counted in skippedPairs only and every CI report
+        // passed, though /v1/contrast measures white on that gradient at 3.58:1.
+        let css = """
+        :root { --background: #ffffff; --foreground: #111111;
+          --hero: linear-gradient(in oklch, var(--indigo), var(--pink)); --hero-foreground: #ffffff;
+          --banner: repeating-linear-gradient(45deg, #000 0 10px, #fff 10px 20px); --banner-foreground: #777777;
+          --card: #ffffff; --card-foreground: 16px;
+          --indigo: #6366f1; --pink: #ec4899; }
+        .dark { --background: #000000; --foreground: #eeeeee; }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "globals.css", content: css)])
+        #expect(set.tokens.first { $0.path == "--banner" }?.base?.isGradient == true)
+        #expect(set.tokens.first { $0.path == "--hero" }?.base?.isGradient == true)
+        let report = try TokenAudit.run(set, rules: PairPreset.shadcn.rules)
+        let warning = try #require(report.coverageWarnings.first { $0.contains("gradient background") }, "\(report.coverageWarnings)")
+        #expect(warning.hasPrefix("2 pairs have a gradient background and were not measured: --banner-foreground on --banner ('light', 'dark'); --hero-foreground on --hero ('light', 'dark'); the audit measures colors only"), "\(warning)")
+        // A warning: `failOn: warning` fails on it. The dimension beside a color is no text pair.
+        #expect(report.hasWarnings)
+        #expect(!warning.contains("--card"))
+        #expect(report.results.allSatisfy { $0.backgroundPath != "--hero" && $0.backgroundPath != "--banner" })
+        // A gradient is still no color (counted as skipped), and a wildcard background reaches it.
+        #expect(report.skippedNonColor == 3, "\(report.skippedNonColor)")
+        let wild = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("--hero-foreground"), background: try TokenPattern("--h*"), source: "rules[0]")])
+        #expect(wild.coverageWarnings.contains { $0.hasPrefix("1 pair has a gradient background and was not measured: --hero-foreground on --hero ('light', 'dark')") }, "\(wild.coverageWarnings)")
+        // Only the mode list a request asks for, and no warning where no gradient is paired.
+        let light = try TokenAudit.run(set, rules: PairPreset.shadcn.rules, options: { var o = TokenAuditOptions(); o.modes = ["light"]; return o }())
+        #expect(light.coverageWarnings.contains { $0.contains("--hero-foreground on --hero ('light');") }, "\(light.coverageWarnings)")
+        let plain = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "r")])
+        #expect(!plain.coverageWarnings.contains { $0.contains("gradient") } && !plain.hasWarnings)
+        // DTCG 2025.10's composite `gradient` type.
+        let dtcg = try DTCGReader.read([TokenFile(name: "t.tokens.json", content: ##"{"brand": {"sunrise": {"$type": "gradient", "$value": [{"color": "#ff0000", "position": 0}, {"color": "#ffcc00", "position": 1}]}, "on-sunrise": {"$type": "color", "$value": "#777777"}}}"##)])
+        let dtcgReport = try TokenAudit.run(dtcg, rules: [PairRule(foreground: try TokenPattern("brand.on-sunrise"), background: try TokenPattern("brand.*"), source: "rules[0]")])
+        #expect(dtcgReport.coverageWarnings == ["1 pair has a gradient background and was not measured: brand.on-sunrise on brand.sunrise; the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"], "\(dtcgReport.coverageWarnings)")
+    }
 }

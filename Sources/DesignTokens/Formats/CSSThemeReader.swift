@@ -1486,6 +1486,11 @@ public enum CSSThemeReader: TokenFormatReader {
         "rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color", "color-mix",
         "light-dark", "contrast-color", "device-cmyk",
     ]
+    /// The CSS gradient functions (CSS Images 3 §3 and CSS Images 4 §2.3, with their `repeating-` forms).
+    static let gradientFunctions: Set<String> = [
+        "linear-gradient", "radial-gradient", "conic-gradient",
+        "repeating-linear-gradient", "repeating-radial-gradient", "repeating-conic-gradient",
+    ]
     static let wideKeywords: Set<String> = ["inherit", "initial", "unset", "revert", "revert-layer"]
 
     /// Tailwind CSS v4's `--alpha(<color> / <amount>)` (tailwindcss.com/docs/functions-and-directives,
@@ -1765,6 +1770,9 @@ public enum CSSThemeReader: TokenFormatReader {
     /// What a value that is not a color is (informational: the audit skips and counts these).
     static func otherType(_ text: String) -> String {
         if let (name, _) = singleFunction(text) {
+            // A CSS gradient (CSS Images 3 §3, `repeating-` forms §3.4): paired as a background
+            // and named in a warning, never measured as a color (`TokenAudit.audit`).
+            if gradientFunctions.contains(name.lowercased()) { return TokenValue.gradientType }
             switch name.lowercased() {
             case "cubic-bezier", "steps", "linear": return "cubicBezier"
             case "calc", "min", "max", "clamp", "round", "mod", "rem", "abs", "sign": return "expression"

@@ -44,6 +44,18 @@ public enum TokenValue: Sendable, Equatable {
     case alias(String)
     /// Not a color (a dimension, number, shadow, gradient, font …): skipped and counted.
     case other(type: String)
+
+    /// The type of a gradient: DTCG 2025.10's composite type `gradient`, and a CSS custom property
+    /// holding a CSS gradient (`linear-gradient(…)`, CSS Images 3 §3). Its pairs are made as a
+    /// color's are, then left unmeasured with a warning naming them (`TokenAudit.audit`), so that
+    /// text on it is not silently unchecked.
+    public static let gradientType = "gradient"
+
+    /// Whether the value is a gradient (`gradientType`).
+    public var isGradient: Bool {
+        if case .other(let type) = self { return type == Self.gradientType }
+        return false
+    }
 }
 
 /// One design token: its path, its value in the base (every mode unless overridden) and per mode,
