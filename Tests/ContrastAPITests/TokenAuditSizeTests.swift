@@ -35,4 +35,34 @@ import Testing
             #expect(estimate >= actual, "\(format): estimate \(estimate) < \(actual)")
         }
     }
+
+    @Test("unresolved pairs with long reasons: the estimate still bounds each report")
+    func unresolvedReasons() throws {
+        // A hostile pass: 19,900 pairs through one alias chain of 500-character names longer
+        // than 64; each pair's reason (about 700 bytes) is written twice in JSON with the
+        // 500-character token met, and the 44.5 MB answer had been estimated under 32 MiB.
+        let long = String(repeating: "q", count: 500)
+        let at = TokenLocation(file: "t.json", line: 1, column: 1)
+        var tokens = (0..<70).map { DesignToken(path: "c.\(long)\($0)", base: .alias("c.\(long)\($0 + 1)"), location: at) }
+        tokens.append(DesignToken(path: "c.\(long)70", base: .css("#fff"), location: at))
+        tokens.append(DesignToken(path: "c.bg", base: .css("#000"), location: at))
+        tokens.append(DesignToken(path: "c.h", base: .alias("c.\(long)0"), location: at))
+        tokens += (0..<200).map { DesignToken(path: "f.t\($0)", base: .alias("c.h"), location: at) }
+        var options = TokenAuditOptions()
+        options.reportUnresolved = true
+        let report = try TokenAudit.run(TokenSet(format: .dtcg, tokens: tokens, modes: []),
+                                        rules: [PairRule(foreground: try TokenPattern("f.*"), background: try TokenPattern("c.bg"), source: "rules[0]")],
+                                        options: options)
+        #expect(report.results.count == 200 && report.results.allSatisfy { $0.unresolved?.reason.hasPrefix("alias chain longer than 64: f.t") == true })
+        let sizes: [(TokenAuditRequest.Report, Int)] = [
+            (.json, TokenAuditJSON.document(report, policy: .wcagAA).serialized().count),
+            (.junit, TokenAuditJUnit.document(report).utf8.count),
+            (.sarif, TokenAuditSARIF.document(report).serialized().count),
+            (.text, TokenAuditText.document(report).utf8.count),
+        ]
+        for (format, actual) in sizes {
+            let estimate = TokenAuditSize.estimate(report, format: format)
+            #expect(estimate >= actual, "\(format): estimate \(estimate) < \(actual)")
+        }
+    }
 }
