@@ -1307,4 +1307,32 @@ import Testing
         let dtcgReport = try TokenAudit.run(dtcg, rules: [PairRule(foreground: try TokenPattern("brand.on-sunrise"), background: try TokenPattern("brand.*"), source: "rules[0]")])
         #expect(dtcgReport.coverageWarnings == ["1 pair has a gradient background and was not measured: brand.on-sunrise on brand.sunrise; the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"], "\(dtcgReport.coverageWarnings)")
     }
+
+    @Test("alias chains longer than 64: each step's pair says where the limit is met; shorter ones resolve")
+    func longAliasChains() throws {
+        // A hostile pass: 19,990 tokens, each a step of one alias chain, were walked 64 steps
+        // apiece with the chain copied at every step (1.5 s before the 400). The walk is now
+        // made without copies (`TokenResolver.overlongChain`); the answers must be the walk's.
+        let n = 100
+        var doc = "{\"c\": {"
+        for i in 0..<n { doc += "\"a\(i)\": {\"$type\": \"color\", \"$value\": \"{c.a\(i + 1)}\"}, " }
+        doc += "\"a\(n)\": {\"$type\": \"color\", \"$value\": \"#ffffff\"}, \"bg\": {\"$type\": \"color\", \"$value\": \"#000000\"}, "
+        doc += "\"loop0\": {\"$type\": \"color\", \"$value\": \"{c.loop1}\"}, \"loop1\": {\"$type\": \"color\", \"$value\": \"{c.loop0}\"}}}"
+        let set = try DTCGReader.read([TokenFile(name: "t.json", content: doc)])
+        var options = TokenAuditOptions()
+        options.reportUnresolved = true
+        let report = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("c.*"), background: try TokenPattern("c.bg"), source: "rules[0]")], options: options)
+        func pair(_ fg: String) throws -> PairResult { try #require(report.results.first { $0.foregroundPath == fg }) }
+        // c.a0 … c.a36 are 64 aliases or more from the color: the limit is met 64 tokens on.
+        for i in [0, 1, 17, 36] {
+            let e = try #require(try pair("c.a\(i)").unresolved)
+            #expect(e.path == "c.a\(i + 64)" && e.reason == "alias chain longer than 64: c.a\(i) → c.a\(i + 1) → c.a\(i + 2) → …", "\(e.message)")
+        }
+        // c.a37 is 63 aliases from it: resolved, its chain 64 tokens long, as c.a99's is 2.
+        let last = try pair("c.a37")
+        #expect(last.unresolved == nil && last.foreground?.chain.count == 64 && last.value == 21)
+        #expect(try pair("c.a99").foreground?.chain == ["c.a99", "c.a100"])
+        // A cycle is a cycle, not a chain too long.
+        #expect(try pair("c.loop0").unresolved?.reason == "aliases form a cycle: c.loop0 → c.loop1 → c.loop0")
+    }
 }

@@ -96,6 +96,10 @@ public final class TokenResolver: @unchecked Sendable {
     public func resolve(_ path: String, mode: String?) -> Result<ResolvedToken, ResolutionFailure> {
         let key = (mode ?? "") + "\u{0}" + path
         if let known = memo[key] { return known }
+        if let overlong = overlongChain(from: path, mode: mode) {
+            memo[key] = .failure(.error(overlong))
+            return .failure(.error(overlong))
+        }
         var result = follow(path, mode: mode, chain: [])
         if case .success(var r) = result, let own = token(r.path) {
             r.tokenLocation = own.location(in: mode)
@@ -133,8 +137,7 @@ public final class TokenResolver: @unchecked Sendable {
                                               reason: "aliases form a cycle: \((chain[start...] + [token.path]).joined(separator: " → "))")))
         }
         if chain.count >= Self.maximumChain {
-            return .failure(.error(TokenError(file: token.location.file, path: token.path, location: token.location(in: mode),
-                                              reason: "alias chain longer than \(Self.maximumChain): \(chain.prefix(3).joined(separator: " → ")) → …")))
+            return .failure(.error(chainTooLong(chain, at: token, mode: mode)))
         }
         let here = chain + [token.path]
         guard let value = token.value(in: mode) else { return .failure(.noValue) }
@@ -218,6 +221,32 @@ public final class TokenResolver: @unchecked Sendable {
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
                                                   reason: "\(TokenError.quoted(text)) is not a color: \(why)\(near)\(via)")))
             }
+        }
+    }
+
+    /// The error of an alias chain met at `token` after `chain` (`maximumChain` tokens).
+    private func chainTooLong(_ chain: [String], at token: DesignToken, mode: String?) -> TokenError {
+        TokenError(file: token.location.file, path: token.path, location: token.location(in: mode),
+                   reason: "alias chain longer than \(Self.maximumChain): \(chain.prefix(3).joined(separator: " → ")) → …")
+    }
+
+    /// The error `follow` gives `path` in `mode` when it begins a chain of plain aliases longer
+    /// than `maximumChain`, found by walking the aliases alone (each token once, in a set); nil
+    /// when the walk meets anything else first (a value, a missing token, a cycle, a request
+    /// variable), which `follow` then answers. `follow` copies the chain at every step and looks
+    /// for each token in it: a hostile pass's 19,990 tokens, each a step of one chain 20,000
+    /// long, cost it 64 × 64 steps apiece (1.5 s of a heavy worker before the 400).
+    private func overlongChain(from path: String, mode: String?) -> TokenError? {
+        var walk: [String] = [], seen = Set<String>(), p = path
+        walk.reserveCapacity(Self.maximumChain)
+        while true {
+            // As `follow` meets them: a request variable, a missing token, a cycle, the limit.
+            if !walk.isEmpty && external[p] != nil && token(p) == nil { return nil }
+            guard let t = token(p), seen.insert(t.path).inserted else { return nil }
+            if walk.count == Self.maximumChain { return chainTooLong(walk, at: t, mode: mode) }
+            walk.append(t.path)
+            guard case .alias(let next)? = t.value(in: mode) else { return nil }
+            p = next
         }
     }
 
