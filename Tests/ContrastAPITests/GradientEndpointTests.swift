@@ -73,6 +73,20 @@ struct GradientEndpointTests {
         #expect(t.json["effectiveForeground"]?["hex"] == "#000000")
     }
 
+    /// A new user's pass: a stop's `light-dark()` under `appearance: dark` took its dark color,
+    /// with no note saying so, where a lone color member gets one.
+    @Test("light-dark() in a gradient stop: the appearance's color, and a note saying which")
+    func lightDarkStop() throws {
+        let body = ##""background": "linear-gradient(to right, light-dark(#6366f1, #312e81), #ec4899)""##
+        let dark = try post("/v1/contrast", ##"{"foreground": "#fff", \##(body), "appearance": "dark"}"##)
+        let direct = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "linear-gradient(to right, #312e81, #ec4899)"}"##)
+        #expect(dark.status == 200 && dark.json["ratio"] == direct.json["ratio"] && dark.json["ratio"]?.double != nil, "\(dark.text.prefix(300))")
+        let notes = dark.json["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(notes.contains("light-dark(): used the dark color '#312e81' (appearance dark)"), "\(notes)")
+        let light = try post("/v1/contrast", ##"{"foreground": "#fff", \##(body)}"##)
+        #expect(light.json["notes"]?.array?.compactMap(\.string).contains("light-dark(): used the light color '#6366f1' (appearance light)") == true, "\(light.text.prefix(400))")
+    }
+
     /// Tailwind v4 writes gradients with var() (new-user pass: it was "unknown color function
     /// 'var()'" even with `variables` sent), and hex copied without '#' into a stop was "a color
     /// hint '6366f1' must sit between two color stops".

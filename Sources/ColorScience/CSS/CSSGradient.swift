@@ -258,6 +258,10 @@ public struct CSSGradient: Sendable, Equatable {
         let lineLength = box.flatMap { shape.lineLength(in: $0) }
         let stops = try parseStops(groups, conic: base == "conic-gradient", syntax: syntax, name: name, lineLength: lineLength)
         let legacy = stops.legacyOnly
+        // What reading the stops' colors noted (which color of a `light-dark()` the color scheme
+        // took, CSS Color 5 §5), as a lone color's parse notes it (a new user's pass: a stop's
+        // `light-dark()` in dark appearance was read right and said nothing).
+        for note in syntax.notes where !notes.contains(note) { notes.append(note) }
         return CSSGradient(geometry: geometry, repeating: repeating, stops: stops.stops,
                            space: space ?? (legacy ? .srgb : .oklab), hue: hue, explicitMethod: space != nil)
     }
