@@ -122,6 +122,32 @@ import Testing
         #expect(g?["element"]?["x"] == .number(-64) && g?["element"]?["width"] == .number(128))
     }
 
+    /// A new user's pass: a photo card with `bg-black/40` under white text could not be checked
+    /// as built. `overlay` draws the design's layer over the whole image first: the white half
+    /// under black at 0.6 is 102 (255 × 0.4), white text on it 5.74:1, passing; the black half
+    /// stays 21:1.
+    @Test func anOverlayIsDrawnBeforeMeasuring() throws {
+        let server = try LiveServer()
+        let r = try server.post("/v1/image/text-contrast?textColor=white&overlay=rgb(0%200%200%20/%200.6)", try halfAndHalf())
+        #expect(r.status == 200, "\(r.text)")
+        // The pixel at the 5th percentile is the composite itself; the minimum is its bin's
+        // (luminance in 1/65535 steps: within 4.8e-4 of 5.7425:1 here).
+        #expect(r.json["wcag"]?["percentile5Pixel"] == .string("#666666"), "\(r.text)")
+        let gray = WCAG.contrastRatio(1, WCAG.relativeLuminance(SIMD3(repeating: 102.0 / 255)))
+        #expect(abs((r.json["wcag"]?["minimum"]?.double ?? 0) - gray) < 4.8e-4, "\(r.text)")
+        #expect(r.json["wcag"]?["maximum"] == .number(21) && r.json["passes"] == .bool(true))
+        #expect(r.json["overlay"]?["hex"] == .string("#000000") && r.json["overlay"]?["alpha"] == .number(0.6))
+        #expect(r.json["notes"]?.array?.contains { $0.string?.hasPrefix("measured with the overlay #000000 at alpha 0.6 ('rgb(0 0 0 / 0.6)') drawn over the whole image") == true } == true, "\(r.text)")
+        // Without it the white half fails (1:1); the heat map sees the overlay too.
+        let plain = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())
+        #expect(plain.json["passes"] == .bool(false))
+        let heat = try server.post("/v1/image/text-contrast?textColor=white&overlay=rgb(0%200%200%20/%200.6)&heatmap=true", try halfAndHalf())
+        #expect(heat.status == 200 && heat.headers["x-passes"] == "true" && heat.headers["x-failing-share"] == "0", "\(heat.text.prefix(200))")
+        // Not a color: a 400 naming it.
+        let bad = try server.post("/v1/image/text-contrast?textColor=white&overlay=dark", try halfAndHalf())
+        #expect(bad.status == 400 && bad.json["parameter"] == .string("overlay"), "\(bad.text)")
+    }
+
     /// An accessibility auditor's pass: a 31 × 31 px white square (4.8% of a 200 × 100 black
     /// image) under white text passed on the 5th percentile with "nothing to apply" and no word;
     /// a note now says the worst area fails. A square under 16 px one way is noise-sized: its

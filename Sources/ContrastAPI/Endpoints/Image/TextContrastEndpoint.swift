@@ -16,6 +16,7 @@ import JSONValue
 /// | `fontSize`, `fontSizeUnit`, `fontWeight` | the text size, as `/v1/contrast` takes it: decides what `AA`/`AAA` require |
 /// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, a WCAG ratio `4.5:1` (`1...21`), or a number: an APCA \|Lc\| `15...108` |
 /// | `backdrop` | opaque color behind translucent pixels (default white) |
+/// | `overlay` | a color layer the design already draws over the whole image (`rgb(0 0 0 / 0.4)`, Tailwind's `bg-black/40`), composited source-over before anything is measured; the fixes add to it |
 /// | `heatmap` | `true`: answer a PNG of the region, green where the text meets the target, red where not |
 /// | `preview` | `true`: answer the whole image as PNG with the recommended scrim over the region |
 ///
@@ -30,7 +31,7 @@ extension ImageEndpoint {
     /// `/v1/contrast` (default light, base, standard, newest generation).
     static let appleContextFields: Set<String> = ["appearance", "level", "contrast", "generation"]
     static let textContrastFields: Set<String> = Set(["textColor", "region", "fontSize", "fontSizeUnit", "fontWeight",
-                                                      "target", "backdrop", "heatmap", "preview", "scrim"]).union(appleContextFields)
+                                                      "target", "backdrop", "overlay", "heatmap", "preview", "scrim"]).union(appleContextFields)
 
     /// `POST /v1/image/text-contrast` as a router handler (JSON, or PNG for `heatmap`/`preview`).
     var textContrastHandler: HTTPHandler {
@@ -107,8 +108,8 @@ extension ImageEndpoint {
         try f.rejectUnknown(Self.textContrastFields)
         let appleContext = try f.appleContext()
         let contextGiven = Self.appleContextFields.contains { f.has($0) }
-        let (text, backdropColor) = try AppleRequestScope.run(appleContext) { () throws(Problem) in
-            (try f.color("textColor", required: true)!, try f.color("backdrop"))  // `required` throws when it is missing
+        let (text, backdropColor, overlayColor) = try AppleRequestScope.run(appleContext) { () throws(Problem) in
+            (try f.color("textColor", required: true)!, try f.color("backdrop"), try f.color("overlay"))  // `required` throws when it is missing
         }
         guard text.display.alpha >= 1 else {
             throw Problem.invalidField(f.field("textColor"), "\(f.field("textColor").display) must be opaque: give the color the text shows as")
@@ -140,7 +141,15 @@ extension ImageEndpoint {
                 return refused
             }
         }
-        let whole = try Self.run { () throws(ImageError) in try file.orientedSRGB(over: backdrop) }
+        var whole = try Self.run { () throws(ImageError) in try file.orientedSRGB(over: backdrop) }
+        // The design's own layer over the image (a new user's pass: a photo card with
+        // `bg-black/40` under `text-white` could not be checked as built), drawn as a scrim is,
+        // source-over on the 8-bit gamma-encoded pixels; everything after sees the card as shown.
+        let overlay = overlayColor.map { (rgb: $0.display.srgb, alpha: $0.display.alpha) }
+        if let overlay, overlay.alpha > 0 {
+            whole = TextContrast.applyScrim(.overlay(color: overlay.rgb, alpha: overlay.alpha), to: whole,
+                                            x: 0, y: 0, width: whole.width, height: whole.height)
+        }
         let regionImage = r.width == whole.width && r.height == whole.height ? whole
             : whole.cropped(x: r.x, y: r.y, width: r.width, height: r.height)
         let textRGB = text.display.srgb
@@ -221,6 +230,10 @@ extension ImageEndpoint {
         if !text.notes.isEmpty { textJSON.append(("notes", .array(text.notes.map { .string($0) }))) }
         out.append("textColor", .object(textJSON))
         out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
+        if let overlayColor, let overlay {
+            out.append("overlay", .object([("input", .string(overlayColor.input)), ("hex", .string(ColorJSON.hex(overlay.rgb))),
+                                           ("alpha", .number(overlay.alpha))]))
+        }
         if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil {
             out.append("appleContext", AppleJSON.context(appleContext))
         }
@@ -279,6 +292,9 @@ extension ImageEndpoint {
             notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))
         }
         if file.orientation != 1 { notes.append(.string("EXIF orientation \(file.orientation) applied: region is in displayed pixels")) }
+        if let overlay, let overlayColor {
+            notes.append(.string("measured with the overlay \(ColorJSON.hex(overlay.rgb)) at alpha \(Fields.format(Self.round4(overlay.alpha))) (\(ClientText.quoted(overlayColor.input))) drawn over the whole image, as the design shows it; a scrim in the fixes goes on top of it, and brightness() is measured on the image and the overlay together (a filter on an element that holds both)"))
+        }
         // A pass that a patch the size of a glyph fails: the 5th percentile excuses up to 5% of
         // the region, noise or a real patch alike (an accessibility auditor's pass: a 31 × 31 px
         // white square under white text passed with "nothing to apply").
