@@ -128,3 +128,24 @@ def test_text_over_image_drop(page, server, half_image):
     """, base64.b64encode(half_image.read_bytes()).decode())
     page.wait(lambda: "dropped.png" in page.text("#ti-status"), timeout=40, message="the first measurement")
     assert page.el("#ti-results").is_displayed()
+
+
+def test_text_over_image_overlay(page, server, half_image):
+    """The design's own layer over the picture (a card's bg-black/40): the white half under
+    black at 0.6 is #666666, where white text passes (5.74:1); a bad overlay names its field."""
+    page.open()
+    page.el("#ti-file").send_keys(str(half_image))
+    page.wait(lambda: page.el("#ti-work").is_displayed(), timeout=30, message="the picture")
+    set_region(page, "100,0,100,120")
+    measured(page, "100,0,100,120")
+    assert page.el("#ti-verdict").get_attribute("data-passes") == "false"
+    page.type("#ti-overlay", "rgb(0 0 0 / 0.6)")
+    page.wait(lambda: page.el("#ti-verdict").get_attribute("data-passes") == "true" and state(page) == "ready",
+              timeout=40, message="the measurement with the overlay")
+    assert "5.74:1" in page.text("#ti-facts"), page.text("#ti-facts")
+    page.type("#ti-overlay", "dark")
+    page.wait(lambda: page.text("#ti-error"), timeout=30, message="the overlay error")
+    assert page.el("#ti-overlay").get_attribute("aria-invalid") == "true"
+    assert "overlay" in page.text("#ti-error")
+    assert not page.console_problems()
+

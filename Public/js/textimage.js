@@ -65,6 +65,8 @@ function query(extra = {}) {
   const q = { textColor: $('#ti-color').value.trim() || 'white', region: regionText(region), target: $('#ti-target').value, ...extra };
   const px = $('#ti-size').value.trim();
   if (px) { q.fontSize = px; q.fontSizeUnit = 'px'; }
+  const overlay = $('#ti-overlay').value.trim();
+  if (overlay) q.overlay = overlay;
   return q;
 }
 
@@ -73,7 +75,7 @@ const measure = debounced(async (signal) => {
   const mine = ++seq;
   const input = $('#ti-color');
   const error = $('#ti-error');
-  for (const sel of ['#ti-size', '#ti-region', '#ti-target']) $(sel).removeAttribute('aria-invalid');
+  for (const sel of ['#ti-size', '#ti-region', '#ti-target', '#ti-overlay']) $(sel).removeAttribute('aria-invalid');
   setFieldError(input, error, '');
   $('#ti-status').textContent = 'Measuring…';
   document.body.dataset.tiState = 'busy';
@@ -85,7 +87,7 @@ const measure = debounced(async (signal) => {
     if (!answer.ok) {
       $('#ti-status').textContent = '';
       $('#ti-results').hidden = true;
-      const field = { textColor: '#ti-color', fontSize: '#ti-size', region: '#ti-region', target: '#ti-target' }[answer.data && answer.data.parameter];
+      const field = { textColor: '#ti-color', fontSize: '#ti-size', region: '#ti-region', target: '#ti-target', overlay: '#ti-overlay' }[answer.data && answer.data.parameter];
       setFieldError(field ? $(field) : input, error, problemText(answer));
       document.body.dataset.tiState = 'error';
       return;
@@ -219,7 +221,7 @@ function setupDragging() {
 
 export function setupTextImage() {
   onFileChosenOrDropped($('#ti-file'), $('#ti-dropzone'), show);
-  for (const sel of ['#ti-color', '#ti-size']) $(sel).addEventListener('input', () => measure());
+  for (const sel of ['#ti-color', '#ti-size', '#ti-overlay']) $(sel).addEventListener('input', () => measure());
   for (const sel of ['#ti-target', '#ti-scrim']) $(sel).addEventListener('change', () => measure());
   $('#ti-region').addEventListener('change', () => {
     const parts = $('#ti-region').value.split(',').map((v) => Number(v.trim()));
