@@ -45,6 +45,12 @@ public final class TokenResolver: @unchecked Sendable {
     private var index: [String: Int] = [:]
     private var folded: [String: [Int]] = [:]
     private var memo: [String: Result<ResolvedToken, ResolutionFailure>] = [:]
+    /// Walks `overlongChain` found too long (each the `maximumChain + 1` tokens from its start,
+    /// by index in `set.tokens`, the token where the limit was met last), and for a token on one
+    /// (by mode and index) which walk and where: aliases lead one way, so a later walk that
+    /// meets that token takes the tokens from it on from there.
+    private var overlongWalks: [[Int]] = []
+    private var overlongAt: [String: [Int: (walk: Int, offset: Int)]] = [:]
     private var variables: [String: CSSVariables] = [:]
     /// Characters the substituted custom properties of every mode may hold in all, and that
     /// substitution may add to the token values read (1 Mi each: a thousand-property theme of
@@ -83,9 +89,14 @@ public final class TokenResolver: @unchecked Sendable {
     /// property (`--x`) matches exactly: CSS names are case-sensitive (CSS Variables 1 §2), and
     /// the shadcn preset had paired `--Primary-foreground` with `--primary` (a hostile pass).
     public func token(_ path: String) -> DesignToken? {
-        if let i = index[path] { return set.tokens[i] }
+        tokenIndex(path).map { set.tokens[$0] }
+    }
+
+    /// The index in `set.tokens` of the token `token(_:)` finds.
+    private func tokenIndex(_ path: String) -> Int? {
+        if let i = index[path] { return i }
         if path.hasPrefix("--") { return nil }
-        if let candidates = folded[Self.fold(path)], candidates.count == 1 { return set.tokens[candidates[0]] }
+        if let candidates = folded[Self.fold(path)], candidates.count == 1 { return candidates[0] }
         return nil
     }
 
@@ -236,18 +247,42 @@ public final class TokenResolver: @unchecked Sendable {
     /// variable), which `follow` then answers. `follow` copies the chain at every step and looks
     /// for each token in it: a hostile pass's 19,990 tokens, each a step of one chain 20,000
     /// long, cost it 64 × 64 steps apiece (1.5 s of a heavy worker before the 400).
+    ///
+    /// A token met on a walk already found too long gives the tokens from it on at once, as
+    /// that walk has them (aliases lead one way), each still looked for among those before it
+    /// (a hostile pass's 19,900 tokens through one chain of 500-character names had each been
+    /// walked 65 steps, most of the 1.5 s the audit then took).
     private func overlongChain(from path: String, mode: String?) -> TokenError? {
-        var walk: [String] = [], seen = Set<String>(), p = path
-        walk.reserveCapacity(Self.maximumChain)
+        let limit = Self.maximumChain + 1
+        var walk: [Int] = [], seen = Set<Int>(), p = path
+        walk.reserveCapacity(limit)
+        // The mode's positions, taken out while this walk reads and adds to them (held twice,
+        // each addition would copy them all).
+        var known = overlongAt.removeValue(forKey: mode ?? "") ?? [:]
+        defer { overlongAt[mode ?? ""] = known }
         while true {
-            // As `follow` meets them: a request variable, a missing token, a cycle, the limit.
-            if !walk.isEmpty && external[p] != nil && token(p) == nil { return nil }
-            guard let t = token(p), seen.insert(t.path).inserted else { return nil }
-            if walk.count == Self.maximumChain { return chainTooLong(walk, at: t, mode: mode) }
-            walk.append(t.path)
-            guard case .alias(let next)? = t.value(in: mode) else { return nil }
+            // As `follow` meets them: a request variable or a missing token, a cycle.
+            guard let i = tokenIndex(p), seen.insert(i).inserted else { return nil }
+            if let k = known[i] {
+                // From here on the tokens are that walk's, taken at once (each still looked for
+                // among those before it: a cycle is `follow`'s to name).
+                let segment = overlongWalks[k.walk][k.offset...].prefix(limit - walk.count)
+                for j in segment.dropFirst() { guard seen.insert(j).inserted else { return nil } }
+                walk += segment
+            } else {
+                walk.append(i)
+            }
+            if walk.count == limit { break }
+            guard case .alias(let next)? = set.tokens[walk[walk.count - 1]].value(in: mode) else { return nil }
             p = next
         }
+        // Every token of this walk, where it lies on it.
+        overlongWalks.append(walk)
+        for (offset, i) in walk.enumerated() where offset < Self.maximumChain {
+            if let k = known[i], k.offset <= offset { continue }
+            known[i] = (overlongWalks.count - 1, offset)
+        }
+        return chainTooLong(walk.prefix(Self.maximumChain).map { set.tokens[$0].path }, at: set.tokens[walk[Self.maximumChain]], mode: mode)
     }
 
     /// Most `{reference}`s one value may embed.
