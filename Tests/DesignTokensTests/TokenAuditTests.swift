@@ -1292,6 +1292,9 @@ import Testing
         // A warning: `failOn: warning` fails on it. The dimension beside a color is no text pair.
         #expect(report.hasWarnings)
         #expect(!warning.contains("--card"))
+        // The preset's rules that paired nothing say why a non-color token was not paired (a new
+        // user's pass: `--card-foreground: 16px` beside `--card` was "no such tokens").
+        #expect(report.notes.contains { $0.hasPrefix("preset shadcn: ") && $0.contains("the files have no such color tokens (a token that is no color, such as a 16px dimension, is not paired)") }, "\(report.notes)")
         #expect(report.results.allSatisfy { $0.backgroundPath != "--hero" && $0.backgroundPath != "--banner" })
         // A gradient is still no color (counted as skipped), and a wildcard background reaches it.
         #expect(report.skippedNonColor == 3, "\(report.skippedNonColor)")

@@ -1217,7 +1217,7 @@ public enum TokenAudit {
             let missed = own.filter { unmatched.contains($0) }
             guard !missed.isEmpty, missed.count < own.count else { continue }
             let listed = missed.prefix(3).map { "\(rules[$0].foreground.text) on \(rules[$0].background.text)" }.joined(separator: "; ")
-            notes.append("preset \(preset.rawValue): \(missed.count) of its \(own.count) rules matched no pair (\(listed)\(missed.count > 3 ? "; …" : "")): the files have no such tokens; not a warning, since a preset names every role of its design system and files leave some out")
+            notes.append("preset \(preset.rawValue): \(missed.count) of its \(own.count) rules matched no pair (\(listed)\(missed.count > 3 ? "; …" : "")): the files have no such color tokens (a token that is no color, such as a 16px dimension, is not paired); not a warning, since a preset names every role of its design system and files leave some out")
         }
         if !libraryCopiesLeft.isEmpty {
             notes.append("presets paired the local variables, not \(libraryCopiesLeft.count) library cop\(libraryCopiesLeft.count == 1 ? "y" : "ies") of the same names (\(TokenSyntax.sample(libraryCopiesLeft.sorted(), limit: 3))): name one in a rule to audit it")
