@@ -27,6 +27,29 @@ struct ContrastEndpointTests {
         #expect(j["effectiveForeground"] == nil)
     }
 
+    /// A new user's pass: the matrix refused `gamutMethod`, which /v1/contrast and the token
+    /// audit take, so its verdicts for a color outside sRGB could not be a clipping browser's.
+    @Test func matrixTakesGamutMethod() throws {
+        let green = "oklch(0.7 0.3 140)"
+        func pair(_ gamut: String?) -> (ratio: Double?, hex: String?) {
+            let extra = gamut.map { ##", "gamutMethod": "\##($0)""## } ?? ""
+            let r = call("POST", "/v1/contrast", body: ##"{"foreground": "#ffffff", "background": "\##(green)"\##(extra)}"##)
+            return (r.json["ratio"]?.double, r.json["background"]?["hex"]?.string)
+        }
+        for gamut in [nil, "clip", "css4"] {
+            let extra = gamut.map { ##", "gamutMethod": "\##($0)""## } ?? ""
+            let m = call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#ffffff", "\##(green)"]\##(extra)}"##)
+            #expect(m.status == 200, "\(m.text)")
+            let expected = pair(gamut)
+            #expect(m.json["rows"]?.array?[0].array?[1]["ratio"]?.double == expected.ratio && expected.ratio != nil, "\(gamut ?? "default"): \(m.text.prefix(400))")
+            #expect(m.json["colors"]?.array?[1]["hex"]?.string == expected.hex, "\(m.text.prefix(300))")
+        }
+        // The two methods differ for this green (2.44:1 mapped, 2.34:1 clipped, as the pass found).
+        #expect(pair(nil).ratio != pair("clip").ratio)
+        let bad = call("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gamutMethod": "squash"}"##)
+        #expect(bad.status == 400 && bad.json["pointer"] == "/gamutMethod", "\(bad.text)")
+    }
+
     /// The matrix's format by `Accept` when neither the body nor the query names one, as the
     /// token audit's report (a plugin author's pass: `Accept: text/csv` was answered with JSON).
     @Test func matrixFormatByAccept() throws {

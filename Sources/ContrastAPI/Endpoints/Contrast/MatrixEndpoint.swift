@@ -5,7 +5,8 @@ import JSONValue
 
 /// `POST /v1/contrast/matrix`: every foreground × background pair of a palette.
 ///
-/// Request: `{"colors": [color | {"name", "color"}], "algorithm"?, "backdrop"?, "format"?}`; the
+/// Request: `{"colors": [color | {"name", "color"}], "algorithm"?, "backdrop"?, "format"?, "gamutMethod"?}`
+/// (`gamutMethod`: `css4`, CSS Color 4 §13.2 mapping, the default, or `clip`, §13.1); the
 /// format may also come as `?format=json|csv|svg`. Response (JSON): `colors` (palette order),
 /// `algorithm`, `apcaVersion` and `rows`, where `rows[i][j]` is foreground `i` on background `j`: `ratio`, `ratioText`, `AA`,
 /// `AAA`, `apcaLc` (and `value` for another `algorithm`). CSV has one line per pair; SVG draws the
@@ -34,7 +35,7 @@ struct MatrixEndpoint {
     /// they are built (`ImageEndpoint.reserve`); smaller ones are counted once queued.
     static let reservedAnswerBytes = 1 << 20
     /// The request's members (`variables` is read for every JSON body: `CSSRequestScope`).
-    static let fields: Set<String> = ["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients",
+    static let fields: Set<String> = ["colors", "algorithm", "backdrop", "format", "hexOrder", "gradients", "gamutMethod",
                                       "appearance", "level", "contrast", "generation"]
 
     /// One measured pair.
@@ -84,9 +85,16 @@ struct MatrixEndpoint {
            colors.count <= maxPaletteSize, gradients.count <= MatrixEndpoint.maxGradients {
             try MatrixEndpoint.checkGradientPairs(colors.count, gradients.count, f)
         }
-        let palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
+        var palette = try f.palette("colors", limit: maxPaletteSize, hexOrder: hexOrder)
         let algorithm = try f.choice("algorithm", ContrastAlgorithm.self) ?? .wcag2
-        let backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        var backdrop = try f.color("backdrop", hexOrder: hexOrder)
+        // Colors outside sRGB clipped channel by channel, as Chromium paints them, on request, as
+        // /v1/contrast and the token audit take `gamutMethod` (a new user's pass: the matrix
+        // refused it, so its verdicts could not be those of a clipping browser).
+        if try ResolvedColor.gamutMethod(f) == .clip {
+            for i in palette.indices { palette[i].color = palette[i].color.clippedIntoSRGB() }
+            backdrop = backdrop?.clippedIntoSRGB()
+        }
         if let backdrop, backdrop.display.alpha < 1 {
             throw Problem.invalidField(f.field("backdrop"), "\(f.field("backdrop").display) must be opaque")
         }
