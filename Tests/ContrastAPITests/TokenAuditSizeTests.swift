@@ -5,6 +5,20 @@ import Testing
 /// The report size estimate is an upper bound for every format, also when client text is all
 /// characters the formats escape.
 @Suite struct TokenAuditSizeTests {
+    /// Each format's estimate of `report` is at least the size of the report it writes.
+    func expectEstimatesBound(_ report: TokenAuditReport, sourceLocation: SourceLocation = #_sourceLocation) {
+        let sizes: [(TokenAuditRequest.Report, Int)] = [
+            (.json, TokenAuditJSON.document(report, policy: .wcagAA).serialized().count),
+            (.junit, TokenAuditJUnit.document(report).utf8.count),
+            (.sarif, TokenAuditSARIF.document(report).serialized().count),
+            (.text, TokenAuditText.document(report).utf8.count),
+        ]
+        for (format, actual) in sizes {
+            let estimate = TokenAuditSize.estimate(report, format: format)
+            #expect(estimate >= actual, "\(format): estimate \(estimate) < \(actual)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("the estimate is at least the real size of each report")
     func upperBound() throws {
         let names = ["plain", "q\"&<>\\", "\u{1}\u{1B}[8m\u{7F}", "é€😀", String(repeating: "\u{1}", count: 300)]
@@ -24,16 +38,7 @@ import Testing
                      PairRule(foreground: try TokenPattern("fg.dangling"), background: try TokenPattern("bg.plain"), source: "rules[1]")]
         let report = try TokenAudit.run(set, rules: rules, options: options)
         #expect(report.results.count > 40)
-        let sizes: [(TokenAuditRequest.Report, Int)] = [
-            (.json, TokenAuditJSON.document(report, policy: .wcagAA).serialized().count),
-            (.junit, TokenAuditJUnit.document(report).utf8.count),
-            (.sarif, TokenAuditSARIF.document(report).serialized().count),
-            (.text, TokenAuditText.document(report).utf8.count),
-        ]
-        for (format, actual) in sizes {
-            let estimate = TokenAuditSize.estimate(report, format: format)
-            #expect(estimate >= actual, "\(format): estimate \(estimate) < \(actual)")
-        }
+        expectEstimatesBound(report)
     }
 
     @Test("unresolved pairs with long reasons: the estimate still bounds each report")
@@ -54,15 +59,6 @@ import Testing
                                         rules: [PairRule(foreground: try TokenPattern("f.*"), background: try TokenPattern("c.bg"), source: "rules[0]")],
                                         options: options)
         #expect(report.results.count == 200 && report.results.allSatisfy { $0.unresolved?.reason.hasPrefix("alias chain longer than 64: f.t") == true })
-        let sizes: [(TokenAuditRequest.Report, Int)] = [
-            (.json, TokenAuditJSON.document(report, policy: .wcagAA).serialized().count),
-            (.junit, TokenAuditJUnit.document(report).utf8.count),
-            (.sarif, TokenAuditSARIF.document(report).serialized().count),
-            (.text, TokenAuditText.document(report).utf8.count),
-        ]
-        for (format, actual) in sizes {
-            let estimate = TokenAuditSize.estimate(report, format: format)
-            #expect(estimate >= actual, "\(format): estimate \(estimate) < \(actual)")
-        }
+        expectEstimatesBound(report)
     }
 }
