@@ -140,12 +140,16 @@ public enum PixelAdjustment: Sendable, Equatable {
     case brightness(Double)
 
     /// The 8-bit result of blending `code` with `color` at `alpha` for each band, as one
-    /// 768-entry table (`band × 256 + code`).
+    /// 768-entry table (`band × 256 + code`): the nearest level, a half level up, as integer
+    /// blending rounds. The value is first snapped to a millionth of a level, so that a tie
+    /// computed a hair below (40 under white at 0.5: 147.49999999999997) is still a tie (a
+    /// pass found 11 of the 128 ties of that overlay rounded down, and a median moved a level).
     static func blendTable(_ f: (Int, Double) -> Double) -> [UInt8] {
         var t = [UInt8](repeating: 0, count: 768)
         for band in 0..<3 {
             for code in 0..<256 {
-                t[band * 256 + code] = UInt8(min(max((f(band, Double(code) / 255) * 255).rounded(), 0), 255))
+                let level = ((f(band, Double(code) / 255) * 255) * 1e6).rounded() / 1e6
+                t[band * 256 + code] = UInt8(min(max(level.rounded(), 0), 255))
             }
         }
         return t

@@ -143,6 +143,14 @@ import Testing
         #expect(plain.json["passes"] == .bool(false))
         let heat = try server.post("/v1/image/text-contrast?textColor=white&overlay=rgb(0%200%200%20/%200.6)&heatmap=true", try halfAndHalf())
         #expect(heat.status == 200 && heat.headers["x-passes"] == "true" && heat.headers["x-failing-share"] == "0", "\(heat.text.prefix(200))")
+        // A tie rounds half up, as integer blending does: 40 under white at 0.5 is 147.5, so 148
+        // (#949494), where the float sum, 147.49999999999997, had given 147 (a pass found 11 of
+        // the 128 ties rounded down); 0 is 127.5, so 128.
+        for (gray, hex) in [(40, "#949494"), (0, "#808080"), (254, "#ffffff")] {
+            let one = try ImageEncoder.encode(pixels: [UInt16](repeating: UInt16(gray), count: 3), width: 1, height: 1, bands: 3, format: .png)
+            let tie = try server.post("/v1/image/text-contrast?textColor=%23000&overlay=rgb(255%20255%20255%20/%200.5)", one)
+            #expect(tie.json["wcag"]?["percentile5Pixel"] == .string(hex), "\(gray): \(tie.text.prefix(300))")
+        }
         // Not a color: a 400 naming it.
         let bad = try server.post("/v1/image/text-contrast?textColor=white&overlay=dark", try halfAndHalf())
         #expect(bad.status == 400 && bad.json["parameter"] == .string("overlay"), "\(bad.text)")
