@@ -151,6 +151,9 @@ import Testing
             let tie = try server.post("/v1/image/text-contrast?textColor=%23000&overlay=rgb(255%20255%20255%20/%200.5)", one)
             #expect(tie.json["wcag"]?["percentile5Pixel"] == .string(hex), "\(gray): \(tie.text.prefix(300))")
         }
+        // A system color name resolves in the Apple context, which the answer then echoes.
+        let named = try server.post("/v1/image/text-contrast?textColor=white&overlay=systemBlue", try halfAndHalf())
+        #expect(named.json["overlay"]?["hex"] == .string("#0088ff") && named.json["appleContext"] != nil, "\(named.text.prefix(400))")
         // Not a color: a 400 naming it.
         let bad = try server.post("/v1/image/text-contrast?textColor=white&overlay=dark", try halfAndHalf())
         #expect(bad.status == 400 && bad.json["parameter"] == .string("overlay"), "\(bad.text)")

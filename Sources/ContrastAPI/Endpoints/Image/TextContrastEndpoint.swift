@@ -11,7 +11,7 @@ import JSONValue
 /// | parameter | meaning |
 /// |---|---|
 /// | `textColor` | required: any CSS color (opaque) or Apple system color name (resolved in the context below) |
-/// | `appearance`, `level`, `contrast`, `generation` | the Apple context for system color names, as in `/v1/contrast` (default light, base, standard, newest); echoed as `appleContext` when given or used |
+/// | `appearance`, `level`, `contrast`, `generation` | the Apple context for system color names (`textColor`, `backdrop`, `overlay`), as in `/v1/contrast` (default light, base, standard, newest); echoed as `appleContext` when given or used |
 /// | `region` | `x,y,width,height` in pixels of the displayed image (default: the whole image); 400 when not inside it |
 /// | `fontSize`, `fontSizeUnit`, `fontWeight` | the text size, as `/v1/contrast` takes it: decides what `AA`/`AAA` require |
 /// | `target` | `AA` (default), `AAA`, the other names of `/v1/suggest`, a WCAG ratio `4.5:1` (`1...21`), or a number: an APCA \|Lc\| `15...108` |
@@ -27,7 +27,7 @@ import JSONValue
 /// `brightness`, `textColor`: each with `after`, the distribution measured again) and `notes`.
 extension ImageEndpoint {
     static let textContrastPath = "/v1/image/text-contrast"
-    /// The Apple context in which system color names (`textColor`, `backdrop`) resolve, as in
+    /// The Apple context in which system color names (`textColor`, `backdrop`, `overlay`) resolve, as in
     /// `/v1/contrast` (default light, base, standard, newest generation).
     static let appleContextFields: Set<String> = ["appearance", "level", "contrast", "generation"]
     static let textContrastFields: Set<String> = Set(["textColor", "region", "fontSize", "fontSizeUnit", "fontWeight",
@@ -234,7 +234,7 @@ extension ImageEndpoint {
             out.append("overlay", .object([("input", .string(overlayColor.input)), ("hex", .string(ColorJSON.hex(overlay.rgb))),
                                            ("alpha", .number(overlay.alpha))]))
         }
-        if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil {
+        if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil || overlayColor?.systemColor != nil {
             out.append("appleContext", AppleJSON.context(appleContext))
         }
         out.append("target", TargetInput.json(target))
