@@ -1287,8 +1287,8 @@ import Testing
         #expect(set.tokens.first { $0.path == "--banner" }?.base?.isGradient == true)
         #expect(set.tokens.first { $0.path == "--hero" }?.base?.isGradient == true)
         let report = try TokenAudit.run(set, rules: PairPreset.shadcn.rules)
-        let warning = try #require(report.coverageWarnings.first { $0.contains("gradient background") }, "\(report.coverageWarnings)")
-        #expect(warning.hasPrefix("2 pairs have a gradient background and were not measured: --banner-foreground on --banner ('light', 'dark'); --hero-foreground on --hero ('light', 'dark'); the audit measures colors only"), "\(warning)")
+        let warning = try #require(report.coverageWarnings.first { $0.contains("have a gradient") }, "\(report.coverageWarnings)")
+        #expect(warning.hasPrefix("2 pairs have a gradient and were not measured: --banner-foreground on --banner ('light', 'dark'); --hero-foreground on --hero ('light', 'dark'); the audit measures colors only"), "\(warning)")
         // A warning: `failOn: warning` fails on it. The dimension beside a color is no text pair.
         #expect(report.hasWarnings)
         #expect(!warning.contains("--card"))
@@ -1299,7 +1299,7 @@ import Testing
         // A gradient is still no color (counted as skipped), and a wildcard background reaches it.
         #expect(report.skippedNonColor == 3, "\(report.skippedNonColor)")
         let wild = try TokenAudit.run(set, rules: [PairRule(foreground: try TokenPattern("--hero-foreground"), background: try TokenPattern("--h*"), source: "rules[0]")])
-        #expect(wild.coverageWarnings.contains { $0.hasPrefix("1 pair has a gradient background and was not measured: --hero-foreground on --hero ('light', 'dark')") }, "\(wild.coverageWarnings)")
+        #expect(wild.coverageWarnings.contains { $0.hasPrefix("1 pair has a gradient and was not measured: --hero-foreground on --hero ('light', 'dark')") }, "\(wild.coverageWarnings)")
         // Only the mode list a request asks for, and no warning where no gradient is paired.
         let light = try TokenAudit.run(set, rules: PairPreset.shadcn.rules, options: { var o = TokenAuditOptions(); o.modes = ["light"]; return o }())
         #expect(light.coverageWarnings.contains { $0.contains("--hero-foreground on --hero ('light');") }, "\(light.coverageWarnings)")
@@ -1308,7 +1308,23 @@ import Testing
         // DTCG 2025.10's composite `gradient` type.
         let dtcg = try DTCGReader.read([TokenFile(name: "t.tokens.json", content: ##"{"brand": {"sunrise": {"$type": "gradient", "$value": [{"color": "#ff0000", "position": 0}, {"color": "#ffcc00", "position": 1}]}, "on-sunrise": {"$type": "color", "$value": "#777777"}}}"##)])
         let dtcgReport = try TokenAudit.run(dtcg, rules: [PairRule(foreground: try TokenPattern("brand.on-sunrise"), background: try TokenPattern("brand.*"), source: "rules[0]")])
-        #expect(dtcgReport.coverageWarnings == ["1 pair has a gradient background and was not measured: brand.on-sunrise on brand.sunrise; the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"], "\(dtcgReport.coverageWarnings)")
+        // A second pass: gradient text (`background-clip: text`) was still skipped silently; a
+        // gradient typed as a color (Tokens Studio writes them so) made the whole audit a 400;
+        // untyped (Style Dictionary) and `-webkit-` gradients were skipped silently; and past
+        // three pairs the warning stopped naming them.
+        let studio = try TokensStudioReader.read([TokenFile(name: "t.json", content: ##"{"global": {"on": {"value": "#ffffff", "type": "color"}, "hero": {"value": "linear-gradient(90deg, #6366f1 0%, #ec4899 100%)", "type": "color"}}}"##)])
+        let studioReport = try TokenAudit.run(studio, rules: [PairRule(foreground: try TokenPattern("global.on"), background: try TokenPattern("global.*"), source: "rules[0]")])
+        #expect(studioReport.coverageWarnings.first?.hasPrefix("1 pair has a gradient and was not measured: global.on on global.hero;") == true, "\(studioReport.coverageWarnings)")
+        let untyped = try StyleDictionaryReader.read([TokenFile(name: "t.json", content: ##"{"color": {"on": {"value": "#fff"}, "hero": {"value": "-webkit-linear-gradient(red, blue)"}}}"##)])
+        #expect(untyped.tokens.first { $0.path == "color.hero" }?.base?.isGradient == true)
+        let textCSS = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #fff; --primary: #fff; --primary-foreground: -webkit-linear-gradient(90deg, #eee, #fff); }")])
+        let textReport = try TokenAudit.run(textCSS, rules: PairPreset.shadcn.rules)
+        #expect(textReport.coverageWarnings.contains { $0.hasPrefix("1 pair has a gradient and was not measured: --primary-foreground on --primary (gradient text);") }, "\(textReport.coverageWarnings)")
+        let many = (0..<12).map { "--g\($0): linear-gradient(#000, #fff); --g\($0)-foreground: #777;" }.joined(separator: " ")
+        let manyReport = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { \(many) }")]), rules: PairPreset.shadcn.rules)
+        let listed = try #require(manyReport.coverageWarnings.first { $0.hasPrefix("12 pairs have a gradient") })
+        #expect(listed.components(separatedBy: "-foreground on ").count == 11 && listed.contains("; and 2 more; the audit"), "\(listed)")
+        #expect(dtcgReport.coverageWarnings == ["1 pair has a gradient and was not measured: brand.on-sunrise on brand.sunrise; the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"], "\(dtcgReport.coverageWarnings)")
     }
 
     @Test("alias chains longer than 64: each step's pair says where the limit is met; shorter ones resolve")

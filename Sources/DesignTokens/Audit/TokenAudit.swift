@@ -1348,7 +1348,7 @@ public enum TokenAudit {
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
         // Pairs whose background is a gradient, in each mode (`gradientWarning`).
-        var gradientPairs: [(fg: String, bg: String, mode: String?)] = []
+        var gradientPairs: [(fg: String, bg: String, mode: String?, text: Bool)] = []
         // Pairs left out of component scopes where both colors are the base's, and out of the
         // other modes where a token only scopes set (`TokenSet.scopes`).
         var scopePairs = 0
@@ -1409,8 +1409,14 @@ public enum TokenAudit {
                     // Text on a gradient is a pair the audit cannot measure: named in a warning
                     // (a new user's pass: `--hero-foreground on --hero`, a gradient at 3.58:1 in
                     // /v1/contrast, was counted in `skippedPairs` only, and every CI report passed).
-                    if !skipped(pair.fg), case .failure(.notAColor(TokenValue.gradientType)) = resolver.resolve(pair.bg, mode: mode) {
-                        gradientPairs.append((pair.fg, pair.bg, mode))
+                    // Gradient text (`background-clip: text`) likewise, on a color.
+                    func gradient(_ path: String) -> Bool {
+                        if case .failure(.notAColor(TokenValue.gradientType)) = resolver.resolve(path, mode: mode) { return true }
+                        return false
+                    }
+                    let (fgGradient, bgGradient) = (gradient(pair.fg), gradient(pair.bg))
+                    if (bgGradient && !skipped(pair.fg)) || (fgGradient && !skipped(pair.bg)) {
+                        gradientPairs.append((pair.fg, pair.bg, mode, fgGradient && !bgGradient))
                     }
                     continue
                 }
@@ -1601,21 +1607,25 @@ public enum TokenAudit {
 }
 
 extension TokenAudit {
-    /// The warning for pairs whose background is a gradient (`TokenValue.gradientType`), which
-    /// the audit does not measure: each pair once with its modes, at most three, and where text
-    /// on a gradient is measured (`POST /v1/contrast`, its weakest point under the text); nil
-    /// when there are none.
-    static func gradientWarning(_ pairs: [(fg: String, bg: String, mode: String?)]) -> String? {
+    /// Most pairs a gradient warning names (all are counted).
+    static let maximumNamedGradientPairs = 10
+
+    /// The warning for pairs of which one token is a gradient (`TokenValue.gradientType`) and the
+    /// other a color, which the audit does not measure: each pair once with its modes (gradient
+    /// text, `background-clip: text`, said so), at most `maximumNamedGradientPairs` named, and
+    /// where text on a gradient is measured (`POST /v1/contrast`, its weakest point under the
+    /// text); nil when there are none.
+    static func gradientWarning(_ pairs: [(fg: String, bg: String, mode: String?, text: Bool)]) -> String? {
         guard !pairs.isEmpty else { return nil }
         var order: [String] = [], modes: [String: [String]] = [:]
         for p in pairs {
-            let key = "\(p.fg) on \(p.bg)"
+            let key = "\(p.fg) on \(p.bg)\(p.text ? " (gradient text)" : "")"
             if modes[key] == nil { order.append(key); modes[key] = [] }
             if let m = p.mode { modes[key]!.append("'\(m)'") }
         }
-        let listed = order.prefix(3).map { key in modes[key]!.isEmpty ? key : "\(key) (\(modes[key]!.joined(separator: ", ")))" }
-        let n = order.count
-        return "\(n) pair\(n == 1 ? " has" : "s have") a gradient background and \(n == 1 ? "was" : "were") not measured: \(listed.joined(separator: "; "))\(n > 3 ? "; …" : ""); the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"
+        let named = order.prefix(maximumNamedGradientPairs).map { key in modes[key]!.isEmpty ? key : "\(key) (\(modes[key]!.joined(separator: ", ")))" }
+        let n = order.count, more = n - named.count
+        return "\(n) pair\(n == 1 ? " has" : "s have") a gradient and \(n == 1 ? "was" : "were") not measured: \(named.joined(separator: "; "))\(more > 0 ? "; and \(more) more" : ""); the audit measures colors only: measure text on a gradient with POST /v1/contrast (the gradient as \"background\", the files' custom properties as \"variables\"), which finds its weakest point"
     }
 }
 

@@ -1491,6 +1491,16 @@ public enum CSSThemeReader: TokenFormatReader {
         "linear-gradient", "radial-gradient", "conic-gradient",
         "repeating-linear-gradient", "repeating-radial-gradient", "repeating-conic-gradient",
     ]
+
+    /// Whether `text` is one CSS gradient function (`gradientFunctions`, also with a vendor
+    /// prefix, `-webkit-linear-gradient()`, which older stylesheets still hold), whatever its
+    /// arguments: a token of it is a gradient (`TokenValue.gradientType`) in every format.
+    public static func isGradient(_ text: String) -> Bool {
+        guard text.utf8.count <= CSSColorParser.maximumLength * 16, let (name, _) = singleFunction(text) else { return false }
+        var lower = name.lowercased()
+        for prefix in ["-webkit-", "-moz-", "-o-", "-ms-"] where lower.hasPrefix(prefix) { lower.removeFirst(prefix.count) }
+        return gradientFunctions.contains(lower)
+    }
     static let wideKeywords: Set<String> = ["inherit", "initial", "unset", "revert", "revert-layer"]
 
     /// Tailwind CSS v4's `--alpha(<color> / <amount>)` (tailwindcss.com/docs/functions-and-directives,
@@ -1772,7 +1782,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if let (name, _) = singleFunction(text) {
             // A CSS gradient (CSS Images 3 §3, `repeating-` forms §3.4): paired as a background
             // and named in a warning, never measured as a color (`TokenAudit.audit`).
-            if gradientFunctions.contains(name.lowercased()) { return TokenValue.gradientType }
+            if isGradient(text) { return TokenValue.gradientType }
             switch name.lowercased() {
             case "cubic-bezier", "steps", "linear": return "cubicBezier"
             case "calc", "min", "max", "clamp", "round", "mod", "rem", "abs", "sign": return "expression"

@@ -183,6 +183,10 @@ public final class TokenResolver: @unchecked Sendable {
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
                                                   reason: "its value is \(length) characters long: no color's text is longer than \(CSSVariables.maximumExpandedLength), even with its var() substituted")))
             }
+            // A gradient typed as a color (Tokens Studio writes them so, `"type": "color"`): no
+            // color, but a gradient, whose pairs the audit names (a pass: the whole audit was a
+            // 400, "unknown color function 'linear-gradient()'").
+            if CSSThemeReader.isGradient(written) { return .failure(.notAColor(type: TokenValue.gradientType)) }
             var text = written
             if written.contains("{"), set.format == .tokensStudio || set.format == .styleDictionary {
                 switch embeddedReferences(written, mode: mode, chain: here, token: token, location: location) {

@@ -32,7 +32,7 @@ enum TokenAuditJUnit {
                 let rule = report.rules[i]
                 warningCases.append(("\(rule.source) (\(rule.foreground.text) on \(rule.background.text))", "matched no pair"))
             }
-            for w in report.coverageWarnings { warningCases.append(("states not audited", w)) }
+            for w in report.coverageWarnings { warningCases.append(("not audited", w)) }
             for s in report.summaries where s.unresolved > 0 {
                 warningCases.append(("unresolved pairs in \(s.mode ?? "default")", "\(s.unresolved) pair\(s.unresolved == 1 ? "" : "s") could not be resolved (see the skipped test cases)"))
             }
