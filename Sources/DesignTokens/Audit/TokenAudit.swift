@@ -1347,7 +1347,7 @@ public enum TokenAudit {
         results.reserveCapacity(pairs.count * modes.count)
         var summaries: [ModeSummary] = []
         var skippedPairs = 0
-        // Pairs whose background is a gradient, in each mode (`gradientWarning`).
+        // Pairs of a gradient and a color, in each mode (`gradientWarning`).
         var gradientPairs: [(fg: String, bg: String, mode: String?, text: Bool)] = []
         // Pairs left out of component scopes where both colors are the base's, and out of the
         // other modes where a token only scopes set (`TokenSet.scopes`).
