@@ -1496,7 +1496,15 @@ public enum CSSThemeReader: TokenFormatReader {
     /// prefix, `-webkit-linear-gradient()`, which older stylesheets still hold), whatever its
     /// arguments: a token of it is a gradient (`TokenValue.gradientType`) in every format.
     public static func isGradient(_ text: String) -> Bool {
-        guard text.utf8.count <= CSSColorParser.maximumLength * 16, let (name, _) = singleFunction(text) else { return false }
+        guard text.utf8.count <= maximumGradientLength, let (name, _) = singleFunction(text) else { return false }
+        return isGradientFunction(name)
+    }
+
+    /// Longest text taken for a gradient, in UTF-8 bytes (longer is text, not looked into).
+    static let maximumGradientLength = CSSColorParser.maximumLength * 16
+
+    /// Whether a function of this name is a gradient (`isGradient`).
+    static func isGradientFunction(_ name: String) -> Bool {
         var lower = name.lowercased()
         for prefix in ["-webkit-", "-moz-", "-o-", "-ms-"] where lower.hasPrefix(prefix) { lower.removeFirst(prefix.count) }
         return gradientFunctions.contains(lower)
@@ -1782,7 +1790,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if let (name, _) = singleFunction(text) {
             // A CSS gradient (CSS Images 3 §3, `repeating-` forms §3.4): paired as a background
             // and named in a warning, never measured as a color (`TokenAudit.audit`).
-            if isGradient(text) { return TokenValue.gradientType }
+            if text.utf8.count <= maximumGradientLength, isGradientFunction(name) { return TokenValue.gradientType }
             switch name.lowercased() {
             case "cubic-bezier", "steps", "linear": return "cubicBezier"
             case "calc", "min", "max", "clamp", "round", "mod", "rem", "abs", "sign": return "expression"

@@ -342,7 +342,7 @@ public enum DTCGReader: TokenFormatReader {
         switch json {
         case .string(let text):
             if isColor == true { return .css(text) }
-            return TokenSyntax.isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
+            return TokenSyntax.untypedValue(text)
         case .object(let object):
             if object["colorSpace"] != nil { return .css(try colorObject(object, fail: fail)) }
             if isColor == true {

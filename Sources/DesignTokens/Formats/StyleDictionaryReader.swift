@@ -210,7 +210,7 @@ public enum StyleDictionaryReader: TokenFormatReader {
                     return .other(type: "string")
                 }
                 if isColor == true { return .css(text) }
-                return TokenSyntax.isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
+                return TokenSyntax.untypedValue(text)
             case .array: return .other(type: type ?? "array")
             default:
                 if isColor == true {

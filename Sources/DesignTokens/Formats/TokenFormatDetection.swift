@@ -287,6 +287,12 @@ enum TokenSyntax {
         return (try? CSSColorParser.parse(text)) != nil
     }
 
+    /// An untyped string value of a JSON format (DTCG, Tokens Studio, Style Dictionary): a
+    /// color when the parser reads it as one, a gradient (`TokenValue.gradientType`), else text.
+    static func untypedValue(_ text: String) -> TokenValue {
+        isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
+    }
+
     /// `value` as a CSS number: integers without a fraction, others in the shortest decimal form,
     /// never in exponent notation.
     static func number(_ value: Double) -> String {

@@ -302,7 +302,7 @@ public enum TokensStudioReader: TokenFormatReader {
             if let reference = TokenSyntax.curlyReference(text) { return .alias(reference) }
             if text.hasPrefix("$"), text.count > 1, !text.contains(" ") { return .alias(String(text.dropFirst())) }
             if isColor == true { return .css(text) }
-            return TokenSyntax.isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
+            return TokenSyntax.untypedValue(text)
         default:
             if isColor == true {
                 throw TokenError(file: location.file, path: path, location: location,
