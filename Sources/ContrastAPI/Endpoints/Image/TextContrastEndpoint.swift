@@ -145,9 +145,8 @@ extension ImageEndpoint {
         // The design's own layer over the image (a new user's pass: a photo card with
         // `bg-black/40` under `text-white` could not be checked as built), drawn as a scrim is,
         // source-over on the 8-bit gamma-encoded pixels; everything after sees the card as shown.
-        let overlay = overlayColor.map { (rgb: $0.display.srgb, alpha: $0.display.alpha) }
-        if let overlay, overlay.alpha > 0 {
-            whole = TextContrast.applyScrim(.overlay(color: overlay.rgb, alpha: overlay.alpha), to: whole,
+        if let overlay = overlayColor?.display, overlay.alpha > 0 {
+            whole = TextContrast.applyScrim(.overlay(color: overlay.srgb, alpha: overlay.alpha), to: whole,
                                             x: 0, y: 0, width: whole.width, height: whole.height)
         }
         let regionImage = r.width == whole.width && r.height == whole.height ? whole
@@ -230,9 +229,9 @@ extension ImageEndpoint {
         if !text.notes.isEmpty { textJSON.append(("notes", .array(text.notes.map { .string($0) }))) }
         out.append("textColor", .object(textJSON))
         out.append("backdrop", .object([("hex", .string(ColorJSON.hex(backdrop))), ("source", .string(backdropColor == nil ? "default" : "backdrop"))]))
-        if let overlayColor, let overlay {
-            out.append("overlay", .object([("input", .string(overlayColor.input)), ("hex", .string(ColorJSON.hex(overlay.rgb))),
-                                           ("alpha", .number(overlay.alpha))]))
+        if let overlayColor {
+            out.append("overlay", .object([("input", .string(overlayColor.input)), ("hex", .string(ColorJSON.hex(overlayColor.display.srgb))),
+                                           ("alpha", .number(overlayColor.display.alpha))]))
         }
         if contextGiven || text.systemColor != nil || backdropColor?.systemColor != nil || overlayColor?.systemColor != nil {
             out.append("appleContext", AppleJSON.context(appleContext))
@@ -292,8 +291,8 @@ extension ImageEndpoint {
             notes.append(.string("the file has \(file.pageCount) frames; only the first was read"))
         }
         if file.orientation != 1 { notes.append(.string("EXIF orientation \(file.orientation) applied: region is in displayed pixels")) }
-        if let overlay, let overlayColor {
-            notes.append(.string("measured with the overlay \(ColorJSON.hex(overlay.rgb)) at alpha \(Fields.format(Self.round4(overlay.alpha))) (\(ClientText.quoted(overlayColor.input))) drawn over the whole image, as the design shows it; a scrim in the fixes goes on top of it, and brightness() is measured on the image and the overlay together (a filter on an element that holds both)"))
+        if let overlayColor {
+            notes.append(.string("measured with the overlay \(ColorJSON.hex(overlayColor.display.srgb)) at alpha \(Fields.format(Self.round4(overlayColor.display.alpha))) (\(ClientText.quoted(overlayColor.input))) drawn over the whole image, as the design shows it; a scrim in the fixes goes on top of it, and brightness() is measured on the image and the overlay together (a filter on an element that holds both)"))
         }
         // A pass that a patch the size of a glyph fails: the 5th percentile excuses up to 5% of
         // the region, noise or a real patch alike (an accessibility auditor's pass: a 31 × 31 px
