@@ -345,6 +345,32 @@ struct PaletteCoreTests {
         #expect(r.worst.map { !$0.passes } == true)
     }
 
+    /// A translucent color (alpha 128/255 once quantized, as the palette writes it) whose opacity keeps every color of it from passing says so, and names
+    /// the opaque color of its hue that passes (a new user's pass: `rgb(0 122 255 / 0.5)` as a
+    /// tint became `#ffffff80` in dark, the note speaking only of "the same hue").
+    @Test func translucentBestEffortNamesItsOpacity() throws {
+        let half = Color.srgb(0, 122.0 / 255, 1, alpha: 0.5)
+        let e = PaletteEntry(name: "tint", role: .tint, color: half, target: .ratio(7))
+        let dark = DarkVariants.generate([e], in: Self.environment)[0][.dark]
+        #expect(dark.method == .bestEffort && !dark.passes)
+        let note = try #require(dark.notes.first { $0.hasPrefix("Its opacity (alpha 0.502) holds it back: no color at alpha 0.502 passes") }, "\(dark.notes)")
+        // The named color passes 7:1 on every dark surface, measured again from its hex, and
+        // keeps the hue (OKLCH h within 10° of #007aff's 257°).
+        let named = try #require(note.components(separatedBy: " same hue is ").last?.prefix(7))
+        for surface in ["#000000", "#1c1c1e", "#2c2c2e", "#3a3a3c"] {
+            #expect(Self.remeasured(String(named), surface) >= 7, "\(named) on \(surface)")
+        }
+        let hue = Self.hex(String(named)).converted(to: .oklch).coordinates.z
+        #expect(abs(hue - 257.4) < 10, "\(named): hue \(hue)")
+        // Where no opaque color of the hue passes either (21:1 on #1c1c1e), it says that instead.
+        let impossible = PaletteEntry(name: "tint", role: .tint, color: half, target: .ratio(21))
+        let none = DarkVariants.generate([impossible], in: Self.environment)[0][.dark]
+        #expect(none.notes.contains("Its opacity (alpha 0.502) is not what holds it back: no opaque color of the same hue passes either."), "\(none.notes)")
+        // An opaque color's best effort gets neither note.
+        let opaque = PaletteEntry(name: "tint", role: .tint, color: Self.hex("#007aff"), target: .ratio(21))
+        #expect(!DarkVariants.generate([opaque], in: Self.environment)[0][.dark].notes.contains { $0.hasPrefix("Its opacity") })
+    }
+
     /// Text placed on a palette background is repaired against that background's variant, and
     /// the background is judged by that text.
     @Test func textOnCustomBackground() throws {

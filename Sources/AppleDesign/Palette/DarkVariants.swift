@@ -623,8 +623,28 @@ public enum DarkVariants {
         }
         if !passesSurfaces {
             r.notes.append("No color of the same hue reaches \(ContrastTarget.format(target.minimum))\(target.metric == .wcag2 ? ":1" : " Lc") on every surface; this is the best worst case, failing on: \(r.measurements.filter { !$0.passes }.map { "\($0.context.id) \($0.surface)" }.joined(separator: "; ")).")
+            if start.alpha < 1, let note = opaqueHint(start, on: surfaces, target: target, extra: extra) { r.notes.append(note) }
         }
         return r
+    }
+
+    /// For a translucent color no color of its opacity can make pass: what its opacity costs.
+    /// At alpha 0.5 the lightest color is white at half strength, so the best worst case lost
+    /// its hue (a new user's pass: `rgb(0 122 255 / 0.5)` as a tint became `#ffffff80` in dark,
+    /// its note speaking of "the same hue"); the nearest passing color of the same hue made
+    /// opaque is named instead, when there is one.
+    static func opaqueHint(_ start: DisplayColor, on surfaces: [Placed], target: ContrastTarget,
+                           extra: ((DisplayColor) -> Double)?) -> String? {
+        let alpha = AppleFormatting.number(start.alpha)
+        let opaque = DisplayColor(srgb: start.srgb, alpha: 1)
+        let (move, _) = NearestPassingColor.nearest(to: opaque) { c in
+            let m = margin(c, on: surfaces, target: target)
+            return extra.map { Swift.min(m, $0(c)) } ?? m
+        }
+        guard move.passes || margin(move.color, on: surfaces, target: target) >= 0 else {
+            return "Its opacity (alpha \(alpha)) is not what holds it back: no opaque color of the same hue passes either."
+        }
+        return "Its opacity (alpha \(alpha)) holds it back: no color at alpha \(alpha) passes on these surfaces; opaque, the nearest passing color of the same hue is \(move.color.quantized.hex) (POST /v1/suggest finds the lowest opacity that passes)."
     }
 
     /// The surfaces text is placed on, each in the first light and the first dark context: its
