@@ -140,6 +140,46 @@ import Testing
         #expect(again.status == 200 && again.text == "slow done", "\(again.statusLine)")
     }
 
+    /// A hostile pass, 2026-12-07: one client re-sending a 0.6 s token audit the moment each
+    /// answer came was served back to back while another client's request waited 30 s and got
+    /// `deadline-exceeded` (a dispatch block already running took the semaphore from the waiter
+    /// it had woken). The pool now takes its jobs in turn by client: with one client's three
+    /// requests admitted before another's, the other's runs second, not fourth.
+    @Test func jobsAreTakenInTurnByClient() throws {
+        let gate = Gate()
+        let order = Mutex<[String]>([])
+        let handler: HTTPHandler = { request in
+            if request.path == "/slow" { order.withLock { $0.append(request.remoteAddress ?? "?") } }
+            return gate.handler(request)
+        }
+        let server = try server(gate, handler: handler) { $0.heavyWorkers = 1; $0.heavyQueueLimit = 8 }
+        defer { for _ in 0..<4 { gate.release.signal() }; server.stop() }
+        var connections: [RawHTTPConnection] = []
+        for (i, source) in ["127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2"].enumerated() {
+            let c = try RawHTTPConnection(port: server.port, timeoutSeconds: 30, source: source)
+            #expect(c.send(RawHTTP.request("GET", "/slow")))
+            // Admitted one after another (the first running, the rest waiting).
+            #expect(waitUntil { server.statistics.requestsInProgress == i + 1 })
+            connections.append(c)
+        }
+        for _ in 0..<4 { gate.release.signal() }
+        for c in connections { #expect(try c.readResponse().text == "slow done") }
+        #expect(order.withLock { $0 } == ["127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.1"])
+    }
+
+    /// The turn itself: round robin over the clients waiting, each client's jobs in order.
+    @Test func turnsAreRoundRobinByClient() {
+        var turns = Turns<String>()
+        for (client, job) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("c", "c1"), ("b", "b2")] {
+            turns.append(client: client, job)
+        }
+        #expect(turns.next() == "a1")
+        turns.append(client: "a", "a4")   // re-sent at once: behind b and c
+        var rest: [String] = []
+        while let next = turns.next() { rest.append(next) }
+        #expect(rest == ["b1", "c1", "a2", "b2", "a3", "a4"])
+    }
+
     @Test func aRequestPastItsDeadlineIsAnswered503AndItsLateAnswerDropped() throws {
         let gate = Gate()
         let seen = Seen()

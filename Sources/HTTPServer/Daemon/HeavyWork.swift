@@ -17,7 +17,12 @@ import Glibc
 /// - a request still unanswered ``ServerConfiguration/heavyDeadlineSeconds`` after it was
 ///   admitted is answered 503 (`deadline-exceeded`) and its late result dropped;
 /// - on ``HTTPServer/stop()``, heavy requests still unanswered when the grace period ends are
-///   answered 503 too, never dropped.
+///   answered 503 too, never dropped;
+/// - a free worker runs the next job in turn by client (``Turns``), not whichever dispatch block
+///   wins the semaphore: one client re-sending a 0.6 s token audit the moment each answer came
+///   had been served back to back while another client's request waited 30 s and got
+///   `deadline-exceeded` (a hostile pass, 2026-12-07); the woken waiter lost the semaphore to a
+///   block that was already running.
 ///
 /// Who answers is decided once per request by its ``WorkTicket``: the handler's answer, or the
 /// server's 503, never both.
@@ -31,6 +36,8 @@ final class HeavyWorkPool: Sendable {
     let admitted = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "HTTPServer.heavy-work", attributes: .concurrent)
     private let running: DispatchSemaphore
+    /// The admitted jobs not yet started, in turn by client.
+    private let turns = Mutex(Turns<(HeavyJob, @Sendable () -> Void)>())
     /// Admitted jobs by ticket, for the deadline sweep and shutdown.
     private let jobs = Mutex<[ObjectIdentifier: HeavyJob]>([:])
     /// Admitted requests by client address, when `perClientLimit` is set.
@@ -82,9 +89,13 @@ final class HeavyWorkPool: Sendable {
             current = original
         }
         jobs.withLock { $0[ObjectIdentifier(job.ticket)] = job }
-        queue.async { [running] in
+        turns.withLock { $0.append(client: job.client, (job, run)) }
+        // One block per job; each runs whichever job is next in turn once it holds a worker
+        // (never none: every block follows its own job's `append`).
+        queue.async { [self] in
             running.wait()
             defer { running.signal() }
+            guard let (job, run) = turns.withLock({ $0.next() }) else { return }
             if !job.ticket.isAbandoned { run() }
             // Heavy work frees hundreds of MB in glibc's arenas, which keep it: the next heavy
             // request then peaks on top (a hostile pass: a 420 MB token audit left 300–400 MB
@@ -116,6 +127,32 @@ final class HeavyWorkPool: Sendable {
     /// The jobs admitted at or before `cutoff` (monotonic nanoseconds) and not yet answered.
     func overdue(admittedBefore cutoff: UInt64) -> [HeavyJob] {
         jobs.withLock { jobs in jobs.values.filter { $0.admittedAt <= cutoff } }
+    }
+}
+
+/// The jobs waiting for a worker, taken in turn by client address: round robin over the clients
+/// with a job waiting, each client's own jobs in the order they came. A client that keeps
+/// re-sending therefore waits behind every other waiting client's next job, and a request waits
+/// for at most one job of each other client (their jobs are few: ``HeavyWorkPool/perClientLimit``).
+struct Turns<Entry> {
+    /// Clients with jobs waiting, the next to be served first.
+    private var order: [String] = []
+    private var waiting: [String: [Entry]] = [:]
+
+    /// Adds `entry` behind its client's other waiting ones (a client with none joins the end of the turn).
+    mutating func append(client: String, _ entry: Entry) {
+        if waiting[client] == nil { order.append(client) }
+        waiting[client, default: []].append(entry)
+    }
+
+    /// The next entry in turn, its client moved to the end of the turn if it has more waiting.
+    mutating func next() -> Entry? {
+        guard !order.isEmpty else { return nil }
+        let client = order.removeFirst()
+        var entries = waiting.removeValue(forKey: client)!
+        let entry = entries.removeFirst()
+        if !entries.isEmpty { waiting[client] = entries; order.append(client) }
+        return entry
     }
 }
 
