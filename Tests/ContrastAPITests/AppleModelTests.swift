@@ -610,7 +610,7 @@ struct AppleModelTests {
 
     // MARK: Bad input
 
-    @Test func unknownNamesAreRefusedWithSuggestions() {
+    @Test func unknownNamesAreRefusedWithSuggestions() throws {
         let p = expectProblem(call("GET", "/v1/contrast?foreground=SystemBlue&background=white"), 400, parameter: "foreground")
         #expect(p["suggestions"]?.array?.first == "systemBlue")
         let q = expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "secondaryLable", "background": "#fff"}"##), 400, pointer: "/foreground")
@@ -645,6 +645,20 @@ struct AppleModelTests {
         #expect(appKitBlue["suggestions"]?.array == ["systemBlue"], "\(appKitBlue)")
         let accent = expectProblem(call("GET", "/v1/contrast?foreground=Color.accentColor&background=white"), 400, parameter: "foreground")
         #expect(accent["detail"]?.string?.contains("the app's own accent color") == true, "\(accent)")
+        // A system color inside a CSS function says a whole member only is one and offers its
+        // value in the request's context (a hostile pass, 2026-12-07: "unknown color name
+        // 'systemRed'", the docs having said every color member takes the names).
+        let light = try #require(ok(call("GET", "/v1/contrast?foreground=systemRed&background=white"))["foreground"]?["hex"]?.string)
+        let dark = try #require(ok(call("GET", "/v1/contrast?foreground=systemRed&background=white&appearance=dark"))["foreground"]?["hex"]?.string)
+        #expect(light != dark)
+        for (query, hex) in [("", light), ("&appearance=dark", dark)] {
+            let mixed = expectProblem(call("GET", "/v1/contrast?foreground=color-mix(in%20oklab,%20systemRed%2050%25,%20white)&background=white\(query)"), 400, parameter: "foreground")
+            #expect(mixed["detail"]?.string?.hasSuffix("'systemRed' is an Apple system color, read as a whole color member only, not inside a CSS function: here it is \(hex)") == true, "\(mixed)")
+            #expect(mixed["suggestions"]?.array?.first?.string == "color-mix(in oklab, \(hex) 50%, white)", "\(mixed)")
+            // The suggestion is read as it is offered.
+            let offered = try #require(mixed["suggestions"]?.array?.first?.string)
+            #expect(call("POST", "/v1/contrast", body: #"{"foreground": "\#(offered)", "background": "white"}"#).status == 200)
+        }
         // A name the text begins comes first: `XXL` is xxLarge, not AX1 (a new user's pass).
         let xxl = expectProblem(call("GET", "/v1/text-styles?contentSizeCategory=XXL"), 400, parameter: "contentSizeCategory")
         #expect(xxl["suggestions"]?.array?.first == "xxLarge", "\(xxl)")

@@ -173,6 +173,17 @@ func resolveColor(_ text: String, at path: FieldPath, hexOrder: HexOrder = .rgba
                 hint += "; an image behind text is measured by POST /v1/image/text-contrast (the image as the body)"
             }
             var suggestions: [String] = []
+            if why.hasPrefix("unknown color name '"), case .success(let data) = AppleData.shared {
+                // An Apple system color inside a CSS function (`color-mix(in oklab, systemRed 50%,
+                // white)`: a hostile pass, the docs having said every color member takes the
+                // names): only a whole member is one; its value in the request's context is offered.
+                let name = String(why.dropFirst("unknown color name '".count).prefix { $0 != "'" })
+                if let resolution = data.catalog.resolve(name, in: context ?? AppleRequestScope.context) {
+                    let hex = DisplayColor(resolution.value.color).quantized.hex
+                    hint = "; \(ClientText.quoted(name)) is an Apple system color, read as a whole color member only, not inside a CSS function: here it is \(hex)"
+                    suggestions.append(text.replacingOccurrences(of: name, with: hex))
+                }
+            }
             if let variables = CSSRequestScope.variables, let undefined = CSSVariables.undefinedName(in: why),
                variables.values.count <= CSSVariables.maximumCount {
                 // A misspelt custom property (`--color-grey-500`: a new user's pass, stop 43, had no
