@@ -66,7 +66,7 @@ import Glibc
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("tokens")
-        try Data("# team tokens\n\n\(token)\n  \(otherToken)  \n".utf8).write(to: file)
+        try Data("# team tokens\n\n\(token)\n  \(otherToken)  # the Figma plugin\n".utf8).write(to: file)
         let config = dir.appendingPathComponent("c.json")
         try Data(#"{"authTokensFile": "tokens", "corsAllowedOrigins": ["https://a.example"]}"#.utf8).write(to: config)
         let loaded = try ServiceConfiguration.load(arguments: ["--config", config.path],

@@ -7,8 +7,8 @@ import HTTPServer
 /// `/openapi.json` and the static page. CORS preflights (`OPTIONS` with an allowed `Origin` and
 /// `Access-Control-Request-Method`) are answered without a token, as browsers send none.
 ///
-/// Tokens come from `authTokensFile` (one per line; blank lines and lines starting with `#`
-/// ignored) and the environment variable `CONTRAST_AUTH_TOKENS` (comma-separated); none means
+/// Tokens come from `authTokensFile` (one per line; blank lines ignored, and `#` comments to the
+/// end of a line) and the environment variable `CONTRAST_AUTH_TOKENS` (comma-separated); none means
 /// authentication is off. A token is 16–4096 characters of RFC 6750's `b64token` alphabet
 /// (`A-Z a-z 0-9 - . _ ~ + /`, then `=` padding). Tokens are never logged or echoed.
 public struct BearerAuth: Sendable {
@@ -109,8 +109,10 @@ public struct BearerAuth: Sendable {
             }
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             for (number, raw) in lines.enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-                if line.isEmpty || line.hasPrefix("#") { continue }
+                // A comment runs from `#` to the end of the line, after a token too (`#` is not
+                // in a token's alphabet; a new user's pass: `token # plugin` stopped startup).
+                let line = raw.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
+                if line.isEmpty { continue }
                 guard isValidToken(line) else {
                     throw ConfigurationError(key: "authTokensFile", problem: "\(file) line \(number + 1): \(tokenRule)")
                 }
