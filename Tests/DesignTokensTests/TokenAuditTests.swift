@@ -1126,6 +1126,17 @@ import Testing
             #expect(report.results.contains { $0.background?.color.hex == "#000000" && $0.passes })
             #expect(report.notes.contains { $0.contains("set different values for mode 'dark'") }, "\(report.notes)")
         }
+        // Classes and attribute values are matched as written: `.Dark` is another class than
+        // `.dark` (a hostile pass, 2026-12-07: `.Dark`'s #fff replaced `.dark`'s #222 on #000,
+        // 1.32:1, and the audit passed); `[data-theme="Dark" i]` is `[data-theme=dark]`.
+        for (css, second) in [(base + ".dark{--background:#000;--foreground:#222}\n.Dark{--background:#000;--foreground:#fff}\n", "dark (.Dark)"),
+                              (base + "[data-theme=dark]{--background:#000;--foreground:#222}\n[data-theme=\"Dark\"]{--background:#000;--foreground:#fff}\n", "dark ([data-theme=Dark])")] {
+            let report = try audit(css)
+            #expect(report.modes == ["light", "dark", second], "\(report.modes)")
+            #expect(!report.passes && report.results.contains { $0.mode == "dark" && abs(($0.value ?? 0) - 1.31993) < 1e-4 }, "\(report.results.map { ($0.mode, $0.value) })")
+        }
+        let flagged = try audit(base + "[data-theme=dark]{--background:#000;--foreground:#eee}\n[data-theme=\"Dark\" i]{--background:#000;--foreground:#eee}\n")
+        #expect(flagged.modes == ["light", "dark"], "\(flagged.modes)")
         // The same values (shadcn's class and its system fallback): one mode, no note.
         let same = try audit(base + dark + "@media (prefers-color-scheme: dark){:root:not(.light){--background:#18181b;--foreground:#52525b}}\n")
         #expect(same.modes == ["light", "dark"] && !same.notes.contains { $0.contains("set different values") }, "\(same.modes) \(same.notes)")

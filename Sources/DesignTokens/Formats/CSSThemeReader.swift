@@ -2348,14 +2348,17 @@ extension CSSThemeReader {
         var c = c
         let n = name.lowercased()
         switch n {
+        // The source keeps the class as written: `.dark` and `.Dark` are different classes in a
+        // standards-mode page, so where they set different values they are two modes (a hostile
+        // pass: `.Dark`'s #fff on #000 had replaced `.dark`'s #222, 1.32:1, and the audit passed).
         case "dark", "dark-theme", "theme-dark", "dark-mode":
             c.selectorScheme = "dark"
-            c.selectorSchemeSource = "." + n
+            c.selectorSchemeSource = "." + name
         case "light", "light-theme", "theme-light", "light-mode":
             c.selectorScheme = "light"
-            c.selectorSchemeSource = "." + n
+            c.selectorSchemeSource = "." + name
         case "high-contrast", "increased-contrast":
-            (c.contrast, c.contrastSource) = ("more", "." + n)
+            (c.contrast, c.contrastSource) = ("more", "." + name)
         default:
             guard n.hasPrefix("theme-"), n.count > 6 else { return nil }
             c.theme = String(name.dropFirst(6))
@@ -2373,6 +2376,8 @@ extension CSSThemeReader {
         var c = c
         let name: String
         var value: String? = nil
+        // An attribute's value is matched as written unless the selector says `i`.
+        var ignoresCase = false
         if let eq = inside.firstIndex(of: "=") {
             var nameEnd = eq
             if eq > inside.startIndex {
@@ -2386,10 +2391,12 @@ extension CSSThemeReader {
                 guard let close = v.dropFirst().firstIndex(of: q) else { return nil }
                 let flags = v[v.index(after: close)...].trimmingSpaces().lowercased()
                 guard flags.isEmpty || flags == "i" || flags == "s" else { return nil }
+                ignoresCase = flags == "i"
                 v = String(v[v.index(after: v.startIndex)..<close])
             } else if let space = v.firstIndex(of: " ") {
                 let flags = v[space...].trimmingSpaces().lowercased()
                 guard flags == "i" || flags == "s" else { return nil }
+                ignoresCase = flags == "i"
                 v = String(v[..<space])
             }
             value = v
@@ -2400,7 +2407,7 @@ extension CSSThemeReader {
         case _ where schemeAttributes.contains(name):
             guard let value else { return c }
             let v = value.lowercased()
-            if schemeWords.contains(v) { c.selectorScheme = v; c.selectorSchemeSource = "[\(name)=\(v)]" }
+            if schemeWords.contains(v) { c.selectorScheme = v; c.selectorSchemeSource = "[\(name)=\(ignoresCase ? v : value)]" }
             else if neutralWords.contains(v) { }
             else if !value.isEmpty { c.theme = value }
             else { return nil }
