@@ -114,6 +114,46 @@ import Testing
         }
     }
 
+    /// A hostile pass, 2026-12-07: names canonically equivalent but written differently (`é`
+    /// U+00E9 and `e` + U+0301) were one token in every reader's tables, the later value won, and
+    /// the audit passed the one a page reads at 1.91:1. CSS and JSON keep them apart; so they are
+    /// refused, naming both.
+    @Test("names that differ only in Unicode normalization are refused, not merged")
+    func canonicallyEquivalentNamesAreRefused() throws {
+        let nfc = "\u{E9}", nfd = "e\u{301}"
+        #expect(nfc == nfd)   // to Swift's String, which is why they had merged
+        let css = ":root {\n  --bg: #ffffff;\n  --text-\(nfc): #bbbbbb;\n  --text-\(nfd): #000000;\n}\n"
+        do {
+            _ = try CSSThemeReader.read([TokenFile(name: "f1.css", content: css)])
+            Issue.record("read as one token")
+        } catch {
+            #expect(error.location?.line == 4 && error.reason.hasPrefix("the custom property '--text-\(nfd)' (U+0301) and '--text-\(nfc)' at f1.css:3 (U+00E9) are different names to CSS and JSON"), "\(error)")
+        }
+        // The same name twice, written alike, is CSS's cascade: the later wins.
+        let twice = try CSSThemeReader.read([TokenFile(name: "f.css", content: ":root{--text-\(nfc):#bbb;--text-\(nfc):#000;--bg:#fff}")])
+        #expect(twice.tokens.count == 2)
+        // DTCG keys (the JSON parser keeps both members; the token table had merged them) and
+        // modes (two files' `mode`).
+        let dtcg = "{\"c\":{\"$type\":\"color\",\"bg\":{\"$value\":\"#fff\"},\"\(nfc)\":{\"$value\":\"#bbb\"},\"\(nfd)\":{\"$value\":\"#000\"}}}"
+        #expect(throws: TokenError.self) { try DTCGReader.read([TokenFile(name: "t.tokens.json", content: dtcg)]) }
+        do {
+            _ = try DTCGReader.read([TokenFile(name: "t.tokens.json", content: dtcg)])
+        } catch {
+            #expect(error.reason.hasPrefix("the token 'c.\(nfd)' (U+0301) and 'c.\(nfc)' at t.tokens.json:1 (U+00E9)"), "\(error)")
+        }
+        let modes = [TokenFile(name: "a.tokens.json", content: ##"{"c":{"$type":"color","fg":{"$value":"#bbb"}}}"##, mode: "th\(nfc)me"),
+                     TokenFile(name: "b.tokens.json", content: ##"{"c":{"$type":"color","fg":{"$value":"#000"}}}"##, mode: "th\(nfd)me")]
+        #expect(throws: TokenError.self) { try DTCGReader.read(modes) }
+        // CSS modes named after selectors (`.théme` twice, written two ways).
+        let selectors = ":root{--bg:#fff;--fg:#000}\n.th\(nfc)me{--fg:#bbb}\n.th\(nfd)me{--fg:#000}\n"
+        do {
+            _ = try CSSThemeReader.read([TokenFile(name: "s.css", content: selectors)])
+            Issue.record("read as one mode")
+        } catch {
+            #expect(error.reason.hasPrefix("the mode '.th\(nfd)me' (U+0301) and '.th\(nfc)me' (U+00E9)"), "\(error)")
+        }
+    }
+
     @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")
     func selectorModes() {
         let list = (0..<3).map { ".a\($0)" }.joined(separator: ", ")

@@ -1128,7 +1128,7 @@ import Testing
         }
         // Classes and attribute values are matched as written: `.Dark` is another class than
         // `.dark` (a hostile pass, 2026-12-07: `.Dark`'s #fff replaced `.dark`'s #222 on #000,
-        // 1.32:1, and the audit passed); `[data-theme="Dark" i]` is `[data-theme=dark]`.
+        // 1.31:1, and the audit passed); `[data-theme="Dark" i]` is `[data-theme=dark]`.
         for (css, second) in [(base + ".dark{--background:#000;--foreground:#222}\n.Dark{--background:#000;--foreground:#fff}\n", "dark (.Dark)"),
                               (base + "[data-theme=dark]{--background:#000;--foreground:#222}\n[data-theme=\"Dark\"]{--background:#000;--foreground:#fff}\n", "dark ([data-theme=Dark])")] {
             let report = try audit(css)

@@ -185,7 +185,12 @@ public enum CSSThemeReader: TokenFormatReader {
         var modes: [String] = []
         var known = Set<String>()
         func addModes(_ targets: [CSSModeMapping.Target], at location: TokenLocation) throws(TokenError) {
-            for case .mode(let m) in targets where known.insert(m).inserted {
+            for case .mode(let m) in targets {
+                // Mode names (from class names and attribute values) that Swift's strings merge
+                // though CSS keeps them apart (`CanonicalNames`).
+                let (inserted, known) = known.insert(m)
+                if !inserted, CanonicalNames.differ(known, m) { throw CanonicalNames.clash("mode", m, at: location, known, at: nil) }
+                guard inserted else { continue }
                 guard modes.count < TokenFormats.maximumModes else {
                     throw TokenError(file: location.file, location: location,
                                      reason: "more than \(TokenFormats.maximumModes) modes (\(TokenError.quoted(m)) is one too many): each theme selector, selector of a list and media query is a mode")
@@ -199,7 +204,7 @@ public enum CSSThemeReader: TokenFormatReader {
         for d in declaredSchemes { try addModes(d.targets, at: d.location) }
         var merger = Merger()
         for e in entries {
-            for t in e.targets { merger.set(e, target: t) }
+            for t in e.targets { try merger.set(e, target: t) }
         }
         notes += merger.rewriteHSLReferences(tripletNames: walker.hslTripletNames)
 
@@ -1170,8 +1175,14 @@ public enum CSSThemeReader: TokenFormatReader {
         var tokens: [String: Token] = [:]
         var order: [String] = []
 
-        mutating func set(_ e: Entry, target: CSSModeMapping.Target) {
-            if tokens[e.path] == nil {
+        /// - Throws: `TokenError` for a custom property whose name Swift's strings take for an
+        ///   earlier one's that CSS keeps apart (`CanonicalNames`).
+        mutating func set(_ e: Entry, target: CSSModeMapping.Target) throws(TokenError) {
+            if let known = tokens[e.path] {
+                if CanonicalNames.differ(known.path, e.path) {
+                    throw CanonicalNames.clash("custom property", e.path, at: e.location, known.path, at: known.first)
+                }
+            } else {
                 tokens[e.path] = Token(path: e.path, first: e.location)
                 order.append(e.path)
             }
@@ -2350,7 +2361,7 @@ extension CSSThemeReader {
         switch n {
         // The source keeps the class as written: `.dark` and `.Dark` are different classes in a
         // standards-mode page, so where they set different values they are two modes (a hostile
-        // pass: `.Dark`'s #fff on #000 had replaced `.dark`'s #222, 1.32:1, and the audit passed).
+        // pass: `.Dark`'s #fff on #000 had replaced `.dark`'s #222, 1.31:1, and the audit passed).
         case "dark", "dark-theme", "theme-dark", "dark-mode":
             c.selectorScheme = "dark"
             c.selectorSchemeSource = "." + name

@@ -327,6 +327,33 @@ enum TokenSyntax {
     }
 }
 
+/// Names Swift's `String`, and so every table the readers keep, takes for one because they are
+/// canonically equivalent (Unicode UAX #15: `é` written precomposed, U+00E9, and as `e` U+0065 +
+/// U+0301), though CSS custom properties, JSON keys and class names compare code points and keep
+/// them apart. A hostile pass (2026-12-07): `--text-é: #bbbbbb` and `--text-é: #000000` were one
+/// token, the later won, and the audit passed the one a page's `var(--text-é)` reads at 1.91:1.
+/// Such names are refused rather than merged, where a reader's table meets the second.
+enum CanonicalNames {
+    /// Whether `a` and `b` are one name to Swift but two to CSS and JSON.
+    static func differ(_ a: String, _ b: String) -> Bool {
+        !a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// The error for `name` at `location` meeting `other`, written earlier at `otherLocation`.
+    static func clash(_ what: String, _ name: String, at location: TokenLocation?, _ other: String, at otherLocation: TokenLocation?) -> TokenError {
+        func scalars(_ s: String) -> String {
+            s.unicodeScalars.filter { !$0.isASCII }.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+        }
+        let whereOther = otherLocation.map { " at \($0.file):\($0.line)" } ?? ""
+        return TokenError(file: location?.file, path: name, location: location,
+                          reason: "the \(what) '\(name)' (\(scalars(name))) and '\(other)'\(whereOther) (\(scalars(other))) are different names to CSS and JSON, which compare code points, but one text to Unicode's canonical equivalence (a precomposed letter and a letter with a combining mark: NFC and NFD), so the audit would take one for the other; write both the same way, or rename one")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
+}
+
 /// The error for collecting more than `TokenFormats.maximumTokens` entries, at the one too many.
 func tooManyTokens(_ path: String, at location: TokenLocation) -> TokenError {
     TokenError(file: location.file, path: path, location: location,
@@ -363,7 +390,12 @@ struct TokenTable {
     }
 
     private mutating func addMode(_ mode: String, at location: TokenLocation?) throws(TokenError) {
-        guard !modeSet.contains(mode) else { return }
+        guard !modeSet.contains(mode) else {
+            if mode.utf8.contains(where: { $0 >= 0x80 }), let known = modes.first(where: { $0 == mode }), CanonicalNames.differ(known, mode) {
+                throw CanonicalNames.clash("mode", mode, at: location, known, at: nil)
+            }
+            return
+        }
         guard modes.count < TokenFormats.maximumModes else {
             throw TokenError(file: location?.file, location: location,
                              reason: "more than \(TokenFormats.maximumModes) modes ('\(mode)' is one too many)")
@@ -387,6 +419,9 @@ struct TokenTable {
             }
         }
         if let i = index[path] {
+            if CanonicalNames.differ(tokens[i].path, path) {
+                throw CanonicalNames.clash("token", path, at: location, tokens[i].path, at: tokens[i].location)
+            }
             if let mode {
                 tokens[i].modes[mode] = value
                 tokens[i].modeLocations[mode] = location
