@@ -54,6 +54,19 @@ struct TokensAuditLimitsTests {
         let result = sarif.json["runs"]?.array?.first?["results"]?.array?.first
         let uri = result?["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.string
         #expect(uri == "my%20tokens/%231%3F.json", "\(sarif.text)")
+        // A leading `/` is encoded: `//evil.example/x.json` had been a reference to another host
+        // (a hostile pass, 2026-12-07). Pair fingerprints escape `\` and `|`: `a|b` on `c` and `a`
+        // on `b|c` had shared one, which code scanning folds alerts by.
+        let piped = JSON.object([("c", .object([("$type", "color"), ("a|b", .object(["$value": "#777"])), ("a", .object(["$value": "#888"])),
+                                                ("b|c", .object(["$value": "#fff"])), ("c", .object(["$value": "#fff"])), ("plain", .object(["$value": "#999"]))]))])
+        let pipedFile = JSON.object(["name": "//evil.example/x.json", "content": .string(String(decoding: piped.serialized(), as: UTF8.self))])
+        let pairs: JSON = .array([.object(["foreground": "c.a|b", "background": "c.c"]), .object(["foreground": "c.a", "background": "c.b|c"]),
+                                  .object(["foreground": "c.plain", "background": "c.c"])])
+        let scanned = try live.request("POST", "/v1/tokens/audit", body: Self.body([pipedFile], [("rules", pairs), ("report", "sarif")]))
+        let results = scanned.json["runs"]?.array?.first?["results"]?.array ?? []
+        let prints = results.compactMap { $0["partialFingerprints"]?["pair"]?.string }
+        #expect(Set(prints) == [#"|c.a\|b|c.c"#, #"|c.a|c.b\|c"#, "|c.plain|c.c"], "\(prints)")
+        #expect(results.first?["locations"]?.array?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.string == "%2F/evil.example/x.json", "\(scanned.text.prefix(600))")
     }
 
     @Test("a selector list is one mode per selector; long token names are refused; a report too large is refused before it is built")

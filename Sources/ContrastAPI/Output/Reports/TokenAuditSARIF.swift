@@ -10,8 +10,17 @@ enum TokenAuditSARIF {
     /// A file name as a relative URI reference (SARIF 2.1.0 §3.10.2, RFC 3986): every byte but
     /// letters, digits, `-._~` and `/` percent-encoded, so spaces, `%`, `#`, `?`, `:` and
     /// controls in a client's file name cannot break or redirect the reference.
+    /// A leading `/` is encoded too: `//evil.example/x.css` would be a network-path reference to
+    /// another host, `/etc/passwd` an absolute one (a hostile pass); `%2F…` stays a relative path.
     static func uri(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: uriUnescaped) ?? ""
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: uriUnescaped) ?? ""
+        return encoded.hasPrefix("/") ? "%2F" + encoded.dropFirst() : encoded
+    }
+
+    /// One part of a pair's fingerprint: `\` and `|` escaped with `\`.
+    static func fingerprintPart(_ s: String) -> String {
+        guard s.contains("|") || s.contains("\\") else { return s }
+        return s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
     }
     /// RFC 3986 unreserved characters and `/`.
     static let uriUnescaped = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
@@ -75,7 +84,11 @@ enum TokenAuditSARIF {
                     ("region", .object([("startLine", .number(Double(l.line))), ("startColumn", .number(Double(l.column)))])),
                 ]))])]))
             }
-            o.append("partialFingerprints", .object([("pair", .string("\(r.mode ?? "")|\(r.foregroundPath)|\(r.backgroundPath)"))]))
+            // Mode, foreground and background joined by `|`, each with `\` and `|` escaped, so that
+            // two pairs never share one (a hostile pass: `a|b` on `c` and `a` on `b|c` did, and
+            // code scanning folds alerts by it); names without them keep the fingerprints they had.
+            let parts = [r.mode ?? "", r.foregroundPath, r.backgroundPath].map(Self.fingerprintPart)
+            o.append("partialFingerprints", .object([("pair", .string(parts.joined(separator: "|")))]))
             results.append(.object(o))
         }
         // The audit's warnings, each with its rule (id, name, description) and its text; a result
