@@ -154,6 +154,26 @@ import Testing
         }
     }
 
+    /// A hostile pass, 2026-12-07: a DTCG key with `.` (`"text.a"`) and the group path it names
+    /// (`"text": {"a"}`) were one token, the later won, and the failing one vanished from a
+    /// passing audit. One file naming a token twice is refused; another file overriding it is
+    /// layering, and a key with `.` that names no other token (`"0.5"`) is read as before.
+    @Test("a DTCG key with '.' that names another token of the file is refused")
+    func dottedKeyCollisionIsRefused() throws {
+        let clash = ##"{"color":{"$type":"color","bg":{"$value":"#fff"},"text.a":{"$value":"#bbb"},"text":{"a":{"$value":"#000"}}}}"##
+        do {
+            _ = try DTCGReader.read([TokenFile(name: "t.json", content: clash)])
+            Issue.record("read as one token")
+        } catch {
+            #expect(error.path == "color.text.a" && error.reason.hasPrefix("two members of t.json name the token 'color.text.a' (the first at line 1)"), "\(error)")
+        }
+        let alone = try DTCGReader.read([TokenFile(name: "t.json", content: ##"{"space":{"0.5":{"$type":"dimension","$value":"2px"}},"c":{"$type":"color","bg":{"$value":"#fff"}}}"##)])
+        #expect(alone.tokens.count == 2)
+        let layered = try DTCGReader.read([TokenFile(name: "a.json", content: ##"{"c":{"$type":"color","fg":{"$value":"#bbb"}}}"##),
+                                           TokenFile(name: "b.json", content: ##"{"c":{"$type":"color","fg":{"$value":"#000"}}}"##)])
+        #expect(layered["c.fg"]?.base == .css("#000"))
+    }
+
     @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")
     func selectorModes() {
         let list = (0..<3).map { ".a\($0)" }.joined(separator: ", ")
