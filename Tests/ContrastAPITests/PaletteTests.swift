@@ -1165,6 +1165,17 @@ struct PaletteTests {
         // (hostile test, stop 14: `e` + U+0301 gave `--e`, `1abc` gave `--c1abc`).
         let marks = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "cafe\u0301", "color": "#123456"}, {"name": "1abc", "color": "#654321"}], "format": "css"}"##).text
         #expect(marks.contains("--cafe\u{0301}: #123456;") && marks.contains("--1abc: #654321;"), "\(marks)")
+        // Default-ignorable marks (a variation selector, U+034F, U+180B) are invisible, not
+        // accents: `a️b` looked like `ab` as a second custom property and colorset (a hostile
+        // pass, 2026-12-07); now they are dropped like format characters and the names are made
+        // unique. Colorset folders lose the characters Windows refuses in file names.
+        for ch in ["\u{FE0F}", "\u{034F}", "\u{180B}"] {
+            #expect(PaletteExport.identifier("a\(ch)b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "a-b")
+            #expect(PaletteExport.colorsetName("a\(ch)b") == "ab")
+        }
+        #expect(PaletteExport.colorsetName(#"a"b*c<d>e?f|g"#) == "a-b-c-d-e-f-g")
+        let lookalikes = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ab", "color": "#123456"}, {"name": "a\uFE0Fb", "color": "#654321"}], "format": "css"}"##).text
+        #expect(lookalikes.contains("--ab: #123456;") && lookalikes.contains("--a-b: #654321;") && !lookalikes.unicodeScalars.contains("\u{FE0F}"), "\(lookalikes)")
     }
 
     /// The swatch sheet draws its sample at the weight the verdict is for: regular by default,

@@ -106,13 +106,17 @@ struct PaletteExport {
         }
     }
 
-    /// A colorset folder name: the palette name without `/`, `:`, `\` and control characters,
-    /// not starting with `.`, at most 100 bytes.
+    /// A colorset folder name: the palette name without `/`, `:`, `\`, the characters Windows
+    /// refuses in file names (`"*<>?|`: a repository with the catalog is checked out there too)
+    /// and control characters, not starting with `.`, at most 100 bytes.
     static func colorsetName(_ s: String) -> String {
-        // Invisible format characters (U+202E right-to-left override, U+200B zero-width space, …:
-        // category Cf) are dropped: in a folder name they disguise it (hostile test).
-        var out = String(s.unicodeScalars.filter { $0.properties.generalCategory != .format }.map { ch -> Character in
-            ClientText.isHidden(ch) || "/:\\".unicodeScalars.contains(ch) ? "-" : Character(ch)
+        // Invisible characters are dropped: format characters (U+202E right-to-left override,
+        // U+200B zero-width space, …: category Cf) and the other default-ignorable ones (U+FE0F
+        // variation selector, U+034F combining grapheme joiner, U+180B Mongolian free variation
+        // selector: combining marks, which a second hostile pass got through): in a folder name
+        // they disguise it.
+        var out = String(s.unicodeScalars.filter { !Self.isInvisible($0) }.map { ch -> Character in
+            ClientText.isHidden(ch) || "/:\\\"*<>?|".unicodeScalars.contains(ch) ? "-" : Character(ch)
         })
         while out.hasPrefix(".") { out.removeFirst() }
         out = out.trimmingCharacters(in: .whitespaces)
@@ -120,11 +124,18 @@ struct PaletteExport {
         return out.isEmpty ? "color" : out
     }
 
+    /// Whether a character shows nothing: a format character (Cf) or another default-ignorable
+    /// code point (Unicode `Default_Ignorable_Code_Point`: variation selectors, U+034F, U+180B…),
+    /// which makes names that look alike different (`--ab` and `--a️b`).
+    static func isInvisible(_ ch: Unicode.Scalar) -> Bool {
+        ch.properties.generalCategory == .format || ch.properties.isDefaultIgnorableCodePoint
+    }
+
     /// An identifier of ASCII letters, digits and `allowed` (others become `replacement`,
     /// repeats collapsed); `lowercase` folds case; a leading digit gets `prefix`. With
     /// `unicodeLetters`, letters, digits and combining marks beyond ASCII are kept too (CSS custom
     /// properties and design-token names allow them: `名前`, `عنوان`, `é` written as `e` + U+0301);
-    /// format characters, symbols and emoji never.
+    /// invisible characters (`isInvisible`), symbols and emoji never.
     static func identifier(_ s: String, allowed: String, replacement: Character, lowercase: Bool, prefix: String,
                            unicodeLetters: Bool = false) -> String {
         var out = ""
@@ -136,7 +147,7 @@ struct PaletteExport {
             let letterOrDigit = ch.properties.isAlphabetic || ch.properties.numericType == .decimal
                 || category == .nonspacingMark || category == .spacingMark || category == .enclosingMark
             if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || allowed.unicodeScalars.contains(ch))
-                || (unicodeLetters && !ch.isASCII && letterOrDigit && category != .format) {
+                || (unicodeLetters && !ch.isASCII && letterOrDigit && !Self.isInvisible(ch)) {
                 out.append(c)
             } else if out.last != replacement {
                 out.append(replacement)
