@@ -234,7 +234,8 @@ struct TokensAuditTests {
         // An APCA minimum says the size it assumes, once (a new user's pass, stop 43).
         let apca = try live.request("POST", "/v1/tokens/audit?preset=shadcn&report=text&policy=apca", body: ":root { --background: #fff; --foreground: #777; --primary: #333; --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
         #expect(apca.text.contains("Lc 90  FAIL at tokens:1:29 (see [1]) (try #4a4a4a)") && apca.text.contains("Lc 90  pass (see [1])"), "\(apca.text)")
-        #expect(apca.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400\n") && !apca.text.contains("[2]"), "\(apca.text)")
+        // ...and that it is assumed where no rule gave it (a size a rule gives is not: `small`).
+        #expect(apca.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400 (no size given: body text assumed)\n") && !apca.text.contains("[2]"), "\(apca.text)")
         #expect(small.text.contains("Lc ∞   FAIL at t.css:1:7 (see [1])") && small.text.contains("\n[1] APCA font lookup (apca-w3 0.1.9): no contrast makes 14 px at weight 400 usable for text"), "\(small.text)")
         // A measured |Lc| is floored as ratios are: #007e40 on white is Lc 74.997, shown as
         // "Lc 75.0" beside "Lc 75" and FAIL; now 74.9 in the text, JSON and JUnit reports.

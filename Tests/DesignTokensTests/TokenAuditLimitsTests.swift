@@ -174,6 +174,20 @@ import Testing
         #expect(layered["c.fg"]?.base == .css("#000"))
     }
 
+    /// A rule without a size is judged as 16 px body text, and its basis says so: it had read
+    /// "small text (12 pt at weight 400)", as if the files had said 12 pt (a leftover of the new
+    /// users' passes). A size the rule gives is said as before.
+    @Test("a target's basis says when the text size is the assumed default")
+    func assumedSizeIsSaid() throws {
+        let assumed = PairRule(foreground: try TokenPattern("--fg"), background: try TokenPattern("--bg"), source: "rules[0]")
+        #expect(assumed.target(.wcagAA).basis == "WCAG 2.2 SC 1.4.3 AA, small text (16 px = 12 pt at weight 400; no size given: body text assumed)")
+        #expect(assumed.target(.apca).basis == "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing 16 px at weight 400 (no size given: body text assumed)")
+        var given = assumed
+        given.fontSize = 16
+        #expect(given.target(.wcagAA).basis == "WCAG 2.2 SC 1.4.3 AA, small text (12 pt at weight 400)")
+        #expect(given.target(.wcagAA).minimum == assumed.target(.wcagAA).minimum)
+    }
+
     @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")
     func selectorModes() {
         let list = (0..<3).map { ".a\($0)" }.joined(separator: ", ")

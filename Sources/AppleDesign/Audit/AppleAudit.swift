@@ -55,7 +55,11 @@ extension ContrastTarget {
     /// without one are judged as body text (17 pt Regular, the iOS default size, sources §8).
     public static func apple(role: AppleColorRole, policy: AppleContrastPolicy, text: AppleTextRequirement?) -> ContrastTarget {
         let t = text ?? AppleTextRequirement(points: 17, weight: 400)
-        let sizeWords = "\(AppleFormatting.number(t.points)) pt at weight \(t.weight)\(text == nil ? " (no size given: body text assumed)" : "")"
+        // A size the caller assumed is said to be one, with the px it was given in (a token
+        // audit's "small text (12 pt at weight 400)" read as if the files had said 12 pt).
+        let sizeWords = t.isAssumedSize
+            ? "\(AppleFormatting.number(t.apcaPx)) px = \(AppleFormatting.number(t.points)) pt at weight \(t.weight); no size given: body text assumed"
+            : "\(AppleFormatting.number(t.points)) pt at weight \(t.weight)\(text == nil ? " (no size given: body text assumed)" : "")"
         let large = t.isLargeText ? "large" : "small"
         switch (policy, role.isText) {
         case (.hig, true):
@@ -80,7 +84,7 @@ extension ContrastTarget {
             // The lookup's size: the points as px (1 iOS pt taken as 1 CSS px), or px as given.
             let lookupWords = t.apcaPx == t.points
                 ? "\(sizeWords), 1 iOS pt taken as 1 CSS px"
-                : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)"
+                : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)\(t.isAssumedSize ? " (no size given: body text assumed)" : "")"
             if let lc = t.apcaMinimumLc {
                 return ContrastTarget(metric: .apca, minimum: lc,
                                                 basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(lookupWords)")

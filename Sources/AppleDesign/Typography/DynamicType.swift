@@ -183,6 +183,9 @@ public struct AppleTextRequirement: Sendable {
     public var apcaPx: Double
     /// A legibility warning for light weights, or nil.
     public var weightWarning: String?
+    /// Whether the size is a default the caller assumed (a token-audit rule without a size:
+    /// 16 px body text), which a target's basis then says.
+    public var isAssumedSize = false
 
     /// The requirement for text of `points` (iOS pt, > 0) at CSS `weight` (1...1000). APCA's
     /// font lookup (CSS px) is given `apcaPx`, by default the points themselves (1 iOS pt taken

@@ -88,7 +88,8 @@ public struct PairRule: Sendable {
         case .text, .largeText:
             let px = fontSize ?? (role == .largeText ? 24 : 16)
             // CSS px → pt (WCAG's large text is 18 pt = 24 px, or 14 pt = 18.67 px bold).
-            let text = AppleTextRequirement(points: px * 0.75, weight: weight, apcaPx: px)
+            var text = AppleTextRequirement(points: px * 0.75, weight: weight, apcaPx: px)
+            text.isAssumedSize = fontSize == nil
             return ContrastTarget.apple(role: .text, policy: p, text: text)
         case .icon:
             return ContrastTarget.apple(role: .icon, policy: p, text: nil)
