@@ -1160,7 +1160,7 @@ struct PaletteTests {
         for name in ["--名前:", "--عنوان:", "--שלום-2:", "--color:"] { #expect(css.contains(name), "\(name)") }
         let tokens = try JSONParser.parse(call("POST", "/v1/palette/export", body: body.replacingOccurrences(of: "FORMAT", with: "tokens")).body)
         for name in ["名前", "عنوان", "שלום-2", "color"] { #expect(tokens["color"]?[name] != nil, "\(name)") }
-        #expect(PaletteExport.identifier("a\u{200B}b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "a-b")
+        #expect(PaletteExport.identifier("a\u{200B}b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "ab")
         // A combining accent stays with its letter, and a custom property may start with a digit
         // (hostile test, stop 14: `e` + U+0301 gave `--e`, `1abc` gave `--c1abc`).
         let marks = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "cafe\u0301", "color": "#123456"}, {"name": "1abc", "color": "#654321"}], "format": "css"}"##).text
@@ -1170,12 +1170,16 @@ struct PaletteTests {
         // pass, 2026-12-07); now they are dropped like format characters and the names are made
         // unique. Colorset folders lose the characters Windows refuses in file names.
         for ch in ["\u{FE0F}", "\u{034F}", "\u{180B}"] {
-            #expect(PaletteExport.identifier("a\(ch)b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "a-b")
+            #expect(PaletteExport.identifier("a\(ch)b", allowed: "-", replacement: "-", lowercase: false, prefix: "c", unicodeLetters: true) == "ab")
             #expect(PaletteExport.colorsetName("a\(ch)b") == "ab")
         }
         #expect(PaletteExport.colorsetName(#"a"b*c<d>e?f|g"#) == "a-b-c-d-e-f-g")
         let lookalikes = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ab", "color": "#123456"}, {"name": "a\uFE0Fb", "color": "#654321"}], "format": "css"}"##).text
-        #expect(lookalikes.contains("--ab: #123456;") && lookalikes.contains("--a-b: #654321;") && !lookalikes.unicodeScalars.contains("\u{FE0F}"), "\(lookalikes)")
+        #expect(lookalikes.contains("--ab: #123456;") && lookalikes.contains("--ab-2: #654321;") && !lookalikes.unicodeScalars.contains("\u{FE0F}"), "\(lookalikes)")
+        // In every format (a second pass: U+034F became `--i-nk`, Swift `iNk`, Android `i_nk`).
+        let swift = call("POST", "/v1/palette/export", body: ##"{"colors": [{"name": "ink", "color": "#123456"}, {"name": "i\u034Fnk", "color": "#654321"}], "format": "swift"}"##).text
+        #expect(swift.contains("ink2") || swift.contains("ink_2") || swift.contains("ink 2"), "\(swift.prefix(1500))")
+        #expect(!swift.contains("iNk") && !swift.unicodeScalars.contains("\u{034F}"), "\(swift.prefix(1500))")
     }
 
     /// The swatch sheet draws its sample at the weight the verdict is for: regular by default,

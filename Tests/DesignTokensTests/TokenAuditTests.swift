@@ -1137,6 +1137,11 @@ import Testing
         }
         let flagged = try audit(base + "[data-theme=dark]{--background:#000;--foreground:#eee}\n[data-theme=\"Dark\" i]{--background:#000;--foreground:#eee}\n")
         #expect(flagged.modes == ["light", "dark"], "\(flagged.modes)")
+        // With other values, the `i` rule is a state of its own (`data-theme="Dark"` shows it
+        // alone; a second pass found it merged and never audited).
+        let flaggedApart = try audit(base + "[data-theme=\"Dark\" i]{--background:#000;--foreground:#111}\n[data-theme=dark]{--background:#000;--foreground:#eee}\n")
+        #expect(flaggedApart.modes == ["light", "dark", "dark ([data-theme=dark])"], "\(flaggedApart.modes)")
+        #expect(!flaggedApart.passes && flaggedApart.results.contains { $0.mode == "dark" && $0.foreground?.color.hex == "#111111" }, "\(flaggedApart.results.map { ($0.mode, $0.foreground?.color.hex) })")
         // The same values (shadcn's class and its system fallback): one mode, no note.
         let same = try audit(base + dark + "@media (prefers-color-scheme: dark){:root:not(.light){--background:#18181b;--foreground:#52525b}}\n")
         #expect(same.modes == ["light", "dark"] && !same.notes.contains { $0.contains("set different values") }, "\(same.modes) \(same.notes)")

@@ -2418,7 +2418,9 @@ extension CSSThemeReader {
         case _ where schemeAttributes.contains(name):
             guard let value else { return c }
             let v = value.lowercased()
-            if schemeWords.contains(v) { c.selectorScheme = v; c.selectorSchemeSource = "[\(name)=\(ignoresCase ? v : value)]" }
+            // `[data-theme="Dark" i]` matches `dark` and `Dark` alike: a source of its own, so
+            // that with other values than `[data-theme=dark]` it is a mode of its own too.
+            if schemeWords.contains(v) { c.selectorScheme = v; c.selectorSchemeSource = ignoresCase ? "[\(name)=\(value) i]" : "[\(name)=\(value)]" }
             else if neutralWords.contains(v) { }
             else if !value.isEmpty { c.theme = value }
             else { return nil }

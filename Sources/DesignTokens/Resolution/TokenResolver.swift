@@ -102,7 +102,13 @@ public final class TokenResolver: @unchecked Sendable {
 
     /// The index in `set.tokens` of the token `token(_:)` finds.
     private func tokenIndex(_ path: String) -> Int? {
-        if let i = index[path] { return i }
+        if let i = index[path] {
+            // The same name to Swift's strings (canonically equivalent) but another to CSS and
+            // JSON, which compare code points: `var(--cafe\u{301})` does not reach `--café`
+            // (a hostile pass: it was measured as that token, with no note).
+            guard CanonicalNames.differ(set.tokens[i].path, path) else { return i }
+            return nil
+        }
         if path.hasPrefix("--") { return nil }
         if let candidates = folded[Self.fold(path)], candidates.count == 1 { return candidates[0] }
         return nil

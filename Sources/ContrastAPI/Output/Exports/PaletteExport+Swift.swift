@@ -155,6 +155,8 @@ extension PaletteExport {
     static func swiftWords(_ s: String) -> [String] {
         var out = "", words: [String] = []
         for ch in s.unicodeScalars {
+            // Invisible characters are not separators (`i` + U+034F + `nk` had been `iNk`).
+            if PaletteExport.isInvisible(ch) { continue }
             if (ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch))) || isSwiftLetter(ch) {
                 out.unicodeScalars.append(ch)
             } else if !out.isEmpty {

@@ -135,11 +135,14 @@ struct PaletteExport {
     /// repeats collapsed); `lowercase` folds case; a leading digit gets `prefix`. With
     /// `unicodeLetters`, letters, digits and combining marks beyond ASCII are kept too (CSS custom
     /// properties and design-token names allow them: `名前`, `عنوان`, `é` written as `e` + U+0301);
-    /// invisible characters (`isInvisible`), symbols and emoji never.
+    /// invisible characters (`isInvisible`) are dropped; symbols and emoji never kept.
     static func identifier(_ s: String, allowed: String, replacement: Character, lowercase: Bool, prefix: String,
                            unicodeLetters: Bool = false) -> String {
         var out = ""
         for ch in s.unicodeScalars {
+            // Invisible characters are dropped, as in colorset names: replaced by a separator they
+            // had made `i` + U+034F + `nk` the visible `--i-nk` (a hostile pass).
+            if Self.isInvisible(ch) { continue }
             let c = lowercase ? Character(ch).lowercased().first! : Character(ch)
             // Combining marks belong to the letter before them (`e` + U+0301 is é): dropped, the
             // name lost its accent (hostile test).
