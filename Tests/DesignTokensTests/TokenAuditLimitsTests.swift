@@ -147,7 +147,7 @@ import Testing
         // A reference written the other way does not reach the token: CSS compares code points
         // (a second pass: `var(--cafe\u{301})` was measured as `--café`, with no note).
         let referenced = try CSSThemeReader.read([TokenFile(name: "r.css", content: ":root{--caf\(nfc):#fff;--x:var(--caf\(nfd));--y:#000}")])
-        var resolver = TokenResolver(referenced)
+        let resolver = TokenResolver(referenced)
         if case .success(let r) = resolver.resolve("--x", mode: nil) { Issue.record("resolved to \(r.path)") }
         // CSS modes named after selectors (`.théme` twice, written two ways).
         let selectors = ":root{--bg:#fff;--fg:#000}\n.th\(nfc)me{--fg:#bbb}\n.th\(nfd)me{--fg:#000}\n"

@@ -606,11 +606,7 @@ public enum DarkVariants {
             return finish(e, v, DisplayColor(given).quantized, method: .given, start: start, direction: nil, on: surfaces)
         }
         let target = e.target(for: v)
-        let (move, unchanged) = NearestPassingColor.nearest(to: start) { c in
-            let m = margin(c, on: surfaces, target: target)
-            guard let extra else { return m }
-            return Swift.min(m, extra(c))
-        }
+        let (move, unchanged) = NearestPassingColor.nearest(to: start) { margin($0, on: surfaces, target: target, extra: extra) }
         // Only a miss on the surfaces is a best effort: a color that passes everywhere but keeps
         // less than its light contrast is adjusted, with a note (it was "bestEffort" yet "passes").
         let passesSurfaces = move.passes || margin(move.color, on: surfaces, target: target) >= 0
@@ -628,6 +624,14 @@ public enum DarkVariants {
         return r
     }
 
+    /// `margin(_:on:target:)`, and no more than what `extra` (a variant's own condition, such as
+    /// keeping its light contrast) leaves.
+    static func margin(_ color: DisplayColor, on surfaces: [Placed], target: ContrastTarget,
+                       extra: ((DisplayColor) -> Double)?) -> Double {
+        let m = margin(color, on: surfaces, target: target)
+        return extra.map { Swift.min(m, $0(color)) } ?? m
+    }
+
     /// For a translucent color no color of its opacity can make pass: what its opacity costs.
     /// At alpha 0.5 the lightest color is white at half strength, so the best worst case lost
     /// its hue (a new user's pass: `rgb(0 122 255 / 0.5)` as a tint became `#ffffff80` in dark,
@@ -637,10 +641,7 @@ public enum DarkVariants {
                            extra: ((DisplayColor) -> Double)?) -> String? {
         let alpha = AppleFormatting.number(start.alpha)
         let opaque = DisplayColor(srgb: start.srgb, alpha: 1)
-        let (move, _) = NearestPassingColor.nearest(to: opaque) { c in
-            let m = margin(c, on: surfaces, target: target)
-            return extra.map { Swift.min(m, $0(c)) } ?? m
-        }
+        let (move, _) = NearestPassingColor.nearest(to: opaque) { margin($0, on: surfaces, target: target, extra: extra) }
         guard move.passes || margin(move.color, on: surfaces, target: target) >= 0 else {
             return "Its opacity (alpha \(alpha)) is not what holds it back: no opaque color of the same hue passes either."
         }

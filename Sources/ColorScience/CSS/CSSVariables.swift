@@ -221,8 +221,8 @@ public struct CSSVariables: Sendable, Equatable {
 }
 
 extension Unicode.Scalar {
-    /// The scalar itself when printable ASCII, else `U+XXXX`.
-    var escapedForMessage: String {
+    /// The scalar itself when printable ASCII, else `U+XXXX` (at least four uppercase hex digits).
+    public var escapedForMessage: String {
         value >= 0x21 && value < 0x7F ? String(self) : "U+" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
     }
 }

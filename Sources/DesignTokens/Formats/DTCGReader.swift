@@ -80,17 +80,17 @@ public enum DTCGReader: TokenFormatReader {
             // the groups it names (`"text.a"` beside `"text": {"a"}`). DTCG 2025.10 names may not
             // contain `.` (its "Character restrictions"); the later had silently replaced the
             // earlier (a hostile pass: the failing `"text.a"` vanished and the audit passed).
-            // Another file may still override a token: that is layering.
-            var inDocument: [String: (path: String, location: TokenLocation)] = [:]
+            // Another file may still override a token: that is layering. A name written two ways
+            // (`CanonicalNames`) is the table's to refuse, which `set` does first.
+            var inDocument: [String: TokenLocation] = [:]
             inDocument.reserveCapacity(walker.entries.count)
             for entry in walker.entries {
-                if let (path, first) = inDocument.updateValue((entry.path, entry.location), forKey: entry.path) {
-                    if CanonicalNames.differ(path, entry.path) { throw CanonicalNames.clash("token", entry.path, at: entry.location, path, at: first) }
+                try table.set(entry.path, mode: fileMode, value: entry.value, at: entry.location, type: entry.type)
+                if let first = inDocument.updateValue(entry.location, forKey: entry.path) {
                     throw TokenError(file: document.name, path: entry.path, location: entry.location,
                                      reason: "two members of \(document.name) name the token '\(entry.path)' (the first at line \(first.line)): a key with '.' is read as a path of groups, and DTCG 2025.10 names may not contain '.' (Format Module, \"Character restrictions\"): rename one")
                 }
                 if entry.placement != nil { placed.append(entry) }
-                try table.set(entry.path, mode: fileMode, value: entry.value, at: entry.location, type: entry.type)
                 for mode in entry.modes {
                     try table.set(entry.path, mode: mode.name, value: mode.value, at: mode.location, type: nil)
                 }

@@ -342,16 +342,12 @@ enum CanonicalNames {
     /// The error for `name` at `location` meeting `other`, written earlier at `otherLocation`.
     static func clash(_ what: String, _ name: String, at location: TokenLocation?, _ other: String, at otherLocation: TokenLocation?) -> TokenError {
         func scalars(_ s: String) -> String {
-            s.unicodeScalars.filter { !$0.isASCII }.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+            s.unicodeScalars.filter { !$0.isASCII }.map(\.escapedForMessage).joined(separator: " ")
         }
         let whereOther = otherLocation.map { " at \($0.file):\($0.line)" } ?? ""
         return TokenError(file: location?.file, path: name, location: location,
                           reason: "the \(what) '\(name)' (\(scalars(name))) and '\(other)'\(whereOther) (\(scalars(other))) are different names to CSS and JSON, which compare code points, but one text to Unicode's canonical equivalence (a precomposed letter and a letter with a combining mark: NFC and NFD), so the audit would take one for the other; write both the same way, or rename one")
     }
-}
-
-extension String {
-    fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }
 
 /// The error for collecting more than `TokenFormats.maximumTokens` entries, at the one too many.

@@ -21,8 +21,8 @@ import Glibc
 /// - a free worker runs the next job in turn by client (``Turns``), not whichever dispatch block
 ///   wins the semaphore: one client re-sending a 0.6 s token audit the moment each answer came
 ///   had been served back to back while another client's request waited 30 s and got
-///   `deadline-exceeded` (a hostile pass, 2026-12-07); the woken waiter lost the semaphore to a
-///   block that was already running.
+///   `deadline-exceeded` (a hostile pass, 2026-12-07): each block ran its own job, so the order
+///   was whichever block won the semaphore (likely one already running over the waiter it woke).
 ///
 /// Who answers is decided once per request by its ``WorkTicket``: the handler's answer, or the
 /// server's 503, never both.

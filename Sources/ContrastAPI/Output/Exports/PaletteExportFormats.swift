@@ -150,7 +150,7 @@ struct PaletteExport {
             let letterOrDigit = ch.properties.isAlphabetic || ch.properties.numericType == .decimal
                 || category == .nonspacingMark || category == .spacingMark || category == .enclosingMark
             if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || allowed.unicodeScalars.contains(ch))
-                || (unicodeLetters && !ch.isASCII && letterOrDigit && !Self.isInvisible(ch)) {
+                || (unicodeLetters && !ch.isASCII && letterOrDigit) {
                 out.append(c)
             } else if out.last != replacement {
                 out.append(replacement)
