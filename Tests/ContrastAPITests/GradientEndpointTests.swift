@@ -549,7 +549,9 @@ struct GradientFixTests {
         #expect(get.json["fixes"]?["target"]?["minimum"] == .number(7), "\(get.text)")
         for (body, says) in [(##"{"foreground": "#ffffff", "background": "\##(g)", "target": "apca"}"##, "must be a WCAG target here, not an APCA one"),
                              (##"{"foreground": "#ffffff", "background": "#000000", "target": "AAA"}"##, "sets what a gradient background's fixes aim for"),
-                             (##"{"foreground": "#ffffff", "background": "\##(g)", "target": "30:1"}"##, "between 1:1 and 21:1")] {
+                             (##"{"foreground": "#ffffff", "background": "\##(g)", "target": "30:1"}"##, "between 1:1 and 21:1"),
+                             // A number in a JSON string says how to write it, not "did you mean 'AA'?" (a hostile pass).
+                             (##"{"foreground": "#ffffff", "background": "\##(g)", "target": "7"}"##, "is the string '7': a WCAG ratio is written as the number 7 or the text \"7:1\"")] {
             let r = try GradientEndpointTests.server.request("POST", "/v1/contrast", body: body)
             #expect(r.status == 400 && r.json["detail"]?.string?.contains(says) == true, "\(r.text)")
         }
@@ -622,6 +624,32 @@ struct GradientFixHostileTests {
         #expect(black?["alpha"] == .number(1) && black?["lightest"] == false && black?["after"]?["ratio"] == .number(21), "\(r.text.suffix(900))")
         #expect(black?["css"] == "background: rgb(0 0 0 / 1)" && black?["placement"] != nil, "\(String(describing: black))")
         #expect(r.json["fixes"]?["scrim"]?["complete"] == false)
+    }
+
+    /// A new user's pass: a hint's colors computed by the spec's exact curve differ from the
+    /// ones measured (Chromium's nine pieces): the answer says so where a hint is off the midpoint.
+    @Test func hintOffTheMidpointIsNoted() throws {
+        func notes(_ g: String) throws -> [String] {
+            let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "\##(g)"}"##)
+            return r.json["notes"]?.array?.compactMap(\.string) ?? []
+        }
+        #expect(try notes("linear-gradient(to right, #000, 20%, #fff)").contains { $0.hasPrefix("a color hint is drawn as Chromium and WebKit draw it") })
+        for plain in ["linear-gradient(to right, #000, 50%, #fff)", "linear-gradient(to right, #000, #fff)", "linear-gradient(to right, #000 40%, #fff 40%)"] {
+            #expect(try !notes(plain).contains { $0.hasPrefix("a color hint") }, "\(plain)")
+        }
+    }
+
+    /// A new user's pass: under a layer with `opacity` the scrim's placement said "above the
+    /// background and all its layers", where its `after` is the scrim nested inside that layer's
+    /// group, as one more layer (measured so by hand: 4.62:1, not 4.70:1 above the group).
+    @Test func scrimOverLayersIsOneMoreNestedLayer() throws {
+        let layers = ##""linear-gradient(to right, #6366f1, #ec4899)", {"color": "rgb(0 0 0 / 0.1)", "opacity": 0.9}"##
+        let r = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#ffffff", "layers": [\##(layers)]}"##)
+        let black = try #require(r.json["fixes"]?["scrim"]?["black"], "\(r.text.suffix(900))")
+        let alpha = try #require(black["alpha"]?.double), after = try #require(black["after"]?["ratio"]?.double)
+        #expect(black["placement"]?.string?.contains("nested in the topmost layer") == true, "\(black)")
+        let nested = try post("/v1/contrast", ##"{"foreground": "#fff", "background": "#ffffff", "layers": [\##(layers), "rgb(0 0 0 / \##(alpha))"]}"##)
+        #expect(nested.json["ratio"]?.double == after, "\(alpha): \(nested.text.prefix(300))")
     }
 
     /// The estimate had refused 48 colors on 16 repeating sRGB gradients of 64 gray stops as

@@ -545,6 +545,13 @@ struct TokensAuditTests {
         let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=failure", body: css, headers: ["Content-Type": "text/css"])
         #expect(r.status != 200 && r.headers["x-audit-passes"] == nil, "\(r.status) \(r.text.prefix(400))")
         #expect(r.text.contains("audited in both color schemes") && r.text.contains("'modes'"), "\(r.text.prefix(400))")
+        #expect(r.text.contains("each of the 32 modes"), "\(r.text.prefix(400))")
+        // Past the limit the readers cut scopes: the count says there are more (a hostile pass:
+        // 99 themes were "the 64 modes").
+        var many = ":root{--primary:#fff;--primary-foreground:light-dark(#000,#fff)}\n"
+        for t in 1..<100 { many += ".t\(t){--primary:#eee;--primary-foreground:light-dark(#111,#eee)}\n" }
+        let cut = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: many, headers: ["Content-Type": "text/css"])
+        #expect(cut.status == 400 && cut.text.contains("each of the 64 or more modes"), "\(cut.status) \(cut.text.prefix(400))")
         let named = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=failure&modes=t3,t3-dark", body: css, headers: ["Content-Type": "text/css"])
         #expect(named.status == 422 && named.json["passes"] == false, "\(named.status) \(named.text.prefix(400))")
         #expect(Self.pair(named, "--primary-foreground", "--primary", mode: "t3-dark")?["passes"] == false)
@@ -941,6 +948,13 @@ struct TokensAuditTests {
         let pair = try #require(Self.pair(r, "--muted-foreground", "--muted", mode: "light"))
         let suggestion = try #require(pair["suggestion"]?["css"]?.string)
         #expect(suggestion.hasPrefix("light-dark(#") && suggestion.hasSuffix(", oklch(from var(--foreground) calc(l + 0.35) c h))"), "\(suggestion)")
+        // An alias keeps its var() on the side kept, not the color it leads to (a new user's
+        // pass: `light-dark(oklch(48.8% 0.243 264.376), …)` for `var(--color-blue-700)`).
+        let alias = ":root{color-scheme:light dark;--color-blue-700:oklch(48.8% 0.243 264.376);--accent:light-dark(#dbeafe,#1e3a8a);--accent-foreground:var(--color-blue-700)}"
+        let a = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: alias, headers: ["Content-Type": "text/css"])
+        let dark = try #require(Self.pair(a, "--accent-foreground", "--accent", mode: "dark"), "\(a.text.prefix(600))")
+        let fix = try #require(dark["suggestion"]?["css"]?.string, "\(dark)")
+        #expect(fix.hasPrefix("light-dark(var(--color-blue-700), ") && dark["suggestion"]?["token"] == "--accent-foreground", "\(fix)")
     }
 
     @Test("Tailwind v4: a pair of plain aliases (--color-x: var(--x)) of a checked pair is reported once")

@@ -248,6 +248,21 @@ import Testing
                 try TokenAudit.run(letters, rules: [PairRule(foreground: try TokenPattern("--primary-foreground"), background: try TokenPattern("--primary"), source: "x")])
             } throws: { ($0 as? TokenError)?.reason.contains("'\(white)' is not a color: it looks like a hex color without '#', which a browser does not read as a color: write #\(white)") == true }
         }
+        // Decimal digits alone in 6 or 8 (`000000`) too, and a hash with a typo after it
+        // (`#fff-500`): a new user's pass had both read as not a color, `--primary-foreground`'s
+        // pair gone and the audit passing; `100`, `600` and `1024` stay numbers, and `#77777`
+        // is not told to be a palette step.
+        for (value, why) in [("000000", "write #000000"), ("111111", "write #111111"), ("12345678", "write #12345678"),
+                             ("#fff-500", "'#fff-500' is not a color: "), ("#77777", "hex color must have 3, 4, 6 or 8 digits, got 5")] {
+            let digits = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --primary: #000; --primary-foreground: \(value); --z: 100; --w: 600; --n: 1024; }")])
+            #expect(digits.tokens.filter { if case .css = $0.value(in: nil) { return $0.type == nil } else { return false } }.map(\.path) == ["--primary", "--primary-foreground"], "\(value)")
+            #expect {
+                try TokenAudit.run(digits, rules: [PairRule(foreground: try TokenPattern("--primary-foreground"), background: try TokenPattern("--primary"), source: "x")])
+            } throws: { error in
+                let reason = (error as? TokenError)?.reason ?? ""
+                return reason.contains(why) && !reason.contains("palette step")
+            }
+        }
         // A color outside sRGB is measured gamut-mapped, and a note says so (a pass found
         // nothing saying it, where /v1/contrast says it).
         let wide = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --hdr: oklch(0.62 0.25 255); --on: #fff; --plain: #0057b8; }")])

@@ -78,6 +78,11 @@ enum TargetInput {
                 if let n = Double(s), !n.isFinite {
                     throw Problem.invalidField(path, "\(path.display) must be a finite number or a name such as AA, got \(ClientText.quoted(s))")
                 }
+                // A number in a JSON string (`"7"`) says how to write it, not 'did you mean AA?'
+                // (a hostile pass: the query's `target=7` is a ratio, JSON's "7" was offered AA).
+                if let n = Fields.decimal(s), n.isFinite {
+                    throw Problem.invalidField(path, "\(path.display) is the string \(ClientText.quoted(s)): a WCAG ratio is written as the number \(Fields.format(n)) or the text \"\(Fields.format(n)):1\" (an APCA minimum as \"Lc \(Fields.format(n))\")")
+                }
                 let names = ["AA", "AAA", "AA-large", "AAA-large", "non-text", "hig", "apca"]
                 throw Problem.unknownName(path, what: "target", got: s, known: names,
                                           suggestions: NameSuggestions.suggestions(for: s, among: names))

@@ -706,7 +706,11 @@ public enum TokenAudit {
         func sides(_ token: ResolvedToken, conflict: String?) -> [String]? {
             if let s = lightDarkSides(token.written) ?? lightDarkSides(token.css) { return s }
             guard schemeModes, conflict != nil, !triplets.contains(token.path), !triplets.contains(token.chain.last ?? "") else { return nil }
-            return [token.written, token.written]
+            // An alias's own text is var() of the next token, not the color it leads to (a new
+            // user's pass: `--accent-foreground: var(--color-blue-700)` was offered
+            // `light-dark(oklch(48.8% 0.243 264.376), …)`, cutting it loose from the palette).
+            let own = token.chain.count > 1 ? "var(\(token.chain[1]))" : token.written
+            return [own, own]
         }
         // (token, scheme) → the texts suggested for it there.
         var suggested: [String: Set<String>] = [:]
@@ -876,8 +880,11 @@ public enum TokenAudit {
         let n = colorSchemeDependent(set)
         guard n > 0 else { return set }
         if set.modes.count * 2 + 1 > TokenFormats.maximumModes && requested == nil {
-            // Named as the `modes` member's problem: narrowing them is the fix.
-            var error = TokenError(reason: "\(n) token\(n == 1 ? " uses" : "s use") light-dark() and no mode is dark, so each of the \(set.modes.count) modes is audited in both color schemes ('M' and 'M-dark'): more than \(TokenFormats.maximumModes) modes; name the modes to audit with 'modes' (e.g. \(set.modes.prefix(1).map { "'\($0)', '\($0)-dark'" }.joined()))")
+            // Named as the `modes` member's problem: narrowing them is the fix. A set already at
+            // the limit had scopes past it cut by its reader: the files make more modes than it
+            // holds (a hostile pass: 99 themes were said to be "the 64 modes").
+            let count = set.modes.count >= TokenFormats.maximumModes ? "\(set.modes.count) or more" : "\(set.modes.count)"
+            var error = TokenError(reason: "\(n) token\(n == 1 ? " uses" : "s use") light-dark() and no mode is dark, so each of the \(count) modes is audited in both color schemes ('M' and 'M-dark'): more than \(TokenFormats.maximumModes) modes; name the modes to audit with 'modes' (e.g. \(set.modes.prefix(1).map { "'\($0)', '\($0)-dark'" }.joined()))")
             error.inRequestedModes = true
             throw error
         }

@@ -1646,10 +1646,15 @@ public enum CSSThemeReader: TokenFormatReader {
     /// digits with a letter and not a CSS number (`100` and `1e3` are not); letters alone in 3, 6
     /// or 8 (`fff`, `ffffff`, the commonest white: a design-systems pass, stop 39, had its pair
     /// vanish as not a color and the audit pass), not in 4, where they spell words a value may
-    /// hold (`fade`, `face`).
+    /// hold (`fade`, `face`); decimal digits alone in 6 or 8 (`000000`, `777777`: a new user's
+    /// pass had `--primary-foreground: 000000` read as a number, its pair gone and the audit
+    /// passing), not in 3 or 4, where they are the numbers a value holds (`100`, `600`, `1024`).
     static func bareHex(_ text: String) -> String? {
-        guard let digits = CSSColorParser.bareHexDigits(text), !isNumber(Substring(digits)),
-              digits.contains(where: \.isLetter), digits.contains(where: \.isNumber) || digits.utf8.count != 4 else { return nil }
+        guard let digits = CSSColorParser.bareHexDigits(text) else { return nil }
+        let count = digits.utf8.count
+        if count == 6 || count == 8, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return digits }
+        guard !isNumber(Substring(digits)), digits.contains(where: \.isLetter),
+              digits.contains(where: \.isNumber) || count != 4 else { return nil }
         return digits
     }
 
@@ -1658,7 +1663,8 @@ public enum CSSThemeReader: TokenFormatReader {
 
     /// A palette step written as a name and digits (`grey50`, `gray-500`): the name (one
     /// trailing `-` dropped) and the step, as written; nil when the text does not end in digits
-    /// after a name, or holds a function.
+    /// after a name of ASCII letters and hyphens that starts with a letter (`#77777` is no step:
+    /// a new user's pass was told to write it `var(--color-#-77777)`), or holds a function.
     static func paletteStep(_ text: String) -> (name: Substring, step: Substring)? {
         guard !text.contains("("), let digit = text.firstIndex(where: { ("0"..."9").contains($0) }),
               digit != text.startIndex else { return nil }
@@ -1666,11 +1672,13 @@ public enum CSSThemeReader: TokenFormatReader {
         guard step.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
         var name = text[..<digit]
         if name.last == "-" { name = name.dropLast() }
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "-") }) else { return nil }
         return (name, step)
     }
 
-    /// Whether `text`, which the parser refused, is a color mistyped: a hash of 1 to 16 letters
-    /// and digits that is not a hex color (`#fffff`, `#12345`, `#ggg`), or one word of 4 or more
+    /// Whether `text`, which the parser refused, is a color mistyped: a hash of 1 to 32 letters,
+    /// digits, `-` and `_` that is not a hex color (`#fffff`, `#12345`, `#ggg`, `#fff-500`), or one word of 4 or more
     /// letters one edit (Levenshtein) from a CSS named color (`whte`, `balck`) and not a keyword
     /// in `keywordsNearColorNames`, or a palette step of such a name or a color's (`grey50`,
     /// `gray-500`: `paletteStep`).
@@ -1678,9 +1686,12 @@ public enum CSSThemeReader: TokenFormatReader {
         func alphanumeric(_ s: Substring) -> Bool {
             s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         }
+        // A hash and up to 32 name characters (`#fffff`, `#ggg`, `#fff-500`: a new user's pass had
+        // the last skipped as not a color and its pair gone from a passing audit).
         if text.hasPrefix("#") {
             let rest = text.dropFirst()
-            return (1...16).contains(rest.count) && alphanumeric(rest)
+            return (1...32).contains(rest.count)
+                && rest.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         }
         let lower = text.lowercased()
         // A palette step written without var() (`grey50`, `gray-500`: a new user's pass, skipped

@@ -461,7 +461,11 @@ extension ContrastEndpoint {
                         if overLayers {
                             // Measured above the layers too: over the gradient alone it would lie under them.
                             x.member("css", "background: rgb(\(channel) / \(alpha))")
-                            x.member("placement", "an element above the background and all its layers, under the text")
+                            // Layers nest (each a child of the one below, the text inside the
+                            // topmost), and the scrim is measured as one more: inside a layer's
+                            // opacity group, not above it (a new user's pass: "above … all its
+                            // layers" measured 4.70:1 by hand where `after` said 4.62:1).
+                            x.member("placement", "an element nested in the topmost layer and wrapping the text, as one more layer: inside every layer's opacity, as the text is")
                         } else {
                             x.member("css", "background-image: linear-gradient(rgb(\(channel) / \(alpha)), rgb(\(channel) / \(alpha))), \(gradient)")
                         }
@@ -545,6 +549,12 @@ extension ContrastEndpoint {
                 : "the radial gradient's ending shape has no size: CSS Images 3 §3.2.3 draws its last stop's color (\(last)) everywhere but on a line of no width, and that color was measured")
         } else if g.repeatsWithNoLength {
             notes.append("the repeating gradient's stops share one position, so its pattern has no length: CSS Images 3 paints the average of its colors (\(average)) and Chromium its last stop's color (\(last)); both were measured")
+        }
+        // A hint off the midpoint (and not a hard stop) is drawn as Chromium and WebKit draw
+        // it, not by the spec's exact curve (a new user's pass computed the curve by hand at a
+        // region's edge: 4.50:1 there, 4.54:1 here, and read it as an error).
+        if g.stops.dropLast().contains(where: { $0.hint > 0 && $0.hint < 1 && $0.hint != 0.5 }) {
+            notes.append("a color hint is drawn as Chromium and WebKit draw it, the curve u^(log 0.5 / log hint) of CSS Images 4 §3.5.3 followed by nine straight pieces: near a stop the colors can differ from the exact curve by up to 19/255 per channel, and so can a ratio computed from it")
         }
         if g.graySweepsHueInBrowsers {
             // A new user's pass, stop 39: white on `in oklch, oklch(0.56 0 0), oklch(0.56 0.2 30)`
