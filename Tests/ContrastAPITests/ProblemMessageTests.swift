@@ -24,6 +24,14 @@ import Testing
     @Test func codeHexAndShortenedChoicesNameTheWayOut() throws {
         let hex = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "0xFF0000", "background": "white"}"##), 400, kind: "invalid-color")
         #expect(hex["detail"]?.string?.contains("'0xFF0000' is a hex number as code writes it, not a CSS color; did you mean '#FF0000'?") == true, "\(hex)")
+        // Hex without '#' inside a function says to write the '#' (a new user's pass: "'3b82f6'
+        // is a number, not a color"); three decimal digits stay a number.
+        for (color, says) in [("oklch(from 3b82f6 l c h)", "'3b82f6' looks like a hex color without '#': write #3b82f6"),
+                              ("color-mix(in oklab, 000000, white)", "'000000' looks like a hex color without '#': write #000000"),
+                              ("rgb(from 100 r g b)", "'100' is a number, not a color")] {
+            let p = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "\##(color)", "background": "white"}"##), 400, kind: "invalid-color")
+            #expect(p["detail"]?.string?.contains(says) == true, "\(p)")
+        }
         let argb = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "0xFF336699", "background": "white"}"##), 400, kind: "invalid-color")
         #expect(argb["detail"]?.string?.contains("as Android's 0xAARRGGBB it is '#336699FF'") == true, "\(argb)")
         // The ways out are `suggestions` too, as for other near misses (a second new user's pass).

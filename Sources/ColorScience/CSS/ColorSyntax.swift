@@ -141,6 +141,12 @@ final class ColorSyntax {
                 throw .invalid("'\(text(head))' is a number, not a color: these look like a color's channels written without "
                                + "their function (as shadcn themes and Tailwind write them for var()); did you mean '\(wrapped)'?")
             }
+            // Hex copied without '#' into a function (`oklch(from 3b82f6 l c h)`, `color-mix(…,
+            // 000000 …)`): say to write it, as a gradient's stop does (a new user's pass). Three
+            // or four decimal digits stay numbers (`100`).
+            if let digits = CSSColorParser.bareHexDigits(text(head)), digits.contains(where: \.isLetter) || digits.utf8.count >= 6 {
+                throw .invalid("'\(digits)' looks like a hex color without '#': write #\(digits)")
+            }
             throw .invalid("'\(text(head))' is a number, not a color")
         default:
             throw .invalid("'\(text(head))' is not a CSS color")
