@@ -372,6 +372,29 @@ struct ParserTests {
         }
     }
 
+    /// A pass against Chromium 156: the components left unpaired by a conversion form a set,
+    /// which travels whole when every one of the source's is missing (CSS Color 4 §12.2,
+    /// csswg-drafts#10210). `rgb(none none none)` in oklab is `oklab(none none none)`: the mix
+    /// is the other color itself; one of the set present carries nothing.
+    @Test("a whole analogous set of missing components is carried into a mix")
+    func analogousSetsCarried() throws {
+        let red = Color.srgb(1, 0, 0).converted(to: .oklab).coordinates
+        let mixed = try CSSColorParser.parse("color-mix(in oklab, rgb(none none none), red)")
+        #expect(mixed.space == .oklab && mixed.coordinates == red, "\(mixed)")
+        // oklch's chroma and hue missing: lab's a and b are the other color's.
+        let lab = try CSSColorParser.parse("color-mix(in lab, oklch(0.5 none none), red)").coordinates
+        let redLab = Color.srgb(1, 0, 0).converted(to: .lab).coordinates
+        #expect(lab.y == redLab.y && lab.z == redLab.z, "\(lab) against \(redLab)")
+        // Only the hue missing: the set is not whole, so a and b mix the gray-less color's own.
+        let half = try CSSColorParser.parse("color-mix(in lab, oklch(0.5 0.1 none), red)").coordinates
+        #expect(abs(half.y - redLab.y) > 1, "\(half)")
+        // Alpha missing in both stays missing: shown as 0, and a mix around it takes the other's.
+        let clear = try CSSColorParser.parse("color-mix(in srgb, rgb(0 0 0 / none), rgb(255 0 0 / none))")
+        #expect(clear.alpha == 0 && clear.alphaIsNone)
+        let around = try CSSColorParser.parse("color-mix(in srgb, color-mix(in srgb, rgb(0 0 0 / none), rgb(255 0 0 / none)), rgb(0 0 255 / 0.5))")
+        #expect(around.alpha == 0.5 && !around.alphaIsNone)
+    }
+
     @Test("CSS tokenization corners browsers accept")
     func tokenization() throws {
         let same: [(String, String)] = [

@@ -150,7 +150,8 @@ public enum ColorInterpolation {
     ///   - hue: the hue interpolation method for polar spaces (ignored otherwise).
     /// - Returns: the interpolated color stored in `space` (or in XYZ for a98-rgb,
     ///   prophoto-rgb and display-p3-linear), straight alpha `0...1`. A component missing in both
-    ///   colors stays missing (stored as 0 and flagged); alpha missing in both is 1 and flagged.
+    ///   colors stays missing (stored as 0 and flagged); alpha missing in both is 0 and flagged
+    ///   (as a lone `none` alpha is stored; the color's channels were premultiplied by 1).
     ///   Follows §12.3: premultiplied by alpha (hue excepted), then divided by the
     ///   interpolated alpha when it is not 0.
     public static func interpolate(_ a: Color, _ b: Color, at t: Double, in space: InterpolationSpace,
@@ -238,7 +239,11 @@ public enum ColorInterpolation {
             }
             for k in 0..<3 where missing[k] { c[k] = 0 }
             if let h = hueIndex, !missing[h] { c[h] = ColorSpaceTree.normalizedHue(c[h]) }
-            var result = space.color(c, alpha: Swift.min(Swift.max(alpha, 0), 1), isNone: missing)
+            // Alpha missing in both stays missing, which is 0 where the color is shown (§4.4), as
+            // a lone `rgb(0 0 0 / none)` is: a pass against Chromium 156 had the mix of two such
+            // colors opaque. It was premultiplied as 1 (§12.3: unchanged), and the flag lets a
+            // mix around this one take the other color's alpha.
+            var result = space.color(c, alpha: bothAlphaMissing ? 0 : Swift.min(Swift.max(alpha, 0), 1), isNone: missing)
             result.alphaIsNone = bothAlphaMissing
             return result
         }
@@ -262,6 +267,19 @@ public enum ColorInterpolation {
                 if own { missing[k] = true; continue }
                 guard let category = from[k], let j = to.firstIndex(where: { $0 == category }) else { continue }
                 missing[j] = true
+            }
+            // Analogous sets (§12.2, csswg-drafts#10210): the components left on each side once
+            // the analogous ones are paired form a set, and when every one of the source's is
+            // missing, every one of the destination's is: `oklch(0.5 none none)` in lab is
+            // `lab(50% none none)`, which then takes the other color's a and b (Chromium 156; a
+            // pass against it had the gray's a = b = 0 mixed in), and `rgb(none none none)` in
+            // oklab is `oklab(none none none)`. A set travels whole or not at all.
+            if !own {
+                let unpairedFrom = (0..<3).filter { k in from[k].map { c in !to.contains { $0 == c } } ?? true }
+                let unpairedTo = (0..<3).filter { j in to[j].map { c in !from.contains { $0 == c } } ?? true }
+                if !unpairedFrom.isEmpty, unpairedFrom.allSatisfy({ color.isNone[$0] }) {
+                    for j in unpairedTo { missing[j] = true }
+                }
             }
         }
         if hueMissing, let h = space.hueIndex { missing[h] = true }

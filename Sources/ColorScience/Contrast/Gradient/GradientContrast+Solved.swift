@@ -167,7 +167,7 @@ struct SolvedPlan {
             let mapping = Mapping(a: a, b: b, w0: w0, w1: w1, t0: t0, t1: t1, knots: knots)
             if !srgb {
                 // Opaque stops mix linearly in the interpolation space.
-                guard pair.pa == 1, pair.qa == 1, let path = SolvedLightPath(pair, in: g.space) else { return false }
+                guard pair.pa == 1, pair.qa == 1, !pair.bothAlphaMissing, let path = SolvedLightPath(pair, in: g.space) else { return false }
                 let record = recorded ? path.walk(from: w0, to: w1) : nil
                 recordedColors += record?.points.count ?? 0
                 guard recordedColors <= maximumColors else { return false }
