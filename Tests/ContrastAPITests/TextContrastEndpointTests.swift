@@ -90,6 +90,22 @@ import Testing
         #expect(keptPreview.status == 200 && keptPreview.headers["x-scrim-reverses-polarity"] == nil && keptPreview.headers["x-scrim"]?.hasPrefix("linear-gradient(rgb(0 0 0") == true, "\(keptPreview.headers)")
     }
 
+    /// A new user's pass: one white pixel in a black 200 × 120 image under white text failed
+    /// (the heat map showed it) while `failingShare` said 0 (4 decimals of 1/24,000).
+    @Test func aFewFailingPixelsAreNeverAShareOfZero() throws {
+        let server = try LiveServer()
+        var px = [UInt16](repeating: 0, count: 200 * 120 * 3)
+        for k in 0..<3 { px[(60 * 200 + 150) * 3 + k] = 255 }
+        let png = try ImageEncoder.encode(pixels: px, width: 200, height: 120, bands: 3, format: .png)
+        let r = try server.post("/v1/image/text-contrast?textColor=white", png)
+        #expect(r.json["passes"] == .bool(true) && r.json["wcag"]?["failingShare"] == .number(0.0001), "\(r.text.prefix(400))")
+        let heat = try server.post("/v1/image/text-contrast?textColor=white&heatmap=true", png)
+        #expect(heat.headers["x-failing-share"] == "0.0001", "\(heat.headers)")
+        // And never 1 when one pixel passes: black text on the same image.
+        let black = try server.post("/v1/image/text-contrast?textColor=black", png)
+        #expect(black.json["wcag"]?["failingShare"] == .number(0.9999), "\(black.text.prefix(400))")
+    }
+
     @Test func halfBlackHalfWhiteWithWhiteText() throws {
         let server = try LiveServer()
         let r = try server.post("/v1/image/text-contrast?textColor=white", try halfAndHalf())

@@ -159,8 +159,8 @@ extension ImageEndpoint {
         // red needs no second request to be read (a new user's pass).
         let basis = String(String.UnicodeScalarView(target.basis.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }))
         let targetHeader = ("X-Target", "\(target.metric.rawValue) \(ContrastTarget.format(target.minimum)); \(basis)")
-        /// A share `0...1` as the JSON's `failingShare` writes it (4 decimals).
-        func share(_ v: Double) -> String { Fields.format(Self.round4(v)) }
+        /// A share `0...1` as the JSON's `failingShare` writes it (`shareRounded`).
+        func share(_ v: Double) -> String { Fields.format(Self.shareRounded(v)) }
         if heatmap {
             var failing = 0
             let map = TextContrast.heatMap(regionImage, tables: tables, failing: &failing)
@@ -341,6 +341,14 @@ extension ImageEndpoint {
 
     static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
 
+    /// A share `0...1` of pixels to 4 decimals, but never 0 when a pixel fails nor 1 when one
+    /// passes (a new user's pass: one failing pixel in 24,000, red in the heat map, was
+    /// `failingShare` 0 and "0.0% of the pixels fail" on the page).
+    static func shareRounded(_ v: Double) -> Double {
+        let r = round4(v)
+        return v > 0 && r == 0 ? 0.0001 : v < 1 && r == 1 ? 0.9999 : r
+    }
+
     /// `v` rounded to 4 decimals, but never up onto `required` from below (4.49999993 is
     /// 4.4999, not 4.5, as ratioText floors): the number shown stays on its verdict's side.
     static func shown(_ v: Double, required: Double?) -> Double {
@@ -364,7 +372,7 @@ extension ImageEndpoint {
             ("percentile5", .number(shown(m.percentile5))),
             ("median", .number(shown(m.median))),
             ("maximum", .number(shown(m.maximum))),
-            ("failingShare", m.failingShare.map { .number(round4($0)) } ?? .null),
+            ("failingShare", m.failingShare.map { .number(shareRounded($0)) } ?? .null),
             ("percentile5Pixel", .string(ColorJSON.hex(m.percentile5Pixel))),
         ])
     }
@@ -459,9 +467,9 @@ extension ImageEndpoint {
         o.append("after", .object([
             ("passes", .bool(a.passes)),
             ("wcag", .object([("minimum", .number(round4(a.wcag.minimum))), ("percentile5", .number(round4(a.wcag.percentile5))),
-                              ("median", .number(round4(a.wcag.median))), ("failingShare", a.wcag.failingShare.map { .number(round4($0)) } ?? .null)])),
+                              ("median", .number(round4(a.wcag.median))), ("failingShare", a.wcag.failingShare.map { .number(shareRounded($0)) } ?? .null)])),
             ("apca", .object([("minimum", .number(round4(a.apca.minimum))), ("percentile5", .number(round4(a.apca.percentile5))),
-                              ("median", .number(round4(a.apca.median))), ("failingShare", a.apca.failingShare.map { .number(round4($0)) } ?? .null)])),
+                              ("median", .number(round4(a.apca.median))), ("failingShare", a.apca.failingShare.map { .number(shareRounded($0)) } ?? .null)])),
         ]))
         return .object(o)
     }
