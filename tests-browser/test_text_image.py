@@ -149,3 +149,51 @@ def test_text_over_image_overlay(page, server, half_image):
     assert "overlay" in page.text("#ti-error")
     assert not page.console_problems()
 
+
+
+def test_text_over_image_says_what_a_fix_leaves(page, server, tmp_path):
+    """A new user's pass: a passing text was told "no scrim makes the text pass", a text color
+    that turns white text dark was shown as a plain pass, 0.004% of pixels failing read "0.0%",
+    and the red worst-area outline stayed put when the window was resized."""
+    speck = tmp_path / "speck.png"
+    speck.write_bytes(png_bytes(W, H, lambda x, y: (255, 255, 255) if (x, y) == (150, 60) else (0, 0, 0)))
+    gray = tmp_path / "gray.png"
+    # Wide enough to be drawn at the panel's full width, which a narrow window shrinks.
+    gray.write_bytes(png_bytes(900, 200, lambda x, y: (200, 200, 200) if x >= 450 else (0, 0, 0)))
+    page.open()
+    page.el("#ti-file").send_keys(str(speck))
+    page.wait(lambda: page.el("#ti-work").is_displayed(), timeout=30, message="the picture")
+    set_region(page, "0,0,200,120")
+    measured(page, "0,0,200,120")
+    assert page.el("#ti-verdict").get_attribute("data-passes") == "true"
+    assert "under 0.1% of the pixels fail" in page.text("#ti-facts"), page.text("#ti-facts")
+    page.wait(lambda: page.text("#ti-scrim-status") == "No scrim is needed: the text already passes, and the image is shown unchanged.",
+              timeout=40, message="no scrim needed")
+
+    # The gray picture in a narrow window, then widened: the outline follows the canvas.
+    page.d.set_window_size(520, 1000)
+    try:
+        page.el("#ti-file").send_keys(str(gray))
+        page.wait(lambda: state(page) == "ready", timeout=40, message="the gray picture")
+        set_region(page, "450,0,450,200")
+        measured(page, "450,0,450,200")
+        status, answer = server.api("/v1/image/text-contrast", {"textColor": "white", "region": "450,0,450,200"}, body=gray.read_bytes())
+        assert status == 200 and answer["fixes"]["textColor"]["reversesPolarity"] is True, answer
+        assert "Note: " + answer["fixes"]["textColor"]["note"] in page.text("#ti-fixes"), page.text("#ti-fixes")
+
+        def canvas_width():
+            return page.d.execute_script("return document.getElementById('ti-canvas').getBoundingClientRect().width")
+
+        def outline_fraction():
+            return page.d.execute_script("""
+                const c = document.getElementById('ti-canvas').getBoundingClientRect();
+                const w = document.getElementById('ti-worst').getBoundingClientRect();
+                return (w.left - c.left) / c.width;""")
+        worst_x = answer["worstArea"]["x"] / 900
+        assert abs(outline_fraction() - worst_x) < 0.02, (outline_fraction(), worst_x)
+        narrow = canvas_width()
+        page.d.set_window_size(1280, 1000)
+        page.wait(lambda: canvas_width() != narrow, timeout=10, message="the canvas drawn wider")
+        page.wait(lambda: abs(outline_fraction() - worst_x) < 0.02, timeout=10, message="the outline placed again")
+    finally:
+        page.d.set_window_size(1280, 1000)

@@ -40,7 +40,17 @@ export async function api(path, { method = 'GET', query, json, body, contentType
   } else if (contentType) {
     headers['Content-Type'] = contentType;
   }
-  const response = await fetch(url, { method, headers, body: payload, signal, credentials: 'same-origin' });
+  // The page sends several heavy requests at once (four color-vision simulations beside the
+  // main answer), more than a server's `heavyPerClientLimit` may take from one client: a 429
+  // or 503 that says when to retry is tried again then (at most 2 s later, 5 times), as the
+  // server asks (a new user's pass: one card in ten page loads was missing, the 429 shown).
+  let response;
+  for (let attempt = 0; ; attempt++) {
+    response = await fetch(url, { method, headers, body: payload, signal, credentials: 'same-origin' });
+    const after = Number(response.headers.get('Retry-After'));
+    if (!(response.status === 429 || response.status === 503) || !(after >= 0) || attempt >= 5) break;
+    await pause(Math.min(after, 2) * 1000 + Math.random() * 250, signal);
+  }
   if (response.status === 401) listeners.unauthorized.forEach((fn) => fn());
   const type = response.headers.get('Content-Type') || '';
   let data = null;
@@ -127,3 +137,12 @@ export function debounced(fn, delay = 200) {
 }
 
 export function isAbort(error) { return error && error.name === 'AbortError'; }
+
+/** Waits `ms`, or rejects with an AbortError as soon as `signal` aborts. */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) { reject(new DOMException('Aborted', 'AbortError')); return; }
+    const timer = setTimeout(resolve, ms);
+    if (signal) signal.addEventListener('abort', () => { clearTimeout(timer); reject(new DOMException('Aborted', 'AbortError')); }, { once: true });
+  });
+}

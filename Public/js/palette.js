@@ -39,7 +39,11 @@ function lineMessage(colors, p, text) {
   const lineOf = (i) => lines[i] || i + 1;
   const where = typeof p.pointer === 'string' && /^\/colors\/(\d+)/.exec(p.pointer);
   const said = text.replace(/'\/colors\/(\d+)(\/\w+)?'/g, (_, i) => `line ${lineOf(Number(i))}`);
-  return (where ? `Line ${lineOf(Number(where[1]))}: ` : '') + said;
+  // A message that starts by naming its own line is not prefixed again (a new user's pass read
+  // "Line 3: line 3 is not a valid CSS color").
+  const line = where ? lineOf(Number(where[1])) : null;
+  if (line !== null && said.startsWith(`line ${line} `)) return `Line ${line}${said.slice(`line ${line}`.length)}`;
+  return (where ? `Line ${line}: ` : '') + said;
 }
 
 /** The palette for /v1/contrast/matrix: names and colors only. */

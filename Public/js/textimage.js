@@ -7,6 +7,7 @@ import { $, h, clear, setFieldError, fmt, onFileChosenOrDropped } from './dom.js
 let file = null;        // the File shown
 let size = null;        // { width, height } of the displayed image, in image pixels
 let region = null;      // { x, y, width, height } in image pixels
+let worstArea = null;   // the measured worst area, in image pixels (outlined in red)
 let seq = 0;
 
 function contentType(f) {
@@ -54,9 +55,31 @@ function placeBox() {
   $('#ti-region').value = regionText(region);
 }
 
+/** Outlines the worst area in red, at the canvas's current scale (placed again on resize: a new
+ *  user's pass widened the window and the outline stayed where it was, out in the sky). */
+function placeWorst() {
+  const worst = $('#ti-worst');
+  if (!worstArea) { worst.hidden = true; return; }
+  const s = scale(), w = worstArea;
+  worst.style.left = `${w.x / s}px`;
+  worst.style.top = `${w.y / s}px`;
+  worst.style.width = `${Math.max(2, w.width / s)}px`;
+  worst.style.height = `${Math.max(2, w.height / s)}px`;
+  worst.hidden = false;
+}
+
+/** A share of pixels as a percentage: one decimal, but never 0.0% when some fail (a new user's
+ *  pass read "0.0% of the pixels fail" beside a heat map with red pixels). */
+function percent(share) {
+  if (share > 0 && share < 0.001) return 'under 0.1%';
+  if (share < 1 && share > 0.999) return 'over 99.9%';
+  return `${fmt(share * 100, 1)}%`;
+}
+
 function setRegion(r, measureNow = true) {
   region = clampRegion(r);
   placeBox();
+  worstArea = null;
   $('#ti-worst').hidden = true;
   if (measureNow) measure();
 }
@@ -105,9 +128,13 @@ const measure = debounced(async (signal) => {
       $('#ti-preview').dataset.scrim = scrim;
       // Said, not only drawn: when no such scrim passes the image is shown unchanged (a new
       // user's pass, stop 39: the page drew the image as it was and said nothing).
-      $('#ti-scrim-status').textContent = scrim.startsWith('none')
-        ? `No ${$('#ti-scrim').value === 'recommended' ? '' : $('#ti-scrim').value + ' '}scrim makes the text pass: the image is shown unchanged.`
-        : scrim ? `Applied: ${scrim}` : '';
+      // "none (the text already passes)" needs no scrim; other "none" answers found none that
+      // passes (a new user's pass: a passing text was told no scrim makes it pass).
+      $('#ti-scrim-status').textContent = scrim.startsWith('none') && scrim.includes('already passes')
+        ? 'No scrim is needed: the text already passes, and the image is shown unchanged.'
+        : scrim.startsWith('none')
+          ? `No ${$('#ti-scrim').value === 'recommended' ? '' : $('#ti-scrim').value + ' '}scrim makes the text pass: the image is shown unchanged.`
+          : scrim ? `Applied: ${scrim}` : '';
     }
     $('#ti-status').textContent = `${file.name}: box ${regionText(region)} measured.`;
     document.body.dataset.tiState = 'ready';
@@ -118,7 +145,7 @@ const measure = debounced(async (signal) => {
 
 function metricRow(dl, name, m, unit) {
   const v = (x) => unit === ':1' ? `${fmt(x, 2)}:1` : `Lc ${fmt(x, 1)}`;
-  const failing = m.failingShare === null ? '' : `; ${fmt(m.failingShare * 100, 1)}% of the pixels fail`;
+  const failing = m.failingShare === null ? '' : `; ${percent(m.failingShare)} of the pixels fail`;
   dl.append(h('dt', { text: name }),
     h('dd', { text: `5th percentile ${v(m.percentile5)} · minimum ${v(m.minimum)} · median ${v(m.median)}${failing}` }));
 }
@@ -136,17 +163,22 @@ function render(d) {
   const mean = d.target && d.target.metric === 'apca' ? `Lc ${fmt(w.mean, 1)}` : `${fmt(w.mean, 2)}:1`;
   dl.append(h('dt', { text: 'Worst area' }), h('dd', { text: `${w.width} × ${w.height} px at ${w.x},${w.y} (mean ${mean}), outlined in red` }));
   for (const n of d.notes || []) dl.append(h('dt', { text: 'Note' }), h('dd', { text: n }));
-  const s = scale();
-  const worst = $('#ti-worst');
-  worst.style.left = `${w.x / s}px`;
-  worst.style.top = `${w.y / s}px`;
-  worst.style.width = `${Math.max(2, w.width / s)}px`;
-  worst.style.height = `${Math.max(2, w.height / s)}px`;
-  worst.hidden = false;
+  worstArea = { x: w.x, y: w.y, width: w.width, height: w.height };
+  placeWorst();
 
   const fixes = clear($('#ti-fixes'));
-  const after = (f) => `→ 5th percentile ${d.target.metric === 'apca' ? `Lc ${fmt(f.after.apca.percentile5, 1)}` : `${fmt(f.after.wcag.percentile5, 2)}:1`}`;
-  const fix = (term, f, text) => fixes.append(h('dt', { text: term }), h('dd', { text: f ? `${text(f)} ${after(f)}` : (d.passes ? 'not needed: the text already passes' : 'none passes') }));
+  // After a fix: its 5th percentile, the pixels that still fail (a fix passes on the 5th
+  // percentile, so up to 5% may), and a reversed polarity with the API's note (a new user's
+  // pass: a text color that turned white text dark was shown as a plain pass).
+  const after = (f) => {
+    const m = d.target.metric === 'apca' ? f.after.apca : f.after.wcag;
+    const value = d.target.metric === 'apca' ? `Lc ${fmt(m.percentile5, 1)}` : `${fmt(m.percentile5, 2)}:1`;
+    const still = m.failingShare > 0 ? `, ${percent(m.failingShare)} of the pixels still fail` : '';
+    return `→ 5th percentile ${value}${still}${f.reversesPolarity && f.note ? `. Note: ${f.note}` : ''}`;
+  };
+  // A scrim of alpha 0 over a text that passes is no fix to list (a new user's pass).
+  const fix = (term, f, text) => fixes.append(h('dt', { text: term }), h('dd', {
+    text: f && !(d.passes && f.alpha === 0) ? `${text(f)} ${after(f)}` : (d.passes ? 'not needed: the text already passes' : 'none passes') }));
   const sc = d.fixes.scrim;
   fix('Black scrim', sc.black, (f) => `alpha ${f.alpha}: ${f.css}`);
   fix('White scrim', sc.white, (f) => `alpha ${f.alpha}: ${f.css}`);
@@ -235,7 +267,7 @@ export function setupTextImage() {
     }
     setRegion({ x: parts[0], y: parts[1], width: parts[2], height: parts[3] });
   });
-  window.addEventListener('resize', () => { if (size && region) placeBox(); });
+  window.addEventListener('resize', () => { if (size && region) { placeBox(); placeWorst(); } });
   setupDragging();
 }
 
