@@ -138,6 +138,12 @@ def test_font_size_and_weight_decide_large_text(page, server):
     page.settle()
     page.wait(lambda: page.text("#font-size-error"), message="the font size error")
     assert "The text size" in page.text("#font-size-error")
+    # A size the browser cannot read as a number is said so, not "required when the weight is
+    # given" (a new user's pass typed letters).
+    page.type("#font-size", "1e")
+    page.settle()
+    page.wait(lambda: page.text("#font-size-error") == "The text size must be a number, such as 16.",
+              message="the not-a-number size error")
 
 
 def test_url_fragment_keeps_the_pair(page, server):

@@ -38,6 +38,17 @@ let seq = 0;
 /** Asks for the pair's contrast and shows it. Resolves to the answer, or null on a problem. */
 export async function updatePair(signal) {
   const mine = ++seq;
+  // A size the browser cannot read as a number ("e", "1e") reaches the page as an empty value:
+  // sent so, the API asked for a size "when the weight is given" (a new user's pass). Said here.
+  const size = $('#font-size');
+  if (size.validity && size.validity.badInput && !state.textStyle) {
+    clearErrors();
+    state.result = null;
+    renderEmpty();
+    setFieldError(size, $('#font-size-error'), 'The text size must be a number, such as 16.');
+    $('#summary').textContent = 'Error: the text size must be a number.';
+    return null;
+  }
   const [appearance, level] = state.context.split('/');
   const query = { foreground: state.fg, background: state.bg, ...textQuery(), ...contextQuery(appearance, level) };
   let r;
