@@ -60,7 +60,22 @@ function readControls() {
   for (const o of $('#font-weight').options) if (o.dataset.styleOnly) o.hidden = !styled;
 }
 
+/** `#rgb` or `#rrggbb` as the 6-digit hex a color picker holds, else null (no other color is read
+ *  here: the API reads every other form). */
+function pickerHex(text) {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.trim());
+  if (!m) return null;
+  const d = m[1].length === 3 ? m[1].split('').map((c) => c + c).join('') : m[1];
+  return '#' + d.toLowerCase();
+}
+
 function changed() {
+  // A plain hex moves its picker at once, even while the other field is invalid and no answer
+  // comes to sync them (a new user's pass: '#fff' beside a broken background left #000000).
+  for (const [text, picker] of [[fgText, fgPicker], [bgText, bgPicker]]) {
+    const hex = pickerHex(text.value);
+    if (hex && document.activeElement !== picker) picker.value = hex;
+  }
   readControls();
   document.body.dataset.state = 'busy';
   refresh();

@@ -146,6 +146,15 @@ def test_font_size_and_weight_decide_large_text(page, server):
               message="the not-a-number size error")
 
 
+def test_hex_moves_its_picker_while_the_other_field_is_invalid(page, server):
+    """A new user's pass: '#fff' typed beside an invalid background left its picker at #000000."""
+    page.open()
+    page.type("#bg-text", "rgb(300 0")
+    page.type("#fg-text", "#fff")
+    page.settle()
+    assert page.el("#fg-picker").get_attribute("value") == "#ffffff"
+
+
 def test_url_fragment_keeps_the_pair(page, server):
     page.open(fragment="fg=%23333333&bg=%23eeeeee")
     expected = api_contrast(server, foreground="#333333", background="#eeeeee")
