@@ -281,7 +281,8 @@ def png_bytes(width, height, pixel):
 # FIELD_WORDS): the page shows a problem's detail with these words.
 FIELD_WORDS = {"foreground": "the text color", "background": "the background", "fontSize": "the text size",
                "fontWeight": "the weight", "fontSizeUnit": "the size unit", "textStyle": "the text style",
-               "contentSizeCategory": "the text size category"}
+               "contentSizeCategory": "the text size category", "textColor": "the text color",
+               "region": "the text box", "overlay": "the overlay", "backdrop": "the backdrop"}
 
 
 def page_words(detail):

@@ -76,6 +76,9 @@ export async function api(path, { method = 'GET', query, json, body, contentType
 const FIELD_WORDS = {
   foreground: 'the text color', background: 'the background', fontSize: 'the text size', fontWeight: 'the weight',
   fontSizeUnit: 'the size unit', textStyle: 'the text style', contentSizeCategory: 'the text size category',
+  // The image panel's parameters, said as that panel labels them (a new user's pass: its errors
+  // started "query parameter 'textColor'" where the pair's said "The text color").
+  textColor: 'the text color', region: 'the text box', overlay: 'the overlay', backdrop: 'the backdrop',
 };
 
 export function problemText(result) {
