@@ -153,6 +153,31 @@ import TestSupport
         #expect(try value(":root { --fg: #aaaaaa; }\n:root { --fg: #111111; }", "--fg") == .css("#111111"))
     }
 
+    /// A hostile pass: `body { --primary: #eee }` after `:root`'s #1d4ed8 was dropped and
+    /// #1d4ed8 measured (6.70:1, a pass), where every element in a page shows #eee (1.16:1):
+    /// a descendant's own value beats what it inherits, whatever the cascade on the root says;
+    /// `::selection`'s value is selected text's, not the page's.
+    @Test("tokens set on body or on every element are what the page shows")
+    func bodyAndUniversalBeatTheRoot() throws {
+        func value(_ css: String, _ path: String = "--p", mode: String? = nil) throws -> TokenValue? {
+            try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])[path]?.value(in: mode)
+        }
+        for deeper in ["body", "*", "html body", "body *", "html, body", ":where(body)", "*, ::before, ::after"] {
+            #expect(try value(":root { --p: #1d4ed8; } \(deeper) { --p: #eeeeee; }") == .css("#eeeeee"), "\(deeper)")
+            // Whatever the order, importance or specificity on the root.
+            #expect(try value("\(deeper) { --p: #eeeeee; } :root:root { --p: #1d4ed8 !important; }") == .css("#eeeeee"), "\(deeper) first")
+        }
+        // `html` is the root: the cascade decides between it and `:root` (specificity).
+        #expect(try value(":root { --p: #1d4ed8; } html { --p: #eeeeee; }") == .css("#1d4ed8"))
+        // A class may sit on body: `.dark` beats `body` by specificity, as on `<body class="dark">`.
+        #expect(try value("body { --p: #eeeeee; } .dark { --p: #111111; }", mode: "dark") == .css("#111111"))
+        // Every element's own value beats a theme's on an ancestor, in every mode.
+        #expect(try value(":root { --p: #1d4ed8; } .dark { --p: #111111; } * { --p: #eeeeee; }", mode: "dark") == .css("#eeeeee"))
+        // A highlight pseudo-element is a scope of its own, not the base.
+        let selection = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: #1d4ed8; } ::selection { --p: #eeeeee; }")])
+        #expect(selection["--p"]?.value(in: nil) == .css("#1d4ed8") && selection.modes.contains("::selection"), "\(selection.modes)")
+    }
+
     /// A new user's pass: daisyUI 4's themes (`--bc: 27.807% 0.029 256.847`, used as
     /// `oklch(var(--bc))`) were read as not colors, with no hint. They are OKLCH triplets:
     /// --bc on --b1 (white) is 14.6792:1 (CSS Color 4 sample-code matrices and the WCAG formula

@@ -608,6 +608,8 @@ public enum CSSThemeReader: TokenFormatReader {
         var baseSpecificity: Int? = nil
         /// Source order across the files.
         var order: Int = 0
+        /// How deep the element the rule sets lies (`CSSThemeReader.elementDepth(of:)`).
+        var depth: Int = 0
     }
 
     struct Walker {
@@ -627,6 +629,8 @@ public enum CSSThemeReader: TokenFormatReader {
             /// The enclosing rule's selector's specificity (`:root`'s directly in `@theme`, which
             /// Tailwind writes as `:root`; 0 outside any rule), computed once per rule.
             var specificity = 0
+            /// The enclosing rule's element depth (`CSSThemeReader.elementDepth(of:)`).
+            var depth = 0
             var themeDefault = false
             var inTheme = false
             /// The at-rule whose declarations are not tokens (`@keyframes spin`).
@@ -769,7 +773,7 @@ public enum CSSThemeReader: TokenFormatReader {
                                          layer: context.layerName.map { layerRank($0) } ?? .max,
                                          specificity: context.specificity,
                                          baseSpecificity: context.baseSpecificity,
-                                         order: entries.count))
+                                         order: entries.count, depth: context.depth))
                 case .rule(let r):
                     // An empty rule sets nothing and holds no rule: nothing to nest (a hostile
                     // pass's 200,000 `&.x{}` under a 60 KB selector each made its selector).
@@ -804,6 +808,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         continue
                     }
                     inner.specificity = CSSThemeReader.specificity(of: inner.selector)
+                    inner.depth = CSSThemeReader.elementDepth(of: inner.selector)
                     if context.skipping != nil {
                         walk(r.children, context: inner)
                         continue
@@ -884,6 +889,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         inner.targets = targets
                         inner.selector = selector
                         inner.specificity = CSSThemeReader.specificity(of: selector)
+                        inner.depth = CSSThemeReader.elementDepth(of: selector)
                         inner.schemeBase = false
                         // daisyUI writes its themes into `@layer base` (a new user's pass: an
                         // unlayered `:root { --color-primary }` wins over every theme there).
@@ -1159,6 +1165,8 @@ public enum CSSThemeReader: TokenFormatReader {
         var specificity: Int = 0
         /// Source order across the files (the entry's index).
         var order: Int = 0
+        /// How deep the element the rule sets lies (`CSSThemeReader.elementDepth(of:)`).
+        var depth: Int = 0
     }
 
     struct Merger {
@@ -1187,7 +1195,8 @@ public enum CSSThemeReader: TokenFormatReader {
                 order.append(e.path)
             }
             let slot = Slot(value: e.value, important: e.important, themeDefault: e.themeDefault, location: e.location, layer: e.layer,
-                            specificity: target == .base ? e.baseSpecificity ?? e.specificity : e.specificity, order: e.order)
+                            specificity: target == .base ? e.baseSpecificity ?? e.specificity : e.specificity, order: e.order,
+                            depth: e.depth)
             if e.type != nil { tokens[e.path]!.type = e.type }
             switch target {
             case .base:
@@ -1309,6 +1318,15 @@ public enum CSSThemeReader: TokenFormatReader {
         /// `:root`'s #aaa had won, though the browser shows #aaa (2.32:1).
         static func winner(_ old: Slot?, _ new: Slot) -> Slot {
             guard let old else { return new }
+            // A deeper element's own value is what the text inside it sees, whatever its
+            // ancestors declare (the cascade picks among one element's declarations; a
+            // descendant's beats what it inherits): `body { --primary: #eee }` or `* { … }` over
+            // `:root`'s (a hostile pass: `:root`'s #1d4ed8 was measured, 6.70:1, where every
+            // element in the page shows #eee, 1.16:1).
+            // A class or attribute alone (-1) may sit on the root or on body: the cascade decides.
+            if old.depth != new.depth, !(Swift.min(old.depth, new.depth) == -1 && Swift.max(old.depth, new.depth) <= 1) {
+                return old.depth > new.depth ? old : new
+            }
             if old.important != new.important { return old.important ? old : new }
             if old.layer != new.layer { return (old.important ? old.layer < new.layer : old.layer > new.layer) ? old : new }
             if old.themeDefault != new.themeDefault { return old.themeDefault ? new : old }
@@ -1344,6 +1362,41 @@ public enum CSSThemeReader: TokenFormatReader {
             return DesignToken(path: path, base: t.base?.value, modes: t.modes.mapValues(\.value),
                                location: t.base?.location ?? t.first, modeLocations: modeLocations, type: t.type)
         }
+    }
+
+    /// How deep the element a selector sets custom properties on lies, for the text inside the
+    /// page: 0 for the root (`:root`, `html`, `:host`, or no selector), 1 for `body` (`body`,
+    /// `html body`, `:where(body)`, `body.x`), 2 for every element (`*`, `body *`, `.dark *`, as
+    /// the subject), -1 for a subject of classes or attributes alone (`.dark`), which may sit on
+    /// the root or on body; for a list, its deepest. The text sees the deepest element's own
+    /// value (a descendant's declaration beats what it inherits).
+    static func elementDepth(of selector: String?) -> Int {
+        guard let selector else { return 0 }
+        var deepest = Int.min
+        for option in splitTopLevel(selector, by: ",") {
+            // The subject compound: after the last combinator outside brackets.
+            var subject = Substring(option.trimmingSpaces())
+            var level = 0, start = subject.startIndex, i = subject.startIndex
+            while i < subject.endIndex {
+                let ch = subject[i]
+                if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
+                else if level == 0 && (ch == " " || ch == ">" || ch == "+" || ch == "~") { start = subject.index(after: i) }
+                i = subject.index(after: i)
+            }
+            subject = subject[start...]
+            let lower = subject.lowercased()
+            if lower.hasPrefix("*") {
+                deepest = Swift.max(deepest, 2)
+            } else if lower == "body" || ["body.", "body:", "body[", "body#"].contains(where: lower.hasPrefix)
+                        || [":where(body)", ":is(body)"].contains(where: lower.hasPrefix) {
+                deepest = Swift.max(deepest, 1)
+            } else if (lower.hasPrefix(".") || lower.hasPrefix("[")) && !lower.contains(":root") {
+                deepest = Swift.max(deepest, -1)
+            } else {
+                deepest = Swift.max(deepest, 0)
+            }
+        }
+        return deepest == Int.min ? 0 : deepest
     }
 
     /// A selector's specificity (Selectors 4 §17) packed as `a·10⁶ + b·10³ + c` (ids; classes,
@@ -1623,6 +1676,13 @@ public enum CSSThemeReader: TokenFormatReader {
         let commaWords = text.split(separator: ",").map { $0.trimmingSpaces() }
         if commaWords.count == 3, commaWords.allSatisfy({ isNumber(Substring($0)) }) {
             return Reading(value: .css(text), type: "channels", convention: .channels)
+        }
+        // A legacy comma triplet `240, 5%, 46%`, which `hsl(var(--x))` reads as `hsl(240, 5%,
+        // 46%)` (a hostile pass: skipped as no color, its pair unmeasured).
+        if commaWords.count == 3, isNumber(Substring(commaWords[0])),
+           commaWords[1...].allSatisfy({ $0.hasSuffix("%") && isNumber(Substring($0.dropLast())) }),
+           couldBeColor("hsl(\(text))") {
+            return Reading(value: .css("hsl(\(text))"), type: nil, convention: .hslTriplet)
         }
         if CSSVariables.mayReferToVariables(text) {
             return Reading(value: .other(type: otherType(text)), type: nil, convention: nil)
@@ -2310,7 +2370,16 @@ extension CSSThemeReader {
                     guard let a = balanced(")") else { return nil }
                     argument = a
                 }
-                if pseudoElement { continue }
+                // A highlight pseudo-element (`::selection`) styles selected or marked text, not
+                // the page: its own scope, not the base (a hostile pass: `::selection {
+                // --primary: #eee }` had replaced `:root`'s). Generated boxes (`::before`,
+                // `::after`, `::backdrop`, as Tailwind's preflight lists them beside `*`) pass.
+                if pseudoElement {
+                    if ["selection", "target-text", "spelling-error", "grammar-error", "highlight"].contains(name) {
+                        c.others.insert("::" + name + (argument.map { "(\($0)" + ")" } ?? ""))
+                    }
+                    continue
+                }
                 switch (name, argument) {
                 case ("root", nil), ("host", nil), ("scope", nil):
                     continue
