@@ -109,9 +109,10 @@ export function problemField(result) {
 
 /**
  * Whether an endpoint exists on this server, without side effects: a 404 from the router means
- * absent; anything else (200, 400 for the empty probe body, 401, 405, 415) means present.
+ * absent; anything else (204 to OPTIONS, 200, 401, 405) means present. OPTIONS by default: an
+ * empty POST was a 400 or 415 in the console at every page load (a new user's pass).
  */
-export async function probe(path, method = 'POST') {
+export async function probe(path, method = 'OPTIONS') {
   try {
     const r = method === 'POST'
       ? await api(path, { method, json: {} })

@@ -937,6 +937,31 @@ struct TokensAuditTests {
         #expect(text.text.contains("dark  --foreground        --background  1.66:1    4.5:1  FAIL"), "\(text.text)")
     }
 
+    /// A hostile pass: a token a rule pairs with a color but which is none (`--primary: ffff`, a
+    /// keyword; `0000`, a number; `inherit`; `"#eee"`, a string) made a pair counted in
+    /// `skippedPairs` only: every report passed, `failOn=warning` too. Now a warning names it.
+    @Test("a pair of a color and a token that is no color is a warning in every report")
+    func nonColorPartnerIsAWarning() throws {
+        let live = try LiveServer()
+        for value in ["ffff", "0000", "inherit", "\"#eee\"", "0 0 0"] {
+            let css = ":root{--foreground:#000;--background:#fff;--primary:\(value);--primary-foreground:#fff}"
+            let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: css, headers: ["Content-Type": "text/css"])
+            let warnings = r.json["warnings"]?.array?.compactMap(\.string) ?? []
+            #expect(warnings.contains { $0.hasPrefix("1 pair was not measured: a token the rules pair with a color is not a color: --primary (") }, "\(value): \(r.text.prefix(600))")
+            let gate = try live.request("POST", "/v1/tokens/audit?preset=shadcn&failOn=warning&report=text", body: css, headers: ["Content-Type": "text/css"])
+            #expect(gate.status == 422 && gate.text.contains("--primary ("), "\(value): \(gate.status) \(gate.text.suffix(400))")
+        }
+        // A legacy comma HSL triplet is what `hsl(var(--primary))` reads: measured (#fff on
+        // hsl(240, 5%, 46%), #6f6f7b by Python colorsys, is 4.96:1 by WCAG 2's formula).
+        let comma = ":root{--foreground:#000;--background:#fff;--primary:240, 5%, 46%;--primary-foreground:#fff}"
+        let measured = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: comma, headers: ["Content-Type": "text/css"])
+        #expect(Self.pair(measured, "--primary-foreground", "--primary", mode: nil)?["background"]?["hex"] == "#6f6f7b", "\(measured.text.prefix(600))")
+        // Two tokens that are both none (channel triplets for rgb(var(--x))) stay counted only.
+        let both = ":root{--foreground:#000;--background:#fff;--primary:29 78 216;--primary-foreground:255 255 255}"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: both, headers: ["Content-Type": "text/css"])
+        #expect(!(r.json["warnings"]?.array?.compactMap(\.string) ?? []).contains { $0.contains("not measured: a token") }, "\(r.text.prefix(600))")
+    }
+
     /// A new user's pass, stop 49: the side of a suggestion's `light-dark()` kept from the token
     /// came back with its var() replaced by their values (`oklch(from light-dark(#18181b,#f4f4f5)
     /// calc(l + 0.35) c h)`), cutting --muted-foreground loose from --foreground when pasted.

@@ -1356,6 +1356,8 @@ public enum TokenAudit {
         var skippedPairs = 0
         // Pairs of a gradient and a color, in each mode (`gradientWarning`).
         var gradientPairs: [(fg: String, bg: String, mode: String?, text: Bool)] = []
+        // Pairs of a color and a token that is none (`--primary: ffff`, `0 0 0`, `inherit`).
+        var nonColorPairs: [(token: String, written: String, type: String, mode: String?)] = []
         // Pairs left out of component scopes where both colors are the base's, and out of the
         // other modes where a token only scopes set (`TokenSet.scopes`).
         var scopePairs = 0
@@ -1424,6 +1426,22 @@ public enum TokenAudit {
                     let (fgGradient, bgGradient) = (gradient(pair.fg), gradient(pair.bg))
                     if (bgGradient && !skipped(pair.fg)) || (fgGradient && !skipped(pair.bg)) {
                         gradientPairs.append((pair.fg, pair.bg, mode, fgGradient && !bgGradient))
+                    } else if !fgGradient && !bgGradient && skipped(pair.fg) != skipped(pair.bg) {
+                        // One color and one token that is none: named in a warning (a hostile
+                        // pass: `--primary: ffff` beside `--primary-foreground: #fff` made a pair
+                        // counted in `skippedPairs` only, and every report passed). Two tokens
+                        // that are both none (Material's `-rgb` channel triplets) stay counted.
+                        let path = skipped(pair.fg) ? pair.fg : pair.bg
+                        var written = "", type = "value"
+                        if case .failure(.notAColor(let t)) = resolver.resolve(path, mode: mode) { type = t }
+                        if let v = resolver.token(path)?.value(in: mode) {
+                            switch v {
+                            case .css(let t): written = t
+                            case .alias(let a): written = "var(\(a))"
+                            case .other: written = ""
+                            }
+                        }
+                        nonColorPairs.append((path, written, type, mode))
                     }
                     continue
                 }
@@ -1609,6 +1627,7 @@ public enum TokenAudit {
         // States left out warn only an audit of every mode: `modes` chose what to audit.
         if options.modes == nil { report.coverageWarnings = set.coverageWarnings }
         if let warning = Self.gradientWarning(gradientPairs) { report.coverageWarnings.append(warning) }
+        if let warning = Self.nonColorWarning(nonColorPairs) { report.coverageWarnings.append(warning) }
         return report
     }
 }
@@ -1622,6 +1641,27 @@ extension TokenAudit {
     /// text, `background-clip: text`, said so), at most `maximumNamedGradientPairs` named, and
     /// where text on a gradient is measured (`POST /v1/contrast`, its weakest point under the
     /// text); nil when there are none.
+    /// The warning for pairs of a color and a token that is no color (see `run`): each token
+    /// once, with what it holds and its modes, the first `maximumNamedGradientPairs`.
+    static func nonColorWarning(_ pairs: [(token: String, written: String, type: String, mode: String?)]) -> String? {
+        guard !pairs.isEmpty else { return nil }
+        var order: [String] = [], modes: [String: [String]] = [:], shown: [String: String] = [:]
+        for p in pairs {
+            if modes[p.token] == nil {
+                order.append(p.token)
+                modes[p.token] = []
+                let text = p.written.count > 40 ? String(p.written.prefix(39)) + "…" : p.written
+                shown[p.token] = text.isEmpty ? "a \(p.type)" : "'\(text)', a \(p.type)"
+            }
+            if let m = p.mode, !modes[p.token]!.contains("'\(m)'") { modes[p.token]!.append("'\(m)'") }
+        }
+        let named = order.prefix(maximumNamedGradientPairs).map { t in
+            "\(t) (\(shown[t]!)\(modes[t]!.isEmpty ? "" : " in " + modes[t]!.joined(separator: ", ")))"
+        }
+        let n = pairs.count, more = order.count - named.count
+        return "\(n) pair\(n == 1 ? " was" : "s were") not measured: a token the rules pair with a color is not a color: \(named.joined(separator: "; "))\(more > 0 ? "; and \(more) more tokens" : ""); write it as a CSS color (hex with its '#', or hsl(), rgb(), oklch()), or narrow the rules"
+    }
+
     static func gradientWarning(_ pairs: [(fg: String, bg: String, mode: String?, text: Bool)]) -> String? {
         guard !pairs.isEmpty else { return nil }
         var order: [String] = [], modes: [String: [String]] = [:]
