@@ -2,6 +2,7 @@
 (which must be hidden when the server has no /v1/suggest)."""
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def test_tiles_show_light_dark_base_and_elevated(page, server):
@@ -43,6 +44,19 @@ def test_tiles_show_light_dark_base_and_elevated(page, server):
             return None
     page.wait(lambda: custom_ratios() == want, message=f"the custom labels {want}")
     assert custom_ratios() == want
+
+
+def test_feature_probes_leave_the_console_clean(driver, server):
+    """A new user's pass: every page load logged five 400/415 errors, the empty POSTs that asked
+    which optional routes the server has. OPTIONS asks without them (204, or 404 when absent)."""
+    driver.get("about:blank")
+    driver.get_log("browser")
+    driver.get(server.base + "/")
+    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.body.dataset.features !== undefined"))
+    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.body.dataset.state") in ("ready", "error"))
+    noisy = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    assert noisy == [], noisy
+    assert "textImage" in driver.execute_script("return document.body.dataset.features")
 
 
 def test_color_vision_cards_despite_the_per_client_limit(driver):
