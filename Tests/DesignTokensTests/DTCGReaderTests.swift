@@ -11,6 +11,31 @@ import Testing
     /// Our palette export's placements (`$extensions["com.contrastservice"]`): `on` names resolved
     /// to token paths, the targets and verdicts read; unknown names and shared names said in notes
     /// (a hostile pass, stop 49: both were dropped in silence).
+    /// A hostile pass, field case C30's fault: `oklch` `[97, 0, 0]` (0.97 written as a percent)
+    /// and `srgb` `[244, 244, 244]` (8-bit) were clamped to white and a failing pair (#767676
+    /// on #f5f5f5, 4.16:1) passed at 4.54:1. Components outside the Color Module's ranges are
+    /// errors naming the token and the likely scale; in range, and within 1e-4 of an end, read.
+    @Test("color object components outside their space's range are errors with the likely scale")
+    func componentRanges() throws {
+        func read(_ value: String) -> TokenError? {
+            tokenError { () throws(TokenError) in
+                try DTCGReader.read([TokenFile(name: "t.tokens.json", content: #"{"color": {"$type": "color", "bg": {"$value": "# + value + #"}}}"#)])
+            }
+        }
+        let percent = try #require(read(#"{"colorSpace": "oklch", "components": [97, 0, 0]}"#))
+        #expect(percent.path == "color.bg" && percent.reason == "component 1 of the oklch color is 97, outside 0 to 1 (DTCG Color Module 2025.10) (as a percentage, 97 is 0.97)", "\(percent.reason)")
+        let bytes = try #require(read(#"{"colorSpace": "srgb", "components": [244, 244, 244]}"#))
+        #expect(bytes.reason.hasPrefix("component 1 of the srgb color is 244, outside 0 to 1 (DTCG Color Module 2025.10) (as an 8-bit value, 244 is 0.9569"), "\(bytes.reason)")
+        #expect(read(#"{"colorSpace": "lab", "components": [101, 0, 0]}"#)?.reason.contains("outside 0 to 100") == true)
+        #expect(read(#"{"colorSpace": "hsl", "components": [0, 120, 50]}"#)?.reason.contains("component 2 of the hsl color is 120, outside 0 to 100") == true)
+        #expect(read(#"{"colorSpace": "oklch", "components": [0.5, -0.1, 30]}"#)?.reason.contains("is -0.1, below 0 (chroma is not negative)") == true)
+        for fine in [#"{"colorSpace": "oklch", "components": [0.97, 0, 0]}"#, #"{"colorSpace": "srgb", "components": [1.00001, 0, 0]}"#,
+                     #"{"colorSpace": "oklab", "components": [0.5, -0.3, 0.2]}"#, #"{"colorSpace": "hsl", "components": [720, 50, 50]}"#,
+                     #"{"colorSpace": "xyz-d65", "components": [1.2, 1, 1]}"#] {
+            #expect(read(fine) == nil, "\(fine)")
+        }
+    }
+
     @Test("our export's placements are read, and what cannot be followed is said")
     func contrastServicePlacements() throws {
         func token(_ name: String, _ role: String, on: [String] = []) -> String {

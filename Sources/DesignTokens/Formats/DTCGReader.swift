@@ -369,6 +369,33 @@ public enum DTCGReader: TokenFormatReader {
         }
     }
 
+    /// Why component `index` (0-based) of a color object in `space` is outside the range DTCG
+    /// Color Module 2025.10 gives it (§4: RGB spaces 0 to 1; OKLab and OKLCH lightness 0 to 1,
+    /// Lab and LCH 0 to 100; HSL and HWB percentages 0 to 100; chroma not negative), with the
+    /// scale it was likely written in; nil inside it (within 1e-4 of an end: exported decimals).
+    /// A hostile pass, field case C30's fault: `oklch` `[97, 0, 0]` and `srgb` `[244, 244, 244]`
+    /// were read as white, clamped, and a failing pair passed.
+    static func componentOutOfRange(_ d: Double, index: Int, space: String) -> String? {
+        let rgb = predefinedSpaces[space] != nil && !space.hasPrefix("xyz")
+        let range: ClosedRange<Double>
+        switch (space, index) {
+        case _ where rgb: range = 0...1
+        case ("oklab", 0), ("oklch", 0): range = 0...1
+        case ("lab", 0), ("lch", 0): range = 0...100
+        case ("hsl", 1), ("hsl", 2), ("hwb", 1), ("hwb", 2): range = 0...100
+        case ("lch", 1), ("oklch", 1): range = 0...1e6
+        default: return nil
+        }
+        guard d < range.lowerBound - 1e-4 || d > range.upperBound + 1e-4 else { return nil }
+        var hint = ""
+        if range.upperBound == 1 && d > 1 && d <= 255 {
+            hint = rgb ? " (as an 8-bit value, \(TokenSyntax.number(d)) is \(TokenSyntax.number((d / 255 * 10_000).rounded() / 10_000)); as a percentage, \(TokenSyntax.number(d / 100)))"
+                : " (as a percentage, \(TokenSyntax.number(d)) is \(TokenSyntax.number(d / 100)))"
+        }
+        let what = range.upperBound == 1e6 ? "below 0 (chroma is not negative)" : "outside \(TokenSyntax.number(range.lowerBound)) to \(TokenSyntax.number(range.upperBound))"
+        return "component \(index + 1) of the \(space) color is \(TokenSyntax.number(d)), \(what) (DTCG Color Module 2025.10)\(hint)"
+    }
+
     /// A Color Module object as CSS text.
     static func colorObject(_ object: JSONObject, fail: (String) -> TokenError) throws(TokenError) -> String {
         guard case .string(let space)? = object["colorSpace"] else { throw fail("'colorSpace' must be a string") }
@@ -385,6 +412,7 @@ public enum DTCGReader: TokenFormatReader {
                 guard d.magnitude <= 1e6 else {
                     throw fail("component \(i + 1) of the color is \(d), far outside any color space's range (magnitude above 1e6)")
                 }
+                if let reason = componentOutOfRange(d, index: i, space: name) { throw fail(reason) }
                 channels.append(TokenSyntax.number(d))
             case .string(let s) where s.lowercased() == "none": channels.append("none")
             default: throw fail("component \(i + 1) of the color must be a number or \"none\", not a \(item.typeName)")
