@@ -639,6 +639,32 @@ struct GradientFixHostileTests {
         }
     }
 
+    /// A pass against Chromium 156's pixels: three gradients it paints otherwise than CSS says
+    /// (measured here as CSS says) are said in notes: a hint with no interpolation method
+    /// between modern stops (painted in sRGB: black on shadcn's chart colors 5.65:1 here,
+    /// 3.87:1 painted), `longer hue` with a hint (turned on each piece), and a near gray of
+    /// OKLCH chroma below 0.02 written in another space in oklch (its hue dropped).
+    @Test func gradientsChromiumPaintsOtherwiseAreNoted() throws {
+        func notes(_ g: String) throws -> [String] {
+            let r = try post("/v1/contrast", ##"{"foreground": "#000", "background": "\##(g)"}"##)
+            return r.json["notes"]?.array?.compactMap(\.string) ?? []
+        }
+        let chart = "linear-gradient(90deg, oklch(0.646 0.222 41.116), 30%, oklch(0.6 0.118 184.704))"
+        #expect(try notes(chart).contains { $0.contains("Chromium 156 paints it in sRGB") })
+        for quiet in ["linear-gradient(90deg in oklab, oklch(0.646 0.222 41.116), 30%, oklch(0.6 0.118 184.704))",
+                      "linear-gradient(90deg, oklch(0.646 0.222 41.116), oklch(0.6 0.118 184.704))",
+                      "linear-gradient(90deg, #f97316, 30%, #0d9488)"] {
+            #expect(try !notes(quiet).contains { $0.contains("paints it in sRGB") }, "\(quiet)")
+        }
+        #expect(try notes("linear-gradient(to right in hsl longer hue, #2563eb, 30%, #16a34a)").contains { $0.hasPrefix("with 'longer hue' and a color hint") })
+        #expect(try !notes("linear-gradient(to right in hsl longer hue, #2563eb, #16a34a)").contains { $0.hasPrefix("with 'longer hue'") })
+        #expect(try notes("linear-gradient(to right in oklch, #249709, #908080)").contains { $0.hasPrefix("a stop of OKLCH chroma below 0.02") })
+        for quiet in ["linear-gradient(to right in oklch, #249709, #e11d48)", "linear-gradient(to right in oklab, #249709, #908080)",
+                      "linear-gradient(to right in oklch, #249709, oklch(0.6 0.01 20))"] {
+            #expect(try !notes(quiet).contains { $0.hasPrefix("a stop of OKLCH chroma") }, "\(quiet)")
+        }
+    }
+
     /// A new user's pass: under a layer with `opacity` the scrim's placement said "above the
     /// background and all its layers", where its `after` is the scrim nested inside that layer's
     /// group, as one more layer (measured so by hand: 4.62:1, not 4.70:1 above the group).

@@ -41,6 +41,31 @@ extension CSSGradient {
         return (c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1)), Swift.min(Swift.max(first.alpha, 0), 1))
     }
 
+    /// Whether, in `oklch`, a stop written in another space whose OKLCH chroma is below 0.02 (a
+    /// near gray such as Tailwind's zinc `#71717a`) meets a colored one: Chromium 156 takes such
+    /// a stop's hue as missing (its threshold lies between 0.0199 and 0.0201) and paints the
+    /// other stop's hue across, where CSS Color 4 makes a hue powerless only for an achromatic
+    /// color and this service keeps the stop's own (a pass against Chromium's pixels: white on
+    /// `in oklch, #249709, #908080` was 3.76:1 here, 3.66:1 painted).
+    public var nearGrayLosesItsHueInChromium: Bool {
+        guard space == .oklch else { return false }
+        func nearGray(_ c: Color) -> Bool {
+            guard c.space != .oklch else { return false }
+            let (x, hueMissing) = space.coordinates(of: c)
+            return !hueMissing && x.y > 1e-9 && x.y < 0.02
+        }
+        func colored(_ c: Color) -> Bool { space.coordinates(of: c).0.y >= 0.02 }
+        return zip(stops, stops.dropFirst()).contains { a, b in
+            (nearGray(a.color) && colored(b.color)) || (nearGray(b.color) && colored(a.color))
+        }
+    }
+
+    /// Whether a color hint lies off its stretch's midpoint (and is not a hard step): drawn as
+    /// Chromium draws hints, nine straight pieces of CSS Images 4 §3.5.3's curve.
+    public var hasCurvedHint: Bool {
+        stops.dropLast().contains { $0.hint > 0 && $0.hint < 1 && $0.hint != 0.5 }
+    }
+
     /// Whether two neighboring stops interpolated in a polar space (`hsl`, `hwb`, `lch`, `oklch`)
     /// are one gray (no chroma, no saturation, or HWB's `w + b ≥ 100%`) and one color: there the
     /// gray's hue is powerless (CSS Color 4 §4.4.1) and this service ramps the chroma at the

@@ -553,8 +553,20 @@ extension ContrastEndpoint {
         // A hint off the midpoint (and not a hard stop) is drawn as Chromium and WebKit draw
         // it, not by the spec's exact curve (a new user's pass computed the curve by hand at a
         // region's edge: 4.50:1 there, 4.54:1 here, and read it as an error).
-        if g.stops.dropLast().contains(where: { $0.hint > 0 && $0.hint < 1 && $0.hint != 0.5 }) {
+        if g.hasCurvedHint {
             notes.append("a color hint is drawn as Chromium and WebKit draw it, the curve u^(log 0.5 / log hint) of CSS Images 4 §3.5.3 followed by nine straight pieces: near a stop the colors can differ from the exact curve by up to 19/255 per channel, and so can a ratio computed from it")
+            // Two ways Chromium 156 paints a hinted gradient otherwise than CSS says (a pass
+            // against its pixels: black on shadcn's chart colors with a 30% hint passed here at
+            // 5.65:1 and is painted at 3.87:1).
+            if !g.explicitMethod && g.space == .oklab {
+                notes.append("this gradient has a color hint and no interpolation method, and a stop that is not a legacy color: CSS Images 4 interpolates it in oklab, as measured here, but Chromium 156 paints it in sRGB, which can be far darker or lighter between the stops; write 'in oklab' after the direction (or 'in srgb') so that what browsers paint is what is measured")
+            }
+            if g.hue == .longer && g.space.hueIndex != nil {
+                notes.append("with 'longer hue' and a color hint, Chromium 156 turns the hue the long way on each of the pieces it draws the hint with, several turns in all, where CSS Color 4 turns it once, as measured here; drop the hint or 'longer' so that what browsers paint is what is measured")
+            }
+        }
+        if g.nearGrayLosesItsHueInChromium {
+            notes.append("a stop of OKLCH chroma below 0.02 written in another space (a near gray such as #71717a) meets a colored one in oklch: Chromium 156 takes its hue as missing and paints the colored stop's hue across, where CSS Color 4 keeps the stop's own hue, as measured here (Chromium can paint up to about 0.2 lower); write the gray as oklch(L C h) with the other stop's hue, or interpolate in oklab")
         }
         if g.graySweepsHueInBrowsers {
             // A new user's pass, stop 39: white on `in oklch, oklch(0.56 0 0), oklch(0.56 0.2 30)`
