@@ -35,6 +35,15 @@ def set_region(page, region):
     field.send_keys(region, Keys.TAB)
 
 
+def picture_measured(page, path, region):
+    """Opens the page, drops the picture at `path` and waits until `region` is measured."""
+    page.open()
+    page.el("#ti-file").send_keys(str(path))
+    page.wait(lambda: page.el("#ti-work").is_displayed(), timeout=30, message="the picture")
+    set_region(page, region)
+    measured(page, region)
+
+
 def canvas_pixel(page, canvas_id, fx, fy):
     return page.d.execute_script("""
         const c = document.getElementById(arguments[0]);
@@ -135,11 +144,7 @@ def test_text_over_image_drop(page, server, half_image):
 def test_text_over_image_overlay(page, server, half_image):
     """The design's own layer over the picture (a card's bg-black/40): the white half under
     black at 0.6 is #666666, where white text passes (5.74:1); a bad overlay names its field."""
-    page.open()
-    page.el("#ti-file").send_keys(str(half_image))
-    page.wait(lambda: page.el("#ti-work").is_displayed(), timeout=30, message="the picture")
-    set_region(page, "100,0,100,120")
-    measured(page, "100,0,100,120")
+    picture_measured(page, half_image, "100,0,100,120")
     assert page.el("#ti-verdict").get_attribute("data-passes") == "false"
     page.type("#ti-overlay", "rgb(0 0 0 / 0.6)")
     page.wait(lambda: page.el("#ti-verdict").get_attribute("data-passes") == "true" and state(page) == "ready",
@@ -152,7 +157,6 @@ def test_text_over_image_overlay(page, server, half_image):
     assert not page.console_problems()
 
 
-
 def test_text_over_image_says_what_a_fix_leaves(page, server, tmp_path):
     """A new user's pass: a passing text was told "no scrim makes the text pass", a text color
     that turns white text dark was shown as a plain pass, 0.004% of pixels failing read "0.0%",
@@ -162,11 +166,7 @@ def test_text_over_image_says_what_a_fix_leaves(page, server, tmp_path):
     gray = tmp_path / "gray.png"
     # Wide enough to be drawn at the panel's full width, which a narrow window shrinks.
     gray.write_bytes(png_bytes(900, 200, lambda x, y: (200, 200, 200) if x >= 450 else (0, 0, 0)))
-    page.open()
-    page.el("#ti-file").send_keys(str(speck))
-    page.wait(lambda: page.el("#ti-work").is_displayed(), timeout=30, message="the picture")
-    set_region(page, "0,0,200,120")
-    measured(page, "0,0,200,120")
+    picture_measured(page, speck, "0,0,200,120")
     assert page.el("#ti-verdict").get_attribute("data-passes") == "true"
     assert "under 0.1% of the pixels fail" in page.text("#ti-facts"), page.text("#ti-facts")
     page.wait(lambda: page.text("#ti-scrim-status") == "No scrim is needed: the text already passes, and the image is shown unchanged.",
