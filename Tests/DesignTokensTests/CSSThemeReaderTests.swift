@@ -169,8 +169,12 @@ import TestSupport
         }
         // `html` is the root: the cascade decides between it and `:root` (specificity).
         #expect(try value(":root { --p: #1d4ed8; } html { --p: #eeeeee; }") == .css("#1d4ed8"))
-        // A class may sit on body: `.dark` beats `body` by specificity, as on `<body class="dark">`.
-        #expect(try value("body { --p: #eeeeee; } .dark { --p: #111111; }", mode: "dark") == .css("#111111"))
+        // A scheme class sits on `<html>`, as the modes are read: body's own value is what the
+        // text sees in dark too (a new user's pass: `.dark`'s won, and a fix pasted on body
+        // passed the audit while dark failed in the browser).
+        #expect(try value("body { --p: #eeeeee; } .dark { --p: #111111; }", mode: "dark") == .css("#eeeeee"))
+        // A pseudo-element's value never reaches the text: `body::after` is no body.
+        #expect(try value(":root { --p: #1d4ed8; } body::after { --p: #eeeeee; }") == .css("#1d4ed8"))
         // Every element's own value beats a theme's on an ancestor, in every mode.
         #expect(try value(":root { --p: #1d4ed8; } .dark { --p: #111111; } * { --p: #eeeeee; }", mode: "dark") == .css("#eeeeee"))
         // A highlight pseudo-element is a scope of its own, not the base.

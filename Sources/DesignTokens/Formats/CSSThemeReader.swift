@@ -1323,10 +1323,7 @@ public enum CSSThemeReader: TokenFormatReader {
             // descendant's beats what it inherits): `body { --primary: #eee }` or `* { … }` over
             // `:root`'s (a hostile pass: `:root`'s #1d4ed8 was measured, 6.70:1, where every
             // element in the page shows #eee, 1.16:1).
-            // A class or attribute alone (-1) may sit on the root or on body: the cascade decides.
-            if old.depth != new.depth, !(Swift.min(old.depth, new.depth) == -1 && Swift.max(old.depth, new.depth) <= 1) {
-                return old.depth > new.depth ? old : new
-            }
+            if old.depth != new.depth { return old.depth > new.depth ? old : new }
             if old.important != new.important { return old.important ? old : new }
             if old.layer != new.layer { return (old.important ? old.layer < new.layer : old.layer > new.layer) ? old : new }
             if old.themeDefault != new.themeDefault { return old.themeDefault ? new : old }
@@ -1365,11 +1362,13 @@ public enum CSSThemeReader: TokenFormatReader {
     }
 
     /// How deep the element a selector sets custom properties on lies, for the text inside the
-    /// page: 0 for the root (`:root`, `html`, `:host`, or no selector), 1 for `body` (`body`,
-    /// `html body`, `:where(body)`, `body.x`), 2 for every element (`*`, `body *`, `.dark *`, as
-    /// the subject), -1 for a subject of classes or attributes alone (`.dark`), which may sit on
-    /// the root or on body; for a list, its deepest. The text sees the deepest element's own
-    /// value (a descendant's declaration beats what it inherits).
+    /// page: 0 for the root (`:root`, `html`, `:host`, a class or attribute alone: a scheme or
+    /// theme class is taken to sit on `<html>`, as next-themes and shadcn put it, and as the modes
+    /// are read; or no selector), 1 for `body` (`body`, `html body`, `:where(body)`, `body.x`), 2
+    /// for every element (`*`, `body *`, `.dark *`, as the subject); a subject with a
+    /// pseudo-element (`body::after`) is 0, since its value never reaches the text; for a list,
+    /// its deepest. The text sees the deepest element's own value (a descendant's declaration
+    /// beats what it inherits): a new user's pass had `body { --primary: #eee }` lose to `.dark`.
     static func elementDepth(of selector: String?) -> Int {
         guard let selector else { return 0 }
         var deepest = Int.min
@@ -1385,13 +1384,13 @@ public enum CSSThemeReader: TokenFormatReader {
             }
             subject = subject[start...]
             let lower = subject.lowercased()
-            if lower.hasPrefix("*") {
+            if lower.contains("::") {
+                deepest = Swift.max(deepest, 0)
+            } else if lower.hasPrefix("*") {
                 deepest = Swift.max(deepest, 2)
             } else if lower == "body" || ["body.", "body:", "body[", "body#"].contains(where: lower.hasPrefix)
                         || [":where(body)", ":is(body)"].contains(where: lower.hasPrefix) {
                 deepest = Swift.max(deepest, 1)
-            } else if (lower.hasPrefix(".") || lower.hasPrefix("[")) && !lower.contains(":root") {
-                deepest = Swift.max(deepest, -1)
             } else {
                 deepest = Swift.max(deepest, 0)
             }
