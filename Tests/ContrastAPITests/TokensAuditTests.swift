@@ -956,6 +956,14 @@ struct TokensAuditTests {
         let comma = ":root{--foreground:#000;--background:#fff;--primary:240, 5%, 46%;--primary-foreground:#fff}"
         let measured = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: comma, headers: ["Content-Type": "text/css"])
         #expect(Self.pair(measured, "--primary-foreground", "--primary", mode: nil)?["background"]?["hex"] == "#6f6f7b", "\(measured.text.prefix(600))")
+        // One mode's value that is none leaves the other modes' pairs measured, and the warning
+        // names the token where it is written, not Tailwind's alias of it (a new user's pass:
+        // light's `0.545 0 0` dropped dark's pairs and the warning named --color-muted-foreground).
+        let mixed = ":root{--background:#fff;--foreground:#000;--muted:#f5f5f5;--muted-foreground:0.545 0 0}\n.dark{--background:#000;--foreground:#fff;--muted:#262626;--muted-foreground:oklch(0.708 0 0)}\n@theme inline{--color-muted-foreground:var(--muted-foreground);--color-muted:var(--muted)}"
+        let m = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: mixed, headers: ["Content-Type": "text/css"])
+        #expect(Self.pair(m, "--muted-foreground", "--muted", mode: "dark")?["passes"] == true, "\(m.text.prefix(800))")
+        let mixedWarnings = m.json["warnings"]?.array?.compactMap(\.string) ?? []
+        #expect(mixedWarnings.contains { $0.contains("--muted-foreground ('0.545 0 0', a channel triplet in 'light')") && !$0.contains("--color-muted-foreground") }, "\(mixedWarnings)")
         // Two tokens that are both none (channel triplets for rgb(var(--x))) stay counted only.
         let both = ":root{--foreground:#000;--background:#fff;--primary:29 78 216;--primary-foreground:255 255 255}"
         let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: both, headers: ["Content-Type": "text/css"])

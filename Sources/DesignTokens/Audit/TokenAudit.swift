@@ -1029,8 +1029,18 @@ public enum TokenAudit {
         // `color.text.` and a rule's wildcard missed it (a hostile pass: the audit passed).
         let paths = set.tokens.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let colorPaths = paths.filter { p in
-            guard !set.modeVariants.contains(p), let t = resolver.token(p), !t.isComponentText else { return false }
+            guard !set.modeVariants.contains(p), let t = resolver.token(p) else { return false }
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
+            // A token typed as component text is paired only where a mode holds a color (a
+            // stylesheet's light `0.545 0 0` beside dark's oklch(): dark's pairs are measured).
+            if t.isComponentText {
+                let stylesheet = set.format == .css || set.format == .tailwind
+                guard stylesheet, values.contains(where: { v in
+                    if case .css(let text) = v { return !CSSThemeReader.isComponentValue(text) }
+                    if case .alias = v { return true }
+                    return false
+                }) else { return false }
+            }
             // A gradient too: text on it is paired, and the pair named in a warning.
             return values.contains { $0.isColorToAudit || $0.isGradient }
         }
@@ -1431,9 +1441,16 @@ public enum TokenAudit {
                         // pass: `--primary: ffff` beside `--primary-foreground: #fff` made a pair
                         // counted in `skippedPairs` only, and every report passed). Two tokens
                         // that are both none (Material's `-rgb` channel triplets) stay counted.
-                        let path = skipped(pair.fg) ? pair.fg : pair.bg
+                        var path = skipped(pair.fg) ? pair.fg : pair.bg
                         var written = "", type = "value"
                         if case .failure(.notAColor(let t)) = resolver.resolve(path, mode: mode) { type = t }
+                        // Named where the value is written, at the end of its aliases (a new
+                        // user's pass: Tailwind's `--color-muted-foreground` was named for
+                        // `--muted-foreground: 0.545 0 0`).
+                        for _ in 0..<64 {
+                            guard case .alias(let next)? = resolver.token(path)?.value(in: mode), resolver.token(next) != nil else { break }
+                            path = next
+                        }
                         if let v = resolver.token(path)?.value(in: mode) {
                             switch v {
                             case .css(let t): written = t
@@ -1651,7 +1668,8 @@ extension TokenAudit {
                 order.append(p.token)
                 modes[p.token] = []
                 let text = p.written.count > 40 ? String(p.written.prefix(39)) + "…" : p.written
-                shown[p.token] = text.isEmpty ? "a \(p.type)" : "'\(text)', a \(p.type)"
+                let kind = p.type == "channels" ? "a channel triplet" : p.type == "empty" ? "empty" : "a \(p.type)"
+                shown[p.token] = text.isEmpty ? kind : "'\(text)', \(kind)"
             }
             if let m = p.mode, !modes[p.token]!.contains("'\(m)'") { modes[p.token]!.append("'\(m)'") }
         }

@@ -1545,6 +1545,14 @@ public enum CSSThemeReader: TokenFormatReader {
         return (r.value, r.type)
     }
 
+    /// Whether `text`, a value as the reader keeps it, is component text (a number, percentage,
+    /// angle or channel triplet for `var()` inside a color) rather than a color: asked per value
+    /// of a token typed so, whose other modes may hold colors (a new user's pass: light's
+    /// `0.545 0 0` made the token channels in every mode, and dark's oklch() pairs vanished).
+    public static func isComponentValue(_ text: String) -> Bool {
+        reading(of: text).type.map(DesignToken.componentTypes.contains) ?? false
+    }
+
     static let colorFunctions: Set<String> = [
         "rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color", "color-mix",
         "light-dark", "contrast-color", "device-cmyk",

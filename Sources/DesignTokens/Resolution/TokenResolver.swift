@@ -184,7 +184,7 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(r)
             case .failure(let f): return .failure(f)
             }
-        case .css where token.isComponentText:
+        case .css(let text) where token.isComponentText && (set.format != .css && set.format != .tailwind || CSSThemeReader.isComponentValue(text)):
             // Channel triplets (`--x-rgb: 65 14 11`), numbers, percentages and angles are text
             // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
             return .failure(.notAColor(type: token.type ?? "number"))
