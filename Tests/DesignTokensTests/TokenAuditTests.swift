@@ -253,6 +253,8 @@ import Testing
         // pair gone and the audit passing; `100`, `600` and `1024` stay numbers, and `#77777`
         // is not told to be a palette step.
         for (value, why) in [("000000", "write #000000"), ("111111", "write #111111"), ("12345678", "write #12345678"),
+                             ("okclh(0.545 0 0)", "'okclh(0.545 0 0)' is not a color"), ("rbg(1 2 3)", "'rbg(1 2 3)' is not a color"),
+                             ("oklhc(0.5 0.1 30)", "'oklhc(0.5 0.1 30)' is not a color"),
                              ("#fff-500", "'#fff-500' is not a color: "), ("#77777", "hex color must have 3, 4, 6 or 8 digits, got 5")] {
             let digits = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --primary: #000; --primary-foreground: \(value); --z: 100; --w: 600; --n: 1024; }")])
             #expect(digits.tokens.filter { if case .css = $0.value(in: nil) { return $0.type == nil } else { return false } }.map(\.path) == ["--primary", "--primary-foreground"], "\(value)")

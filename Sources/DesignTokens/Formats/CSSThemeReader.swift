@@ -1728,6 +1728,24 @@ public enum CSSThemeReader: TokenFormatReader {
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
     static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
 
+    /// Whether `a` is `b` with one typo: a letter changed, added or dropped, or two neighbors
+    /// swapped; never when `a` is another CSS function those could reach (`url`, `var`, `min`,
+    /// `max`, `env`, `calc`, `blur`, `clamp`).
+    static func oneTypoApart(_ a: String, _ b: String) -> Bool {
+        guard a != b, !["url", "var", "min", "max", "env", "calc", "blur", "clamp", "attr", "abs", "log", "exp", "mod", "rem", "sin", "cos", "tan"].contains(a) else { return false }
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        if x.count == y.count {
+            let diff = x.indices.filter { x[$0] != y[$0] }
+            if diff.count == 1 { return true }
+            return diff.count == 2 && diff[1] == diff[0] + 1 && x[diff[0]] == y[diff[1]] && x[diff[1]] == y[diff[0]]
+        }
+        guard abs(x.count - y.count) == 1 else { return false }
+        let (long, short) = x.count > y.count ? (x, y) : (y, x)
+        var i = 0
+        while i < short.count && long[i] == short[i] { i += 1 }
+        return Array(long[(i + 1)...]) == Array(short[i...])
+    }
+
     /// A palette step written as a name and digits (`grey50`, `gray-500`): the name (one
     /// trailing `-` dropped) and the step, as written; nil when the text does not end in digits
     /// after a name of ASCII letters and hyphens that starts with a letter (`#77777` is no step:
@@ -1761,6 +1779,13 @@ public enum CSSThemeReader: TokenFormatReader {
                 && rest.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         }
         let lower = text.lowercased()
+        // A color function misspelt (`okclh(…)`, `rbg(…)`, `hsla(…` kept): one letter off or two
+        // neighbors swapped, and no other CSS function (a new user's pass: `okclh(0.545 0 0)`
+        // was a warning and the audit passed `failOn=failure`, where `oklch(0.545, 0, 0)` is a 400).
+        if let (name, _) = singleFunction(lower), !colorFunctions.contains(name), !name.hasPrefix("-"),
+           colorFunctions.contains(where: { Self.oneTypoApart(name, $0) }) {
+            return true
+        }
         // A palette step written without var() (`grey50`, `gray-500`: a new user's pass, skipped
         // as not a color while the audit passed): a color name, or one a letter off, and digits.
         if lower.count <= 32, let (name, _) = paletteStep(lower), name.count >= 3, alphanumeric(name),
