@@ -173,6 +173,10 @@ import TestSupport
         // text sees in dark too (a new user's pass: `.dark`'s won, and a fix pasted on body
         // passed the audit while dark failed in the browser).
         #expect(try value("body { --p: #eeeeee; } .dark { --p: #111111; }", mode: "dark") == .css("#eeeeee"))
+        // `inherit`, `unset` and `revert-layer` are what the element has without them.
+        for keyword in ["inherit", "unset", "revert-layer", "INHERIT"] {
+            #expect(try value(":root { --p: #1d4ed8; } body { --p: \(keyword); }") == .css("#1d4ed8"), "\(keyword)")
+        }
         // A pseudo-element's value never reaches the text: `body::after` is no body.
         #expect(try value(":root { --p: #1d4ed8; } body::after { --p: #eeeeee; }") == .css("#1d4ed8"))
         // Every element's own value beats a theme's on an ancestor, in every mode.

@@ -745,6 +745,16 @@ public enum CSSThemeReader: TokenFormatReader {
                         }
                         noteUnrecognized(m, at: d.position)
                     }
+                    // `inherit` and `unset` (a custom property inherits) on body or every element,
+                    // and `revert-layer` anywhere, take what the element would have without this
+                    // declaration: read as no declaration (a hostile pass: `body { --primary:
+                    // inherit }` made the pair "not a color" and the audit fail, where the browser
+                    // shows :root's color). On the root they inherit nothing: no color, as before.
+                    let keyword = d.value.lowercased()
+                    if d.fullLength == nil, keyword == "revert-layer" || (context.depth >= 1 && (keyword == "inherit" || keyword == "unset")) {
+                        note("keyword \(file) \(d.value.lowercased())", "\(file) line \(d.position.line): '\(d.name): \(d.value)' takes the value the element has without it (from its parent or an earlier cascade layer): read as no declaration")
+                        continue
+                    }
                     var reading = d.fullLength == nil ? CSSThemeReader.reading(of: d.value)
                                                       : Reading(value: .other(type: "long text"), type: nil, convention: nil)
                     if let length = d.fullLength {
