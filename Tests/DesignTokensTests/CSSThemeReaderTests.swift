@@ -181,6 +181,12 @@ import TestSupport
         #expect(try value(":root { --p: #1d4ed8; } body::after { --p: #eeeeee; }") == .css("#1d4ed8"))
         // Every element's own value beats a theme's on an ancestor, in every mode.
         #expect(try value(":root { --p: #1d4ed8; } .dark { --p: #111111; } * { --p: #eeeeee; }", mode: "dark") == .css("#eeeeee"))
+        // A root token of var() of a token body sets again is computed on the root by a browser,
+        // which this reading does not follow: a warning says so (a hostile pass: a false PASS).
+        let deep = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: var(--brand); --brand: #eeeeee; } body { --brand: #1d4ed8; }")])
+        #expect(deep.coverageWarnings.contains { $0.hasPrefix("1 token is set on the root with var() of a token that body or every element sets again (--p → --brand)") }, "\(deep.coverageWarnings)")
+        let flat = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: var(--brand); --brand: #eeeeee; } body { --q: #1d4ed8; }")])
+        #expect(flat.coverageWarnings.isEmpty, "\(flat.coverageWarnings)")
         // A highlight pseudo-element is a scope of its own, not the base.
         let selection = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: #1d4ed8; } ::selection { --p: #eeeeee; }")])
         #expect(selection["--p"]?.value(in: nil) == .css("#1d4ed8") && selection.modes.contains("::selection"), "\(selection.modes)")

@@ -218,6 +218,7 @@ public enum CSSThemeReader: TokenFormatReader {
             modes.append(c.name)
             walker.modeConditions[c.name] = c.conditions
         }
+        if let warning = merger.deepReferenceWarning() { coverageWarnings.append(warning) }
         // The combined states get a note of their own below, not one each for what they take.
         notes += merger.inherit(modes: modes, conditions: walker.modeConditions, silent: Set(combined.map(\.name)))
         // A combined state that shows what a mode of fewer parts shows is that mode again.
@@ -1312,6 +1313,28 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
 
+        /// The warning for tokens set on the root with `var()` of a token that body or every
+        /// element sets again (`:root { --primary: var(--brand) } body { --brand: … }`): a
+        /// browser computes `--primary` on the root, with the root's `--brand`, and the page
+        /// inherits that, where this reading resolves it with body's (a hostile pass: a false
+        /// PASS). Nil when there are none.
+        func deepReferenceWarning() -> String? {
+            var found: [String] = []
+            for path in order {
+                guard let slot = tokens[path]!.base, slot.depth <= 0 else { continue }
+                let refs: [String]
+                switch slot.value {
+                case .alias(let a): refs = [a]
+                case .css(let text) where text.contains("var("): refs = CSSThemeReader.referencedCustomProperties(text)
+                default: continue
+                }
+                if let r = refs.first(where: { (tokens[$0]?.base?.depth ?? 0) >= 1 }) { found.append("\(path) → \(r)") }
+            }
+            guard !found.isEmpty else { return nil }
+            let n = found.count
+            return "\(n) token\(n == 1 ? " is" : "s are") set on the root with var() of a token that body or every element sets again (\(found.prefix(5).joined(separator: "; "))\(n > 5 ? "; …" : "")): a browser computes \(n == 1 ? "it" : "each") on the root, with the root's value of the other, and the page inherits that, where this audit resolves \(n == 1 ? "it" : "them") with the deeper value; set \(n == 1 ? "it" : "them") on body too, or the other token on the root only"
+        }
+
         /// Removes mode `m` from every token.
         mutating func drop(mode m: String) {
             for path in order where tokens[path]!.modes[m] != nil {
@@ -1737,6 +1760,20 @@ public enum CSSThemeReader: TokenFormatReader {
 
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
     static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
+
+    /// The custom property names `text` refers to with `var()`, in order (escapes as written).
+    static func referencedCustomProperties(_ text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let r = rest.range(of: "var(") {
+            var name = rest[r.upperBound...].drop { $0 == " " }
+            name = name.prefix { $0 != "," && $0 != ")" && $0 != " " }
+            if name.hasPrefix("--") { names.append(String(name)) }
+            rest = rest[r.upperBound...]
+            if names.count >= 64 { break }
+        }
+        return names
+    }
 
     /// Whether `a` is `b` with one typo: a letter changed, added or dropped, or two neighbors
     /// swapped; never when `a` is another CSS function those could reach (`url`, `var`, `min`,
