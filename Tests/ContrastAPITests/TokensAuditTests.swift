@@ -970,6 +970,18 @@ struct TokensAuditTests {
         #expect(!(r.json["warnings"]?.array?.compactMap(\.string) ?? []).contains { $0.contains("not measured: a token") }, "\(r.text.prefix(600))")
     }
 
+    /// A hostile pass against Chromium: `:root:not(.dark)` set the light values and the base's
+    /// were the page with `.dark` on `<html>`, never audited: `#fff` on `#eee` (1.16:1) there passed.
+    @Test("a light side stated as :root:not(.dark) leaves the base audited as dark")
+    func negatedDarkLeavesTheBaseAsDark() throws {
+        let live = try LiveServer()
+        let css = ":root{--primary:#eeeeee;--primary-foreground:#fff;--background:#fff;--foreground:#000} :root:not(.dark){--primary:#1d4ed8}"
+        let r = try live.request("POST", "/v1/tokens/audit?preset=shadcn", body: css, headers: ["Content-Type": "text/css"])
+        #expect(Self.pair(r, "--primary-foreground", "--primary", mode: "dark")?["passes"] == false, "\(r.text.prefix(800))")
+        #expect(Self.pair(r, "--primary-foreground", "--primary", mode: "light")?["passes"] == true, "\(r.text.prefix(800))")
+        #expect(r.json["passes"] == false)
+    }
+
     /// A new user's pass, stop 49: the side of a suggestion's `light-dark()` kept from the token
     /// came back with its var() replaced by their values (`oklch(from light-dark(#18181b,#f4f4f5)
     /// calc(l + 0.35) c h)`), cutting --muted-foreground loose from --foreground when pasted.

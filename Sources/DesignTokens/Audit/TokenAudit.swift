@@ -825,10 +825,15 @@ public enum TokenAudit {
     public static func modes(of set: TokenSet) -> [String] {
         guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
         // A component scope (`.btn-light`) is no light mode.
-        let names = set.modes.filter { !set.scopes.contains($0) }.map { $0.lowercased() }
+        // A light mode stated by negating dark (`:root:not(.dark)`) stands for no base: the base
+        // is the state with the class, dark (a hostile pass: `:root`'s #eee under `.dark` was
+        // never audited, and a pair at 1.16:1 there passed).
+        let names = set.modes.filter { !set.scopes.contains($0) && !set.negatedSchemeModes.contains($0) }.map { $0.lowercased() }
         let baseColors = hasBaseColors(set)
         guard !names.contains(where: { $0.contains("light") }), baseColors, set.baseMode.map(set.modes.contains) != true else { return set.modes }
-        let base = set.modes.contains(where: { !set.scopes.contains($0) && set.colorScheme(in: $0) == .dark }) ? "light" : "default"
+        let hasDark = set.modes.contains(where: { !set.scopes.contains($0) && set.colorScheme(in: $0) == .dark })
+        let negatedLight = set.modes.contains(where: { set.negatedSchemeModes.contains($0) && set.colorScheme(in: $0) == .light })
+        let base = hasDark ? "light" : negatedLight ? "dark" : "default"
         return set.modes.contains(base) ? set.modes : [base] + set.modes
     }
 

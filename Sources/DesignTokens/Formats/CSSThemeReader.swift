@@ -281,6 +281,7 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         set.droppedScopes = dropped
         set.coverageWarnings = coverageWarnings
+        set.negatedSchemeModes = Set(modes.filter { walker.modeConditions[$0]?.selectorSchemeSource?.hasPrefix(":not(") == true })
         for (mode, d) in declared.sorted(by: { $0.key < $1.key }) {
             // Kept where the name says it too: a declared scheme is fixed, never audited in both
             // (`TokenAudit.inBothSchemes`).

@@ -163,6 +163,9 @@ public struct TokenSet: Sendable {
     /// of its colors differs from the base's (through aliases or `var()`); otherwise it is the
     /// base's pair again (`TokenAudit`).
     public var scopes: Set<String> = []
+    /// Modes whose color scheme a stylesheet states by negating the other (`:root:not(.dark)`
+    /// is the light side): the base then stands for the state the negated class holds.
+    public var negatedSchemeModes: Set<String> = []
     /// Component scopes left out because the files make more modes than an audit holds
     /// (`CSSThemeReader.pruneScopes`), named when a request asks for one.
     public var droppedScopes: Set<String> = []
