@@ -187,6 +187,13 @@ import TestSupport
         #expect(deep.coverageWarnings.contains { $0.hasPrefix("1 token is set on the root with var() of a token that body or every element sets again (--p → --brand)") }, "\(deep.coverageWarnings)")
         let flat = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: var(--brand); --brand: #eeeeee; } body { --q: #1d4ed8; }")])
         #expect(flat.coverageWarnings.isEmpty, "\(flat.coverageWarnings)")
+        // The root below another element matches nothing (`.dark &` nested in `:root`).
+        let nested = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: #1d4ed8; .dark & { --p: #0000aa; } } .dark { --p: #eeeeee; }")])
+        #expect(nested["--p"]?.value(in: "dark") == .css("#eeeeee") && nested.notes.contains { $0.contains("matches no element") }, "\(nested.notes)")
+        for nothing in [".dark :root", "body > html", ".dark :root .x", ".a :root, .b :root"] { #expect(CSSThemeReader.matchesNothing(nothing), "\(nothing)") }
+        for something in [":root .card", ":root, .dark :root", ":root:not(.dark)", ".dark", "html.dark", ":is(.a :root)"] {
+            #expect(!CSSThemeReader.matchesNothing(something), "\(something)")
+        }
         // A highlight pseudo-element is a scope of its own, not the base.
         let selection = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: #1d4ed8; } ::selection { --p: #eeeeee; }")])
         #expect(selection["--p"]?.value(in: nil) == .css("#1d4ed8") && selection.modes.contains("::selection"), "\(selection.modes)")

@@ -825,6 +825,15 @@ public enum CSSThemeReader: TokenFormatReader {
                         walk(r.children, context: inner)
                         continue
                     }
+                    // The root below another element (`.dark :root`, as CSS Nesting makes `.dark
+                    // &` inside `:root`) matches nothing: its declarations never apply (a hostile
+                    // pass: it was read as dark, whose #0000aa beat `.dark`'s own #eee).
+                    if let selector = inner.selector, CSSThemeReader.matchesNothing(selector) {
+                        note("nothing \(file) \(r.position.line)", "\(file) line \(r.position.line): '\(String(selector.prefix(80)))' puts the root element below another, which matches no element: its custom properties never apply and are not read")
+                        inner.skipping = "a selector that matches nothing"
+                        walk(r.children, context: inner)
+                        continue
+                    }
                     let m = CSSThemeReader.markedModeMapping(selector: inner.selector, atRules: context.atRules)
                     register(m)
                     countModes(m.targets, at: r.position)
@@ -1761,6 +1770,29 @@ public enum CSSThemeReader: TokenFormatReader {
 
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
     static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
+
+    /// Whether every selector of the list `selector` puts the root element (`:root`, `html`)
+    /// in a compound after a combinator, below or beside another element: none matches anything.
+    static func matchesNothing(_ selector: String) -> Bool {
+        let options = splitTopLevel(selector, by: ",")
+        guard !options.isEmpty else { return false }
+        return options.allSatisfy { option in
+            let text = option.trimmingSpaces().lowercased()
+            var level = 0, afterCombinator = false, compound = ""
+            func rootIn(_ c: String) -> Bool { c.contains(":root") || c == "html" || c.hasPrefix("html.") || c.hasPrefix("html[") || c.hasPrefix("html:") }
+            for ch in text {
+                if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
+                if level == 0 && (ch == " " || ch == ">" || ch == "+" || ch == "~") {
+                    if afterCombinator && rootIn(compound) { return true }
+                    if !compound.isEmpty { afterCombinator = true }
+                    compound = ""
+                } else {
+                    compound.append(ch)
+                }
+            }
+            return afterCombinator && rootIn(compound)
+        }
+    }
 
     /// The custom property names `text` refers to with `var()`, in order (escapes as written).
     static func referencedCustomProperties(_ text: String) -> [String] {
