@@ -149,6 +149,13 @@ import TestSupport
         #expect(try value("@import \"tailwindcss\";\n:root { --color-x: #aaaaaa; }\n@theme { --color-x: #111111; }", "--color-x") == .css("#aaaaaa"))
         #expect(try value("@layer theme, base;\n@layer base { :root { --fg: #111111; } }\n@layer theme { :root { --fg: #aaaaaa; } }", "--fg") == .css("#111111"))
         #expect(try value("@layer a { :root { --fg: #111111 !important; } }\n:root { --fg: #aaaaaa !important; }", "--fg") == .css("#111111"))
+        // A layer's own rules beat its sublayers' (CSS Cascade 5 §6.4.2; a hostile pass: `a.b`
+        // had won, a false pass), whichever comes first; siblings keep their order.
+        #expect(try value("@layer a { :root { --fg: #eeeeee; } @layer b { :root { --fg: #1d4ed8; } } }", "--fg") == .css("#eeeeee"))
+        #expect(try value("@layer a { @layer b { :root { --fg: #1d4ed8; } } :root { --fg: #eeeeee; } }", "--fg") == .css("#eeeeee"))
+        #expect(try value("@layer a.b { :root { --fg: #1d4ed8; } }\n@layer a.c { :root { --fg: #eeeeee; } }", "--fg") == .css("#eeeeee"))
+        #expect(try value("@layer a.c, a.b;\n@layer a.b { :root { --fg: #1d4ed8; } }\n@layer a.c { :root { --fg: #eeeeee; } }", "--fg") == .css("#1d4ed8"))
+        #expect(try value("@layer x { :root { --fg: #eeeeee; } }\n@layer a { @layer b { :root { --fg: #1d4ed8; } } }", "--fg") == .css("#1d4ed8"))
         // Without layers, the later declaration still wins.
         #expect(try value(":root { --fg: #aaaaaa; }\n:root { --fg: #111111; }", "--fg") == .css("#111111"))
     }

@@ -132,6 +132,11 @@ public enum CSSThemeReader: TokenFormatReader {
         notes += walker.notes
 
         var entries = walker.entries
+        // Cascade layers ranked as CSS orders them, nested ones inside their parent: a layer's
+        // sublayers before its own rules (CSS Cascade 5 §6.4.2; a hostile pass: `@layer a {
+        // :root {…} @layer b { :root {…} } }` had `a.b` beat `a`'s own, a false pass).
+        let layerOrder = Self.layerRanks(walker.layers)
+        for k in entries.indices where entries[k].layer != .max { entries[k].layer = layerOrder[entries[k].layer] ?? entries[k].layer }
         var declaredSchemes = walker.declaredSchemes
         let separated = separateSchemeSources(&entries, &declaredSchemes, &walker.modeConditions, notes: &notes)
         notes += separated
@@ -1770,6 +1775,39 @@ public enum CSSThemeReader: TokenFormatReader {
 
     /// CSS keywords one edit from a color name (`block` and `black`), never taken for a typo.
     static let keywordsNearColorNames: Set<String> = ["block", "bold", "grab", "blur", "dark", "inset", "link"]
+
+    /// The cascade rank of each layer, from its first-seen rank (`Walker.layerRank`): sibling
+    /// layers in the order first seen, a layer's sublayers (`a.b`) before its own rules (`a`),
+    /// as CSS Cascade 5 §6.4.2 flattens the layer tree. Keyed by the first-seen rank.
+    static func layerRanks(_ layers: [String: Int]) -> [Int: Int] {
+        guard layers.count > 1 else { return Dictionary(uniqueKeysWithValues: layers.values.map { ($0, $0) }) }
+        // First-seen rank of every prefix (a prefix first seen through a sublayer takes its rank).
+        var prefixRank: [String: Int] = [:]
+        for (name, rank) in layers {
+            var prefix = ""
+            for part in name.split(separator: ".", omittingEmptySubsequences: false) {
+                prefix += prefix.isEmpty ? part : "." + part
+                prefixRank[prefix] = Swift.min(prefixRank[prefix] ?? .max, rank)
+            }
+        }
+        func before(_ a: String, _ b: String) -> Bool {
+            let (x, y) = (a.split(separator: ".", omittingEmptySubsequences: false), b.split(separator: ".", omittingEmptySubsequences: false))
+            var prefix = ""
+            for i in 0..<Swift.min(x.count, y.count) {
+                if x[i] != y[i] {
+                    let base = prefix.isEmpty ? "" : prefix + "."
+                    return prefixRank[base + x[i]]! < prefixRank[base + y[i]]!
+                }
+                prefix += (i == 0 ? "" : ".") + x[i]
+            }
+            // One is the other's prefix: the sublayer comes first.
+            return x.count > y.count
+        }
+        let sorted = layers.keys.sorted(by: before)
+        var out: [Int: Int] = [:]
+        for (i, name) in sorted.enumerated() { out[layers[name]!] = i }
+        return out
+    }
 
     /// Whether every selector of the list `selector` puts the root element (`:root`, `html`)
     /// in a compound after a combinator, below or beside another element: none matches anything.
