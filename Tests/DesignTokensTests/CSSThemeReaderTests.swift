@@ -201,6 +201,13 @@ import TestSupport
         for something in [":root .card", ":root, .dark :root", ":root:not(.dark)", ".dark", "html.dark", ":is(.a :root)"] {
             #expect(!CSSThemeReader.matchesNothing(something), "\(something)")
         }
+        // A registered property that does not inherit: the text sees its initial value unless
+        // a rule on every element sets it (a hostile pass: :root's value had been measured).
+        let registered = "@property --p { syntax: '<color>'; inherits: false; initial-value: #eeeeee; }\n"
+        #expect(try value(registered + ":root { --p: #1d4ed8; } .dark { --p: #111111; }") == .css("#eeeeee"))
+        #expect(try value(registered + ":root { --p: #1d4ed8; } .dark { --p: #111111; }", mode: "dark") == .css("#eeeeee"))
+        #expect(try value(registered + ":root { --p: #1d4ed8; } * { --p: #222222; }") == .css("#222222"))
+        #expect(try value("@property --p { syntax: '<color>'; inherits: true; initial-value: #eeeeee; }\n:root { --p: #1d4ed8; }") == .css("#1d4ed8"))
         // A highlight pseudo-element is a scope of its own, not the base.
         let selection = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --p: #1d4ed8; } ::selection { --p: #eeeeee; }")])
         #expect(selection["--p"]?.value(in: nil) == .css("#1d4ed8") && selection.modes.contains("::selection"), "\(selection.modes)")

@@ -224,6 +224,14 @@ public enum CSSThemeReader: TokenFormatReader {
             walker.modeConditions[c.name] = c.conditions
         }
         if let warning = merger.deepReferenceWarning() { coverageWarnings.append(warning) }
+        // A registered property that does not inherit reaches the text only from a rule on every
+        // element (`*`); elsewhere the text sees its initial value (a hostile pass: `@property
+        // --primary { inherits: false; initial-value: #eee }` beside `:root`'s #1d4ed8 passed,
+        // where the text inside body shows #eee, 1.16:1).
+        for (name, initial) in walker.notInherited.sorted(by: { $0.key < $1.key }) where merger.tokens[name] != nil {
+            merger.applyNotInherited(name, initial: initial)
+            notes.append("'\(name)' is registered with inherits: false: the text sees \(initial.map { "its initial value \($0)" } ?? "no value") unless a rule on every element (*) sets it, and so it is read")
+        }
         // The combined states get a note of their own below, not one each for what they take.
         notes += merger.inherit(modes: modes, conditions: walker.modeConditions, silent: Set(combined.map(\.name)))
         // A combined state that shows what a mode of fewer parts shows is that mode again.
@@ -668,6 +676,9 @@ public enum CSSThemeReader: TokenFormatReader {
         /// a later layer beats an earlier one, unlayered rules beat every layer, and the other
         /// way round for `!important`).
         var layers: [String: Int] = [:]
+        /// Registered properties that do not inherit (`@property … { inherits: false }`), with
+        /// their initial values (nil when none is given).
+        var notInherited: [String: String?] = [:]
         var anonymousLayers = 0
 
         /// The rank of layer `name`, given on its first mention.
@@ -933,7 +944,21 @@ public enum CSSThemeReader: TokenFormatReader {
                         // unlayered rules (a `:root` of the stylesheet) beat.
                         if inner.layerName == nil { inner.layerName = "theme"; _ = layerRank("theme") }
                         inner.themeDefault = a.prelude.split(separator: " ").contains("default")
-                    case "keyframes", "-webkit-keyframes", "font-face", "property", "page", "counter-style",
+                    case "property":
+                        // `@property --x { inherits: false; initial-value: … }`: a registered
+                        // property that does not inherit (CSS Properties and Values API 1 §3).
+                        let name = CSSVariables.unescapedName(a.prelude.trimmingSpaces())
+                        var inherits = true, initial: String? = nil
+                        for case .declaration(let d) in children {
+                            switch d.name.lowercased() {
+                            case "inherits": inherits = d.value.lowercased() != "false"
+                            case "initial-value": initial = d.value
+                            default: break
+                            }
+                        }
+                        if name.hasPrefix("--"), !inherits { notInherited[name] = initial }
+                        inner.skipping = a.text
+                    case "keyframes", "-webkit-keyframes", "font-face", "page", "counter-style",
                          "font-feature-values", "font-palette-values", "position-try", "view-transition", "starting-style":
                         inner.skipping = a.text
                     default:
@@ -1348,6 +1373,20 @@ public enum CSSThemeReader: TokenFormatReader {
             guard !found.isEmpty else { return nil }
             let n = found.count
             return "\(n) token\(n == 1 ? " is" : "s are") set on the root with var() of a token that body or every element sets again (\(found.prefix(5).joined(separator: "; "))\(n > 5 ? "; …" : "")): a browser computes \(n == 1 ? "it" : "each") on the root, with the root's value of the other, and the page inherits that, where this audit resolves \(n == 1 ? "it" : "them") with the deeper value; set \(n == 1 ? "it" : "them") on body too, or the other token on the root only"
+        }
+
+        /// `path` as a registered property that does not inherit: slots of rules on an ancestor
+        /// of the text (depth below 2) give way to `initial` (no value when nil).
+        mutating func applyNotInherited(_ path: String, initial: String?) {
+            guard var t = tokens[path] else { return }
+            let initialSlot = initial.map { text in
+                Slot(value: CSSThemeReader.reading(of: text).value, important: false, themeDefault: false, location: t.first, depth: 2)
+            }
+            if let b = t.base, b.depth < 2 { t.base = initialSlot }
+            for (m, slot) in t.modes where slot.depth < 2 {
+                if let i = initialSlot { t.modes[m] = i } else { t.modes[m] = nil; t.modeOrder.removeAll { $0 == m } }
+            }
+            tokens[path] = t
         }
 
         /// Removes mode `m` from every token.
