@@ -30,10 +30,16 @@ export async function updateCVD(signal) {
   ];
   const severity = Number($('#cvd-severity').value);
   try {
-    const answers = await Promise.all(TYPES.map((t) => api('/v1/simulate', {
-      method: 'POST', signal,
-      json: { colors, type: t.type, severity, pairs: [{ foreground: 'foreground', background: 'background' }] },
-    })));
+    // One at a time: four at once, beside the page's other heavy requests, passed the server's
+    // per-client limit (a 429, retried, but logged in the console: a new user's pass).
+    const answers = [];
+    for (const t of TYPES) {
+      answers.push(await api('/v1/simulate', {
+        method: 'POST', signal,
+        json: { colors, type: t.type, severity, pairs: [{ foreground: 'foreground', background: 'background' }] },
+      }));
+      if (mine !== seq) return;
+    }
     if (mine !== seq) return;
     const failed = answers.find((r) => !r.ok);
     error.textContent = failed ? problemText(failed) : '';

@@ -382,7 +382,10 @@ func httpServerAccessHandler(
         )
         request.malformedQueryParameter = arguments.malformed
         if let pool = context.heavy {
-            if context.isHeavy(originPath(url)) {
+            // OPTIONS is answered by the router (204 and Allow) without the route's handler: no
+            // heavy work, and not counted against the client (a new user's pass: a page's OPTIONS
+            // probes of four heavy routes were 429 beside its own heavy requests).
+            if context.isHeavy(originPath(url)), request.method != "OPTIONS" {
                 return runHeavy(request, pool: pool, connection: connection, context: context, state: state, isHead: isHead)
             }
             request.mayMoveToHeavyPool = true
