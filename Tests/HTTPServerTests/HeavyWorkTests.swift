@@ -169,7 +169,12 @@ import Testing
         }
         for _ in 0..<4 { gate.release.signal() }
         for c in connections { #expect(try c.readResponse().text == "slow done") }
-        #expect(order.withLock { $0 } == ["127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.1"])
+        // The other client's job runs second or third (the job running and at most one of the
+        // first client's ahead of it in the turn, as the turn stood when it arrived), never
+        // fourth as before. Which of the two is timing: a fresh-clone CI run saw it second.
+        let ran = order.withLock { $0 }
+        #expect(ran.count == 4 && ran.filter { $0 == "127.0.0.1" }.count == 3, "\(ran)")
+        #expect((ran.firstIndex(of: "127.0.0.2") ?? 9) <= 2, "\(ran)")
     }
 
     /// The turn itself: round robin over the clients waiting, each client's jobs in order.
