@@ -44,28 +44,27 @@ function clampRegion(r) {
 
 const regionText = (r) => `${r.x},${r.y},${r.width},${r.height}`;
 
-function placeBox() {
+/** Places `el` over the image-pixel rectangle `r` at the canvas's current scale, each side at
+ *  least `least` CSS pixels. */
+function placeOver(el, r, least = 0) {
   const s = scale();
-  const box = $('#ti-box');
-  box.hidden = false;
-  box.style.left = `${region.x / s}px`;
-  box.style.top = `${region.y / s}px`;
-  box.style.width = `${region.width / s}px`;
-  box.style.height = `${region.height / s}px`;
+  el.style.left = `${r.x / s}px`;
+  el.style.top = `${r.y / s}px`;
+  el.style.width = `${Math.max(least, r.width / s)}px`;
+  el.style.height = `${Math.max(least, r.height / s)}px`;
+  el.hidden = false;
+}
+
+function placeBox() {
+  placeOver($('#ti-box'), region);
   $('#ti-region').value = regionText(region);
 }
 
 /** Outlines the worst area in red, at the canvas's current scale (placed again on resize: a new
  *  user's pass widened the window and the outline stayed where it was, out in the sky). */
 function placeWorst() {
-  const worst = $('#ti-worst');
-  if (!worstArea) { worst.hidden = true; return; }
-  const s = scale(), w = worstArea;
-  worst.style.left = `${w.x / s}px`;
-  worst.style.top = `${w.y / s}px`;
-  worst.style.width = `${Math.max(2, w.width / s)}px`;
-  worst.style.height = `${Math.max(2, w.height / s)}px`;
-  worst.hidden = false;
+  if (worstArea) placeOver($('#ti-worst'), worstArea, 2);
+  else $('#ti-worst').hidden = true;
 }
 
 /** A share of pixels as a percentage: one decimal, but never 0.0% when some fail (a new user's

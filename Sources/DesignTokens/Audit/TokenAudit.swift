@@ -1039,8 +1039,7 @@ public enum TokenAudit {
             // A token typed as component text is paired only where a mode holds a color (a
             // stylesheet's light `0.545 0 0` beside dark's oklch(): dark's pairs are measured).
             if t.isComponentText {
-                let stylesheet = set.format == .css || set.format == .tailwind
-                guard stylesheet, values.contains(where: { v in
+                guard set.isStylesheet, values.contains(where: { v in
                     if case .css(let text) = v { return !CSSThemeReader.isComponentValue(text) }
                     if case .alias = v { return true }
                     return false
@@ -1424,31 +1423,30 @@ public enum TokenAudit {
                 // channel triplets a pattern also matched) is skipped and counted.
                 // A color whose written value is not the one shown (Tokens Studio's `modify`) is
                 // not skipped: the pair is unresolved.
-                func skipped(_ path: String) -> Bool {
-                    guard case .failure(.notAColor(let type)) = resolver.resolve(path, mode: mode) else { return false }
-                    return type != TokensStudioReader.modifiedColorType
+                // What each token is when it is no color to measure (its type), else nil.
+                func notAColor(_ path: String) -> String? {
+                    guard case .failure(.notAColor(let type)) = resolver.resolve(path, mode: mode),
+                          type != TokensStudioReader.modifiedColorType else { return nil }
+                    return type
                 }
-                if skipped(pair.fg) || skipped(pair.bg) {
+                let (fgNone, bgNone) = (notAColor(pair.fg), notAColor(pair.bg))
+                if fgNone != nil || bgNone != nil {
                     skippedPairs += 1
                     // Text on a gradient is a pair the audit cannot measure: named in a warning
                     // (a new user's pass: `--hero-foreground on --hero`, a gradient at 3.58:1 in
                     // /v1/contrast, was counted in `skippedPairs` only, and every CI report passed).
                     // Gradient text (`background-clip: text`) likewise, on a color.
-                    func gradient(_ path: String) -> Bool {
-                        if case .failure(.notAColor(TokenValue.gradientType)) = resolver.resolve(path, mode: mode) { return true }
-                        return false
-                    }
-                    let (fgGradient, bgGradient) = (gradient(pair.fg), gradient(pair.bg))
-                    if (bgGradient && !skipped(pair.fg)) || (fgGradient && !skipped(pair.bg)) {
+                    let (fgGradient, bgGradient) = (fgNone == TokenValue.gradientType, bgNone == TokenValue.gradientType)
+                    if (bgGradient && fgNone == nil) || (fgGradient && bgNone == nil) {
                         gradientPairs.append((pair.fg, pair.bg, mode, fgGradient && !bgGradient))
-                    } else if !fgGradient && !bgGradient && skipped(pair.fg) != skipped(pair.bg) {
+                    } else if !fgGradient && !bgGradient && (fgNone == nil) != (bgNone == nil) {
                         // One color and one token that is none: named in a warning (a hostile
                         // pass: `--primary: ffff` beside `--primary-foreground: #fff` made a pair
                         // counted in `skippedPairs` only, and every report passed). Two tokens
                         // that are both none (Material's `-rgb` channel triplets) stay counted.
-                        var path = skipped(pair.fg) ? pair.fg : pair.bg
-                        var written = "", type = "value"
-                        if case .failure(.notAColor(let t)) = resolver.resolve(path, mode: mode) { type = t }
+                        var path = fgNone != nil ? pair.fg : pair.bg
+                        var written = ""
+                        let type = fgNone ?? bgNone!
                         // Named where the value is written, at the end of its aliases (a new
                         // user's pass: Tailwind's `--color-muted-foreground` was named for
                         // `--muted-foreground: 0.545 0 0`).
@@ -1658,11 +1656,6 @@ extension TokenAudit {
     /// Most pairs a gradient warning names (all are counted).
     static let maximumNamedGradientPairs = 10
 
-    /// The warning for pairs of which one token is a gradient (`TokenValue.gradientType`) and the
-    /// other a color, which the audit does not measure: each pair once with its modes (gradient
-    /// text, `background-clip: text`, said so), at most `maximumNamedGradientPairs` named, and
-    /// where text on a gradient is measured (`POST /v1/contrast`, its weakest point under the
-    /// text); nil when there are none.
     /// The warning for pairs of a color and a token that is no color (see `run`): each token
     /// once, with what it holds and its modes, the first `maximumNamedGradientPairs`.
     static func nonColorWarning(_ pairs: [(token: String, written: String, type: String, mode: String?)]) -> String? {
@@ -1685,6 +1678,11 @@ extension TokenAudit {
         return "\(n) pair\(n == 1 ? " was" : "s were") not measured: a token the rules pair with a color is not a color: \(named.joined(separator: "; "))\(more > 0 ? "; and \(more) more tokens" : ""); write it as a CSS color (hex with its '#', or hsl(), rgb(), oklch()), or narrow the rules"
     }
 
+    /// The warning for pairs of which one token is a gradient (`TokenValue.gradientType`) and the
+    /// other a color, which the audit does not measure: each pair once with its modes (gradient
+    /// text, `background-clip: text`, said so), at most `maximumNamedGradientPairs` named, and
+    /// where text on a gradient is measured (`POST /v1/contrast`, its weakest point under the
+    /// text); nil when there are none.
     static func gradientWarning(_ pairs: [(fg: String, bg: String, mode: String?, text: Bool)]) -> String? {
         guard !pairs.isEmpty else { return nil }
         var order: [String] = [], modes: [String: [String]] = [:]

@@ -770,7 +770,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     // shows :root's color). On the root they inherit nothing: no color, as before.
                     let keyword = d.value.lowercased()
                     if d.fullLength == nil, keyword == "revert-layer" || (context.depth >= 1 && (keyword == "inherit" || keyword == "unset")) {
-                        note("keyword \(file) \(d.value.lowercased())", "\(file) line \(d.position.line): '\(d.name): \(d.value)' takes the value the element has without it (from its parent or an earlier cascade layer): read as no declaration")
+                        note("keyword \(file) \(keyword)", "\(file) line \(d.position.line): '\(d.name): \(d.value)' takes the value the element has without it (from its parent or an earlier cascade layer): read as no declaration")
                         continue
                     }
                     var reading = d.fullLength == nil ? CSSThemeReader.reading(of: d.value)
@@ -1460,17 +1460,8 @@ public enum CSSThemeReader: TokenFormatReader {
         guard let selector else { return 0 }
         var deepest = Int.min
         for option in splitTopLevel(selector, by: ",") {
-            // The subject compound: after the last combinator outside brackets.
-            var subject = Substring(option.trimmingSpaces())
-            var level = 0, start = subject.startIndex, i = subject.startIndex
-            while i < subject.endIndex {
-                let ch = subject[i]
-                if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
-                else if level == 0 && (ch == " " || ch == ">" || ch == "+" || ch == "~") { start = subject.index(after: i) }
-                i = subject.index(after: i)
-            }
-            subject = subject[start...]
-            let lower = subject.lowercased()
+            // The subject compound: after the last combinator.
+            let lower = (compounds(option.trimmingSpaces()).last ?? "").lowercased()
             if lower.contains("::") {
                 deepest = Swift.max(deepest, 0)
             } else if lower.hasPrefix("*") {
@@ -1853,22 +1844,29 @@ public enum CSSThemeReader: TokenFormatReader {
     static func matchesNothing(_ selector: String) -> Bool {
         let options = splitTopLevel(selector, by: ",")
         guard !options.isEmpty else { return false }
+        func rootIn(_ c: Substring) -> Bool { c.contains(":root") || c == "html" || c.hasPrefix("html.") || c.hasPrefix("html[") || c.hasPrefix("html:") }
         return options.allSatisfy { option in
-            let text = option.trimmingSpaces().lowercased()
-            var level = 0, afterCombinator = false, compound = ""
-            func rootIn(_ c: String) -> Bool { c.contains(":root") || c == "html" || c.hasPrefix("html.") || c.hasPrefix("html[") || c.hasPrefix("html:") }
-            for ch in text {
-                if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
-                if level == 0 && (ch == " " || ch == ">" || ch == "+" || ch == "~") {
-                    if afterCombinator && rootIn(compound) { return true }
-                    if !compound.isEmpty { afterCombinator = true }
-                    compound = ""
-                } else {
-                    compound.append(ch)
-                }
-            }
-            return afterCombinator && rootIn(compound)
+            compounds(option.trimmingSpaces().lowercased()).filter { !$0.isEmpty }.dropFirst().contains(where: rootIn)
         }
+    }
+
+    /// `option` (one selector of a list) cut at its combinators (` `, `>`, `+`, `~`) outside
+    /// brackets and parentheses: its compounds in order, with an empty one between two
+    /// combinators in a row (`a > b` is `a`, ``, ``, `b`).
+    static func compounds(_ option: String) -> [Substring] {
+        var out: [Substring] = []
+        var level = 0, start = option.startIndex, i = option.startIndex
+        while i < option.endIndex {
+            let ch = option[i]
+            if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
+            else if level == 0 && (ch == " " || ch == ">" || ch == "+" || ch == "~") {
+                out.append(option[start..<i])
+                start = option.index(after: i)
+            }
+            i = option.index(after: i)
+        }
+        out.append(option[start...])
+        return out
     }
 
     /// The custom property names `text` refers to with `var()`, in order (escapes as written).
@@ -1891,16 +1889,11 @@ public enum CSSThemeReader: TokenFormatReader {
     static func oneTypoApart(_ a: String, _ b: String) -> Bool {
         guard a != b, !["url", "var", "min", "max", "env", "calc", "blur", "clamp", "attr", "abs", "log", "exp", "mod", "rem", "sin", "cos", "tan"].contains(a) else { return false }
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        if x.count == y.count {
-            let diff = x.indices.filter { x[$0] != y[$0] }
-            if diff.count == 1 { return true }
-            return diff.count == 2 && diff[1] == diff[0] + 1 && x[diff[0]] == y[diff[1]] && x[diff[1]] == y[diff[0]]
-        }
-        guard abs(x.count - y.count) == 1 else { return false }
-        let (long, short) = x.count > y.count ? (x, y) : (y, x)
-        var i = 0
-        while i < short.count && long[i] == short[i] { i += 1 }
-        return Array(long[(i + 1)...]) == Array(short[i...])
+        if NameSuggestions.distance(x, y) == 1 { return true }
+        // Two neighbors swapped (Levenshtein counts that as two edits).
+        guard x.count == y.count else { return false }
+        let diff = x.indices.filter { x[$0] != y[$0] }
+        return diff.count == 2 && diff[1] == diff[0] + 1 && x[diff[0]] == y[diff[1]] && x[diff[1]] == y[diff[0]]
     }
 
     /// A palette step written as a name and digits (`grey50`, `gray-500`): the name (one

@@ -134,6 +134,9 @@ public enum TokenFormat: String, Sendable, CaseIterable {
 /// All tokens of the submitted files, with the modes they define.
 public struct TokenSet: Sendable {
     public var format: TokenFormat
+    /// Whether the files are stylesheets (CSS or Tailwind), where values are CSS as a browser
+    /// reads it: hex needs its `#`, and a token's type is decided value by value.
+    public var isStylesheet: Bool { format == .css || format == .tailwind }
     /// Tokens in file order.
     public var tokens: [DesignToken]
     /// Modes in the order the files define them; empty when the files have none (one mode).

@@ -184,7 +184,7 @@ public final class TokenResolver: @unchecked Sendable {
                 return .success(r)
             case .failure(let f): return .failure(f)
             }
-        case .css(let text) where token.isComponentText && (set.format != .css && set.format != .tailwind || CSSThemeReader.isComponentValue(text)):
+        case .css(let text) where token.isComponentText && (!set.isStylesheet || CSSThemeReader.isComponentValue(text)):
             // Channel triplets (`--x-rgb: 65 14 11`), numbers, percentages and angles are text
             // for var() inside colors (`rgb(var(--x-rgb))`, `hsl(240 5% var(--l))`).
             return .failure(.notAColor(type: token.type ?? "number"))
@@ -211,7 +211,7 @@ public final class TokenResolver: @unchecked Sendable {
             // Hex without `#` is a color in a JSON format's token typed as a color, as design
             // tools write it (Style Dictionary's color transforms read it too); in a stylesheet
             // it is not one a browser shows, so there it is refused with a hint.
-            let stylesheet = set.format == .css || set.format == .tailwind
+            let stylesheet = set.isStylesheet
             let json = !stylesheet && token.type?.lowercased() == "color"
             let context = CSSColorContext(colorScheme: colorScheme(mode),
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil,

@@ -40,7 +40,7 @@ struct TokensAuditEndpoint {
             // its locations stay right (a new user's pass).
             // A short one-line file is taken as written so (a new user's pass: a two-declaration
             // file sent with --data-binary got the note); the note also says how to label it.
-            if req.fromQuery, set.format == .css || set.format == .tailwind,
+            if req.fromQuery, set.isStylesheet,
                request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
                request.body.count > Self.oneLineFileBytes, !request.body.contains(0x0A), !request.body.contains(0x0D) {
                 set.notes.append("the file came as application/x-www-form-urlencoded with no line breaks, as curl -d sends a file: curl removes them, so every line number is 1; send it with --data-binary @file -H 'content-type: text/css' (which keeps them, and says what the body is)")
