@@ -78,6 +78,14 @@ public final class TokenResolver: @unchecked Sendable {
     /// values, and as the target of a CSS alias (`--fg: var(--brand)`); a token of the same name
     /// wins. They are not tokens: patterns never match them.
     public let external: [String: String]
+    /// Component scopes read as elements below the root (`TokenSet.scopes` not named like a
+    /// theme: `.card`, `.btn-primary`): a custom property such a scope does not declare is the
+    /// value the root computed and the element inherits, not its text again (CSS Variables 1
+    /// §3: `var()` is substituted at computed-value time, on the element that declares it). A
+    /// hostile pass: `:root { --primary: var(--brand) }` with `.card { --brand: #000 }` was
+    /// resolved to #000 in `.card`, where the browser shows the root's `--primary`, and the
+    /// pair failed there. Scopes named like a theme (`.night`) are read on `<html>`, as `.dark`.
+    private lazy var inheritingScopes: Set<String> = set.scopes.filter { !CSSThemeReader.mayBeTheme($0) }
 
     public init(_ set: TokenSet, variables: [String: String] = [:]) {
         self.set = set
@@ -165,6 +173,16 @@ public final class TokenResolver: @unchecked Sendable {
             return .failure(.error(chainTooLong(chain, at: token, mode: mode)))
         }
         let here = chain + [token.path]
+        if let mode, token.modes[mode] == nil, inheritingScopes.contains(mode) {
+            // Not declared in a component scope: the root's computed value, inherited.
+            switch resolve(token.path, mode: nil) {
+            case .success(var r):
+                r.chain = chain + r.chain
+                r.path = r.chain[0]
+                return .success(r)
+            case .failure(let f): return .failure(f)
+            }
+        }
         guard let value = token.value(in: mode) else { return .failure(.noValue) }
         let location = token.location(in: mode)
         switch value {
@@ -359,7 +377,13 @@ public final class TokenResolver: @unchecked Sendable {
         let key = mode ?? ""
         if let v = variables[key] { return v }
         var values = external, unusable: [String: String] = [:]
+        // In a component scope, what it does not declare is the root's, substituted there.
+        let inherited = mode.map(inheritingScopes.contains) == true ? variables(for: nil).values : [:]
         for t in set.tokens where t.path.hasPrefix("--") {
+            if let mode, t.modes[mode] == nil, let v = inherited[t.path] {
+                values[t.path] = v
+                continue
+            }
             switch t.value(in: mode) {
             case .css(let text)? where set.bareHSLTriplets.contains(t.path) && text.hasPrefix("hsl(") && text.hasSuffix(")"):
                 // A bare triplet is read as `hsl(…)`, but substituted as written: inside another
