@@ -280,6 +280,16 @@ struct ConfigurationTests {
         } catch {
             #expect(error.key == "CONTRAST_AUTH_TOKENS_FILE" && error.problem.contains("set but empty"), "\(error)")
         }
+        // The same words for an empty token variable (a new user's pass: it said "token 1: a
+        // token must be 16 to 4096 characters").
+        for empty in ["", "  "] {
+            do {
+                _ = try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS": empty])
+                Issue.record("an empty CONTRAST_AUTH_TOKENS was accepted")
+            } catch {
+                #expect(error.key == "CONTRAST_AUTH_TOKENS" && error.problem.hasPrefix("is set but empty: bearer tokens would be off"), "\(error)")
+            }
+        }
         #expect(ServiceConfiguration.unknownEnvironmentVariables(["contrast_memory_budget_mib": "0", "CONTRAST_THREADS": "2"]) == ["contrast_memory_budget_mib"])
         // The real names and other settings still start.
         #expect(try ServiceConfiguration.load(arguments: [], environment: ["CONTRAST_AUTH_TOKENS": "abcdefghijklmnopqrstuvwxyz012345", "CONTRAST_THREADS": "4"]).threads == 4)

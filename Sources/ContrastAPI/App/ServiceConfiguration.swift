@@ -464,6 +464,11 @@ extension ServiceConfiguration {
     /// Reads the bearer tokens (`authTokensFile`, `CONTRAST_AUTH_TOKENS`) and the TLS
     /// certificate and key files. Errors name the key and file, never a secret.
     public mutating func loadSecrets(environment: [String: String]) throws(ConfigurationError) {
+        // Set but empty: the words an empty CONTRAST_AUTH_TOKENS_FILE gets (a new user's pass:
+        // "token 1: a token must be 16 to 4096 characters" did not say the variable was empty).
+        if let raw = environment["CONTRAST_AUTH_TOKENS"], raw.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ConfigurationError(key: "CONTRAST_AUTH_TOKENS", problem: "is set but empty: bearer tokens would be off; unset it to run without tokens, or give them separated by commas")
+        }
         authTokens = try BearerAuth.loadTokens(file: authTokensFile, environment: environment["CONTRAST_AUTH_TOKENS"])
         guard tlsCertificateFile.isEmpty == tlsKeyFile.isEmpty else {
             throw ConfigurationError(key: tlsKeyFile.isEmpty ? "tlsKeyFile" : "tlsCertificateFile",
