@@ -502,12 +502,22 @@ import Testing
             }
         }
         #expect(waitUntil { server.statistics.requestsInProgress == 0 && server.statistics.bufferedBytes == 0 }, "\(server.statistics)")
-        // While one holds its reservation, another is refused.
+        // While one answer past the budget is built alone, another such is refused by its own
+        // reservation; but other requests are admitted within the budget beside it: a request
+        // reserving nothing, and one reserving half the budget (a hostile pass: one 131 KB flat
+        // 40-megapixel PNG with `preview=true`, a 148 MB reservation with a budget of 64 MiB,
+        // had every other address's heavy requests answered 503 at admission while it was
+        // built, a 40-byte `/v1/palette/dark` among them).
         let (done, first) = background(server.port, "/big?wait")
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
         let second = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
-        // Refused at admission: the reservation counts in the budget the server checks first.
-        #expect(second.status == 503 && second.text.contains("memory budget"), "\(second.text)")
+        #expect(second.status == 503 && second.text == "refused", "\(second.text)")
+        let small = try RawHTTPConnection(port: server.port, timeoutSeconds: 10, source: "127.0.0.4")
+        #expect(small.send(RawHTTP.request("GET", "/big?n=0")))
+        #expect(try small.readResponse().text == "reserved")
+        let half = try RawHTTPConnection(port: server.port, timeoutSeconds: 10, source: "127.0.0.5")
+        #expect(half.send(RawHTTP.request("GET", "/big?n=\(budget / 2)")))
+        #expect(try half.readResponse().text == "reserved")
         gate.release.signal()
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(first.withLock { $0?.text } == "slow done")

@@ -55,6 +55,13 @@ final class ServerContext: Sendable {
     /// answers only, not for bodies (a hostile pass: one 17 KB upload stalled a byte short, from
     /// another address, kept every preview over the budget refused for as long as it was renewed).
     let bodyBytes = Atomic<Int>(0)
+    /// The part of `bufferedBytes` reserved by the one answer being built alone past the budget
+    /// (``WorkTicket/reserve(_:)``): left out when other requests are admitted, so that memory
+    /// stays within that answer plus the budget while it is built. A hostile pass: one 131 KB
+    /// flat 40-megapixel PNG with `preview=true` (a 148 MB reservation, budget 64 MiB) answered
+    /// every other address's heavy requests 503 for as long as it was being built, a 40-byte
+    /// `/v1/palette/dark` among them (22 of 27 in 15 s with one request at a time).
+    let aloneBytes = Atomic<Int>(0)
     /// Answers of `bufferedThreshold` bytes or more whose connection closed before all of it was
     /// sent (``HTTPServerStatistics/answersCut``), and who hears of each.
     let answersCut = Atomic<Int>(0)
@@ -118,6 +125,8 @@ final class ServerContext: Sendable {
     /// Whether `total` buffered bytes pass the budget for a request from `client` (the address,
     /// asked for only when `total` passes the budget and some client holds more than its share).
     func isOverMemoryBudget(_ total: Int, client: () -> String?) -> Bool {
+        guard total > memoryBudget else { return false }
+        let total = total - aloneBytes.load(ordering: .relaxed)
         guard total > memoryBudget else { return false }
         guard excessHeld.load(ordering: .relaxed) > 0 else { return true }
         return total - othersExcess(for: client()) > memoryBudget
@@ -411,7 +420,8 @@ private func runHeavy(_ request: HTTPRequest, pool: HeavyWorkPool, connection: O
     let ticket = WorkTicket(budget: (held: { [context] bytes in context.bufferedBytes.wrappingAdd(bytes, ordering: .relaxed).newValue },
                                      limit: context.memoryBudget, own: state.bufferedBytes,
                                      othersExcess: { [context] in context.othersExcess(for: client) },
-                                     bodies: { [context] in context.bodiesCounted(for: client) }))
+                                     bodies: { [context] in context.bodiesCounted(for: client) },
+                                     alone: { [context] bytes in context.aloneBytes.wrappingAdd(bytes, ordering: .relaxed).newValue }))
     request.workTicket = ticket
     var bare = request
     bare.body = []

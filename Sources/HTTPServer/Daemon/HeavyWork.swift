@@ -215,11 +215,16 @@ public final class WorkTicket: Sendable {
     /// its limit, the bytes the request's own body holds in it, what other clients' unsent
     /// answers hold beyond their shares (left out: ``ServerContext/holdBytes(_:client:)``), and
     /// what all request bodies hold (``ServerContext/bodyBytes``), for `reserve`.
-    private let budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int, bodies: @Sendable () -> Int)?
-    /// Bytes reserved by `reserve`, given back by `releaseReservation`.
-    private let reserved = Atomic<Int>(0)
+    /// `alone` adds to the server's count of bytes reserved by the answer built alone past the
+    /// budget (``ServerContext/aloneBytes``), giving the new total.
+    private let budget: Budget?
+    typealias Budget = (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int,
+                        bodies: @Sendable () -> Int, alone: @Sendable (Int) -> Int)
+    /// Bytes reserved by `reserve`, given back by `releaseReservation`, and how many of them
+    /// were reserved as the answer built alone past the budget.
+    private let reserved = Atomic<Int>(0), reservedAlone = Atomic<Int>(0)
 
-    init(budget: (held: @Sendable (Int) -> Int, limit: Int, own: Int, othersExcess: @Sendable () -> Int, bodies: @Sendable () -> Int)? = nil) { self.budget = budget }
+    init(budget: Budget? = nil) { self.budget = budget }
 
     /// Reserves `bytes` of the server's memory budget for an answer the handler is about to
     /// build (a PNG whose size is known from the image's header), before building it: false
@@ -234,19 +239,35 @@ public final class WorkTicket: Sendable {
     public func reserve(_ bytes: Int) -> Bool {
         guard let budget, bytes > 0 else { return true }
         let total = budget.held(bytes)
-        // Other clients' answers beyond their shares are theirs to wait for, not this request's.
-        if total > budget.limit, case let effective = total - budget.othersExcess(),
-           effective > budget.limit && effective - bytes - Swift.max(budget.own, budget.bodies()) > 0 {
-            _ = budget.held(-bytes)
-            return false
+        var alone = false
+        if total > budget.limit {
+            // Other clients' answers beyond their shares are theirs to wait for, not this
+            // request's; an answer built alone past the budget is another's too, within the
+            // budget beside it (memory stays within that answer plus the budget).
+            let building = budget.alone(0)
+            let effective = total - budget.othersExcess() - building
+            if effective > budget.limit {
+                // Past the budget: built alone, when no other answer is held, queued or reserved
+                // and no other is being built alone (never two such at once).
+                guard building == 0, effective - bytes - Swift.max(budget.own, budget.bodies()) <= 0 else {
+                    _ = budget.held(-bytes)
+                    return false
+                }
+                alone = true
+            }
         }
         reserved.wrappingAdd(bytes, ordering: .relaxed)
+        if alone {
+            reservedAlone.wrappingAdd(bytes, ordering: .relaxed)
+            _ = budget.alone(bytes)
+        }
         return true
     }
 
     /// Gives back what `reserve` took (the server calls it when the handler returns).
     func releaseReservation() {
-        let bytes = reserved.exchange(0, ordering: .relaxed)
+        let bytes = reserved.exchange(0, ordering: .relaxed), alone = reservedAlone.exchange(0, ordering: .relaxed)
+        if alone != 0, let budget { _ = budget.alone(-alone) }
         if bytes != 0, let budget { _ = budget.held(-bytes) }
     }
 
