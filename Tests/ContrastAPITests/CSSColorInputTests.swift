@@ -317,6 +317,21 @@ struct CSSColorInputTests {
         #expect(ok.json["background"]?["hex"] == "#ffffff")
         let cycle = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--a)", "background": "#fff", "variables": {"--a": "var(--b)", "--b": "var(--a)"}}"##), 400, pointer: "/foreground")
         #expect(cycle["detail"]?.string?.contains("--a → --b → --a") == true, "\(cycle)")
+        // A property in a cycle is invalid at computed-value time, and a var() naming it from
+        // outside the cycle takes its fallback (CSS Variables 1 §3); inside the cycle the
+        // fallback does not help. Chromium 156 computes each of these (headless, getComputedStyle):
+        // `--fg: var(--a, #000)` beside `--a: var(--b, red); --b: var(--a)` is black; `var(--a,
+        // blue)` blue, `var(--b, red)` red; `--y: var(--a); --z: var(--y, green)` green; `--self: var(--self, purple);
+        // --q: var(--self, orange)` orange. They had been 400s naming the cycle.
+        let cycleVariables = ##""--a": "var(--b, red)", "--b": "var(--a)", "--y": "var(--a)", "--z": "var(--y, green)", "--self": "var(--self, purple)", "--q": "var(--self, orange)", "--fg": "var(--a, #000)""##
+        for (color, hex) in [("var(--fg)", "#000000"), ("var(--a, blue)", "#0000ff"), ("var(--b, red)", "#ff0000"), ("var(--z)", "#008000"), ("var(--q)", "#ffa500")] {
+            let r = try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": {\(cycleVariables)}}")
+            #expect(r.status == 200 && r.json["foreground"]?["hex"]?.string == hex, "\(color): \(r.text)")
+        }
+        for color in ["var(--a)", "var(--b)", "var(--y)", "var(--self)"] {
+            let r = expectProblem(try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": {\(cycleVariables)}}"), 400, pointer: "/foreground")
+            #expect(r["detail"]?.string?.contains("in a cycle") == true, "\(color): \(r)")
+        }
         let missing = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--a)", "background": "#fff", "variables": {"--a": "color-mix(in srgb, var(--nope), white)"}}"##), 400, pointer: "/foreground")
         #expect(missing["detail"]?.string?.contains("'--nope' is not defined in variables and has no fallback (referenced by --a)") == true, "\(missing)")
         expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "#000", "background": "#fff", "variables": {"brand": "#000"}}"##), 400, pointer: "/variables/brand")

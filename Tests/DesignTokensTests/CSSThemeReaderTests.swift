@@ -586,6 +586,20 @@ import TestSupport
         let panel = report.results.first { $0.mode == ".panel" }
         #expect(panel?.passes == false)
     }
+
+    /// A cycle behind a `var()` fallback: the cycle's properties are invalid at computed-value
+    /// time and the fallback is taken (CSS Variables 1 §3; Chromium 156 shows `--fg` black). The
+    /// audit had refused the file, "variables refer to each other in a cycle".
+    @Test("a var() fallback is taken past a cycle of custom properties, as the browser takes it")
+    func cycleBehindAFallback() throws {
+        let css = ":root { --a: var(--b); --b: var(--a); --fg: var(--a, #000); --fg2: color-mix(in srgb, var(--a, #000) 100%, white); --bg: #fff; }"
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let rules = ["--fg", "--fg2"].map { PairRule(foreground: try! TokenPattern($0), background: try! TokenPattern("--bg"), source: "rules[0]") }
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        #expect(report.results.count == 2 && report.results.allSatisfy { $0.value == 21 } && report.passes, "\(report.results.map { ($0.foregroundPath, $0.value, $0.unresolved?.message) })")
+    }
 }
 
 @Suite struct CSSModeMappingTests {

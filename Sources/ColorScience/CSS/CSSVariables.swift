@@ -22,16 +22,21 @@ public struct CSSVariables: Sendable, Equatable {
     /// Why a property's value cannot be substituted, found once by `expandingEach` (a value
     /// that fails is not expanded again for every reference to it).
     let failures: [String: ColorParseError]
+    /// The custom properties of each cycle met, by the message of the error that names it: a
+    /// property in a cycle is invalid at computed-value time, and a `var()` naming one from
+    /// outside the cycle takes its fallback (CSS Variables 1 §2.3, §3).
+    let cycles: [String: Set<String>]
 
     /// A set of properties; check each name with `problem(withName:)` and each value's length
     /// first (callers name the offending member).
     public init(_ values: [String: String]) {
         self.values = values
         self.failures = [:]
+        self.cycles = [:]
     }
 
-    init(values: [String: String], failures: [String: ColorParseError]) {
-        (self.values, self.failures) = (values, failures)
+    init(values: [String: String], failures: [String: ColorParseError], cycles: [String: Set<String>]) {
+        (self.values, self.failures, self.cycles) = (values, failures, cycles)
     }
 
     /// A set of properties and properties that exist but cannot be substituted, each with why
@@ -40,6 +45,7 @@ public struct CSSVariables: Sendable, Equatable {
     public init(_ values: [String: String], unusable: [String: String]) {
         self.values = values
         self.failures = unusable.mapValues { ColorParseError.invalid($0) }
+        self.cycles = [:]
     }
 
     /// The same properties with every value's `var()` substituted once, all values sharing one
@@ -55,14 +61,14 @@ public struct CSSVariables: Sendable, Equatable {
     /// Share one budget among the modes of a file.
     public func expandingEach(budget: inout Int) -> CSSVariables {
         var cache: [String: String] = [:]
-        var out = values, failures = self.failures
+        var out = values, failures = self.failures, cycles = self.cycles
         let spent: ColorParseError = .invalid("the custom properties substitute to too much text in all (var() inside var() multiplies it; nested color-mix() of var() is the usual cause): this one was not substituted")
         for name in values.keys.sorted() where cache[name] == nil && failures[name] == nil {
             guard let value = values[name], Self.mayReferToVariables(value) else { continue }
             guard budget > 0 else { failures[name] = spent; continue }
             do throws(ColorParseError) {
                 let before = cache.count
-                let expanded = try expand(value.trimmingCSSWhitespace, chain: [name], cache: &cache, failed: &failures, depth: 0)
+                let expanded = try expand(value.trimmingCSSWhitespace, chain: [name], cache: &cache, failed: &failures, cycles: &cycles, depth: 0)
                 cache[name] = expanded
                 // The value and, at most, what it substituted along the way (each of those no
                 // longer than it: they lie inside it).
@@ -72,7 +78,7 @@ public struct CSSVariables: Sendable, Equatable {
             }
         }
         for (name, expanded) in cache { out[name] = expanded }
-        return CSSVariables(values: out, failures: failures)
+        return CSSVariables(values: out, failures: failures, cycles: cycles)
     }
 
     /// A custom property name as a stylesheet writes it, with its escapes decoded (CSS Syntax 3
@@ -131,15 +137,15 @@ public struct CSSVariables: Sendable, Equatable {
     ///   `maximumExpandedLength`; the message names the property and the chain, e.g.
     ///   "--brand-hover → --brand: '--brand' is not defined in variables".
     public func substitute(in text: String) throws(ColorParseError) -> String {
-        var cache: [String: String] = [:], failed = failures
-        return try expand(text, chain: [], cache: &cache, failed: &failed, depth: 0)
+        var cache: [String: String] = [:], failed = failures, cycles = self.cycles
+        return try expand(text, chain: [], cache: &cache, failed: &failed, cycles: &cycles, depth: 0)
     }
 
     /// `text` substituted; `depth` counts the fallbacks it lies in. Text longer than
     /// `maximumExpandedLength` is refused before it is read, and fallbacks deeper than
     /// `maximumFallbackDepth`: each level is read again, so that bounds the work.
     func expand(_ text: String, chain: [String], cache: inout [String: String], failed: inout [String: ColorParseError],
-                depth: Int) throws(ColorParseError) -> String {
+                cycles: inout [String: Set<String>], depth: Int) throws(ColorParseError) -> String {
         if text.unicodeScalars.count > Self.maximumExpandedLength {
             throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
         }
@@ -172,34 +178,27 @@ public struct CSSVariables: Sendable, Equatable {
                 v.append(contentsOf: scalars[from..<to])
                 fallback = String(v)
             }
-            let replacement: String
-            if let failure = failed[name] {
-                throw failure
-            } else if let value = values[name] {
-                if let i = chain.firstIndex(of: name) {
-                    throw .invalid("variables refer to each other in a cycle: \(chainText(Array(chain[i...]) + [name]))")
-                }
-                if chain.count >= Self.maximumChain {
-                    throw .invalid("variables refer to each other more than \(Self.maximumChain) deep: \(chainText(chain.prefix(4) + ["…", name]))")
-                }
-                if let known = cache[name] {
-                    replacement = known
-                } else {
-                    do throws(ColorParseError) {
-                        replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache, failed: &failed, depth: 0)
-                    } catch {
-                        // Remembered, so that every later reference fails at once (a cycle's
-                        // message names the chain as first met).
-                        failed[name] = error
-                        throw error
+            var replacement: String
+            if failed[name] != nil || values[name] != nil {
+                do throws(ColorParseError) {
+                    replacement = try substituted(name, chain: chain, cache: &cache, failed: &failed, cycles: &cycles)
+                } catch {
+                    // A property in a cycle is invalid at computed-value time: from outside the
+                    // cycle, a var() naming it takes its fallback (CSS Variables 1 §3; a hostile
+                    // pass: `--x: var(--a, blue)` beside `--a: var(--b); --b: var(--a)` was a 400,
+                    // where the browser shows blue). Inside the cycle, the fallback does not help.
+                    guard let fallback, case .invalid(let message) = error, let members = cycles[message],
+                          !chain.contains(where: members.contains) else { throw error }
+                    guard depth < Self.maximumFallbackDepth else {
+                        throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
                     }
-                    cache[name] = replacement
+                    replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, cycles: &cycles, depth: depth + 1)
                 }
             } else if let fallback {
                 guard depth < Self.maximumFallbackDepth else {
                     throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
                 }
-                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, depth: depth + 1)
+                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, cycles: &cycles, depth: depth + 1)
             } else {
                 let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
                 throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)")
@@ -217,6 +216,33 @@ public struct CSSVariables: Sendable, Equatable {
             throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
         }
         return String(out)
+    }
+
+    /// The value of the defined property `name` substituted (from `cache` when known), met
+    /// while `chain` is substituted. A cycle's error is remembered in `cycles` with its members.
+    private func substituted(_ name: String, chain: [String], cache: inout [String: String], failed: inout [String: ColorParseError],
+                             cycles: inout [String: Set<String>]) throws(ColorParseError) -> String {
+        if let failure = failed[name] { throw failure }
+        guard let value = values[name] else { throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker)") }
+        if let i = chain.firstIndex(of: name) {
+            let message = "variables refer to each other in a cycle: \((Array(chain[i...]) + [name]).joined(separator: " → "))"
+            cycles[message] = Set(chain[i...])
+            throw .invalid(message)
+        }
+        if chain.count >= Self.maximumChain {
+            throw .invalid("variables refer to each other more than \(Self.maximumChain) deep: \((chain.prefix(4) + ["…", name]).joined(separator: " → "))")
+        }
+        if let known = cache[name] { return known }
+        do throws(ColorParseError) {
+            let replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache, failed: &failed, cycles: &cycles, depth: 0)
+            cache[name] = replacement
+            return replacement
+        } catch {
+            // Remembered, so that every later reference fails at once (a cycle's message names
+            // the chain as first met).
+            failed[name] = error
+            throw error
+        }
     }
 }
 
