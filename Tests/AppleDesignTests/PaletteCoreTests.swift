@@ -389,6 +389,26 @@ struct PaletteCoreTests {
         #expect(text[.dark].color.hex == "#ffffff")
     }
 
+    /// An iOS developer's pass: white text on a #0A7CF0 button (4.07:1) fails, no color of its
+    /// hue passes there, and the button moves to #0074e5 (4.53:1, the WCAG formula in Python):
+    /// the text passes, and neither the note saying no color reaches the target nor a suggestion
+    /// is left on it (the note had stayed, contradicting `passes`).
+    @Test func textPassingOnceItsBackgroundMovedKeepsNoFailingNote() throws {
+        let palette = [
+            PaletteEntry(name: "buttonFill", role: .background, color: Self.hex("#0A7CF0"), target: .ratio(4.5)),
+            PaletteEntry(name: "buttonText", role: .text, color: Self.hex("#ffffff"), target: .ratio(4.5), on: ["buttonFill"]),
+        ]
+        let r = DarkVariants.generate(palette, in: Self.environment, adjustLight: true)
+        let light = r[1][.light]
+        #expect(r[0][.light].color.hex == "#0074e5" && light.passes && abs((light.worst?.value ?? 0) - 4.536043695272026) < 1e-9, "\(r[0][.light].color.hex) \(light.worst?.value ?? 0)")
+        #expect(light.notes.isEmpty && light.suggestion == nil, "\(light.notes)")
+        // Without `adjustLight` the button keeps its color and the text fails there (4.07:1,
+        // the WCAG formula in Python), which the note rightly says.
+        let kept = DarkVariants.generate(palette, in: Self.environment)
+        #expect(kept[0][.light].color.hex == "#0a7cf0" && !kept[1][.light].passes && abs((kept[1][.light].worst?.value ?? 0) - 4.074330738290481) < 1e-9)
+        #expect(kept[1][.light].notes == [DarkVariants.unreachableLightNote])
+    }
+
     /// A translucent palette background lies over every system surface, so text placed on it is
     /// judged on each composite, as the background's own rows judge it. Text on
     /// `rgba(0,0,0,0.05)` was checked over systemBackground only and reported `passes: true`

@@ -513,6 +513,9 @@ public enum DarkVariants {
         return out
     }
 
+    /// Said of light text that fails on its surfaces when no color of its hue passes there.
+    static let unreachableLightNote = "No color of the same hue reaches the target on every light surface."
+
     static func foreground(_ e: PaletteEntry, backgrounds: [String: [PaletteVariant: DisplayColor]],
                            environment: PaletteEnvironment, adjustLight: Bool) -> PaletteEntryResult {
         let original = DisplayColor(e.color).quantized
@@ -539,7 +542,7 @@ public enum DarkVariants {
                     light.suggestion = move.color
                 }
             } else if !move.passes {
-                light.notes.append("No color of the same hue reaches the target on every light surface.")
+                light.notes.append(unreachableLightNote)
             }
         }
         var r = PaletteEntryResult(entry: e, variants: [light])
@@ -570,6 +573,13 @@ public enum DarkVariants {
             var again = finish(e, .light, light.color, method: light.method, start: light.start, direction: light.direction, on: on)
             again.suggestion = light.suggestion
             again.notes = light.notes
+            // Passing now that its background moved: what was said of it failing no longer holds
+            // (an iOS developer's pass: white on a button moved to #0074e5, 4.53:1, still said no
+            // color of its hue reached the target).
+            if again.passes {
+                again.suggestion = nil
+                again.notes.removeAll { $0 == unreachableLightNote }
+            }
             return again
         case .dark:
             let light = r[.light].color
