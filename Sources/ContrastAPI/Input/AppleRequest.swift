@@ -55,7 +55,8 @@ extension Fields {
     func appleChoice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type, what: String,
                                                          aliases: [String: E] = [:]) throws(Problem) -> E? where E.RawValue == String {
         guard let s = try string(key, maxLength: 64) else { return nil }
-        let t = s.trimmingWhitespace(newlines: false).lowercased()
+        // Case and inner spaces do not matter (`Dark`, `iOS 26`: an iOS developer's pass).
+        let t = s.trimmingWhitespace(newlines: false).lowercased().replacingOccurrences(of: " ", with: "")
         if let e = E.allCases.first(where: { $0.rawValue.lowercased() == t }) { return e }
         if let e = aliases.first(where: { $0.key.lowercased() == t })?.value { return e }
         let names = E.allCases.map(\.rawValue)
@@ -80,7 +81,10 @@ extension Fields {
     ]
 
     /// Other names of the contrast settings.
-    static let contrastAliases: [String: AppleContrastSetting] = ["high": .increased, "normal": .standard]
+    /// `high` as Xcode's asset catalogs name it; `more` and `no-preference` as CSS's
+    /// `prefers-contrast` does (Safari answers `more` under iOS's Increase Contrast).
+    static let contrastAliases: [String: AppleContrastSetting] = ["high": .increased, "more": .increased, "normal": .standard,
+                                                                  "no-preference": .standard]
 
     /// `appearance`, `level`, `contrast`, `generation` as a context; absent members take the
     /// defaults (light, base, standard, newest). `level: elevated` with light appearance is

@@ -330,9 +330,23 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     let start = bytes.firstIndex(where: { !isSpace($0) }) ?? bytes.count
     let end = (bytes.lastIndex(where: { !isSpace($0) }) ?? -1) + 1
     let trimmed = start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
-    guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength,
-        trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") })
-    else { return nil }
+    guard !trimmed.isEmpty, trimmed.utf8.count <= maxSystemColorNameLength else { return nil }
+    guard trimmed.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") })
+    else {
+        // Swift written as a color (`UIColor.systemBlue()`, `Color(.systemBlue)`, `Color(uiColor:
+        // .systemBlue)`): the name to write (an iOS developer's pass: "unexpected '.' inside
+        // color()", read as CSS's color()).
+        if trimmed.utf8.contains(UInt8(ascii: "(")), let name = swiftColorExpressionName(trimmed),
+           case .success(let data) = AppleData.shared {
+            if let p = uikitOnlyName(name, written: trimmed, at: path) { throw p }
+            if data.catalog.color(named: name) != nil {
+                var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is Swift; write the Apple system color as '\(name)'")
+                p.extra.append(("suggestions", .array([.string(name)])))
+                throw p
+            }
+        }
+        return nil
+    }
     guard case .success(let data) = AppleData.shared else {
         // Without the bundled reference data (a binary installed without its resource bundle)
         // an Apple name is the missing data's 500, not "unknown CSS color; did you mean
@@ -344,6 +358,10 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         return nil
     }
     var name = trimmed
+    if let p = uikitOnlyName(name.hasPrefix("UIColor.") ? String(name.dropFirst("UIColor.".count)) : name.hasPrefix(".") ? String(name.dropFirst()) : name,
+                             written: trimmed, at: path) {
+        throw p
+    }
     if name.hasPrefix("UIColor.") {
         name.removeFirst("UIColor.".count)
         // The UIKit prefix says an Apple system color is meant: an unknown one is named as such,
@@ -357,6 +375,7 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         }
     } else if let dot = name.lastIndex(of: ".") {
         let rest = String(name[name.index(after: dot)...])
+        if let p = uikitOnlyName(rest, written: trimmed, at: path) { throw p }
         if data.catalog.color(named: rest) != nil {
             var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
             p.extra.append(("suggestions", .array([.string(rest)])))
@@ -402,6 +421,42 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
     guard let resolution = data.catalog.resolve(name, in: context) else { return nil }
     let color = resolution.value.color
     return ResolvedColor(input: text, color: color, display: DisplayColor(color), systemColor: resolution)
+}
+
+/// The color name in Swift that makes a UIKit or SwiftUI color of it: `UIColor.systemBlue()`,
+/// `Color(.systemBlue)`, `Color(uiColor: .systemBlue)`, `Color(UIColor.systemBlue)`; nil for
+/// other text.
+func swiftColorExpressionName(_ text: String) -> String? {
+    var t = Substring(text)
+    func isName(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } && s.first!.isLetter }
+    if t.hasPrefix("UIColor."), t.hasSuffix("()") {
+        t = t.dropFirst("UIColor.".count).dropLast(2)
+        return isName(t) ? String(t) : nil
+    }
+    guard t.hasPrefix("Color("), t.hasSuffix(")") else { return nil }
+    t = t.dropFirst("Color(".count).dropLast()
+    for label in ["uiColor:", "nsColor:"] where t.hasPrefix(label) { t = t.dropFirst(label.count) }
+    t = Substring(t.drop { $0 == " " })
+    if t.hasPrefix("UIColor.") { t = t.dropFirst("UIColor.".count) } else if t.hasPrefix(".") { t = t.dropFirst() } else { return nil }
+    return isName(t) ? String(t) : nil
+}
+
+/// The 400 for UIKit names that are no catalog color (`tintColor`, `lightText`, `darkText`,
+/// with or without `UIColor.` or a leading `.`), saying what each is; nil for other names (an
+/// iOS developer's pass: "unknown color name", and `systemTint` suggested `systemMint`).
+func uikitOnlyName(_ name: String, written: String, at path: FieldPath) -> Problem? {
+    switch name {
+    case "tintColor", "tint", "systemTint":
+        var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(written)) is a view's tint: the app's accent color unless a view sets its own (its asset catalog's AccentColor, systemBlue when none is set): give that color itself")
+        p.extra.append(("suggestions", .array([.string("systemBlue")])))
+        return p
+    case "lightText", "darkText":
+        var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(written)) is UIKit's older text color for \(name == "lightText" ? "dark" : "light") backgrounds, which does not adapt to dark mode; the catalog does not hold it: for text that adapts write 'label', or give the color itself")
+        p.extra.append(("suggestions", .array([.string("label")])))
+        return p
+    default:
+        return nil
+    }
 }
 
 /// Close Apple system color names for a string that is not a valid color (identifiers only).
