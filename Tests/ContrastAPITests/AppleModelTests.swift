@@ -645,6 +645,26 @@ struct AppleModelTests {
         #expect(appKitBlue["suggestions"]?.array == ["systemBlue"], "\(appKitBlue)")
         let accent = expectProblem(call("GET", "/v1/contrast?foreground=Color.accentColor&background=white"), 400, parameter: "foreground")
         #expect(accent["detail"]?.string?.contains("the app's own accent color") == true, "\(accent)")
+        // Swift written as a color, and UIKit names the catalog does not hold (an iOS
+        // developer's pass: "unexpected '.' inside color()", "unknown color name 'UIColor'",
+        // and `systemTint` suggested `systemMint`).
+        for (written, name) in [("UIColor.systemBlue()", "systemBlue"), ("Color(.systemBlue)", "systemBlue"),
+                                ("Color(uiColor:%20.systemBlue)", "systemBlue"), ("Color(UIColor.secondaryLabel)", "secondaryLabel")] {
+            let swift = expectProblem(call("GET", "/v1/contrast?foreground=\(written)&background=white"), 400, parameter: "foreground")
+            #expect(swift["suggestions"]?.array == [.string(name)] && swift["detail"]?.string?.hasSuffix("is Swift; write the Apple system color as '\(name)'") == true, "\(swift)")
+        }
+        for tint in ["tintColor", "UIColor.tintColor", "Color.tint", "systemTint"] {
+            let p = expectProblem(call("GET", "/v1/contrast?foreground=\(tint)&background=white"), 400, parameter: "foreground")
+            #expect(p["suggestions"]?.array == ["systemBlue"] && p["detail"]?.string?.contains("is a view's tint") == true, "\(p)")
+        }
+        for text in ["lightText", "UIColor.darkText", ".lightText"] {
+            let p = expectProblem(call("GET", "/v1/contrast?foreground=\(text)&background=white"), 400, parameter: "foreground")
+            #expect(p["suggestions"]?.array == ["label"] && p["detail"]?.string?.contains("does not adapt to dark mode") == true, "\(p)")
+        }
+        // CSS's and Xcode's words for increased contrast, and a generation written with a space.
+        let more = ok(call("GET", "/v1/contrast?foreground=systemBlue&background=white&contrast=more&generation=iOS%2015-18"))
+        #expect(more["foreground"]?["hex"] == "#0040dd", "\(more)")
+        #expect(ok(call("GET", "/v1/contrast?foreground=systemBlue&background=white&contrast=high&generation=ios18"))["foreground"]?["hex"] == "#0040dd")
         // A system color inside a CSS function says a whole member only is one and offers its
         // value in the request's context (a hostile pass, 2026-12-07: "unknown color name
         // 'systemRed'", the docs having said every color member takes the names).
@@ -702,7 +722,10 @@ struct AppleModelTests {
         let p = expectProblem(call("GET", "/v1/system-colors?generation=ios27"), 400, parameter: "generation")
         #expect(p["suggestions"]?.array?.first == "ios26")
         #expect(p["detail"]?.string?.contains("ios15-18, ios26") == true)
-        expectProblem(call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "generation": "ios 26"}"##), 400, pointer: "/generation")
+        // Written with a space, a known generation is that one (an iOS developer's pass had
+        // "iOS 26" refused while its suggestion was ios26); an unknown one stays a 400.
+        let spaced = call("POST", "/v1/contrast", body: ##"{"foreground": "label", "background": "#fff", "generation": "iOS 26"}"##)
+        #expect(spaced.status == 200 && spaced.json["appleContext"]?["generation"] == "ios26", "\(spaced.text)")
         expectProblem(call("POST", "/v1/audit", body: ##"{"colors": ["#000"], "generation": "iOS 14"}"##), 400, pointer: "/generation")
         expectProblem(call("GET", "/v1/labels?generation=2025"), 400, parameter: "generation")
         expectProblem(call("GET", "/v1/materials?generation=x"), 400, parameter: "generation")
