@@ -599,6 +599,16 @@ import TestSupport
         let rules = ["--fg", "--fg2"].map { PairRule(foreground: try! TokenPattern($0), background: try! TokenPattern("--bg"), source: "rules[0]") }
         let report = try TokenAudit.run(set, rules: rules, options: options)
         #expect(report.results.count == 2 && report.results.allSatisfy { $0.value == 21 } && report.passes, "\(report.results.map { ($0.foregroundPath, $0.value, $0.unresolved?.message) })")
+        // The cycle's own properties are invalid whatever fallbacks they hold (a hostile pass:
+        // `--a: var(--b, red); --b: var(--a)` measured both red; Chromium: both invalid), a
+        // property naming itself too (`--s: var(--s, red)`).
+        let own = ":root { --a: var(--b, red); --b: var(--a); --s: var(--s, red); --bg: #fff; }"
+        var unresolved = options
+        unresolved.reportUnresolved = true
+        let ownRules = ["--a", "--b", "--s"].map { PairRule(foreground: try! TokenPattern($0), background: try! TokenPattern("--bg"), source: "rules[0]") }
+        let members = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: own)]), rules: ownRules, options: unresolved)
+        #expect(members.results.count == 3 && members.results.allSatisfy { $0.value == nil && $0.unresolved?.message.contains("in a cycle") == true },
+                "\(members.results.map { ($0.foregroundPath, $0.value, $0.unresolved?.message) })")
     }
 }
 

@@ -131,6 +131,16 @@ public struct CSSVariables: Sendable, Equatable {
         return false
     }
 
+    /// The error of the cycle `name` is part of, when `expandingEach` met one through it: the
+    /// property is then invalid at computed-value time, whatever fallbacks its own value has
+    /// (`--a: var(--b, red); --b: var(--a)`: neither is red; CSS Variables 1 §2.3). Substituting
+    /// its value as text, with no property around it, would take the fallback.
+    public func cycle(through name: String) -> ColorParseError? {
+        guard let failure = failures[name], case .invalid(let message) = failure,
+              cycles[message]?.contains(name) == true else { return nil }
+        return failure
+    }
+
     /// `text` with every `var()` replaced by its value (recursively) or fallback.
     /// - Throws: `ColorParseError.invalid` for an undefined property without fallback, a cycle,
     ///   a chain longer than `maximumChain`, a malformed `var()`, or a result longer than

@@ -235,6 +235,12 @@ public final class TokenResolver: @unchecked Sendable {
                                           variables: CSSVariables.mayReferToVariables(text) ? variables(for: mode) : nil,
                                           acceptsBareHex: json)
             var substituted: String? = nil
+            // A property of a cycle is invalid at computed-value time, fallbacks or not (a hostile
+            // pass: `--a: var(--b, red); --b: var(--a)` measured both red).
+            if token.path.hasPrefix("--"), let cycle = context.variables?.cycle(through: token.path) {
+                return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                                  reason: "\(TokenError.quoted(written)) is not a color: \(cycle.message)")))
+            }
             if context.variables != nil {
                 // What var() adds to the text to parse is bounded in all: a hostile pass's 9,900
                 // tokens of color-mix(var(--c8) …), where --c8 doubles 8 times, were 7.7 KB each
