@@ -213,9 +213,20 @@ public struct CSSVariables: Sendable, Equatable {
                 let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
                 throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)")
             }
+            // Substituted as tokens, not text (CSS Variables 1 §3): where the value would run
+            // into the text beside it and make other tokens of both (`hsl(var(--h)deg …)` with
+            // `--h: 120` is a number and an ident, no angle; `var(--a)var(--b)` of `re` and `d`
+            // no `red`), an empty comment keeps them apart, as CSS Syntax 3 §9 serializes them
+            // (a hostile pass: Chromium painted none of these, and they were read as colors).
             out.append(contentsOf: scalars[copied..<tokens[k].range.lowerBound])
+            if let last = out.last, let first = replacement.unicodeScalars.first, Self.mayJoin(last, first) {
+                out.append(contentsOf: "/**/".unicodeScalars)
+            }
             out.append(contentsOf: replacement.unicodeScalars)
             copied = end < tokens.count ? tokens[end].range.upperBound : scalars.count
+            if copied < scalars.count, let last = out.last, Self.mayJoin(last, scalars[copied]) {
+                out.append(contentsOf: "/**/".unicodeScalars)
+            }
             if out.count > Self.maximumExpandedLength {
                 throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
             }
@@ -226,6 +237,20 @@ public struct CSSVariables: Sendable, Equatable {
             throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
         }
         return String(out)
+    }
+
+    /// Whether text ending in `a` and text starting with `b` might make one token where they
+    /// meet (letters, digits, `-`, `_`, `.`, `%`, `#`, `@`, `+`, `\`, non-ASCII; `b` also `(`,
+    /// which makes a name a function). Generous: a comment between tokens that stay apart
+    /// anyway changes nothing, the tokenizer drops it.
+    static func mayJoin(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> Bool {
+        func wordish(_ c: Unicode.Scalar) -> Bool {
+            switch c.value {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F, 0x2E, 0x25, 0x23, 0x40, 0x2B, 0x5C: return true
+            default: return c.value > 0x7F
+            }
+        }
+        return wordish(a) && (wordish(b) || b == "(")
     }
 
     /// The value of the defined property `name` substituted (from `cache` when known), met
