@@ -587,6 +587,35 @@ import TestSupport
         #expect(panel?.passes == false)
     }
 
+    /// A hostile pass: an element below another (`.dark .card`, `.card .title`) resolved the
+    /// custom properties it does not set again with its own values, where the browser inherits
+    /// what its ancestor computed. Chromium 156 (`<html class=dark>` holding `.card` holding
+    /// `.title`, getComputedStyle): in `.dark .card` `--p` is #111 (dark's, not the card's
+    /// `--brand` #fff) and `--q` #fff (set on the card itself); without `.dark`, `.card .title`
+    /// has `--q` blue (the card's, not the title's green) and `--r: var(--q)` blue.
+    @Test("an element below another inherits what its ancestor computed, and resolves only what is set on it")
+    func descendantModesInheritComputedValues() throws {
+        let css = """
+        :root { --brand: red; --p: var(--brand); --bg: #808080 }
+        .dark { --brand: #111; --bg: #000 }
+        .dark .card { --brand: #fff }
+        .card .title { --brand: green }
+        .card { --bg: #eee; --brand: blue; --q: var(--brand) }
+        .card .title { --r: var(--q) }
+        """
+        let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+        #expect(set.descendantModes[".dark .card"] == DescendantMode(ancestor: "dark", declared: ["--brand", "--bg", "--q"]), "\(set.descendantModes)")
+        #expect(set.descendantModes[".card .title"]?.ancestor == ".card", "\(set.descendantModes)")
+        let resolver = TokenResolver(set)
+        func hex(_ path: String, _ mode: String?) -> String? {
+            guard case .success(let r) = resolver.resolve(path, mode: mode) else { return nil }
+            return r.color.hex
+        }
+        #expect(hex("--p", ".dark .card") == "#111111" && hex("--q", ".dark .card") == "#ffffff" && hex("--bg", ".dark .card") == "#eeeeee")
+        #expect(hex("--p", ".card .title") == "#ff0000" && hex("--q", ".card .title") == "#0000ff" && hex("--r", ".card .title") == "#0000ff")
+        #expect(hex("--p", "dark") == "#111111" && hex("--q", ".card") == "#0000ff")
+    }
+
     /// A cycle behind a `var()` fallback: the cycle's properties are invalid at computed-value
     /// time and the fallback is taken (CSS Variables 1 §3; Chromium 156 shows `--fg` black). The
     /// audit had refused the file, "variables refer to each other in a cycle".

@@ -292,6 +292,7 @@ public enum CSSThemeReader: TokenFormatReader {
         if !files.contains(where: { $0.mode != nil }) {
             set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
         }
+        set.descendantModes = merger.descendants.filter { modes.contains($0.key) }
         set.droppedScopes = dropped
         set.coverageWarnings = coverageWarnings
         set.negatedSchemeModes = Set(modes.filter { walker.modeConditions[$0]?.selectorSchemeSource?.hasPrefix(":not(") == true })
@@ -1233,6 +1234,9 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         var tokens: [String: Token] = [:]
         var order: [String] = []
+        /// The modes of an element below another (`.dark .card`), as `inherit` finds them: the
+        /// mode of its ancestor and the tokens set on the element itself (`TokenSet.descendantModes`).
+        var descendants: [String: DescendantMode] = [:]
 
         /// - Throws: `TokenError` for a custom property whose name Swift's strings take for an
         ///   earlier one's that CSS keeps apart (`CanonicalNames`).
@@ -1322,6 +1326,16 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     continue
                 }
+                // An element below another (`.dark .card`): what is not set on the element itself
+                // is what its ancestor computed, inherited (`TokenSet.descendantModes`).
+                let onAncestor = { (p: String) in conditions[p].map { !$0.partNames.isDisjoint(with: cond.ancestorParts) } ?? false }
+                var declared: Set<String>? = nil
+                if !cond.ancestorParts.isEmpty {
+                    let ancestor = parents.first { p in onAncestor(p) && conditions[p]!.partNames.isSubset(of: cond.ancestorParts) }
+                    declared = Set(order.filter { own[$0]?[mode] != nil })
+                    descendants[mode] = DescendantMode(ancestor: ancestor, declared: [])
+                }
+                defer { if let declared { descendants[mode]?.declared = declared } }
                 guard !parents.isEmpty else { continue }
                 var taken = 0
                 for path in order where tokens[path]!.modes[mode] == nil {
@@ -1334,6 +1348,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     guard let from = parents.first(where: { value($0) != nil }) else { continue }
                     tokens[path]!.modes[mode] = value(from)
                     tokens[path]!.modeOrder.append(mode)
+                    if !onAncestor(from) { declared?.insert(path) }
                     taken += 1
                 }
                 if taken > 0 && !silent.contains(mode) {

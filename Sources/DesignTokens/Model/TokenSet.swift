@@ -166,6 +166,11 @@ public struct TokenSet: Sendable {
     /// of its colors differs from the base's (through aliases or `var()`); otherwise it is the
     /// base's pair again (`TokenAudit`).
     public var scopes: Set<String> = []
+    /// CSS: modes of an element below another (`.dark .card`, `.card .title`): a custom
+    /// property not set on the element itself is the value its ancestor computed, inherited
+    /// (CSS Variables 1 §3: `var()` is substituted where it is declared), so it is resolved in
+    /// the ancestor's mode (nil: the base), not again with the element's values.
+    public var descendantModes: [String: DescendantMode] = [:]
     /// Modes whose color scheme a stylesheet states by negating the other (`:root:not(.dark)`
     /// is the light side): the base then stands for the state the negated class holds.
     public var negatedSchemeModes: Set<String> = []
@@ -313,4 +318,15 @@ public struct TokenPlacement: Sendable, Equatable {
         (self.role, self.on, self.onSystemBackgrounds) = (role, on, onSystemBackgrounds)
         (self.target, self.increasedTarget, self.palettePasses) = (target, increasedTarget, palettePasses)
     }
+}
+
+/// A mode of an element below another (`TokenSet.descendantModes`).
+public struct DescendantMode: Sendable, Equatable {
+    /// The mode of the ancestor (`dark` for `.dark .card`), nil for the base.
+    public var ancestor: String?
+    /// The tokens set on the element itself: by the mode's own rules or by rules for the
+    /// element's own parts (`.card` in `.dark .card`).
+    public var declared: Set<String>
+
+    public init(ancestor: String?, declared: Set<String>) { (self.ancestor, self.declared) = (ancestor, declared) }
 }

@@ -87,6 +87,19 @@ public final class TokenResolver: @unchecked Sendable {
     /// pair failed there. Scopes named like a theme (`.night`) are read on `<html>`, as `.dark`.
     private lazy var inheritingScopes: Set<String> = set.scopes.filter { !CSSThemeReader.mayBeTheme($0) }
 
+    /// The mode whose computed value `path` takes in `mode` by inheritance (`mode` nil: the
+    /// base), or nil when it is set there (or `mode` is the root's): a component scope's
+    /// undeclared property is the base's; a descendant mode's (`TokenSet.descendantModes`) its
+    /// ancestor's.
+    private func inheritedFrom(_ path: String, in mode: String) -> Ancestor? {
+        if let d = set.descendantModes[mode] { return d.declared.contains(path) ? nil : Ancestor(mode: d.ancestor) }
+        if inheritingScopes.contains(mode), token(path)?.modes[mode] == nil { return Ancestor(mode: nil) }
+        return nil
+    }
+
+    /// The mode an inherited value is computed in (nil: the base).
+    private struct Ancestor { var mode: String? }
+
     public init(_ set: TokenSet, variables: [String: String] = [:]) {
         self.set = set
         self.external = variables
@@ -173,9 +186,9 @@ public final class TokenResolver: @unchecked Sendable {
             return .failure(.error(chainTooLong(chain, at: token, mode: mode)))
         }
         let here = chain + [token.path]
-        if let mode, token.modes[mode] == nil, inheritingScopes.contains(mode) {
-            // Not declared in a component scope: the root's computed value, inherited.
-            switch resolve(token.path, mode: nil) {
+        if let mode, let from = inheritedFrom(token.path, in: mode) {
+            // Not set on the element: its ancestor's computed value, inherited.
+            switch resolve(token.path, mode: from.mode) {
             case .success(var r):
                 r.chain = chain + r.chain
                 r.path = r.chain[0]
@@ -383,12 +396,16 @@ public final class TokenResolver: @unchecked Sendable {
         let key = mode ?? ""
         if let v = variables[key] { return v }
         var values = external, unusable: [String: String] = [:]
-        // In a component scope, what it does not declare is the root's, substituted there.
-        let inherited = mode.map(inheritingScopes.contains) == true ? variables(for: nil).values : [:]
+        // In a component scope or below another element, what is not set on the element is the
+        // ancestor's, substituted there.
+        var ancestors: [String?: [String: String]] = [:]
         for t in set.tokens where t.path.hasPrefix("--") {
-            if let mode, t.modes[mode] == nil, let v = inherited[t.path] {
-                values[t.path] = v
-                continue
+            if let mode, let from = inheritedFrom(t.path, in: mode) {
+                if ancestors[from.mode] == nil { ancestors[from.mode] = variables(for: from.mode).values }
+                if let v = ancestors[from.mode]![t.path] {
+                    values[t.path] = v
+                    continue
+                }
             }
             switch t.value(in: mode) {
             case .css(let text)? where set.bareHSLTriplets.contains(t.path) && text.hasPrefix("hsl(") && text.hasSuffix(")"):
