@@ -328,6 +328,15 @@ struct CSSColorInputTests {
             let r = try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": {\(cycleVariables)}}")
             #expect(r.status == 200 && r.json["foreground"]?["hex"]?.string == hex, "\(color): \(r.text)")
         }
+        // A property naming an undefined one without a fallback is invalid at computed-value time
+        // too: a var() naming it takes its fallback (a hostile pass: 400s; Chromium paints red,
+        // blue and red).
+        for (color, variables, hex) in [("var(--a, red)", ##"{"--a": "var(--zz)"}"##, "#ff0000"),
+                                        ("var(--a)", ##"{"--a": "var(--n, blue)", "--n": "var(--zz)"}"##, "#0000ff"),
+                                        ("var(--a, red)", ##"{"--a": "color-mix(in srgb, var(--zz), red)"}"##, "#ff0000")] {
+            let r = try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": \(variables)}")
+            #expect(r.status == 200 && r.json["foreground"]?["hex"]?.string == hex, "\(color) \(variables): \(r.text)")
+        }
         for color in ["var(--a)", "var(--b)", "var(--y)", "var(--self)"] {
             let r = expectProblem(try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": {\(cycleVariables)}}"), 400, pointer: "/foreground")
             #expect(r["detail"]?.string?.contains("in a cycle") == true, "\(color): \(r)")

@@ -1,6 +1,6 @@
 // var() substitution (CSS Custom Properties 1 §3) from a set of custom properties the caller
 // gives (a request's `variables`, a theme file's declarations): `var(--name)` and
-// `var(--name, fallback)`, reference chains, cycles and undefined names reported with the chain.
+// `var(--name, fallback)`, reference chains, invalid and undefined names reported with the chain.
 // Substitution is textual: the reference is replaced by the property's value (trimmed of CSS
 // whitespace), which is itself substituted first.
 
@@ -22,21 +22,22 @@ public struct CSSVariables: Sendable, Equatable {
     /// Why a property's value cannot be substituted, found once by `expandingEach` (a value
     /// that fails is not expanded again for every reference to it).
     let failures: [String: ColorParseError]
-    /// The custom properties of each cycle met, by the message of the error that names it: a
-    /// property in a cycle is invalid at computed-value time, and a `var()` naming one from
-    /// outside the cycle takes its fallback (CSS Variables 1 §2.3, §3).
-    let cycles: [String: Set<String>]
+    /// The errors that make a property invalid at computed-value time (CSS Variables 1 §2.3,
+    /// §3), by message, each with the properties of its cycle (none when a name is undefined
+    /// and has no fallback): a `var()` naming such a property from outside the cycle takes its
+    /// fallback, as browsers do.
+    let invalid: [String: Set<String>]
 
     /// A set of properties; check each name with `problem(withName:)` and each value's length
     /// first (callers name the offending member).
     public init(_ values: [String: String]) {
         self.values = values
         self.failures = [:]
-        self.cycles = [:]
+        self.invalid = [:]
     }
 
-    init(values: [String: String], failures: [String: ColorParseError], cycles: [String: Set<String>]) {
-        (self.values, self.failures, self.cycles) = (values, failures, cycles)
+    init(values: [String: String], failures: [String: ColorParseError], invalid: [String: Set<String>]) {
+        (self.values, self.failures, self.invalid) = (values, failures, invalid)
     }
 
     /// A set of properties and properties that exist but cannot be substituted, each with why
@@ -45,7 +46,7 @@ public struct CSSVariables: Sendable, Equatable {
     public init(_ values: [String: String], unusable: [String: String]) {
         self.values = values
         self.failures = unusable.mapValues { ColorParseError.invalid($0) }
-        self.cycles = [:]
+        self.invalid = [:]
     }
 
     /// The same properties with every value's `var()` substituted once, all values sharing one
@@ -61,14 +62,14 @@ public struct CSSVariables: Sendable, Equatable {
     /// Share one budget among the modes of a file.
     public func expandingEach(budget: inout Int) -> CSSVariables {
         var cache: [String: String] = [:]
-        var out = values, failures = self.failures, cycles = self.cycles
+        var out = values, failures = self.failures, invalid = self.invalid
         let spent: ColorParseError = .invalid("the custom properties substitute to too much text in all (var() inside var() multiplies it; nested color-mix() of var() is the usual cause): this one was not substituted")
         for name in values.keys.sorted() where cache[name] == nil && failures[name] == nil {
             guard let value = values[name], Self.mayReferToVariables(value) else { continue }
             guard budget > 0 else { failures[name] = spent; continue }
             do throws(ColorParseError) {
                 let before = cache.count
-                let expanded = try expand(value.trimmingCSSWhitespace, chain: [name], cache: &cache, failed: &failures, cycles: &cycles, depth: 0)
+                let expanded = try expand(value.trimmingCSSWhitespace, chain: [name], cache: &cache, failed: &failures, invalid: &invalid, depth: 0)
                 cache[name] = expanded
                 // The value and, at most, what it substituted along the way (each of those no
                 // longer than it: they lie inside it).
@@ -78,7 +79,7 @@ public struct CSSVariables: Sendable, Equatable {
             }
         }
         for (name, expanded) in cache { out[name] = expanded }
-        return CSSVariables(values: out, failures: failures, cycles: cycles)
+        return CSSVariables(values: out, failures: failures, invalid: invalid)
     }
 
     /// A custom property name as a stylesheet writes it, with its escapes decoded (CSS Syntax 3
@@ -137,7 +138,7 @@ public struct CSSVariables: Sendable, Equatable {
     /// its value as text, with no property around it, would take the fallback.
     public func cycle(through name: String) -> ColorParseError? {
         guard let failure = failures[name], case .invalid(let message) = failure,
-              cycles[message]?.contains(name) == true else { return nil }
+              invalid[message]?.contains(name) == true else { return nil }
         return failure
     }
 
@@ -147,15 +148,15 @@ public struct CSSVariables: Sendable, Equatable {
     ///   `maximumExpandedLength`; the message names the property and the chain, e.g.
     ///   "--brand-hover → --brand: '--brand' is not defined in variables".
     public func substitute(in text: String) throws(ColorParseError) -> String {
-        var cache: [String: String] = [:], failed = failures, cycles = self.cycles
-        return try expand(text, chain: [], cache: &cache, failed: &failed, cycles: &cycles, depth: 0)
+        var cache: [String: String] = [:], failed = failures, invalid = self.invalid
+        return try expand(text, chain: [], cache: &cache, failed: &failed, invalid: &invalid, depth: 0)
     }
 
     /// `text` substituted; `depth` counts the fallbacks it lies in. Text longer than
     /// `maximumExpandedLength` is refused before it is read, and fallbacks deeper than
     /// `maximumFallbackDepth`: each level is read again, so that bounds the work.
     func expand(_ text: String, chain: [String], cache: inout [String: String], failed: inout [String: ColorParseError],
-                cycles: inout [String: Set<String>], depth: Int) throws(ColorParseError) -> String {
+                invalid: inout [String: Set<String>], depth: Int) throws(ColorParseError) -> String {
         if text.unicodeScalars.count > Self.maximumExpandedLength {
             throw .invalid("variables expand to more than \(Self.maximumExpandedLength) characters")
         }
@@ -191,27 +192,33 @@ public struct CSSVariables: Sendable, Equatable {
             var replacement: String
             if failed[name] != nil || values[name] != nil {
                 do throws(ColorParseError) {
-                    replacement = try substituted(name, chain: chain, cache: &cache, failed: &failed, cycles: &cycles)
+                    replacement = try substituted(name, chain: chain, cache: &cache, failed: &failed, invalid: &invalid)
                 } catch {
-                    // A property in a cycle is invalid at computed-value time: from outside the
-                    // cycle, a var() naming it takes its fallback (CSS Variables 1 §3; a hostile
-                    // pass: `--x: var(--a, blue)` beside `--a: var(--b); --b: var(--a)` was a 400,
-                    // where the browser shows blue). Inside the cycle, the fallback does not help.
-                    guard let fallback, case .invalid(let message) = error, let members = cycles[message],
+                    // A property in a cycle, or one naming an undefined property without a
+                    // fallback, is invalid at computed-value time: from outside the cycle, a var()
+                    // naming it takes its fallback (CSS Variables 1 §3; a hostile pass: `--x:
+                    // var(--a, blue)` beside `--a: var(--b); --b: var(--a)` was a 400, where the
+                    // browser shows blue). Inside the cycle, the fallback does not help.
+                    guard let fallback, case .invalid(let message) = error, let members = invalid[message],
                           !chain.contains(where: members.contains) else { throw error }
                     guard depth < Self.maximumFallbackDepth else {
                         throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
                     }
-                    replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, cycles: &cycles, depth: depth + 1)
+                    replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, invalid: &invalid, depth: depth + 1)
                 }
             } else if let fallback {
                 guard depth < Self.maximumFallbackDepth else {
                     throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
                 }
-                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, cycles: &cycles, depth: depth + 1)
+                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, invalid: &invalid, depth: depth + 1)
             } else {
                 let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
-                throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)")
+                let message = "var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)"
+                // The property holding it is invalid at computed-value time: a var() naming
+                // that property takes its fallback (a hostile pass: `var(--a, red)` beside `--a:
+                // var(--zz)` was a 400; Chromium paints red).
+                invalid[message] = []
+                throw .invalid(message)
             }
             // Substituted as tokens, not text (CSS Variables 1 §3): where the value would run
             // into the text beside it and make other tokens of both (`hsl(var(--h)deg …)` with
@@ -254,14 +261,14 @@ public struct CSSVariables: Sendable, Equatable {
     }
 
     /// The value of the defined property `name` substituted (from `cache` when known), met
-    /// while `chain` is substituted. A cycle's error is remembered in `cycles` with its members.
+    /// while `chain` is substituted. A cycle's error is remembered in `invalid` with its members.
     private func substituted(_ name: String, chain: [String], cache: inout [String: String], failed: inout [String: ColorParseError],
-                             cycles: inout [String: Set<String>]) throws(ColorParseError) -> String {
+                             invalid: inout [String: Set<String>]) throws(ColorParseError) -> String {
         if let failure = failed[name] { throw failure }
         guard let value = values[name] else { throw .invalid("var(\(name)): '\(name)\(Self.undefinedMarker)") }
         if let i = chain.firstIndex(of: name) {
             let message = "variables refer to each other in a cycle: \((Array(chain[i...]) + [name]).joined(separator: " → "))"
-            cycles[message] = Set(chain[i...])
+            invalid[message] = Set(chain[i...])
             throw .invalid(message)
         }
         if chain.count >= Self.maximumChain {
@@ -269,7 +276,7 @@ public struct CSSVariables: Sendable, Equatable {
         }
         if let known = cache[name] { return known }
         do throws(ColorParseError) {
-            let replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache, failed: &failed, cycles: &cycles, depth: 0)
+            let replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache, failed: &failed, invalid: &invalid, depth: 0)
             cache[name] = replacement
             return replacement
         } catch {
