@@ -92,6 +92,11 @@ struct AppleModelTests {
         // The labels endpoint states the same fact plainly.
         let labels = ok(call("GET", "/v1/labels?appearance=light&contrast=standard"))
         #expect(labels["facts"]?.array?.first?.string?.contains("secondaryLabel on systemBackground (#ffffff) is about 3.44:1") == true)
+        // A custom label's weakest background is a fact too (an iOS developer's pass: only
+        // secondaryLabel's 6.36:1 was said while the custom label failed). #0a3d91 on black is
+        // 2.0893…:1 (the WCAG formula in Python).
+        let custom = ok(call("GET", "/v1/labels?labelColor=%230A3D91&appearance=dark&background=systemBackground"))["facts"]?.array?.compactMap(\.string) ?? []
+        #expect(custom.contains { $0.hasPrefix("dark-base: labelColor #0a3d91 as label on systemBackground (#000000) is about 2.09:1 (floored 2.08:1)") && $0.hasSuffix("below WCAG AA even for large text (3:1).") }, "\(custom)")
         // On the one background asked for, too (a new user's pass: the facts were empty).
         let one = ok(call("GET", "/v1/labels?appearance=light&contrast=standard&background=secondarySystemBackground"))
         #expect(one["facts"]?.array?.first?.string?.hasPrefix("light: secondaryLabel on secondarySystemBackground (#f2f2f7) is about") == true, "\(String(describing: one["facts"]))")

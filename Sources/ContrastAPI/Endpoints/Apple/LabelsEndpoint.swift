@@ -14,7 +14,8 @@ import JSONValue
 /// `labelColor` (custom label base color; each level uses it with the system level's alpha
 /// multiplied in), `darkLabelColor` (custom base for dark; default `labelColor`).
 ///
-/// Response: `{"generation", "apcaVersion", "facts": [string], "contexts": [{"context", "backgrounds":
+/// Response: `{"generation", "apcaVersion", "facts": [string] (per context: secondaryLabel on
+/// systemBackground, and the custom label on its weakest background), "contexts": [{"context", "backgrounds":
 /// [{"name", "hex"}], "labels": [{"name", "value", "summary": {"minRatio", "maxRatio", "minText",
 /// "maxText", "worstBackground", "meetsAANormalText", "meetsAALargeText"}, "on": [{"background",
 /// "backgroundHex", "effectiveForeground", "effectiveBackground", "ratio", "ratioText", "apcaLc",
@@ -81,6 +82,13 @@ struct LabelsEndpoint {
                 if let customBase {
                     let fg = AppleCompositing.customLabel(customBase.display, like: r.value)
                     let customRows = surfaces.map { s in (s.name, s.srgb, AppleCompositing.measure(fg, on: s.srgb)) }
+                    // The custom label on its weakest background, beside the system one's fact
+                    // (an iOS developer's pass: the facts spoke of secondaryLabel only, 6.36:1,
+                    // while the custom label failed at 2.08:1 further down).
+                    if name == "label", let worst = customRows.min(by: { $0.2.ratio < $1.2.ratio }) {
+                        facts.append(.string(fact(context: context, label: "\(customField) \(ColorJSON.hex(fg.srgb, alpha: fg.alpha)) as label",
+                                                  background: worst.0, surface: worst.1, m: worst.2)))
+                    }
                     customLabels.append(.object([
                         ("level", .string(name)), ("alpha", .number(fg.alpha)),
                         ("value", .object([("hex", .string(ColorJSON.hex(fg.srgb, alpha: fg.alpha))), ("rgba", ColorJSON.rgba(fg.srgb, alpha: fg.alpha))])),
