@@ -337,6 +337,16 @@ struct CSSColorInputTests {
             let r = try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": \(variables)}")
             #expect(r.status == 200 && r.json["foreground"]?["hex"]?.string == hex, "\(color) \(variables): \(r.text)")
         }
+        // A CSS-wide keyword makes a request variable the guaranteed-invalid value (it has no
+        // parent to inherit from): the fallback is taken, and without one it is a 400 saying so
+        // (a hostile pass: 422 "CSS-wide keyword"; Chromium paints red, red and purple).
+        for (color, variables, hex) in [("var(--a, red)", ##"{"--a": "initial"}"##, "#ff0000"), ("var(--a, red)", ##"{"--a": "var(--b, initial)"}"##, "#ff0000"),
+                                        ("color-mix(in srgb, var(--a, red) 50%, blue)", ##"{"--a": "unset"}"##, "#800080")] {
+            let r = try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": \(variables)}")
+            #expect(r.status == 200 && r.json["foreground"]?["hex"]?.string == hex, "\(color) \(variables): \(r.text)")
+        }
+        let keyword = expectProblem(try post(live, "/v1/contrast", ##"{"foreground": "var(--a)", "background": "#fff", "variables": {"--a": "inherit"}}"##), 400, pointer: "/foreground")
+        #expect(keyword["detail"]?.string?.contains("'--a' is 'inherit', the guaranteed-invalid value") == true, "\(keyword)")
         for color in ["var(--a)", "var(--b)", "var(--y)", "var(--self)"] {
             let r = expectProblem(try post(live, "/v1/contrast", "{\"foreground\": \"\(color)\", \"background\": \"#fff\", \"variables\": {\(cycleVariables)}}"), 400, pointer: "/foreground")
             #expect(r["detail"]?.string?.contains("in a cycle") == true, "\(color): \(r)")

@@ -277,6 +277,16 @@ public struct CSSVariables: Sendable, Equatable {
         if let known = cache[name] { return known }
         do throws(ColorParseError) {
             let replacement = try expand(value.trimmingCSSWhitespace, chain: chain + [name], cache: &cache, failed: &failed, invalid: &invalid, depth: 0)
+            // A CSS-wide keyword, written or substituted (`initial`, or `var(--b, initial)`),
+            // makes the property the guaranteed-invalid value: a set of properties as one
+            // element holds them has no parent to inherit from (CSS Variables 1 §2.2, §3; a
+            // hostile pass: `var(--a, red)` beside `--a: initial` was a 422; Chromium paints red).
+            let keyword = replacement.trimmingCSSWhitespace.lowercased()
+            if CSSNamedColors.cssWideKeywords.contains(keyword) {
+                let message = "var(\(name)): '\(name)' is '\(keyword)', the guaranteed-invalid value of a custom property here (no parent to inherit from)\(chain.isEmpty ? "" : " (referenced by \(chain.joined(separator: " → ")))")"
+                invalid[message] = []
+                throw .invalid(message)
+            }
             cache[name] = replacement
             return replacement
         } catch {
