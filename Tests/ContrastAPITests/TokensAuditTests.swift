@@ -258,6 +258,27 @@ struct TokensAuditTests {
         #expect(plain.status == 200 && marked.status == 200 && marked.json == plain.json, "\(marked.text.prefix(300))")
     }
 
+    /// A new user's pass: a translucent token's pair gave its ratio with no word of the opaque
+    /// colors measured. `#00000080` over white composites to #808080 (0.5 × 255 = 127.5, and
+    /// 128/255 = 0.50196 rounds half up), 3.98:1 (3.9767 by the WCAG formula in Python);
+    /// `rgb(255 255 255 / 0.5)` as a background over a `#000` backdrop is #808080 too. Opaque
+    /// pairs say nothing of it.
+    @Test("a translucent pair names the opaque colors it was measured as")
+    func translucentPairsNameTheirComposites() throws {
+        let live = try LiveServer()
+        let css = JSON.object(["name": "t.css", "content": ":root { --fg: rgb(0 0 0 / 0.5); --bg: #fff; --solid: #777; --veil: rgb(255 255 255 / 0.5); --ink: #fff; --page: #000; }"])
+        let rules: JSON = .array([.object(["foreground": "--fg", "background": "--bg"]), .object(["foreground": "--solid", "background": "--bg"]),
+                                  .object(["foreground": "--ink", "background": "--veil", "backdrop": "--page"])])
+        let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([css], [("rules", rules), ("suggest", .bool(false))]))
+        #expect(r.status == 200, "\(r.text.prefix(300))")
+        let pairs = r.json["pairs"]?.array ?? []
+        func pair(_ fg: String) -> JSON? { pairs.first { $0["foreground"]?["token"]?.string == fg } }
+        #expect(pair("--fg")?["effectiveForeground"] == "#808080" && pair("--fg")?["effectiveBackground"] == "#ffffff", "\(String(describing: pair("--fg")))")
+        #expect(abs((pair("--fg")?["ratio"]?.double ?? 0) - 3.976653024912438) < 1e-9)
+        #expect(pair("--solid")?["effectiveForeground"] == nil)
+        #expect(pair("--ink")?["effectiveBackground"] == "#808080" && pair("--ink")?["effectiveForeground"] == "#ffffff", "\(String(describing: pair("--ink")))")
+    }
+
     @Test("a dangling alias is a 400 naming file, token and line, or a reported pair on request")
     func danglingAlias() throws {
         let live = try LiveServer()

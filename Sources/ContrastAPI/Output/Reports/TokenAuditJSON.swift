@@ -128,6 +128,13 @@ enum TokenAuditJSON {
                 p.append("ratioText", .string(WCAG.ratioText(m.ratio)))
                 p.append("apcaLc", .number(m.apcaLc))
                 if let range = m.ratioRange { p.append("ratioRange", .object([("min", .number(range.min)), ("max", .number(range.max))])) }
+                // A translucent color is measured as composited: the opaque colors measured, as
+                // 8-bit hex (a new user's pass: `#00000080` on white gave 3.97:1 with no word of
+                // the #808080 it was).
+                if m.ratioRange == nil, r.foreground.map({ $0.color.alpha < 1 }) == true || r.background.map({ $0.color.alpha < 1 }) == true {
+                    p.append("effectiveForeground", .string(ColorJSON.hex(m.effectiveForeground)))
+                    p.append("effectiveBackground", .string(ColorJSON.hex(m.effectiveBackground)))
+                }
             }
             p.append("target", target(r.target))
             if let v = r.value { p.append("value", .number(v)) }
