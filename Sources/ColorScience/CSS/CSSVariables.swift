@@ -1,8 +1,9 @@
 // var() substitution (CSS Custom Properties 1 §3) from a set of custom properties the caller
 // gives (a request's `variables`, a theme file's declarations): `var(--name)` and
 // `var(--name, fallback)`, reference chains, invalid and undefined names reported with the chain.
-// Substitution is textual: the reference is replaced by the property's value (trimmed of CSS
-// whitespace), which is itself substituted first.
+// Substitution is textual, token by token: the reference is replaced by the property's value
+// (trimmed of CSS whitespace), itself substituted first, with an empty comment where it would
+// otherwise run into the text beside it (CSS Syntax 3 §9).
 
 /// Custom properties colors may refer to with `var()`.
 public struct CSSVariables: Sendable, Equatable {

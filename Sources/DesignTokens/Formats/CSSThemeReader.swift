@@ -1326,19 +1326,12 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     continue
                 }
-                // An element below another (`.dark .card`): what is not set on the element itself
-                // is what its ancestor computed, inherited (`TokenSet.descendantModes`).
+                // What the element itself sets: its own rules' values and those of rules for its
+                // own parts (`.card` in `.dark .card`), not what its ancestors' rules pass down.
                 let onAncestor = { (p: String) in conditions[p].map { !$0.partNames.isDisjoint(with: cond.ancestorParts) } ?? false }
-                var declared: Set<String>? = nil
-                if !cond.ancestorParts.isEmpty {
-                    let ancestor = parents.first { p in onAncestor(p) && conditions[p]!.partNames.isSubset(of: cond.ancestorParts) }
-                    declared = Set(order.filter { own[$0]?[mode] != nil })
-                    descendants[mode] = DescendantMode(ancestor: ancestor, declared: [])
-                }
-                defer { if let declared { descendants[mode]?.declared = declared } }
-                guard !parents.isEmpty else { continue }
+                var declared = Set(order.filter { own[$0]?[mode] != nil })
                 var taken = 0
-                for path in order where tokens[path]!.modes[mode] == nil {
+                for path in order where !parents.isEmpty && tokens[path]!.modes[mode] == nil {
                     // A parent's own value, or what the cascade gave a parent on the element the
                     // base styles (the first pass: `.dark` after a later `:root` shows `:root`'s).
                     func value(_ p: String) -> Slot? {
@@ -1348,8 +1341,14 @@ public enum CSSThemeReader: TokenFormatReader {
                     guard let from = parents.first(where: { value($0) != nil }) else { continue }
                     tokens[path]!.modes[mode] = value(from)
                     tokens[path]!.modeOrder.append(mode)
-                    if !onAncestor(from) { declared?.insert(path) }
+                    if !onAncestor(from) { declared.insert(path) }
                     taken += 1
+                }
+                // An element below another (`.dark .card`): what it does not set itself is what
+                // its ancestor computed, inherited (`TokenSet.descendantModes`).
+                if !cond.ancestorParts.isEmpty {
+                    let ancestor = parents.first { p in onAncestor(p) && conditions[p]!.partNames.isSubset(of: cond.ancestorParts) }
+                    descendants[mode] = DescendantMode(ancestor: ancestor, declared: declared)
                 }
                 if taken > 0 && !silent.contains(mode) {
                     lines.append("mode '\(mode)' takes \(taken) value\(taken == 1 ? "" : "s") it does not set from \(parents.map { "'\($0)'" }.joined(separator: ", ")), whose rules apply there too")
