@@ -616,6 +616,37 @@ import TestSupport
         #expect(hex("--p", "dark") == "#111111" && hex("--q", ".card") == "#0000ff")
     }
 
+    /// A pass against Chromium's computed values: an `:is()` of several compounds applied to one
+    /// of them only. `:is(.dark, .dark-theme) { --q }` reached the `.dark-theme` state and not
+    /// `.dark`'s (Chromium with `<html class=dark>`: #00ff00); `:is(.dark, .night) .card` took
+    /// nothing from `dark` (`--p` unresolved; Chromium #0000ff); `:where(.dark, .dim)` was a
+    /// component scope whose #00ff00 was measured, where on `<html class=dark>` `:root` wins
+    /// (specificity 0 against 0,1,0; Chromium #ff00ff). Each is now its selectors written out.
+    @Test("an :is() or :where() of several compounds is each of them, with the whole selector's specificity")
+    func selectorListsInsideIs() throws {
+        func hex(_ css: String, _ path: String, _ mode: String?) throws -> String? {
+            let resolver = TokenResolver(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]))
+            guard case .success(let r) = resolver.resolve(path, mode: mode) else { return nil }
+            return r.color.hex
+        }
+        let both = ":root{--p:#ff0000;--q:#ff00ff} :is(.dark, .dark-theme){--q:#00ff00} .dark{--p:#0000ff}"
+        let modes = try CSSThemeReader.read([TokenFile(name: "t.css", content: both)]).modes
+        #expect(modes == ["dark", "dark (.dark-theme)"], "\(modes)")
+        #expect(try hex(both, "--q", "dark") == "#00ff00" && hex(both, "--p", "dark") == "#0000ff")
+        #expect(try hex(both, "--q", "dark (.dark-theme)") == "#00ff00" && hex(both, "--p", "dark (.dark-theme)") == "#ff0000")
+        let descendant = ":root{--q:#ff00ff} :is(.dark, .night) .card{--q:#00ff00} .dark{--p:#0000ff}"
+        #expect(try hex(descendant, "--p", ".dark .card") == "#0000ff" && hex(descendant, "--q", ".dark .card") == "#00ff00")
+        let quiet = ":root{--q:#ff00ff} :where(.dark, .dim){--q:#00ff00}"
+        #expect(try hex(quiet, "--q", "dark") == "#ff00ff")
+        let strong = ":root{--q:#ff00ff} :is(.dark, #x){--q:#00ff00}"
+        #expect(try hex(strong, "--q", "dark") == "#00ff00")
+        // Options with combinators stay one selector; and no more than 16 are written out.
+        #expect(CSSThemeReader.expandingSelectorLists(":where(.dark, .dark *)") == [":where(.dark, .dark *)"])
+        #expect(CSSThemeReader.expandingSelectorLists(":is(.a, .b) :is(.c, .d)") == [".a .c", ".a .d", ".b .c", ".b .d"])
+        let wide = ":is(" + (0..<17).map { ".c\($0)" }.joined(separator: ", ") + ")"
+        #expect(CSSThemeReader.expandingSelectorLists(wide) == [wide])
+    }
+
     /// A cycle behind a `var()` fallback: the cycle's properties are invalid at computed-value
     /// time and the fallback is taken (CSS Variables 1 §3; Chromium 156 shows `--fg` black). The
     /// audit had refused the file, "variables refer to each other in a cycle".

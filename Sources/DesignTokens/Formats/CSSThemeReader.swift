@@ -1853,6 +1853,59 @@ public enum CSSThemeReader: TokenFormatReader {
         return out
     }
 
+    /// `option` (one selector of a list) with an `:is()`, `:where()`, `:matches()` or
+    /// `:-webkit-any()` of several compounds written out as a selector each (`:is(.dark,
+    /// .night) .card` is `.dark .card` and `.night .card`), as it matches: each then maps to its
+    /// own mode, as the selectors of a list do (a pass against Chromium's computed values:
+    /// `:is(.dark, .dark-theme)` applied to one of the two dark states only, `:is(.dark, .night)
+    /// .card` to neither, and `:where(.dark, .dim)` became a component scope). Specificity is
+    /// still the whole selector's (`specificity(of:)` reads the text as written). Options with
+    /// combinators (`:where(.dark, .dark *)`) are left as they are, and so is anything that
+    /// would make more than 16 selectors.
+    static func expandingSelectorLists(_ option: String) -> [String] {
+        var out = [option], i = 0
+        while i < out.count {
+            let s = out[i]
+            guard let (range, options) = firstSelectorList(in: s) else { i += 1; continue }
+            let expanded = options.map { String(s[..<range.lowerBound]) + $0 + String(s[range.upperBound...]) }
+            guard out.count - 1 + expanded.count <= 16 else { return [option] }
+            out.replaceSubrange(i...i, with: expanded)
+        }
+        return out
+    }
+
+    /// The first `:is(…)`-like pseudo-class of `option` outside other parentheses and brackets
+    /// whose argument lists several compounds (no combinators), with its range and the
+    /// compounds; nil when there is none.
+    static func firstSelectorList(in option: String) -> (Range<String.Index>, [String])? {
+        var level = 0, i = option.startIndex
+        while i < option.endIndex {
+            let ch = option[i]
+            if ch == "(" || ch == "[" { level += 1 } else if ch == ")" || ch == "]" { level -= 1 }
+            else if ch == ":" && level == 0 {
+                // (Only the next few characters are looked at: a selector may be megabytes.)
+                let next = option[option.index(after: i)...].prefix(12).lowercased()
+                if let name = [":is(", ":where(", ":matches(", ":-webkit-any("].first(where: { next.hasPrefix($0.dropFirst()) }) {
+                    let open = option.index(i, offsetBy: name.count - 1)
+                    var depth = 0, j = open
+                    while j < option.endIndex {
+                        if option[j] == "(" { depth += 1 } else if option[j] == ")" { depth -= 1; if depth == 0 { break } }
+                        j = option.index(after: j)
+                    }
+                    guard j < option.endIndex else { return nil }
+                    let argument = String(option[option.index(after: open)..<j])
+                    let options = splitTopLevel(argument, by: ",").map { $0.trimmingSpaces() }
+                    if options.count > 1, options.allSatisfy({ !$0.isEmpty && compounds($0).count == 1 }) {
+                        return (i..<option.index(after: j), options)
+                    }
+                    i = j
+                }
+            }
+            i = option.index(after: i)
+        }
+        return nil
+    }
+
     /// Whether every selector of the list `selector` puts the root element (`:root`, `html`)
     /// in a compound after a combinator, below or beside another element: none matches anything.
     static func matchesNothing(_ selector: String) -> Bool {
@@ -2257,7 +2310,7 @@ extension CSSThemeReader {
                 unrecognizedAtRules.append(a)
             }
         }
-        let selectors = selector.map { splitTopLevel($0, by: ",").filter { !$0.isEmpty } } ?? []
+        let selectors = selector.map { splitTopLevel($0, by: ",").filter { !$0.isEmpty }.flatMap(expandingSelectorLists) } ?? []
         /// A mode per selector of the list, each named after the at-rules and its selector (a
         /// selector list is each of its selectors, as CSS applies it), cut to
         /// `maximumModeNameLength` characters.
