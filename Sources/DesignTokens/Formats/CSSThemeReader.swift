@@ -1861,8 +1861,10 @@ public enum CSSThemeReader: TokenFormatReader {
     /// .card` to neither, and `:where(.dark, .dim)` became a component scope). Specificity is
     /// still the whole selector's (`specificity(of:)` reads the text as written). Options with
     /// combinators (`:where(.dark, .dark *)`) are left as they are, and so is anything that
-    /// would make more than 16 selectors.
+    /// would make more than 16 selectors, or a selector over 4 KB (16 copies of a megabyte
+    /// selector are not worth making).
     static func expandingSelectorLists(_ option: String) -> [String] {
+        guard option.utf8.count <= 4096, option.contains(":") else { return [option] }
         var out = [option], i = 0
         while i < out.count {
             let s = out[i]
