@@ -640,6 +640,12 @@ import TestSupport
         #expect(try hex(quiet, "--q", "dark") == "#ff00ff")
         let strong = ":root{--q:#ff00ff} :is(.dark, #x){--q:#00ff00}"
         #expect(try hex(strong, "--q", "dark") == "#00ff00")
+        // Beside an understood selector, one not understood makes no mode, and the note says
+        // so without the reader's internal marker in the mode's name (it had read "mode
+        // 'dark\u{1}.dark'").
+        let mixed = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--bg:#fff} .dark{--bg:#000} :where(.dark, .dim){--fg:#777}")])
+        #expect(mixed.modes == ["dark"] && mixed.notes.contains("t.css line 1: '.dim' is not a known mode selector or condition; the rule is read for mode 'dark' (the selectors of its list that are), and the state it makes is not audited on its own"), "\(mixed.notes)")
+        #expect(!mixed.notes.contains { $0.unicodeScalars.contains("\u{1}") })
         // Options with combinators stay one selector; and no more than 16 are written out.
         #expect(CSSThemeReader.expandingSelectorLists(":where(.dark, .dark *)") == [":where(.dark, .dark *)"])
         #expect(CSSThemeReader.expandingSelectorLists(":is(.a, .b) :is(.c, .d)") == [".a .c", ".a .d", ".b .c", ".b .d"])

@@ -1030,7 +1030,14 @@ public enum CSSThemeReader: TokenFormatReader {
             guard !m.unrecognized.isEmpty else { return }
             guard noted.insert("unrecognized \(file) \(p.line) \(p.column)").inserted else { return }
             let what = m.unrecognized.map { "'\($0)'" }.joined(separator: ", ")
-            unrecognizedNotes.append((text: "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; its custom properties are read as \(describe(m.targets))",
+            let names = Set(m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil })
+            // Beside selectors of its list that are understood, it makes no mode of its own (a
+            // pass against Chromium: the note said '.dim' was "read as mode 'dark'", with the
+            // reader's internal marker in the name, and the `.dim` state went unmentioned).
+            let own = m.unrecognized.allSatisfy { u in names.contains { $0.hasSuffix(u) } }
+            let how = own ? "its custom properties are read as \(describe(m.targets))"
+                          : "the rule is read for \(describe(m.targets)) (the selectors of its list that are), and the state \(m.unrecognized.count == 1 ? "it makes is" : "they make are") not audited on \(m.unrecognized.count == 1 ? "its" : "their") own"
+            unrecognizedNotes.append((text: "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; \(how)",
                                       modes: m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil }))
         }
         /// `noteUnrecognized`'s notes, with the modes each names: said after the component
@@ -1041,7 +1048,9 @@ public enum CSSThemeReader: TokenFormatReader {
             targets.map { t in
                 switch t {
                 case .base: return "the base"
-                case .mode(let m): return "mode '\(m)'"
+                // (A scheme's source, riding along in the name until the reader merges sources,
+                // is not shown.)
+                case .mode(let m): return "mode '\(m.firstRange(of: CSSThemeReader.schemeMarker).map { String(m[..<$0.lowerBound]) } ?? m)'"
                 }
             }.joined(separator: " and ")
         }
