@@ -512,12 +512,12 @@ import Testing
         #expect(waitUntil { gate.entered.load(ordering: .relaxed) == 1 })
         let second = try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10)
         #expect(second.status == 503 && second.text == "refused", "\(second.text)")
-        let small = try RawHTTPConnection(port: server.port, timeoutSeconds: 10, source: "127.0.0.4")
-        #expect(small.send(RawHTTP.request("GET", "/big?n=0")))
-        #expect(try small.readResponse().text == "reserved")
-        let half = try RawHTTPConnection(port: server.port, timeoutSeconds: 10, source: "127.0.0.5")
-        #expect(half.send(RawHTTP.request("GET", "/big?n=\(budget / 2)")))
-        #expect(try half.readResponse().text == "reserved")
+        for (source, n) in [("127.0.0.4", 0), ("127.0.0.5", budget / 2)] {
+            let other = try RawHTTPConnection(port: server.port, timeoutSeconds: 30, source: source)
+            #expect(other.send(RawHTTP.request("GET", "/big?n=\(n)")))
+            let answer = Result { try other.readResponse() }
+            #expect((try? answer.get().text) == "reserved", "\(source), n=\(n): \(answer)")
+        }
         gate.release.signal()
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(first.withLock { $0?.text } == "slow done")
