@@ -204,6 +204,14 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
         for e in entries { try addModes(e.targets, at: e.location) }
+        // A selector not understood in a list beside understood ones reaches the mode another
+        // rule makes of it (a pass against Chromium's computed values: `:is(.dark, .night) {
+        // --a: #000 }` left `.night`'s mode with the root's `--a`).
+        for i in entries.indices where !entries[i].listedModes.isEmpty {
+            for name in entries[i].listedModes where known.contains(name) && !entries[i].targets.contains(.mode(name)) {
+                entries[i].targets.append(.mode(name))
+            }
+        }
         // A rule that sets only `color-scheme` (`.dark { color-scheme: dark }` beside `:root`'s
         // `light-dark()` values) is a mode too: the base's values, light-dark() taking its side.
         for d in declaredSchemes { try addModes(d.targets, at: d.location) }
@@ -626,6 +634,8 @@ public enum CSSThemeReader: TokenFormatReader {
         var order: Int = 0
         /// How deep the element the rule sets lies (`CSSThemeReader.elementDepth(of:)`).
         var depth: Int = 0
+        /// `CSSModeMapping.listedModes` of the rule: modes it reaches where other rules make them.
+        var listedModes: [String] = []
     }
 
     struct Walker {
@@ -802,7 +812,7 @@ public enum CSSThemeReader: TokenFormatReader {
                                          layer: context.layerName.map { layerRank($0) } ?? .max,
                                          specificity: context.specificity,
                                          baseSpecificity: context.baseSpecificity,
-                                         order: entries.count, depth: context.depth))
+                                         order: entries.count, depth: context.depth, listedModes: context.targets == nil ? [] : context.unrecognized?.0.listedModes ?? []))
                 case .rule(let r):
                     // An empty rule sets nothing and holds no rule: nothing to nest (a hostile
                     // pass's 200,000 `&.x{}` under a 60 KB selector each made its selector).
@@ -1036,7 +1046,7 @@ public enum CSSThemeReader: TokenFormatReader {
             // reader's internal marker in the name, and the `.dim` state went unmentioned).
             let own = m.unrecognized.allSatisfy { u in names.contains { $0.hasSuffix(u) } }
             let how = own ? "its custom properties are read as \(describe(m.targets))"
-                          : "the rule is read for \(describe(m.targets)) (the selectors of its list that are), and the state \(m.unrecognized.count == 1 ? "it makes is" : "they make are") not audited on \(m.unrecognized.count == 1 ? "its" : "their") own"
+                          : "the rule is read for \(describe(m.targets)) (the selectors of its list that are), and for the state \(m.unrecognized.count == 1 ? "it makes" : "they make") only where another rule makes \(m.unrecognized.count == 1 ? "it a mode" : "them modes")"
             unrecognizedNotes.append((text: "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; \(how)",
                                       modes: m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil }))
         }
@@ -2218,6 +2228,10 @@ public struct CSSModeMapping: Sendable, Equatable {
     /// selector not understood), by which a combined mode takes the values of the modes it
     /// combines (`CSSThemeReader.read`).
     var conditions: [Target: CSSThemeReader.ModeConditions] = [:]
+    /// The modes the selectors not understood would be named, where selectors of the list are
+    /// understood (`.night` in `:is(.dark, .night)`): no mode of their own, but the rule reaches
+    /// such a mode where another rule makes it (`CSSThemeReader.read`).
+    var listedModes: [String] = []
 
     public init(targets: [Target], unrecognized: [String] = []) {
         self.targets = targets
@@ -2373,6 +2387,7 @@ extension CSSThemeReader {
         }
         var m = CSSModeMapping(targets: targets, unrecognized: unrecognized)
         m.conditions = understood
+        m.listedModes = unrecognized.map(ownName)
         return m
     }
 
