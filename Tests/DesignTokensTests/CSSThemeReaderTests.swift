@@ -658,6 +658,28 @@ import TestSupport
         #expect(CSSThemeReader.expandingSelectorLists(wide) == [wide])
     }
 
+    /// A design-system team's pass: a `.dark .sidebar` rule setting the sidebar's two tokens made
+    /// the whole shadcn audit a 400 (the pair had no value in `light`), and with `unresolved:
+    /// report` repeated every dark failure in `.dark .sidebar`. An element below another is a part
+    /// of the page as a component scope is: its pair is checked there only, and a pair whose
+    /// colors are its ancestor's is that mode's pair again. #4b5563 on #111 is 2.4986:1 (the
+    /// WCAG formula in Python).
+    @Test("an element below another checks only the pairs it changes, and its tokens nowhere else")
+    func descendantModesCheckTheirOwnPairs() throws {
+        let css = ":root{--background:#fff;--foreground:#111;--muted:#f4f4f5;--muted-foreground:#71717a}.dark{--background:#000;--foreground:#eee;--muted:#27272a;--muted-foreground:#52525b}.dark .sidebar{--sidebar:#111;--sidebar-foreground:#4b5563}"
+        var options = TokenAuditOptions()
+        options.suggest = false
+        let rules = [("--foreground", "--background"), ("--muted-foreground", "--muted"), ("--muted-foreground", "--background"), ("--sidebar-foreground", "--sidebar")]
+            .map { PairRule(foreground: try! TokenPattern($0.0), background: try! TokenPattern($0.1), source: "rules[0]") }
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules, options: options)
+        let rows = report.results.map { "\($0.mode ?? "-") \($0.foregroundPath)" }
+        #expect(report.results.allSatisfy { $0.unresolved == nil }, "\(rows)")
+        #expect(rows.filter { $0.hasPrefix(".dark .sidebar") } == [".dark .sidebar --sidebar-foreground"], "\(rows)")
+        #expect(!rows.contains { $0.hasSuffix("--sidebar-foreground") && !$0.hasPrefix(".dark .sidebar") }, "\(rows)")
+        let sidebar = report.results.first { $0.mode == ".dark .sidebar" }
+        #expect(abs((sidebar?.value ?? 0) - 2.4986259309231538) < 1e-9 && sidebar?.passes == false, "\(String(describing: sidebar?.value))")
+    }
+
     /// A cycle behind a `var()` fallback: the cycle's properties are invalid at computed-value
     /// time and the fallback is taken (CSS Variables 1 §3; Chromium 156 shows `--fg` black). The
     /// audit had refused the file, "variables refer to each other in a cycle".

@@ -1375,16 +1375,27 @@ public enum TokenAudit {
         // Pairs left out of component scopes where both colors are the base's, and out of the
         // other modes where a token only scopes set (`TokenSet.scopes`).
         var scopePairs = 0
-        /// Whether only component scopes set `path` (no base value, no other mode's).
+        /// Whether `mode` is a component scope or an element below another (`.dark .sidebar`,
+        /// `TokenSet.descendantModes`): a part of the page, whose pairs are its own only where it
+        /// changes them (a design-system team's pass: `.dark .sidebar { --sidebar: … }` made the
+        /// whole shadcn audit a 400, its pair having no value in `light`, and repeated every dark
+        /// failure in `.dark .sidebar`).
+        func isPart(_ mode: String?) -> Bool {
+            guard let mode else { return false }
+            return set.scopes.contains(mode) || set.descendantModes[mode] != nil
+        }
+        /// Whether only such parts set `path` (no base value, no other mode's).
         func onlyInScopes(_ path: String) -> Bool {
             guard let t = resolver.token(path) else { return false }
-            return t.base == nil && !t.modes.isEmpty && t.modes.keys.allSatisfy(set.scopes.contains)
+            return t.base == nil && !t.modes.isEmpty && t.modes.keys.allSatisfy(isPart)
         }
-        /// Whether `path` resolves in `mode` as in the base: to the same color text, or fails in
-        /// both (a token the scope does not touch, through aliases or `var()` alike; a hostile
-        /// pass: a theme taken for a scope must not lose its pairs).
+        /// Whether `path` resolves in `mode` as where it sits (the base for a scope, the ancestor's
+        /// mode for an element below another): to the same color text, or fails in both (a token
+        /// the part does not touch, through aliases or `var()` alike; a hostile pass: a theme
+        /// taken for a scope must not lose its pairs).
         func sameAsBase(_ path: String, in mode: String) -> Bool {
-            switch (resolver.resolve(path, mode: mode), resolver.resolve(path, mode: nil)) {
+            let around = set.descendantModes[mode]?.ancestor
+            switch (resolver.resolve(path, mode: mode), resolver.resolve(path, mode: around)) {
             case (.success(let a), .success(let b)): return a.css == b.css && a.color == b.color
             case (.failure, .failure): return resolver.token(path)?.modes[mode] == nil
             default: return false
@@ -1469,13 +1480,13 @@ public enum TokenAudit {
                 // others are the base's pairs again, or tokens of other scopes (a new user's pass:
                 // Bootstrap's `:root` pairs were repeated in each of 38 scopes, beside 174
                 // unresolved ones such as `--bs-alert-color` in `.table`).
-                if let mode, set.scopes.contains(mode), sameAsBase(pair.fg, in: mode), sameAsBase(pair.bg, in: mode) {
+                if let mode, isPart(mode), sameAsBase(pair.fg, in: mode), sameAsBase(pair.bg, in: mode) {
                     scopePairs += 1
                     continue
                 }
                 // Outside the scopes, a token only scopes set has no value (`--bs-alert-color`
                 // in the base).
-                if !set.scopes.isEmpty, !(mode.map(set.scopes.contains) ?? false), onlyInScopes(pair.fg) || onlyInScopes(pair.bg) {
+                if !set.scopes.isEmpty || !set.descendantModes.isEmpty, !isPart(mode), onlyInScopes(pair.fg) || onlyInScopes(pair.bg) {
                     scopePairs += 1
                     continue
                 }
@@ -1630,7 +1641,10 @@ public enum TokenAudit {
         }
         if scopePairs > 0 {
             let shown = modes.compactMap { $0 }.filter { set.scopes.contains($0) }
-            notes.append("\(scopePairs) pair\(scopePairs == 1 ? "" : "s") not checked where \(scopePairs == 1 ? "it is" : "they are") not \(scopePairs == 1 ? "its" : "their") own: in component scopes (modes named after a selector that is no theme: \(shown.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(shown.count > 3 ? ", …" : "")) that set none of \(scopePairs == 1 ? "its" : "their") tokens, where \(scopePairs == 1 ? "it is" : "they are") the base's pairs again, and elsewhere for tokens only scopes set")
+            let below = modes.compactMap { $0 }.filter { set.descendantModes[$0] != nil }
+            let parts = [shown.isEmpty ? nil : "in component scopes (modes named after a selector that is no theme: \(shown.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(shown.count > 3 ? ", …" : ""))",
+                         below.isEmpty ? nil : "in elements below another (\(below.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(below.count > 3 ? ", …" : ""), whose pairs are those of the mode they sit in unless they change a color)"].compactMap { $0 }
+            notes.append("\(scopePairs) pair\(scopePairs == 1 ? "" : "s") not checked where \(scopePairs == 1 ? "it is" : "they are") not \(scopePairs == 1 ? "its" : "their") own: \(parts.joined(separator: " and ")) that set none of \(scopePairs == 1 ? "its" : "their") tokens, where \(scopePairs == 1 ? "it is" : "they are") the base's pairs again, and elsewhere for tokens only scopes set")
         }
         if suggestionsLeftOut {
             notes.append("\(suggestedPairs == 0 ? "no failing pair was searched for a suggested color" : "a suggested color was searched for the first \(suggestedPairs) failing pair\(suggestedPairs == 1 ? "" : "s") only"): the searches measure at most \(options.maximumSuggestions) pairs in an audit, a pair of translucent text on a translucent background with no backdrop counting \(TokenAudit.translucentPairWeight) (each of its measurements covers 256 backdrops; a rule's backdrop makes it 1)")
