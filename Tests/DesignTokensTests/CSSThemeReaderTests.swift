@@ -646,6 +646,10 @@ import TestSupport
         let mixed = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--bg:#fff} .dark{--bg:#000} :where(.dark, .dim){--fg:#777}")])
         #expect(mixed.modes == ["dark"] && mixed.notes.contains("t.css line 1: '.dim' is not a known mode selector or condition; the rule is read for mode 'dark' (the selectors of its list that are), and for the state it makes only where another rule makes it a mode"), "\(mixed.notes)")
         #expect(!mixed.notes.contains { $0.unicodeScalars.contains("\u{1}") })
+        // A mode named after an at-rule not understood says so as before (this change's first
+        // wording had told it the list's sentence).
+        let width = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--p:#777} @media (min-width: 10px){:root{--p:#000}}")])
+        #expect(width.notes.contains("t.css line 1: '@media (min-width: 10px)' is not a known mode selector or condition; its custom properties are read as mode '@media (min-width: 10px) :root'"), "\(width.notes)")
         // Where another rule makes it a mode, the list's rule reaches it (Chromium 156 with
         // `<html class=night>`: `--a` #000000; it had been the root's #ff0000), and a mode written
         // first is reached alike (`.dim` takes `--q` #00ff00).

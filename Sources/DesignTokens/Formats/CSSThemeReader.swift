@@ -1040,12 +1040,11 @@ public enum CSSThemeReader: TokenFormatReader {
             guard !m.unrecognized.isEmpty else { return }
             guard noted.insert("unrecognized \(file) \(p.line) \(p.column)").inserted else { return }
             let what = m.unrecognized.map { "'\($0)'" }.joined(separator: ", ")
-            let names = Set(m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil })
-            // Beside selectors of its list that are understood, it makes no mode of its own (a
-            // pass against Chromium: the note said '.dim' was "read as mode 'dark'", with the
-            // reader's internal marker in the name, and the `.dim` state went unmentioned).
-            let own = m.unrecognized.allSatisfy { u in names.contains { $0.hasSuffix(u) } }
-            let how = own ? "its custom properties are read as \(describe(m.targets))"
+            // Beside selectors of its list that are understood (`listedModes`), it makes no mode
+            // of its own (a pass against Chromium: the note said '.dim' was "read as mode
+            // 'dark'", with the reader's internal marker in the name, and the `.dim` state went
+            // unmentioned).
+            let how = m.listedModes.isEmpty ? "its custom properties are read as \(describe(m.targets))"
                           : "the rule is read for \(describe(m.targets)) (the selectors of its list that are), and for the state \(m.unrecognized.count == 1 ? "it makes" : "they make") only where another rule makes \(m.unrecognized.count == 1 ? "it a mode" : "them modes")"
             unrecognizedNotes.append((text: "\(file) line \(p.line): \(what) \(m.unrecognized.count == 1 ? "is" : "are") not a known mode selector or condition; \(how)",
                                       modes: m.targets.compactMap { t -> String? in if case .mode(let name) = t { return name }; return nil }))
