@@ -190,6 +190,13 @@ public struct CSSVariables: Sendable, Equatable {
                 v.append(contentsOf: scalars[from..<to])
                 fallback = String(v)
             }
+            /// The fallback substituted, one level of fallbacks deeper.
+            func fallbackText(_ fallback: String) throws(ColorParseError) -> String {
+                guard depth < Self.maximumFallbackDepth else {
+                    throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
+                }
+                return try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, invalid: &invalid, depth: depth + 1)
+            }
             var replacement: String
             if failed[name] != nil || values[name] != nil {
                 do throws(ColorParseError) {
@@ -202,16 +209,10 @@ public struct CSSVariables: Sendable, Equatable {
                     // browser shows blue). Inside the cycle, the fallback does not help.
                     guard let fallback, case .invalid(let message) = error, let members = invalid[message],
                           !chain.contains(where: members.contains) else { throw error }
-                    guard depth < Self.maximumFallbackDepth else {
-                        throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
-                    }
-                    replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, invalid: &invalid, depth: depth + 1)
+                    replacement = try fallbackText(fallback)
                 }
             } else if let fallback {
-                guard depth < Self.maximumFallbackDepth else {
-                    throw .invalid("var() fallbacks nest more than \(Self.maximumFallbackDepth) deep")
-                }
-                replacement = try expand(fallback.trimmingCSSWhitespace, chain: chain, cache: &cache, failed: &failed, invalid: &invalid, depth: depth + 1)
+                replacement = try fallbackText(fallback)
             } else {
                 let via = chain.isEmpty ? "" : " (referenced by \(chainText(chain)))"
                 let message = "var(\(name)): '\(name)\(Self.undefinedMarker) and has no fallback\(via)"

@@ -358,8 +358,9 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         return nil
     }
     var name = trimmed
-    if let p = uikitOnlyName(name.hasPrefix("UIColor.") ? String(name.dropFirst("UIColor.".count)) : name.hasPrefix(".") ? String(name.dropFirst()) : name,
-                             written: trimmed, at: path) {
+    // UIKit's names the catalog does not hold, bare or behind any prefix (`tintColor`,
+    // `UIColor.lightText`, `.tintColor`, `Color.tint`).
+    if let p = uikitOnlyName(name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? name, written: trimmed, at: path) {
         throw p
     }
     if name.hasPrefix("UIColor.") {
@@ -375,7 +376,6 @@ func resolveSystemColor(_ text: String, at path: FieldPath, context: AppleColorC
         }
     } else if let dot = name.lastIndex(of: ".") {
         let rest = String(name[name.index(after: dot)...])
-        if let p = uikitOnlyName(rest, written: trimmed, at: path) { throw p }
         if data.catalog.color(named: rest) != nil {
             var p = Problem.invalidColor(path, "\(path.display): \(ClientText.quoted(trimmed)) is not accepted; write the Apple system color as '\(rest)' or 'UIColor.\(rest)' (the catalog holds iOS UIKit values; macOS NSColor values differ)")
             p.extra.append(("suggestions", .array([.string(rest)])))
