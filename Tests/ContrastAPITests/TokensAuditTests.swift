@@ -334,6 +334,8 @@ struct TokensAuditTests {
         let missing = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([light, dark], [("preset", "shadcn")])), 400, kind: "invalid-tokens")
         #expect(missing["token"] == "--muted-foreground", "\(missing)")
         #expect(missing["detail"]?.string?.contains("no value in mode 'dark'") == true, "\(missing)")
+        // The mode is named once (it had been repeated: "… in mode 'dark' … (in mode 'dark')").
+        #expect(missing["detail"]?.string?.components(separatedBy: "mode 'dark'").count == 2, "\(missing)")
         // A value that is not a color.
         let bad = ##"{"color": {"$type": "color", "fg": {"$value": "#12345"}, "bg": {"$value": "#fff"}}}"##
         let b = expectProblem(try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.json", "content": .string(bad)])],

@@ -585,6 +585,14 @@ import Testing
         // Where one color passes in both modes of the line, both get it, with no conflict.
         let one = try audit(":root { --background: #ffffff; --muted-foreground: #999999; }\n.dark { --background: #eeeeee; }\n", muted)
         #expect(Set(one.results.compactMap { $0.suggestion?.foreground.hex }).count == 1 && one.results.allSatisfy { $0.suggestionConflict == nil })
+        // A translucent border set in `:root` only: no color of its hue and no opacity of it
+        // passes on white and on near-black, but dark's own fix #5d5d5d passes both: both modes
+        // get it, with no conflict (a design-system team's pass had light rgb(0 0 0 / 0.42) with
+        // a conflict, dark #5d5d5d).
+        let border = [PairRule(foreground: try TokenPattern("--border"), background: try TokenPattern("--background"), role: .nonText, source: "rules[0]")]
+        let shared = try audit(":root { --background: #ffffff; --border: rgb(0 0 0 / .1); }\n.dark { --background: #0a0a0a; }\n", border)
+        #expect(shared.results.count == 2 && shared.results.allSatisfy { $0.suggestion?.foreground.hex == "#5d5d5d" && $0.suggestionConflict == nil && $0.suggestion?.passes == true },
+                "\(shared.results.map { ($0.mode ?? "", $0.suggestion?.foreground.hex ?? "", $0.suggestionConflict ?? "") })")
         // Two dark-scheme modes share the dark side of a light-dark(): one dark color for both.
         let fg = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
         let dimmed = try audit(":root { --background: #fff; --foreground: light-dark(#8a8a8a, #555555); }\n.dark { --background: #111; }\n.dark-dimmed { --background: #333; }\n", fg)

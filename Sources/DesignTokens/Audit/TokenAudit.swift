@@ -417,6 +417,24 @@ public enum TokenAudit {
                         if margin(c) >= 0 { found = (c, nil); break }
                     }
                 }
+                // A pair's own suggestion can pass every pair of the line though the search from
+                // the given color found none (a design-system team's pass: `--border: rgb(0 0 0 /
+                // .1)` in `:root` only got light `rgb(0 0 0 / 0.42)` and dark `#5d5d5d` with a
+                // note that it needs a value per mode, though `#5d5d5d` passes both): the nearest
+                // such, at most 8 tried.
+                if found == nil {
+                    let givenLab = given.converted(to: .oklab).coordinates
+                    var tried: [DisplayColor] = [], best: (color: DisplayColor, distance: Double)? = nil
+                    for pair in group where tried.count < 8 {
+                        guard let c = moving ? results[pair.index].backgroundSuggestion?.background : results[pair.index].suggestion?.foreground,
+                              !tried.contains(c) else { continue }
+                        tried.append(c)
+                        guard margin(c) >= 0 else { continue }
+                        let d = ColorDifference.deltaEOK(oklab1: c.color.converted(to: .oklab).coordinates, oklab2: givenLab)
+                        if best == nil || d < best!.distance { best = (c, d) }
+                    }
+                    if let best { found = (best.color, nil) }
+                }
                 if cancelled { throw stop() }
                 guard let found else {
                     if acrossModes { sharedLineFailed = true } else {

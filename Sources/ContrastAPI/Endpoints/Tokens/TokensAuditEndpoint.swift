@@ -116,7 +116,9 @@ struct TokensAuditEndpoint {
         }
         var detail = error.message.count > 600 ? String(error.message.prefix(599)) + "…" : error.message
         if let pair = error.unresolvedPair {
-            if let mode = pair.mode { detail += " (in mode '\(mode)')" }
+            // Said once: a reason that names the mode already ("has no value in mode 'light'") had
+            // it again in parentheses (a design-system team's pass).
+            if let mode = pair.mode, !detail.contains("mode '\(mode)'") { detail += " (in mode '\(mode)')" }
             // A var() the files do not define is given in the JSON form's `variables`, which the
             // raw form has no parameter for (a new user's pass was sent to unresolved=report).
             if CSSVariables.undefinedName(in: error.reason) != nil
