@@ -1395,4 +1395,25 @@ import Testing
         // A cycle is a cycle, not a chain too long.
         #expect(try pair("c.loop0").unresolved?.reason == "aliases form a cycle: c.loop0 → c.loop1 → c.loop0")
     }
+
+    @Test("a width media query is the page at that width: only the pairs it changes are its own")
+    func conditionalModes() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]"),
+                     PairRule(foreground: try TokenPattern("--accent-foreground"), background: try TokenPattern("--accent"), source: "rules[1]")]
+        func audit(_ css: String) throws -> TokenAuditReport {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        }
+        // Setting only --radius, the 768px page repeated light's pair (3 pairs, not 2).
+        let radius = try audit(":root { --background: #fff; --foreground: #333; --radius: 4px; }\n@media (min-width: 768px) { :root { --radius: 8px; } }\n.dark { --background: #000; --foreground: #eee; }\n")
+        #expect(radius.results.map { $0.mode ?? "" } == ["light", "dark"], "\(radius.results.map { $0.mode ?? "" })")
+        #expect(radius.notes.contains { $0.contains("under media conditions that are no theme") && $0.contains("'@media (min-width: 768px) :root'") }, "\(radius.notes)")
+        // A color it changes is checked there, against the base's other color (#999 on #fff).
+        let changed = try audit(":root { --background: #fff; --foreground: #333; }\n@media (min-width: 768px) { :root { --foreground: #999; } }\n")
+        let wide = try #require(changed.results.first { $0.mode == "@media (min-width: 768px) :root" })
+        #expect(changed.results.count == 2 && !wide.passes && abs(wide.measurement!.ratio - 2.849028) < 1e-6, "\(changed.results.map { ($0.mode ?? "", $0.measurement?.ratio ?? 0) })")
+        // A pair only the width sets is checked there and is no unresolved pair elsewhere.
+        let only = try audit(":root { --background: #fff; --foreground: #333; }\n@media (min-width: 768px) { :root { --accent: #f0f0f0; --accent-foreground: #777; } }\n")
+        #expect(only.results.count == 2 && only.results.allSatisfy { $0.unresolved == nil }, "\(only.results.map { ($0.mode ?? "", $0.foregroundPath) })")
+        #expect(only.results.contains { $0.mode == "@media (min-width: 768px) :root" && $0.foregroundPath == "--accent-foreground" && !$0.passes })
+    }
 }

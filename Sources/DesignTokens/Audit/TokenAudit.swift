@@ -1393,14 +1393,15 @@ public enum TokenAudit {
         // Pairs left out of component scopes where both colors are the base's, and out of the
         // other modes where a token only scopes set (`TokenSet.scopes`).
         var scopePairs = 0
-        /// Whether `mode` is a component scope or an element below another (`.dark .sidebar`,
-        /// `TokenSet.descendantModes`): a part of the page, whose pairs are its own only where it
+        /// Whether `mode` is a component scope, an element below another (`.dark .sidebar`,
+        /// `TokenSet.descendantModes`) or the page under a condition that is no theme
+        /// (`TokenSet.conditionalModes`): a part of the page, whose pairs are its own only where it
         /// changes them (a design-system team's pass: `.dark .sidebar { --sidebar: … }` made the
         /// whole shadcn audit a 400, its pair having no value in `light`, and repeated every dark
         /// failure in `.dark .sidebar`).
         func isPart(_ mode: String?) -> Bool {
             guard let mode else { return false }
-            return set.scopes.contains(mode) || set.descendantModes[mode] != nil
+            return set.scopes.contains(mode) || set.descendantModes[mode] != nil || set.conditionalModes.contains(mode)
         }
         /// Whether only such parts set `path` (no base value, no other mode's).
         func onlyInScopes(_ path: String) -> Bool {
@@ -1504,7 +1505,7 @@ public enum TokenAudit {
                 }
                 // Outside the scopes, a token only scopes set has no value (`--bs-alert-color`
                 // in the base).
-                if !set.scopes.isEmpty || !set.descendantModes.isEmpty, !isPart(mode), onlyInScopes(pair.fg) || onlyInScopes(pair.bg) {
+                if !set.scopes.isEmpty || !set.descendantModes.isEmpty || !set.conditionalModes.isEmpty, !isPart(mode), onlyInScopes(pair.fg) || onlyInScopes(pair.bg) {
                     scopePairs += 1
                     continue
                 }
@@ -1660,8 +1661,10 @@ public enum TokenAudit {
         if scopePairs > 0 {
             let shown = modes.compactMap { $0 }.filter { set.scopes.contains($0) }
             let below = modes.compactMap { $0 }.filter { set.descendantModes[$0] != nil }
+            let conditional = modes.compactMap { $0 }.filter { set.conditionalModes.contains($0) }
             let parts = [shown.isEmpty ? nil : "in component scopes (modes named after a selector that is no theme: \(shown.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(shown.count > 3 ? ", …" : ""))",
-                         below.isEmpty ? nil : "in elements below another (\(below.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(below.count > 3 ? ", …" : ""), whose pairs are those of the mode they sit in unless they change a color)"].compactMap { $0 }
+                         below.isEmpty ? nil : "in elements below another (\(below.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(below.count > 3 ? ", …" : ""), whose pairs are those of the mode they sit in unless they change a color)",
+                         conditional.isEmpty ? nil : "under media conditions that are no theme, color scheme or contrast (\(conditional.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(conditional.count > 3 ? ", …" : ""), the page at that width or on that medium)"].compactMap { $0 }
             notes.append("\(scopePairs) pair\(scopePairs == 1 ? "" : "s") not checked where \(scopePairs == 1 ? "it is" : "they are") not \(scopePairs == 1 ? "its" : "their") own: \(parts.joined(separator: " and ")) that set none of \(scopePairs == 1 ? "its" : "their") tokens, where \(scopePairs == 1 ? "it is" : "they are") the base's pairs again, and elsewhere for tokens only scopes set")
         }
         if suggestionsLeftOut {

@@ -299,6 +299,9 @@ public enum CSSThemeReader: TokenFormatReader {
         set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
         if !files.contains(where: { $0.mode != nil }) {
             set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
+            set.conditionalModes = Set(modes.filter { m in
+                m.hasPrefix("@") && walker.modeConditions[m] == nil && !schemed.contains(m) && !set.scopes.contains(m)
+            })
         }
         set.descendantModes = merger.descendants.filter { modes.contains($0.key) }
         set.droppedScopes = dropped

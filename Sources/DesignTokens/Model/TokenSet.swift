@@ -171,6 +171,12 @@ public struct TokenSet: Sendable {
     /// (CSS Variables 1 §3: `var()` is substituted where it is declared), so it is resolved in
     /// the ancestor's mode (nil: the base), not again with the element's values.
     public var descendantModes: [String: DescendantMode] = [:]
+    /// CSS: modes of the page under a condition the reader does not know (`@media (min-width:
+    /// 768px) :root`, `@media print`), which resolve `var()` with their own values as the base
+    /// does: the page at that width or on that medium, whose pairs are audited only where one of
+    /// their colors differs from the base's (a width query setting `--radius` had repeated
+    /// every pair of the base).
+    public var conditionalModes: Set<String> = []
     /// Modes whose color scheme a stylesheet states by negating the other (`:root:not(.dark)`
     /// is the light side): the base then stands for the state the negated class holds.
     public var negatedSchemeModes: Set<String> = []
