@@ -945,16 +945,19 @@ import TestSupport
         #expect(try read(":root { --x: #111; }").format == .css)
     }
 
-    @Test("hsl(var(--x)) on a bare triplet is an alias of it; with alpha a relative color")
+    @Test("hsl(var(--x)) on a bare triplet is an alias of it; with alpha the triplet is substituted as written")
     func hslReferences() throws {
         let set = try read(":root { --primary: 240 5.9% 10%; --ring: hsl(var(--primary)); --hover: hsl(var(--primary) / 0.8); --other: hsl(var(--unknown)); }")
         #expect(try token(set, "--primary").base == .css("hsl(240 5.9% 10%)"))
         #expect(try token(set, "--ring").base == .alias("--primary"))
-        #expect(try token(set, "--hover").base == .css("hsl(from var(--primary) h s l / 0.8)"))
+        #expect(try token(set, "--hover").base == .css("hsl(var(--primary) / 0.8)"))
         #expect(try token(set, "--other").base == .css("hsl(var(--unknown))"))
-        let vars = CSSVariables(["--primary": "hsl(240 5.9% 10%)"])
-        let hover = try CSSColorParser.parse("hsl(from var(--primary) h s l / 0.8)", context: CSSColorContext(variables: vars)).color
-        #expect(abs(hover.alpha - 0.8) < 1e-12)
+        // Resolved and measured: hsl(240 10% 3.9% / 0.8) over white is rgb(0.22808 0.22808
+        // 0.23432), 11.3265:1 (WCAG 2.2 relative luminance); it had been a 400, "'240' is a
+        // number, not a color" (a new user's pass on shadcn's `hsl(var(--fg) / 0.8)`).
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        let report = try TokenAudit.run(try read(":root {\n  --background: 0 0% 100%;\n  --fg: 240 10% 3.9%;\n  --foreground: hsl(var(--fg) / 0.8);\n}\n"), rules: rules)
+        #expect(report.results.count == 1 && abs((report.results.first?.measurement?.ratio ?? 0) - 11.326506) < 1e-5, "\(report.results.map { ($0.measurement?.ratio ?? 0, $0.unresolved?.reason ?? "") })")
     }
 
     @Test("nesting: & and nested @media take the parent rule's selector")

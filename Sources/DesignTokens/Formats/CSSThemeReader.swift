@@ -1455,23 +1455,26 @@ public enum CSSThemeReader: TokenFormatReader {
             return w
         }
 
-        /// `hsl(var(--x))` and `hsl(var(--x) / a)` where `--x` is a bare HSL triplet read as
-        /// `hsl(…)`: the first is an alias of `--x`, the second `hsl(from var(--x) h s l / a)`
-        /// (substituting the rewritten triplet into `hsl(…)` would give `hsl(hsl(…))`).
+        /// `hsl(var(--x))` where `--x` is a bare HSL triplet read as `hsl(…)` is an alias of
+        /// `--x`. `hsl(var(--x) / a)` stays as written: a triplet is substituted as written
+        /// (`TokenResolver`), which gives `hsl(240 10% 3.9% / a)` as in the browser (it had been
+        /// rewritten `hsl(from var(--x) h s l / a)`, which became `hsl(from 240 10% 3.9% …)` once
+        /// the substitution followed the browser, and refused shadcn's `hsl(var(--x) / 0.8)`: a
+        /// new user's pass).
         mutating func rewriteHSLReferences(tripletNames: Set<String>) -> [String] {
             guard !tripletNames.isEmpty else { return [] }
             var count = 0
             func rewrite(_ slot: inout Slot) {
                 guard case .css(let text) = slot.value, let (name, alpha) = CSSThemeReader.hslReference(text),
-                      tripletNames.contains(name) else { return }
-                slot.value = alpha.map { .css("hsl(from var(\(name)) h s l / \($0))") } ?? .alias(name)
+                      alpha == nil, tripletNames.contains(name) else { return }
+                slot.value = .alias(name)
                 count += 1
             }
             for path in order {
                 if tokens[path]!.base != nil { rewrite(&tokens[path]!.base!) }
                 for m in tokens[path]!.modeOrder { rewrite(&tokens[path]!.modes[m]!) }
             }
-            return count == 0 ? [] : ["\(count) value\(count == 1 ? "" : "s") of the form hsl(var(--x)) on a bare HSL triplet read as that token (with an alpha: hsl(from var(--x) h s l / alpha))"]
+            return count == 0 ? [] : ["\(count) value\(count == 1 ? "" : "s") of the form hsl(var(--x)) on a bare HSL triplet read as that token"]
         }
 
         func token(_ path: String) -> DesignToken {
