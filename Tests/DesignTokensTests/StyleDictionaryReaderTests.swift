@@ -13,10 +13,11 @@ import Testing
         #expect(set.tokens.count == 369 + 94 + 173)
         // 301 + 5 + 98 tokens have `sets`.
         #expect(set.tokens.filter { !$0.modes.isEmpty }.count == 404)
-        // 5 opacity numbers and 4 drop-shadow arrays in color-aliases.json.
-        #expect(set.tokens.filter { $0.base == .other(type: "opacity") }.count == 5)
+        // 5 opacity numbers (kept as their text for `{references}` inside colors, no color
+        // themselves) and 4 drop-shadow arrays in color-aliases.json.
+        #expect(set.tokens.filter { $0.type == "opacity" && $0.isComponentText && $0.base != nil }.count == 5)
         #expect(set.tokens.filter { $0.base == .other(type: "drop-shadow") }.count == 4)
-        #expect(set["opacity-disabled"]?.base == .other(type: "opacity"))
+        #expect(set["opacity-disabled"]?.base == .css("0.3"))
         #expect(set["opacity-disabled"]?.location.text == "color-aliases.json:1831:3")
     }
 

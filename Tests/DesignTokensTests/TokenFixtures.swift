@@ -60,10 +60,11 @@ extension TokenSet {
     /// The token at `path` (nil when absent).
     subscript(path: String) -> DesignToken? { tokens.first { $0.path == path } }
 
-    /// Tokens whose base or some mode value is a color or an alias.
+    /// Tokens whose base or some mode value is a color or an alias (not an opacity or number
+    /// kept as text for `{references}` inside colors: `DesignToken.isComponentText`).
     var colorTokenCount: Int {
         tokens.filter { t in
-            ([t.base].compactMap { $0 } + Array(t.modes.values)).contains { if case .other = $0 { return false } else { return true } }
+            !t.isComponentText && ([t.base].compactMap { $0 } + Array(t.modes.values)).contains { if case .other = $0 { return false } else { return true } }
         }.count
     }
 }

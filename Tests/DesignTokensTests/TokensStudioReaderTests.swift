@@ -162,6 +162,39 @@ import Testing
         #expect(e.reason.contains("cycle"), "\(e.reason)")
     }
 
+    /// A new user's pass: the alpha as a reference to an opacity token (`rgba({core.black},
+    /// {core.opacity.20})`, Tokens Studio's usual way) made the color "not a color", skipped,
+    /// and the audit passed. Black over white at 0.2 is rgb(204 204 204), 1.6059:1; at 0.5,
+    /// 3.9767:1; at 40%, 2.8490:1 (WCAG formula in Python, straight alpha over white).
+    @Test("references to opacity and number tokens inside a color are their numbers")
+    func embeddedOpacity() throws {
+        let text = """
+        {
+          "core": {"black": {"value": "#000000", "type": "color"}, "white": {"value": "#ffffff", "type": "color"},
+                   "opacity": {"20": {"value": "0.2", "type": "opacity"}, "half": {"value": 0.5, "type": "opacity"},
+                               "pct": {"value": "40%", "type": "opacity"}, "wide": {"value": "10px", "type": "opacity"}}},
+          "fg": {"faint": {"value": "rgba({core.black}, {core.opacity.20})", "type": "color"},
+                 "half": {"value": "rgba(0, 0, 0, {core.opacity.half})", "type": "color"},
+                 "pct": {"value": "rgba({core.black}, {core.opacity.pct})", "type": "color"},
+                 "odd": {"value": "rgba({core.black}, {core.opacity.wide})", "type": "color"}},
+          "bg": {"default": {"value": "{core.white}", "type": "color"}}
+        }
+        """
+        let set = try TokensStudioReader.read(TokenFixtures.text(text, name: "tokens.json"))
+        let rules = [PairRule(foreground: try TokenPattern("fg.*"), background: try TokenPattern("bg.default"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.suggest = false
+        options.reportUnresolved = true
+        let report = try TokenAudit.run(set, rules: rules, options: options)
+        func value(_ path: String) -> Double? { report.results.first { $0.foregroundPath == path }?.value }
+        #expect(abs((value("fg.faint") ?? 0) - 1.605929) < 1e-5 && abs((value("fg.half") ?? 0) - 3.976653) < 1e-5
+                && abs((value("fg.pct") ?? 0) - 2.849028) < 1e-5, "\(report.results.map { ($0.foregroundPath, $0.value ?? 0) })")
+        // An opacity that is no number stays not a color: never a guess.
+        #expect(value("fg.odd") == nil)
+        // The opacity tokens themselves are still no colors.
+        #expect(report.results.allSatisfy { !$0.foregroundPath.hasPrefix("core.") })
+    }
+
     /// A hostile pass: 19,900 tokens in 64 themes held 420 MB for one request (four at once,
     /// 929 MB). Values across tokens and modes are bounded while they are read: 3,200 tokens in
     /// 64 themes (204,800) are refused, 3,100 (198,400) are read.

@@ -200,7 +200,7 @@ public enum StyleDictionaryReader: TokenFormatReader {
                 if reference.hasSuffix(".value") { reference.removeLast(".value".count) }
                 return isColor == false ? .other(type: type!) : .alias(reference)
             }
-            if isColor == false { return .other(type: type!) }
+            if isColor == false { return TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!) }
             switch json {
             case .string(let text):
                 if TokenSyntax.hasEmbeddedReference(text) {

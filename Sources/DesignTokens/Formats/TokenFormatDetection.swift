@@ -289,6 +289,28 @@ enum TokenSyntax {
 
     /// An untyped string value of a JSON format (DTCG, Tokens Studio, Style Dictionary): a
     /// color when the parser reads it as one, a gradient (`TokenValue.gradientType`), else text.
+    /// A Tokens Studio or Style Dictionary token typed `opacity` or `number` whose value is a
+    /// number (`0.2`, `"0.2"`, `"20%"`): its text, for `{references}` embedded in a color
+    /// (`rgba({core.black}, {core.opacity.20})`, as Tokens Studio writes translucent colors);
+    /// the token itself is no color (`DesignToken.componentTypes`). nil for anything else.
+    static func componentValue(_ json: JSON, type: String) -> TokenValue? {
+        guard ["opacity", "number"].contains(type.lowercased()) else { return nil }
+        switch json {
+        case .number(let v) where v.isFinite: return .css(number(v))
+        case .string(let text):
+            let t = text.trimmingCharacters(in: .whitespaces)
+            guard !t.isEmpty, t.utf8.count <= 32 else { return nil }
+            var body = Substring(t)
+            if body.hasSuffix("%") { body = body.dropLast() }
+            if body.hasPrefix("-") || body.hasPrefix("+") { body = body.dropFirst() }
+            let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.contains(where: { !$0.isEmpty }),
+                  parts.allSatisfy({ $0.allSatisfy { $0 >= "0" && $0 <= "9" } }) else { return nil }
+            return .css(t)
+        default: return nil
+        }
+    }
+
     static func untypedValue(_ text: String) -> TokenValue {
         isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
     }

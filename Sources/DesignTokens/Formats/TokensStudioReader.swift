@@ -296,7 +296,7 @@ public enum TokensStudioReader: TokenFormatReader {
 
     private static func convert(_ value: JSON, type: String?, path: String, location: TokenLocation) throws(TokenError) -> TokenValue {
         let isColor: Bool? = type.map { $0.lowercased() == "color" }
-        if isColor == false { return .other(type: type!) }
+        if isColor == false { return TokenSyntax.componentValue(value, type: type!) ?? .other(type: type!) }
         switch value {
         case .string(let text):
             if let reference = TokenSyntax.curlyReference(text) { return .alias(reference) }

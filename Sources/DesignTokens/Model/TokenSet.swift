@@ -103,7 +103,7 @@ extension DesignToken {
     /// The types of CSS custom properties kept as text for `var()` inside colors, not colors
     /// themselves: Material's channel triplets (`rgb(var(--x-rgb))`), and numbers, percentages
     /// and angles (`hsl(240 5% var(--l))`, `rgb(var(--r) 20 30)`).
-    public static let componentTypes: Set<String> = ["channels", "number", "percentage", "angle"]
+    public static let componentTypes: Set<String> = ["channels", "number", "percentage", "angle", "opacity"]
 
     /// Whether the token is such text (`componentTypes`): `var()` reads it, an audit skips it.
     public var isComponentText: Bool { type.map(Self.componentTypes.contains) ?? false }

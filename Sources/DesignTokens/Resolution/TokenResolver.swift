@@ -365,6 +365,10 @@ public final class TokenResolver: @unchecked Sendable {
             if path.hasSuffix(".value") { path.removeLast(6) }
             switch follow(path, mode: mode, chain: chain) {
             case .success(let r): out += rest[..<open] + r.css
+            case .failure(.notAColor) where componentText(path, mode: mode) != nil:
+                // An opacity or number token's text (`rgba({core.black}, {core.opacity.20})`: a
+                // new user's pass found the color skipped as "not a color" and the audit passing).
+                out += rest[..<open] + componentText(path, mode: mode)!
             case .failure(let f): return .failure(f)
             }
             rest = rest[rest.index(after: close)...]
@@ -388,6 +392,13 @@ public final class TokenResolver: @unchecked Sendable {
             }
         }
         return .success(out)
+    }
+
+    /// The text of the opacity or number token at `path` in `mode` (`DesignToken.componentTypes`,
+    /// `TokenSyntax.componentValue`), for a `{reference}` embedded in a color; nil for any other.
+    private func componentText(_ path: String, mode: String?) -> String? {
+        guard let t = token(path), t.isComponentText, case .css(let text)? = t.value(in: mode) else { return nil }
+        return text
     }
 
     /// The custom properties of `mode` for var() inside CSS values: every `--` token's text
