@@ -189,8 +189,11 @@ import Testing
         func value(_ path: String) -> Double? { report.results.first { $0.foregroundPath == path }?.value }
         #expect(abs((value("fg.faint") ?? 0) - 1.605929) < 1e-5 && abs((value("fg.half") ?? 0) - 3.976653) < 1e-5
                 && abs((value("fg.pct") ?? 0) - 2.849028) < 1e-5, "\(report.results.map { ($0.foregroundPath, $0.value ?? 0) })")
-        // An opacity that is no number stays not a color: never a guess.
-        #expect(value("fg.odd") == nil)
+        // An opacity that is no number cannot be computed: unresolved, never a guess, and not
+        // skipped as "not a color" (which let the audit pass).
+        let odd = report.results.first { $0.foregroundPath == "fg.odd" }
+        #expect(odd?.value == nil && odd?.unresolved?.reason.contains("embeds {core.opacity.wide}, which is an opacity, neither a color nor a number") == true,
+                "\(odd?.unresolved?.reason ?? "none")")
         // The opacity tokens themselves are still no colors.
         #expect(report.results.allSatisfy { !$0.foregroundPath.hasPrefix("core.") })
     }

@@ -369,6 +369,12 @@ public final class TokenResolver: @unchecked Sendable {
                 // An opacity or number token's text (`rgba({core.black}, {core.opacity.20})`: a
                 // new user's pass found the color skipped as "not a color" and the audit passing).
                 out += rest[..<open] + componentText(path, mode: mode)!
+            case .failure(.notAColor(let type)):
+                // A color made of a token that is neither a color nor a number cannot be
+                // computed: unresolved, not skipped as "not a color" (which let the audit pass).
+                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+                return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
+                                                  reason: "embeds {\(path)}, which is \(article) \(type), neither a color nor a number, so the color cannot be computed")))
             case .failure(let f): return .failure(f)
             }
             rest = rest[rest.index(after: close)...]
