@@ -440,4 +440,33 @@ import Testing
         #expect(error.file == "get-local-variables.json")
         #expect(error.reason.contains("no dtcg tokens"))
     }
+
+    /// A new user's pass: `light.tokens.json` and `dark.tokens.json` sent without `mode` were one
+    /// mode, dark's values replacing light's in silence (light's failing #777 on #fff, 4.4781:1,
+    /// never measured).
+    @Test("files named as modes that set the same tokens are those modes; other layered files are said")
+    func modesByFileName() throws {
+        let light = ##"{"color": {"$type": "color", "fg": {"$value": "#777"}, "bg": {"$value": "#fff"}}}"##
+        let dark = ##"{"color": {"$type": "color", "fg": {"$value": "#333"}, "bg": {"$value": "#000"}}}"##
+        let core = ##"{"color": {"$type": "color", "brand": {"$value": "#0066cc"}}}"##
+        let set = try DTCGReader.read([TokenFile(name: "tokens/core.tokens.json", content: core),
+                                       TokenFile(name: "tokens/light.tokens.json", content: light),
+                                       TokenFile(name: "tokens/dark.tokens.json", content: dark)])
+        #expect(set.modes == ["light", "dark"], "\(set.modes)")
+        #expect(set["color.fg"]?.modes == ["light": .css("#777"), "dark": .css("#333")] && set["color.fg"]?.base == nil)
+        #expect(set["color.brand"]?.base == .css("#0066cc"))
+        #expect(set.notes.contains { $0.hasPrefix("tokens/light.tokens.json read as mode 'light' (by its name") }, "\(set.notes)")
+        let rules = [PairRule(foreground: try TokenPattern("color.fg"), background: try TokenPattern("color.bg"), source: "rules[0]")]
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.map { $0.mode ?? "" } == ["light", "dark"] && abs((report.results.first?.value ?? 0) - 4.478089) < 1e-6,
+                "\(report.results.map { ($0.mode ?? "", $0.value ?? 0) })")
+        // Layered files whose names are no modes: the later wins, and a note says so.
+        let layered = try DTCGReader.read([TokenFile(name: "base.json", content: light), TokenFile(name: "override.json", content: dark)])
+        #expect(layered.modes.isEmpty && layered["color.fg"]?.base == .css("#333"))
+        #expect(layered.notes.contains("override.json replaces 2 tokens of base.json (the later file wins, as layered token files do); if they are modes, send each file with its \"mode\""), "\(layered.notes)")
+        // A mode given to any file: names are not read.
+        let given = try DTCGReader.read([TokenFile(name: "light.json", content: light, mode: "day"), TokenFile(name: "dark.json", content: dark, mode: "night")])
+        #expect(given.modes == ["day", "night"])
+    }
 }
+

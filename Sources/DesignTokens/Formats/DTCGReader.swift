@@ -64,6 +64,7 @@ public enum DTCGReader: TokenFormatReader {
         var ignored: [String] = []
         var hexes: [String] = []
         var placed: [Entry] = []
+        var walkers: [Walker] = []
         for document in documents {
             guard case .object(let root) = document.root else {
                 throw TokenError(file: document.name, location: document.location([]),
@@ -71,10 +72,29 @@ public enum DTCGReader: TokenFormatReader {
             }
             var walker = Walker(document: document)
             try walker.walkGroup(root, jsonPath: [], tokenPath: [], inheritedType: nil)
-            let fileMode = document.file.mode
+            walkers.append(walker)
+        }
+        let modesByName = modesByFileName(walkers)
+        var layered: [(earlier: String, later: String, count: Int)] = []
+        var writtenBy: [String: String] = [:]
+        for (walker, document) in zip(walkers, documents) {
+            var fileMode = document.file.mode
+            if let byName = modesByName[ObjectIdentifier(document)] {
+                fileMode = byName
+                table.notes.append("\(document.name) read as mode '\(byName)' (by its name: it sets tokens another file sets; give each file its \"mode\" to name the modes yourself)")
+            }
             if let fileMode {
                 try table.declareMode(fileMode, at: document.location([]))
-                table.notes.append("\(document.name) read as mode '\(fileMode)'")
+                if document.file.mode != nil { table.notes.append("\(document.name) read as mode '\(fileMode)'") }
+            } else {
+                // Another file's tokens replaced by this one's (layering): said, so that a light
+                // file replaced by a dark one is not audited as one mode in silence (a new
+                // user's pass).
+                var counts: [String: Int] = [:]
+                for entry in walker.entries {
+                    if let earlier = writtenBy.updateValue(document.name, forKey: entry.path), earlier != document.name { counts[earlier, default: 0] += 1 }
+                }
+                for (earlier, n) in counts.sorted(by: { $0.key < $1.key }) { layered.append((earlier, document.name, n)) }
             }
             // One path written twice in one file: a key with `.` read as a path of groups meets
             // the groups it names (`"text.a"` beside `"text": {"a"}`). DTCG 2025.10 names may not
@@ -100,6 +120,9 @@ public enum DTCGReader: TokenFormatReader {
             hexes += walker.disagreeingHexes
         }
         try applyExtends(extends, to: &table)
+        for l in layered.prefix(4) {
+            table.notes.append("\(l.later) replaces \(l.count) token\(l.count == 1 ? "" : "s") of \(l.earlier) (the later file wins, as layered token files do); if they are modes, send each file with its \"mode\"")
+        }
         if !ignored.isEmpty {
             table.notes.append("members that are neither tokens nor groups were skipped: \(TokenSyntax.sample(ignored))")
         }
@@ -108,6 +131,35 @@ public enum DTCGReader: TokenFormatReader {
         let (byPath, notes) = placements(placed)
         (set.placements, set.notes) = (byPath, set.notes + notes)
         return set
+    }
+
+    /// Files sent without `mode` that are modes by their names: a file whose name (without
+    /// `.tokens.json`, `.json`, `.tokens`) has a word of a mode (`light`, `dark`, `dim`, `night`,
+    /// `day`, `contrast`, `hc`; `theme` alone is not one) and that sets a token another file sets
+    /// (`light.tokens.json` and `dark.tokens.json`, as Terrazzo and Style Dictionary projects
+    /// lay them out) is read as the mode of that name, as Material's flat files are. Nothing when
+    /// any file has a `mode`.
+    static func modesByFileName(_ walkers: [Walker]) -> [ObjectIdentifier: String] {
+        guard walkers.count > 1, walkers.allSatisfy({ $0.document.file.mode == nil }) else { return [:] }
+        var filesOfPath: [String: Int] = [:]
+        var firstFile: [String: Int] = [:]
+        for (i, w) in walkers.enumerated() {
+            for e in w.entries where firstFile[e.path] != i {
+                if firstFile[e.path] == nil { firstFile[e.path] = i }
+                filesOfPath[e.path, default: 0] += 1
+            }
+        }
+        var out: [ObjectIdentifier: String] = [:], used = Set<String>()
+        for w in walkers {
+            let name = TokenSyntax.withoutJSONExtension(TokenSyntax.baseName(w.document.name))
+            let words = name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+            let modeWords: Set<Substring> = ["light", "dark", "dim", "dimmed", "night", "day", "contrast", "hc"]
+            guard !name.isEmpty, words.contains(where: { modeWords.contains($0) || $0.hasPrefix("dark") || $0.hasPrefix("light") }),
+                  used.insert(name).inserted,
+                  w.entries.contains(where: { (filesOfPath[$0.path] ?? 0) > 1 }) else { continue }
+            out[ObjectIdentifier(w.document)] = name
+        }
+        return out
     }
 
     /// The placements of ContrastService's own export by token path, each `on` name turned into
