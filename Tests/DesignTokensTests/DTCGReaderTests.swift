@@ -468,5 +468,19 @@ import Testing
         let given = try DTCGReader.read([TokenFile(name: "light.json", content: light, mode: "day"), TokenFile(name: "dark.json", content: dark, mode: "night")])
         #expect(given.modes == ["day", "night"])
     }
+
+    /// A new user's pass: `"$type": "colour"` on a group took its tokens out of the audit
+    /// without a word, even with failOn=warning.
+    @Test("a misspelt color type is a warning naming the tokens; other unknown types are not")
+    func misspeltColorType() throws {
+        let text = ##"{"color": {"$type": "color", "bg": {"$value": "#fff"}}, "brand": {"$type": "colour", "text": {"b": {"$value": "#eee"}}}, "sds": {"$type": "unknown", "x": {"$value": "1"}}}"##
+        let set = try DTCGReader.read(TokenFixtures.text(text, name: "x.json"))
+        #expect(set.coverageWarnings == ["'colour' is not a type of DTCG 2025.10 (did you mean 'color'?): 1 token typed so is no color and is not audited ('brand.text.b at x.json line 1'); write \"$type\": \"color\""], "\(set.coverageWarnings)")
+        for t in ["colour", "Colors", "colr", "clor", "COLOUR"] { #expect(DTCGReader.isMisspeltColor(t), "\(t)") }
+        for t in ["color", "Color", "number", "border", "unknown", "fontWeight", "gradient", "dimension", "cursor", "boolean"] { #expect(!DTCGReader.isMisspeltColor(t), "\(t)") }
+        // Figma SDS's real file types 22 tokens "unknown": no warning.
+        let sds = try DTCGReader.read(try TokenFixtures.files("dtcg/figma-sds", ["tokens.json"]))
+        #expect(sds.coverageWarnings.isEmpty, "\(sds.coverageWarnings)")
+    }
 }
 

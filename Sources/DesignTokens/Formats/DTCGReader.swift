@@ -64,6 +64,7 @@ public enum DTCGReader: TokenFormatReader {
         var ignored: [String] = []
         var hexes: [String] = []
         var placed: [Entry] = []
+        var misspelt: [(type: String, token: String)] = []
         var walkers: [Walker] = []
         for document in documents {
             guard case .object(let root) = document.root else {
@@ -118,6 +119,7 @@ public enum DTCGReader: TokenFormatReader {
             extends += walker.extensions
             ignored += walker.ignored
             hexes += walker.disagreeingHexes
+            misspelt += walker.misspeltColors
         }
         try applyExtends(extends, to: &table)
         for l in layered.prefix(4) {
@@ -128,6 +130,7 @@ public enum DTCGReader: TokenFormatReader {
         }
         if let note = hexNote(hexes) { table.notes.append(note) }
         var set = try table.tokenSet(format: format, files: documents)
+        if let warning = misspeltColorWarning(misspelt) { set.coverageWarnings.append(warning) }
         let (byPath, notes) = placements(placed)
         (set.placements, set.notes) = (byPath, set.notes + notes)
         return set
@@ -201,6 +204,30 @@ public enum DTCGReader: TokenFormatReader {
         return ContrastTarget(metric: metric, minimum: minimum, basis: basis)
     }
 
+    /// Whether `type` is `color` misspelt (`colour`, `colors`, `colr`: within two letters'
+    /// edits of it, any case, not `color` itself, in any case). DTCG 2025.10 defines its types
+    /// and nothing else (Format Module §8); such a token is no color, and its pairs would
+    /// vanish from an audit without a word (a new user's pass: `"$type": "colour"` on a group).
+    static func isMisspeltColor(_ type: String) -> Bool {
+        let t = Array(type.lowercased().utf8), c = Array("color".utf8)
+        guard t != c, t.count >= 3, t.count <= 8 else { return false }
+        var row = Array(0...c.count)
+        for i in 1...t.count {
+            var next = [i] + Array(repeating: 0, count: c.count)
+            for j in 1...c.count { next[j] = Swift.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (t[i - 1] == c[j - 1] ? 0 : 1)) }
+            row = next
+        }
+        return row[c.count] <= 2
+    }
+
+    /// The warning for tokens typed as a misspelt `color` (`isMisspeltColor`): the failOn
+    /// "warning" gate fails on it.
+    static func misspeltColorWarning(_ found: [(type: String, token: String)]) -> String? {
+        guard !found.isEmpty else { return nil }
+        let types = found.reduce(into: [String]()) { if !$0.contains($1.type) && $0.count < 4 { $0.append($1.type) } }
+        return "\(types.map { "'\(String($0.prefix(16)))'" }.joined(separator: ", ")) \(types.count == 1 ? "is not a type" : "are not types") of DTCG 2025.10 (did you mean 'color'?): \(found.count) token\(found.count == 1 ? " typed so is no color and is" : "s typed so are no colors and are") not audited (\(TokenSyntax.sample(found.map(\.token)))); write \"$type\": \"color\""
+    }
+
     /// What the audit says of color objects whose `hex` disagrees with their `components`.
     static func hexNote(_ hexes: [String]) -> String? {
         guard !hexes.isEmpty else { return nil }
@@ -244,6 +271,9 @@ public enum DTCGReader: TokenFormatReader {
         /// Color objects whose `hex` names another color than their `components`
         /// (`DTCGReader.disagreeingHex`), as `path (hex …, components …)`.
         var disagreeingHexes: [String] = []
+        /// Tokens typed as a misspelt `color` (`DTCGReader.isMisspeltColor`): the type, and the
+        /// token with its file and line.
+        var misspeltColors: [(type: String, token: String)] = []
 
         init(document: JSONTokenDocument) {
             self.document = document
@@ -319,6 +349,7 @@ public enum DTCGReader: TokenFormatReader {
             }
             let location = document.location(jsonPath)
             guard entries.count < TokenFormats.maximumTokens else { throw tooManyTokens(path, at: location) }
+            if let type, DTCGReader.isMisspeltColor(type) { misspeltColors.append((type, "\(path) at \(document.name) line \(location.line)")) }
             for i in hexesBefore..<disagreeingHexes.count { disagreeingHexes[i] += " at \(document.name):\(location.line)" }
             var entry = Entry(path: path, value: base, type: type, location: location, modes: modes)
             if case .object(let extensions)? = object["$extensions"], case .object(let ours)? = extensions["com.contrastservice"],
@@ -718,6 +749,7 @@ public enum DTCGReader: TokenFormatReader {
         // tokens are aliases, so each mode resolves them to its own values (a hostile pass: a
         // set's `$extends` was dropped without a word).
         var resolverExtensions: [Walker.Extension] = [], seenExtensions = Set<String>()
+        var misspelt: [(type: String, token: String)] = []
         func entries(_ source: Source) throws(TokenError) -> [Entry] {
             if let done = walked[source.key] { return done }
             var walker = Walker(document: source.document)
@@ -725,6 +757,7 @@ public enum DTCGReader: TokenFormatReader {
             for e in walker.extensions where seenExtensions.insert(e.group + "\u{0}" + e.target).inserted { resolverExtensions.append(e) }
             if walker.entries.contains(where: { !$0.modes.isEmpty }) { extensionModes = true }
             hexes += walker.disagreeingHexes
+            misspelt += walker.misspeltColors
             walked[source.key] = walker.entries
             return walker.entries
         }
@@ -804,6 +837,8 @@ public enum DTCGReader: TokenFormatReader {
         }
         if let note = hexNote(hexes) { notes.append(note) }
         table.notes += notes
-        return try table.tokenSet(format: format, files: [resolver] + documents)
+        var set = try table.tokenSet(format: format, files: [resolver] + documents)
+        if let warning = misspeltColorWarning(misspelt) { set.coverageWarnings.append(warning) }
+        return set
     }
 }
