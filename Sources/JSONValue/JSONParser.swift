@@ -11,12 +11,18 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     /// (beyond ±1.797…e308, e.g. `1e400`; RFC 8259 §6 lets parsers limit the range): the value at
     /// `pointer` is refused, not the syntax.
     public var isNumberOutOfRange = false
+    /// The document is valid JSON grammar, but a number in it that is not a whole number
+    /// (`699.99999999999999999`, `1e-400`) has more digits than a double holds and would read as
+    /// one (700, 0), where a whole number can decide a verdict (a font weight of 700 is bold):
+    /// the value at `pointer` is refused (`JSONParser.parse(_:maxDepth:refusingInexactWholeNumbers:)`).
+    public var isInexactWholeNumber = false
 
-    public init(reason: String, offset: Int, pointer: String = "", isNumberOutOfRange: Bool = false) {
+    public init(reason: String, offset: Int, pointer: String = "", isNumberOutOfRange: Bool = false, isInexactWholeNumber: Bool = false) {
         self.reason = reason
         self.offset = offset
         self.pointer = pointer
         self.isNumberOutOfRange = isNumberOutOfRange
+        self.isInexactWholeNumber = isInexactWholeNumber
     }
 
     public var description: String { "\(reason) at byte \(offset)" }
@@ -58,9 +64,12 @@ public struct JSONParser {
     /// - Parameters:
     ///   - bytes: the whole document (leading/trailing whitespace allowed).
     ///   - maxDepth: the deepest nesting of arrays and objects accepted (default 64).
+    ///   - refusingInexactWholeNumbers: refuse a number that is not a whole number as written
+    ///     but reads as one (`JSONParseError.isInexactWholeNumber`); request bodies do.
     /// - Throws: `JSONParseError` naming the problem and its byte offset.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONParseError) -> JSON {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64, refusingInexactWholeNumbers: Bool = false) throws(JSONParseError) -> JSON {
         var p = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        p.refusesInexactWholeNumbers = refusingInexactWholeNumbers
         p.skipWhitespace()
         if p.index == bytes.count { throw JSONParseError(reason: "empty body: expected a JSON value", offset: 0) }
         let value = try p.parseValue(depth: 0)
@@ -72,8 +81,8 @@ public struct JSONParser {
     }
 
     /// Parses a JSON document from a string.
-    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSON {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+    public static func parse(_ text: String, maxDepth: Int = 64, refusingInexactWholeNumbers: Bool = false) throws(JSONParseError) -> JSON {
+        try parse(Array(text.utf8), maxDepth: maxDepth, refusingInexactWholeNumbers: refusingInexactWholeNumbers)
     }
 
     /// Objects with up to this many members are checked for duplicate keys by a scan.
@@ -82,6 +91,7 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private let maxDepth: Int
     private var index = 0
+    private var refusesInexactWholeNumbers = false
 
     private init(bytes: [UInt8], maxDepth: Int) {
         self.bytes = bytes
@@ -251,7 +261,37 @@ public struct JSONParser {
             throw JSONParseError(reason: "number \(text.prefix(40)) is outside the double range", offset: start,
                                  isNumberOutOfRange: true)
         }
+        if refusesInexactWholeNumbers, value == value.rounded(.towardZero), !isWholeNumber(start, index) {
+            throw JSONParseError(reason: "number \(text.prefix(40)) is not a whole number, but no 64-bit number holds it and it would read as \(abs(value) < 9e18 ? String(Int64(value)) : "\(value)"), a whole number: write at most 17 significant digits",
+                                 offset: start, isInexactWholeNumber: true)
+        }
         return value
+    }
+
+    /// Whether the number literal `bytes[start..<end]` (valid JSON grammar) is a whole number
+    /// as written: its digits, trailing zeros dropped, end at or before the decimal point once
+    /// the exponent has moved it.
+    private func isWholeNumber(_ start: Int, _ end: Int) -> Bool {
+        var i = start
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        var digits: [UInt8] = [], integerDigits = 0
+        while i < end, isDigit(bytes[i]) { digits.append(bytes[i]); integerDigits += 1; i += 1 }
+        if i < end, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(bytes[i]) { digits.append(bytes[i]); i += 1 }
+        }
+        var exponent = 0
+        if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            var negative = false
+            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { negative = bytes[i] == UInt8(ascii: "-"); i += 1 }
+            // Past a million the value is 0 or out of range, which the caller has sorted out.
+            while i < end, isDigit(bytes[i]) { if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] - 0x30) }; i += 1 }
+            if negative { exponent = -exponent }
+        }
+        while let last = digits.last, last == UInt8(ascii: "0") { digits.removeLast() }
+        if digits.allSatisfy({ $0 == UInt8(ascii: "0") }) { return true }
+        return digits.count <= integerDigits + exponent
     }
 
     @inline(__always) private func isDigit(_ b: UInt8) -> Bool {

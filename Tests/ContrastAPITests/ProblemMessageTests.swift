@@ -149,6 +149,9 @@ import Testing
         let number = expectProblem(try Self.post("/v1/convert", #"{"\#(key)": 1e400}"#), 400, kind: "invalid-field")
         #expect(number["pointer"] == .string("/" + String(repeating: "k", count: 64) + "…") && number["pointerShortened"] == true)
         #expect(number["detail"]?.string?.hasPrefix("'/\(String(repeating: "k", count: 64))…' (a name of 400000 characters, shortened): number 1e400 is outside the double range") == true, "\(number)")
+        // A weight that is no whole number but reads as 700 (bold): refused, not judged bold.
+        let weight = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#949494", "background": "#fff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 699.99999999999999999}"##), 400, pointer: "/fontWeight")
+        #expect(weight["detail"] == .string("'/fontWeight': number 699.99999999999999999 is not a whole number, but no 64-bit number holds it and it would read as 700, a whole number: write at most 17 significant digits"), "\(weight)")
     }
 
     /// A plugin author's pass: a body beginning with a UTF-8 byte-order mark (Windows tools write

@@ -77,6 +77,25 @@ struct JSONValueTests {
         #expect(edges == .array([.number(.greatestFiniteMagnitude), .number(-4.9e-324), .number(0)]))
     }
 
+    /// A hostile pass: a font weight of 699.99999999999999999 read as 700, bold, which turned
+    /// an AA large-text verdict. Request bodies refuse a number that is no whole number as
+    /// written but reads as one; whole numbers written any way still parse.
+    @Test func refusesFractionsThatReadAsWholeNumbers() throws {
+        for text in ["699.99999999999999999", "6.9999999999999999999e2", "1e-400", "-1e-400", "1.0000000000000000001"] {
+            do {
+                _ = try JSONParser.parse("{\"w\": \(text)}", refusingInexactWholeNumbers: true)
+                Issue.record("\(text) accepted")
+            } catch {
+                #expect(error.isInexactWholeNumber && error.pointer == "/w" && error.reason.hasPrefix("number \(text) is not a whole number"), "\(text): \(error)")
+            }
+        }
+        for (text, value) in [("700.0", 700.0), ("7e2", 700), ("0.5e3", 500), ("70000e-2", 700), ("-0.0", 0), ("0.1", 0.1), ("699.9999999999999", 699.9999999999999), ("123456789012345678", 123456789012345678)] {
+            #expect(try JSONParser.parse("[\(text)]", refusingInexactWholeNumbers: true) == .array([.number(value)]), "\(text)")
+        }
+        // Without the option (token files), as before.
+        #expect(try JSONParser.parse("[699.99999999999999999]") == .array([.number(700)]))
+    }
+
     /// Duplicate keys are found both by the scan of small objects and by the set large ones
     /// switch to (the set replaced a scan per member that made 90k members take 21 s).
     @Test func duplicateKeysFoundInLargeObjects() throws {

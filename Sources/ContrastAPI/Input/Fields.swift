@@ -182,6 +182,11 @@ public struct Fields: Sendable {
             // Valid JSON whose number no double holds: the member is refused, by name.
             let path = FieldPath.body(error.pointer)
             throw Problem.invalidField(path, "\(path.display): \(error.reason) (at most ±1.7976931348623157e308)")
+        } catch where error.isInexactWholeNumber {
+            // A fraction no double holds, read as a whole number (a hostile pass: a font weight of
+            // 699.99999999999999999 read as 700, bold, and passed AA large text).
+            let path = FieldPath.body(error.pointer)
+            throw Problem.invalidField(path, "\(path.display): \(error.reason)")
         } catch {
             // Form fields (`curl -d 'foreground=%23000&background=white'`) are not JSON: say what
             // to send instead (a hostile pass got only "invalid literal at byte 0").
@@ -208,11 +213,11 @@ public struct Fields: Sendable {
     /// second mark, at byte 3, was said to be at byte 0).
     static func parseJSON(_ body: [UInt8], maxDepth: Int) throws(JSONParseError) -> JSON {
         do {
-            return try JSONParser.parse(body, maxDepth: maxDepth)
+            return try JSONParser.parse(body, maxDepth: maxDepth, refusingInexactWholeNumbers: true)
         } catch {
             guard body.starts(with: byteOrderMark) else { throw error }
             do {
-                return try JSONParser.parse(Array(body.dropFirst(byteOrderMark.count)), maxDepth: maxDepth)
+                return try JSONParser.parse(Array(body.dropFirst(byteOrderMark.count)), maxDepth: maxDepth, refusingInexactWholeNumbers: true)
             } catch var after {
                 after.offset += byteOrderMark.count
                 throw after
