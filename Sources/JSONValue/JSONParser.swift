@@ -268,9 +268,21 @@ public struct JSONParser {
         return value
     }
 
-    /// Whether the number literal `bytes[start..<end]` (valid JSON grammar) is a whole number
-    /// as written: its digits, trailing zeros dropped, end at or before the decimal point once
-    /// the exponent has moved it.
+    /// Whether the decimal literal `text` (an optional sign, digits, an optional fraction and
+    /// exponent: JSON's grammar, with `+` and leading zeros as query strings write them) is a
+    /// whole number as written; false for text of another shape.
+    public static func isWholeNumberLiteral(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var i = 0
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 || bytes[i] == UInt8(ascii: ".") else { return false }
+        let p = JSONParser(bytes: bytes, maxDepth: 0)
+        return p.isWholeNumber(i, bytes.count)
+    }
+
+    /// Whether the number literal `bytes[start..<end]` (valid JSON grammar, its sign at `start`
+    /// or already passed) is a whole number as written: its digits, trailing zeros dropped, end
+    /// at or before the decimal point once the exponent has moved it.
     private func isWholeNumber(_ start: Int, _ end: Int) -> Bool {
         var i = start
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
@@ -284,7 +296,7 @@ public struct JSONParser {
         if i < end, bytes[i] | 0x20 == UInt8(ascii: "e") {
             i += 1
             var negative = false
-            if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { negative = bytes[i] == UInt8(ascii: "-"); i += 1 }
+            if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { negative = bytes[i] == UInt8(ascii: "-"); i += 1 }
             // Past a million the value is 0 or out of range, which the caller has sorted out.
             while i < end, isDigit(bytes[i]) { if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] - 0x30) }; i += 1 }
             if negative { exponent = -exponent }

@@ -152,6 +152,9 @@ import Testing
         // A weight that is no whole number but reads as 700 (bold): refused, not judged bold.
         let weight = expectProblem(try Self.post("/v1/contrast", ##"{"foreground": "#949494", "background": "#fff", "fontSize": 14, "fontSizeUnit": "pt", "fontWeight": 699.99999999999999999}"##), 400, pointer: "/fontWeight")
         #expect(weight["detail"] == .string("'/fontWeight': number 699.99999999999999999 is not a whole number, but no 64-bit number holds it and it would read as 700, a whole number: write at most 17 significant digits"), "\(weight)")
+        let queryWeight = expectProblem(try Self.get("/v1/contrast?foreground=%23949494&background=%23fff&fontSize=14&fontSizeUnit=pt&fontWeight=699.99999999999999999"), 400, parameter: "fontWeight")
+        #expect(queryWeight["detail"]?.string?.contains("number '699.99999999999999999' is not a whole number") == true, "\(queryWeight)")
+        #expect(try Self.get("/v1/contrast?foreground=%23949494&background=%23fff&fontSize=14&fontSizeUnit=pt&fontWeight=+7e2").status == 200)
     }
 
     /// A plugin author's pass: a body beginning with a UTF-8 byte-order mark (Windows tools write
