@@ -63,6 +63,14 @@ struct ContrastEndpointTests {
         #expect(try type("text/csv;q=0, application/json") == "application/json")
         #expect(try type("application/json;q=0.5, text/csv;q=0.9")?.hasPrefix("text/csv") == true)
         #expect(try type("*/*") == "application/json")
+        // A range of a major type names its types (RFC 9110 §12.5.1; a hostile pass: `image/*`
+        // was answered with JSON); the most specific range's weight holds; every type refused
+        // leaves the default.
+        #expect(try type("image/*")?.hasPrefix("image/svg+xml") == true)
+        #expect(try type("text/*;q=0.8, application/json;q=0.5")?.hasPrefix("text/csv") == true)
+        #expect(try type("text/*, text/csv;q=0, application/json;q=0.1") == "application/json")
+        #expect(try type("image/*, text/*")?.hasPrefix("image/svg+xml") == true)
+        #expect(try type("application/json;q=0, text/csv;q=0, image/svg+xml;q=0") == "application/json")
         // What the request itself names wins.
         #expect(try type("text/csv", "/v1/contrast/matrix?format=svg")?.hasPrefix("image/svg+xml") == true)
         #expect(try type("text/csv", "/v1/contrast/matrix", ##"{"colors": ["#000", "#fff"], "format": "json"}"##) == "application/json")

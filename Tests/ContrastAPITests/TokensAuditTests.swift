@@ -408,7 +408,8 @@ struct TokensAuditTests {
         #expect(oneLine.status == 200 && oneLine.json["notes"]?.array?.contains { $0.string?.contains("curl -d") == true } != true, "\(oneLine.text.prefix(400))")
         // Weights (a hostile pass: q=0 was read as acceptance).
         for (accept, type) in [("application/json;q=0, text/plain", "text/plain"), ("application/sarif+json;q=0, text/plain;q=0.1", "text/plain"),
-                               ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json")] {
+                               ("text/plain;q=0.5, application/sarif+json", "application/sarif+json"), ("text/plain;q=0", "application/json"),
+                               ("text/*", "text/plain"), ("application/*", "application/json"), ("application/*;q=0.2, text/*;q=0.3", "text/plain")] {
             let r = try live.request("POST", "/v1/tokens/audit", body: Self.body(files, [("preset", "shadcn")]),
                                      headers: ["Content-Type": "application/json", "Accept": accept])
             #expect(r.headers["content-type"]?.hasPrefix(type) == true, "\(accept): \(r.headers["content-type"] ?? "")")

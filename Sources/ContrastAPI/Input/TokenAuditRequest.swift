@@ -205,7 +205,8 @@ struct TokenAuditRequest {
     }
 
     /// The media types `Accept` may name a report by (`HTTPRequest.preferred(byAccept:)`; a
-    /// hostile pass: `application/json;q=0, text/plain` had been answered with JSON).
-    static let acceptedTypes: [String: Report] = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
-                                                  "application/xml": .junit, "text/xml": .junit, "text/plain": .text]
+    /// hostile pass: `application/json;q=0, text/plain` had been answered with JSON), in order
+    /// of preference for a range (`application/*` is JSON, `text/*` plain text).
+    static let acceptedTypes: KeyValuePairs<String, Report> = ["application/json": .json, "application/sarif+json": .sarif, "application/junit+xml": .junit,
+                                                  "application/xml": .junit, "text/plain": .text, "text/xml": .junit]
 }

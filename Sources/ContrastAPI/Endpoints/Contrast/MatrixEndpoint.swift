@@ -20,7 +20,7 @@ struct MatrixEndpoint {
 
     /// The media types `Accept` may name a format by (`HTTPRequest.preferred(byAccept:)`, as the
     /// token audit reads its report).
-    static let acceptedTypes: [String: Format] = ["application/json": .json, "text/csv": .csv, "image/svg+xml": .svg]
+    static let acceptedTypes: KeyValuePairs<String, Format> = ["application/json": .json, "text/csv": .csv, "image/svg+xml": .svg]
 
     let maxPaletteSize: Int
     /// Most pairs of a translucent foreground on a translucent background in one matrix without
