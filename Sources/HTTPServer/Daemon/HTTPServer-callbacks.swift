@@ -35,6 +35,10 @@ final class ServerContext: Sendable {
     let rejectionHandler: HTTPServer.RejectionHandler?
     /// `ServerConfiguration.maxHeaderBytes`.
     let maxHeaderBytes: Int
+    /// The whole HTTP/1.1 answer to a request target over ``HTTPServer/maxRequestTargetBytes``
+    /// (a 414 problem with `Connection: close`), written on the socket by the URI callback;
+    /// nil over TLS, whose records only libmicrohttpd writes.
+    let requestTargetTooLongAnswer: ContiguousArray<CChar>?
     /// Renders the problems the server answers itself (``HTTPServer/init(configuration:problems:handler:rejectionHandler:)``).
     let problems: ProblemRenderer
     /// The pool heavy requests run on, when any path is heavy (``HeavyWorkPool``).
@@ -143,8 +147,17 @@ final class ServerContext: Sendable {
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
          problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], heavyWorkers: Int = 1,
          heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, heavyPerClientLimit: Int = 0, memoryBudget: Int = 0,
-         earlyHandler: HTTPServer.EarlyHandler? = nil, answerCutHandler: HTTPServer.AnswerCutHandler? = nil) {
+         earlyHandler: HTTPServer.EarlyHandler? = nil, answerCutHandler: HTTPServer.AnswerCutHandler? = nil, isTLS: Bool = false) {
         self.handler = handler
+        if isTLS {
+            self.requestTargetTooLongAnswer = nil
+        } else {
+            let response = problems.response(.requestTargetTooLong(limit: HTTPServer.maxRequestTargetBytes))
+            var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
+            for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+            head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+            self.requestTargetTooLongAnswer = ContiguousArray((Array(head.utf8) + response.body).map { CChar(bitPattern: $0) })
+        }
         self.earlyHandler = earlyHandler
         self.answerCutHandler = answerCutHandler
         self.problems = problems
@@ -246,6 +259,11 @@ func httpServerAccessHandler(
         guard let statePointer = requestCls.pointee, QueryArgumentsMarker.arguments(statePointer) == nil else {
             // First call: headers only. Refuse connections over a limit, and a declared
             // oversized body before reading it.
+            if let marker = requestCls.pointee, QueryArgumentsMarker.isAnswered(marker) {
+                // Answered on the socket already (a request target too long): close.
+                requestCls.pointee = nil
+                return .NO
+            }
             let receivedAt = MonotonicClock.nanoseconds()
             let record = connectionRecord(connection)
             if let record, record.refusal != 0 {

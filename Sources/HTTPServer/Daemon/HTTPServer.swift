@@ -42,6 +42,12 @@ public final class HTTPServer: Sendable {
     /// pool record too, and `?` followed by 504 `&` filled the pool so that the request hung
     /// (500 got libmicrohttpd's own HTML 431). Half of that; more get a 414 problem.
     public static let maxQueryParts = 256
+    /// Most bytes of a request target (path and query): more get a 414 problem written on the
+    /// socket as soon as the request line is read (plain HTTP; see
+    /// `httpServerRequestLineArrived`). libmicrohttpd 0.9.75's 32 KiB pool answers a line over
+    /// about 24,550 bytes with its own 414, and one of about 24,100 to 24,550 not at all; 16 KiB
+    /// leaves room for the header fields beside it.
+    public static let maxRequestTargetBytes = 16 * 1024
 
     /// Sees each answer the server makes without calling the handler — 413 (body over the
     /// limit), 400 (bad `Content-Length`), 414 (too many query arguments), 429 and 503 (over
@@ -122,7 +128,8 @@ public final class HTTPServer: Sendable {
             heavyPerClientLimit: configuration.heavyPerClientLimit,
             memoryBudget: configuration.memoryBudgetBytes,
             earlyHandler: earlyHandler,
-            answerCutHandler: answerCutHandler
+            answerCutHandler: answerCutHandler,
+            isTLS: configuration.isTLS
         )
     }
 

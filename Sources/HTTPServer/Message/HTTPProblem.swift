@@ -61,6 +61,13 @@ public struct HTTPProblem: Sendable {
                     detail: "The query has \(arguments) arguments; at most \(limit) are accepted.", limit: limit, rejection: .tooManyQueryArguments)
     }
 
+    /// 414 `request-target-too-long`: the request target (path and query) is longer than
+    /// `limit` bytes.
+    public static func requestTargetTooLong(limit: Int) -> HTTPProblem {
+        HTTPProblem(status: 414, kind: "request-target-too-long", title: "URI Too Long",
+                    detail: "The request target (path and query) is longer than \(limit) bytes; send long inputs in a POST body.", limit: limit)
+    }
+
     /// 414 `too-many-query-arguments`: the query has `parts` `&`-separated parts counting empty
     /// ones, over `limit`.
     public static func tooManyQueryParts(_ parts: Int, limit: Int) -> HTTPProblem {

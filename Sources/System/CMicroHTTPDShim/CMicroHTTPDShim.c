@@ -5,6 +5,7 @@
 #include "CMicroHTTPDShim.h"
 
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -271,6 +272,23 @@ int cmhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info != NULL ? (int)info->connect_fd : -1;
+}
+
+int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length) {
+    int fd = cmhd_connection_fd(connection);
+    if (fd < 0) {
+        return 0;
+    }
+    size_t sent = 0;
+    while (sent < length) {
+        ssize_t n = send(fd, answer + sent, length - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n <= 0) {
+            break;
+        }
+        sent += (size_t)n;
+    }
+    shutdown(fd, SHUT_WR);
+    return 1;
 }
 
 int cmhd_tls_supported(void) {

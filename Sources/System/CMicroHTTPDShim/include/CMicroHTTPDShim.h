@@ -74,6 +74,13 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
 /// which valid UTF-8 never holds: `%ZZ` gives `\xFFZZ`. Returns the new length.
 size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connection, char *s);
 
+/// Writes `answer` (a whole HTTP/1.1 response, a few hundred bytes) straight to the
+/// connection's socket and ends its sending side (`shutdown(SHUT_WR)`), for a request
+/// libmicrohttpd 0.9.75 could not answer itself: a request line so long that its pool has no
+/// room left for the header fields or an answer (it closed such connections unanswered, or
+/// held them until the connection timeout). Plain HTTP only. Returns 1 when written.
+int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length);
+
 /// For the `MHD_OPTION_URI_LOG_CALLBACK`, which sees the request target before libmicrohttpd
 /// splits its query: when the query has more than `max_arguments` non-empty `&`-separated parts, cuts it
 /// off in place (a NUL right after the `?`, where libmicrohttpd starts reading arguments) and
