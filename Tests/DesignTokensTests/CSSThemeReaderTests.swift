@@ -422,6 +422,18 @@ import TestSupport
         // Without the import, nothing is brought.
         let plain = try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --chart-1: var(--color-blue-300); }")])
         #expect(plain.defaultVariables.isEmpty)
+        // `--color-*: initial` (or `--*: initial`) in `@theme` takes the default palette out of
+        // the build: var(--color-blue-300) is then undefined, and the reset is no token (a new
+        // user's pass: Tailwind's blue-300 had been measured, 1.81:1, and suggested to change).
+        for reset in ["--color-*: initial;", "--*: initial;"] {
+            let css = "@import \"tailwindcss\";\n@theme { \(reset) --color-white: #fff;\n  --color-accent: var(--color-white); --color-accent-foreground: var(--color-blue-300); }\n"
+            let set = try CSSThemeReader.read([TokenFile(name: "t.css", content: css)])
+            #expect(set.defaultVariables.isEmpty && set.tokens.map(\.path) == ["--color-white", "--color-accent", "--color-accent-foreground"], "\(set.tokens.map(\.path))")
+            #expect(set.notes.contains { $0.contains("is taken out of the build by the reset at t.css line 2") }, "\(set.notes)")
+            guard case .failure = TokenResolver(set, variables: set.defaultVariables).resolve("--color-accent-foreground", mode: nil) else {
+                Issue.record("\(reset): var(--color-blue-300) resolved after the reset"); continue
+            }
+        }
     }
 
     @Test("Material DSP CSS: theme/light.css and theme/dark.css are the modes light and dark, palette the base")

@@ -294,7 +294,18 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
-        if importsTailwind { set.defaultVariables = TailwindPalette.colors }
+        if importsTailwind {
+            if let reset = walker.tailwindColorsReset {
+                set.notes = set.notes.map { n in
+                    n.contains("Tailwind's default palette (") && n.hasSuffix("is built in, for var(--color-…) the files do not define")
+                        ? n.replacingOccurrences(of: "is built in, for var(--color-…) the files do not define",
+                                                 with: "is taken out of the build by the reset at \(reset) (--color-*: initial): only the files' colors are defined")
+                        : n
+                }
+            } else {
+                set.defaultVariables = TailwindPalette.colors
+            }
+        }
         set.baseMode = walker.baseMode
         set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
         if !files.contains(where: { $0.mode != nil }) {
@@ -707,6 +718,10 @@ public enum CSSThemeReader: TokenFormatReader {
         var notes: [String] = []
         var sawTheme = false
         var hslTripletNames: Set<String> = []
+        /// Where a `@theme` resets Tailwind's colors (`--color-*: initial` or `--*: initial`,
+        /// Tailwind v4 "Theme variables": the default palette is then not in the build), as
+        /// `file line N`; nil when none does.
+        var tailwindColorsReset: String? = nil
         var tripletCount = 0
         var channelCount = 0
         var tailwindAlphaCount = 0
@@ -755,6 +770,15 @@ public enum CSSThemeReader: TokenFormatReader {
                 switch node {
                 case .declaration(let d):
                     guard d.isCustomProperty else { continue }
+                    // A namespace reset in `@theme` (`--color-*: initial`) is no token: it takes
+                    // Tailwind's default values of that namespace out of the build (a new user's
+                    // pass: `var(--color-blue-300)` had still been Tailwind's after the reset).
+                    if d.name.hasSuffix("*") {
+                        if context.inTheme, d.value.lowercased() == "initial", d.name == "--color-*" || d.name == "--*" {
+                            if tailwindColorsReset == nil { tailwindColorsReset = "\(file) line \(d.position.line)" }
+                        }
+                        continue
+                    }
                     if let skipping = context.skipping {
                         note("skip \(file) \(skipping)", Self.isForcedColors(skipping)
                              ? "\(file) line \(d.position.line): custom properties inside '\(skipping)' are not read: in forced colors mode the browser shows the user's system colors, which the platform sets, so there is nothing of the files' to audit"
