@@ -269,6 +269,10 @@ import Testing
         // A 6-digit hex beside an alpha (the Color Module's form; Figma SDS's black at 5%) agrees.
         let agreeing = try DTCGReader.read(TokenFixtures.text(##"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.2, 0.4, 0.6], "hex": "#336699"}}, "d": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.047, 0.047, 0.051], "alpha": 0.05, "hex": "#0c0c0d"}}}"##))
         #expect(!agreeing.notes.contains { $0.contains("'hex'") }, "\(agreeing.notes)")
+        // A hex that is none (no `#`, three digits): noted too (a new user's pass: measured
+        // #000000 from the components with nothing said of the hex '777').
+        let invalid = try DTCGReader.read(TokenFixtures.text(##"{"e": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "777"}}}"##, name: "h.json"))
+        #expect(invalid.notes.contains { $0.contains("'e (hex '777' is no '#RRGGBB' hex, components #000000) at h.json:1'") }, "\(invalid.notes)")
     }
 
     @Test("an unknown colorSpace falls back to its hex; without one it is an error naming the token")

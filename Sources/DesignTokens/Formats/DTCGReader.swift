@@ -231,7 +231,7 @@ public enum DTCGReader: TokenFormatReader {
     /// What the audit says of color objects whose `hex` disagrees with their `components`.
     static func hexNote(_ hexes: [String]) -> String? {
         guard !hexes.isEmpty else { return nil }
-        return "color objects whose 'hex' is another color than their 'components' were measured by their components (DTCG Color Module 2025.10: hex is a fallback for tools that cannot read colorSpace), while a tool showing the hex shows another color: \(TokenSyntax.sample(hexes))"
+        return "color objects whose 'hex' is another color than their 'components', or no hex color at all, were measured by their components (DTCG Color Module 2025.10: hex is a fallback for tools that cannot read colorSpace), while a tool showing the hex shows another color: \(TokenSyntax.sample(hexes))"
     }
 
     /// Whether `document` is a 2025.10 resolver document rather than a token file.
@@ -374,7 +374,14 @@ public enum DTCGReader: TokenFormatReader {
         /// `hex` disagrees with its `components` (at most 10,000 kept).
         mutating func noteDisagreeingHex(_ json: JSON, _ value: TokenValue, path: String) {
             guard disagreeingHexes.count < 10_000, case .object(let o) = json, case .string(let hex)? = o["hex"],
-                  case .css(let css) = value, let (given, read) = DTCGReader.disagreeingHex(hex, components: css) else { return }
+                  case .css(let css) = value else { return }
+            // A hex that is none (`777`, no `#`; `#77`): a tool reading it shows another color
+            // or none (a new user's pass: it was passed over without a word).
+            if CSSColorParser.parseHexColor(hex) == nil, let c = try? CSSColorParser.parse(css) {
+                disagreeingHexes.append("\(path) (hex \(TokenError.quoted(String(hex.prefix(16)))) is no '#RRGGBB' hex, components \(DisplayColor(c).hex))")
+                return
+            }
+            guard let (given, read) = DTCGReader.disagreeingHex(hex, components: css) else { return }
             disagreeingHexes.append("\(path) (hex \(given), components \(read))")
         }
     }
