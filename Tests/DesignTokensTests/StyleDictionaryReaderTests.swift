@@ -101,6 +101,13 @@ import Testing
         #expect(set["color.size"]?.base == .other(type: "number"))
         #expect(set["color.plain"]?.base == .css("#00ff00"))
         #expect(set.modes == ["spectrum/light", "spectrum/dark"])
+        // A reference followed by two hex digits is that hex with an alpha, as Style Dictionary
+        // interpolates it (`#ff000033`; a new user's pass found it "not a color"); another
+        // suffix stays no color.
+        let suffixed = try StyleDictionaryReader.read(TokenFixtures.text(##"{"ink": {"value": "#000000"}, "bg": {"value": "#ffffff"}, "faint": {"value": "{ink.value}33"}, "wide": {"value": "{ink.value}px"}}"##))
+        let faint = try TokenResolver(suffixed).resolve("faint", mode: nil).get()
+        #expect(faint.color.alpha == 0x33 / 255 && faint.css == "#00000033", "\(faint.css)")
+        #expect(suffixed["wide"]?.base == .other(type: "string"))
         #expect(set["color.text"]?.value(in: "spectrum/light") == .alias("color.base.red"))
 
         let light = TokenFile(name: "light.json", content: ##"{"bg": {"value": "#fff"}}"##, mode: "light")

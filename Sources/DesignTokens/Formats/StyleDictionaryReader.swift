@@ -206,7 +206,8 @@ public enum StyleDictionaryReader: TokenFormatReader {
                 if TokenSyntax.hasEmbeddedReference(text) {
                     embedded.append(path)
                     // `rgba({black}, 0.5)` is meant as a color: kept for resolution to judge.
-                    if isColor == true || TokenSyntax.startsWithColorFunction(text) { return .css(text) }
+                    // `{color.base.ink.value}33` is that hex with an alpha (a new user's pass).
+                    if isColor == true || TokenSyntax.startsWithColorFunction(text) || TokenSyntax.isReferenceWithHexAlpha(text) { return .css(text) }
                     return .other(type: "string")
                 }
                 if isColor == true { return .css(text) }

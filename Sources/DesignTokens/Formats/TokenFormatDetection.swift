@@ -278,6 +278,15 @@ enum TokenSyntax {
         return colorFunctions.contains(String(lower[..<paren]))
     }
 
+    /// Whether `text` is one `{reference}` followed by two hex digits (`{color.base.ink.value}33`):
+    /// a hex color given an alpha, as Style Dictionary's interpolation makes `#00000033` of it.
+    static func isReferenceWithHexAlpha(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.hasPrefix("{"), let close = t.firstIndex(of: "}"), !t[t.index(after: t.startIndex)..<close].contains("{") else { return false }
+        let rest = t[t.index(after: close)...]
+        return rest.count == 2 && rest.allSatisfy(\.isHexDigit)
+    }
+
     static let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch",
                                               "color", "color-mix", "light-dark"]
 
