@@ -486,5 +486,16 @@ import Testing
         let sds = try DTCGReader.read(try TokenFixtures.files("dtcg/figma-sds", ["tokens.json"]))
         #expect(sds.coverageWarnings.isEmpty, "\(sds.coverageWarnings)")
     }
+
+    /// A new user's pass: `"a.b"` as a token name was read as the path `color.a.b` without a
+    /// word, though DTCG 2025.10 forbids '.' in names.
+    @Test("a name with '.' is read as a path of groups, with a note naming it")
+    func restrictedCharacters() throws {
+        let set = try DTCGReader.read(TokenFixtures.text(##"{"color": {"$type": "color", "a.b": {"$value": "#000"}, "c": {"$value": "#fff"}}}"##, name: "n.json"))
+        #expect(set["color.a.b"]?.base == .css("#000"))
+        #expect(set.notes.contains { $0.hasPrefix("names holding '.', '{' or '}', which DTCG 2025.10 does not allow") && $0.contains("'color.a.b at n.json line 1'") }, "\(set.notes)")
+        let plain = try DTCGReader.read(TokenFixtures.text(##"{"color": {"$type": "color", "c": {"$value": "#fff"}}}"##))
+        #expect(!plain.notes.contains { $0.contains("does not allow") })
+    }
 }
 

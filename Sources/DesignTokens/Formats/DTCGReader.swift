@@ -65,6 +65,7 @@ public enum DTCGReader: TokenFormatReader {
         var hexes: [String] = []
         var placed: [Entry] = []
         var misspelt: [(type: String, token: String)] = []
+        var restricted: [String] = []
         var walkers: [Walker] = []
         for document in documents {
             guard case .object(let root) = document.root else {
@@ -120,6 +121,7 @@ public enum DTCGReader: TokenFormatReader {
             ignored += walker.ignored
             hexes += walker.disagreeingHexes
             misspelt += walker.misspeltColors
+            restricted += walker.restrictedNames
         }
         try applyExtends(extends, to: &table)
         for l in layered.prefix(4) {
@@ -129,6 +131,9 @@ public enum DTCGReader: TokenFormatReader {
             table.notes.append("members that are neither tokens nor groups were skipped: \(TokenSyntax.sample(ignored))")
         }
         if let note = hexNote(hexes) { table.notes.append(note) }
+        if !restricted.isEmpty {
+            table.notes.append("names holding '.', '{' or '}', which DTCG 2025.10 does not allow (Format Module, \"Character restrictions\"), were read with each '.' as a group boundary: \(TokenSyntax.sample(restricted)); a reference to such a token reads the same path, and another tool may refuse the file")
+        }
         var set = try table.tokenSet(format: format, files: documents)
         if let warning = misspeltColorWarning(misspelt) { set.coverageWarnings.append(warning) }
         let (byPath, notes) = placements(placed)
@@ -274,6 +279,9 @@ public enum DTCGReader: TokenFormatReader {
         /// Tokens typed as a misspelt `color` (`DTCGReader.isMisspeltColor`): the type, and the
         /// token with its file and line.
         var misspeltColors: [(type: String, token: String)] = []
+        /// Members whose names hold `.`, `{` or `}` (DTCG 2025.10 "Character restrictions"), by
+        /// token or group path, at most 10,000.
+        var restrictedNames: [String] = []
 
         init(document: JSONTokenDocument) {
             self.document = document
@@ -303,6 +311,9 @@ public enum DTCGReader: TokenFormatReader {
                 if key.hasPrefix("$") && key != "$root" { continue }
                 let childJSON = jsonPath + [key]
                 let childPath = tokenPath + [key]
+                if restrictedNames.count < 10_000, key.contains(where: { $0 == "." || $0 == "{" || $0 == "}" }) {
+                    restrictedNames.append("\(childPath.joined(separator: ".")) at \(document.name) line \(document.location(childJSON).line)")
+                }
                 guard case .object(let child) = member.value else {
                     ignored.append(childPath.joined(separator: "."))
                     continue
