@@ -90,9 +90,9 @@ int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, s
 /// until the request timeout.
 /// Also refuses more than `max_parts` `&`-separated parts counting empty ones (each costs a pool
 /// record too: `?` followed by 504 `&` filled the pool and hung); then `*by_parts` is set to 1 and
-/// the number of parts is returned.
+/// the number of parts is returned. `*length` receives the length of `uri` (found in the same scan).
 unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments, unsigned long max_parts,
-                                       int *by_parts);
+                                       int *by_parts, size_t *length);
 
 /// The port the daemon's listen socket is bound to (useful after binding port 0);
 /// 0 when unknown (for example after `MHD_quiesce_daemon`).
