@@ -1416,4 +1416,21 @@ import Testing
         #expect(only.results.count == 2 && only.results.allSatisfy { $0.unresolved == nil }, "\(only.results.map { ($0.mode ?? "", $0.foregroundPath) })")
         #expect(only.results.contains { $0.mode == "@media (min-width: 768px) :root" && $0.foregroundPath == "--accent-foreground" && !$0.passes })
     }
+
+    /// A hostile pass: a translucent `--background` (the rule's backdrop) had been put over
+    /// white, and `--card-foreground` (#000) on a transparent `--card` passed at 5.24:1 where
+    /// what shows through is not in the files.
+    @Test("a translucent backdrop is unknown: measured over every backdrop, with a note")
+    func translucentBackdrop() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--card-foreground"), background: try TokenPattern("--card"),
+                              backdrop: try TokenPattern("--background"), source: "rules[0]")]
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #00000080; --card: #ffffff00; --card-foreground: #000; }")]), rules: rules)
+        let r = try #require(report.results.first)
+        #expect(!r.passes && abs((r.measurement?.ratio ?? 0) - 1) < 1e-9, "\(r.measurement?.ratio ?? 0)")
+        #expect(report.notes.contains { $0.hasPrefix("the backdrop '--background' is itself translucent") }, "\(report.notes)")
+        // An opaque backdrop is measured as before: #000 on #ffffff00 over #808080 is 5.3178:1.
+        let opaque = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #808080; --card: #ffffff00; --card-foreground: #000; }")]), rules: rules)
+        #expect(abs((opaque.results.first?.measurement?.ratio ?? 0) - 5.317210) < 1e-5, "\(opaque.results.first?.measurement?.ratio ?? 0)")
+    }
 }
+

@@ -236,7 +236,11 @@ public enum TokenAudit {
     }
 
     static func backdropSRGB(_ backdrop: ResolvedToken?) -> SIMD3<Double>? {
-        backdrop.map { DisplayColor($0.color) }.map { $0.alpha < 1 ? Compositing.sourceOver($0.srgb, alpha: $0.alpha, overOpaque: SIMD3(repeating: 1)) : $0.srgb }
+        // A translucent backdrop shows what is behind it, which the files do not say: unknown,
+        // as no backdrop is (a hostile pass: `--background: #00000080` had been put over white,
+        // and `--card-foreground` on a transparent `--card` passed at 5.24:1 where the page
+        // may show 1:1).
+        backdrop.map { DisplayColor($0.color) }.flatMap { $0.alpha < 1 ? nil : $0.srgb }
     }
 
     /// What a pair of translucent text on a translucent background with no backdrop counts
@@ -1371,10 +1375,15 @@ public enum TokenAudit {
         // their resolved colors (memoized) before any is measured.
         var backdropFree = 0
         for mode in modes {
-            for pair in pairs where pair.backdrop == nil {
+            for pair in pairs {
                 try poll()
                 guard case .success(let fg) = resolver.resolve(pair.fg, mode: mode), fg.color.alpha < 1,
                       case .success(let bg) = resolver.resolve(pair.bg, mode: mode), bg.color.alpha < 1 else { continue }
+                // A backdrop counts when it resolves opaque; a translucent one is unknown too
+                // (`backdropSRGB`), and one that does not resolve leaves the pair unresolved.
+                if let b = pair.backdrop {
+                    guard case .success(let d) = resolver.resolve(b, mode: mode), d.color.alpha < 1 else { continue }
+                }
                 backdropFree += 1
                 guard backdropFree <= options.maximumBackdropFreePairs else {
                     throw TokenError(reason: "the rules make more than \(options.maximumBackdropFreePairs) pairs of translucent text on a translucent background with no backdrop (\(pair.fg) on \(pair.bg)\(mode.map { " in '\($0)'" } ?? "") is one too many), each measured over 256 possible backdrops: give the rules the page's color as \"backdrop\" (\"backdrop\": \"--background\"), or narrow the patterns",
@@ -1430,6 +1439,8 @@ public enum TokenAudit {
         var suggestions = 0, suggestedPairs = 0, suggestionsLeftOut = false
         // Failing pairs no color of the text's hue fixes (said in a note, never silently).
         var unsuggested = 0, unsuggestedExample: String? = nil, translucentExample: String? = nil
+        // Backdrop tokens that are translucent where a pair needs them (`backdropSRGB`).
+        var translucentBackdrops: [String] = []
         // Pairs the one-color-per-token searches may still measure, over every mode.
         var jointPairs = options.maximumSuggestions
         for mode in modes {
@@ -1553,6 +1564,10 @@ public enum TokenAudit {
                 // make an opaque pair unresolved.
                 if let b = pair.backdrop, let bg, DisplayColor(bg.color).alpha < 1 {
                     backdrop = try take(resolver.resolve(b, mode: mode), b)
+                    if let d = backdrop, d.color.alpha < 1, translucentBackdrops.count < 3 {
+                        let name = "\(b)\(mode.map { " in '\($0)'" } ?? "")"
+                        if !translucentBackdrops.contains(name) { translucentBackdrops.append(name) }
+                    }
                 }
                 if result.unresolved == nil, let fg, let bg {
                     result.foreground = fg
@@ -1607,7 +1622,7 @@ public enum TokenAudit {
                                 unsuggested += 1
                                 let example = "\(pair.fg) on \(pair.bg)\(mode.map { " in mode '\($0)'" } ?? "")"
                                 if unsuggestedExample == nil { unsuggestedExample = example }
-                                if translucentExample == nil, bg.color.alpha < 1, backdropSRGB == nil { translucentExample = example }
+                                if translucentExample == nil, bg.color.alpha < 1, backdropSRGB == nil, result.backdrop == nil { translucentExample = example }
                             }
                         }
                     }
@@ -1649,6 +1664,9 @@ public enum TokenAudit {
         if let first = allAliasPairs.first {
             let n = aliasCount * modes.count
             notes.append("\(n) pair\(n == 1 ? "" : "s") skipped: aliases of pairs already checked (both tokens alias the tokens of a checked pair, as Tailwind's --color-x: var(--x) does), e.g. \(first.foreground) on \(first.background)")
+        }
+        if !translucentBackdrops.isEmpty {
+            notes.append("the backdrop \(translucentBackdrops.map { "'\($0)'" }.joined(separator: ", ")) is itself translucent, so what shows through it is not in the files: pairs over it are measured over every backdrop from black to white, as without one; make the page's color opaque, or give the rules an opaque backdrop")
         }
         if let example = unsuggestedExample {
             notes.append("\(unsuggested) failing pair\(unsuggested == 1 ? " has" : "s have") no suggested color (\(example)\(unsuggested > 1 ? ", …" : "")): no lightness of the text's hue reaches the target on that background, at the text's opacity or opaque, nor does more opacity; another hue, or a background change, is needed")
