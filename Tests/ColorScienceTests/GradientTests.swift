@@ -47,6 +47,16 @@ struct GradientTests {
         #expect(abs(h.stops[0].hint - 0.25) < 1e-12)
         #expect(g.space == .srgb)   // legacy colors only
         #expect(try Self.gradient("linear-gradient(#000, oklch(0.5 0 0))").space == .oklab)
+        // A `none` component is written only in the modern syntax: such a stop is not legacy,
+        // and Chromium 156 mixes in OKLab (a front-end pass, from its pixels: 2.44:1 for #000 on
+        // the weakest color over #808080, 1.96:1 as the sRGB mix).
+        for stop in ["rgb(255 0 0 / none)", "rgb(255 none 0)", "hsl(none 100% 50%)"] {
+            #expect(try Self.gradient("linear-gradient(to right, \(stop), blue)").space == .oklab, "\(stop)")
+        }
+        #expect(try Self.gradient("linear-gradient(to right, rgb(255 0 0 / 1), blue)").space == .srgb)
+        // One stop is valid CSS Images 4 (Chromium 156 paints that color everywhere).
+        let one = try Self.gradient("linear-gradient(#000)")
+        #expect(one.stops.map(\.position) == [0, 1] && one.stops.allSatisfy { $0.color == one.stops[0].color } && one.uniformColor?.srgb == SIMD3(0, 0, 0))
         let m = try Self.gradient("linear-gradient(45deg in oklch longer hue, red, blue)")
         #expect(m.space == .oklch && m.hue == .longer && m.geometry == .linear(angle: 45))
         let c = try Self.gradient("conic-gradient(from 0.25turn at 10% 20px in hsl, red, blue 180deg)")
@@ -57,7 +67,7 @@ struct GradientTests {
     }
 
     @Test("invalid gradients are refused with a reason", arguments: [
-        "linear-gradient(red)", "linear-gradient()", "linear-gradient(red, , blue)", "linear-gradient(red, blue,)",
+        "linear-gradient(20%, red)", "linear-gradient()", "linear-gradient(red, , blue)", "linear-gradient(red, blue,)",
         "linear-gradient(to middle, red, blue)", "linear-gradient(red, 20%)", "linear-gradient(20%, red, blue)",
         "linear-gradient(red 10px, blue)", "linear-gradient(red, notacolor)", "linear-gradient(in foo, red, blue)",
         "linear-gradient(in srgb longer hue, red, blue)", "radial-gradient(circle 10px 20px, red, blue)",

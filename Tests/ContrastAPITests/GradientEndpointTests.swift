@@ -289,7 +289,7 @@ struct GradientEndpointTests {
     }
 
     @Test("bad gradients, boxes and regions are 4xx problems naming the member", arguments: [
-        (##"{"foreground": "#000", "background": "linear-gradient(red)"}"##, 400, "/background"),
+        (##"{"foreground": "#000", "background": "linear-gradient(20%, red)"}"##, 400, "/background"),
         (##"{"foreground": "linear-gradient(red, blue)", "background": "linear-gradient(red, blue)"}"##, 400, "/foreground"),
         (##"{"foreground": "linear-gradient(red, blue)", "background": "#fff"}"##, 400, "/foreground"),
         (##"{"foreground": "#000", "background": "linear-gradient(red, 20px, blue)"}"##, 400, "/background"),
@@ -430,7 +430,7 @@ struct MatrixGradientTests {
                 "\(apca.json["onGradients"]?.array?[1].array?[1] as Any) \(singleAPCA.json["value"] as Any)")
         let apcaCSV = try server.request("POST", "/v1/contrast/matrix?format=csv", body: apcaBody)
         #expect(apcaCSV.text.split(separator: "\r\n").last.map { !$0.hasSuffix(",") } == true, "\(apcaCSV.text)")
-        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(red)"]}"##), 400, pointer: "/gradients/0")
+        expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(20%, red)"]}"##), 400, pointer: "/gradients/0")
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": [{"gradient": "linear-gradient(red, blue)", "region": {"x": 0, "y": 0, "width": 5, "height": 5}}]}"##), 400, pointer: "/gradients/0/region")
         expectProblem(try server.request("POST", "/v1/contrast/matrix", body: ##"{"colors": ["#fff"], "gradients": ["linear-gradient(transparent, blue)"]}"##), 400, pointer: "/gradients/0")
         let seventeen = Array(repeating: "\"linear-gradient(red, blue)\"", count: 17).joined(separator: ",")

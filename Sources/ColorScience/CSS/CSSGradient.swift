@@ -593,8 +593,12 @@ public struct CSSGradient: Sendable, Equatable {
         guard colorCount >= 1 else { throw .invalid("\(name)() needs at least two color stops") }
         guard colorCount <= maximumStops else { throw .invalid("\(name)() has \(colorCount) color stops; at most \(maximumStops)") }
         if colorCount == 1 {
-            // CSS Images 4 allows one stop only in the newest drafts; a single color is a plain color.
-            throw .invalid("\(name)() needs at least two color stops, got one")
+            // CSS Images 4 (§3.5.1 `<color-stop-list>`) allows one stop, and Chromium 156 paints
+            // it as that color everywhere (a front-end pass: `linear-gradient(#000)` was a 400).
+            guard raw.count == 1, let only = raw[0].color else {
+                throw .invalid("\(name)(): a color hint must sit between two color stops")
+            }
+            return ([Stop(color: only, position: 0), Stop(color: only, position: 1)], legacyOnly)
         }
         // Fixup (§3.5.3): first and last default to 0% and 100%; each position at least the
         // largest before it; runs without positions spaced evenly.
@@ -694,7 +698,14 @@ public struct CSSGradient: Sendable, Equatable {
             // 255 off at a quarter of the way).
             let first = v.dropFirst().first { if case .whitespace = $0.kind { return false } else { return true } }
             if case .ident(let w)? = first?.kind, CSSTokenizer.asciiLowercased(w) == "from" { return false }
-            return true
+            // Nor is one with a `none` component, which only the modern syntax writes: Chromium
+            // 156 mixes `rgb(255 0 0 / none)` and `hsl(none 100% 50%)` stops in OKLab (a
+            // front-end pass: measured in sRGB, 1.96:1 where the pixels show 2.44:1).
+            let hasNone = v.dropFirst().contains { t in
+                if case .ident(let w) = t.kind { return CSSTokenizer.asciiLowercased(w) == "none" }
+                return false
+            }
+            return !hasNone
         default: return false
         }
     }
