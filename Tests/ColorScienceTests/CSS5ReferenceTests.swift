@@ -143,4 +143,20 @@ struct CSS5ReferenceTests {
             }
         }
     }
+
+    /// A front-end pass: a gray written in another space mixed in HSL or HWB takes the other
+    /// color's hue here (CSS Color 4 §4.4.1), where Chromium 156 keeps the hue its conversion
+    /// rounds to (#589cc1, 3.04:1 on white): the answer carries a note; sRGB grays and other
+    /// spaces do not.
+    @Test("a gray from another space mixed in hsl or hwb is noted as differing from Chromium")
+    func grayHueNote() throws {
+        let mixed = try CSSColorParser.parse("color-mix(in hsl, #3b82f6, oklch(0.6 0 0))", context: CSSColorContext())
+        #expect(DisplayColor(mixed.color).hex == "#5880c1")
+        #expect(mixed.notes.contains { $0.hasPrefix("color-mix(in hsl): a gray written in another space (oklch) has no hue there") }, "\(mixed.notes)")
+        #expect(try CSSColorParser.parse("color-mix(in hwb, rgb(146 146 239), lch(60.2 none 47.4))", context: CSSColorContext()).notes.count == 1)
+        for quiet in ["color-mix(in hsl, #3b82f6, gray)", "color-mix(in oklch, #16a34a, oklch(0.556 0 0))", "color-mix(in hsl, #3b82f6, #ff0000)"] {
+            #expect(try CSSColorParser.parse(quiet, context: CSSColorContext()).notes.isEmpty, "\(quiet)")
+        }
+    }
 }
+

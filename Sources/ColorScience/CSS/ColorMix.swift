@@ -84,7 +84,25 @@ extension ColorSyntax {
             colors.append(try parse(colorTokens))
             percentages.append(percentage)
         }
+        noteGrayHue(colors, space: space, function: "color-mix(in \(space.rawValue))")
         return ColorMix.mix(colors[0], percentages[0], colors[1], percentages[1], in: space, hue: hue)
+    }
+
+    /// Notes a gray written outside the sRGB family (`oklch(0.6 0 0)`, `lab(50 0 0)`) mixed in
+    /// HSL or HWB with a color: its hue is powerless (CSS Color 4 §4.4.1) and the mix takes the
+    /// other color's, as measured here, where Chromium 156 keeps the hue its conversion to sRGB
+    /// rounds to (a front-end pass: `color-mix(in hsl, #3b82f6, oklch(0.6 0 0))` is #5880c1 here,
+    /// 4.00:1 on white, and #589cc1 in Chromium, 3.04:1). The same difference as a gradient's
+    /// (`CSSGradient.graySweepsHueInBrowsers`).
+    func noteGrayHue(_ colors: [Color], space: InterpolationSpace, function: String) {
+        guard space == .hsl || space == .hwb, colors.count == 2 else { return }
+        let srgbFamily: Set<ColorSpace> = [.srgb, .hsl, .hwb]
+        let grays = colors.map { c in !srgbFamily.contains(c.space) && space.coordinates(of: c).hueMissing }
+        let colored = colors.map { c in !space.coordinates(of: c).hueMissing }
+        for i in 0..<2 where grays[i] && colored[1 - i] {
+            notes.append("\(function): a gray written in another space (\(colors[i].space.rawValue)) has no hue there (CSS Color 4 §4.4.1), so the mix takes the other color's hue; Chromium 156 gives the gray the hue its conversion rounds to and can show another color (docs/api/colors.md)")
+            return
+        }
     }
 
     /// The percentage of a color-mix() argument as a fraction, or nil when `value` is not a
