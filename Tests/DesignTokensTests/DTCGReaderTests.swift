@@ -468,6 +468,10 @@ import Testing
         let layered = try DTCGReader.read([TokenFile(name: "base.json", content: light), TokenFile(name: "override.json", content: dark)])
         #expect(layered.modes.isEmpty && layered["color.fg"]?.base == .css("#333"))
         #expect(layered.notes.contains("override.json replaces 2 tokens of base.json (the later file wins, as layered token files do); if they are modes, send each file with its \"mode\""), "\(layered.notes)")
+        // A folder per mode (`light/colors.json`, `dark/colors.json`, one file or several).
+        let folders = try DTCGReader.read([TokenFile(name: "tokens/light/colors.json", content: light), TokenFile(name: "tokens/dark/colors.json", content: dark),
+                                           TokenFile(name: "tokens/dark/extra.json", content: ##"{"color": {"$type": "color", "bg": {"$value": "#111"}}}"##)])
+        #expect(folders.modes == ["light", "dark"] && folders["color.bg"]?.modes == ["light": .css("#fff"), "dark": .css("#111")], "\(folders.modes) \(String(describing: folders["color.bg"]?.modes))")
         // A mode given to any file: names are not read.
         let given = try DTCGReader.read([TokenFile(name: "light.json", content: light, mode: "day"), TokenFile(name: "dark.json", content: dark, mode: "night")])
         #expect(given.modes == ["day", "night"])

@@ -143,10 +143,10 @@ public enum DTCGReader: TokenFormatReader {
 
     /// Files sent without `mode` that are modes by their names: a file whose name (without
     /// `.tokens.json`, `.json`, `.tokens`) has a word of a mode (`light`, `dark`, `dim`, `night`,
-    /// `day`, `contrast`, `hc`; `theme` alone is not one) and that sets a token another file sets
-    /// (`light.tokens.json` and `dark.tokens.json`, as Terrazzo and Style Dictionary projects
-    /// lay them out) is read as the mode of that name, as Material's flat files are. Nothing when
-    /// any file has a `mode`.
+    /// `day`, `contrast`, `hc`; `theme` alone is not one), or sits in a folder whose name has one
+    /// (`dark/colors.json`), and that sets a token another file sets (`light.tokens.json` and
+    /// `dark.tokens.json`, as Terrazzo and Style Dictionary projects lay them out) is read as the
+    /// mode of that name, as Material's flat files are. Nothing when any file has a `mode`.
     static func modesByFileName(_ walkers: [Walker]) -> [ObjectIdentifier: String] {
         guard walkers.count > 1, walkers.allSatisfy({ $0.document.file.mode == nil }) else { return [:] }
         var filesOfPath: [String: Int] = [:]
@@ -157,15 +157,19 @@ public enum DTCGReader: TokenFormatReader {
                 filesOfPath[e.path, default: 0] += 1
             }
         }
-        var out: [ObjectIdentifier: String] = [:], used = Set<String>()
-        for w in walkers {
-            let name = TokenSyntax.withoutJSONExtension(TokenSyntax.baseName(w.document.name))
-            let words = name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-            let modeWords: Set<Substring> = ["light", "dark", "dim", "dimmed", "night", "day", "contrast", "hc"]
-            guard !name.isEmpty, words.contains(where: { modeWords.contains($0) || $0.hasPrefix("dark") || $0.hasPrefix("light") }),
-                  used.insert(name).inserted,
-                  w.entries.contains(where: { (filesOfPath[$0.path] ?? 0) > 1 }) else { continue }
-            out[ObjectIdentifier(w.document)] = name
+        let modeWords: Set<Substring> = ["light", "dark", "dim", "dimmed", "night", "day", "contrast", "hc"]
+        func isModeName(_ name: Substring) -> Bool {
+            name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
+                .contains { modeWords.contains($0) || $0.hasPrefix("dark") || $0.hasPrefix("light") }
+        }
+        var out: [ObjectIdentifier: String] = [:]
+        for w in walkers where w.entries.contains(where: { (filesOfPath[$0.path] ?? 0) > 1 }) {
+            // The file's name, else the folder it is in (`tokens/dark/colors.json`), at most
+            // three folders up; several files may make one mode.
+            let parts = w.document.name.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+            guard let last = parts.last else { continue }
+            let candidates = [Substring(TokenSyntax.withoutJSONExtension(String(last)))] + parts.dropLast().suffix(3).reversed()
+            if let name = candidates.first(where: { !$0.isEmpty && isModeName($0) }) { out[ObjectIdentifier(w.document)] = String(name) }
         }
         return out
     }
