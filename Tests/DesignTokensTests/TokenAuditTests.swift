@@ -1432,5 +1432,19 @@ import Testing
         let opaque = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #808080; --card: #ffffff00; --card-foreground: #000; }")]), rules: rules)
         #expect(abs((opaque.results.first?.measurement?.ratio ?? 0) - 5.317210) < 1e-5, "\(opaque.results.first?.measurement?.ratio ?? 0)")
     }
+
+    /// A hostile pass: `--ink on --paper` judged as large text hid `--heading on --page`
+    /// (aliases of the two), which the request's next rule asks 4.5:1 of; the audit passed at
+    /// 3.5449:1 (#888888 on #ffffff). A request rule naming the alias pair is measured.
+    @Test("an alias pair named by its own request rule is measured, not skipped for an earlier rule's pair")
+    func aliasPairOwnRule() throws {
+        let css = ":root { --ink: #888888; --paper: #ffffff; --heading: var(--ink); --page: var(--paper); }"
+        let rules = [PairRule(foreground: try TokenPattern("--ink"), background: try TokenPattern("--paper"), role: .largeText, source: "rules[0]"),
+                     PairRule(foreground: try TokenPattern("--heading"), background: try TokenPattern("--page"), source: "rules[1]")]
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "a.css", content: css)]), rules: rules)
+        let heading = try #require(report.results.first { $0.foregroundPath == "--heading" })
+        #expect(!heading.passes && abs((heading.value ?? 0) - 3.544886) < 1e-5 && !report.passes, "\(report.results.map { ($0.foregroundPath, $0.value ?? 0, $0.passes) })")
+        #expect(report.results.first { $0.foregroundPath == "--ink" }?.passes == true)
+    }
 }
 

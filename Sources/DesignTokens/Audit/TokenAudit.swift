@@ -1363,10 +1363,15 @@ public enum TokenAudit {
         // Each with its source pair: all of them reach the suggestions' joint search, the
         // first `maximumListedAliasPairs` are listed, and every one is counted.
         var allAliasPairs: [TokenAuditReport.AliasPair] = []
+        // The earlier rule stands in for a preset's rule only: a request rule naming the alias
+        // pair itself is the request's word on it (a hostile pass: `--ink on --paper` as large
+        // text hid `--heading on --page`, aliases of them, which the next rule asked 4.5:1 of,
+        // and the audit passed at 3.54:1).
+        func isPresetRule(_ i: Int) -> Bool { rules[i].source.hasPrefix("preset ") }
         pairs = zip(pairs, sources).compactMap { pair, s in
             guard s.0.hops > 0 && s.1.hops > 0,
                   checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
-                    || (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule else { return pair }
+                    || (isPresetRule(pair.rule) && (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule) else { return pair }
             allAliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
             return nil
         }
