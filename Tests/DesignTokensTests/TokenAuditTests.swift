@@ -1446,5 +1446,25 @@ import Testing
         #expect(!heading.passes && abs((heading.value ?? 0) - 3.544886) < 1e-5 && !report.passes, "\(report.results.map { ($0.foregroundPath, $0.value ?? 0, $0.passes) })")
         #expect(report.results.first { $0.foregroundPath == "--ink" }?.passes == true)
     }
+
+    /// A hostile pass against Chromium: `:root { color-scheme: light }` beside a `.dark` that sets
+    /// none is light under `.dark` too, so light-dark() takes its light side there (#333 on
+    /// #121212, 1.4827:1); the audit had taken the dark side by the mode's name (11.66:1) and
+    /// also audited the base in dark.
+    @Test("modes that declare no color-scheme inherit the root's declared one for light-dark()")
+    func inheritedColorScheme() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        let css = ":root { color-scheme: light; --background: #ffffff; --foreground: light-dark(#333333, #cccccc); }\n.dark { --background: #121212; }\n"
+        let set = try CSSThemeReader.read([TokenFile(name: "ld.css", content: css)])
+        #expect(set.colorScheme(in: "dark") == .light && set.baseColorScheme == .light)
+        #expect(set.notes.contains { $0.hasPrefix("ld.css line 1: ':root' sets color-scheme: light, which 'dark' inherits") }, "\(set.notes)")
+        let report = try TokenAudit.run(set, rules: rules)
+        #expect(report.results.map { $0.mode ?? "" } == ["light", "dark"], "\(report.results.map { $0.mode ?? "" })")
+        let dark = try #require(report.results.first { $0.mode == "dark" })
+        #expect(!dark.passes && abs((dark.value ?? 0) - 1.482721) < 1e-5, "\(dark.value ?? 0)")
+        // A `.dark` that declares its own scheme keeps it.
+        let own = try CSSThemeReader.read([TokenFile(name: "ld.css", content: css.replacingOccurrences(of: ".dark {", with: ".dark { color-scheme: dark;"))])
+        #expect(own.colorScheme(in: "dark") == .dark)
+    }
 }
 

@@ -903,7 +903,8 @@ public enum TokenAudit {
     }
 
     static func inBothSchemes(_ set: TokenSet, requested: [String]? = nil) throws(TokenError) -> TokenSet {
-        guard !set.modes.isEmpty, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) else { return set }
+        // A root that declares its scheme is shown in that one only (`TokenSet.baseColorScheme`).
+        guard !set.modes.isEmpty, set.baseColorScheme == nil, !set.modes.contains(where: { set.colorScheme(in: $0) == .dark }) else { return set }
         let n = colorSchemeDependent(set)
         guard n > 0 else { return set }
         if set.modes.count * 2 + 1 > TokenFormats.maximumModes && requested == nil {

@@ -325,6 +325,24 @@ public enum CSSThemeReader: TokenFormatReader {
             guard set.colorScheme(in: mode) != d.scheme else { continue }
             set.notes.append("\(d.location.file) line \(d.location.line): '\(d.selector)' sets color-scheme: \(d.scheme.rawValue); light-dark() takes its \(d.scheme == .dark ? "second (dark)" : "first (light)") color in mode '\(mode)'")
         }
+        // A mode that declares no color scheme has the one the root element's base rule
+        // declares, inherited (an element below another, its ancestor's), as a browser uses it
+        // for light-dark() (a hostile pass: `:root { color-scheme: light }` beside a `.dark`
+        // setting none had its light-dark() read dark, 11.66:1, where Chromium paints the light
+        // side, 1.48:1).
+        if let base = walker.inheritedBaseScheme {
+            set.baseColorScheme = base.scheme
+            var inherited: [String] = []
+            let undeclared = modes.filter { set.colorSchemes[$0] == nil }
+            for m in undeclared.filter({ set.descendantModes[$0] == nil }) + undeclared.filter({ set.descendantModes[$0] != nil }) {
+                let scheme = set.descendantModes[m]?.ancestor.flatMap { set.colorSchemes[$0] } ?? base.scheme
+                if set.colorScheme(in: m) != scheme && inherited.count < 8 { inherited.append(m) }
+                set.colorSchemes[m] = scheme
+            }
+            if !inherited.isEmpty {
+                set.notes.append("\(base.location.file) line \(base.location.line): '\(base.selector)' sets color-scheme: \(base.scheme.rawValue), which \(inherited.map { "'\($0)'" }.joined(separator: ", ")) inherit\(inherited.count == 1 ? "s" : "") (setting none of \(inherited.count == 1 ? "its" : "their") own): light-dark() takes its \(base.scheme == .dark ? "second (dark)" : "first (light)") color there, as a browser does; give \(inherited.count == 1 ? "that rule its" : "those rules their") own color-scheme for the other")
+            }
+        }
         return set
     }
 
@@ -695,6 +713,10 @@ public enum CSSThemeReader: TokenFormatReader {
         var declaredSchemes: [DeclaredScheme] = []
         /// Base rules read as the mode of the color scheme they declare (`finishFile()`).
         var baseSchemes: [DeclaredScheme] = []
+        /// The color scheme a base rule declares in a file with other modes (`:root {
+        /// color-scheme: light }` beside `.dark { … }`): every mode that declares none inherits
+        /// it, as the root element's used color scheme (the last such rule).
+        var inheritedBaseScheme: DeclaredScheme? = nil
         /// A mode whose values the base holds too (`TokenSet.baseMode`).
         var baseMode: String? = nil
         /// Cascade layers by full name, in the order they are first named (CSS Cascade 5 §6.4:
@@ -1030,6 +1052,7 @@ public enum CSSThemeReader: TokenFormatReader {
                 !entries[k].inSchemeBase && entries[k].targets.contains { if case .mode = $0 { return true }; return false }
             } || declaredSchemes.contains { $0.fileIndex == fileIndex }
             for b in baseSchemes {
+                if others { inheritedBaseScheme = b }
                 note("scheme \(file) \(b.location.line)", "\(file) line \(b.location.line): '\(b.selector)' sets color-scheme: \(b.scheme.rawValue); its custom properties are read as mode '\(b.scheme.rawValue)'"
                      + (others ? " and as the base the file's other modes inherit from" : ""))
             }

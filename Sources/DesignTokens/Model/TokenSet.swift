@@ -171,6 +171,10 @@ public struct TokenSet: Sendable {
     /// (CSS Variables 1 §3: `var()` is substituted where it is declared), so it is resolved in
     /// the ancestor's mode (nil: the base), not again with the element's values.
     public var descendantModes: [String: DescendantMode] = [:]
+    /// CSS: the color scheme the root element's base rule declares in a file with other modes
+    /// (`:root { color-scheme: light }`), which every mode declaring none inherits
+    /// (`colorSchemes` holds it for each); the page is then never shown in the other scheme.
+    public var baseColorScheme: CSSColorScheme? = nil
     /// CSS: modes of the page under a condition the reader does not know (`@media (min-width:
     /// 768px) :root`, `@media print`), which resolve `var()` with their own values as the base
     /// does: the page at that width or on that medium, whose pairs are audited only where one of
