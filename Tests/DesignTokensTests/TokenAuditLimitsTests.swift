@@ -191,6 +191,12 @@ import Testing
         given.fontSize = 16
         #expect(given.target(.wcagAA).basis == "WCAG 2.2 SC 1.4.3 AA, small text (12 pt at weight 400)")
         #expect(given.target(.wcagAA).minimum == assumed.target(.wcagAA).minimum)
+        // A large-text rule without a size assumes large text, and says so (a new user's pass:
+        // "24 px = 18 pt …; no size given: body text assumed" on a rule judged at 3:1).
+        var large = assumed
+        large.role = .largeText
+        #expect(large.target(.wcagAA).basis == "WCAG 2.2 SC 1.4.3 AA, large text (24 px = 18 pt at weight 400; no size given: large text assumed)")
+        #expect(large.target(.wcagAA).minimum == 3)
     }
 
     @Test("a selector list of unknown selectors is a mode per selector, each name at most 128 characters")

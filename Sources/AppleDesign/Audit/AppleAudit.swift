@@ -57,8 +57,11 @@ extension ContrastTarget {
         let t = text ?? AppleTextRequirement(points: 17, weight: 400)
         // A size the caller assumed is said to be one, with the px it was given in (a token
         // audit's "small text (12 pt at weight 400)" read as if the files had said 12 pt).
+        // A size assumed for a large-text role is large text's (a new user's pass: "24 px = 18 pt
+        // …; no size given: body text assumed" on a large-text rule judged at 3:1).
+        let assumed = t.isLargeText ? "large text" : "body text"
         let sizeWords = t.isAssumedSize
-            ? "\(AppleFormatting.number(t.apcaPx)) px = \(AppleFormatting.number(t.points)) pt at weight \(t.weight); no size given: body text assumed"
+            ? "\(AppleFormatting.number(t.apcaPx)) px = \(AppleFormatting.number(t.points)) pt at weight \(t.weight); no size given: \(assumed) assumed"
             : "\(AppleFormatting.number(t.points)) pt at weight \(t.weight)\(text == nil ? " (no size given: body text assumed)" : "")"
         let large = t.isLargeText ? "large" : "small"
         switch (policy, role.isText) {
@@ -84,7 +87,7 @@ extension ContrastTarget {
             // The lookup's size: the points as px (1 iOS pt taken as 1 CSS px), or px as given.
             let lookupWords = t.apcaPx == t.points
                 ? "\(sizeWords), 1 iOS pt taken as 1 CSS px"
-                : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)\(t.isAssumedSize ? " (no size given: body text assumed)" : "")"
+                : "\(AppleFormatting.number(t.apcaPx)) px at weight \(t.weight)\(t.isAssumedSize ? " (no size given: \(assumed) assumed)" : "")"
             if let lc = t.apcaMinimumLc {
                 return ContrastTarget(metric: .apca, minimum: lc,
                                                 basis: "APCA font lookup (apca-w3 0.1.9): smallest Lc allowing \(lookupWords)")
