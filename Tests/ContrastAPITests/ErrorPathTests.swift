@@ -59,7 +59,7 @@ import Glibc
         let log = server.finalLog()
         #expect(server.terminationStatus == 2, "\(log)")
         #expect(log.contains("resource bundle ContrastService_ContrastAPI.resources not found beside the executable")
-                && log.contains("the Apple reference data cannot be loaded") && log.contains("/openapi.json answers 500")
+                && log.contains("the Apple reference data cannot be loaded") && log.contains("/openapi.json would answer 500")
                 && !log.contains("listening on"), "\(log)")
         // An empty bundle folder (or one lacking a file) stops it too, naming the file (a hostile
         // pass: an empty folder had started and answered 500).

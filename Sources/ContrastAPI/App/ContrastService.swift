@@ -35,8 +35,8 @@ public struct ContrastService: Sendable {
     /// instructions more.
     public static func missingResources() -> [String] {
         guard let reason = AppleData.bundleProblem() else { return [] }
-        return ["the Apple reference data cannot be loaded (\(reason)): Apple system colors, audits, materials, text styles and dark palettes answer 500",
-                "the OpenAPI document cannot be loaded (\(reason)): /openapi.json answers 500"]
+        return ["the Apple reference data cannot be loaded (\(reason)): Apple system colors, audits, materials, text styles and dark palettes would answer 500, so the server does not start",
+                "the OpenAPI document cannot be loaded (\(reason)): /openapi.json would answer 500; install ContrastService_ContrastAPI.resources beside the binary"]
     }
 
     /// Builds the routes from `configuration` (public directory, limits).
