@@ -830,6 +830,13 @@ struct PaletteTests {
         let y = 0.22898295948057848 * linear(exported.x) + 0.6917492625852386 * linear(exported.y) + 0.07926777793418292 * linear(exported.z)
         let surface = WCAG.relativeLuminance(SIMD3(0x3a, 0x3a, 0x3c) / 255)
         #expect(abs(WCAG.contrastRatio(y, surface) - 4.48) < 0.01, "\(WCAG.contrastRatio(y, surface))")
+        // The files say so too (a new user's pass: the CSS said "Every value meets its target"
+        // and the tokens file `"passes": true` beside these headers).
+        let css = call("POST", "/v1/palette/export", body: body + ##", "format": "css", "colorSpace": "display-p3"}"##)
+        #expect(css.headers["x-palette-passes"] == "false" && css.text.contains("Fails its target somewhere: leaf (dark).")
+                && css.text.contains("/* fails its 4.5:1: worst 4.48:1 as exported in Display P3 on dark-elevated tertiarySystemBackground"), "\(css.text.prefix(900))")
+        let tokens = call("POST", "/v1/palette/export", body: body + ##", "format": "tokens", "colorSpace": "display-p3"}"##)
+        #expect(tokens.headers["x-palette-passes"] == "false" && tokens.json["$extensions"]?["com.contrastservice"]?["passes"] == false, "\(tokens.text.prefix(600))")
         // Translucent ones too, composited in P3 (a hostile pass: at alpha 0.99, 4.454:1 in P3,
         // the check was skipped; at 0.999, written as the opaque color, it passed).
         for dark in ["oklch(0.6925 0.25 145 / 0.99)", "oklch(0.690 0.25 145 / 0.999)"] {

@@ -235,11 +235,12 @@ struct PaletteExportEndpoint {
             let darkSelector = try Self.darkSelector(f, format: format)
             let req = try PaletteRequest.parse(f, limit: maxPaletteSize, extraFields: ["format", "colorSpace", "name", "darkSelector"])
             let results = try req.generate()
-            let export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
+            var export = PaletteExport(name: name, request: req, results: results, colorSpace: space)
             // A Display P3 export writes colors given outside sRGB as themselves: their rows are
-            // measured again with those (`displayP3Misses`), and a miss fails the palette.
-            let p3Misses = export.displayP3Misses()
-            let passes = results.allSatisfy(\.passes) && p3Misses.isEmpty
+            // measured again with those (`markDisplayP3Misses`), and a miss fails the palette and
+            // is named in the files as well as in the headers.
+            let p3Misses = export.markDisplayP3Misses()
+            let passes = export.results.allSatisfy(\.passes) && p3Misses.isEmpty
             // Archives download; the text formats show inline but still name the file to save.
             let (type, body, disposition): (String, [UInt8], String)
             switch format {

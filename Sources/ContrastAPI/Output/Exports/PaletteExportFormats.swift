@@ -20,7 +20,7 @@ enum ExportColorSpace: String, CaseIterable {
 struct PaletteExport {
     let name: String
     let request: PaletteRequest
-    let results: [PaletteEntryResult]
+    private(set) var results: [PaletteEntryResult]
     let colorSpace: ExportColorSpace
 
     /// Asset catalogs and Android resources list variants in this order.
@@ -278,7 +278,10 @@ struct PaletteExport {
                 let worst = x.worst.map { w -> String in
                     let surface = w.surface.hasPrefix("custom:") ? String(w.surface.dropFirst("custom:".count)) : w.surface
                     let drawn = w.foreground == r.entry.name ? "" : "\(w.foreground) "
-                    return "\(drawn)\(target.measuredText(w.measurement)) on \(w.context.id) \(surface)"
+                    // A row failing though its sRGB measurement passes was measured again as
+                    // exported in Display P3 (`markDisplayP3Misses`): that value is the one shown.
+                    let p3 = !w.passes && target.value(of: w.measurement) >= target.minimum
+                    return "\(drawn)\(p3 ? target.valueText(w.value) + " as exported in Display P3" : target.measuredText(w.measurement)) on \(w.context.id) \(surface)"
                 } ?? ""
                 let flag = x.passes ? "" : " /* fails its \(target.minimumText): worst \(Self.cssComment(worst)) */"
                 return "\(indent)\(p): \(value(x));\(flag)\n"
@@ -585,11 +588,17 @@ extension PaletteExport {
     /// surface is measured again with the exported color (WCAG 2 relative luminance from its
     /// CIE XYZ Y; APCA Ys as apca-w3 `displayP3toY`): the rows that then miss their minimum, as
     /// text. A translucent surface is not measured again. Empty for an sRGB export.
-    func displayP3Misses() -> [String] {
+    ///
+    /// Each such row is also marked in `results` (its value the exported color's, failing), so
+    /// that the files written after it name it as failing as the headers do (a new user's pass:
+    /// the CSS said "Every value meets its target" and the tokens file `"passes": true` beside
+    /// `X-Palette-Passes: false`).
+    mutating func markDisplayP3Misses() -> [String] {
         guard colorSpace == .displayP3 else { return [] }
         var misses: [String] = []
-        for r in results {
-            for v in r.variants {
+        for ri in results.indices {
+            let r = results[ri]
+            for (vi, v) in r.variants.enumerated() {
                 guard let wide = v.wideGamutColor else { continue }
                 let p3 = GamutMapping.map(wide, to: .displayP3)
                 let alpha = Swift.min(Swift.max(wide.alpha, 0), 1)
@@ -599,7 +608,7 @@ extension PaletteExport {
                      APCA.screenLuminance(displayP3: c))
                 }
                 let (y, ys) = luminances(p3.coordinates)
-                for m in v.measurements {
+                for (mi, m) in v.measurements.enumerated() {
                     // The row's own measure: its value is its ratio or its |Lc| (a palette text on
                     // a background is judged by the text's own target).
                     let metric: ContrastTarget.Metric = m.value == m.measurement.ratio ? .wcag2 : .apca
@@ -621,6 +630,15 @@ extension PaletteExport {
                     guard value < m.minimum else { continue }
                     let target = ContrastTarget(metric: metric, minimum: m.minimum, basis: "")
                     misses.append("\(r.entry.name) (\(v.variant.rawValue)) \(m.foreground) on \(m.surface) in \(m.context.id): \(target.valueText(value)) as exported in Display P3, needs \(target.minimumText) (measured \(target.valueText(m.value)) on its sRGB mapping)")
+                    var marked = m
+                    (marked.value, marked.passes) = (value, false)
+                    results[ri].variants[vi].measurements[mi] = marked
+                    results[ri].variants[vi].passes = false
+                    if let worst = results[ri].variants[vi].worst, worst.passes || worst.value > value {
+                        results[ri].variants[vi].worst = marked
+                    } else if results[ri].variants[vi].worst == nil {
+                        results[ri].variants[vi].worst = marked
+                    }
                 }
             }
         }
