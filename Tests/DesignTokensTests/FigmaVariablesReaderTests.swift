@@ -192,6 +192,19 @@ import JSONValue
         #expect(report.results.first { $0.mode == "light (m2)" }?.passes == true)
     }
 
+    /// A hostile pass: Semantic (default `Light`) aliases Brand, whose default is `Dark`; by
+    /// name `Light` took Brand's `Light`, and the state a frame setting only Semantic shows
+    /// (Brand in `Dark`) went unsaid.
+    @Test("collections sharing mode names with different defaults get a note")
+    func sharedModeNamesNote() throws {
+        let json = ##"{"meta": {"variableCollections": {"S": {"name": "Semantic", "defaultModeId": "1:0", "modes": [{"modeId": "1:0", "name": "Light"}, {"modeId": "1:1", "name": "Dark"}]}, "B": {"name": "Brand", "defaultModeId": "2:0", "modes": [{"modeId": "2:0", "name": "Dark"}, {"modeId": "2:1", "name": "Light"}]}}, "variables": {"V1": {"name": "text/default", "variableCollectionId": "S", "valuesByMode": {"1:0": {"type": "VARIABLE_ALIAS", "id": "V2"}, "1:1": {"type": "VARIABLE_ALIAS", "id": "V2"}}}, "V2": {"name": "ink", "variableCollectionId": "B", "valuesByMode": {"2:0": {"r": 0.9, "g": 0.9, "b": 0.9, "a": 1}, "2:1": {"r": 0.1, "g": 0.1, "b": 0.1, "a": 1}}}}}}"##
+        let set = try FigmaVariablesReader.read(TokenFixtures.text(json, name: "f.json"))
+        #expect(set.notes.contains { $0.hasPrefix("collections whose modes share names are audited with the mode of that name in each: 'Semantic' (default 'Light') and 'Brand' (default 'Dark')") }, "\(set.notes)")
+        // Defaults that agree (the `small` answer's collections share no names): no note.
+        let quiet = try FigmaVariablesReader.read(TokenFixtures.text(Self.small, name: "vars.json"))
+        #expect(!quiet.notes.contains { $0.hasPrefix("collections whose modes share names") })
+    }
+
     @Test("malformed answers are TokenErrors naming the file, variable and line", arguments: [
         (##"{"meta": {"variableCollections": {}, "variables": {"V:1": {"name": "x", "variableCollectionId": "nope", "valuesByMode": {}}}}}"##, "not in meta.variableCollections"),
         ("{\"meta\": {\"variableCollections\": {\"C\": {\"name\": \"c\", \"modes\": [{\"modeId\": \"m\", \"name\": \"d\"}]}},\n \"variables\": {\"V\": {\"name\": \"x\", \"variableCollectionId\": \"C\", \"valuesByMode\": {\"m\": {\"r\": \"red\"}}}}}}", "r\", \"g\", \"b\""),

@@ -138,6 +138,25 @@ public enum FigmaVariablesReader: TokenFormatReader {
                     collections.append(Collection(id: member.id, name: name, modes: modes, defaultModeId: defaultModeId, remote: remote))
                 }
             }
+            // Collections whose modes share names are audited as one choice of mode by name
+            // (`Light` in one is `Light` in the other); in Figma a frame that sets a mode of one
+            // sees the other in its own default mode unless it sets that too: said where the two
+            // defaults differ (a hostile pass: Semantic `Light` aliasing Brand, whose default is
+            // `Dark`, was audited with Brand `Light` only, and nothing said so).
+            let multi = collections.filter { $0.modes.count > 1 }
+            var mismatched: [String] = []
+            for (i, a) in multi.enumerated() {
+                for b in multi[(i + 1)...] where mismatched.count < 3 {
+                    let shared = Set(a.modes.map(\.name)).intersection(b.modes.map(\.name))
+                    guard !shared.isEmpty,
+                          let da = a.modes.first(where: { $0.id == a.defaultModeId })?.name,
+                          let db = b.modes.first(where: { $0.id == b.defaultModeId })?.name, da != db else { continue }
+                    mismatched.append("'\(a.name)' (default '\(da)') and '\(b.name)' (default '\(db)')")
+                }
+            }
+            if !mismatched.isEmpty {
+                notes.append("collections whose modes share names are audited with the mode of that name in each: \(mismatched.joined(separator: "; ")); in Figma a frame that sets a mode of only one of them sees the other in its default mode, a state this audit does not check: set both collections' modes on your frames, or give each file its mode")
+            }
             for member in variableEntries {
                 let at = member.at
                 guard case .object(let v) = member.value, case .string(let name)? = v["name"],
