@@ -294,7 +294,7 @@ struct OpenAPITests {
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(to right in oklch, #0066cc, 30%, #ffcc00)", "box": {"width": 320, "height": 48}, "region": {"x": 16, "y": 12, "width": 120, "height": 24}, "fontSize": 18, "fontSizeUnit": "pt"}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#0008", "background": "#fff", "layers": [{"color": "repeating-radial-gradient(circle, #0000, #0066cc 20%)", "opacity": 0.8}], "algorithm": "apca"}"##, status: 200),
             Sample(method: "GET", target: "/v1/contrast?foreground=%23fff&background=conic-gradient(%23000%2C%20%23fff)&box=100,100&region=60,10,30,30", status: 200),
-            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(red)"}"##, status: 400),
+            Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#fff", "background": "linear-gradient(20%, red)"}"##, status: 400),
             Sample(method: "POST", target: "/v1/contrast/matrix", body: ##"{"colors": ["#fff", "#1c1c1e"], "gradients": ["linear-gradient(#0066cc, #ffcc00)", {"name": "hero", "gradient": "radial-gradient(#000, #777)", "box": {"width": 400, "height": 200}}]}"##, status: 200),
             Sample(method: "POST", target: "/v1/contrast", body: ##"{"foreground": "#777", "background": "#fff", "textShadow": "1px 1px 2px black"}"##, status: 422),
             Sample(method: "POST", target: "/v1/contrast", body: "{", status: 400),
