@@ -246,18 +246,22 @@ func httpServerRequestLineArrived(
     if let connection, let record = connectionRecord(connection) {
         record.enter(ConnectionRecord.receiving)
     }
-    var byParts: Int32 = 0, length = 0
-    let count = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments), UInt(HTTPServer.maxQueryParts), &byParts, &length)
+    var byParts: Int32 = 0
+    var count = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments), UInt(HTTPServer.maxQueryParts),
+                                         HTTPServer.maxRequestTargetBytes, &byParts)
     // A request target over `maxRequestTargetBytes`: answered 414 here, on the socket, while
     // libmicrohttpd still has room for nothing (a hostile pass: targets of about 24,100 to
     // 24,550 bytes were closed unanswered or held for the connection timeout, 30 s). Checked
     // before the query's caps, which answer only once the header fields are read.
-    if length > HTTPServer.maxRequestTargetBytes, let connection, let cls {
-        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-        if let answer = context.requestTargetTooLongAnswer {
-            let written = answer.withUnsafeBufferPointer { cmhd_answer_and_end(connection, $0.baseAddress, $0.count) }
-            if written != 0 { return QueryArgumentsMarker.answered }
+    // (`CMHD_TARGET_TOO_LONG`, `(unsigned long)-1`, which Swift does not import.)
+    if count == UInt.max {
+        if let connection, let cls,
+           let answer = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestTargetTooLongAnswer,
+           answer.withUnsafeBufferPointer({ cmhd_answer_and_end(connection, $0.baseAddress, $0.count) }) != 0 {
+            return QueryArgumentsMarker.answered
         }
+        // Not answered here (over TLS): the query's caps still hold.
+        count = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments), UInt(HTTPServer.maxQueryParts), Int.max, &byParts)
     }
     return count == 0 ? nil : QueryArgumentsMarker.pointer(count: Int(count), byParts: byParts != 0)
 }

@@ -123,9 +123,8 @@ static int cmhd_hex_value(char c) {
 }
 
 unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments, unsigned long max_parts,
-                                       int *by_parts, size_t *length) {
+                                       size_t max_length, int *by_parts) {
     *by_parts = 0;
-    *length = 0;
     if (uri == NULL) {
         return 0;
     }
@@ -134,8 +133,7 @@ unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_argume
     // too (no strlen beside it: every request pays this).
     char *query = strchrnul(uri, '?');
     if (*query == '\0') {
-        *length = (size_t)(query - uri);
-        return 0;
+        return (size_t)(query - uri) > max_length ? CMHD_TARGET_TOO_LONG : 0;
     }
     // Arguments are the non-empty `&`-separated parts (`a=1&&b=2&` has two; the server skips
     // empty ones). Every part, empty or not, costs libmicrohttpd a record in the connection's
@@ -153,7 +151,9 @@ unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_argume
             arguments++;
         }
     }
-    *length = (size_t)(p - uri);
+    if ((size_t)(p - uri) > max_length) {
+        return CMHD_TARGET_TOO_LONG;
+    }
     if (arguments > max_arguments) {
         query[1] = '\0';
         return arguments;

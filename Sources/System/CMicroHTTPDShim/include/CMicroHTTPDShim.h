@@ -90,9 +90,11 @@ int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, s
 /// until the request timeout.
 /// Also refuses more than `max_parts` `&`-separated parts counting empty ones (each costs a pool
 /// record too: `?` followed by 504 `&` filled the pool and hung); then `*by_parts` is set to 1 and
-/// the number of parts is returned. `*length` receives the length of `uri` (found in the same scan).
+/// the number of parts is returned. A `uri` longer than `max_length` bytes (found in the same
+/// scan) returns `CMHD_TARGET_TOO_LONG` and changes nothing.
+#define CMHD_TARGET_TOO_LONG ((unsigned long)-1)
 unsigned long cmhd_cap_query_arguments(const char *uri, unsigned long max_arguments, unsigned long max_parts,
-                                       int *by_parts, size_t *length);
+                                       size_t max_length, int *by_parts);
 
 /// The port the daemon's listen socket is bound to (useful after binding port 0);
 /// 0 when unknown (for example after `MHD_quiesce_daemon`).
