@@ -472,6 +472,12 @@ import Testing
         let folders = try DTCGReader.read([TokenFile(name: "tokens/light/colors.json", content: light), TokenFile(name: "tokens/dark/colors.json", content: dark),
                                            TokenFile(name: "tokens/dark/extra.json", content: ##"{"color": {"$type": "color", "bg": {"$value": "#111"}}}"##)])
         #expect(folders.modes == ["light", "dark"] && folders["color.bg"]?.modes == ["light": .css("#fff"), "dark": .css("#111")], "\(folders.modes) \(String(describing: folders["color.bg"]?.modes))")
+        // One file named as a mode beside a base is layering, said in a note (a hostile pass:
+        // the base's failing pair was never audited); a word that only contains one is no mode.
+        let one = try DTCGReader.read([TokenFile(name: "light.tokens.json", content: light), TokenFile(name: "b.json", content: dark)])
+        #expect(one.modes.isEmpty && one.notes.contains { $0.hasPrefix("b.json replaces 2 tokens of light.tokens.json") }, "\(one.modes) \(one.notes)")
+        let word = try DTCGReader.read([TokenFile(name: "lightdark/a.json", content: light), TokenFile(name: "darkroom/b.json", content: dark)])
+        #expect(word.modes.isEmpty, "\(word.modes)")
         // A mode given to any file: names are not read.
         let given = try DTCGReader.read([TokenFile(name: "light.json", content: light, mode: "day"), TokenFile(name: "dark.json", content: dark, mode: "night")])
         #expect(given.modes == ["day", "night"])

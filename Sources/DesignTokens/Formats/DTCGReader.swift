@@ -159,8 +159,7 @@ public enum DTCGReader: TokenFormatReader {
         }
         let modeWords: Set<Substring> = ["light", "dark", "dim", "dimmed", "night", "day", "contrast", "hc"]
         func isModeName(_ name: Substring) -> Bool {
-            name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-                .contains { modeWords.contains($0) || $0.hasPrefix("dark") || $0.hasPrefix("light") }
+            name.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).contains { modeWords.contains($0) }
         }
         var out: [ObjectIdentifier: String] = [:]
         for w in walkers where w.entries.contains(where: { (filesOfPath[$0.path] ?? 0) > 1 }) {
@@ -171,7 +170,10 @@ public enum DTCGReader: TokenFormatReader {
             let candidates = [Substring(TokenSyntax.withoutJSONExtension(String(last)))] + parts.dropLast().suffix(3).reversed()
             if let name = candidates.first(where: { !$0.isEmpty && isModeName($0) }) { out[ObjectIdentifier(w.document)] = String(name) }
         }
-        return out
+        // Two modes at least (`light` and `dark`): one file named so beside a base is layering,
+        // not a mode that hides the base (a hostile pass: `light.tokens.json` beside `b.json`
+        // made the one mode `light`, and b.json's failing pair was never audited).
+        return Set(out.values).count >= 2 ? out : [:]
     }
 
     /// The placements of ContrastService's own export by token path, each `on` name turned into
