@@ -71,6 +71,11 @@ struct ContrastEndpointTests {
         #expect(try type("text/*, text/csv;q=0, application/json;q=0.1") == "application/json")
         #expect(try type("image/*, text/*")?.hasPrefix("image/svg+xml") == true)
         #expect(try type("application/json;q=0, text/csv;q=0, image/svg+xml;q=0") == "application/json")
+        // `*/*` gives its weight to every type no other range names (a hostile pass: the lowest
+        // weighted type had won).
+        #expect(try type("*/*;q=0.5, text/csv;q=0.1") == "application/json")
+        #expect(try type("image/*;q=0.5, */*;q=0.9") == "application/json")
+        #expect(try type("application/json;q=0, */*")?.hasPrefix("text/csv") == true)
         // What the request itself names wins.
         #expect(try type("text/csv", "/v1/contrast/matrix?format=svg")?.hasPrefix("image/svg+xml") == true)
         #expect(try type("text/csv", "/v1/contrast/matrix", ##"{"colors": ["#000", "#fff"], "format": "json"}"##) == "application/json")

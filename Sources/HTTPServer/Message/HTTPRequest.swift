@@ -138,12 +138,11 @@ public struct HTTPRequest: Sendable {
     /// What `Accept` asks for among `types` (lower-case media types, each mapped to what it
     /// names, in the route's order of preference), when it names one of them (RFC 9110 §12.5.1):
     /// each type takes the weight of the most specific range matching it (`text/csv`, then
-    /// `text/*`); the type of the highest weight wins, on a tie the one whose range comes first,
-    /// then the earlier in `types`; a weight of 0 (or one not an RFC `qvalue`) refuses the type.
-    /// `*/*` names none (any, so the route's default), and neither does an `Accept` refusing
-    /// every type (the default is sent, as RFC 9110 lets a server disregard the field rather
-    /// than answer 406). Read as `Accept-Encoding` is (`Compression.weightedMembers`). nil: the
-    /// route's default.
+    /// `text/*`, then `*/*`); the type of the highest weight wins, on a tie the one whose range
+    /// comes first, then the earlier in `types` (the route's default first); a weight of 0 (or
+    /// one not an RFC `qvalue`) refuses the type. An `Accept` refusing every type names none (the
+    /// default is sent, as RFC 9110 lets a server disregard the field rather than answer 406).
+    /// Read as `Accept-Encoding` is (`Compression.weightedMembers`). nil: the route's default.
     public func preferred<T>(byAccept types: KeyValuePairs<String, T>) -> T? {
         guard let accept = header("accept") else { return nil }
         let ranges = Compression.weightedMembers(accept)
@@ -154,6 +153,8 @@ public struct HTTPRequest: Sendable {
             var match: (weight: Double, order: Int)? = nil
             for (i, r) in ranges.enumerated() where r.value == type { match = (r.weight, i); break }
             if match == nil { for (i, r) in ranges.enumerated() where r.value == major { match = (r.weight, i); break } }
+            // `*/*` last (a hostile pass: `*/*;q=0.5, text/csv;q=0.1` had answered CSV).
+            if match == nil { for (i, r) in ranges.enumerated() where r.value == "*/*" { match = (r.weight, i); break } }
             guard let (weight, order) = match, weight > 0 else { continue }
             if best == nil || weight > best!.weight || (weight == best!.weight && order < best!.order) { best = (value, weight, order) }
         }
