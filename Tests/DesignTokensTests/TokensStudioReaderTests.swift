@@ -192,8 +192,13 @@ import Testing
         // An opacity that is no number cannot be computed: unresolved, never a guess, and not
         // skipped as "not a color" (which let the audit pass).
         let odd = report.results.first { $0.foregroundPath == "fg.odd" }
-        #expect(odd?.value == nil && odd?.unresolved?.reason.contains("embeds {core.opacity.wide}, which is an opacity, neither a color nor a number") == true,
+        #expect(odd?.value == nil && odd?.unresolved?.reason.contains("embeds {core.opacity.wide}, which is an opacity whose value is no plain number (0.2, 20%)") == true,
                 "\(odd?.unresolved?.reason ?? "none")")
+        // Through an alias of an opacity token (a hostile pass: `{o.alias}` → `{o.20}` was
+        // unresolved).
+        let aliased = try TokensStudioReader.read(TokenFixtures.text(##"{"c": {"black": {"value": "#000000", "type": "color"}, "white": {"value": "#ffffff", "type": "color"}}, "o": {"20": {"value": "0.2", "type": "opacity"}, "alias": {"value": "{o.20}", "type": "opacity"}}, "fg": {"value": "rgba({c.black}, {o.alias})", "type": "color"}, "bg": {"value": "{c.white}", "type": "color"}}"##, name: "t.json"))
+        let via = try TokenAudit.run(aliased, rules: [PairRule(foreground: try TokenPattern("fg"), background: try TokenPattern("bg"), source: "rules[0]")], options: options)
+        #expect(abs((via.results.first?.value ?? 0) - 1.605929) < 1e-5, "\(via.results.map { ($0.value ?? 0, $0.unresolved?.reason ?? "") })")
         // The opacity tokens themselves are still no colors.
         #expect(report.results.allSatisfy { !$0.foregroundPath.hasPrefix("core.") })
     }

@@ -204,7 +204,7 @@ public enum StyleDictionaryReader: TokenFormatReader {
             let isColor: Bool? = type.map { $0.lowercased() == "color" }
             if case .string(let text) = json, var reference = TokenSyntax.curlyReference(text) {
                 if reference.hasSuffix(".value") { reference.removeLast(".value".count) }
-                return isColor == false ? .other(type: type!) : .alias(reference)
+                return isColor == false ? (TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!)) : .alias(reference)
             }
             if isColor == false { return TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!) }
             switch json {

@@ -304,6 +304,11 @@ enum TokenSyntax {
     /// the token itself is no color (`DesignToken.componentTypes`). nil for anything else.
     static func componentValue(_ json: JSON, type: String) -> TokenValue? {
         guard ["opacity", "number"].contains(type.lowercased()) else { return nil }
+        // An alias of another (`{opacity.20}`), followed where a color embeds it.
+        if case .string(let text) = json, var reference = curlyReference(text) {
+            if reference.hasSuffix(".value") { reference.removeLast(".value".count) }
+            return .alias(reference)
+        }
         switch json {
         case .number(let v) where v.isFinite: return .css(number(v))
         case .string(let text):

@@ -373,8 +373,10 @@ public final class TokenResolver: @unchecked Sendable {
                 // A color made of a token that is neither a color nor a number cannot be
                 // computed: unresolved, not skipped as "not a color" (which let the audit pass).
                 let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+                let what = ["opacity", "number"].contains(type.lowercased())
+                    ? "\(article) \(type) whose value is no plain number (0.2, 20%)" : "\(article) \(type), neither a color nor a number"
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
-                                                  reason: "embeds {\(path)}, which is \(article) \(type), neither a color nor a number, so the color cannot be computed")))
+                                                  reason: "embeds {\(path)}, which is \(what), so the color cannot be computed")))
             case .failure(let f): return .failure(f)
             }
             rest = rest[rest.index(after: close)...]
@@ -403,8 +405,17 @@ public final class TokenResolver: @unchecked Sendable {
     /// The text of the opacity or number token at `path` in `mode` (`DesignToken.componentTypes`,
     /// `TokenSyntax.componentValue`), for a `{reference}` embedded in a color; nil for any other.
     private func componentText(_ path: String, mode: String?) -> String? {
-        guard let t = token(path), t.isComponentText, case .css(let text)? = t.value(in: mode) else { return nil }
-        return text
+        var path = path
+        // Through aliases of such tokens (`{opacity.faint}` → `{opacity.20}`), as far as a chain goes.
+        for _ in 0..<Self.maximumChain {
+            guard let t = token(path), t.isComponentText else { return nil }
+            switch t.value(in: mode) {
+            case .css(let text)?: return text
+            case .alias(let target)?: path = target
+            default: return nil
+            }
+        }
+        return nil
     }
 
     /// The custom properties of `mode` for var() inside CSS values: every `--` token's text
