@@ -154,7 +154,8 @@ struct CSS5ReferenceTests {
         #expect(DisplayColor(mixed.color).hex == "#5880c1")
         #expect(mixed.notes.contains { $0.hasPrefix("color-mix(in hsl): a gray written in another space (oklch) has no hue there") }, "\(mixed.notes)")
         #expect(try CSSColorParser.parse("color-mix(in hwb, rgb(146 146 239), lch(60.2 none 47.4))", context: CSSColorContext()).notes.count == 1)
-        for quiet in ["color-mix(in hsl, #3b82f6, gray)", "color-mix(in oklch, #16a34a, oklch(0.556 0 0))", "color-mix(in hsl, #3b82f6, #ff0000)"] {
+        for quiet in ["color-mix(in hsl, #3b82f6, gray)", "color-mix(in oklch, #16a34a, oklch(0.556 0 0))", "color-mix(in hsl, #3b82f6, #ff0000)",
+                      "color-mix(in hsl, #3b82f6, color(xyz 0.2 0.2 0.2))"] {
             #expect(try CSSColorParser.parse(quiet, context: CSSColorContext()).notes.isEmpty, "\(quiet)")
         }
     }

@@ -97,7 +97,13 @@ extension ColorSyntax {
     func noteGrayHue(_ colors: [Color], space: InterpolationSpace, function: String) {
         guard space == .hsl || space == .hwb, colors.count == 2 else { return }
         let srgbFamily: Set<ColorSpace> = [.srgb, .hsl, .hwb]
-        let grays = colors.map { c in !srgbFamily.contains(c.space) && space.coordinates(of: c).hueMissing }
+        // A gray: no OKLab chroma to speak of (a hostile pass: `color(xyz 0.2 0.2 0.2)`, which
+        // is not neutral under D65, was noted though the mix used its hue).
+        func isGray(_ c: Color) -> Bool {
+            let lab = c.converted(to: .oklab).coordinates
+            return (lab.y * lab.y + lab.z * lab.z).squareRoot() < 1e-4
+        }
+        let grays = colors.map { c in !srgbFamily.contains(c.space) && space.coordinates(of: c).hueMissing && isGray(c) }
         let colored = colors.map { c in !space.coordinates(of: c).hueMissing }
         for i in 0..<2 where grays[i] && colored[1 - i] {
             notes.append("\(function): a gray written in another space (\(colors[i].space.rawValue)) has no hue there (CSS Color 4 §4.4.1), so the mix takes the other color's hue; Chromium 156 gives the gray the hue its conversion rounds to and can show another color (docs/api/colors.md)")
