@@ -1549,7 +1549,7 @@ public enum TokenAudit {
                             error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode),
                                                reason: type == TokensStudioReader.modifiedColorType
                                                    ? "is a color with a Tokens Studio modifier ($extensions[\"studio.tokens\"].modify) this audit cannot compute (\(set.unresolvedReasons[path] ?? "the notes say why")): the color shown is not the value written, so the pair cannot be measured; resolve the modifier first (Tokens Studio's export or sd-transforms) and send the result"
-                                                   : "is \(type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type), not a color")
+                                                   : "is \(TokenSyntax.withArticle(type)), not a color")
                         }
                         if options.reportUnresolved { result.unresolved = error; return nil }
                         var thrown = error
@@ -1725,8 +1725,7 @@ extension TokenAudit {
                 order.append(p.token)
                 modes[p.token] = []
                 let text = p.written.count > 40 ? String(p.written.prefix(39)) + "…" : p.written
-                let kind = p.type == "channels" ? "a channel triplet" : p.type == "empty" ? "empty"
-                    : "\(p.type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(p.type)"
+                let kind = p.type == "channels" ? "a channel triplet" : p.type == "empty" ? "empty" : TokenSyntax.withArticle(p.type)
                 shown[p.token] = text.isEmpty ? kind : "'\(text)', \(kind)"
             }
             if let m = p.mode, !modes[p.token]!.contains("'\(m)'") { modes[p.token]!.append("'\(m)'") }

@@ -149,11 +149,10 @@ public enum DTCGReader: TokenFormatReader {
     /// mode of that name, as Material's flat files are. Nothing when any file has a `mode`.
     static func modesByFileName(_ walkers: [Walker]) -> [ObjectIdentifier: String] {
         guard walkers.count > 1, walkers.allSatisfy({ $0.document.file.mode == nil }) else { return [:] }
-        var filesOfPath: [String: Int] = [:]
-        var firstFile: [String: Int] = [:]
+        // How many files set each path (each file counted once).
+        var filesOfPath: [String: Int] = [:], lastFile: [String: Int] = [:]
         for (i, w) in walkers.enumerated() {
-            for e in w.entries where firstFile[e.path] != i {
-                if firstFile[e.path] == nil { firstFile[e.path] = i }
+            for e in w.entries where lastFile.updateValue(i, forKey: e.path) != i {
                 filesOfPath[e.path, default: 0] += 1
             }
         }

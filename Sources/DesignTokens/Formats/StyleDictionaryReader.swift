@@ -202,11 +202,11 @@ public enum StyleDictionaryReader: TokenFormatReader {
                                  reason: "a token needs a 'value'")
             }
             let isColor: Bool? = type.map { $0.lowercased() == "color" }
+            if isColor == false { return TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!) }
             if case .string(let text) = json, var reference = TokenSyntax.curlyReference(text) {
                 if reference.hasSuffix(".value") { reference.removeLast(".value".count) }
-                return isColor == false ? (TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!)) : .alias(reference)
+                return .alias(reference)
             }
-            if isColor == false { return TokenSyntax.componentValue(json, type: type!) ?? .other(type: type!) }
             switch json {
             case .string(let text):
                 if TokenSyntax.hasEmbeddedReference(text) {

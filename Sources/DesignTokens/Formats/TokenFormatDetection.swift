@@ -287,6 +287,11 @@ enum TokenSyntax {
         return rest.count == 2 && rest.allSatisfy(\.isHexDigit)
     }
 
+    /// `noun` with its indefinite article for messages: "an opacity", "a number".
+    static func withArticle(_ noun: String) -> String {
+        (noun.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + noun
+    }
+
     static let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch",
                                               "color", "color-mix", "light-dark"]
 
@@ -296,8 +301,6 @@ enum TokenSyntax {
         return (try? CSSColorParser.parse(text)) != nil
     }
 
-    /// An untyped string value of a JSON format (DTCG, Tokens Studio, Style Dictionary): a
-    /// color when the parser reads it as one, a gradient (`TokenValue.gradientType`), else text.
     /// A Tokens Studio or Style Dictionary token typed `opacity` or `number` whose value is a
     /// number (`0.2`, `"0.2"`, `"20%"`): its text, for `{references}` embedded in a color
     /// (`rgba({core.black}, {core.opacity.20})`, as Tokens Studio writes translucent colors);
@@ -325,6 +328,8 @@ enum TokenSyntax {
         }
     }
 
+    /// An untyped string value of a JSON format (DTCG, Tokens Studio, Style Dictionary): a
+    /// color when the parser reads it as one, a gradient (`TokenValue.gradientType`), else text.
     static func untypedValue(_ text: String) -> TokenValue {
         isCSSColor(text) ? .css(text) : .other(type: CSSThemeReader.isGradient(text) ? TokenValue.gradientType : "string")
     }

@@ -365,16 +365,17 @@ public final class TokenResolver: @unchecked Sendable {
             if path.hasSuffix(".value") { path.removeLast(6) }
             switch follow(path, mode: mode, chain: chain) {
             case .success(let r): out += rest[..<open] + r.css
-            case .failure(.notAColor) where componentText(path, mode: mode) != nil:
+            case .failure(.notAColor(let type)):
                 // An opacity or number token's text (`rgba({core.black}, {core.opacity.20})`: a
                 // new user's pass found the color skipped as "not a color" and the audit passing).
-                out += rest[..<open] + componentText(path, mode: mode)!
-            case .failure(.notAColor(let type)):
+                if let text = componentText(path, mode: mode) {
+                    out += rest[..<open] + text
+                    break
+                }
                 // A color made of a token that is neither a color nor a number cannot be
                 // computed: unresolved, not skipped as "not a color" (which let the audit pass).
-                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
                 let what = ["opacity", "number"].contains(type.lowercased())
-                    ? "\(article) \(type) whose value is no plain number (0.2, 20%)" : "\(article) \(type), neither a color nor a number"
+                    ? "\(TokenSyntax.withArticle(type)) whose value is no plain number (0.2, 20%)" : "\(TokenSyntax.withArticle(type)), neither a color nor a number"
                 return .failure(.error(TokenError(file: location.file, path: token.path, location: location,
                                                   reason: "embeds {\(path)}, which is \(what), so the color cannot be computed")))
             case .failure(let f): return .failure(f)
@@ -447,8 +448,7 @@ public final class TokenResolver: @unchecked Sendable {
                 // Defined, but not text a color can take (a hostile pass: `--l: calc(40%)` in
                 // `hsl(0 0% var(--l))` was "'--l' is not defined").
                 let l = t.location(in: mode)
-                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-                unusable[t.path] = "var(\(t.path)): '\(t.path)' (\(l.file) line \(l.line)) is \(article) \(type), which this reader does not substitute inside a color: write a number, percentage, angle or color there"
+                unusable[t.path] = "var(\(t.path)): '\(t.path)' (\(l.file) line \(l.line)) is \(TokenSyntax.withArticle(type)), which this reader does not substitute inside a color: write a number, percentage, angle or color there"
             default: break
             }
         }
