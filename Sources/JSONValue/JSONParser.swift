@@ -262,10 +262,15 @@ public struct JSONParser {
                                  isNumberOutOfRange: true)
         }
         if refusesInexactWholeNumbers, value == value.rounded(.towardZero), !isWholeNumber(start, index) {
-            throw JSONParseError(reason: "number \(text.prefix(40)) is not a whole number, but no 64-bit number holds it and it would read as \(abs(value) < 9e18 ? String(Int64(value)) : "\(value)"), a whole number: write at most 17 significant digits",
-                                 offset: start, isInexactWholeNumber: true)
+            throw JSONParseError(reason: Self.inexactWholeNumberReason(String(text.prefix(40)), value), offset: start, isInexactWholeNumber: true)
         }
         return value
+    }
+
+    /// Why the number written `text` is refused when it is no whole number but reads as the
+    /// whole number `value` (`JSONParseError.isInexactWholeNumber`; query strings say the same).
+    public static func inexactWholeNumberReason(_ text: String, _ value: Double) -> String {
+        "number \(text) is not a whole number, but no 64-bit number holds it and it would read as \(abs(value) < 9e18 ? String(Int64(value)) : "\(value)"), a whole number: write at most 17 significant digits"
     }
 
     /// Whether the decimal literal `text` (an optional sign, digits, an optional fraction and

@@ -103,8 +103,9 @@ extension ColorSyntax {
             let lab = c.converted(to: .oklab).coordinates
             return (lab.y * lab.y + lab.z * lab.z).squareRoot() < 1e-4
         }
-        let grays = colors.map { c in !srgbFamily.contains(c.space) && space.coordinates(of: c).hueMissing && isGray(c) }
-        let colored = colors.map { c in !space.coordinates(of: c).hueMissing }
+        let hueMissing = colors.map { space.coordinates(of: $0).hueMissing }
+        let grays = colors.indices.map { i in !srgbFamily.contains(colors[i].space) && hueMissing[i] && isGray(colors[i]) }
+        let colored = hueMissing.map { !$0 }
         for i in 0..<2 where grays[i] && colored[1 - i] {
             notes.append("\(function): a gray written in another space (\(colors[i].space.rawValue)) has no hue there (CSS Color 4 §4.4.1), so the mix takes the other color's hue; Chromium 156 gives the gray the hue its conversion rounds to and can show another color (docs/api/colors.md)")
             return

@@ -359,7 +359,7 @@ public struct Fields: Sendable {
             }
             // As in a JSON body: a fraction that reads as a whole number is refused.
             if n == n.rounded(.towardZero), !JSONParser.isWholeNumberLiteral(s.trimmingWhitespace(newlines: false)) {
-                throw Problem.invalidField(field(key), "\(field(key).display): number \(ClientText.quoted(s)) is not a whole number, but no 64-bit number holds it and it would read as \(Fields.format(n)), a whole number: write at most 17 significant digits")
+                throw Problem.invalidField(field(key), "\(field(key).display): \(JSONParser.inexactWholeNumberReason(ClientText.quoted(s), n))")
             }
             d = n
         default:

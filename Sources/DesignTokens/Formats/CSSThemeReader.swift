@@ -296,10 +296,10 @@ public enum CSSThemeReader: TokenFormatReader {
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
         if importsTailwind {
             if let reset = walker.tailwindColorsReset {
+                // The import's note, written before the files were walked, says what the reset did.
                 set.notes = set.notes.map { n in
-                    n.contains("Tailwind's default palette (") && n.hasSuffix("is built in, for var(--color-…) the files do not define")
-                        ? n.replacingOccurrences(of: "is built in, for var(--color-…) the files do not define",
-                                                 with: "is taken out of the build by the reset at \(reset) (--color-*: initial): only the files' colors are defined")
+                    n.contains("Tailwind's default palette (") && n.hasSuffix(Self.tailwindPaletteBuiltIn)
+                        ? n.dropLast(Self.tailwindPaletteBuiltIn.count) + "is taken out of the build by the reset at \(reset) (--color-*: initial): only the files' colors are defined"
                         : n
                 }
             } else {
@@ -572,7 +572,7 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                 } else if ["tailwindcss", "tailwindcss/theme", "tailwindcss/theme.css"].contains(url.lowercased()) {
                     importsTailwind = true
-                    note = "\(importer) line \(a.position.line): \(a.text): Tailwind's default palette (\(TailwindPalette.colors.count) colors of its v4 theme.css) is built in, for var(--color-…) the files do not define"
+                    note = "\(importer) line \(a.position.line): \(a.text): Tailwind's default palette (\(TailwindPalette.colors.count) colors of its v4 theme.css) \(Self.tailwindPaletteBuiltIn)"
                 } else {
                     note += "; to read its tokens, submit the file '\(url)' names as another file"
                 }
@@ -581,6 +581,10 @@ public enum CSSThemeReader: TokenFormatReader {
         }
         return media
     }
+
+    /// How the note on `@import "tailwindcss"` ends while no `--color-*: initial` takes the
+    /// palette out (`read` rewrites it when one does).
+    static let tailwindPaletteBuiltIn = "is built in, for var(--color-…) the files do not define"
 
     /// `url(x) media` / `"x" media` → (x, media).
     static func parseImport(_ prelude: String) -> (String, String?)? {

@@ -249,12 +249,12 @@ func httpServerRequestLineArrived(
     var byParts: Int32 = 0
     var count = cmhd_cap_query_arguments(uri, UInt(HTTPServer.maxQueryArguments), UInt(HTTPServer.maxQueryParts),
                                          HTTPServer.maxRequestTargetBytes, &byParts)
-    // A request target over `maxRequestTargetBytes`: answered 414 here, on the socket, while
-    // libmicrohttpd still has room for nothing (a hostile pass: targets of about 24,100 to
-    // 24,550 bytes were closed unanswered or held for the connection timeout, 30 s). Checked
-    // before the query's caps, which answer only once the header fields are read.
-    // (`CMHD_TARGET_TOO_LONG`, `(unsigned long)-1`, which Swift does not import.)
     if count == 0 { return nil }
+    // A request target over `maxRequestTargetBytes` (`CMHD_TARGET_TOO_LONG`, `(unsigned long)-1`,
+    // which Swift does not import): answered 414 here, on the socket, while libmicrohttpd still
+    // has room for nothing (a hostile pass: targets of about 24,100 to 24,550 bytes were closed
+    // unanswered or held for the connection timeout, 30 s). Checked before the query's caps,
+    // which answer only once the header fields are read.
     if count == UInt.max {
         if answerTargetTooLong(cls, connection) { return QueryArgumentsMarker.answered }
         // Not answered here (over TLS): the query's caps still hold.

@@ -634,9 +634,7 @@ extension PaletteExport {
                     (marked.value, marked.passes) = (value, false)
                     results[ri].variants[vi].measurements[mi] = marked
                     results[ri].variants[vi].passes = false
-                    if let worst = results[ri].variants[vi].worst, worst.passes || worst.value > value {
-                        results[ri].variants[vi].worst = marked
-                    } else if results[ri].variants[vi].worst == nil {
+                    if results[ri].variants[vi].worst.map({ $0.passes || $0.value > value }) ?? true {
                         results[ri].variants[vi].worst = marked
                     }
                 }
