@@ -498,7 +498,7 @@ import Testing
                 #expect(waitUntil(limit: 10) {
                     beside = (try? RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/big"), timeoutSeconds: 10).text) ?? ""
                     return beside == "refused"
-                }, "\(beside)")
+                }, "\(beside); \(server.statistics)")
             }
         }
         #expect(waitUntil { server.statistics.requestsInProgress == 0 && server.statistics.bufferedBytes == 0 }, "\(server.statistics)")
