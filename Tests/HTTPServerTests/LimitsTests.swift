@@ -214,6 +214,15 @@ private func limitsRouter() -> Router {
     /// libmicrohttpd's own 414, left its 32 KiB pool no room for the header fields or an
     /// answer: closed unanswered, or (24,480 to 24,540) held until the connection timeout. A
     /// request target over `maxRequestTargetBytes` is answered 414 at once, on the socket.
+    /// RFC 9110 §5.6.7's IMF-fixdate.
+    static let imfFixdate: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return f
+    }()
+
     @Test func longRequestTargetsAreAnswered414AtOnce() throws {
         var router = Router()
         router.add("GET", "/count") { request in .text(String(request.query.count)) }
@@ -228,6 +237,10 @@ private func limitsRouter() -> Router {
                 if n < 24_550 {
                     #expect(over.header("Content-Type") == "application/problem+json" && over.jsonObject?["limit"] as? String == String(HTTPServer.maxRequestTargetBytes),
                             "\(n): \(over.text.prefix(200))")
+                    // RFC 9110 §6.6.1: a 4xx from an origin server with a clock carries `Date`,
+                    // the time it was sent (written over a placeholder in the prepared answer).
+                    let date = over.header("Date").flatMap { Self.imfFixdate.date(from: $0) }
+                    #expect(date.map { abs($0.timeIntervalSince(started)) < 60 } == true, "\(n): Date \(over.header("Date") ?? "missing")")
                 }
             }
             #expect(try RawHTTP.exchange(port: server.port, RawHTTP.request("GET", "/count?a=1")).text == "1")

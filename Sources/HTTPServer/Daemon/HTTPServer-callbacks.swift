@@ -39,6 +39,8 @@ final class ServerContext: Sendable {
     /// (a 414 problem with `Connection: close`), written on the socket by the URI callback;
     /// nil over TLS, whose records only libmicrohttpd writes.
     let requestTargetTooLongAnswer: ContiguousArray<CChar>?
+    /// Where in `requestTargetTooLongAnswer` the 29 bytes of its `Date` value start.
+    let requestTargetTooLongDateOffset: Int
     /// Renders the problems the server answers itself (``HTTPServer/init(configuration:problems:handler:rejectionHandler:)``).
     let problems: ProblemRenderer
     /// The pool heavy requests run on, when any path is heavy (``HeavyWorkPool``).
@@ -151,10 +153,15 @@ final class ServerContext: Sendable {
         self.handler = handler
         if isTLS {
             self.requestTargetTooLongAnswer = nil
+            self.requestTargetTooLongDateOffset = 0
         } else {
             let response = problems.response(.requestTargetTooLong(limit: HTTPServer.maxRequestTargetBytes))
             var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(response.status))\r\n"
             for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+            // `cmhd_answer_and_end` writes the time over the placeholder when it sends the answer.
+            head += "Date: "
+            requestTargetTooLongDateOffset = head.utf8.count
+            head += "Thu, 01 Jan 1970 00:00:00 GMT\r\n"
             head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
             self.requestTargetTooLongAnswer = ContiguousArray((Array(head.utf8) + response.body).map { CChar(bitPattern: $0) })
         }

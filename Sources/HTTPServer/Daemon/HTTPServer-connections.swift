@@ -270,9 +270,11 @@ func httpServerRequestLineArrived(
 /// had cost about 15 instructions more with it inline).
 @inline(never)
 private func answerTargetTooLong(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?) -> Bool {
-    guard let cls, let connection,
-          let answer = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestTargetTooLongAnswer else { return false }
-    return answer.withUnsafeBufferPointer { cmhd_answer_and_end(connection, $0.baseAddress, $0.count) } != 0
+    guard let cls, let connection else { return false }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let answer = context.requestTargetTooLongAnswer else { return false }
+    let dateOffset = context.requestTargetTooLongDateOffset
+    return answer.withUnsafeBufferPointer { cmhd_answer_and_end(connection, $0.baseAddress, $0.count, dateOffset) } != 0
 }
 
 /// A request whose query was cut off for having too many arguments or parts, carried in

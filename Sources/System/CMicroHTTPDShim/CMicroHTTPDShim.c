@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 // Start-up error capture. MHD logs start-up failures (bind errors and the like) synchronously on
 // the thread calling MHD_start_daemon, so a thread-local destination captures exactly that call's
@@ -279,10 +280,22 @@ int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info != NULL ? (int)info->connect_fd : -1;
 }
 
-int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length) {
+int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length, size_t date_offset) {
     int fd = cmhd_connection_fd(connection);
     if (fd < 0) {
         return 0;
+    }
+    char dated[4096];
+    if (date_offset + 29 <= length && length <= sizeof dated) {
+        memcpy(dated, answer, length);
+        time_t now = time(NULL);
+        struct tm utc;
+        char stamp[32];
+        // The C locale's day and month names, which IMF-fixdate uses.
+        if (gmtime_r(&now, &utc) != NULL && strftime(stamp, sizeof stamp, "%a, %d %b %Y %H:%M:%S GMT", &utc) == 29) {
+            memcpy(dated + date_offset, stamp, 29);
+            answer = dated;
+        }
     }
     size_t sent = 0;
     while (sent < length) {

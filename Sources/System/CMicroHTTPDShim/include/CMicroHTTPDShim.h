@@ -79,7 +79,10 @@ size_t cmhd_unescape_marking_malformed(void *cls, struct MHD_Connection *connect
 /// libmicrohttpd 0.9.75 could not answer itself: a request line so long that its pool has no
 /// room left for the header fields or an answer (it closed such connections unanswered, or
 /// held them until the connection timeout). Plain HTTP only. Returns 1 when written.
-int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length);
+/// When `date_offset` is below `length`, the 29 bytes there are replaced by the current time as
+/// an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`): an origin server with a clock sends `Date`
+/// in every 4xx answer (RFC 9110 §6.6.1). Answers longer than 4096 bytes are sent as they are.
+int cmhd_answer_and_end(struct MHD_Connection *connection, const char *answer, size_t length, size_t date_offset);
 
 /// For the `MHD_OPTION_URI_LOG_CALLBACK`, which sees the request target before libmicrohttpd
 /// splits its query: when the query has more than `max_arguments` non-empty `&`-separated parts, cuts it
