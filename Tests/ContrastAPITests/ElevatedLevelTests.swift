@@ -32,9 +32,20 @@ import Testing
         // Only backgrounds change with the level.
         let text = try live.request("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "ink", "color": "#000", "darkElevated": "#fff"}]}"##)
         #expect(text.status == 400 && text.json["pointer"] == "/colors/0/darkElevated" && text.json["conflictsWith"] == "/colors/0/role", "\(text.text)")
-        // The Swift export writes the given elevated value.
+        // The Swift export writes the given elevated value, with Increase Contrast too when that
+        // setting has no value of its own there (as `/v1/audit` reads the same members: a new
+        // user's pass found the export's sheet under Increase Contrast at the base #1c1c1e, where
+        // the audit measured #2c2c2e).
         let swift = try live.request("POST", "/v1/palette/export?format=swift", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f2f2f7", "dark": "#1c1c1e", "darkElevated": "#2c2c2e"}]}"##)
-        #expect(swift.text.contains("return high ? rgb(0x1C, 0x1C, 0x1E) : (elevated ? rgb(0x2C, 0x2C, 0x2E) : rgb(0x1C, 0x1C, 0x1E))"), "\(swift.text)")
+        #expect(swift.text.contains("return high ? (elevated ? rgb(0x2C, 0x2C, 0x2E) : rgb(0x1C, 0x1C, 0x1E)) : (elevated ? rgb(0x2C, 0x2C, 0x2E) : rgb(0x1C, 0x1C, 0x1E))"), "\(swift.text)")
+        #expect(Self.variant(r, "card", "darkIncreasedContrast")?["elevated"]?["hex"] == "#2c2c2e")
+        let icRows = Self.variant(r, "ink", "darkIncreasedContrast")?["surfaces"]?.array ?? []
+        #expect(icRows.filter { $0["context"] == "dark-increased-elevated" }.map { $0["surfaceHex"] } == ["#2c2c2e"], "\(icRows)")
+        let icNotes = Self.variant(r, "card", "darkIncreasedContrast")?["notes"]?.array?.compactMap(\.string) ?? []
+        #expect(icNotes.contains { $0.contains("darkElevated as given") && $0.contains("give darkIncreasedContrastElevated") }, "\(icNotes)")
+        // A value of that setting's own is kept there: given `darkIncreasedContrast`, no fallback.
+        let own = try live.request("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f2f2f7", "dark": "#1c1c1e", "darkElevated": "#2c2c2e", "darkIncreasedContrast": "#000000"}]}"##)
+        #expect(Self.variant(own, "card", "darkIncreasedContrast")?["elevated"] == .null, "\(own.text.prefix(300))")
     }
 
     @Test("/v1/audit measures darkElevated at the elevated level, as the Swift export shows it")

@@ -1093,6 +1093,25 @@ struct PaletteTests {
         #expect(lines.count == 4 && lines.prefix(2).allSatisfy { $0.contains("color(display-p3 0.38037 0.37224 0.97171)") }, "\(lines)")
     }
 
+    /// A mid-tone kept as given is a fill: one value at both levels, as Apple's fills (a new
+    /// user's pass: with the elevated level on, the default, Tailwind's indigo-500 was lifted to
+    /// #6260ff in sheets and its dark value moved to #544dec so that white passed on the lift,
+    /// though white passes on #615fff itself, 4.58:1).
+    @Test func midToneFillIsNotLiftedInSheets() throws {
+        for text in [##", {"name": "onBrand", "role": "text", "color": "#ffffff", "on": ["brand"]}"##, ""] {
+            let body = ##"{"colors": [{"name": "brand", "role": "background", "color": "oklch(58.5% 0.233 277.117)"}"## + text + ##"], "policy": "wcag-aa"}"##
+            let reply = call("POST", "/v1/palette/dark", body: body)
+            let brand = try #require(reply.json["colors"]?.array?.first { $0["name"] == "brand" })
+            let dark = brand["variants"]?["dark"]
+            #expect(dark?["hex"] == "#615fff" && dark?["method"] == "unchanged" && dark?["elevated"] == .null, "\(String(describing: dark))")
+            #expect(brand["variants"]?["darkIncreasedContrast"]?["elevated"] == .null)
+        }
+        // A light card is still lifted.
+        let card = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#f4f1f8"}], "policy": "wcag-aa"}"##)
+        let up = card.json["colors"]?.array?.first?["variants"]?["dark"]?["elevated"]?["hex"]
+        #expect(up == "#2a282c", "\(String(describing: up))")
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

@@ -353,7 +353,15 @@ public enum DarkVariants {
                                 adjustLight: Bool = false) -> [PaletteEntryResult] {
         var environment = environment
         for e in entries where e.role == .background && !e.givenElevated.isEmpty {
-            environment.elevatedBackgrounds[e.name] = e.givenElevated.mapValues { DisplayColor($0).quantized }
+            var values = e.givenElevated.mapValues { DisplayColor($0).quantized }
+            // With Increase Contrast, a sheet shows `darkElevated` when neither of that setting's
+            // own values is given, as `/v1/audit` reads the same members (a new user's pass: the
+            // palette and its Swift export kept the base `dark` there, #1c1c1e under a #242426
+            // sheet, where the audit of the same input measured `darkElevated`).
+            if values[.darkIncreasedContrast] == nil, e.given[.darkIncreasedContrast] == nil, let up = values[.dark] {
+                values[.darkIncreasedContrast] = up
+            }
+            environment.elevatedBackgrounds[e.name] = values
         }
         // Palette surfaces climb at the elevated level as Apple's backgrounds do (a card kept at
         // its base value sat darker than the sheet around it).
@@ -466,6 +474,10 @@ public enum DarkVariants {
                     continue
                 }
                 results[i]!.variants[v].elevated = up
+                if variant.variant == .darkIncreasedContrast, e.givenElevated[.darkIncreasedContrast] == nil,
+                   environment.elevatedBackgrounds[e.name]?[.darkIncreasedContrast] != nil {
+                    results[i]!.variants[v].notes.append("At the elevated level (sheets, popovers) it is \(up.hex), darkElevated as given, as /v1/audit reads it there; give darkIncreasedContrastElevated for a value of its own with Increase Contrast.")
+                }
                 if environment.elevatedBackgrounds[e.name]?[variant.variant] == nil, let lift = environment.lifts[variant.variant] {
                     let steps = lift.ladderText
                     results[i]!.variants[v].notes.append("At the elevated level (sheets, popovers) it is \(up.hex), lifted as Apple lifts its own backgrounds there (\(steps)): the elevated contexts measure that color; hex is the base level's.")
@@ -477,10 +489,29 @@ public enum DarkVariants {
 
     /// Whether a background is a light surface in light mode (opaque, relative luminance at least
     /// `midLuminance`): the backgrounds mirrored dark, which climb at the elevated level.
+    /// A mid-tone kept as given because its mirror is itself (`visibleMirror`) is a fill, which
+    /// keeps one value at both levels as Apple's fills do (a new user's pass: Tailwind's
+    /// indigo-500 as a brand fill, luminance 0.1795, was lifted to #6260ff in sheets, and its
+    /// dark value moved to #544dec so that white text passed on the lifted one).
     static func isLightSurface(_ e: PaletteEntry, _ environment: PaletteEnvironment) -> Bool {
         let light = DisplayColor(e.given[.light] ?? e.color).quantized
-        guard light.alpha >= 1 else { return false }
-        return WCAG.relativeLuminance(light.srgb) >= midLuminance
+        guard light.alpha >= 1, WCAG.relativeLuminance(light.srgb) >= midLuminance else { return false }
+        return visibleMirror(light, environment: environment).mirrored
+    }
+
+    /// `mirror`, except that a mirror within `unseenMirror` of the light color is no mirror: the
+    /// light color, not mirrored.
+    static func visibleMirror(_ light: DisplayColor, environment: PaletteEnvironment) -> (color: DisplayColor, mirrored: Bool) {
+        let mirrored = mirror(light, environment: environment)
+        // A mid-tone background (as far from white as from black) mirrors to itself give or take
+        // an 8-bit step: kept as it is, as given, so a wide-gamut brand fill stays wide-gamut in
+        // dark and is not counted as changed (a new user's pass: oklch(58.5% 0.233 277.117) went
+        // from #615fff to a "mirrored" #615ffe, ΔEOK 0.004, written as its sRGB copy in P3).
+        if mirrored.mirrored && ColorDifference.deltaEOK(oklab1: NearestPassingColor.oklab(mirrored.color.srgb),
+                                                         oklab2: NearestPassingColor.oklab(light.srgb)) < Self.unseenMirror {
+            return (light, false)
+        }
+        return mirrored
     }
 
     /// A palette background's color at the elevated level of `variant` (nil where it has none of
@@ -826,15 +857,7 @@ public enum DarkVariants {
                 }
             }
         }
-        var mirrored = mirror(light.color, environment: environment)
-        // A mid-tone background (as far from white as from black) mirrors to itself give or take
-        // an 8-bit step: kept as it is, as given, so a wide-gamut brand fill stays wide-gamut in
-        // dark and is not counted as changed (a new user's pass: oklch(58.5% 0.233 277.117) went
-        // from #615fff to a "mirrored" #615ffe, ΔEOK 0.004, written as its sRGB copy in P3).
-        if mirrored.mirrored && ColorDifference.deltaEOK(oklab1: NearestPassingColor.oklab(mirrored.color.srgb),
-                                                         oklab2: NearestPassingColor.oklab(light.color.srgb)) < Self.unseenMirror {
-            mirrored = (light.color, false)
-        }
+        let mirrored = visibleMirror(light.color, environment: environment)
         // A mirror that lands on the same color (`transparent`) changed nothing: `unchanged`.
         let dark = generate(.dark, from: mirrored.color,
                             startMethod: mirrored.mirrored && mirrored.color != light.color ? .mirrored : .unchanged)
