@@ -376,8 +376,16 @@ enum TokenSyntax {
 /// Such names are refused rather than merged, where a reader's table meets the second.
 enum CanonicalNames {
     /// Whether `a` and `b` are one name to Swift but two to CSS and JSON.
+    /// Compares the bytes at once (`memcmp`): the generic `elementsEqual` over the UTF-8 views
+    /// took about 70 instructions a byte, and every token lookup pays this (a hostile pass: 62
+    /// aliases of 400-character names under 300 tokens in 65 modes spent 9 s of a heavy worker
+    /// here, 72% of the audit).
     static func differ(_ a: String, _ b: String) -> Bool {
-        !a.utf8.elementsEqual(b.utf8)
+        var (a, b) = (a, b)
+        guard a.utf8.count == b.utf8.count else { return true }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count > 0 && memcmp(x.baseAddress!, y.baseAddress!, x.count) != 0 }
+        }
     }
 
     /// The error for `name` at `location` meeting `other`, written earlier at `otherLocation`.

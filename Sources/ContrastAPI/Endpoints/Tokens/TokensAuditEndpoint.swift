@@ -65,7 +65,7 @@ struct TokensAuditEndpoint {
             // The answer's size, bounded before it is built.
             let size = TokenAuditSize.estimate(report, format: req.report)
             if size > TokenAuditSize.maximumBytes {
-                throw Problem.tooLarge(req.rulesField, "the \(req.report.rawValue) report of \(report.results.count) pairs would be about \(size >> 20) MiB (many pairs or modes, long token or mode names, long values once var() is substituted); the limit is \(TokenAuditSize.maximumBytes >> 20) MiB: narrow \(req.rulesField.display), audit fewer modes (\(req.modesField.display)), or shorten the names",
+                throw Problem.tooLarge(req.rulesField, "the \(req.report.rawValue) report of \(report.results.count) pairs would be over \(TokenAuditSize.maximumBytes >> 20) MiB (many pairs or modes, long token or mode names, long values once var() is substituted); the limit is \(TokenAuditSize.maximumBytes >> 20) MiB: narrow \(req.rulesField.display), audit fewer modes (\(req.modesField.display)), or shorten the names",
                                        limit: TokenAuditSize.maximumBytes, status: 422)
             }
             let warned = report.hasWarnings
