@@ -1112,6 +1112,23 @@ struct PaletteTests {
         #expect(up == "#2a282c", "\(String(describing: up))")
     }
 
+    /// A fill judged by the system label keeps that label's color in every variant (a new
+    /// user's pass: #615fff, black 4.59:1 against white 4.58:1, was judged by white with
+    /// Increase Contrast and darkened to #4a3ddc, where black text shows 3:1; no one text color
+    /// served the four variants).
+    @Test func fillKeepsItsTextColorAcrossVariants() throws {
+        for (color, text, increased) in [("#615fff", "#000000", "#808bff"), ("#5b4cf0", "#ffffff", "#4f3ade")] {
+            let reply = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "brand", "role": "background", "color": ""## + color + ##""}], "policy": "wcag-aa"}"##)
+            let variants = try #require(reply.json["colors"]?.array?.first?["variants"])
+            for v in ["light", "dark", "lightIncreasedContrast", "darkIncreasedContrast"] {
+                let texts = Set(variants[v]?["surfaces"]?.array?.compactMap { $0["effectiveForeground"]?.string } ?? [])
+                #expect(texts == [text], "\(color) \(v): \(texts)")
+                #expect(variants[v]?["passes"] == true)
+            }
+            #expect(variants["lightIncreasedContrast"]?["hex"] == .string(increased), "\(color): \(String(describing: variants["lightIncreasedContrast"]?["hex"]))")
+        }
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

@@ -33,8 +33,12 @@ public enum BackgroundPlacement {
     /// several surfaces, and its text cannot change color between them). A background with no
     /// palette text was judged by black `label` alone, so a near-black button "failed" in light at
     /// 1.18:1 and Increase Contrast turned it gray (hostile test).
+    ///
+    /// `choice` fixes which of the two it is (`.best`: the better one), so that a fill's text
+    /// keeps its color across the variants of one design (`DarkVariants`).
     public static func textLabel(under surfaces: [SIMD3<Double>], label: DisplayColor, inverseLabel: DisplayColor?,
-                                 appearance: AppleAppearance, target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
+                                 appearance: AppleAppearance, target: ContrastTarget,
+                                 choice: LabelChoice = .best) -> (label: DisplayColor, labelName: String, margin: Double) {
         func worst(_ label: DisplayColor) -> Double {
             var m = Double.infinity
             for s in surfaces {
@@ -42,10 +46,18 @@ public enum BackgroundPlacement {
             }
             return m
         }
+        let inverseName = appearance == .light ? "label (dark appearance)" : "label (light appearance)"
+        if choice == .inverse, let inverse = inverseLabel { return (inverse, inverseName, worst(inverse)) }
         let own = worst(label)
-        if let inverse = inverseLabel, case let other = worst(inverse), other > own {
-            return (inverse, appearance == .light ? "label (dark appearance)" : "label (light appearance)", other)
+        if choice == .best, let inverse = inverseLabel, case let other = worst(inverse), other > own {
+            return (inverse, inverseName, other)
         }
         return (label, "label", own)
+    }
+
+    /// Which system label judges a background: the context's own `label`, the other
+    /// appearance's, or the one with the better worst case.
+    public enum LabelChoice: Sendable, Equatable {
+        case own, inverse, best
     }
 }

@@ -813,21 +813,33 @@ public enum DarkVariants {
     static func background(_ e: PaletteEntry, judgedByText: Bool, environment: PaletteEnvironment,
                            adjustLight: Bool) -> PaletteEntryResult {
         let original = DisplayColor(e.color).quantized
+        // The label judging each variant (`.best` until the light variant has chosen): a fill's
+        // text keeps its color across the variants (a new user's pass: #615fff was judged by
+        // black in light, 4.59:1, and by white with Increase Contrast, which darkened it to
+        // #4a3ddc, where the app's black text shows 3:1; no one text color served every variant).
+        var choices: [PaletteVariant: BackgroundPlacement.LabelChoice] = [:]
         func judged(_ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod, start: DisplayColor,
                     direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
             let target = e.target(for: v)
-            let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target, environment: environment, variant: v)
+            let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target, environment: environment,
+                                                     variant: v, choice: choices[v] ?? .best)
             return result(e, v, color, method: method, start: start, direction: direction, target: target, rows: rows)
         }
         func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
-            let contexts = environment.contexts(for: v), target = e.target(for: v)
+            let contexts = environment.contexts(for: v), target = e.target(for: v), choice = choices[v] ?? .best
             return { c in
                 var m = Double.infinity
                 for ctx in contexts {
-                    m = Swift.min(m, textLabel(on: atLevel(c, of: e.name, v, in: ctx, environment), named: e.name, in: ctx, target: target).margin)
+                    m = Swift.min(m, textLabel(on: atLevel(c, of: e.name, v, in: ctx, environment), named: e.name, in: ctx, target: target,
+                                               choice: choice).margin)
                 }
                 return m
             }
+        }
+        /// The label `r` was judged by (nil when by palette text).
+        func choice(of r: PaletteVariantResult) -> BackgroundPlacement.LabelChoice? {
+            guard let name = r.measurements.first?.foreground, name.hasPrefix("label") else { return nil }
+            return name == "label" ? .own : .inverse
         }
         func generate(_ v: PaletteVariant, from start: DisplayColor, startMethod: PaletteVariantMethod) -> PaletteVariantResult {
             if let given = e.given[v] { return judged(v, DisplayColor(given).quantized, method: .given, start: start, direction: nil) }
@@ -858,9 +870,20 @@ public enum DarkVariants {
             }
         }
         let mirrored = visibleMirror(light.color, environment: environment)
+        // Increase Contrast keeps the text of its appearance's standard variant; a fill kept in
+        // dark (not mirrored) keeps light's text color, which is the other appearance's label
+        // there (black `label` in light is dark's `label (light appearance)`). A mirrored
+        // surface's text turns with it: the better label.
+        let lightChoice = choice(of: light)
+        choices[.lightIncreasedContrast] = lightChoice
+        // (Opaque only: a translucent one shows the page under it, dark in dark mode.)
+        if !mirrored.mirrored, e.given[.dark] == nil, light.color.alpha >= 1, let lightChoice {
+            choices[.dark] = lightChoice == .own ? .inverse : .own
+        }
         // A mirror that lands on the same color (`transparent`) changed nothing: `unchanged`.
         let dark = generate(.dark, from: mirrored.color,
                             startMethod: mirrored.mirrored && mirrored.color != light.color ? .mirrored : .unchanged)
+        choices[.darkIncreasedContrast] = choice(of: dark)
         let lightIC = generate(.lightIncreasedContrast, from: light.color, startMethod: .unchanged)
         let darkIC = generate(.darkIncreasedContrast, from: dark.color, startMethod: .unchanged)
         return PaletteEntryResult(entry: e, variants: [light, dark, lightIC, darkIC])
@@ -926,18 +949,19 @@ public enum DarkVariants {
     /// with the better worst case over the background's placements (a translucent fill lies over
     /// several surfaces, and its text cannot change color between them).
     static func textLabel(on color: DisplayColor, named name: String, in c: PaletteEnvironment.Context,
-                          target: ContrastTarget) -> (label: DisplayColor, labelName: String, margin: Double) {
+                          target: ContrastTarget, choice: BackgroundPlacement.LabelChoice = .best) -> (label: DisplayColor, labelName: String, margin: Double) {
         BackgroundPlacement.textLabel(under: placements(ofBackground: color, named: name, in: c).map(\.srgb), label: c.label,
-                  inverseLabel: c.inverseLabel, appearance: c.context.appearance, target: target)
+                  inverseLabel: c.inverseLabel, appearance: c.context.appearance, target: target, choice: choice)
     }
 
     static func labelRows(_ color: DisplayColor, _ name: String, _ contexts: [PaletteEnvironment.Context],
-                          target: ContrastTarget, environment: PaletteEnvironment, variant: PaletteVariant) -> [PaletteMeasurement] {
+                          target: ContrastTarget, environment: PaletteEnvironment, variant: PaletteVariant,
+                          choice: BackgroundPlacement.LabelChoice = .best) -> [PaletteMeasurement] {
         var rows: [PaletteMeasurement] = []
         for c in contexts {
             let under = placements(ofBackground: atLevel(color, of: name, variant, in: c, environment), named: name, in: c)
             let text = BackgroundPlacement.textLabel(under: under.map(\.srgb), label: c.label, inverseLabel: c.inverseLabel,
-                                 appearance: c.context.appearance, target: target)
+                                 appearance: c.context.appearance, target: target, choice: choice)
             for s in under {
                 rows.append(measure(text.label, named: text.labelName, on: s, target: target))
             }
