@@ -235,7 +235,10 @@ struct AppleModelTests {
                 let r = call("GET", "/v1/contrast?foreground=\(cells[0])&background=\(columns[i].background)&generation=\(generation)&\(columns[i].query)")
                 let j = ok(r)
                 #expect(j["foreground"]?["hex"]?.string?.uppercased() == lastHex, "\(generation) \(cells[0]) column \(i)")
-                #expect(abs((j["ratio"]?.double ?? 0) - expected) <= 0.005 + 1e-9, "\(generation) \(cells[0]) column \(i): \(j["ratio"]!) vs \(expected)")
+                // Cut to two decimals, never rounded up (a new user's pass: the table had rounded
+                // iOS 26 yellow's 4.588:1 with Increase Contrast up to 4.59).
+                let ratio = j["ratio"]?.double ?? 0
+                #expect(ratio >= expected - 1e-9 && ratio < expected + 0.01, "\(generation) \(cells[0]) column \(i): \(ratio) vs \(expected)")
                 checked += 1
             }
         }
