@@ -316,6 +316,12 @@ struct AppleModelTests {
         let apca = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "color": "#f2f2f7", "role": "background"}], "policy": "apca"}"##))
         let apcaNote = find(apca["colors"], "name", "chip")?["notes"]?.array?.first?.string ?? ""
         #expect(apcaNote.contains("the system label there (#ffffff) is Lc ") && apcaNote.contains(" at worst (Lc ") && !apcaNote.contains(":1"), "\(apcaNote)")
+        // Nor one whose own text is placed on it: that text shows there, not the system label
+        // (a new user's pass: the chip carrying white text at 5.61:1 was told to get a variant).
+        let placed = ok(call("POST", "/v1/audit", body: ##"{"policy": "wcag-aa", "colors": [{"name": "chip", "role": "background", "color": "#5b4cf0"}, {"name": "chip text", "color": "#fff", "on": ["chip"]}]}"##))
+        #expect(find(placed["colors"], "name", "chip")?["notes"] == nil, "\(String(describing: find(placed["colors"], "name", "chip")?["notes"]))")
+        let alone = ok(call("POST", "/v1/audit", body: ##"{"policy": "wcag-aa", "colors": [{"name": "chip", "role": "background", "color": "#5b4cf0"}]}"##))
+        #expect(find(alone["colors"], "name", "chip")?["notes"]?.array?.count == 1)
         // A background whose own label passes everywhere has no such note.
         let plain = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "color": "#f2f2f7", "dark": "#1c1c1e", "role": "background"}]}"##))
         #expect(find(plain["colors"], "name", "card")?["notes"] == nil)

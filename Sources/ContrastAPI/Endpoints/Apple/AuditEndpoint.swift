@@ -170,6 +170,10 @@ struct AuditEndpoint {
         // dark variant "passed" dark mode with black text, where UIKit draws white label on it).
         var overrides: [(context: String, own: String, weakest: ContrastMeasurement)] = []
         var systemName: String?
+        // Text of the request's own placed on this background (`on` naming it) is what shows on
+        // it, not the system label: no such note then (a new user's pass: white "chip text" at
+        // 5.61:1 on a #5b4cf0 chip, and the chip still told to get a variant for black label).
+        let carriesOwnText = color.role == .background && colors.contains { $0.role != .background && $0.on?.contains(color.name) == true }
         for context in contexts {
             let systemSurfaces = ColorAudit.systemSurfaces(in: context, catalog: data.catalog)
             let (variant, resolved) = try color.input.resolve(in: context)
@@ -185,7 +189,7 @@ struct AuditEndpoint {
                                        onSystemBackgrounds: color.onSystem, in: context, catalog: data.catalog)
             guard let worst = rows.min(by: { $0.value < $1.value }) else { continue }
             let passes = rows.allSatisfy(\.passes)
-            if color.role == .background, worst.foreground.hasPrefix("label ("),
+            if color.role == .background, !carriesOwnText, worst.foreground.hasPrefix("label ("),
                let own = data.catalog.resolve("label", in: context)?.value.displayColor {
                 let ownRows = rows.map { AppleCompositing.measure(own, on: $0.surfaceColor) }
                 if !ownRows.allSatisfy(req.isMet), let weakest = ownRows.min(by: { req.value(of: $0) < req.value(of: $1) }) {
