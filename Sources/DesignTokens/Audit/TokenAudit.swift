@@ -1134,6 +1134,10 @@ public enum TokenAudit {
             libraryCopiesLeft.insert(path)
             return true
         }
+        // The Apple preset measures text: a token whose name says it is a background is not
+        // paired as text on Apple's backgrounds (a new user's pass: `--bg` failed twelve times
+        // at 1.00:1, each with a darker color to "try" that would have wrecked the page).
+        var appleBackgroundsLeft = Set<String>()
         for (ri, rule) in rules.enumerated() {
             try poll(now: true)
             var count = 0
@@ -1146,7 +1150,13 @@ public enum TokenAudit {
                         polls &+= 1
                         if polls & 255 == 0, options.isCancelled?() == true { break }
                         if presetSkips(rule, fg) { continue }
-                        if let c = try rule.foreground.firstMatch(fg, steps: &steps), rule.accepts?(c) ?? true { fgMatches.append((fg, c)) }
+                        if let c = try rule.foreground.firstMatch(fg, steps: &steps), rule.accepts?(c) ?? true {
+                            if rule.preset == .apple, !fg.hasPrefix("apple."), set.placements[fg] == nil, Self.namesABackground(fg) {
+                                appleBackgroundsLeft.insert(fg)
+                                continue
+                            }
+                            fgMatches.append((fg, c))
+                        }
                     }
                 } catch { throw exhausted(ri) }
             }
@@ -1262,6 +1272,10 @@ public enum TokenAudit {
             guard !missed.isEmpty, missed.count < own.count else { continue }
             let listed = missed.prefix(3).map { "\(rules[$0].foreground.text) on \(rules[$0].background.text)" }.joined(separator: "; ")
             notes.append("preset \(preset.rawValue): \(missed.count) of its \(own.count) rules matched no pair (\(listed)\(missed.count > 3 ? "; …" : "")): the files have no such color tokens (a token that is no color, such as a 16px dimension, is not paired); not a warning, since a preset names every role of its design system and files leave some out")
+        }
+        if !appleBackgroundsLeft.isEmpty {
+            let n = appleBackgroundsLeft.count
+            notes.append("preset apple: \(n) token\(n == 1 ? " whose name says it is" : "s whose names say they are") a background (\(TokenSyntax.sample(appleBackgroundsLeft.sorted(), limit: 3))) \(n == 1 ? "is" : "are") not measured as text on Apple's backgrounds: name \(n == 1 ? "it" : "one") in a rule to audit it as text")
         }
         if !libraryCopiesLeft.isEmpty {
             notes.append("presets paired the local variables, not \(libraryCopiesLeft.count) library cop\(libraryCopiesLeft.count == 1 ? "y" : "ies") of the same names (\(TokenSyntax.sample(libraryCopiesLeft.sorted(), limit: 3))): name one in a rule to audit it")
@@ -1764,5 +1778,34 @@ extension TokenValue {
     var isColorToAudit: Bool {
         if case .other(let type) = self { return type == TokensStudioReader.modifiedColorType }
         return true
+    }
+}
+
+extension TokenAudit {
+    /// Words that make a token name a background's (`--bg`, `bgColor-default`,
+    /// `color.surface.raised`, `md.sys.color.surface-container`), unless a word says the token
+    /// is drawn on one (`on-surface`, `--card-foreground`, `fgColor-onEmphasis`, `text.on-bg`).
+    static let backgroundWords: Set<String> = ["bg", "background", "backgrounds", "surface", "surfaces", "canvas", "backdrop"]
+    static let foregroundWords: Set<String> = ["on", "text", "fg", "foreground", "label", "ink", "content", "icon", "border",
+                                               "outline", "ring", "stroke", "divider", "separator"]
+
+    /// Whether a token's path names a background: one of its words (split at `.`, `/`, `-`, `_`,
+    /// spaces and lower-to-upper case changes, lowercased) is in `backgroundWords` and none is in
+    /// `foregroundWords`.
+    static func namesABackground(_ path: String) -> Bool {
+        var words: [String] = [], word = ""
+        var previousLower = false
+        for ch in path {
+            if ch == "." || ch == "/" || ch == "-" || ch == "_" || ch == " " {
+                if !word.isEmpty { words.append(word.lowercased()); word = "" }
+                previousLower = false
+                continue
+            }
+            if ch.isUppercase && previousLower && !word.isEmpty { words.append(word.lowercased()); word = "" }
+            word.append(ch)
+            previousLower = ch.isLowercase || ch.isNumber
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words.contains(where: backgroundWords.contains) && !words.contains(where: foregroundWords.contains)
     }
 }
