@@ -711,6 +711,26 @@ import Testing
         #expect(dark.count == 2 && dark.allSatisfy { $0.suggestionConflict != nil }, "\(dark.map { ($0.mode ?? "", $0.suggestionText ?? "", $0.suggestionConflict ?? "") })")
     }
 
+    /// A front-end pass against Chromium: with `.light` and `.dark` setting only `color-scheme`
+    /// beside `.high-contrast`'s light-dark() values, the state `dark + high-contrast` was
+    /// dropped as `high-contrast` again (the same text), and the audit passed; Chromium paints
+    /// `--muted-foreground` #52525b on `--muted` #18181b there, 2.29:1 (WCAG formula in Python:
+    /// 2.2920).
+    @Test("a combined state whose color scheme light-dark() reads differently is kept")
+    func combinedStateWithAnotherSchemeIsKept() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--muted-foreground"), background: try TokenPattern("--muted"), source: "rules[0]")]
+        let css = """
+            :root { color-scheme: light dark; --muted: light-dark(#f4f4f5, #18181b); --muted-foreground: light-dark(#63636b, #a1a1aa); }
+            .high-contrast { --muted-foreground: light-dark(#3f3f46, #52525b); }
+            .light { color-scheme: light; }
+            .dark { color-scheme: dark; }
+            """
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        let state = try #require(report.results.first { $0.mode == "dark + high-contrast" }, "\(report.results.map { $0.mode ?? "" })")
+        #expect(!state.passes && abs((state.value ?? 0) - 2.29200) < 1e-4, "\(String(describing: state.value))")
+        #expect(!report.passes)
+    }
+
     /// A new user's pass: `:root { color-scheme: light }` beside `.dark { color-scheme: dark }`
     /// made the base a mode `light` that `.dark` did not inherit from, so every token only
     /// `:root` set had no dark value: a 400, or with `unresolved=report` unresolved pairs and a

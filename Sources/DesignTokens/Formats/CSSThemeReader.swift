@@ -244,9 +244,22 @@ public enum CSSThemeReader: TokenFormatReader {
         notes += merger.inherit(modes: modes, conditions: walker.modeConditions, silent: Set(combined.map(\.name)))
         // A combined state that shows what a mode of fewer parts shows is that mode again.
         var shown: [CombinedState] = []
+        // Unless its color scheme differs and light-dark() reads it: a theme class that sets only
+        // `color-scheme` (`.dark { color-scheme: dark }`) beside `.high-contrast`'s light-dark()
+        // values makes a state of the same text that a browser paints with the other side (a
+        // front-end pass against Chromium: `dark + high-contrast` was dropped as
+        // `high-contrast` again, and its 2.29:1 pair passed unseen).
+        let readsScheme = merger.order.contains { path in
+            let t = merger.tokens[path]!
+            return ([t.base] + t.modes.values.map(Optional.some)).contains { slot in
+                if case .css(let text)? = slot?.value { return text.lowercased().contains("light-dark(") }
+                return false
+            }
+        }
+        func scheme(_ c: ModeConditions?) -> String? { c.flatMap { $0.selectorScheme ?? $0.mediaScheme } }
         for c in combined {
             let lesser = modes.filter { $0 != c.name && walker.modeConditions[$0]?.isPart(of: c.conditions) == true }
-            if lesser.contains(where: { merger.sameValues(c.name, $0) }) {
+            if lesser.contains(where: { merger.sameValues(c.name, $0) && (!readsScheme || scheme(walker.modeConditions[$0]) == scheme(c.conditions)) }) {
                 merger.drop(mode: c.name)
                 modes.removeAll { $0 == c.name }
             } else {
