@@ -731,6 +731,24 @@ import Testing
         #expect(!report.passes)
     }
 
+    /// A front-end pass against Chromium: light-dark() in a file declaring no color-scheme was
+    /// read as its dark side in `.dark` (19.06:1) without a word, where a page that sets none
+    /// paints the first color in every mode (#09090b on #09090b). Read by the name still (a
+    /// script such as next-themes sets the scheme on `<html>`), with a note saying so.
+    @Test("light-dark() with no color-scheme declared says how it is read")
+    func lightDarkWithoutDeclaredSchemeIsNoted() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        func notes(_ css: String) throws -> [String] {
+            try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules).notes
+        }
+        let undeclared = try notes(":root { --background: #ffffff; --foreground: light-dark(#09090b, #fafafa); }\n.dark { --background: #09090b; }\n")
+        #expect(undeclared.contains { $0.hasPrefix("no rule of the files declares color-scheme, which light-dark() follows: 1 token's light-dark() is read by each mode's name") }, "\(undeclared)")
+        let declared = try notes(":root { color-scheme: light; --background: #ffffff; --foreground: light-dark(#09090b, #fafafa); }\n.dark { color-scheme: dark; --background: #09090b; }\n")
+        #expect(!declared.contains { $0.hasPrefix("no rule of the files declares color-scheme") }, "\(declared)")
+        let plain = try notes(":root { --background: #ffffff; --foreground: #09090b; }\n.dark { --background: #09090b; --foreground: #fafafa; }\n")
+        #expect(!plain.contains { $0.hasPrefix("no rule of the files declares color-scheme") })
+    }
+
     /// A new user's pass: `:root { color-scheme: light }` beside `.dark { color-scheme: dark }`
     /// made the base a mode `light` that `.dark` did not inherit from, so every token only
     /// `:root` set had no dark value: a 400, or with `unresolved=report` unresolved pairs and a
