@@ -68,6 +68,29 @@ struct CSSColorInputTests {
         #expect(other.status == 400 && other.json["suggestions"] == nil, "\(other.text)")
     }
 
+    /// A front-end pass against Chromium: Chromium 156 clamps a literal `hsl()`'s saturation to
+    /// 100% and `hwb()`'s whiteness and blackness to 0% as it parses them (getComputedStyle of
+    /// `hsl(200 150% 50%)` and of `hwb(200 -10% 0%)` is rgb(0, 170, 255)), where the note had
+    /// named #00bfff, the clip of CSS Color 4's color, as what Chromium shows. And /v1/convert's
+    /// hsl()/hwb() of a color outside sRGB, pasted, paint another color: said so.
+    @Test("the Chromium note follows its parse-time clamping of literal hsl() and hwb(); convert says when hsl() is not safe to paste")
+    func chromiumClampsLiteralHSLAndHWB() throws {
+        let live = try LiveServer()
+        for fg in ["hsl(200 150% 50%)", "hsl(200, 150%, 50%)", "hwb(200 -10% 0%)"] {
+            let r = try post(live, "/v1/contrast", ##"{"foreground": "\##(fg)", "background": "#ffffff"}"##)
+            let notes = r.json["notes"]?.array?.compactMap(\.string) ?? []
+            // #00aaff on white: 2.5629 (WCAG formula in Python).
+            #expect(notes.contains { $0.hasPrefix("Chromium 156 clamps a literal hsl()'s saturation to 100%") && $0.contains("shows #00aaff on #ffffff: 2.56:1") }, "\(fg): \(notes)")
+        }
+        // A relative color keeps its values in Chromium too: the clipping note as before.
+        let relative = try post(live, "/v1/contrast", ##"{"foreground": "hsl(from oklch(0.906 0.087 56.36) h s calc(l * 0.8))", "background": "#ffffff"}"##)
+        #expect(relative.json["notes"]?.array?.compactMap(\.string).contains { $0.hasPrefix("browsers that clip to sRGB instead") } == true, "\(relative.text)")
+        let outside = try post(live, "/v1/convert", ##"{"color": "oklch(0.9 0.3 150)"}"##)
+        #expect(outside.json["notes"]?.array?.compactMap(\.string).contains { $0.contains("which Chromium 156 clamps when it parses them") } == true, "\(outside.text)")
+        let inside = try post(live, "/v1/convert", ##"{"color": "#123456"}"##)
+        #expect(inside.json["notes"] == nil)
+    }
+
     /// A new user's pass: `oklch(0.6 0.3 140)` was 3.62:1 alone (CSS Color 4 mapping, #039d00)
     /// and 3.349:1 in a gradient (clipped, #00a400, as Chromium 156 paints both: headless
     /// Chromium's pixels are (0, 164, 0) for the solid color and the gradient), unexplained. The

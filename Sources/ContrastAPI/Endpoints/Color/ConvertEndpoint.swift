@@ -106,7 +106,16 @@ struct ConvertEndpoint {
         out.append("conversions", .object(conversions))
         // How the input was read (a hex without '#', var(), light-dark()), as /v1/contrast says
         // it per color (hostile pass: this answer had dropped it).
-        if !input.notes.isEmpty { out.append("notes", .array(input.notes.map { .string($0) })) }
+        var notes = input.notes
+        // hsl() and hwb() of a color outside sRGB hold a saturation over 100% or a negative
+        // whiteness or blackness, which Chromium 156 clamps as it parses them (a front-end pass:
+        // `hsl(151.9624 225.9924% 32.7615%)` for oklch(0.9 0.3 150) pasted paints #00a759, the
+        // color #00ff60).
+        let polar = targets.compactMap(\.space).filter { $0 == .hsl || $0 == .hwb }
+        if !polar.isEmpty, !color.isInGamut(.srgb) {
+            notes.append("this color lies outside sRGB, so its \(polar.map { "\($0.rawValue)()" }.joined(separator: " and ")) hold\(polar.count == 1 ? "s" : "") values past their ranges (a saturation over 100%, a negative whiteness or blackness), which Chromium 156 clamps when it parses them: pasted into CSS \(polar.count == 1 ? "it paints" : "they paint") another color; the color() or oklch() form keeps this one")
+        }
+        if !notes.isEmpty { out.append("notes", .array(notes.map { .string($0) })) }
         return .object(out)
     }
 

@@ -75,7 +75,7 @@ struct ContrastEndpoint {
     /// nil when the other method shows the same 8-bit colors.
     static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ backdrop: ResolvedColor?, _ gamut: GamutMapping.Method) -> String? {
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
-        func other(_ c: ResolvedColor) -> DisplayColor { gamut == .clip ? DisplayColor(c.color) : DisplayColor(clipping: c.color) }
+        func other(_ c: ResolvedColor) -> DisplayColor { gamut == .clip ? DisplayColor(c.color) : DisplayColor(clipping: chromiumParsed(c)) }
         let m = ContrastMeasurement(foreground: other(fg), background: other(bg), backdrop: backdrop.map { other($0).srgb })
         let (f, b) = (m.effectiveForeground, m.effectiveBackground)
         // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
@@ -86,7 +86,31 @@ struct ContrastEndpoint {
         if gamut == .clip {
             return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
         }
+        if chromiumParsed(fg) != fg.color || chromiumParsed(bg) != bg.color {
+            return "Chromium 156 clamps a literal hsl()'s saturation to 100% (hwb()'s whiteness and blackness to 0%) as it parses it, where CSS Color 4 keeps the color outside sRGB, and shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip clips the color as CSS Color 4 reads it"
+        }
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip measures that"
+    }
+
+    /// `c` as Chromium 156 parses it: a literal `hsl()` (`hsla()`) with its saturation clamped to
+    /// `0...100%`, a literal `hwb()` with its whiteness and blackness at least 0% (measured in
+    /// headless Chromium: `hsl(200 150% 50%)` paints #00aaff, `hwb(200 -10% 0%)` too), where CSS
+    /// Color 4 §7 clamps only a negative saturation and keeps the rest, a color outside sRGB (a
+    /// front-end pass: the note had named #00bfff, the clipped CSS Color 4 color, as
+    /// Chromium's). Relative colors (`hsl(from …)`) keep their values in Chromium too. Else
+    /// `c.color`.
+    static func chromiumParsed(_ c: ResolvedColor) -> Color {
+        let text = c.input.trimmingCharacters(in: .whitespaces).lowercased()
+        guard text.hasPrefix("hsl") || text.hasPrefix("hwb"), !text.contains("from"), !text.contains("var("),
+              c.color.space == .hsl || c.color.space == .hwb else { return c.color }
+        var color = c.color
+        if color.space == .hsl {
+            color.coordinates.y = Swift.min(Swift.max(color.coordinates.y, 0), 100)
+        } else {
+            color.coordinates.y = Swift.max(color.coordinates.y, 0)
+            color.coordinates.z = Swift.max(color.coordinates.z, 0)
+        }
+        return color
     }
 
     /// The note of an answer with a color outside sRGB: how it was brought into sRGB.
