@@ -241,6 +241,18 @@ struct ScienceEndpointsTests {
         }
         let over = expectProblem(call("POST", "/v1/simulate", body: body(1_025)), 413, pointer: "/pairs")
         #expect(over["limit"] == 1024)
+        // Counted before any color is read (a hostile pass: refused after 0.8 s of reading var()
+        // colors): a palette that cannot be read is not read.
+        expectProblem(call("POST", "/v1/simulate", body: body(1_025).replacingOccurrences(of: "#777", with: "not-a-color")), 413, pointer: "/pairs")
+        // The same for the matrix's gradients and the palette's placements.
+        let seventeen = (0..<17).map { "{\"name\": \"g\($0)\", \"background\": \"linear-gradient(#000, #fff)\"}" }.joined(separator: ",")
+        expectProblem(call("POST", "/v1/contrast/matrix", body: "{\"colors\": [\"not-a-color\", \"#fff\"], \"gradients\": [\(seventeen)]}"), 413, pointer: "/gradients")
+        let backgrounds = (0..<8).map { "{\"name\": \"b\($0)\", \"role\": \"background\", \"color\": \"#eee\"}" }
+        let texts = (0..<33).map { "{\"name\": \"t\($0)\", \"color\": \"not-a-color\", \"on\": [\"b0\", \"b1\", \"b2\", \"b3\", \"b4\", \"b5\", \"b6\", \"b7\"]}" }
+        let placed = expectProblem(call("POST", "/v1/palette/dark", body: "{\"colors\": [\((backgrounds + texts).joined(separator: ","))]}"), 413, pointer: "/colors/40/on")
+        #expect(placed["limit"] == 256)
+        let nine = "{\"colors\": [{\"name\": \"t\", \"color\": \"not-a-color\", \"on\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"]}]}"
+        expectProblem(call("POST", "/v1/palette/dark", body: nine), 413, pointer: "/colors/0/on")
         let at = call("POST", "/v1/simulate", body: body(1_024)).json
         let pairs = at["pairs"]?.array ?? []
         #expect(pairs.count == 1_024 && pairs.allSatisfy { $0 == pairs[0] } && pairs[0]["simulatedRatioRange"] != nil)

@@ -302,6 +302,22 @@ struct PaletteRequest {
         guard let items = try f.array("colors", required: true, maxCount: limit), !items.isEmpty else {
             throw Problem.invalidField(f.field("colors"), "\(f.field("colors").display) must hold at least one color")
         }
+        // `on` lists past their limits, and placements past theirs, are counted before any color
+        // is read (a hostile pass: 264 placements of var() colors were refused after 0.7 s of
+        // reading them), as the loops below count them: each list's entries, and the distinct
+        // palette names of each.
+        var counted = 0
+        for (i, item) in items.enumerated() {
+            guard case .object(let o) = item, case .array(let on)? = o["on"] else { continue }
+            let path = f.field("colors").appending(index: i).appending("on")
+            if on.count > Self.maxOn { throw Problem.tooLarge(path, "\(path.display) has \(on.count) elements; the limit is \(Self.maxOn)", limit: Self.maxOn) }
+            var names = Set<String>()
+            for case .string(let s) in on where !s.isEmpty && s != "system" { names.insert(s) }
+            counted += names.count
+            if counted > maxPlacements {
+                throw Problem.tooLarge(path, "\(path.display) brings the palette to \(counted) placements of colors on palette backgrounds; the limit is \(maxPlacements)", limit: maxPlacements)
+            }
+        }
         var colors: [PaletteRequestColor] = []
         var firstIndex: [String: Int] = [:]
         for (i, item) in items.enumerated() {
