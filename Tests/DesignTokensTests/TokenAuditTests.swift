@@ -729,6 +729,10 @@ import Testing
         let state = try #require(report.results.first { $0.mode == "dark + high-contrast" }, "\(report.results.map { $0.mode ?? "" })")
         #expect(!state.passes && abs((state.value ?? 0) - 2.29200) < 1e-4, "\(String(describing: state.value))")
         #expect(!report.passes)
+        // Named theme, scheme, contrast whichever rules make them (a front-end pass: media
+        // queries had made `high-contrast + dark`, classes `dark + high-contrast`).
+        let media = ":root{--background:#fff;--foreground:#111}\n@media (prefers-color-scheme: dark){:root{--background:#000;--foreground:#eee}}\n@media (prefers-contrast: more){:root{--foreground:#000}}\n"
+        #expect(try CSSThemeReader.read([TokenFile(name: "m.css", content: media)]).modes.contains("dark + high-contrast"))
     }
 
     /// A front-end pass against Chromium: light-dark() in a file declaring no color-scheme was

@@ -445,7 +445,11 @@ public enum CSSThemeReader: TokenFormatReader {
                     }
                     guard !existing.contains(c) else { continue }
                     existing.append(c)
-                    let parts = (s.parts + [(a.name, a.kind)]).sorted { $0.1 < $1.1 }
+                    // Named theme, then scheme (a class's, then the media query's), then contrast,
+                    // as tokens.md says, whichever rules make them (a front-end pass: media
+                    // queries had made `high-contrast + dark` where classes make `dark + high-contrast`).
+                    let rank = [0, 1, 3, 2]
+                    let parts = (s.parts + [(a.name, a.kind)]).sorted { rank[$0.1] < rank[$1.1] }
                     guard states.count + next.count < maximumCombinedCandidates else {
                         return (named(states + next), true)
                     }
