@@ -87,29 +87,46 @@ struct ContrastEndpoint {
             return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
         }
         if chromiumParsed(fg) != fg.color || chromiumParsed(bg) != bg.color {
-            return "Chromium 156 clamps a literal hsl()'s saturation to 100% (hwb()'s whiteness and blackness to 0%) as it parses it, where CSS Color 4 keeps the color outside sRGB, and shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip clips the color as CSS Color 4 reads it"
+            return "Chromium 156 clamps this \((chromiumParsed(fg) != fg.color ? fg : bg).color.space == .hwb ? "hwb()'s negative whiteness or blackness to 0%" : "hsl()'s saturation to 100%") as it parses it, where CSS Color 4 keeps the color outside sRGB, and shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip clips the color as CSS Color 4 reads it"
         }
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip measures that"
     }
 
-    /// `c` as Chromium 156 parses it: a literal `hsl()` (`hsla()`) with its saturation clamped to
-    /// `0...100%`, a literal `hwb()` with its whiteness and blackness at least 0% (measured in
-    /// headless Chromium: `hsl(200 150% 50%)` paints #00aaff, `hwb(200 -10% 0%)` too), where CSS
-    /// Color 4 §7 clamps only a negative saturation and keeps the rest, a color outside sRGB (a
-    /// front-end pass: the note had named #00bfff, the clipped CSS Color 4 color, as
-    /// Chromium's). Relative colors (`hsl(from …)`) keep their values in Chromium too. Else
-    /// `c.color`.
+    /// `c` as Chromium 156 parses it, measured in headless Chromium (the computed style of each
+    /// form): a literal `hwb()` with its whiteness and blackness at least 0% (`hwb(200 -10% 0%)`,
+    /// `hwb(200 -10 0)` and `hwb(200 calc(-10%) 0%)` all paint #00aaff); a literal `hsl()` or
+    /// `hsla()` written in lower case with plain components and its saturation as a percentage
+    /// (`hsl(200 150% 50%)`, `hsl(200, 150%, 50%)`, `hsl(200deg 150% 50% / 0.5)`) with its
+    /// saturation clamped to 100% (#00aaff), which Chromium's parser for such simple colors
+    /// does, where its full parser, as CSS Color 4 §7, keeps the color outside sRGB
+    /// (`hsl(200 150 50)`, `hsl(200 calc(150%) 50%)` and `HSL(200 150% 50%)` paint #00bfff, the
+    /// clip). Else `c.color`: relative colors keep their values in Chromium too, and an `hsl()`
+    /// inside another function (`light-dark()`, `color-mix()`) is not looked at (a note there
+    /// names the clip). A front-end pass: the note had named #00bfff for `hsl(200, 150%, 50%)`.
     static func chromiumParsed(_ c: ResolvedColor) -> Color {
-        let text = c.input.trimmingCharacters(in: .whitespaces).lowercased()
-        guard text.hasPrefix("hsl") || text.hasPrefix("hwb"), !text.contains("from"), !text.contains("var("),
-              c.color.space == .hsl || c.color.space == .hwb else { return c.color }
-        var color = c.color
-        if color.space == .hsl {
-            color.coordinates.y = Swift.min(Swift.max(color.coordinates.y, 0), 100)
-        } else {
-            color.coordinates.y = Swift.max(color.coordinates.y, 0)
-            color.coordinates.z = Swift.max(color.coordinates.z, 0)
+        let text = c.input.trimmingCharacters(in: .whitespaces)
+        guard c.color.space == .hsl || c.color.space == .hwb, let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return c.color }
+        let name = text[..<open]
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        guard !inner.contains("("), !inner.lowercased().contains("from") else {
+            // `hwb()` clamps with math inside it too; anything else (var(), a relative color) is not read here.
+            guard name.lowercased() == "hwb", !inner.lowercased().contains("from"), !inner.contains("var(") else { return c.color }
+            return clampedHWB(c.color)
         }
+        if name.lowercased() == "hwb" { return clampedHWB(c.color) }
+        guard name == "hsl" || name == "hsla" else { return c.color }
+        let parts = inner.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "\t" })
+        guard parts.count >= 3, parts[1].hasSuffix("%") else { return c.color }
+        var color = c.color
+        color.coordinates.y = Swift.min(Swift.max(color.coordinates.y, 0), 100)
+        return color
+    }
+
+    /// An `hwb()` color with its whiteness and blackness at least 0%.
+    static func clampedHWB(_ color: Color) -> Color {
+        var color = color
+        color.coordinates.y = Swift.max(color.coordinates.y, 0)
+        color.coordinates.z = Swift.max(color.coordinates.z, 0)
         return color
     }
 
