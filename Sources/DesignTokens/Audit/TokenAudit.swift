@@ -1790,30 +1790,42 @@ extension TokenValue {
 }
 
 extension TokenAudit {
-    /// Words that make a token name a background's (`--bg`, `bgColor-default`,
-    /// `color.surface.raised`, `md.sys.color.surface-container`), unless a word says the token
-    /// is drawn on one (`on-surface`, `--card-foreground`, `fgColor-onEmphasis`, `text.on-bg`).
+    /// Words naming a background (`--bg`, `bgColor-default`, `--surface-raised`,
+    /// `md.sys.color.surface-container`, Fluent's `colorNeutralBackground1`).
     static let backgroundWords: Set<String> = ["bg", "background", "backgrounds", "surface", "surfaces", "canvas", "backdrop"]
-    static let foregroundWords: Set<String> = ["on", "text", "fg", "foreground", "label", "ink", "content", "icon", "border",
-                                               "outline", "ring", "stroke", "divider", "separator"]
+    /// Words after the one naming what a token is, passed over when looking for it: states,
+    /// steps, variants and `color` (`bgColor-rest`, `surface-container-high`, `background1`).
+    static let qualifierWords: Set<String> = ["color", "colors", "rest", "hover", "hovered", "active", "pressed", "selected",
+                                              "disabled", "focus", "focused", "default", "muted", "emphasis", "subtle", "inset",
+                                              "strong", "weak", "container", "high", "higher", "highest", "low", "lower", "lowest",
+                                              "dim", "bright", "variant", "tint", "primary", "secondary", "tertiary", "raised",
+                                              "sunken", "overlay", "alt", "base", "light", "dark", "inverse", "inverted"]
 
-    /// Whether a token's path names a background: one of its words (split at `.`, `/`, `-`, `_`,
-    /// spaces and lower-to-upper case changes, lowercased) is in `backgroundWords` and none is in
-    /// `foregroundWords`.
+    /// Whether a token's path names a background: its last word that is not a qualifier
+    /// (`qualifierWords`, or digits) is in `backgroundWords` and does not follow `on`
+    /// (`on-surface`, `onBackground`, `text-on-bg` are text). Words split at `.`, `/`, `-`, `_`,
+    /// spaces, lower-to-upper case changes, the end of an upper-case run (`BGContainer`), and
+    /// between letters and digits; compared in lower case. A hostile pass found Primer's
+    /// `--label-accent-bgColor-rest`, VS Code's `textCodeBlock-background`, `--content-bg` and
+    /// `colorNeutralBackground1` kept as text by a rule that let any "text" or "label" word win.
     static func namesABackground(_ path: String) -> Bool {
-        var words: [String] = [], word = ""
-        var previousLower = false
-        for ch in path {
-            if ch == "." || ch == "/" || ch == "-" || ch == "_" || ch == " " {
-                if !word.isEmpty { words.append(word.lowercased()); word = "" }
-                previousLower = false
-                continue
+        var words: [String] = []
+        for part in path.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "-" || $0 == "_" || $0 == " " }) {
+            let chars = Array(part)
+            var word = ""
+            for (i, ch) in chars.enumerated() {
+                if !word.isEmpty, let previous = word.last {
+                    let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+                    let boundary = (previous.isLowercase && ch.isUppercase)
+                        || (previous.isUppercase && ch.isUppercase && next?.isLowercase == true)
+                        || (previous.isNumber != ch.isNumber)
+                    if boundary { words.append(word.lowercased()); word = "" }
+                }
+                word.append(ch)
             }
-            if ch.isUppercase && previousLower && !word.isEmpty { words.append(word.lowercased()); word = "" }
-            word.append(ch)
-            previousLower = ch.isLowercase || ch.isNumber
+            if !word.isEmpty { words.append(word.lowercased()) }
         }
-        if !word.isEmpty { words.append(word.lowercased()) }
-        return words.contains(where: backgroundWords.contains) && !words.contains(where: foregroundWords.contains)
+        guard let i = words.lastIndex(where: { !qualifierWords.contains($0) && !$0.allSatisfy(\.isNumber) }) else { return false }
+        return backgroundWords.contains(words[i]) && (i == 0 || words[i - 1] != "on")
     }
 }
