@@ -1129,6 +1129,22 @@ struct PaletteTests {
         }
     }
 
+    /// A hostile pass: #3b82f6 mirrored dark was judged by white at the base level and, lifted
+    /// in sheets, by black, where white shows 4.48:1, and passed; an app's text cannot change
+    /// with the level. One label per variant, over both levels.
+    @Test func oneLabelAtBothLevels() throws {
+        for color in ["#3b82f6", "#7a7a7a", "#ff0000", "#8b5cf6"] {
+            let reply = call("POST", "/v1/palette/dark", body: ##"{"colors": [{"name": "b", "role": "background", "color": ""## + color + ##""}], "policy": "wcag-aa"}"##)
+            let variants = try #require(reply.json["colors"]?.array?.first?["variants"])
+            for v in ["dark", "darkIncreasedContrast"] {
+                let rows = variants[v]?["surfaces"]?.array ?? []
+                let texts = Set(rows.compactMap { $0["effectiveForeground"]?.string })
+                #expect(rows.count == 2 && texts.count == 1, "\(color) \(v): \(rows.map { ($0["context"], $0["effectiveForeground"], $0["ratio"]) })")
+                #expect(variants[v]?["passes"] == true && rows.allSatisfy { $0["passes"] == true })
+            }
+        }
+    }
+
     @Test func paletteBadInputs() {
         let one = ##"{"name": "x", "color": "#000"}"##
         expectProblem(call("POST", "/v1/palette/dark", body: ##"{"colors": []}"##), 400, pointer: "/colors")

@@ -818,16 +818,33 @@ public enum DarkVariants {
         // black in light, 4.59:1, and by white with Increase Contrast, which darkened it to
         // #4a3ddc, where the app's black text shows 3:1; no one text color served every variant).
         var choices: [PaletteVariant: BackgroundPlacement.LabelChoice] = [:]
+        /// The one label of a variant shown at two levels (base and elevated): the one with the
+        /// better worst case over both, as an app's text cannot change with the level (a hostile
+        /// pass: #3b82f6 mirrored to #1861d2 was judged by white at the base level and, lifted to
+        /// #2b73e5, by black in sheets, where white shows 4.48:1, and passed).
+        func variantChoice(_ c: DisplayColor, _ v: PaletteVariant) -> BackgroundPlacement.LabelChoice {
+            if let chosen = choices[v] { return chosen }
+            let contexts = environment.contexts(for: v), target = e.target(for: v)
+            guard contexts.count > 1 else { return .best }
+            var own = Double.infinity, inverse = Double.infinity
+            for ctx in contexts {
+                let placed = atLevel(c, of: e.name, v, in: ctx, environment)
+                own = Swift.min(own, textLabel(on: placed, named: e.name, in: ctx, target: target, choice: .own).margin)
+                inverse = Swift.min(inverse, textLabel(on: placed, named: e.name, in: ctx, target: target, choice: .inverse).margin)
+            }
+            return inverse > own ? .inverse : .own
+        }
         func judged(_ v: PaletteVariant, _ color: DisplayColor, method: PaletteVariantMethod, start: DisplayColor,
                     direction: NearestPassingColor.Direction?) -> PaletteVariantResult {
             let target = e.target(for: v)
             let rows = judgedByText ? [] : labelRows(color, e.name, environment.contexts(for: v), target: target, environment: environment,
-                                                     variant: v, choice: choices[v] ?? .best)
+                                                     variant: v, choice: variantChoice(color, v))
             return result(e, v, color, method: method, start: start, direction: direction, target: target, rows: rows)
         }
         func labelMargin(_ v: PaletteVariant) -> (DisplayColor) -> Double {
-            let contexts = environment.contexts(for: v), target = e.target(for: v), choice = choices[v] ?? .best
+            let contexts = environment.contexts(for: v), target = e.target(for: v)
             return { c in
+                let choice = variantChoice(c, v)
                 var m = Double.infinity
                 for ctx in contexts {
                     m = Swift.min(m, textLabel(on: atLevel(c, of: e.name, v, in: ctx, environment), named: e.name, in: ctx, target: target,
