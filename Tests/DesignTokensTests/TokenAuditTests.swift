@@ -733,6 +733,18 @@ import Testing
         // queries had made `high-contrast + dark`, classes `dark + high-contrast`).
         let media = ":root{--background:#fff;--foreground:#111}\n@media (prefers-color-scheme: dark){:root{--background:#000;--foreground:#eee}}\n@media (prefers-contrast: more){:root{--foreground:#000}}\n"
         #expect(try CSSThemeReader.read([TokenFile(name: "m.css", content: media)]).modes.contains("dark + high-contrast"))
+        // The state's scheme is its parts' declaration last in the files, as the cascade orders
+        // rules of one specificity (Chromium with class="dark high-contrast": #eeeeee on #000000
+        // when `.dark` comes last; #111111 on #ffffff, the same as `high-contrast`, and so no
+        // state of its own, when `.high-contrast` does).
+        let base = ":root{--background:light-dark(#fff,#000);--foreground:light-dark(#000,#fff)}\n"
+        let hc = ".high-contrast{color-scheme:light;--foreground:light-dark(#111,#eee)}\n", dark = ".dark{color-scheme:dark}\n"
+        let both = [PairRule(foreground: try TokenPattern("--foreground"), background: try TokenPattern("--background"), source: "rules[0]")]
+        let darkLast = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: base + hc + dark)]), rules: both)
+        let darkState = try #require(darkLast.results.first { $0.mode == "dark + high-contrast" })
+        #expect(darkState.foreground?.color.hex == "#eeeeee" && darkState.background?.color.hex == "#000000", "\(String(describing: darkState.foreground?.color.hex))")
+        let hcLast = try CSSThemeReader.read([TokenFile(name: "t.css", content: base + dark + hc)])
+        #expect(!hcLast.modes.contains("dark + high-contrast"), "\(hcLast.modes)")
     }
 
     /// A front-end pass against Chromium: light-dark() in a file declaring no color-scheme was

@@ -256,10 +256,18 @@ public enum CSSThemeReader: TokenFormatReader {
                 return false
             }
         }
-        func scheme(_ c: ModeConditions?) -> String? { c.flatMap { $0.selectorScheme ?? $0.mediaScheme } }
+        /// The scheme a state shows: the last of its modes' `color-scheme` declarations in the
+        /// files, else the one its conditions name (a hostile pass: a state kept for a scheme its
+        /// conditions name, though a later declaration gave it the lesser mode's).
+        func scheme(_ names: [String], _ c: ModeConditions?) -> String? {
+            let latest = declaredSchemes.filter { d in d.targets.contains { t in names.contains { t == .mode($0) } } }
+                .max { a, b in (a.fileIndex, a.location.line, a.location.column) < (b.fileIndex, b.location.line, b.location.column) }
+            return latest.map { $0.scheme.rawValue } ?? c.flatMap { $0.selectorScheme ?? $0.mediaScheme }
+        }
         for c in combined {
             let lesser = modes.filter { $0 != c.name && walker.modeConditions[$0]?.isPart(of: c.conditions) == true }
-            if lesser.contains(where: { merger.sameValues(c.name, $0) && (!readsScheme || scheme(walker.modeConditions[$0]) == scheme(c.conditions)) }) {
+            if lesser.contains(where: { merger.sameValues(c.name, $0)
+                && (!readsScheme || scheme([$0], walker.modeConditions[$0]) == scheme(c.parts, c.conditions)) }) {
                 merger.drop(mode: c.name)
                 modes.removeAll { $0 == c.name }
             } else {
@@ -302,8 +310,16 @@ public enum CSSThemeReader: TokenFormatReader {
         for d in declaredSchemes {
             for case .mode(let m) in d.targets where known.contains(m) { declared[m] = d }
         }
+        // A combined state's scheme is its parts' declaration that comes last in the files (the
+        // cascade's order between rules of one specificity, as the scheme classes are), not the
+        // last part by name (a hostile pass against Chromium: `.high-contrast { color-scheme:
+        // light }` before `.dark { color-scheme: dark }` made `dark + high-contrast` light, where
+        // the page is dark).
         for c in shown {
-            if let d = c.parts.compactMap({ declared[$0] }).last { declared[c.name] = d }
+            let parts = c.parts.compactMap { declared[$0] }
+            if let d = parts.max(by: { a, b in
+                (a.fileIndex, a.location.line, a.location.column) < (b.fileIndex, b.location.line, b.location.column)
+            }) { declared[c.name] = d }
         }
         var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
