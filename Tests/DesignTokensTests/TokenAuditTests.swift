@@ -747,6 +747,19 @@ import Testing
         #expect(!hcLast.modes.contains("dark + high-contrast"), "\(hcLast.modes)")
     }
 
+    /// A hostile pass: `--a: var(--a)` is a cycle, invalid at computed-value time (CSS Variables
+    /// 1 §2.3), so `var(--a, #fff)` is #fff in Chromium; the pair had been unresolved ("a
+    /// self-reference, which this reader does not substitute"), where a 2-cycle took its fallback.
+    @Test("a self-referencing custom property makes var() take its fallback")
+    func selfReferenceTakesTheFallback() throws {
+        let rules = [PairRule(foreground: try TokenPattern("--primary-foreground"), background: try TokenPattern("--primary"), source: "rules[0]")]
+        var options = TokenAuditOptions()
+        options.reportUnresolved = true
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root{--primary:#000;--a:var(--a);--primary-foreground:var(--a, #fff)}")]), rules: rules, options: options)
+        #expect(report.results.count == 1 && report.results[0].foreground?.color.hex == "#ffffff" && report.results[0].unresolved == nil,
+                "\(report.results.map { ($0.foreground?.color.hex ?? "", $0.unresolved?.reason ?? "") })")
+    }
+
     /// A front-end pass against Chromium: light-dark() in a file declaring no color-scheme was
     /// read as its dark side in `.dark` (19.06:1) without a word, where a page that sets none
     /// paints the first color in every mode (#09090b on #09090b). Read by the name still (a

@@ -475,6 +475,12 @@ public final class TokenResolver: @unchecked Sendable {
                 values[t.path] = String(text.dropFirst(4).dropLast())
             case .css(let text)?: values[t.path] = text
             case .alias(let target)?: values[t.path] = target.hasPrefix("--") ? "var(\(target))" : nil
+            case .other("self-reference")?:
+                // `--a: var(--a)` is a cycle (CSS Variables 1 §2.3): invalid at computed-value
+                // time, so `var(--a, #fff)` takes its fallback, as for longer cycles (a hostile
+                // pass: the pair was unresolved, "a self-reference, which this reader does not
+                // substitute"; Chromium shows #fff).
+                values[t.path] = "var(\(t.path))"
             case .other(let type)?:
                 // Defined, but not text a color can take (a hostile pass: `--l: calc(40%)` in
                 // `hsl(0 0% var(--l))` was "'--l' is not defined").
