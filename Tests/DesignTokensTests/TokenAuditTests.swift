@@ -774,6 +774,12 @@ import Testing
         #expect(undeclared.contains { $0.hasPrefix("no rule of the files declares color-scheme, which light-dark() follows: 1 token's light-dark() is read by each mode's name") }, "\(undeclared)")
         let declared = try notes(":root { color-scheme: light; --background: #ffffff; --foreground: light-dark(#09090b, #fafafa); }\n.dark { color-scheme: dark; --background: #09090b; }\n")
         #expect(!declared.contains { $0.hasPrefix("no rule of the files declares color-scheme") }, "\(declared)")
+        // `light dark` on the root is a declaration too (a new user's pass: told to add the line
+        // the file had); a media query naming the scheme is not.
+        let both = try notes(":root { color-scheme: light dark; --background: #ffffff; --foreground: light-dark(#09090b, #fafafa); }\n.dark { --background: #09090b; }\n")
+        #expect(!both.contains { $0.hasPrefix("no rule of the files declares color-scheme") }, "\(both)")
+        let media = try notes(":root { --background: #ffffff; --foreground: light-dark(#09090b, #fafafa); }\n@media (prefers-color-scheme: dark) { :root { --background: #09090b; } }\n")
+        #expect(media.contains { $0.hasPrefix("no rule of the files declares color-scheme") }, "\(media)")
         let plain = try notes(":root { --background: #ffffff; --foreground: #09090b; }\n.dark { --background: #09090b; --foreground: #fafafa; }\n")
         #expect(!plain.contains { $0.hasPrefix("no rule of the files declares color-scheme") })
     }

@@ -1029,7 +1029,8 @@ public enum TokenAudit {
         // Chromium: `.dark`'s light-dark() text was read as its dark side, 19.06:1, where the page
         // shows #09090b on #09090b). Read by the mode's name, as a page whose script sets the
         // scheme on `<html>` shows it; said so.
-        if given.isStylesheet, given.colorSchemes.isEmpty, given.baseColorScheme == nil, case let n = Self.colorSchemeDependent(given), n > 0 {
+        if given.isStylesheet, !given.declaresColorScheme, given.colorSchemes.isEmpty, given.baseColorScheme == nil,
+           case let n = Self.colorSchemeDependent(given), n > 0 {
             notes.append("no rule of the files declares color-scheme, which light-dark() follows: \(n) token\(n == 1 ? "'s" : "s'") light-dark() \(n == 1 ? "is" : "are") read by each mode's name (the dark side where it says dark), as a page shows it whose script sets color-scheme on <html> (next-themes does); a page that sets none paints light-dark()'s first color in every mode, as browsers do: declare color-scheme (:root { color-scheme: light dark } and .dark { color-scheme: dark }) to be sure")
         }
         if !set.modes.isEmpty && available.count > set.modes.count {

@@ -336,6 +336,7 @@ public enum CSSThemeReader: TokenFormatReader {
             }
         }
         set.baseMode = walker.baseMode
+        set.declaresColorScheme = files.contains { Self.declaresColorScheme($0.content) }
         set.combinedStates = Dictionary(shown.map { ($0.name, $0.parts) }, uniquingKeysWith: { a, _ in a })
         if !files.contains(where: { $0.mode != nil }) {
             set.scopes = Set(modes.filter { Self.isScope($0, schemed: schemed, conditions: walker.modeConditions) })
@@ -1211,6 +1212,19 @@ public enum CSSThemeReader: TokenFormatReader {
             }
             return found
         }
+    }
+
+    /// Whether `text` holds a `color-scheme` declaration: the property's name followed by `:`,
+    /// not the media feature `prefers-color-scheme` (a comment that writes one counts too).
+    static func declaresColorScheme(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        var from = lower.startIndex
+        while let r = lower.range(of: "color-scheme", range: from..<lower.endIndex) {
+            let before = lower[..<r.lowerBound]
+            if !before.hasSuffix("prefers-"), lower[r.upperBound...].drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).first == ":" { return true }
+            from = r.upperBound
+        }
+        return false
     }
 
     /// Whether a component scope's name may be a theme's: a compound on the root element

@@ -175,6 +175,9 @@ public struct TokenSet: Sendable {
     /// (`:root { color-scheme: light }`), which every mode declaring none inherits
     /// (`colorSchemes` holds it for each); the page is then never shown in the other scheme.
     public var baseColorScheme: CSSColorScheme? = nil
+    /// CSS: whether the files declare `color-scheme` anywhere, with any value (`light dark`,
+    /// `normal` included; `prefers-color-scheme` is a media feature, not a declaration).
+    public var declaresColorScheme = false
     /// CSS: modes of the page under a condition the reader does not know (`@media (min-width:
     /// 768px) :root`, `@media print`), which resolve `var()` with their own values as the base
     /// does: the page at that width or on that medium, whose pairs are audited only where one of
