@@ -747,6 +747,24 @@ import Testing
         #expect(!hcLast.modes.contains("dark + high-contrast"), "\(hcLast.modes)")
     }
 
+    /// A new user's pass: with shadcn's `--surface-foreground: var(--foreground)` an alias in
+    /// every audited mode (the stock file audited in light only), `--code-foreground on --code`
+    /// and both Tailwind copies reached `--foreground on --surface`, no pair of the files, and one
+    /// failure was reported three more times. An alias of a pair part way along its chains is
+    /// skipped as an alias of a pair at their ends is.
+    @Test("a pair aliasing another pair part way along its alias chains is skipped")
+    func aliasOfAPairPartWayIsSkipped() throws {
+        let css = ":root { --foreground: #888888; --surface: #fafafa; --surface-foreground: var(--foreground); --code: var(--surface); --code-foreground: var(--surface-foreground); }"
+        let rules = [PairRule(foreground: try TokenPattern("--{x}-foreground"), background: try TokenPattern("--{x}"), source: "rules[0]")]
+        let report = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: css)]), rules: rules)
+        #expect(report.results.map { "\($0.foregroundPath) on \($0.backgroundPath)" } == ["--surface-foreground on --surface"], "\(report.results.map { "\($0.foregroundPath) on \($0.backgroundPath)" })")
+        // Two pairs of the design that only share their colors stay two pairs.
+        let shared = ":root { --gray-900: #111111; --gray-50: #fafafa; --text: var(--gray-900); --bg: var(--gray-50); --heading: var(--gray-900); --card: var(--gray-50); }"
+        let both = [PairRule(foreground: try TokenPattern("--text"), background: try TokenPattern("--bg"), source: "rules[0]"),
+                    PairRule(foreground: try TokenPattern("--heading"), background: try TokenPattern("--card"), source: "rules[1]")]
+        #expect(try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: shared)]), rules: both).results.count == 2)
+    }
+
     /// A hostile pass: `--a: var(--a)` is a cycle, invalid at computed-value time (CSS Variables
     /// 1 §2.3), so `var(--a, #fff)` is #fff in Chromium; the pair had been unresolved ("a
     /// self-reference, which this reader does not substitute"), where a 2-cycle took its fallback.

@@ -705,6 +705,8 @@ public enum TokenAudit {
     static let maximumAlternativeMatches = 64
     /// Most ways one background token may match a rule's pattern (`pairs`); more is a 422.
     static let maximumBackgroundWays = 4096
+    /// Steps along each token's alias chain where a pair it aliases is looked for (`run`).
+    static let maximumWitnessHops = 8
 
     /// A token written `light-dark(light, dark)` gets one value back: its suggestion in a mode
     /// (written for that mode's side by `writeSuggestions`) becomes `light-dark()` with the other
@@ -1392,12 +1394,62 @@ public enum TokenAudit {
         // text hid `--heading on --page`, aliases of them, which the next rule asked 4.5:1 of,
         // and the audit passed at 3.54:1).
         func isPresetRule(_ i: Int) -> Bool { rules[i].source.hasPrefix("preset ") }
-        pairs = zip(pairs, sources).compactMap { pair, s in
-            guard s.0.hops > 0 && s.1.hops > 0,
-                  checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
-                    || (isPresetRule(pair.rule) && (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule) else { return pair }
-            allAliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
+        // A pair whose tokens alias the tokens of another pair part way along their chains is that
+        // pair's alias too, when the chains go on past it: audited in light only, shadcn's
+        // `--surface-foreground: var(--foreground)` made `--code-foreground on --code` (aliases of
+        // `--surface-foreground on --surface`) and both Tailwind copies reach `--foreground on
+        // --surface`, no pair of the files, and one failure was reported four times, two of them
+        // at `@theme inline` lines whose fix would break the alias (a new user's pass). The first
+        // `maximumWitnessHops` steps of each chain are looked at.
+        var pairIndex: [String: [Int]] = [:]
+        for (i, pair) in pairs.enumerated() { pairIndex[pair.fg + "\u{0}" + pair.bg, default: []].append(i) }
+        func chain(_ path: String) -> [String] {
+            var out: [String] = [], p = path
+            // A chain that comes back (a cycle, unresolved anyway) ends where it would repeat.
+            while out.count < Self.maximumWitnessHops, let next = aliasStep[p] ?? { () -> String? in
+                guard let t = resolver.token(p) else { return nil }
+                let values = modes.map { t.value(in: $0) }
+                guard case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
+                      let next = resolver.token(target)?.path, next != p else { return nil }
+                return next
+            }(), next != path, !out.contains(next) {
+                aliasStep[p] = next
+                out.append(next)
+                p = next
+            }
+            return out
+        }
+        var aliasStep: [String: String] = [:]
+        /// The pair `pair` aliases part way along its chains, with the same rule's judgment (or an
+        /// earlier rule's, for a preset's pair), if any.
+        func witness(_ pair: Pair) -> (String, String)? {
+            let (fgChain, bgChain) = (chain(pair.fg), chain(pair.bg))
+            guard !fgChain.isEmpty, !bgChain.isEmpty else { return nil }
+            let rule = rules[pair.rule]
+            for c in fgChain {
+                for d in bgChain {
+                    for j in pairIndex[c + "\u{0}" + d] ?? [] {
+                        let other = pairs[j], r = rules[other.rule]
+                        let sameJudgment = r.role == rule.role && r.fontSize == rule.fontSize && r.fontWeight == rule.fontWeight && r.policy == rule.policy
+                        let sameBackdrop = pair.backdrop.map { source($0).path } == other.backdrop.map { source($0).path }
+                        if sameBackdrop && (sameJudgment || (isPresetRule(pair.rule) && other.rule < pair.rule)) { return (c, d) }
+                    }
+                }
+            }
             return nil
+        }
+        pairs = zip(pairs, sources).compactMap { pair, s in
+            if s.0.hops > 0 && s.1.hops > 0,
+               checkedKeys.contains(sourceKey(pair, s.0.path, s.1.path))
+                || (isPresetRule(pair.rule) && (checkedByRule[plainKey(pair, s.0.path, s.1.path)] ?? .max) < pair.rule) {
+                allAliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: s.0.path, checkedBackground: s.1.path))
+                return nil
+            }
+            if let (c, d) = witness(pair) {
+                allAliasPairs.append(.init(foreground: pair.fg, background: pair.bg, checkedForeground: c, checkedBackground: d))
+                return nil
+            }
+            return pair
         }
         let aliasCount = allAliasPairs.count
         // Pairs of translucent text on a translucent background with no backdrop, counted from
