@@ -316,6 +316,11 @@ struct AppleModelTests {
         let apca = ok(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "chip", "color": "#f2f2f7", "role": "background"}], "policy": "apca"}"##))
         let apcaNote = find(apca["colors"], "name", "chip")?["notes"]?.array?.first?.string ?? ""
         #expect(apcaNote.contains("the system label there (#ffffff) is Lc ") && apcaNote.contains(" at worst (Lc ") && !apcaNote.contains(":1"), "\(apcaNote)")
+        // Names are unique, as in the palette routes (a hostile pass: two "card" backgrounds were
+        // both measured for `on: ["card"]`, each row labelled custom:card).
+        let twice = call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#ffffff"}, {"name": "card", "role": "background", "color": "#000000"}, {"name": "t", "color": "#777777", "on": ["card"]}], "policy": "wcag-aa"}"##)
+        let dup = expectProblem(twice, 400, pointer: "/colors/1")
+        #expect(dup["detail"] == "'/colors/1' repeats the name 'card' of '/colors/0'; names must be unique", "\(dup)")
         // Nor one whose own text is placed on it: that text shows there, not the system label
         // (a new user's pass: the chip carrying white text at 5.61:1 was told to get a variant).
         let placed = ok(call("POST", "/v1/audit", body: ##"{"policy": "wcag-aa", "colors": [{"name": "chip", "role": "background", "color": "#5b4cf0"}, {"name": "chip text", "color": "#fff", "on": ["chip"]}]}"##))

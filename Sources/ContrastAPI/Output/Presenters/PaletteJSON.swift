@@ -105,7 +105,7 @@ enum PaletteJSON {
         if let s = v.suggestion {
             o.append("suggestion", .object([
                 ("hex", .string(s.hex)), ("rgba", ColorJSON.rgba(s.srgb, alpha: s.alpha)), ("oklch", oklch(s)),
-                ("note", .string("the nearest color of the same hue that passes on every light surface; send adjustLight: true to use it")),
+                ("note", .string("the nearest color of the same hue that passes on every light surface, the palette's other colors staying as given (another color's suggestion may move what this one is measured against); send adjustLight: true to have the palette adjusted together")),
             ]))
         }
         o.append("notes", .array(v.notes.map { .string($0) }))
