@@ -429,8 +429,9 @@ extension ContrastEndpoint {
         }
         func polarityNote(into o: inout S) {
             o.member("reversesPolarity", true)
-            o.member("note", darkText == true ? "the text, as dark as the gradient's darkest color or darker, is lighter than what lies under it with this fix: dark text on a light background becomes light on dark"
-                                 : "the text, as light as the gradient's lightest color or lighter, is darker than what lies under it with this fix: light text on a dark background becomes dark on light")
+            // Said plainly (a new user's pass read the earlier wording three times).
+            o.member("note", darkText == true ? "this fix turns the design around: the dark text ends up lighter than what lies under it (light text on a dark background)"
+                                 : "this fix turns the design around: the light text ends up darker than what lies under it (dark text on a light background)")
         }
         var textColor: (hex: String, deltaEOK: Double, direction: String, after: GradientContrast)? = nil
         if text.alpha >= 1, let range, !shouldMove() {

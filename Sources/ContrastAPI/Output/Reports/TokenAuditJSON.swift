@@ -177,7 +177,7 @@ enum TokenAuditJSON {
         }))
         var warnings: [JSON] = report.warnedUnmatchedRules.map { i in
             let r = report.rules[i]
-            return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair of tokens")
+            return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair")
         }
         if let reason = report.nothingCheckedReason { warnings.append(.string(reason)) }
         warnings += report.unresolvedWarnings.map { .string($0) }
