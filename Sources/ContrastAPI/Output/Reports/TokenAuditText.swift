@@ -90,19 +90,23 @@ enum TokenAuditText {
             }
             if let note = TokenAuditJSON.hexVerdictNote(r) { result += " (see \(footnote(note)))" }
             let conflicts = [r.suggestionConflict, r.backgroundSuggestionConflict].compactMap { $0 }.map(footnote)
-            let conflict = conflicts.isEmpty ? "" : "; see " + conflicts.joined(separator: " ")
+            // Where the value serves another mode too (a token a mode does not set, shown from
+            // `:root`), that is the fix to read first (a new user's pass: a `--popover-foreground`
+            // missing from `.dark` was offered a mid-gray popover first, the real fix only in the
+            // footnote).
+            let first = conflicts.isEmpty ? "" : "first see \(conflicts.joined(separator: " ")); or "
             if let s = r.suggestion, let b = r.backgroundSuggestion {
                 // Both are given where the text's fix turns it from lighter than its background
                 // to darker or back: the background leads, the text's fix says what it does (a
                 // new user's pass: Spectrum's shared Palette.white was offered as #393939 first,
                 // which breaks every other pair that white is text in).
-                result += " (try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText)), or text \(TokenAuditJSON.written(s.foreground, r.suggestionText)), which turns it \(Self.turnsDark(s) ? "dark" : "light")\(conflict))"
+                result += " (\(first)try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText)), or text \(TokenAuditJSON.written(s.foreground, r.suggestionText)), which turns it \(Self.turnsDark(s) ? "dark" : "light"))"
             } else if let s = r.suggestion {
-                result += " (try \(TokenAuditJSON.written(s.foreground, r.suggestionText))\(conflict))"
+                result += " (\(first)try \(TokenAuditJSON.written(s.foreground, r.suggestionText)))"
             } else if let b = r.backgroundSuggestion {
                 // No text color of its hue passes: the background alone (a hostile pass: JSON,
                 // JUnit and SARIF gave it, the text row none).
-                result += " (try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText))\(conflict))"
+                result += " (\(first)try background \(TokenAuditJSON.written(b.background, r.backgroundSuggestionText)))"
             }
             rows.append([shown(r.mode ?? TokenAuditJSON.singleMode), shown(r.foregroundPath), shown(r.backgroundPath), got, need, result])
         }
