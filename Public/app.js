@@ -162,6 +162,7 @@ async function detectFeatures() {
   features.paletteDark = dark.present;
   $('#palette-policy-field').hidden = !features.paletteDark;
   $('#palette-surfaces-field').hidden = !features.paletteDark;
+  $('#palette-adjust-field').hidden = !features.paletteDark;
   features.paletteExport = exp.present;
   if (features.paletteExport) setupExports();
   features.image = image.present;

@@ -116,6 +116,28 @@ def test_palette_for_a_web_page_judges_text_on_its_own_backgrounds(page, server)
     assert worst["surface"].startswith("custom:"), worst
 
 
+def test_palette_light_suggestions_can_be_applied_from_the_page(page, server):
+    """A new user's pass: a failing light color's suggestion said "send adjustLight: true to use
+    it", an API member the page had no control for. The hint now names the page's checkbox, and
+    ticking it sends adjustLight: the light variant is then the server's adjusted color."""
+    text = "background: #ffffff\nmuted: #999999"
+    check_web_palette(page, text)
+    cell = '#variants-table tbody tr[data-name="muted"] td[data-variant="light"]'
+    page.wait(lambda: page.el(cell).get_attribute("data-hex"), message="the light variant")
+    assert page.el(cell).get_attribute("data-hex") == "#999999"
+    assert "tick “Use the suggested light color”" in page.el('#variants-table tbody tr[data-name="muted"]').text
+    body = {"colors": [{"name": "background", "color": "#ffffff", "role": "background"},
+                       {"name": "muted", "color": "#999999", "role": "text", "on": ["background"]}],
+            "policy": "wcag-aa", "elevated": False, "adjustLight": True}
+    status, expected = server.api("/v1/palette/dark", body=body)
+    assert status == 200, expected
+    adjusted = expected["colors"][1]["variants"]["light"]["hex"]
+    assert adjusted != "#999999"
+    page.el("#palette-adjust").click()
+    page.el("#palette-run").click()
+    page.wait(lambda: page.el(cell).get_attribute("data-hex") == adjusted, message="the adjusted light color")
+
+
 def test_web_palette_pairs_a_text_with_its_fill_and_names_lines(page, server):
     """A new user's pass: `primary-foreground` and `onPrimary` were never judged on `primary`,
     `cardTitle` was guessed a background, and an error named the wrong line (blank lines were

@@ -193,6 +193,9 @@ function variantsBody(colors) {
   const surfaces = $('#palette-surfaces').value;
   const body = { colors: paletteForVariants(colors, surfaces), policy: $('#palette-policy').value };
   if (surfaces === 'palette') body.elevated = false;
+  // The API's adjustLight, as a control of the page (a new user's pass: the page showed the
+  // API's "send adjustLight: true" hint, with nothing on the page to send it).
+  if ($('#palette-adjust').checked) body.adjustLight = true;
   return body;
 }
 
@@ -261,7 +264,7 @@ function variantCell(v, key) {
   // "fails", where the API gave a passing suggestion).
   if (v.suggestion && v.suggestion.hex) {
     lines.push(h('span', { class: 'suggestion' }, 'try ', chip(v.suggestion.hex), v.suggestion.hex,
-      h('span', { class: 'hint', text: v.suggestion.note ? ` (${v.suggestion.note})` : '' })));
+      h('span', { class: 'hint', text: ' (passes on every light surface, the other colors as they are; tick “Use the suggested light color” to apply it)' })));
   }
   return h('td', { dataset: { variant: key, hex: v.hex } }, sample, ...lines);
 }
