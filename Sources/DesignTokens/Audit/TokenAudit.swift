@@ -1008,7 +1008,7 @@ public enum TokenAudit {
     static func colorSchemeDependent(_ set: TokenSet) -> Int {
         set.tokens.reduce(0) { count, t in
             let values = [t.base].compactMap { $0 } + Array(t.modes.values)
-            return count + (values.contains { if case .css(let text) = $0 { return text.lowercased().contains("light-dark(") } else { return false } } ? 1 : 0)
+            return count + (values.contains(where: \.readsColorScheme) ? 1 : 0)
         }
     }
 
@@ -1344,17 +1344,28 @@ public enum TokenAudit {
         // (a hostile pass: 19,990 tokens, each a step of one alias chain, walked 64 hops apiece
         // for each pair, were two thirds of a 1.5 s audit). A chain is followed to its end, or
         // to a token met twice (a cycle, whose pairs are unresolved anyway).
+        var aliasSteps: [String: String?] = [:]
+        /// The token `path` is a plain alias of (its whole value, the same in every audited
+        /// mode), if any; found once per token.
+        func aliasStep(_ path: String) -> String? {
+            if let known = aliasSteps[path] { return known }
+            var next: String? = nil
+            if let t = resolver.token(path) {
+                let values = modes.map { t.value(in: $0) }
+                if case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
+                   let found = resolver.token(target)?.path, found != path { next = found }
+            }
+            aliasSteps[path] = next
+            return next
+        }
         var sourceMemo: [String: (path: String, hops: Int)] = [:]
         func source(_ path: String) -> (path: String, hops: Int) {
             if let known = sourceMemo[path] { return known }
             var p = path, walked: [String] = [], seen = Set<String>()
             var end: (path: String, hops: Int)? = nil
-            while let t = resolver.token(p) {
+            while resolver.token(p) != nil {
                 if let known = sourceMemo[p] { end = known; break }
-                guard seen.insert(p).inserted else { break }
-                let values = modes.map { t.value(in: $0) }
-                guard case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
-                      let next = resolver.token(target)?.path, next != p else { break }
+                guard seen.insert(p).inserted, let next = aliasStep(p) else { break }
                 walked.append(p)
                 p = next
             }
@@ -1406,33 +1417,23 @@ public enum TokenAudit {
         func chain(_ path: String) -> [String] {
             var out: [String] = [], p = path
             // A chain that comes back (a cycle, unresolved anyway) ends where it would repeat.
-            while out.count < Self.maximumWitnessHops, let next = aliasStep[p] ?? { () -> String? in
-                guard let t = resolver.token(p) else { return nil }
-                let values = modes.map { t.value(in: $0) }
-                guard case .alias(let target)? = values.first, values.allSatisfy({ $0 == .alias(target) }),
-                      let next = resolver.token(target)?.path, next != p else { return nil }
-                return next
-            }(), next != path, !out.contains(next) {
-                aliasStep[p] = next
+            while out.count < Self.maximumWitnessHops, let next = aliasStep(p), next != path, !out.contains(next) {
                 out.append(next)
                 p = next
             }
             return out
         }
-        var aliasStep: [String: String] = [:]
-        /// The pair `pair` aliases part way along its chains, with the same rule's judgment (or an
-        /// earlier rule's, for a preset's pair), if any.
+        /// The pair `pair` aliases part way along its chains, judged alike (`sourceKey`) or, for a
+        /// preset's pair, by an earlier rule (`plainKey`), as at the chains' ends below; if any.
         func witness(_ pair: Pair) -> (String, String)? {
             let (fgChain, bgChain) = (chain(pair.fg), chain(pair.bg))
             guard !fgChain.isEmpty, !bgChain.isEmpty else { return nil }
-            let rule = rules[pair.rule]
             for c in fgChain {
                 for d in bgChain {
                     for j in pairIndex[c + "\u{0}" + d] ?? [] {
-                        let other = pairs[j], r = rules[other.rule]
-                        let sameJudgment = r.role == rule.role && r.fontSize == rule.fontSize && r.fontWeight == rule.fontWeight && r.policy == rule.policy
-                        let sameBackdrop = pair.backdrop.map { source($0).path } == other.backdrop.map { source($0).path }
-                        if sameBackdrop && (sameJudgment || (isPresetRule(pair.rule) && other.rule < pair.rule)) { return (c, d) }
+                        let other = pairs[j]
+                        if sourceKey(other, c, d) == sourceKey(pair, c, d)
+                            || (isPresetRule(pair.rule) && other.rule < pair.rule && plainKey(other, c, d) == plainKey(pair, c, d)) { return (c, d) }
                     }
                 }
             }
