@@ -251,18 +251,19 @@ public enum CSSThemeReader: TokenFormatReader {
         // `high-contrast` again, and its 2.29:1 pair passed unseen).
         let readsScheme = merger.order.contains { path in
             let t = merger.tokens[path]!
-            return ([t.base] + t.modes.values.map(Optional.some)).contains { slot in
-                if case .css(let text)? = slot?.value { return text.lowercased().contains("light-dark(") }
-                return false
-            }
+            return t.base?.value.readsColorScheme == true || t.modes.values.contains { $0.value.readsColorScheme }
         }
         /// The scheme a state shows: the last of its modes' `color-scheme` declarations in the
         /// files, else the one its conditions name (a hostile pass: a state kept for a scheme its
         /// conditions name, though a later declaration gave it the lesser mode's).
-        func scheme(_ names: [String], _ c: ModeConditions?) -> String? {
-            let latest = declaredSchemes.filter { d in d.targets.contains { t in names.contains { t == .mode($0) } } }
+        /// The `color-scheme` declaration of the modes `names` last in the files (the cascade's
+        /// order between rules of one specificity, as the scheme classes are).
+        func latestDeclaration(_ names: [String]) -> Walker.DeclaredScheme? {
+            declaredSchemes.filter { d in d.targets.contains { t in names.contains { t == .mode($0) } } }
                 .max { a, b in (a.fileIndex, a.location.line, a.location.column) < (b.fileIndex, b.location.line, b.location.column) }
-            return latest.map { $0.scheme.rawValue } ?? c.flatMap { $0.selectorScheme ?? $0.mediaScheme }
+        }
+        func scheme(_ names: [String], _ c: ModeConditions?) -> String? {
+            latestDeclaration(names).map { $0.scheme.rawValue } ?? c.flatMap { $0.selectorScheme ?? $0.mediaScheme }
         }
         for c in combined {
             let lesser = modes.filter { $0 != c.name && walker.modeConditions[$0]?.isPart(of: c.conditions) == true }
@@ -316,10 +317,7 @@ public enum CSSThemeReader: TokenFormatReader {
         // light }` before `.dark { color-scheme: dark }` made `dark + high-contrast` light, where
         // the page is dark).
         for c in shown {
-            let parts = c.parts.compactMap { declared[$0] }
-            if let d = parts.max(by: { a, b in
-                (a.fileIndex, a.location.line, a.location.column) < (b.fileIndex, b.location.line, b.location.column)
-            }) { declared[c.name] = d }
+            if let d = latestDeclaration(c.parts) { declared[c.name] = d }
         }
         var set = TokenSet(format: walker.sawTheme ? .tailwind : .css, tokens: merger.order.map { merger.token($0) },
                            modes: modes, notes: notes, bareHSLTriplets: walker.hslTripletNames)
@@ -877,7 +875,7 @@ public enum CSSThemeReader: TokenFormatReader {
                         note("long \(file) \(d.name)", "\(file) line \(d.position.line): the value of '\(d.name)' is \(length) characters long, more than any color (\(CSSStylesheet.maximumValueLength) are read); read as not a color")
                     }
                     if case .alias(let name) = reading.value, name == d.name {
-                        reading = Reading(value: .other(type: "self-reference"), type: nil, convention: nil)
+                        reading = Reading(value: .other(type: TokenValue.selfReferenceType), type: nil, convention: nil)
                         note("self \(file) \(d.name)", "\(file) line \(d.position.line): '\(d.name): var(\(d.name))' refers to itself (in Tailwind's `@theme inline`, to a property set outside these files); read as not a color")
                     }
                     switch reading.convention {

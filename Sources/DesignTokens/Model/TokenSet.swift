@@ -56,6 +56,16 @@ public enum TokenValue: Sendable, Equatable {
         if case .other(let type) = self { return type == Self.gradientType }
         return false
     }
+
+    /// The type of a CSS custom property whose value is `var()` of itself (`--a: var(--a)`):
+    /// no color, and a cycle where `var()` meets it.
+    public static let selfReferenceType = "self-reference"
+
+    /// Whether the value is CSS text holding `light-dark()`, which reads the color scheme.
+    public var readsColorScheme: Bool {
+        if case .css(let text) = self { return text.lowercased().contains("light-dark(") }
+        return false
+    }
 }
 
 /// One design token: its path, its value in the base (every mode unless overridden) and per mode,

@@ -475,7 +475,7 @@ public final class TokenResolver: @unchecked Sendable {
                 values[t.path] = String(text.dropFirst(4).dropLast())
             case .css(let text)?: values[t.path] = text
             case .alias(let target)?: values[t.path] = target.hasPrefix("--") ? "var(\(target))" : nil
-            case .other("self-reference")?:
+            case .other(TokenValue.selfReferenceType)?:
                 // `--a: var(--a)` is a cycle (CSS Variables 1 §2.3): invalid at computed-value
                 // time, so `var(--a, #fff)` takes its fallback, as for longer cycles (a hostile
                 // pass: the pair was unresolved, "a self-reference, which this reader does not
