@@ -824,8 +824,12 @@ public enum DarkVariants {
         /// #2b73e5, by black in sheets, where white shows 4.48:1, and passed).
         func variantChoice(_ c: DisplayColor, _ v: PaletteVariant) -> BackgroundPlacement.LabelChoice {
             if let chosen = choices[v] { return chosen }
+            // One context: its better label, which `.best` picks without measuring both twice.
+            return environment.contexts(for: v).count > 1 ? betterLabel(c, v) : .best
+        }
+        /// The label with the better worst case for `c` over the contexts of `v`.
+        func betterLabel(_ c: DisplayColor, _ v: PaletteVariant) -> BackgroundPlacement.LabelChoice {
             let contexts = environment.contexts(for: v), target = e.target(for: v)
-            guard contexts.count > 1 else { return .best }
             var own = Double.infinity, inverse = Double.infinity
             for ctx in contexts {
                 let placed = atLevel(c, of: e.name, v, in: ctx, environment)
@@ -853,11 +857,7 @@ public enum DarkVariants {
                 return m
             }
         }
-        /// The label `r` was judged by (nil when by palette text).
-        func choice(of r: PaletteVariantResult) -> BackgroundPlacement.LabelChoice? {
-            guard let name = r.measurements.first?.foreground, name.hasPrefix("label") else { return nil }
-            return name == "label" ? .own : .inverse
-        }
+
         func generate(_ v: PaletteVariant, from start: DisplayColor, startMethod: PaletteVariantMethod) -> PaletteVariantResult {
             if let given = e.given[v] { return judged(v, DisplayColor(given).quantized, method: .given, start: start, direction: nil) }
             if judgedByText { return judged(v, start, method: startMethod, start: start, direction: nil) }
@@ -891,7 +891,8 @@ public enum DarkVariants {
         // dark (not mirrored) keeps light's text color, which is the other appearance's label
         // there (black `label` in light is dark's `label (light appearance)`). A mirrored
         // surface's text turns with it: the better label.
-        let lightChoice = choice(of: light)
+        // (The label each was judged by: none when by palette text.)
+        let lightChoice = judgedByText ? nil : betterLabel(light.color, .light)
         choices[.lightIncreasedContrast] = lightChoice
         // (Opaque only: a translucent one shows the page under it, dark in dark mode.)
         if !mirrored.mirrored, e.given[.dark] == nil, light.color.alpha >= 1, let lightChoice {
@@ -900,7 +901,7 @@ public enum DarkVariants {
         // A mirror that lands on the same color (`transparent`) changed nothing: `unchanged`.
         let dark = generate(.dark, from: mirrored.color,
                             startMethod: mirrored.mirrored && mirrored.color != light.color ? .mirrored : .unchanged)
-        choices[.darkIncreasedContrast] = choice(of: dark)
+        choices[.darkIncreasedContrast] = judgedByText ? nil : choices[.dark] ?? betterLabel(dark.color, .dark)
         let lightIC = generate(.lightIncreasedContrast, from: light.color, startMethod: .unchanged)
         let darkIC = generate(.darkIncreasedContrast, from: dark.color, startMethod: .unchanged)
         return PaletteEntryResult(entry: e, variants: [light, dark, lightIC, darkIC])
