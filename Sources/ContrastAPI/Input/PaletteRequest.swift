@@ -309,8 +309,9 @@ struct PaletteRequest {
         var counted = 0
         for (i, item) in items.enumerated() {
             guard case .object(let o) = item, case .array(let on)? = o["on"] else { continue }
+            // The list's own limit, as `OnBackgrounds.parse` reads it below.
+            _ = try Fields(object: o, path: f.field("colors").appending(index: i), fromQuery: f.fromQuery).array("on", maxCount: Self.maxOn)
             let path = f.field("colors").appending(index: i).appending("on")
-            if on.count > Self.maxOn { throw Problem.tooLarge(path, "\(path.display) has \(on.count) elements; the limit is \(Self.maxOn)", limit: Self.maxOn) }
             var names = Set<String>()
             for case .string(let s) in on where !s.isEmpty && s != "system" { names.insert(s) }
             counted += names.count
@@ -337,13 +338,8 @@ struct PaletteRequest {
         // `on` must name background-role colors of this palette.
         try OnBackgrounds.rejectBackgroundNamedSystem(colors.map { ($0.role, $0.name) }, used: colors.contains { !$0.on.isEmpty || $0.onSystem != nil },
                                                       colors: f.field("colors"))
-        var placements = 0
+        // (Placements past `maxPlacements` were refused above, before any color was read.)
         for (i, c) in colors.enumerated() {
-            placements += c.on.count
-            if placements > maxPlacements {
-                let path = f.field("colors").appending(index: i).appending("on")
-                throw Problem.tooLarge(path, "\(path.display) brings the palette to \(placements) placements of colors on palette backgrounds; the limit is \(maxPlacements)", limit: maxPlacements)
-            }
             for (j, name) in c.on.enumerated() {
                 let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
                 guard let k = firstIndex[name] else {

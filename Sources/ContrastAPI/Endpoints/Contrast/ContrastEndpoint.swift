@@ -75,8 +75,11 @@ struct ContrastEndpoint {
     /// nil when the other method shows the same 8-bit colors.
     static func otherGamutMethodNote(_ fg: ResolvedColor, _ bg: ResolvedColor, _ backdrop: ResolvedColor?, _ gamut: GamutMapping.Method) -> String? {
         // Clipped as a gradient's colors are: the note's pair is what the gradient measures.
-        func other(_ c: ResolvedColor) -> DisplayColor { gamut == .clip ? DisplayColor(c.color) : DisplayColor(clipping: chromiumParsed(c)) }
-        let m = ContrastMeasurement(foreground: other(fg), background: other(bg), backdrop: backdrop.map { other($0).srgb })
+        // As Chromium parses them (each read once).
+        let (parsedFG, parsedBG) = (chromiumParsed(fg), chromiumParsed(bg))
+        func other(_ c: ResolvedColor, _ parsed: Color) -> DisplayColor { gamut == .clip ? DisplayColor(c.color) : DisplayColor(clipping: parsed) }
+        let m = ContrastMeasurement(foreground: other(fg, parsedFG), background: other(bg, parsedBG),
+                                    backdrop: backdrop.map { other($0, chromiumParsed($0)).srgb })
         let (f, b) = (m.effectiveForeground, m.effectiveBackground)
         // Nothing to say when clipping shows the same 8-bit colors as the mapping (a new user's
         // pass: Tailwind's blue-500 was "#2b7fff on #ffffff: 3.76:1" beside that very answer).
@@ -86,8 +89,8 @@ struct ContrastEndpoint {
         if gamut == .clip {
             return "CSS Color 4 gamut mapping (gamutMethod css4, the default) shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1"
         }
-        if chromiumParsed(fg) != fg.color || chromiumParsed(bg) != bg.color {
-            return "Chromium 156 clamps this \((chromiumParsed(fg) != fg.color ? fg : bg).color.space == .hwb ? "hwb()'s negative whiteness or blackness to 0%" : "hsl()'s saturation to 100%") as it parses it, where CSS Color 4 keeps the color outside sRGB, and shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip clips the color as CSS Color 4 reads it"
+        if let clamped = parsedFG != fg.color ? fg : parsedBG != bg.color ? bg : nil {
+            return "Chromium 156 clamps this \(clamped.color.space == .hwb ? "hwb()'s negative whiteness or blackness to 0%" : "hsl()'s saturation to 100%") as it parses it, where CSS Color 4 keeps the color outside sRGB, and shows \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip clips the color as CSS Color 4 reads it"
         }
         return "browsers that clip to sRGB instead (Chromium 156 does, in solid colors and gradients) show \(ColorJSON.hex(f)) on \(ColorJSON.hex(b)): \(WCAG.ratioText(ratio)):1; gamutMethod clip measures that"
     }
@@ -108,13 +111,11 @@ struct ContrastEndpoint {
         guard c.color.space == .hsl || c.color.space == .hwb, let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return c.color }
         let name = text[..<open]
         let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
-        guard !inner.contains("("), !inner.lowercased().contains("from") else {
-            // `hwb()` clamps with math inside it too; anything else (var(), a relative color) is not read here.
-            guard name.lowercased() == "hwb", !inner.lowercased().contains("from"), !inner.contains("var(") else { return c.color }
-            return clampedHWB(c.color)
-        }
+        // A relative color or var() is not read here.
+        guard !inner.lowercased().contains("from"), !inner.contains("var(") else { return c.color }
+        // `hwb()` clamps with math inside it too; `hsl()` only with plain components.
         if name.lowercased() == "hwb" { return clampedHWB(c.color) }
-        guard name == "hsl" || name == "hsla" else { return c.color }
+        guard name == "hsl" || name == "hsla", !inner.contains("(") else { return c.color }
         let parts = inner.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "/" || $0 == "\t" })
         guard parts.count >= 3, parts[1].hasSuffix("%") else { return c.color }
         var color = c.color
