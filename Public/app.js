@@ -9,6 +9,7 @@ import { updateSuggestions, onApply } from './js/suggest.js';
 import { setupPalette, setupExports } from './js/palette.js';
 import { setupImage } from './js/image.js';
 import { setupTextImage } from './js/textimage.js';
+import { setupTokens } from './js/tokens.js';
 
 const fgText = $('#fg-text');
 const bgText = $('#bg-text');
@@ -112,7 +113,7 @@ function loadFromHash() {
 // ---- Optional endpoints: ask the server what it has ----
 
 async function detectFeatures() {
-  const [colors, styles, labels, suggest, dark, exp, image, textImage, health, openapi] = await Promise.all([
+  const [colors, styles, labels, suggest, dark, exp, image, textImage, tokens, health, openapi] = await Promise.all([
     api('/v1/system-colors', { query: { appearance: 'light', level: 'base', contrast: 'standard' } }).catch(() => null),
     api('/v1/text-styles', { query: { contentSizeCategory: 'Large' } }).catch(() => null),
     probe('/v1/labels', 'GET'),
@@ -121,6 +122,7 @@ async function detectFeatures() {
     probe('/v1/palette/export'),
     probe('/v1/image/analyze'),
     probe('/v1/image/text-contrast'),
+    probe('/v1/tokens/audit'),
     api('/healthz').catch(() => null),
     probe('/openapi.json', 'HEAD'),
   ]);
@@ -169,6 +171,8 @@ async function detectFeatures() {
   $('#image-panel').hidden = !features.image;
   features.textImage = textImage.present;
   $('#ti-panel').hidden = !features.textImage;
+  features.tokens = tokens.present;
+  $('#tokens-panel').hidden = !features.tokens;
   document.body.dataset.features = Object.entries(features).filter(([, v]) => v).map(([k]) => k).join(' ');
 }
 
@@ -195,6 +199,7 @@ function wire() {
   });
   setupImage();
   setupTextImage();
+  setupTokens();
 
   const tokenBox = $('#token-form');
   const tokenInput = $('#api-token');

@@ -9,6 +9,7 @@ export const features = {
   paletteExport: false, // /v1/palette/export
   image: false,        // /v1/image/analyze and /v1/image/dim
   textImage: false,    // /v1/image/text-contrast
+  tokens: false,       // /v1/tokens/audit
 };
 
 export const state = {

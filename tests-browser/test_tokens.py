@@ -1,0 +1,77 @@
+"""Design tokens: drop a token file, pick the convention, read every pair the API audits, failing
+first, with the API's numbers and fixes (the page does no color math)."""
+from conftest import REPO
+
+SHADCN = REPO / "Tests" / "Fixtures" / "tokens" / "tailwind" / "shadcn-v4" / "globals.css"
+
+
+def audited(page):
+    page.wait(lambda: page.d.execute_script("return document.getElementById('tokens-panel').dataset.state") in ("ready", "error"),
+              timeout=40, message="the token audit")
+
+
+def test_token_file_audited_failing_first(page, server):
+    assert server.has("/v1/tokens/audit"), "the server answers 404 for /v1/tokens/audit"
+    page.open()
+    assert page.el("#tokens-panel").is_displayed()
+    page.el("#tokens-file").send_keys(str(SHADCN))
+    audited(page)
+    # What the API says of the same file and preset.
+    status, d = server.api("/v1/tokens/audit", body={
+        "files": [{"name": "globals.css", "content": SHADCN.read_text()}], "preset": "shadcn",
+        "policy": "wcag-aa", "unresolved": "report"})
+    assert status == 200, d
+    failing = [p for p in d["pairs"] if p["passes"] is False]
+    assert failing and len(d["pairs"]) == d["summary"]["pairs"]
+    summary = page.text("#tokens-summary")
+    assert f"{d['summary']['failing']} of {d['summary']['pairs']} pairs fail" in summary, summary
+    rows = page.els("#tokens-table tbody tr")
+    assert len(rows) == len(d["pairs"])
+    # Failing pairs first, each with the API's ratio and its suggested fix.
+    for row, p in zip(rows, failing):
+        cells = row.find_elements("css selector", "td")
+        assert cells[0].text == p["mode"]
+        assert p["foreground"]["token"] in cells[1].text and p["background"]["token"] in cells[2].text
+        assert cells[4].text.startswith(p["ratioText"] + ":1"), cells[4].text
+        assert "Fail" in cells[6].text
+        assert p["suggestion"]["css"] in cells[7].text, cells[7].text
+    assert "Pass" in rows[len(failing)].find_elements("css selector", "td")[6].text
+
+
+def test_token_policy_and_own_rule(page, server):
+    page.open()
+    page.el("#tokens-file").send_keys(str(SHADCN))
+    audited(page)
+    page.select("#tokens-policy", "apca")
+    page.wait(lambda: "Lc " in page.text("#tokens-table tbody tr td:nth-child(5)"), timeout=40, message="APCA values")
+    # A rule of one's own: both patterns are needed before anything is sent.
+    page.select("#tokens-preset", "custom")
+    assert page.el("#tokens-rule").is_displayed()
+    page.wait(lambda: "Give both patterns" in page.text("#tokens-error"), message="the missing patterns named")
+    page.el("#tokens-rule-fg").send_keys("--primary-foreground")
+    page.el("#tokens-rule-bg").send_keys("--primary")
+    page.el("#tokens-rule-run").click()
+    page.wait(lambda: len(page.els("#tokens-table tbody tr")) == 2, timeout=40, message="the one rule's pairs (light, dark)")
+    assert page.text("#tokens-error") == ""
+
+
+def test_token_problems_shown_as_the_api_says(page, server, tmp_path):
+    # A pair whose token cannot be resolved is listed, not measured, with the API's reason.
+    dangling = tmp_path / "dangling.css"
+    dangling.write_text(":root { --primary: #fff; --primary-foreground: var(--nope); }")
+    page.open()
+    page.el("#tokens-file").send_keys(str(dangling))
+    audited(page)
+    summary = page.text("#tokens-summary")
+    assert "No pair fails, but 1 of 1 could not be measured" in summary, summary
+    row = page.el("#tokens-table tbody tr")
+    assert "not measured" in row.text and "alias to '--nope'" in row.text, row.text
+    assert page.el("#tokens-warnings").get_attribute("open") is not None
+    # A file that is no token file at all: the API's 400, naming file, line and column.
+    broken = tmp_path / "broken.tokens.json"
+    broken.write_text('{"color": {')
+    page.open()
+    page.el("#tokens-file").send_keys(str(broken))
+    page.wait(lambda: "broken.tokens.json line 1, column 12: not valid JSON" in page.text("#tokens-error"),
+              timeout=40, message="the API's problem shown")
+    assert not page.el("#tokens-results").is_displayed()
