@@ -321,6 +321,10 @@ struct AppleModelTests {
         let twice = call("POST", "/v1/audit", body: ##"{"colors": [{"name": "card", "role": "background", "color": "#ffffff"}, {"name": "card", "role": "background", "color": "#000000"}, {"name": "t", "color": "#777777", "on": ["card"]}], "policy": "wcag-aa"}"##)
         let dup = expectProblem(twice, 400, pointer: "/colors/1")
         #expect(dup["detail"] == "'/colors/1' repeats the name 'card' of '/colors/0'; names must be unique", "\(dup)")
+        // Nor empty (a hostile pass found the matrix's gradients taking `"name": ""`; the
+        // palette routes refuse it).
+        let empty = expectProblem(call("POST", "/v1/audit", body: ##"{"colors": [{"name": "", "color": "#777777"}]}"##), 400, pointer: "/colors/0/name")
+        #expect(empty["detail"] == "'/colors/0/name' must not be empty", "\(empty)")
         // Nor one whose own text is placed on it: that text shows there, not the system label
         // (a new user's pass: the chip carrying white text at 5.61:1 was told to get a variant).
         let placed = ok(call("POST", "/v1/audit", body: ##"{"policy": "wcag-aa", "colors": [{"name": "chip", "role": "background", "color": "#5b4cf0"}, {"name": "chip text", "color": "#fff", "on": ["chip"]}]}"##))

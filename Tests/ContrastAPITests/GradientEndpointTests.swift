@@ -236,6 +236,14 @@ struct GradientEndpointTests {
         #expect(matrixBox.status == 200 && matrixBox.json["onGradients"]?.array?[0].array?[0]["maxRatio"] == 21, "\(matrixBox.text)")
         // The box and region that decided the cells are echoed (a new user's pass: only the name was).
         #expect(matrixBox.json["gradients"]?.array?[0]["box"] == .object(["width": 200, "height": 10]) && matrixBox.json["gradients"]?.array?[0]["region"] == nil, "\(matrixBox.text)")
+        // A gradient's name keys its column: an empty one is refused as a color's is, and a
+        // repeated one names the first (a hostile pass: `"name": ""` had been taken).
+        let emptyName = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "", "gradient": "linear-gradient(red, blue)"}]}"##)
+        expectProblem(emptyName, 400, pointer: "/gradients/0/name")
+        #expect(emptyName.json["detail"] == "'/gradients/0/name' must not be empty", "\(emptyName.text)")
+        let twice = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "a", "gradient": "linear-gradient(red, blue)"}, {"name": "a", "gradient": "linear-gradient(red, lime)"}]}"##)
+        expectProblem(twice, 400, pointer: "/gradients/1")
+        #expect(twice.json["detail"] == "'/gradients/1' repeats the name 'a' of '/gradients/0'; names must be unique", "\(twice.text)")
         let matrixRegion = try post("/v1/contrast/matrix", ##"{"colors": ["#000"], "gradients": [{"gradient": "linear-gradient(to right, #000 50px, #fff 150px)", "box": {"width": 200, "height": 10}, "region": {"x": 150, "y": 0, "width": 50, "height": 10}}]}"##)
         #expect(matrixRegion.json["gradients"]?.array?[0]["region"] == .object(["x": 150, "y": 0, "width": 50, "height": 10]), "\(matrixRegion.text)")
         #expect(matrixRegion.json["onGradients"]?.array?[0].array?[0]["ratio"] == 21, "\(matrixRegion.text)")

@@ -424,6 +424,11 @@ struct TokensAuditTests {
         let raw = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=app/globals.css&report=sarif", body: css, headers: ["Content-Type": "text/css"])
         #expect(raw.status == 200, "\(raw.text.prefix(300))")
         #expect(raw.json["runs"]?.array?.first?["results"]?.array?.count == sarif.json["runs"]?.array?.first?["results"]?.array?.count)
+        // `name=` names no file: refused as the JSON form's empty name is (it had become every
+        // message's file name, "line 3: …" with nothing before it).
+        let unnamed = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=", body: css, headers: ["Content-Type": "text/css"])
+        let p = expectProblem(unnamed, 400, parameter: "name")
+        #expect(p["detail"] == "query parameter 'name' must not be empty: give the file's path in the repository, or leave it out", "\(p)")
     }
 
     /// A new user's report: an alias foreground (`{color.neutral.0}`) was located at its target's

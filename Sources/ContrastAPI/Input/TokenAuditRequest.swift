@@ -75,7 +75,10 @@ struct TokenAuditRequest {
             if text.isEmpty {
                 throw Problem.invalidField(.body(""), "the body is empty: send a token file (or a JSON request {\"files\": […]})")
             }
-            files = [TokenFile(name: try f.string("name", maxLength: maxFileNameBytes) ?? "tokens", content: text)]
+            let name = try f.string("name", maxLength: maxFileNameBytes)
+            // Every message and report location names the file by it: `name=` would name none.
+            if name?.isEmpty == true { throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must not be empty: give the file's path in the repository, or leave it out") }
+            files = [TokenFile(name: name ?? "tokens", content: text)]
         }
         var format: TokenFormat? = nil
         if f.has("tokenFormat") { format = try f.choice("tokenFormat", TokenFormat.self) }

@@ -260,7 +260,7 @@ struct MatrixEndpoint {
     static func gradients(_ f: Fields, hexOrder: HexOrder, backdrop: ResolvedColor?) throws(Problem) -> [NamedGradient] {
         guard let items = try f.array("gradients", maxCount: maxGradients) else { return [] }
         var out: [NamedGradient] = []
-        var names: Set<String> = []
+        var names: [String: Int] = [:]
         for (k, item) in items.enumerated() {
             let path = f.field("gradients").appending(index: k)
             var g: NamedGradient
@@ -271,11 +271,15 @@ struct MatrixEndpoint {
             case .object(let o):
                 let gf = Fields(object: o, path: path, fromQuery: f.fromQuery)
                 try gf.rejectUnknown(["name", "gradient", "box", "region"])
+                // The name first: it is cheap to check, and an empty one would key the answer by nothing
+                // (a hostile pass: `"name": ""` was taken, where a color's empty name is a 400).
+                let name = try gf.string("name", maxLength: 128)
+                if name?.isEmpty == true { throw Problem.invalidField(gf.field("name"), "\(gf.field("name").display) must not be empty") }
                 let text = try gf.string("gradient", required: true, maxLength: CSSGradient.maximumLength)!
                 let box = try gf.gradientBox()
                 let gradient = try resolveGradient(text, at: gf.field("gradient"), hexOrder: hexOrder, box: box,
                                                    boxHint: " (\(gf.field("box").display): {\"width\": 320, \"height\": 120})")
-                g = NamedGradient(name: try gf.string("name", maxLength: 128) ?? text, gradient: gradient,
+                g = NamedGradient(name: name ?? text, gradient: gradient,
                                   box: box, region: try gf.gradientRegion(box: box))
             default:
                 throw Problem.invalidField(path, "\(path.display) must be a CSS gradient string or {\"name\", \"gradient\", \"box\", \"region\"}, not \(item.typeName)")
@@ -283,9 +287,10 @@ struct MatrixEndpoint {
             if g.gradient.isTranslucent && backdrop == nil {
                 throw Problem.invalidField(path, "\(path.display) has translucent color stops: give an opaque \(f.field("backdrop").display), the color that shows through them")
             }
-            guard names.insert(g.name).inserted else {
-                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(g.name)); names must be unique")
+            if let first = names[g.name] {
+                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(g.name)) of \(f.field("gradients").appending(index: first).display); names must be unique")
             }
+            names[g.name] = k
             out.append(g)
         }
         return out
