@@ -259,6 +259,43 @@ struct TokensAuditTests {
         #expect(plain.status == 200 && marked.status == 200 && marked.json == plain.json, "\(marked.text.prefix(300))")
     }
 
+    /// A hostile pass: a DTCG 2025.10 resolver whose contexts are not named light or dark was
+    /// audited in a `default` mode too, the sets alone, which no resolution produces (a modifier
+    /// always takes a context): its pair was a 400, "has no value in mode 'default' (defined only
+    /// in )", naming the pair's token rather than the alias target set only in the contexts.
+    @Test("a resolver's modes are its contexts alone; a token an alias leads to is named where it has no value")
+    func resolverContextsAreTheModes() throws {
+        let live = try LiveServer()
+        func resolver(_ m0: [String: String], _ m1: [String]) -> JSON {
+            func context(_ color: String?) -> JSON {
+                .array(color.map { [.object(["color": .object(["a": .object(["$type": "color", "$value": .string($0)])])])] } ?? [])
+            }
+            let base: JSON = .object(["color": .object(["fg": .object(["$type": "color", "$value": "{color.a}"]),
+                                                        "bg": .object(["$type": "color", "$value": "#ffffff"])])])
+            var modifiers: [(String, JSON)] = [("m0", .object(["contexts": .object(JSONObject(m0.keys.sorted().map { ($0, context(m0[$0]!.isEmpty ? nil : m0[$0])) }))]))]
+            var order: [JSON] = [.object(["$ref": "#/sets/base"]), .object(["$ref": "#/modifiers/m0"])]
+            if !m1.isEmpty {
+                modifiers.append(("m1", .object(["contexts": .object(JSONObject(m1.map { ($0, .array([])) }))])))
+                order.append(.object(["$ref": "#/modifiers/m1"]))
+            }
+            let document: JSON = .object(["version": "2025.10", "resolutionOrder": .array(order),
+                                          "sets": .object(["base": .object(["sources": .array([base])])]), "modifiers": .object(JSONObject(modifiers))])
+            return .object(["name": "brand.resolver.json", "content": .string(String(decoding: document.serialized(), as: UTF8.self))])
+        }
+        let rules: (String, JSON) = ("rules", .array([.object(["foreground": "color.fg", "background": "color.bg"])]))
+        let brands = try live.request("POST", "/v1/tokens/audit", body: Self.body([resolver(["acme": "#0050a0", "globex": "#a00050"], [])], [rules]))
+        #expect(brands.status == 200, "\(brands.text.prefix(400))")
+        #expect(brands.json["modes"] == .array(["acme", "globex"]), "\(brands.text.prefix(400))")
+        #expect(brands.json["pairs"]?.array?.map { $0["foreground"]?["hex"]?.string ?? "" } == ["#0050a0", "#a00050"], "\(brands.text.prefix(600))")
+        // A context that leaves the alias target out: the 400 names the target, the modes that
+        // set it, and says when its list of modes to audit is cut.
+        let partial = try live.request("POST", "/v1/tokens/audit", body: Self.body([resolver(["c0": "#111111", "c1": "#222222", "c2": "#333333", "c3": ""], ["d0", "d1", "d2"])], [rules]))
+        let p = expectProblem(partial, 400, pointer: "/files/0/content")
+        let detail = p["detail"]?.string ?? ""
+        #expect(detail.contains("token 'color.fg': leads to 'color.a', which has no value in mode 'c3 + d0' (defined only in c0 + d0, c0 + d1, c0 + d2, c1 + d0, "), "\(detail)")
+        #expect(detail.contains("(the first 8 of the 9 modes where it resolves)"), "\(detail)")
+    }
+
     /// A new user's pass: a translucent token's pair gave its ratio with no word of the opaque
     /// colors measured. `#00000080` over white composites to #808080 (0.5 × 255 = 127.5, and
     /// 128/255 = 0.50196 rounds half up), 3.98:1 (3.9767 by the WCAG formula in Python);

@@ -848,6 +848,8 @@ public enum TokenAudit {
     /// in `dark` (the resolver's color scheme goes by the mode's name).
     public static func modes(of set: TokenSet) -> [String] {
         guard !set.modes.isEmpty else { return colorSchemeDependent(set) > 0 ? ["light", "dark"] : [] }
+        // A resolver's modifiers always pick a context: the sets alone are no state.
+        guard set.baseIsAState else { return set.modes }
         // A component scope (`.btn-light`) is no light mode.
         // A light mode stated by negating dark (`:root:not(.dark)`) stands for no base: the base
         // is the state with the class, dark (a hostile pass: `:root`'s #eee under `.dark` was
@@ -1616,10 +1618,16 @@ public enum TokenAudit {
                         let error: TokenError
                         switch f {
                         case .error(let e): error = e
-                        case .noValue:
-                            let t = resolver.token(path)
+                        case .noValue(let missing):
+                            // The token without a value may be one the alias chain leads to (a
+                            // hostile pass: "(defined only in )" named the pair's token, which
+                            // has its one base value, and not the alias target set only in modes).
+                            let t = resolver.token(path), m = resolver.token(missing)
+                            let modes = m.map { Array($0.modes.keys).sorted() } ?? []
+                            let whereSet = modes.isEmpty ? "no mode sets it" : "defined only in \(modes.joined(separator: ", "))"
+                            let subject = missing == path ? "has no value" : "leads to '\(missing)', which has no value"
                             error = TokenError(file: t?.location.file, path: path, location: t?.location,
-                                               reason: "has no value in mode '\(mode ?? "")' (defined only in \(t.map { Array($0.modes.keys).sorted().joined(separator: ", ") } ?? "other modes"))")
+                                               reason: "\(subject) in mode '\(mode ?? "")' (\(whereSet))")
                         case .notAColor(let type):
                             let t = resolver.token(path)
                             error = TokenError(file: t?.location.file, path: path, location: t?.location(in: mode),

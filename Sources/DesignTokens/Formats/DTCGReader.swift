@@ -861,6 +861,7 @@ public enum DTCGReader: TokenFormatReader {
         if let note = hexNote(hexes) { notes.append(note) }
         table.notes += notes
         var set = try table.tokenSet(format: format, files: [resolver] + documents)
+        set.baseIsAState = modifiers.isEmpty
         if let warning = misspeltColorWarning(misspelt) { set.coverageWarnings.append(warning) }
         return set
     }

@@ -168,6 +168,12 @@ public struct TokenSet: Sendable {
     /// The mode whose values the base holds too (daisyUI's `default: true` theme, written as
     /// `:where(:root)` and `[data-theme=x]`): the base is not audited again beside it.
     public var baseMode: String? = nil
+    /// Whether the base values alone are a state a page or app can show. A DTCG 2025.10 resolver
+    /// with modifiers always takes one context of each (its `default` when none is asked for),
+    /// so its base (the sets alone) is no state and is not audited as one (a hostile pass:
+    /// contexts `acme` and `globex` were audited beside a `default` where the sets' alias to a
+    /// context's token had no value).
+    public var baseIsAState = true
     /// The modes that are states no rule is written for (CSS: `dark + high-contrast`, where modes
     /// toggled apart hold at once), each with the modes it combines, in the order of its name.
     public var combinedStates: [String: [String]] = [:]

@@ -30,8 +30,9 @@ public struct ResolvedToken: Sendable {
 public enum ResolutionFailure: Error, Sendable, Equatable {
     /// A non-color value (dimension, shadow …): the token is skipped, not an error.
     case notAColor(type: String)
-    /// The token has no value in this mode.
-    case noValue
+    /// The token `path` has no value in this mode: the one asked for, or a token its alias
+    /// chain leads to.
+    case noValue(path: String)
     /// A real error: unknown alias, cycle, invalid color (named with file, token, line).
     case error(TokenError)
 }
@@ -207,7 +208,7 @@ public final class TokenResolver: @unchecked Sendable {
             case .failure(let f): return .failure(f)
             }
         }
-        guard let value = token.value(in: mode) else { return .failure(.noValue) }
+        guard let value = token.value(in: mode) else { return .failure(.noValue(path: token.path)) }
         let location = token.location(in: mode)
         switch value {
         case .other(let type):
