@@ -90,6 +90,36 @@ import Testing
         #expect(try again.readResponse().status == 200)
     }
 
+    /// A token audit's report reserves its estimated size too (a hostile pass: a 14.5 KB
+    /// stylesheet of 300 pairs through a 60-step alias chain in 65 modes makes a 21 MB JSON
+    /// report; sixteen slow readers had nine held at once, peak RSS 469 MB, budget 64 MiB).
+    @Test func aLargeTokenAuditReportReservesTheMemoryBudget() throws {
+        let live = try ProductionServer { $0.memoryBudgetMiB = 4 }
+        var css = ":root{--a0:#777;" + (1..<20).map { "--a\($0):var(--a\($0 - 1));" }.joined()
+        css += (0..<300).map { "--p\($0)-foreground:var(--a19);--p\($0):#fff;" }.joined() + "}\n"
+        css += (0..<40).map { ".t\($0)-theme{--a0:#\($0 % 10)\($0 % 10)\($0 % 10);}\n" }.joined()
+        let request = Array("POST /v1/tokens/audit?preset=shadcn HTTP/1.1\r\nHost: x\r\nContent-Type: text/css\r\nContent-Length: \(css.utf8.count)\r\nConnection: close\r\n\r\n\(css)".utf8)
+        // Two addresses at once, both admitted (nothing is held yet): the one audited first is
+        // built and left unread; the other is then refused by its reservation before it is built.
+        // Neither is read until one of the two is answered in full (the 503) or both are built.
+        let a = try RawHTTPConnection(port: live.port, source: "127.0.0.2")
+        let b = try RawHTTPConnection(port: live.port, source: "127.0.0.3")
+        #expect(a.send(request) && b.send(request))
+        #expect(waitUntil(limit: 10) { live.server.statistics.requestsInProgress == 2 }, "\(live.server.statistics)")
+        _ = waitUntil(limit: 60) { live.server.statistics.requestsInProgress < 2 }
+        let answers = [try a.readResponse(), try b.readResponse()]
+        #expect(answers.map(\.status).sorted() == [200, 503], "\(answers.map(\.status))")
+        if let refused = answers.first(where: { $0.status == 503 }) {
+            let detail = String(decoding: refused.body, as: UTF8.self)
+            #expect(detail.contains("json token audit report may take up to") || detail.contains("hold more than the server's memory budget"), "\(detail.prefix(300))")
+        }
+        #expect(answers.contains { $0.status == 200 && $0.body.count > 4 << 20 }, "\(answers.map(\.body.count))")
+        // Once it is read, the next is served.
+        let again = try RawHTTPConnection(port: live.port, source: "127.0.0.3")
+        #expect(again.send(request))
+        #expect(try again.readResponse().status == 200)
+    }
+
     /// A matrix's answer estimate weighs each name as the format writes it, hidden characters
     /// as `\u202E` (a hostile pass: 256 names of 125 U+0007 made a 104 MB CSV, 244 names of
     /// U+200B a 56.6 MB SVG, past the 32 MiB cap). Refused when past it; otherwise the answer

@@ -68,6 +68,14 @@ struct TokensAuditEndpoint {
                 throw Problem.tooLarge(req.rulesField, "the \(req.report.rawValue) report of \(report.results.count) pairs would be over \(TokenAuditSize.maximumBytes >> 20) MiB (many pairs or modes, long token or mode names, long values once var() is substituted); the limit is \(TokenAuditSize.maximumBytes >> 20) MiB: narrow \(req.rulesField.display), audit fewer modes (\(req.modesField.display)), or shorten the names",
                                        limit: TokenAuditSize.maximumBytes, status: 422)
             }
+            // A large report reserves its size in the memory budget before it is built, as a
+            // matrix answer does (a hostile pass: a 14.5 KB stylesheet of 19,200 pairs makes a
+            // 21 MB report; sixteen slow readers held nine at once, peak RSS 469 MB under a
+            // 64 MiB budget).
+            if size >= MatrixEndpoint.reservedAnswerBytes,
+               let refused = ImageEndpoint.reserve(size, for: request, what: "\(req.report.rawValue) token audit report") {
+                return refused
+            }
             let warned = report.hasWarnings
             // A passing audit that fails the job on its warnings says so in the report itself (a
             // design-systems pass, stop 39: a 422 whose JUnit had no failure and whose text
