@@ -18,7 +18,7 @@ import Glibc
         let held = try RawHTTPConnection(port: live.port)
         held.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(!held.receiveSome().isEmpty)
-        let refused = try live.request("GET", "/healthz", headers: ["X-Request-ID": "over-limit"])
+        let refused = try live.request("GET", "/v1/system-colors?name=label", headers: ["X-Request-ID": "over-limit"])
         expectProblem(refused.reply, 429)
         #expect(refused.json["type"] == "/problems/too-many-connections" && refused.json["limit"] == 1)
         #expect(refused.header("Retry-After") == "1")
@@ -27,6 +27,11 @@ import Glibc
         #expect(refused.header("Cache-Control") == "no-store")
         let metrics = live.service.metrics.render()
         #expect(metrics.contains(#"contrast_http_rejected_total{reason="too_many_connections_from_client"} 1"#))
+        // A health probe over the limit is answered all the same, then the connection closed
+        // (an operator's pass: a kubelet sharing the clients' address failed liveness).
+        let probe = try live.request("GET", "/healthz")
+        #expect(probe.status == 200 && probe.header("Connection") == "close", "\(probe.statusLine)")
+        _ = held
     }
 
     /// More connections than `connectionLimit`: the service's own 503 `server-busy` problem,
@@ -36,7 +41,7 @@ import Glibc
         let held = try RawHTTPConnection(port: live.port)
         held.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try held.readResponse().status == 200)   // kept alive: the one connection allowed
-        let busy = try live.request("GET", "/healthz", headers: ["X-Request-ID": "busy-1"])
+        let busy = try live.request("GET", "/openapi.json", headers: ["X-Request-ID": "busy-1"])
         let problem = expectProblem(busy.reply, 503, kind: "server-busy")
         #expect(problem["limit"] == 1, "\(busy.text)")
         #expect(busy.header("Retry-After") != nil)
@@ -44,6 +49,15 @@ import Glibc
         #expect(busy.header("Content-Security-Policy") != nil)
         #expect(waitUntil { live.service.metrics.render().contains(#"contrast_http_rejected_total{reason="too_many_connections"} 1"#) },
                 "\(live.service.metrics.render().split(separator: "\n").filter { $0.contains("rejected") })")
+        // Liveness is not refused for being busy (an operator's pass: `/healthz` was 503 with the
+        // connections full, so a kubelet would restart the busiest pod): GET and HEAD of it are
+        // answered, and the connection closed; another route on the same path's neighbor is not.
+        for method in ["GET", "HEAD"] {
+            let probe = try live.request(method, "/healthz", headers: ["X-Request-ID": "probe"])
+            #expect(probe.status == 200 && probe.header("Connection") == "close" && probe.header("X-Request-ID") == "probe", "\(method): \(probe.statusLine)")
+        }
+        #expect(try live.request("POST", "/healthz").status == 503)
+        #expect(try live.request("GET", "/healthz/").status == 503)
         _ = held
     }
 

@@ -69,10 +69,37 @@ struct AppleData: Sendable {
             guard stat(beside + "/" + file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
                 return "resource bundle \(bundleName) beside the executable lacks \(file) or it is empty (\(beside)); install the whole bundle of this build next to contrast-server"
             }
+            // A cut file (a copy that stopped short) is no JSON document: its first and last
+            // characters other than whitespace must open and close one (an operator's pass: a
+            // problem_types.json holding `{` started, and /problems/ answered 404). Two small
+            // reads, not a parse: loading the data at start cost every plain POST (above).
+            guard isWholeJSONDocument(beside + "/" + file, size: Int(info.st_size)) else {
+                return "resource bundle \(bundleName) beside the executable holds a damaged \(file): it does not open and close as one JSON document (\(beside)); install the whole bundle of this build next to contrast-server"
+            }
         }
         #endif
         return nil
     }
+
+    #if os(Linux)
+    /// Whether the file at `path` (`size` bytes) starts with `{` or `[` and ends with the
+    /// matching `}` or `]`, whitespace aside (64 bytes read at each end).
+    static func isWholeJSONDocument(_ path: String, size: Int) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        func firstNonSpace(at offset: Int, reversed: Bool) -> UInt8? {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 64, off_t(offset)) }
+            guard n > 0 else { return nil }
+            let bytes = buffer[0..<n]
+            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            return reversed ? bytes.last(where: { !isSpace($0) }) : bytes.first(where: { !isSpace($0) })
+        }
+        guard let first = firstNonSpace(at: 0, reversed: false), let last = firstNonSpace(at: max(0, size - 64), reversed: true) else { return false }
+        return (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
+    }
+    #endif
 
     /// The files of the resource bundle (Package.swift's `resources`).
     static let bundleFiles = ["apple_system_colors.json", "apple_hig_supplement.json", "openapi.json", "problem_types.json"]

@@ -311,6 +311,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         s.tlsCertificatePEM = tlsCertificatePEM
         s.tlsPrivateKeyPEM = tlsKeyPEM
         s.heavyPaths = ContrastService.heavyPaths
+        // `/healthz` answers a constant: probes get it even with the connections full.
+        s.probePaths = ["/healthz"]
         s.heavyWorkers = heavyWorkers
         s.heavyQueueLimit = heavyQueueLimit
         s.heavyPerClientLimit = heavyPerClientLimit

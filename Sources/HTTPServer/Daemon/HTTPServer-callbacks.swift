@@ -47,6 +47,8 @@ final class ServerContext: Sendable {
     let heavy: HeavyWorkPool?
     /// ``ServerConfiguration/heavyPaths`` as NUL-terminated UTF-8, compared like `bodyLimitPaths`.
     private let heavyPaths: [ContiguousArray<CChar>]
+    /// ``ServerConfiguration/probePaths`` as NUL-terminated UTF-8, compared like `heavyPaths`.
+    private let probePaths: [ContiguousArray<CChar>]
     /// ``ServerConfiguration/heavyDeadlineSeconds``, for the 503's message.
     let heavyDeadlineSeconds: Double
     /// ``ServerConfiguration/memoryBudgetBytes`` (`.max` for none).
@@ -147,7 +149,7 @@ final class ServerContext: Sendable {
     init(handler: @escaping HTTPHandler, maxBodyBytes: Int, maxBodyBytesByPath: [String: Int] = [:],
          tracker: ConnectionTracker = ConnectionTracker(connectionLimit: .max, perIPConnectionLimit: 0, requestTimeoutSeconds: 0),
          rejectionHandler: HTTPServer.RejectionHandler? = nil, maxHeaderBytes: Int = .max,
-         problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], heavyWorkers: Int = 1,
+         problems: ProblemRenderer = .standard, heavyPaths: Set<String> = [], probePaths: Set<String> = [], heavyWorkers: Int = 1,
          heavyQueueLimit: Int = 8, heavyDeadlineSeconds: Double = 0, heavyPerClientLimit: Int = 0, memoryBudget: Int = 0,
          earlyHandler: HTTPServer.EarlyHandler? = nil, answerCutHandler: HTTPServer.AnswerCutHandler? = nil, isTLS: Bool = false) {
         self.handler = handler
@@ -169,6 +171,7 @@ final class ServerContext: Sendable {
         self.answerCutHandler = answerCutHandler
         self.problems = problems
         self.heavyPaths = heavyPaths.map { $0.utf8CString }
+        self.probePaths = probePaths.map { $0.utf8CString }
         self.heavy = heavyPaths.isEmpty ? nil
             : HeavyWorkPool(workers: heavyWorkers, queueLimit: heavyQueueLimit, deadlineSeconds: heavyDeadlineSeconds,
                             perClientLimit: heavyPerClientLimit)
@@ -184,9 +187,16 @@ final class ServerContext: Sendable {
     }
 
     /// Whether `url` is a heavy path (no allocation; only paths of `url`'s length are compared).
-    func isHeavy(_ url: UnsafePointer<CChar>) -> Bool {
+    func isHeavy(_ url: UnsafePointer<CChar>) -> Bool { Self.contains(heavyPaths, url) }
+
+    /// Whether `url` is a health probe's path (``ServerConfiguration/probePaths``).
+    func isProbe(_ url: UnsafePointer<CChar>) -> Bool { Self.contains(probePaths, url) }
+
+    /// Whether `paths` holds `url` (no allocation; only paths of `url`'s length are compared).
+    private static func contains(_ paths: [ContiguousArray<CChar>], _ url: UnsafePointer<CChar>) -> Bool {
+        guard !paths.isEmpty else { return false }
         let length = strlen(url) + 1
-        for path in heavyPaths where path.count == length {
+        for path in paths where path.count == length {
             if path.withUnsafeBufferPointer({ memcmp($0.baseAddress!, url, length) }) == 0 { return true }
         }
         return false
@@ -275,6 +285,17 @@ func httpServerAccessHandler(
             let record = connectionRecord(connection)
             if let record, record.refusal != 0 {
                 requestCls.pointee = nil
+                // A health probe is answered all the same, and the connection closed: liveness
+                // must not fail because the server is busy (an operator's pass).
+                if context.isProbe(originPath(url)), strcmpHEAD(method) || strcmpGET(method) {
+                    record.enter(ConnectionRecord.handling)
+                    let probe = HTTPRequest(method: methodString(method), path: String(cString: originPath(url)), query: [],
+                                            lowercasedHeaders: headerFields(connection), body: [],
+                                            remoteAddress: requestAddress(record, connection), receivedAtNanoseconds: receivedAt)
+                    var response = context.handler(probe)
+                    response.headers.append(("Connection", "close"))
+                    return queue(response, on: connection, context: context, isHead: strcmpHEAD(method), state: nil)
+                }
                 context.tracker.refused.wrappingAdd(1, ordering: .relaxed)
                 return reject(overConnectionLimit(record.refusal, context: context), connection: connection, url: url,
                               method: method, context: context, receivedAt: receivedAt, close: true)
@@ -647,6 +668,10 @@ private func methodString(_ method: UnsafePointer<CChar>) -> String {
 @inline(__always)
 private func strcmpHEAD(_ method: UnsafePointer<CChar>) -> Bool {
     method[0] == 0x48 && method[1] == 0x45 && method[2] == 0x41 && method[3] == 0x44 && method[4] == 0
+}
+
+private func strcmpGET(_ method: UnsafePointer<CChar>) -> Bool {
+    method[0] == 0x47 && method[1] == 0x45 && method[2] == 0x54 && method[3] == 0
 }
 
 private func queryArguments(_ connection: OpaquePointer) -> (query: [(name: String, value: String?)], malformed: String?) {

@@ -122,6 +122,7 @@ public final class HTTPServer: Sendable {
             maxHeaderBytes: configuration.maxHeaderBytes > 0 ? configuration.maxHeaderBytes : .max,
             problems: problems,
             heavyPaths: configuration.heavyPaths,
+            probePaths: configuration.probePaths,
             heavyWorkers: configuration.heavyWorkers,
             heavyQueueLimit: configuration.heavyQueueLimit,
             heavyDeadlineSeconds: configuration.heavyDeadlineSeconds,

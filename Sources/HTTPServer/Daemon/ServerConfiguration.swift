@@ -45,6 +45,13 @@ public struct ServerConfiguration: Sendable {
     /// MHD zeroes this pool between requests, so a larger value costs time on every request
     /// (64 KiB spent ~10% of CPU in memset in a keep-alive benchmark); 32 KiB is MHD's default.
     public var connectionMemoryLimitBytes: Int = 32 * 1024
+    /// Paths (exact, as routed) of health probes: a GET or HEAD of one is answered by the handler
+    /// even on a connection over `connectionLimit` or `perIPConnectionLimit`, then the
+    /// connection is closed. A liveness probe must not fail because the server is busy: a
+    /// kubelet restarts a pod whose liveness fails, dropping its work and moving its load onto
+    /// the other replicas (an operator's pass: `/healthz` was 503 with the connections full).
+    /// The handler's answer for them should be cheap and need no body. Empty: none.
+    public var probePaths: Set<String> = []
     /// Paths (exact, as routed) whose requests are heavy: run on a bounded pool off the worker
     /// threads, with a deadline (see ``HTTPServer``'s heavy work). Empty: none.
     public var heavyPaths: Set<String> = []
