@@ -44,15 +44,21 @@ def test_token_policy_and_own_rule(page, server):
     audited(page)
     page.select("#tokens-policy", "apca")
     page.wait(lambda: "Lc " in page.text("#tokens-table tbody tr td:nth-child(5)"), timeout=40, message="APCA values")
-    # A rule of one's own: both patterns are needed before anything is sent.
+    # A rule of one's own: the last preset's pairs go away while its patterns are written, and
+    # a missing pattern is named at its own field, not at the files.
     page.select("#tokens-preset", "custom")
     assert page.el("#tokens-rule").is_displayed()
-    page.wait(lambda: "Give both patterns" in page.text("#tokens-error"), message="the missing patterns named")
+    page.wait(lambda: not page.el("#tokens-results").is_displayed(), message="the preset's pairs taken away")
     page.el("#tokens-rule-fg").send_keys("--primary-foreground")
+    page.el("#tokens-rule-run").click()
+    page.wait(lambda: "Give both patterns" in page.text("#tokens-rule-error"), message="the missing pattern named")
+    assert page.el("#tokens-rule-bg").get_attribute("aria-invalid") == "true"
+    assert page.el("#tokens-file").get_attribute("aria-invalid") is None and page.text("#tokens-error") == ""
     page.el("#tokens-rule-bg").send_keys("--primary")
     page.el("#tokens-rule-run").click()
-    page.wait(lambda: len(page.els("#tokens-table tbody tr")) == 2, timeout=40, message="the one rule's pairs (light, dark)")
-    assert page.text("#tokens-error") == ""
+    page.wait(lambda: page.el("#tokens-results").is_displayed() and len(page.els("#tokens-table tbody tr")) == 2,
+              timeout=40, message="the one rule's pairs (light, dark)")
+    assert page.text("#tokens-rule-error") == "" and page.el("#tokens-rule-bg").get_attribute("aria-invalid") is None
 
 
 def test_token_problems_shown_as_the_api_says(page, server, tmp_path):
@@ -62,10 +68,11 @@ def test_token_problems_shown_as_the_api_says(page, server, tmp_path):
     page.open()
     page.el("#tokens-file").send_keys(str(dangling))
     audited(page)
+    # Not called a pass: what was not measured is not known to pass (a new user's pass: "✓ Pass").
     summary = page.text("#tokens-summary")
-    assert "No pair fails, but 1 of 1 could not be measured" in summary, summary
+    assert "Incomplete" in summary and "1 of 1 pairs could not be measured" in summary and "Pass" not in summary, summary
     row = page.el("#tokens-table tbody tr")
-    assert "not measured" in row.text and "alias to '--nope'" in row.text, row.text
+    assert "not measured" in row.text and "alias to '--nope'" in row.text and "dangling.css:1" in row.text, row.text
     assert page.el("#tokens-warnings").get_attribute("open") is not None
     # A file that is no token file at all: the API's 400, naming file, line and column.
     broken = tmp_path / "broken.tokens.json"
@@ -75,3 +82,37 @@ def test_token_problems_shown_as_the_api_says(page, server, tmp_path):
     page.wait(lambda: "broken.tokens.json line 1, column 12: not valid JSON" in page.text("#tokens-error"),
               timeout=40, message="the API's problem shown")
     assert not page.el("#tokens-results").is_displayed()
+
+
+def test_token_fixes_translucency_and_same_named_files(page, server, tmp_path):
+    # White on indigo: the text's fix would turn it dark, so the API moves the background; the
+    # panel shows that fix first, as the reports do (a new user's pass: only #070707 was shown).
+    indigo = tmp_path / "indigo.css"
+    indigo.write_text(":root { --primary: #6366f1; --primary-foreground: #fff; --background: #fff; --foreground: #111;"
+                      " --muted: #ffffff; --muted-foreground: #0000004d; }")
+    page.open()
+    page.el("#tokens-file").send_keys(str(indigo))
+    audited(page)
+    status, d = server.api("/v1/tokens/audit", body={
+        "files": [{"name": "indigo.css", "content": indigo.read_text()}], "preset": "shadcn", "unresolved": "report"})
+    primary = next(p for p in d["pairs"] if p["background"]["token"] == "--primary")
+    row = next(r for r in page.els("#tokens-table tbody tr") if "--primary-foreground" in r.text)
+    fix = row.find_elements("css selector", "td")[7].text
+    assert fix.startswith("background --primary: " + primary["backgroundSuggestion"]["css"]), fix
+    assert "or text --primary-foreground: " + primary["suggestion"]["css"] in fix, fix
+    # A translucent token keeps its alpha in the chip and the sample (it had been drawn solid).
+    muted = next(r for r in page.els("#tokens-table tbody tr") if "--muted-foreground" in r.text)
+    colors = page.d.execute_script("""
+        const row = arguments[0];
+        return [getComputedStyle(row.querySelector('td.token .chip > span')).backgroundColor,
+                getComputedStyle(row.querySelector('.token-sample > span')).color];""", muted)
+    assert colors[0] == "rgba(0, 0, 0, 0.3)" or colors[0].startswith("rgba(0, 0, 0, 0.3"), colors
+    # Two files of one name (Tokens Studio's sets, one folder each) are refused by the page,
+    # which says how to keep their paths (the API's "is given twice" was all it said).
+    a, b = tmp_path / "light", tmp_path / "dark"
+    a.mkdir(); b.mkdir()
+    (a / "colors.json").write_text("{}"); (b / "colors.json").write_text("{}")
+    page.open()
+    page.el("#tokens-file").send_keys(str(a / "colors.json") + "\n" + str(b / "colors.json"))
+    page.wait(lambda: "Two files are named colors.json" in page.text("#tokens-error"), message="the same name refused")
+    assert "Choose a folder" in page.text("#tokens-error") and page.el("#tokens-folder").get_attribute("webkitdirectory") is not None

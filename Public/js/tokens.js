@@ -25,15 +25,28 @@ async function take(list) {
   if (chosen.length > MAX_FILES) { fail(`At most ${MAX_FILES} files at once; ${chosen.length} were chosen.`); return; }
   const bytes = chosen.reduce((n, f) => n + f.size, 0);
   if (bytes > MAX_BYTES) { fail(`The files hold ${(bytes / 1048576).toFixed(1)} MiB; the audit takes 8 MiB at most.`); return; }
+  // Files from a folder keep their paths (Tokens Studio keeps one folder per set, so
+  // `light/colors.json` and `dark/colors.json` share a base name); two files of one name
+  // cannot be told apart in the report.
+  const named = chosen.map((f) => ({ file: f, name: f.webkitRelativePath || f.name }));
+  const seen = new Set();
+  const twice = named.find((f) => seen.has(f.name) || !seen.add(f.name));
+  if (twice) {
+    fail(`Two files are named ${twice.name}: choose the folder that holds them instead (“Choose a folder”), so that each keeps its path.`);
+    return;
+  }
   fail('');
-  files = await Promise.all(chosen.map(async (f) => ({ name: f.webkitRelativePath || f.name, content: await f.text() })));
+  files = await Promise.all(named.map(async (f) => ({ name: f.name, content: await f.file.text() })));
   $('#tokens-files').textContent = `Audited: ${files.map((f) => f.name).join(', ')}.`;
   run();
 }
 
 /** The request: the files, and the pairs to check (a preset, or the person's one rule). */
 function request() {
+  // `unresolved: report`: a token that cannot be resolved is listed with its reason and the
+  // other pairs are still measured (the headline then says the audit is incomplete).
   const body = { files, policy: $('#tokens-policy').value, unresolved: 'report' };
+  if ($('#tokens-format').value) body.tokenFormat = $('#tokens-format').value;
   const preset = $('#tokens-preset').value;
   if (preset === 'custom') {
     const foreground = $('#tokens-rule-fg').value.trim(), background = $('#tokens-rule-bg').value.trim();
@@ -45,11 +58,43 @@ function request() {
   return body;
 }
 
-async function run() {
-  $('#tokens-rule').hidden = $('#tokens-preset').value !== 'custom';
+/** A rule's missing pattern, shown at its own field (the first one empty). */
+function ruleError(message) {
+  const fg = $('#tokens-rule-fg'), bg = $('#tokens-rule-bg');
+  const missing = !message ? null : !fg.value.trim() ? fg : bg;
+  for (const el of [fg, bg]) {
+    if (el === missing) el.setAttribute('aria-invalid', 'true'); else el.removeAttribute('aria-invalid');
+  }
+  $('#tokens-rule-error').textContent = message || '';
+}
+
+/** Runs `fn` once the choices have rested 250 ms (arrowing through a select is one change). */
+let resting = null;
+function soon(fn) { clearTimeout(resting); resting = setTimeout(fn, 250); }
+
+/** The preset changed: a rule of one's own waits for its patterns, and the last answer, made
+ *  for another choice, is taken away meanwhile. */
+function presetChanged() {
+  const custom = $('#tokens-preset').value === 'custom';
+  $('#tokens-rule').hidden = !custom;
+  if (custom && !request()) {
+    if (controller) controller.abort();
+    answer = null;
+    $('#tokens-results').hidden = true;
+    status(files.length ? 'Give the two patterns of your rule, then Check.' : '');
+    return;
+  }
+  run();
+}
+
+async function run(fromRuleForm = false) {
   if (!files.length) return;
   const body = request();
-  if (!body) { fail('Give both patterns of the rule: which tokens are text, and which are their backgrounds.'); return; }
+  if (!body) {
+    if (fromRuleForm) ruleError('Give both patterns of the rule: which tokens are text, and which are their backgrounds.');
+    return;
+  }
+  ruleError('');
   if (controller) controller.abort();
   controller = new AbortController();
   const signal = controller.signal;
@@ -94,10 +139,16 @@ function needText(t) {
   return t.metric === 'apca' ? `Lc ${t.minimum}` : `${t.minimum}:1`;
 }
 
-/** A token's name with its value's color as a chip (the API's hex; no chip without one). */
+/** A color chip: the color (alpha kept) over the checkerboard. */
+function chip(hex) {
+  return h('span', { class: 'chip specimen', 'aria-hidden': 'true' }, h('span', { style: { backgroundColor: hex } }));
+}
+
+/** A token's name with its value's color as a chip (the API's hex, alpha kept, over a
+ *  checkerboard so that a translucent color shows as one; no chip without a hex). */
 function tokenCell(t) {
   const cell = h('td', { class: 'token' });
-  if (t && t.hex) cell.append(h('span', { class: 'chip specimen', style: { background: t.hex.slice(0, 7) }, 'aria-hidden': 'true' }));
+  if (t && t.hex) cell.append(chip(t.hex));
   cell.append(h('code', { text: t ? t.token : '' }));
   if (t && t.hex) cell.append(' ', h('span', { class: 'hint', text: t.hex }));
   return cell;
@@ -105,41 +156,57 @@ function tokenCell(t) {
 
 /** "Aa" in the text's color on the background's, as the API measured them (composited when translucent). */
 function sample(p) {
+  // Composited by the API when it knew what lies behind (effective…); else as written, alpha
+  // kept, over the checkerboard: measured over every backdrop, no one sample is right.
   const fg = p.effectiveForeground || (p.foreground && p.foreground.hex);
   const bg = p.effectiveBackground || (p.background && p.background.hex);
   if (!fg || !bg) return h('td', { class: 'na', text: '–' });
-  return h('td', {}, h('span', { class: 'token-sample specimen', style: { color: fg.slice(0, 7), background: bg.slice(0, 7) }, 'aria-hidden': 'true', text: 'Aa' }));
+  return h('td', {}, h('span', { class: 'token-sample specimen' + (p.ratioRange ? ' any-backdrop' : ''), 'aria-hidden': 'true' },
+    h('span', { style: { color: fg, backgroundColor: bg }, text: 'Aa' })));
 }
 
 function fixCell(p) {
   const cell = h('td', { class: 'fix' });
-  const s = p.suggestion || p.backgroundSuggestion;
   if (p.unresolved) { cell.append(h('span', { class: 'hint', text: p.unresolved.reason })); return cell; }
-  if (!s) { cell.append(h('span', { class: 'na', text: '–' })); return cell; }
-  cell.append(h('span', { class: 'chip specimen', style: { background: s.hex.slice(0, 7) }, 'aria-hidden': 'true' }),
-    h('code', { text: s.definedBy }), ': ', h('code', { text: s.css }),
-    h('span', { class: 'hint', text: ` (${p.target && p.target.metric === 'apca' ? 'Lc ' + fmt(s.apcaLc, 1) : s.ratioText + ':1'})` }));
-  if (s.conflict) cell.append(h('br'), h('span', { class: 'hint', text: s.conflict }));
+  const measured = (s) => ` (${p.target && p.target.metric === 'apca' ? 'Lc ' + fmt(s.apcaLc, 1) : s.ratioText + ':1'})`;
+  const line = (s, prefix, after = '') => h('div', {},
+    prefix, chip(s.hex),
+    h('code', { text: s.definedBy }), ': ', h('code', { text: s.css }), h('span', { class: 'hint', text: measured(s) + after }),
+    s.conflict ? h('div', { class: 'hint', text: s.conflict }) : null);
+  // Where the text's fix would turn it from light to dark (or back), the API moves the
+  // background instead: that fix first, as the reports give it, the text's after it.
+  if (p.backgroundSuggestion) {
+    cell.append(line(p.backgroundSuggestion, 'background '));
+    if (p.suggestion) cell.append(line(p.suggestion, 'or text ', ', which turns the text from light to dark or back'));
+  } else if (p.suggestion) {
+    cell.append(line(p.suggestion, ''));
+  } else {
+    cell.append(h('span', { class: 'na', text: '–' }));
+  }
   return cell;
 }
 
-function locationText(t) {
-  const l = t && t.location;
+function locationText(p) {
+  const l = (p.unresolved && p.unresolved.location) || (p.foreground && p.foreground.location);
   return l ? `${l.file}${l.line ? ':' + l.line : ''}` : '';
 }
 
 function show(d) {
   const s = d.summary || {};
-  // An audit that checked nothing does not pass, and says why in its first warning.
-  const unmeasured = s.unresolved ? `, ${s.unresolved} not measured` : '';
-  const verdictText = !s.pairs ? `No pair was checked: ${(d.warnings || [])[0] || 'no token matched the pairs asked for'}`
-    : d.passes ? `Every pair passes${unmeasured}`
-      : s.failing ? `${s.failing} of ${s.pairs} pairs fail${unmeasured}`
-        : `No pair fails, but ${s.unresolved} of ${s.pairs} could not be measured`;
-  const modes = (s.byMode || []).map((m) => `${m.mode}: ${m.failing} of ${m.pairs} fail${m.unresolved ? `, ${m.unresolved} not measured` : ''}`);
+  // The API passes an audit whose unresolved pairs it only lists (`unresolved: report`); the
+  // page does not call that a pass: what was not measured is not known to pass.
+  const warnings = d.warnings || [];
+  const why = warnings.find((w) => w.startsWith('no pair was checked')) || warnings[warnings.length - 1] || 'no token matched the pairs asked for';
+  const unmeasured = s.unresolved ? `; ${s.unresolved} could not be measured` : '';
+  const verdictText = !s.pairs ? `No pair was checked: ${why.replace(/^no pair was checked: /, '')}`
+    : s.failing ? `${s.failing} of ${s.pairs} pairs fail${unmeasured}`
+      : s.unresolved ? `${s.unresolved} of ${s.pairs} pairs could not be measured; the others pass`
+        : 'Every pair passes';
+  const complete = d.passes && !s.unresolved;
+  const modes = s.pairs ? (s.byMode || []).map((m) => `${m.mode}: ${m.failing} of ${m.pairs} fail${m.unresolved ? `, ${m.unresolved} not measured` : ''}`) : [];
   clear($('#tokens-summary')).append(
-    verdict(d.passes, 'Pass', 'Fail'), ' ',
-    `${verdictText} (${d.format}; ${s.tokens} color tokens; modes ${(d.modes || []).join(', ') || '–'})`,
+    verdict(complete, 'Pass', s.failing || !s.pairs ? 'Fail' : 'Incomplete'), ' ',
+    `${verdictText} (${d.format}; ${s.tokens} tokens; modes ${(d.modes || []).join(', ') || '–'})`,
     modes.length > 1 ? h('span', { class: 'hint', text: ` ${modes.join('; ')}.` }) : '');
   // Failing pairs first, then the unmeasured, then the passing; the API's order within each.
   const rank = (p) => (p.passes === false ? 0 : p.passes === null ? 1 : 2);
@@ -154,13 +221,14 @@ function show(d) {
   for (const p of pairs.slice(0, MAX_ROWS)) {
     body.append(h('tr', { class: p.passes === false ? 'failing' : '', title: p.summary },
       h('td', { text: p.mode }), tokenCell(p.foreground), tokenCell(p.background), sample(p),
-      h('td', { class: 'num', text: valueText(p) }), h('td', { class: 'num', text: needText(p.target) }),
+      h('td', { class: 'num' }, valueText(p), p.hexNote ? h('div', { class: 'hint wrap', text: `⚠ ${p.hexNote}` }) : null),
+      h('td', { class: 'num', text: needText(p.target) }),
       h('td', {}, p.passes === null ? h('span', { class: 'na', text: 'not measured' }) : verdict(p.passes)),
-      fixCell(p), h('td', { class: 'hint', text: locationText(p.foreground) })));
+      fixCell(p), h('td', { class: 'hint', text: locationText(p) })));
   }
   table.append(body);
   list('#tokens-warnings', d.warnings, 'Warnings');
-  $('#tokens-warnings').open = !d.passes;
+  $('#tokens-warnings').open = !complete;
   list('#tokens-notes', d.notes, 'Notes');
   $('#tokens-results').hidden = false;
 }
@@ -173,8 +241,10 @@ function list(sel, items, title) {
 }
 
 export function setupTokens() {
-  const input = $('#tokens-file'), zone = $('#tokens-dropzone');
+  const input = $('#tokens-file'), folder = $('#tokens-folder'), zone = $('#tokens-dropzone');
   input.addEventListener('change', () => take(input.files));
+  // A folder's token files (JSON and CSS), each with its path in the folder.
+  folder.addEventListener('change', () => take(Array.from(folder.files || []).filter((f) => /\.(json|css)$/i.test(f.name))));
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
   zone.addEventListener('drop', (e) => {
@@ -182,8 +252,12 @@ export function setupTokens() {
     zone.classList.remove('dragging');
     if (e.dataTransfer) take(e.dataTransfer.files);
   });
-  for (const sel of ['#tokens-preset', '#tokens-policy']) $(sel).addEventListener('change', run);
-  $('#tokens-rule-form').addEventListener('submit', (e) => { e.preventDefault(); run(); });
+  $('#tokens-preset').addEventListener('change', () => {
+    $('#tokens-rule').hidden = $('#tokens-preset').value !== 'custom';
+    soon(presetChanged);
+  });
+  for (const sel of ['#tokens-policy', '#tokens-format']) $(sel).addEventListener('change', () => soon(() => run()));
+  $('#tokens-rule-form').addEventListener('submit', (e) => { e.preventDefault(); run(true); });
   $('#tokens-download').addEventListener('click', () => {
     if (answer) download(new Blob([JSON.stringify(answer, null, 2)], { type: 'application/json' }), 'token-audit.json');
   });
