@@ -1275,13 +1275,16 @@ struct TokensAuditTests {
         // Tokens whose names say they are backgrounds are not text (a new user's pass: `--bg`
         // failed twelve times at 1.00:1, each with a darker color to "try"); a rule still
         // audits one as text, and `--on-surface` or `--card-foreground` are text.
-        let named = ":root { --text: #767676; --bg: #ffffff; --surface-raised: #f4f4f5; --on-surface: #111111; --card-foreground: #222222; --label-accent-bgColor-rest: #ddf4ff; --textCodeBlock-background: #f6f8fa; --text-on-bg: #333333; }"
+        // A role named after the kind stays the background's: Figma SDS's
+        // `--sds-color-background-brand-default` (a new user's pass: 34 such tokens were text),
+        // while its `--sds-color-text-brand-on-brand` is text.
+        let named = ":root { --text: #767676; --bg: #ffffff; --surface-raised: #f4f4f5; --on-surface: #111111; --card-foreground: #222222; --label-accent-bgColor-rest: #ddf4ff; --textCodeBlock-background: #f6f8fa; --text-on-bg: #333333; --sds-color-background-brand-default: #2c2c2c; --sds-color-background-danger-secondary: #fdd3d0; --sds-color-text-brand-on-brand: #f5f5f5; --surface-text: #444444; }"
         let skipped = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(named)])], [("preset", "apple")]))
         let foregrounds = Set(skipped.json["pairs"]?.array?.compactMap { $0["foreground"]?["token"]?.string } ?? [])
-        #expect(foregrounds == ["--text", "--on-surface", "--card-foreground", "--text-on-bg"], "\(foregrounds)")
+        #expect(foregrounds == ["--text", "--on-surface", "--card-foreground", "--text-on-bg", "--sds-color-text-brand-on-brand", "--surface-text"], "\(foregrounds)")
         let notes = skipped.json["notes"]?.array?.compactMap(\.string) ?? []
         #expect(foregrounds.isDisjoint(with: ["--label-accent-bgColor-rest", "--textCodeBlock-background"]))
-        #expect(notes.contains("preset apple: 4 tokens whose names say they are a background ('--bg', '--label-accent-bgColor-rest', '--surface-raised' and 1 more) are not measured as text on Apple's backgrounds: name one in a rule to audit it as text"), "\(notes)")
+        #expect(notes.contains("preset apple: 6 tokens whose names say they are a background ('--bg', '--label-accent-bgColor-rest', '--sds-color-background-brand-default' and 3 more) are not measured as text on Apple's backgrounds: name one in a rule to audit it as text"), "\(notes)")
         let ruled = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(named)])],
                                                                                  [("preset", "apple"), ("rules", .array([.object(["foreground": "--bg", "background": "apple.*"])]))]))
         #expect(Self.pair(ruled, "--bg", "apple.systemBackground", mode: "light") != nil, "\(ruled.text.prefix(300))")

@@ -1863,9 +1863,16 @@ extension TokenAudit {
                                               "dim", "bright", "variant", "tint", "primary", "secondary", "tertiary", "raised",
                                               "sunken", "overlay", "alt", "base", "light", "dark", "inverse", "inverted"]
 
-    /// Whether a token's path names a background: its last word that is not a qualifier
-    /// (`qualifierWords`, or digits) is in `backgroundWords` and does not follow `on`
-    /// (`on-surface`, `onBackground`, `text-on-bg` are text). Words split at `.`, `/`, `-`, `_`,
+    /// Words naming text or another foreground: met after a background word, they make the
+    /// token text (`--surface-text`, `bg-fg`).
+    static let foregroundWords: Set<String> = ["text", "fg", "foreground", "label", "ink", "icon", "border", "link", "title"]
+
+    /// Whether a token's path names a background: of the words naming what a token is
+    /// (`backgroundWords`, `foregroundWords`), the last that does not follow `on` is a background
+    /// word (`on-surface`, `onBackground`, `text-on-bg` are text); with none, its last word that
+    /// is not a qualifier (`qualifierWords`, or digits) is one. So a role after the kind stays
+    /// the background's (Figma SDS's `--sds-color-background-brand-default`, `…-danger-secondary`:
+    /// a new user's pass found 34 such tokens measured as text). Words split at `.`, `/`, `-`, `_`,
     /// spaces, lower-to-upper case changes, the end of an upper-case run (`BGContainer`), and
     /// between letters and digits; compared in lower case. A hostile pass found Primer's
     /// `--label-accent-bgColor-rest`, VS Code's `textCodeBlock-background`, `--content-bg` and
@@ -1887,7 +1894,11 @@ extension TokenAudit {
             }
             if !word.isEmpty { words.append(word.lowercased()) }
         }
+        func afterOn(_ i: Int) -> Bool { i > 0 && words[i - 1] == "on" }
+        if let i = words.indices.last(where: { (backgroundWords.contains(words[$0]) || foregroundWords.contains(words[$0])) && !afterOn($0) }) {
+            return backgroundWords.contains(words[i])
+        }
         guard let i = words.lastIndex(where: { !qualifierWords.contains($0) && !$0.allSatisfy(\.isNumber) }) else { return false }
-        return backgroundWords.contains(words[i]) && (i == 0 || words[i - 1] != "on")
+        return backgroundWords.contains(words[i]) && !afterOn(i)
     }
 }
