@@ -100,6 +100,20 @@ def test_token_fixes_translucency_and_same_named_files(page, server, tmp_path):
     fix = row.find_elements("css selector", "td")[7].text
     assert fix.startswith("background --primary: " + primary["backgroundSuggestion"]["css"]), fix
     assert "or text --primary-foreground: " + primary["suggestion"]["css"] in fix, fix
+    # A fix names the token to change, the pair's own, not the one its alias leads to (a
+    # designer's pass read one token given two colors): --link is given its own value.
+    alias = tmp_path / "alias.css"
+    alias.write_text(":root { --accent: #6b7cff; --link: var(--accent); --surface: #eee; --bg: #fff; }")
+    page.select("#tokens-preset", "custom")
+    page.el("#tokens-rule-fg").send_keys("--link")
+    page.el("#tokens-rule-bg").send_keys("--bg")
+    page.el("#tokens-file").send_keys(str(alias))
+    page.el("#tokens-rule-run").click()
+    page.wait(lambda: "--link:" in page.text("#tokens-table tbody tr td.fix"), timeout=40, message="the alias's fix")
+    assert "in place of its alias to --accent" in page.text("#tokens-table tbody tr td.fix")
+    page.open()
+    page.el("#tokens-file").send_keys(str(indigo))
+    audited(page)
     # A translucent token keeps its alpha in the chip and the sample (it had been drawn solid).
     muted = next(r for r in page.els("#tokens-table tbody tr") if "--muted-foreground" in r.text)
     colors = page.d.execute_script("""

@@ -171,7 +171,11 @@ function fixCell(p) {
   const measured = (s) => ` (${p.target && p.target.metric === 'apca' ? 'Lc ' + fmt(s.apcaLc, 1) : s.ratioText + ':1'})`;
   const line = (s, prefix, after = '') => h('div', {},
     prefix, chip(s.hex),
-    h('code', { text: s.definedBy }), ': ', h('code', { text: s.css }), h('span', { class: 'hint', text: measured(s) + after }),
+    // The value to paste into `token`, the pair's own (docs/api/tokens.md "What to change"): not
+    // into `definedBy`, the token its alias leads to, which others may share (a designer read
+    // `definedBy` and saw one token given two colors).
+    h('code', { text: s.token }), ': ', h('code', { text: s.css }),
+    h('span', { class: 'hint', text: measured(s) + after + (s.definedBy && s.definedBy !== s.token ? `, in place of its alias to ${s.definedBy}` : '') }),
     s.conflict ? h('div', { class: 'hint', text: s.conflict }) : null);
   // Where the text's fix would turn it from light to dark (or back), the API moves the
   // background instead: that fix first, as the reports give it, the text's after it.
