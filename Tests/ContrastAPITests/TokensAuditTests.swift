@@ -259,6 +259,28 @@ struct TokensAuditTests {
         #expect(plain.status == 200 && marked.status == 200 && marked.json == plain.json, "\(marked.text.prefix(300))")
     }
 
+    /// A CI user's pass: JUnit's log said nothing of the unresolved pairs' counts (the text
+    /// report's warning lines), and the text report put unresolved rows before failures.
+    @Test("JUnit carries the unresolved pairs' warning; the text report lists failures before unresolved pairs")
+    func unresolvedInJUnitAndTextOrder() throws {
+        let live = try LiveServer()
+        let css = ":root {\n  --primary: var(--brand);\n  --primary-foreground: #fff;\n  --muted: #ffffff;\n  --muted-foreground: #aaaaaa;\n}\n"
+        let junit = try live.request("POST", "/v1/tokens/audit?preset=shadcn&unresolved=report&report=junit&name=a.css", body: css, headers: ["Content-Type": "text/css"])
+        #expect(junit.status == 200 && junit.text.contains("warning: 1 pair in mode &apos;default&apos; could not be resolved and was not measured (each such pair says why)"), "\(junit.text)")
+        let text = try live.request("POST", "/v1/tokens/audit?preset=shadcn&unresolved=report&report=text&name=a.css", body: css, headers: ["Content-Type": "text/css"])
+        let rows = text.text.split(separator: "\n").map(String.init)
+        let fail = rows.firstIndex { $0.contains("--muted-foreground") && $0.contains("FAIL") }
+        let unresolved = rows.firstIndex { $0.contains("--primary-foreground") && $0.contains("UNRESOLVED") }
+        #expect(fail != nil && unresolved != nil && fail! < unresolved!, "\(text.text)")
+        // A file name past 64 characters is cut in the problem's `file`, and said to be
+        // (a script annotating from it got a path that does not exist).
+        let long = "Tests/Fixtures/tokens/figma-rest-api/terrazzo-primer-figma/get-local-variables.css"
+        let cut = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=\(long)", body: ":root { --primary: var(--brand); --primary-foreground: #fff; }", headers: ["Content-Type": "text/css"])
+        let p = expectProblem(cut, 400)
+        #expect(p["fileShortened"] == true && p["file"]?.string?.hasSuffix("…") == true && p["detail"]?.string?.contains(long) == true, "\(p)")
+        #expect(p["tokenShortened"] == nil, "\(p)")
+    }
+
     /// A hostile pass: a DTCG 2025.10 resolver whose contexts are not named light or dark was
     /// audited in a `default` mode too, the sets alone, which no resolution produces (a modifier
     /// always takes a context): its pair was a 400, "has no value in mode 'default' (defined only
@@ -1278,10 +1300,13 @@ struct TokensAuditTests {
         // A role named after the kind stays the background's: Figma SDS's
         // `--sds-color-background-brand-default` (a new user's pass: 34 such tokens were text),
         // while its `--sds-color-text-brand-on-brand` is text.
-        let named = ":root { --text: #767676; --bg: #ffffff; --surface-raised: #f4f4f5; --on-surface: #111111; --card-foreground: #222222; --label-accent-bgColor-rest: #ddf4ff; --textCodeBlock-background: #f6f8fa; --text-on-bg: #333333; --sds-color-background-brand-default: #2c2c2c; --sds-color-background-danger-secondary: #fdd3d0; --sds-color-text-brand-on-brand: #f5f5f5; --surface-text: #444444; }"
+        let named = ":root { --text: #767676; --bg: #ffffff; --surface-raised: #f4f4f5; --on-surface: #111111; --card-foreground: #222222; --label-accent-bgColor-rest: #ddf4ff; --textCodeBlock-background: #f6f8fa; --text-on-bg: #333333; --sds-color-background-brand-default: #2c2c2c; --sds-color-background-danger-secondary: #fdd3d0; --sds-color-text-brand-on-brand: #f5f5f5; --surface-text: #444444; --kendo-color-on-app-surface: #555555; --color-text-on-accent-background: #555555; --bg-contrast: #555555; --surface-heading: #555555; }"
         let skipped = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": "t.css", "content": .string(named)])], [("preset", "apple")]))
         let foregrounds = Set(skipped.json["pairs"]?.array?.compactMap { $0["foreground"]?["token"]?.string } ?? [])
-        #expect(foregrounds == ["--text", "--on-surface", "--card-foreground", "--text-on-bg", "--sds-color-text-brand-on-brand", "--surface-text"], "\(foregrounds)")
+        // Text too: `on` anywhere before the background word (Kendo's), and another kind after it
+        // (a hostile pass: the last kind word had made `--bg-contrast` a background).
+        #expect(foregrounds == ["--text", "--on-surface", "--card-foreground", "--text-on-bg", "--sds-color-text-brand-on-brand", "--surface-text",
+                                "--kendo-color-on-app-surface", "--color-text-on-accent-background", "--bg-contrast", "--surface-heading"], "\(foregrounds)")
         let notes = skipped.json["notes"]?.array?.compactMap(\.string) ?? []
         #expect(foregrounds.isDisjoint(with: ["--label-accent-bgColor-rest", "--textCodeBlock-background"]))
         #expect(notes.contains("preset apple: 6 tokens whose names say they are a background ('--bg', '--label-accent-bgColor-rest', '--sds-color-background-brand-default' and 3 more) are not measured as text on Apple's backgrounds: name one in a rule to audit it as text"), "\(notes)")

@@ -111,9 +111,19 @@ struct TokensAuditEndpoint {
     /// be resolved, how to get past it (`unresolved: "report"`, `modes`), in the request's form.
     static func problem(_ error: TokenError, files: [TokenFile], query: Bool = false) -> Problem {
         var extra: [(String, JSON)] = []
-        // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`.
-        if let file = error.file ?? error.location?.file { extra.append(("file", .string(ClientText.cut(file).text))) }
-        if let path = error.path { extra.append(("token", .string(ClientText.cut(path).text))) }
+        // Client text, bounded as everywhere (ClientText): cut to 64 characters with `…`, and
+        // then flagged, as `pointerShortened` is (a CI user's pass: a script annotating from a
+        // cut `file` got a path that does not exist; `detail` has it whole).
+        if let file = error.file ?? error.location?.file {
+            let (text, length) = ClientText.cut(file)
+            extra.append(("file", .string(text)))
+            if length != nil { extra.append(("fileShortened", .bool(true))) }
+        }
+        if let path = error.path {
+            let (text, length) = ClientText.cut(path)
+            extra.append(("token", .string(text)))
+            if length != nil { extra.append(("tokenShortened", .bool(true))) }
+        }
         if let l = error.location {
             extra.append(("line", .number(Double(l.line))))
             extra.append(("column", .number(Double(l.column))))

@@ -29,6 +29,7 @@ enum TokenAuditSize {
     /// left are not weighed (the answer is then only known to be over the limit).
     static func estimate(_ report: TokenAuditReport, format: TokenAuditRequest.Report) -> Int {
         var total = 4096 + report.notes.reduce(0) { $0 + 16 + weight($1) }
+        for w in report.unresolvedWarnings + report.coverageWarnings + (report.nothingCheckedReason.map { [$0] } ?? []) { total += 200 + 2 * weight(w) }
         for r in report.rules {
             total += 600 + weight(r.source) + weight(r.foreground.text) + weight(r.background.text) + (r.backdrop.map { weight($0.text) } ?? 0)
         }

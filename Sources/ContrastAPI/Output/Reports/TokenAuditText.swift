@@ -49,7 +49,10 @@ enum TokenAuditText {
     /// above (the last line then says so instead of PASS).
     static func document(_ report: TokenAuditReport, failedOnWarnings: Bool = false) -> String {
         var rows: [[String]] = [["MODE", "FOREGROUND", "BACKGROUND", "CONTRAST", "NEEDS", "RESULT"]]
-        let ordered = report.results.filter { !$0.passes } + report.results.filter(\.passes)
+        // Failures first, then the pairs not measured, then the passing (a CI user's pass: 44
+        // unresolved rows of a Figma file came before its first failure, past a log's tail).
+        let ordered = report.results.filter { !$0.passes && $0.unresolved == nil } + report.results.filter { $0.unresolved != nil }
+            + report.results.filter { $0.passes && $0.unresolved == nil }
         // A suggestion's conflict (a few hundred characters, often the same on many rows) is a
         // numbered footnote below the table, each text once (a new user's pass: one sentence
         // repeated on every row made the table unreadable in a terminal).
