@@ -1853,8 +1853,9 @@ extension TokenValue {
 
 extension TokenAudit {
     /// Words naming a background (`--bg`, `bgColor-default`, `--surface-raised`,
-    /// `md.sys.color.surface-container`, Fluent's `colorNeutralBackground1`).
-    static let backgroundWords: Set<String> = ["bg", "background", "backgrounds", "surface", "surfaces", "canvas", "backdrop"]
+    /// `md.sys.color.surface-container`, Fluent's `colorNeutralBackground1`, Figma SDS's
+    /// `background-utilities-scrim` and `-blanket`, the veils under a dialog).
+    static let backgroundWords: Set<String> = ["bg", "background", "backgrounds", "surface", "surfaces", "canvas", "backdrop", "scrim", "blanket"]
     /// Words after the one naming what a token is, passed over when looking for it: states,
     /// steps, variants and `color` (`bgColor-rest`, `surface-container-high`, `background1`).
     static let qualifierWords: Set<String> = ["color", "colors", "rest", "hover", "hovered", "active", "pressed", "selected",
@@ -1863,16 +1864,18 @@ extension TokenAudit {
                                               "dim", "bright", "variant", "tint", "primary", "secondary", "tertiary", "raised",
                                               "sunken", "overlay", "alt", "base", "light", "dark", "inverse", "inverted"]
 
-    /// Words naming text or another foreground: met after a background word, they make the
-    /// token text (`--surface-text`, `bg-fg`).
-    static let foregroundWords: Set<String> = ["text", "fg", "foreground", "label", "ink", "icon", "border", "link", "title"]
+    /// Words naming a role a background has (Figma SDS's `background-brand-default`, Primer's
+    /// `bgColor-danger-emphasis`), passed over like qualifiers: the kind before them decides.
+    static let roleWords: Set<String> = ["brand", "danger", "positive", "negative", "warning", "neutral", "success", "error",
+                                         "info", "critical", "attention", "severe", "caution", "accent", "utilities", "utility"]
 
-    /// Whether a token's path names a background: of the words naming what a token is
-    /// (`backgroundWords`, `foregroundWords`), the last that does not follow `on` is a background
-    /// word (`on-surface`, `onBackground`, `text-on-bg` are text); with none, its last word that
-    /// is not a qualifier (`qualifierWords`, or digits) is one. So a role after the kind stays
-    /// the background's (Figma SDS's `--sds-color-background-brand-default`, `…-danger-secondary`:
-    /// a new user's pass found 34 such tokens measured as text). Words split at `.`, `/`, `-`, `_`,
+    /// Whether a token's path names a background: its last word that is not a qualifier or a
+    /// role (`qualifierWords`, `roleWords`, or digits) is in `backgroundWords`, and no `on`
+    /// comes before it (`on-surface`, `onBackground`, `text-on-bg`, Kendo's
+    /// `--kendo-color-on-app-surface` are text). So a role after the kind stays the background's
+    /// (Figma SDS's `--sds-color-background-brand-default`, `…-danger-secondary`: a designer's
+    /// pass found 34 such tokens measured as text), while a word of another kind after it
+    /// (`--bg-contrast`, `--surface-heading`) makes the token text. Words split at `.`, `/`, `-`, `_`,
     /// spaces, lower-to-upper case changes, the end of an upper-case run (`BGContainer`), and
     /// between letters and digits; compared in lower case. A hostile pass found Primer's
     /// `--label-accent-bgColor-rest`, VS Code's `textCodeBlock-background`, `--content-bg` and
@@ -1894,11 +1897,7 @@ extension TokenAudit {
             }
             if !word.isEmpty { words.append(word.lowercased()) }
         }
-        func afterOn(_ i: Int) -> Bool { i > 0 && words[i - 1] == "on" }
-        if let i = words.indices.last(where: { (backgroundWords.contains(words[$0]) || foregroundWords.contains(words[$0])) && !afterOn($0) }) {
-            return backgroundWords.contains(words[i])
-        }
-        guard let i = words.lastIndex(where: { !qualifierWords.contains($0) && !$0.allSatisfy(\.isNumber) }) else { return false }
-        return backgroundWords.contains(words[i]) && !afterOn(i)
+        guard let i = words.lastIndex(where: { !qualifierWords.contains($0) && !roleWords.contains($0) && !$0.allSatisfy(\.isNumber) }) else { return false }
+        return backgroundWords.contains(words[i]) && !words[..<i].contains("on")
     }
 }
