@@ -241,6 +241,12 @@ struct GradientEndpointTests {
         let emptyName = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "", "gradient": "linear-gradient(red, blue)"}]}"##)
         expectProblem(emptyName, 400, pointer: "/gradients/0/name")
         #expect(emptyName.json["detail"] == "'/gradients/0/name' must not be empty", "\(emptyName.text)")
+        // Nor one of only whitespace or invisible characters (a hostile pass: " " and U+200B).
+        for blank in [" ", "\\u200b", "\\u3164\\t"] {
+            let r = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "\##(blank)", "gradient": "linear-gradient(red, blue)"}]}"##)
+            expectProblem(r, 400, pointer: "/gradients/0/name")
+            #expect(r.text.contains("must show something"), "\(blank): \(r.text)")
+        }
         let twice = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "a", "gradient": "linear-gradient(red, blue)"}, {"name": "a", "gradient": "linear-gradient(red, lime)"}]}"##)
         expectProblem(twice, 400, pointer: "/gradients/1")
         #expect(twice.json["detail"] == "'/gradients/1' repeats the name 'a' of '/gradients/0'; names must be unique", "\(twice.text)")

@@ -487,7 +487,11 @@ struct TokensAuditTests {
         // message's file name, "line 3: …" with nothing before it).
         let unnamed = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=", body: css, headers: ["Content-Type": "text/css"])
         let p = expectProblem(unnamed, 400, parameter: "name")
-        #expect(p["detail"] == "query parameter 'name' must not be empty: give the file's path in the repository, or leave it out", "\(p)")
+        #expect(p["detail"] == "query parameter 'name' must not be empty", "\(p)")
+        let blank = try live.request("POST", "/v1/tokens/audit?preset=shadcn&name=%20", body: css, headers: ["Content-Type": "text/css"])
+        #expect(expectProblem(blank, 400, parameter: "name")["detail"]?.string?.contains("must show something") == true, "\(blank.text)")
+        let blankJSON = try live.request("POST", "/v1/tokens/audit", body: Self.body([.object(["name": " ", "content": .string(css)])], [("preset", "shadcn")]))
+        expectProblem(blankJSON, 400, pointer: "/files/0/name")
     }
 
     /// A new user's report: an alias foreground (`{color.neutral.0}`) was located at its target's

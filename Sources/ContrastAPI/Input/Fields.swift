@@ -365,6 +365,20 @@ public struct Fields: Sendable {
         return s
     }
 
+    /// A name member (a color's, a gradient's, a file's): a string of at most `maxLength` bytes
+    /// that shows something. Empty, or only whitespace and invisible characters (a space,
+    /// U+200B, U+3164), is a 400: such a name keys an answer's rows, a column or every message
+    /// of a report by nothing a reader can see (hostile passes: `"name": ""` and `"name": " "`
+    /// were taken for a matrix's gradient and a token file). nil when absent and not `required`.
+    func name(_ key: String, required: Bool = false, maxLength: Int) throws(Problem) -> String? {
+        guard let s = try string(key, required: required, maxLength: maxLength) else { return nil }
+        if s.isEmpty { throw Problem.invalidField(field(key), "\(field(key).display) must not be empty") }
+        if s.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint || ClientText.isHidden($0) }) {
+            throw Problem.invalidField(field(key), "\(field(key).display) must show something: \(ClientText.quoted(s)) is only whitespace or invisible characters")
+        }
+        return s
+    }
+
     /// A finite number member within `range`; query strings are parsed as decimal numbers.
     func number(_ key: String, in range: ClosedRange<Double>, required: Bool = false) throws(Problem) -> Double? {
         guard let v = value(key) else {

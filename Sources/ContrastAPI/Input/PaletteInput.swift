@@ -31,8 +31,7 @@ extension Fields {
                 let f = Fields(object: o, path: path, fromQuery: fromQuery)
                 try f.rejectUnknown(["name", "color"])
                 let color = try f.color("color", required: true, hexOrder: hexOrder)!
-                let name = try f.string("name", maxLength: 128) ?? color.input
-                if name.isEmpty { throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must not be empty") }
+                let name = try f.name("name", maxLength: 128) ?? color.input
                 entry = PaletteColor(name: name, color: color)
             default:
                 throw Problem.invalidField(path, "\(path.display) must be a color string or {\"name\", \"color\"}, not \(item.typeName)")

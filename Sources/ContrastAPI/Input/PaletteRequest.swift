@@ -426,8 +426,7 @@ struct PaletteRequest {
         try cf.rejectUnknown(colorFields)
         let role = try cf.appleChoice("role", AppleColorRole.self, what: "role", aliases: roleAliases) ?? .text
         let color = try cf.color("color", required: true, hexOrder: hexOrder, context: lightContext)!
-        let name = try cf.string("name", maxLength: 128) ?? color.input
-        if name.isEmpty { throw Problem.invalidField(cf.field("name"), "\(cf.field("name").display) must not be empty") }
+        let name = try cf.name("name", maxLength: 128) ?? color.input
         var given: [PaletteVariant: ResolvedColor] = [:]
         for (key, variant) in variantKeys {
             if let c = try cf.color(key, hexOrder: hexOrder, context: context(of: variant, generation)) { given[variant] = c }

@@ -58,8 +58,7 @@ struct TokenAuditRequest {
                 }
                 let ff = Fields(object: o, path: path, fromQuery: false)
                 try ff.rejectUnknown(["name", "content", "mode"])
-                let name = try ff.string("name", required: true, maxLength: maxFileNameBytes)!
-                if name.isEmpty { throw Problem.invalidField(ff.field("name"), "\(ff.field("name").display) must not be empty") }
+                let name = try ff.name("name", required: true, maxLength: maxFileNameBytes)!
                 if !names.insert(name).inserted { throw Problem.invalidField(ff.field("name"), "\(ff.field("name").display): \(ClientText.quoted(name)) is given twice") }
                 let content = try ff.string("content", required: true, maxLength: Int.max)!
                 let mode = try ff.string("mode", maxLength: 128)
@@ -75,9 +74,8 @@ struct TokenAuditRequest {
             if text.isEmpty {
                 throw Problem.invalidField(.body(""), "the body is empty: send a token file (or a JSON request {\"files\": […]})")
             }
-            let name = try f.string("name", maxLength: maxFileNameBytes)
             // Every message and report location names the file by it: `name=` would name none.
-            if name?.isEmpty == true { throw Problem.invalidField(f.field("name"), "\(f.field("name").display) must not be empty: give the file's path in the repository, or leave it out") }
+            let name = try f.name("name", maxLength: maxFileNameBytes)
             files = [TokenFile(name: name ?? "tokens", content: text)]
         }
         var format: TokenFormat? = nil

@@ -133,11 +133,8 @@ struct AuditEndpoint {
         var colorMembers = JSONObject()
         for (k, v) in o.members where AdaptiveColorInput.objectFields.contains(k) { colorMembers.append(k, v) }
         let input = try AdaptiveColorInput.parse(.object(colorMembers), at: path, fromQuery: fromQuery, hexOrder: hexOrder)
-        let given = try cf.string("name", maxLength: 128)
-        // An empty name would key the color's rows by nothing (a hostile pass found the matrix's
-        // gradients taking one; the palette routes refuse it).
-        if given?.isEmpty == true { throw Problem.invalidField(cf.field("name"), "\(cf.field("name").display) must not be empty") }
-        let name = given ?? input.text
+        // An empty or blank name would key the color's rows by nothing (`Fields.name`).
+        let name = try cf.name("name", maxLength: 128) ?? input.text
 
         var text: AppleTextRequirement?
         var style: TextStyleSelection?

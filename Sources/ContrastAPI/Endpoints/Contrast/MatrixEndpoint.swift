@@ -273,8 +273,7 @@ struct MatrixEndpoint {
                 try gf.rejectUnknown(["name", "gradient", "box", "region"])
                 // The name first: it is cheap to check, and an empty one would key the answer by nothing
                 // (a hostile pass: `"name": ""` was taken, where a color's empty name is a 400).
-                let name = try gf.string("name", maxLength: 128)
-                if name?.isEmpty == true { throw Problem.invalidField(gf.field("name"), "\(gf.field("name").display) must not be empty") }
+                let name = try gf.name("name", maxLength: 128)
                 let text = try gf.string("gradient", required: true, maxLength: CSSGradient.maximumLength)!
                 let box = try gf.gradientBox()
                 let gradient = try resolveGradient(text, at: gf.field("gradient"), hexOrder: hexOrder, box: box,
