@@ -85,6 +85,22 @@ import Glibc
         let cutLog = cut.finalLog()
         #expect(cut.terminationStatus == 2 && cutLog.contains("holds a damaged problem_types.json") && !cutLog.contains("listening on"), "\(cutLog)")
         try whole0.write(to: types)
+        // Cut at a line that ends in `}` (how a file is most often cut: a hostile pass found the
+        // first check, of the last character only, passing it), the server stops too; a whole
+        // file with a long whitespace tail starts.
+        let openapi = bundle.appendingPathComponent("openapi.json")
+        let document = try Data(contentsOf: openapi)
+        let lines = String(decoding: document, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let cutAt = try #require(lines.indices.first { $0 > 100 && lines[$0].trimmingCharacters(in: .whitespaces) == "}" })
+        try Data(lines[...cutAt].joined(separator: "\n").utf8).write(to: openapi)
+        let braced = try ServerProcess(executable: alone, directory: dir)
+        let bracedLog = braced.finalLog()
+        #expect(braced.terminationStatus == 2 && bracedLog.contains("holds a damaged openapi.json"), "\(bracedLog)")
+        try (document + Data(String(repeating: " ", count: 100).utf8 + [0x0A])).write(to: openapi)
+        for (bytes, whole) in [("{\"a\": [1, {\"b\": \"}\"}]}", true), ("{\"a\": [1, {\"b\": \"}\"}]", false), ("{\"a\": \"\\\"}\"}", true),
+                               ("[1, 2]  \n", true), ("{} {}", false), ("{]", false), ("\"x\"", false), ("", false)] {
+            #expect(AppleData.isWholeJSONStructure(Array(bytes.utf8)) == whole, "\(bytes)")
+        }
         let whole = try ServerProcess(executable: alone, directory: dir)
         _ = try whole.waitForPort()
         whole.terminate()

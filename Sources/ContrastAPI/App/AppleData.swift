@@ -52,7 +52,13 @@ struct AppleData: Sendable {
     /// and the bundle's from `access(2)`, without building a `Bundle`: the server checks at
     /// start, and a `Bundle.main` built then cost every plain `POST /v1/contrast` 20–80
     /// instructions more, by the heap it left.
-    static func bundleProblem() -> String? {
+    static func bundleProblem() -> String? { checkedBundle }
+
+    /// `bundleProblem()`'s answer, found once (each resource's loader asks, and the check reads
+    /// every file of the bundle).
+    private static let checkedBundle: String? = findBundleProblem()
+
+    private static func findBundleProblem() -> String? {
         #if os(Linux)
         var buffer = [CChar](repeating: 0, count: 4097)
         let n = readlink("/proc/self/exe", &buffer, 4096)
@@ -82,24 +88,55 @@ struct AppleData: Sendable {
     }
 
     #if os(Linux)
-    /// Whether the file at `path` (`size` bytes) starts with `{` or `[` and ends with the
-    /// matching `}` or `]`, whitespace aside (64 bytes read at each end).
+    /// Whether the file at `path` (`size` bytes) holds one whole JSON document as far as its
+    /// structure goes: strings closed (escapes followed), brackets and braces balanced and
+    /// matched, the root an object or array with only whitespace after it. A file cut anywhere
+    /// fails; values are not parsed, and nothing is kept: the bytes are read into one buffer
+    /// (mapped, past malloc's threshold) and let go. Over 64 MiB is not a resource of this build.
     static func isWholeJSONDocument(_ path: String, size: Int) -> Bool {
+        guard size > 0, size <= 64 << 20 else { return false }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        func firstNonSpace(at offset: Int, reversed: Bool) -> UInt8? {
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 64, off_t(offset)) }
-            guard n > 0 else { return nil }
-            let bytes = buffer[0..<n]
-            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-            return reversed ? bytes.last(where: { !isSpace($0) }) : bytes.first(where: { !isSpace($0) })
+        var bytes = [UInt8](repeating: 0, count: size)
+        var read = 0
+        while read < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + read, size - read, off_t(read)) }
+            guard n > 0 else { return false }
+            read += n
         }
-        guard let first = firstNonSpace(at: 0, reversed: false), let last = firstNonSpace(at: max(0, size - 64), reversed: true) else { return false }
-        return (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]"))
+        return isWholeJSONStructure(bytes)
     }
     #endif
+
+    /// `isWholeJSONDocument`'s check on bytes in memory (at most 64 levels of nesting).
+    static func isWholeJSONStructure(_ bytes: [UInt8]) -> Bool {
+        var closers = [UInt8](repeating: 0, count: 64)
+        var depth = 0, inString = false, escaped = false, rootDone = false, started = false
+        for b in bytes {
+            if inString {
+                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
+                continue
+            }
+            switch b {
+            case 0x20, 0x0A, 0x0D, 0x09: continue
+            case _ where rootDone: return false
+            case 0x22: inString = true
+            case 0x7B, 0x5B:
+                guard depth < closers.count else { return false }
+                closers[depth] = b == 0x7B ? 0x7D : 0x5D
+                depth += 1
+                started = true
+            case 0x7D, 0x5D:
+                guard depth > 0, closers[depth - 1] == b else { return false }
+                depth -= 1
+                if depth == 0 { rootDone = true }
+            default:
+                guard started else { return false }  // the root is an object or an array
+            }
+        }
+        return rootDone && !inString
+    }
 
     /// The files of the resource bundle (Package.swift's `resources`).
     static let bundleFiles = ["apple_system_colors.json", "apple_hig_supplement.json", "openapi.json", "problem_types.json"]
