@@ -130,3 +130,36 @@ def test_token_fixes_translucency_and_same_named_files(page, server, tmp_path):
     page.el("#tokens-file").send_keys(str(a / "colors.json") + "\n" + str(b / "colors.json"))
     page.wait(lambda: "Two files are named colors.json" in page.text("#tokens-error"), message="the same name refused")
     assert "Choose a folder" in page.text("#tokens-error") and page.el("#tokens-folder").get_attribute("webkitdirectory") is not None
+
+
+def test_token_folder_of_dtcg_files_and_bad_text(page, server, tmp_path):
+    # A folder of DTCG `.tokens` files, one per mode in folders named so, keeps each file's path
+    # (a hostile pass: the folder choice dropped `.tokens` files and then said nothing).
+    root = tmp_path / "tokens"
+    for mode, ink in (("light", "#767676"), ("dark", "#8a8a8a")):
+        (root / mode).mkdir(parents=True)
+        (root / mode / "colors.tokens").write_text(
+            '{"color": {"$type": "color", "fg": {"$value": "%s"}, "bg": {"$value": "%s"}}}' % (ink, "#ffffff" if mode == "light" else "#000000"))
+    page.open()
+    page.select("#tokens-preset", "custom")
+    page.el("#tokens-rule-fg").send_keys("color.fg")
+    page.el("#tokens-rule-bg").send_keys("color.bg")
+    page.el("#tokens-folder").send_keys(str(root))
+    page.wait(lambda: "Audited:" in page.text("#tokens-files"), timeout=20, message="the folder read")
+    assert "tokens/light/colors.tokens" in page.text("#tokens-files"), page.text("#tokens-files")
+    page.el("#tokens-rule-run").click()
+    page.wait(lambda: page.el("#tokens-results").is_displayed() and len(page.els("#tokens-table tbody tr")) == 2,
+              timeout=40, message="both modes audited")
+    # A file that is not UTF-8 is refused by the page, and the last answer taken away.
+    latin = tmp_path / "latin.css"
+    latin.write_bytes(":root { --primary: #fff; --primary-foreground: #000; } /* caf\xe9 */".encode("latin-1"))
+    page.el("#tokens-file").send_keys(str(latin))
+    page.wait(lambda: "is not UTF-8" in page.text("#tokens-error"), message="the Latin-1 file refused")
+    assert not page.el("#tokens-results").is_displayed()
+    # A folder with no token files says so.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "readme.txt").write_text("no tokens here")
+    page.open()
+    page.el("#tokens-folder").send_keys(str(empty))
+    page.wait(lambda: "holds no token files" in page.text("#tokens-error"), message="the empty folder named")

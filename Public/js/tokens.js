@@ -19,12 +19,24 @@ function status(text) { $('#tokens-status').textContent = text; }
 function fail(text) { setFieldError($('#tokens-file'), $('#tokens-error'), text); }
 
 /** Reads the chosen or dropped files as text (the API wants the text, so lines survive). */
-async function take(list) {
+/** Refuses the selection: its reason at the files, and the last answer (for other files) taken away. */
+function refuse(text) {
+  fail(text);
+  answer = null;
+  files = [];
+  $('#tokens-results').hidden = true;
+  $('#tokens-files').textContent = '';
+}
+
+async function take(list, fromFolder = false) {
   const chosen = Array.from(list || []);
-  if (!chosen.length) return;
-  if (chosen.length > MAX_FILES) { fail(`At most ${MAX_FILES} files at once; ${chosen.length} were chosen.`); return; }
+  if (!chosen.length) {
+    if (fromFolder) refuse('The folder holds no token files (.json, .tokens or .css).');
+    return;
+  }
+  if (chosen.length > MAX_FILES) { refuse(`At most ${MAX_FILES} files at once; ${chosen.length} were chosen.`); return; }
   const bytes = chosen.reduce((n, f) => n + f.size, 0);
-  if (bytes > MAX_BYTES) { fail(`The files hold ${(bytes / 1048576).toFixed(1)} MiB; the audit takes 8 MiB at most.`); return; }
+  if (bytes > MAX_BYTES) { refuse(`The files hold ${(bytes / 1048576).toFixed(1)} MiB; the audit takes 8 MiB at most.`); return; }
   // Files from a folder keep their paths (Tokens Studio keeps one folder per set, so
   // `light/colors.json` and `dark/colors.json` share a base name); two files of one name
   // cannot be told apart in the report.
@@ -32,11 +44,16 @@ async function take(list) {
   const seen = new Set();
   const twice = named.find((f) => seen.has(f.name) || !seen.add(f.name));
   if (twice) {
-    fail(`Two files are named ${twice.name}: choose the folder that holds them instead (“Choose a folder”), so that each keeps its path.`);
+    refuse(`Two files are named ${twice.name}: choose the folder that holds them instead (“Choose a folder”), so that each keeps its path.`);
     return;
   }
+  const read = await Promise.all(named.map(async (f) => ({ name: f.name, content: await f.file.text() })));
+  // `text()` turns bytes that are not UTF-8 into U+FFFD: the audit would read other characters
+  // than the file holds (a hostile pass: a Latin-1 file was audited without a word).
+  const garbled = read.find((f) => f.content.includes('\uFFFD'));
+  if (garbled) { refuse(`${garbled.name} is not UTF-8 text (or holds U+FFFD): save it as UTF-8 and choose it again.`); return; }
   fail('');
-  files = await Promise.all(named.map(async (f) => ({ name: f.name, content: await f.file.text() })));
+  files = read;
   $('#tokens-files').textContent = `Audited: ${files.map((f) => f.name).join(', ')}.`;
   run();
 }
@@ -247,8 +264,9 @@ function list(sel, items, title) {
 export function setupTokens() {
   const input = $('#tokens-file'), folder = $('#tokens-folder'), zone = $('#tokens-dropzone');
   input.addEventListener('change', () => take(input.files));
-  // A folder's token files (JSON and CSS), each with its path in the folder.
-  folder.addEventListener('change', () => take(Array.from(folder.files || []).filter((f) => /\.(json|css)$/i.test(f.name))));
+  // A folder's token files (JSON, DTCG's .tokens and CSS), each with its path in the folder.
+  // `.tokens` is the extension DTCG recommends (`.tokens.json` too).
+  folder.addEventListener('change', () => take(Array.from(folder.files || []).filter((f) => /\.(json|tokens|css)$/i.test(f.name)), true));
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dragging'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
   zone.addEventListener('drop', (e) => {
