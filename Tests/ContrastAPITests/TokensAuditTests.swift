@@ -319,8 +319,9 @@ struct TokensAuditTests {
     }
 
     /// A new user's pass: a translucent token's pair gave its ratio with no word of the opaque
-    /// colors measured. `#00000080` over white composites to #808080 (0.5 × 255 = 127.5, and
-    /// 128/255 = 0.50196 rounds half up), 3.98:1 (3.9767 by the WCAG formula in Python);
+    /// colors measured. `rgb(0 0 0 / 0.5)` over white composites to #808080 (0.5 × 255 = 127.5
+    /// rounds half up), 3.98:1 (3.9767 by the WCAG formula in Python; `#00000080`, alpha
+    /// 128/255, is #7f7f7f, 4.00:1);
     /// `rgb(255 255 255 / 0.5)` as a background over a `#000` backdrop is #808080 too. Opaque
     /// pairs say nothing of it.
     @Test("a translucent pair names the opaque colors it was measured as")
