@@ -242,11 +242,14 @@ struct GradientEndpointTests {
         expectProblem(emptyName, 400, pointer: "/gradients/0/name")
         #expect(emptyName.json["detail"] == "'/gradients/0/name' must not be empty", "\(emptyName.text)")
         // Nor one of only whitespace or invisible characters (a hostile pass: " " and U+200B).
-        for blank in [" ", "\\u200b", "\\u3164\\t"] {
+        for blank in [" ", "\\u200b", "\\u3164\\t", "\\u0301", "\\u2800\\u20dd"] {
             let r = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "\##(blank)", "gradient": "linear-gradient(red, blue)"}]}"##)
             expectProblem(r, 400, pointer: "/gradients/0/name")
             #expect(r.text.contains("must show something"), "\(blank): \(r.text)")
         }
+        // A mark on a letter, or a joiner between two emoji, is a name like any other.
+        let marked = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "e\u0301 \ud83d\udc69\u200d\ud83d\udcbb", "gradient": "linear-gradient(red, blue)"}]}"##)
+        #expect(marked.status == 200 && marked.json["gradients"]?.array?.first?["name"]?.string == "e\u{301} 👩\u{200D}💻", "\(marked.text.prefix(300))")
         let twice = try post("/v1/contrast/matrix", ##"{"colors": ["#fff"], "gradients": [{"name": "a", "gradient": "linear-gradient(red, blue)"}, {"name": "a", "gradient": "linear-gradient(red, lime)"}]}"##)
         expectProblem(twice, 400, pointer: "/gradients/1")
         #expect(twice.json["detail"] == "'/gradients/1' repeats the name 'a' of '/gradients/0'; names must be unique", "\(twice.text)")

@@ -80,7 +80,7 @@ struct AppleData: Sendable {
             // problem_types.json holding `{` started, and /problems/ answered 404). Two small
             // reads, not a parse: loading the data at start cost every plain POST (above).
             guard isWholeJSONDocument(beside + "/" + file, size: Int(info.st_size)) else {
-                return "resource bundle \(bundleName) beside the executable holds a damaged \(file): it does not open and close as one JSON document (\(beside)); install the whole bundle of this build next to contrast-server"
+                return "resource bundle \(bundleName) beside the executable holds a damaged \(file): it does not open and close as one JSON document within 64 levels of nesting and 64 MiB (\(beside)); install the whole bundle of this build next to contrast-server"
             }
         }
         #endif

@@ -373,10 +373,22 @@ public struct Fields: Sendable {
     func name(_ key: String, required: Bool = false, maxLength: Int) throws(Problem) -> String? {
         guard let s = try string(key, required: required, maxLength: maxLength) else { return nil }
         if s.isEmpty { throw Problem.invalidField(field(key), "\(field(key).display) must not be empty") }
-        if s.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint || ClientText.isHidden($0) }) {
+        if s.unicodeScalars.allSatisfy(Fields.showsNothing) {
             throw Problem.invalidField(field(key), "\(field(key).display) must show something: \(ClientText.quoted(s)) is only whitespace or invisible characters")
         }
         return s
+    }
+
+    /// Whether `c` shows nothing by itself: whitespace, a default-ignorable or hidden character,
+    /// a combining mark (which marks the character before it: alone it marks nothing; a hostile
+    /// pass named a color U+0301), or a blank (U+2800 BRAILLE PATTERN BLANK, U+1D159).
+    static func showsNothing(_ c: Unicode.Scalar) -> Bool {
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: return true
+        default: break
+        }
+        return c.properties.isWhitespace || c.properties.isDefaultIgnorableCodePoint || ClientText.isHidden(c)
+            || c.value == 0x2800 || c.value == 0x1D159
     }
 
     /// A finite number member within `range`; query strings are parsed as decimal numbers.
