@@ -97,6 +97,18 @@ import Glibc
         let bracedLog = braced.finalLog()
         #expect(braced.terminationStatus == 2 && bracedLog.contains("holds a damaged openapi.json"), "\(bracedLog)")
         try (document + Data(String(repeating: " ", count: 100).utf8 + [0x0A])).write(to: openapi)
+        // Whole JSON with the wrong content stops it too, naming the file (an operator's pass:
+        // `{}` as apple_system_colors.json started, passed /healthz and answered 500).
+        for (name, says) in [("apple_system_colors.json", "the Apple reference data (apple_system_colors.json, apple_hig_supplement.json) cannot be used"),
+                             ("openapi.json", "openapi.json cannot be used"), ("problem_types.json", "problem_types.json holds no problem types")] {
+            let file = bundle.appendingPathComponent(name)
+            let kept = try Data(contentsOf: file)
+            try Data((name == "problem_types.json" ? "[]" : "{}").utf8).write(to: file)
+            let wrong = try ServerProcess(executable: alone, directory: dir)
+            let wrongLog = wrong.finalLog()
+            #expect(wrong.terminationStatus == 2 && wrongLog.contains(says) && !wrongLog.contains("listening on"), "\(name): \(wrongLog)")
+            try kept.write(to: file)
+        }
         for (bytes, whole) in [("{\"a\": [1, {\"b\": \"}\"}]}", true), ("{\"a\": [1, {\"b\": \"}\"}]", false), ("{\"a\": \"\\\"}\"}", true),
                                ("[1, 2]  \n", true), ("{} {}", false), ("{]", false), ("\"x\"", false), ("", false)] {
             #expect(AppleData.isWholeJSONStructure(Array(bytes.utf8)) == whole, "\(bytes)")

@@ -39,6 +39,28 @@ public struct ContrastService: Sendable {
                 "the OpenAPI document cannot be loaded (\(reason)): /openapi.json would answer 500; install ContrastService_ContrastAPI.resources beside the binary"]
     }
 
+    /// What the bundled resources hold that the service cannot use, one sentence each naming the
+    /// file (empty when every one loads): Apple's colors and the HIG supplement decoded, the
+    /// OpenAPI document parsed, the problem types read. `contrast-server --check-resources` runs
+    /// this in a child process at start, so that a file that is whole JSON with the wrong
+    /// content (`{}`) stops the server (an operator's pass: it started, passed `/healthz` and
+    /// answered 500 on every Apple route) while the server's own heap stays as it was (loading
+    /// the data in the server had cost every plain `POST /v1/contrast` 20–80 instructions).
+    public static func resourceContentProblems() -> [String] {
+        if let reason = AppleData.bundleProblem() { return [reason] }
+        var problems: [String] = []
+        do { _ = try AppleData.load() } catch {
+            problems.append("the Apple reference data (apple_system_colors.json, apple_hig_supplement.json) cannot be used: \(error.reason); Apple system colors, audits, materials, text styles and dark palettes would answer 500")
+        }
+        if case .failure(let problem) = OpenAPI.load() {
+            problems.append("openapi.json cannot be used: \(problem.detail); /openapi.json would answer 500")
+        }
+        if ProblemTypes.load()?.isEmpty != false {
+            problems.append("problem_types.json holds no problem types (a list of {kinds, status, when}); /problems/ would answer 404")
+        }
+        return problems
+    }
+
     /// Builds the routes from `configuration` (public directory, limits).
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration

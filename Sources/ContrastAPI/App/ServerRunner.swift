@@ -11,6 +11,32 @@ public final class ServerRunner: Sendable {
         self.configuration = configuration
     }
 
+    /// Runs this executable again as `--check-resources` (its standard error shared, so its
+    /// reasons are printed) and returns its exit status, or nil when it could not be run (the
+    /// server then starts, as before the check existed).
+    static func childResourceCheck() -> Int32? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink("/proc/self/exe", &buffer, 4096)
+        guard n > 0 else { return nil }
+        buffer[n] = 0
+        let path = String(cString: buffer)
+        var pid: pid_t = 0
+        let arguments = [path, "--check-resources"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawn(&pid, path, nil, nil, &argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return nil }
+        }
+        // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : nil
+        #else
+        return nil
+        #endif
+    }
+
     /// Starts the server, blocks until a stop signal, and returns the process exit code
     /// (0 after a clean stop, 2 when the TLS certificate and key cannot be paired or the
     /// resource bundle is missing, 1 when the server cannot start otherwise).
@@ -32,6 +58,11 @@ public final class ServerRunner: Sendable {
         let missing = ContrastService.missingResources()
         if !missing.isEmpty {
             for problem in missing { FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8)) }
+            return 2
+        }
+        // The resources' contents, decoded in a child process (`--check-resources`): a file that
+        // is whole JSON but not what it should be stops the server here too.
+        if let status = Self.childResourceCheck(), status != 0 {
             return 2
         }
         let service = ContrastService(configuration: configuration)

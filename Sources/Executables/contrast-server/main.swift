@@ -4,6 +4,13 @@ import Foundation
 import HTTPServer
 
 let configuration: ServiceConfiguration
+// The start's resource check, run by the server in a child process (ServerRunner): exit 2 with
+// the reasons when a bundled resource cannot be used.
+if CommandLine.arguments.dropFirst().first == "--check-resources" {
+    let problems = ContrastService.resourceContentProblems()
+    for problem in problems { FileHandle.standardError.write(Data("contrast-server: \(problem)\n".utf8)) }
+    exit(problems.isEmpty ? 0 : 2)
+}
 if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
     print(ServiceConfiguration.usage)
     exit(0)
