@@ -1,6 +1,7 @@
 """Design tokens: drop a token file, pick the convention, read every pair the API audits, failing
 first, with the API's numbers and fixes (the page does no color math)."""
 from conftest import REPO
+from selenium.webdriver.common.keys import Keys
 
 SHADCN = REPO / "Tests" / "Fixtures" / "tokens" / "tailwind" / "shadcn-v4" / "globals.css"
 
@@ -59,6 +60,35 @@ def test_token_policy_and_own_rule(page, server):
     page.wait(lambda: page.el("#tokens-results").is_displayed() and len(page.els("#tokens-table tbody tr")) == 2,
               timeout=40, message="the one rule's pairs (light, dark)")
     assert page.text("#tokens-rule-error") == "" and page.el("#tokens-rule-bg").get_attribute("aria-invalid") is None
+    # With the rule made incomplete again, another policy does not leave the last answer under
+    # it (a designer's pass: an AA table stayed under "WCAG AAA").
+    bg = page.el("#tokens-rule-bg")
+    bg.send_keys(Keys.CONTROL, "a")
+    bg.send_keys(Keys.BACKSPACE)
+    page.select("#tokens-policy", "wcag-aaa")
+    page.wait(lambda: not page.el("#tokens-results").is_displayed(), message="the last answer taken away")
+    assert "Give the two patterns" in page.text("#tokens-status")
+
+
+def test_token_apca_values_cut_toward_their_verdict(page, server, tmp_path):
+    # Lc 89.96 misses Lc 90: shown as 89.9, as the API's summary cuts it (it had read "90.0").
+    f = tmp_path / "apca.css"
+    f.write_text(":root { --muted: #fff; --muted-foreground: oklch(0.4125 0 0); }")
+    status, d = server.api("/v1/tokens/audit", body={"files": [{"name": "apca.css", "content": f.read_text()}],
+                                                      "rules": [{"foreground": "--muted-foreground", "background": "--muted"}],
+                                                      "policy": "apca", "unresolved": "report"})
+    pair = d["pairs"][0]
+    assert pair["passes"] is False and 89.9 < abs(pair["apcaLc"]) < 90, pair
+    page.open()
+    page.select("#tokens-preset", "custom")
+    page.el("#tokens-rule-fg").send_keys("--muted-foreground")
+    page.el("#tokens-rule-bg").send_keys("--muted")
+    page.select("#tokens-policy", "apca")
+    page.el("#tokens-file").send_keys(str(f))
+    page.el("#tokens-rule-run").click()
+    page.wait(lambda: page.el("#tokens-results").is_displayed(), timeout=40, message="the APCA audit")
+    cells = page.els("#tokens-table tbody tr td")
+    assert cells[4].text.startswith("Lc 89.9") and "Fail" in cells[6].text, [c.text for c in cells]
 
 
 def test_token_problems_shown_as_the_api_says(page, server, tmp_path):

@@ -109,6 +109,12 @@ async function run(fromRuleForm = false) {
   const body = request();
   if (!body) {
     if (fromRuleForm) ruleError('Give both patterns of the rule: which tokens are text, and which are their backgrounds.');
+    // The last answer was for other choices (a designer's pass: another file's AA table stayed
+    // under "WCAG AAA" and its name): it goes until the rule is whole.
+    if (controller) controller.abort();
+    answer = null;
+    $('#tokens-results').hidden = true;
+    status('Give the two patterns of your rule, then Check.');
     return;
   }
   ruleError('');
@@ -143,10 +149,16 @@ async function run(fromRuleForm = false) {
   $('#tokens-panel').dataset.state = 'ready';
 }
 
+/** An Lc to one decimal, cut toward 0 as the API's summaries and `ratioText` cut (89.96 is
+ *  "89.9", never "90.0" beside a verdict that it misses Lc 90: a designer's pass). */
+function lcText(v) {
+  return typeof v === 'number' && Number.isFinite(v) ? (Math.trunc(v * 10) / 10).toFixed(1) : '–';
+}
+
 /** The measured value as the pair's target judges it: a ratio, or an APCA Lc. */
 function valueText(p) {
   if (p.passes === null) return 'not measured';
-  if (p.target && p.target.metric === 'apca') return `Lc ${fmt(p.apcaLc, 1)}`;
+  if (p.target && p.target.metric === 'apca') return `Lc ${lcText(p.apcaLc)}`;
   const range = p.ratioRange ? ` (up to ${fmt(p.ratioRange.max, 2)}:1)` : '';
   return `${p.ratioText}:1${range}`;
 }
@@ -185,22 +197,27 @@ function sample(p) {
 function fixCell(p) {
   const cell = h('td', { class: 'fix' });
   if (p.unresolved) { cell.append(h('span', { class: 'hint', text: p.unresolved.reason })); return cell; }
-  const measured = (s) => ` (${p.target && p.target.metric === 'apca' ? 'Lc ' + fmt(s.apcaLc, 1) : s.ratioText + ':1'})`;
-  const line = (s, prefix, after = '') => h('div', {},
+  const measured = (s) => ` (${p.target && p.target.metric === 'apca' ? 'Lc ' + lcText(s.apcaLc) : s.ratioText + ':1'})`;
+  // Each fix says where its token is written: the background's line for a background fix (a
+  // designer's pass edited the text's line, the row's "Where"), and, for DTCG files, the color
+  // object to paste as `$value`.
+  const at = (t) => { const l = t && t.location; return l ? ` at ${l.file}${l.line ? ':' + l.line : ''}` : ''; };
+  const line = (s, prefix, after = '', token = null) => h('div', {},
     prefix, chip(s.hex),
     // The value to paste into `token`, the pair's own (docs/api/tokens.md "What to change"): not
     // into `definedBy`, the token its alias leads to, which others may share (a designer read
     // `definedBy` and saw one token given two colors).
     h('code', { text: s.token }), ': ', h('code', { text: s.css }),
-    h('span', { class: 'hint', text: measured(s) + after + (s.definedBy && s.definedBy !== s.token ? `, in place of its alias to ${s.definedBy}` : '') }),
+    h('span', { class: 'hint', text: measured(s) + after + (s.definedBy && s.definedBy !== s.token ? `, in place of its alias to ${s.definedBy}` : '') + at(token) }),
+    s.dtcgValue ? h('div', { class: 'hint' }, 'as $value: ', h('code', { text: JSON.stringify(s.dtcgValue) })) : null,
     s.conflict ? h('div', { class: 'hint', text: s.conflict }) : null);
   // Where the text's fix would turn it from light to dark (or back), the API moves the
   // background instead: that fix first, as the reports give it, the text's after it.
   if (p.backgroundSuggestion) {
-    cell.append(line(p.backgroundSuggestion, 'background '));
-    if (p.suggestion) cell.append(line(p.suggestion, 'or text ', ', which turns the text from light to dark or back'));
+    cell.append(line(p.backgroundSuggestion, 'background ', '', p.background));
+    if (p.suggestion) cell.append(line(p.suggestion, 'or text ', ', which turns the text from light to dark or back', p.foreground));
   } else if (p.suggestion) {
-    cell.append(line(p.suggestion, ''));
+    cell.append(line(p.suggestion, '', '', p.foreground));
   } else {
     cell.append(h('span', { class: 'na', text: '–' }));
   }
