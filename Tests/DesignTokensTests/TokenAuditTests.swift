@@ -940,6 +940,16 @@ import Testing
         let plain = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #ffffff; --foreground: #767676; }")]),
                                        rules: [rules[2]], options: options)
         #expect(!plain.notes.contains { $0.hasPrefix("WCAG verdicts change") }, "\(plain.notes)")
+        // APCA too (a designer's pass: Lc 90.016 as written passed, its hex #4b4b4b at 89.93 would
+        // fail, with no word): the pair carries the 8-bit pair and its |Lc|, and a note names it.
+        var apca = options
+        apca.policy = .apca
+        let lc = try TokenAudit.run(try CSSThemeReader.read([TokenFile(name: "t.css", content: ":root { --background: #ffffff; --foreground: oklch(0.4120 0 0); }")]),
+                                    rules: [rules[2]], options: apca)
+        let pair = try #require(lc.results.first)
+        #expect(pair.target.minimum == 90 && pair.passes && (pair.value ?? 0) > 90, "\(String(describing: pair.value))")
+        #expect(pair.hexPair.map { $0.ratio < 90 && Color.srgb($0.foreground.x, $0.foreground.y, $0.foreground.z).hex == "#4b4b4b" } == true, "\(String(describing: pair.hexPair))")
+        #expect(lc.notes.contains { $0.hasPrefix("APCA verdicts change as 8-bit hex") && $0.contains("Lc 89.9 in 8-bit hex (#4b4b4b on #ffffff)") }, "\(lc.notes)")
     }
 
     /// `light-dark()` went by the mode's name alone: a `[data-theme="midnight"]` theme that sets

@@ -100,8 +100,9 @@ public struct PairResult: Sendable {
     /// value (`TokenAudit.oneColorPerToken`). Files audited as light and dark from `light-dark()`
     /// get a `light-dark()` suggestion instead (`writeLightDark`).
     public var suggestionConflict: String?
-    /// For an opaque WCAG pair whose colors rounded to 8 bits (the hex a report shows) get the
-    /// other verdict: that pair and its ratio (`TokenAudit.shownVerdicts`).
+    /// For an opaque pair whose colors rounded to 8 bits (the hex a report shows) get the other
+    /// verdict: that pair and its value in the target's metric, a WCAG ratio
+    /// (`TokenAudit.shownVerdicts`) or an APCA |Lc|.
     public var hexPair: (foreground: SIMD3<Double>, background: SIMD3<Double>, ratio: Double)?
     /// The same for `backgroundSuggestion`.
     public var backgroundSuggestionConflict: String?
@@ -833,6 +834,10 @@ public enum TokenAudit {
             switch t.base { case .css?, .alias?: return !t.isComponentText; default: return false }
         }
     }
+
+    /// An Lc to one decimal, cut toward 0 (as `WCAG.ratioText` floors a ratio: never rounded
+    /// onto a minimum it misses).
+    public static func lcText(_ v: Double) -> String { String(format: "%.1f", (v * 10).rounded(.towardZero) / 10) }
 
     /// The modes an audit of `set` covers: the files' modes, and before them the base values as
     /// a mode of their own when no mode stands for them: a CSS theme with `:root` and `.dark`
@@ -1684,6 +1689,21 @@ public enum TokenAudit {
                             hexChanges += 1
                             if hexExamples.count < 3 { hexExamples.append("\(example), \(hex)") }
                         }
+                    } else if target.metric == .apca, fgShown.alpha >= 1, bgShown.alpha >= 1 {
+                        // APCA too: the 8-bit hex a tool shows can land on the other side of the
+                        // Lc minimum (a designer's pass: Lc 90.016 passed as written, its hex
+                        // #4b4b4b at 89.93 would fail, with no word).
+                        let (hf, hb) = (EightBit.quantize(fgShown.srgb), EightBit.quantize(bgShown.srgb))
+                        if hf != fgShown.srgb || hb != bgShown.srgb {
+                            let hv = target.value(of: ContrastMeasurement(foreground: DisplayColor(srgb: hf), background: DisplayColor(srgb: hb)))
+                            if (hv >= target.minimum) != result.passes {
+                                result.hexPair = (hf, hb, hv)
+                                hexChanges += 1
+                                if hexExamples.count < 3 {
+                                    hexExamples.append("\(pair.fg) on \(pair.bg)\(mode.map { " in '\($0)'" } ?? ""): Lc \(TokenAudit.lcText(v)) measured, Lc \(TokenAudit.lcText(hv)) in 8-bit hex (\(Color.srgb(hf.x, hf.y, hf.z).hex) on \(Color.srgb(hb.x, hb.y, hb.z).hex))")
+                                }
+                            }
+                        }
                     }
                     if !result.passes && options.suggest && target.isReachable && !set.fixedTokens.contains(pair.fg) {
                         let weight = TokenAudit.suggestionWeight(result)
@@ -1748,8 +1768,10 @@ public enum TokenAudit {
         if clippedChanges > 0 {
             notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")
         }
+        // The note names the metric of the pairs it counts (APCA when no WCAG pair is among them).
+        let apcaPolicyOnly = !results.contains { $0.hexPair != nil && $0.target.metric == .wcag2 }
         if hexChanges > 0 {
-            notes.append("WCAG verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
+            notes.append("\(apcaPolicyOnly ? "APCA" : "WCAG") verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
         }
         if let first = allAliasPairs.first {
             let n = aliasCount * modes.count

@@ -30,7 +30,8 @@ enum TokenAuditJSON {
     /// nil when the verdicts agree.
     static func hexVerdictNote(_ r: PairResult) -> String? {
         guard let h = r.hexPair else { return nil }
-        return "as the 8-bit hex shown (\(ColorJSON.hex(h.foreground)) on \(ColorJSON.hex(h.background))) the ratio is \(WCAG.ratioText(h.ratio)):1 and the pair would \(r.passes ? "fail" : "pass"): the verdict is for the colors as the tokens write them"
+        let value = r.target.metric == .apca ? "Lc is \(TokenAudit.lcText(h.ratio))" : "ratio is \(WCAG.ratioText(h.ratio)):1"
+        return "as the 8-bit hex shown (\(ColorJSON.hex(h.foreground)) on \(ColorJSON.hex(h.background))) the \(value) and the pair would \(r.passes ? "fail" : "pass"): the verdict is for the colors as the tokens write them"
     }
 
     /// Whether the pair's rule exempts it (role `disabled`: WCAG 2.2 SC 1.4.3 and 1.4.11 exempt
