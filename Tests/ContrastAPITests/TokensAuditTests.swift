@@ -281,6 +281,28 @@ struct TokensAuditTests {
         #expect(p["tokenShortened"] == nil, "\(p)")
     }
 
+    /// A hostile pass: a joiner inside an emoji sequence or a Persian word was written `\u200D`
+    /// in the JUnit, SARIF and text reports (and a matrix's CSV); one that joins nothing, a zero-width
+    /// space and a bidi override stay escaped.
+    @Test("joiners that join are kept in reports; hidden characters stay escaped")
+    func joinersInReports() throws {
+        let live = try LiveServer()
+        let dev = "color.👩\u{200D}💻", word = "color.می\u{200C}خواهم"
+        let content = ##"{"color": {"👩\u200d💻": {"$type": "color", "$value": "#777"}, "می\u200cخواهم": {"$type": "color", "$value": "#fff"}, "x\u200d": {"$type": "color", "$value": "#888"}}}"##
+        let file = JSON.object(["name": "t.json", "content": .string(content)])
+        let rules: JSON = .array([.object(["foreground": .string(dev), "background": .string(word)]),
+                                  .object(["foreground": .string("color.x\u{200D}"), "background": .string(word)])])
+        for report in ["junit", "sarif", "text"] {
+            let r = try live.request("POST", "/v1/tokens/audit", body: Self.body([file], [("rules", rules), ("report", .string(report))]))
+            #expect(r.status == 200, "\(report): \(r.text.prefix(300))")
+            let text = report == "sarif" ? (r.json["runs"]?.array?.first?["results"]?.array?.compactMap { $0["message"]?["text"]?.string }.joined(separator: "\n") ?? "") : r.text
+            #expect((report == "text" ? text.contains(dev) && text.contains(word) : text.contains("\(dev) on \(word)")) && !text.contains("👩\\u200D"), "\(report): \(text.prefix(600))")
+            #expect(text.contains("color.x\\u200D"), "\(report): the joiner that joins nothing stays escaped: \(text.prefix(600))")
+        }
+        let csv = try live.request("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": [{"name": "👩\u200d💻", "color": "#333"}, "#fff"]}"##)
+        #expect(csv.status == 200 && csv.text.contains("👩\u{200D}💻") && !csv.text.contains("\\u200D"), "\(csv.text.prefix(300))")
+    }
+
     /// A hostile pass: a DTCG 2025.10 resolver whose contexts are not named light or dark was
     /// audited in a `default` mode too, the sets alone, which no resolution produces (a modifier
     /// always takes a context): its pair was a 400, "has no value in mode 'default' (defined only

@@ -173,14 +173,28 @@ enum ClientText {
         return "'\(visible(t))'" + (length.map { " (\($0) characters, shortened)" } ?? "")
     }
 
-    /// `text` with its hidden characters (`isHidden`) as `\uXXXX`.
+    /// `text` with its hidden characters (`isHidden`) as `\uXXXX`, but a joiner that joins
+    /// (`hiddenFlags`).
     static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var out = ""
-        for c in text.unicodeScalars {
-            if isHidden(c) { out += escaped(c) } else { out.unicodeScalars.append(c) }
+        for (c, hidden) in zip(text.unicodeScalars, hiddenFlags(text)) {
+            if hidden { out += escaped(c) } else { out.unicodeScalars.append(c) }
         }
         return out
+    }
+
+    /// For each scalar of `text`, whether it is hidden (`isHidden`) where it stands: a zero-width
+    /// joiner or non-joiner (U+200D, U+200C) between two characters that show is part of the
+    /// text, not hidden (an emoji sequence 👩‍💻, a Persian word: a hostile pass found them written
+    /// `\u200D` in reports and exports); anywhere else it is.
+    static func hiddenFlags(_ text: String) -> [Bool] {
+        let scalars = Array(text.unicodeScalars)
+        func shows(_ i: Int) -> Bool { i >= 0 && i < scalars.count && !isHidden(scalars[i]) && !scalars[i].properties.isWhitespace }
+        return scalars.indices.map { i in
+            guard isHidden(scalars[i]) else { return false }
+            return !((scalars[i].value == 0x200C || scalars[i].value == 0x200D) && shows(i - 1) && shows(i + 1))
+        }
     }
 
     /// A character client text must not carry raw into an answer, a report or a generated file:

@@ -344,7 +344,11 @@ struct PaletteExport {
     /// name in the SVG sheet and in Android's colors.xml comments).
     static func visible(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: ClientText.isHidden) else { return s }
-        return String(s.unicodeScalars.map { ClientText.isHidden($0) ? " " : Character($0) })
+        var out = ""
+        for (u, hidden) in zip(s.unicodeScalars, ClientText.hiddenFlags(s)) {
+            if hidden { out += " " } else { out.unicodeScalars.append(u) }
+        }
+        return out
     }
 
     // MARK: Design tokens

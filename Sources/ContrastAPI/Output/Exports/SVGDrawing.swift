@@ -29,7 +29,8 @@ enum SVGDrawing {
     /// but tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD.
     static func xml(_ text: String) -> String {
         var out = ""
-        for ch in text.unicodeScalars {
+        let hidden = text.unicodeScalars.contains(where: JSON.isHidden) ? ClientText.hiddenFlags(text) : []
+        for (i, ch) in text.unicodeScalars.enumerated() {
             switch ch {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -45,7 +46,7 @@ enum SVGDrawing {
                 // the character by every parser and renderer (a hostile pass).
                 if forbidden {
                     out += "\u{FFFD}"
-                } else if ch.value >= 0x7F && JSON.isHidden(ch) {
+                } else if ch.value >= 0x7F && !hidden.isEmpty && hidden[i] {
                     out += ClientText.escaped(ch)
                 } else {
                     out.unicodeScalars.append(ch)

@@ -7,7 +7,7 @@ enum TokenAuditText {
     /// Client text (token paths, mode names, patterns) made safe for a terminal: C0 and C1
     /// controls and DEL as `\n`, `\r`, `\t` or `\u001B`, the line separators (U+2028, U+2029)
     /// and every format character (Unicode category Cf: the bidirectional controls U+200E,
-    /// U+200F, U+202A–U+202E, U+2066–U+2069, zero-width spaces and joiners, U+FEFF) as `\u202E`,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069, zero-width spaces, joiners that join nothing, U+FEFF) as `\u202E`,
     /// and `\` as `\\`, so a name cannot end a line, forge a `PASS`, hide text with an escape
     /// sequence or carry an invisible character (a hostile pass: a CSS escape `\FEFF` in a token
     /// name reached the table raw).
@@ -15,8 +15,8 @@ enum TokenAuditText {
         func unsafe(_ u: Unicode.Scalar) -> Bool { u.value == 0x5C || ClientText.isHidden(u) }
         guard s.unicodeScalars.contains(where: unsafe) else { return s }
         var out = ""
-        for u in s.unicodeScalars {
-            guard unsafe(u) else { out.unicodeScalars.append(u); continue }
+        for (u, hidden) in zip(s.unicodeScalars, ClientText.hiddenFlags(s)) {
+            guard u.value == 0x5C || hidden else { out.unicodeScalars.append(u); continue }
             switch u.value {
             case 0x0A: out += "\\n"
             case 0x0D: out += "\\r"
