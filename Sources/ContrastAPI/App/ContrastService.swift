@@ -35,6 +35,12 @@ public struct ContrastService: Sendable {
     /// instructions more.
     public static func missingResources() -> [String] {
         guard let reason = AppleData.bundleProblem() else { return [] }
+        // A file of the bundle missing, empty or damaged: that file is the news, whichever it is
+        // (a hostile pass: a cut problem_types.json was announced as "the Apple reference data
+        // cannot be loaded").
+        if !reason.contains("not found beside the executable") {
+            return ["the resource bundle cannot be used: \(reason); the server does not start"]
+        }
         return ["the Apple reference data cannot be loaded (\(reason)): Apple system colors, audits, materials, text styles and dark palettes would answer 500, so the server does not start",
                 "the OpenAPI document cannot be loaded (\(reason)): /openapi.json would answer 500; install ContrastService_ContrastAPI.resources beside the binary"]
     }
