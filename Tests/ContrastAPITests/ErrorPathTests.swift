@@ -120,6 +120,25 @@ import Glibc
         #expect(whole.terminationStatus == 0, "\(whole.log)")
     }
 
+    /// Without /proc (a mount namespace that hides it) Swift reads no arguments and finds no
+    /// resource bundle: the server had run on ./config.json whatever flags it was given, skipped
+    /// its resource check and trapped at the first request needing the bundle (a hostile pass).
+    /// It now stops at once, saying why. Needs root for `unshare -m` (CI runs as root).
+    @Test(.enabled(if: getuid() == 0, "unshare -m needs root"))
+    func withoutProcTheServerDoesNotStart() throws {
+        let built = try #require(ServerProcess.binary, "contrast-server is not built next to the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "sh", "-c", "mount -t tmpfs none /proc && exec \"$0\" --port 0", built.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2 && text.contains("/proc is not mounted"), "\(process.terminationStatus): \(text)")
+    }
+
     /// libvips that cannot start (`vips_init` fails): the image routes answer 503
     /// `image-processing-unavailable`, the rest of the service works.
     @Test func libvipsThatCannotStartIsImageProcessingUnavailable() throws {

@@ -301,6 +301,11 @@ struct TokensAuditTests {
         }
         let csv = try live.request("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": [{"name": "👩\u200d💻", "color": "#333"}, "#fff"]}"##)
         #expect(csv.status == 200 && csv.text.contains("👩\u{200D}💻") && !csv.text.contains("\\u200D"), "\(csv.text.prefix(300))")
+        // But not between Latin letters, where it only makes two names look alike (a hostile
+        // pass: `pri\u200Dmary` beside `primary`), nor variation selectors after a letter.
+        let spoof = try live.request("POST", "/v1/contrast/matrix?format=csv", body: ##"{"colors": [{"name": "pri\u200dmary", "color": "#333"}, {"name": "a\ufe0f\u200d\ufe0fb", "color": "#444"}, {"name": "1\ufe0f\u20e3 ❤\ufe0f", "color": "#555"}, "#fff"]}"##)
+        #expect(spoof.text.contains("pri\\u200Dmary") && spoof.text.contains("a\\uFE0F\\u200D\\uFE0Fb"), "\(spoof.text.prefix(400))")
+        #expect(spoof.text.contains("1\u{FE0F}\u{20E3} ❤\u{FE0F}"), "a keycap and an emoji's presentation selector stay: \(spoof.text.prefix(400))")
     }
 
     /// A hostile pass: a DTCG 2025.10 resolver whose contexts are not named light or dark was

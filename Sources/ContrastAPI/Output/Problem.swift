@@ -173,10 +173,9 @@ enum ClientText {
         return "'\(visible(t))'" + (length.map { " (\($0) characters, shortened)" } ?? "")
     }
 
-    /// `text` with its hidden characters (`isHidden`) as `\uXXXX`, but a joiner that joins
-    /// (`hiddenFlags`).
+    /// `text` with the characters hidden where they stand (`hiddenFlags`) as `\uXXXX`.
     static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        guard text.unicodeScalars.contains(where: mayHide) else { return text }
         var out = ""
         for (c, hidden) in zip(text.unicodeScalars, hiddenFlags(text)) {
             if hidden { out += escaped(c) } else { out.unicodeScalars.append(c) }
@@ -184,16 +183,55 @@ enum ClientText {
         return out
     }
 
-    /// For each scalar of `text`, whether it is hidden (`isHidden`) where it stands: a zero-width
-    /// joiner or non-joiner (U+200D, U+200C) between two characters that show is part of the
-    /// text, not hidden (an emoji sequence 👩‍💻, a Persian word: a hostile pass found them written
-    /// `\u200D` in reports and exports); anywhere else it is.
+    /// Whether `c` is hidden (`isHidden`) or may be, depending on its neighbors (`hiddenFlags`):
+    /// the zero-width joiner and non-joiner and the variation selectors.
+    static func mayHide(_ c: Unicode.Scalar) -> Bool {
+        isHidden(c) || c.value == 0x200C || c.value == 0x200D || (0xFE00...0xFE0F).contains(c.value)
+            || (0xE0100...0xE01EF).contains(c.value) || (0x180B...0x180F).contains(c.value)
+    }
+
+    /// For each scalar of `text`, whether it is hidden where it stands. `isHidden` characters
+    /// are, but for a few that are part of the text in their place (hostile passes found emoji
+    /// sequences and Persian words written `\u200D`, and then a joiner between Latin letters,
+    /// `pri\u200Dmary`, kept raw, which made two token names look alike):
+    /// - a zero-width joiner (U+200D) in an emoji sequence (👩‍💻: after an emoji, its
+    ///   presentation selector or skin tone, before an emoji), or either joiner (U+200C, U+200D)
+    ///   between two letters or marks of a script that joins or forms conjuncts (Arabic, Syriac,
+    ///   Thaana, N'Ko, the Indic scripts, Tibetan, Myanmar, Khmer, Mongolian);
+    /// - a variation selector after a character it can vary: U+FE0E and U+FE0F after an emoji
+    ///   (a keycap's digit included), U+FE00–U+FE0D after a character outside ASCII that shows,
+    ///   U+E0100–U+E01EF after a CJK ideograph, U+180B–U+180F after a Mongolian letter. Anywhere
+    ///   else a variation selector changes nothing a reader sees, and is hidden.
     static func hiddenFlags(_ text: String) -> [Bool] {
-        let scalars = Array(text.unicodeScalars)
-        func shows(_ i: Int) -> Bool { i >= 0 && i < scalars.count && !isHidden(scalars[i]) && !scalars[i].properties.isWhitespace }
-        return scalars.indices.map { i in
-            guard isHidden(scalars[i]) else { return false }
-            return !((scalars[i].value == 0x200C || scalars[i].value == 0x200D) && shows(i - 1) && shows(i + 1))
+        let s = Array(text.unicodeScalars)
+        func shows(_ i: Int) -> Bool { i >= 0 && i < s.count && !isHidden(s[i]) && !s[i].properties.isWhitespace }
+        func emoji(_ u: Unicode.Scalar) -> Bool { u.value >= 0x203C && u.properties.isEmoji }
+        func emojiBefore(_ i: Int) -> Bool {
+            var j = i - 1
+            while j >= 0, s[j].value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(s[j].value) { j -= 1 }
+            return j >= 0 && emoji(s[j])
+        }
+        func joining(_ i: Int) -> Bool {
+            guard i >= 0, i < s.count else { return false }
+            let v = s[i].value
+            return (0x0600...0x08FF).contains(v) || (0x0900...0x0DFF).contains(v) || (0x0F00...0x109F).contains(v)
+                || (0x1780...0x18AF).contains(v) || (0xA8E0...0xA8FF).contains(v) || (0xFB50...0xFDFF).contains(v)
+                || (0xFE70...0xFEFF).contains(v)
+        }
+        func cjk(_ u: Unicode.Scalar) -> Bool {
+            (0x3400...0x9FFF).contains(u.value) || (0xF900...0xFAFF).contains(u.value) || (0x20000...0x3FFFF).contains(u.value)
+        }
+        return s.indices.map { i in
+            let v = s[i].value
+            switch v {
+            case 0x200D: return !((emojiBefore(i) && i + 1 < s.count && emoji(s[i + 1])) || (joining(i - 1) && joining(i + 1)))
+            case 0x200C: return !(joining(i - 1) && joining(i + 1))
+            case 0xFE0E, 0xFE0F: return !(i > 0 && s[i - 1].properties.isEmoji)
+            case 0xFE00...0xFE0D: return !(i > 0 && s[i - 1].value >= 0x80 && shows(i - 1))
+            case 0xE0100...0xE01EF: return !(i > 0 && cjk(s[i - 1]))
+            case 0x180B...0x180F: return !(i > 0 && (0x1820...0x18AF).contains(s[i - 1].value))
+            default: return isHidden(s[i])
+            }
         }
     }
 

@@ -388,7 +388,7 @@ struct MatrixEndpoint {
         var names = 0
         for c in palette {
             for u in c.name.unicodeScalars {
-                if JSON.isHidden(u) {
+                if ClientText.mayHide(u) {
                     names += format == .svg && u.value < 0x20 ? 3 : ClientText.escaped(u).utf8.count
                     continue
                 }

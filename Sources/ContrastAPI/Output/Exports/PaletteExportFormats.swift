@@ -343,7 +343,7 @@ struct PaletteExport {
     /// the characters `ClientText.isHidden` names as spaces (a hostile pass: U+202E reordered a
     /// name in the SVG sheet and in Android's colors.xml comments).
     static func visible(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: ClientText.isHidden) else { return s }
+        guard s.unicodeScalars.contains(where: ClientText.mayHide) else { return s }
         var out = ""
         for (u, hidden) in zip(s.unicodeScalars, ClientText.hiddenFlags(s)) {
             if hidden { out += " " } else { out.unicodeScalars.append(u) }

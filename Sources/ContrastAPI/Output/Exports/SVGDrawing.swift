@@ -29,7 +29,7 @@ enum SVGDrawing {
     /// but tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD.
     static func xml(_ text: String) -> String {
         var out = ""
-        let hidden = text.unicodeScalars.contains(where: JSON.isHidden) ? ClientText.hiddenFlags(text) : []
+        let hidden = text.unicodeScalars.contains(where: ClientText.mayHide) ? ClientText.hiddenFlags(text) : []
         for (i, ch) in text.unicodeScalars.enumerated() {
             switch ch {
             case "&": out += "&amp;"

@@ -12,7 +12,7 @@ enum TokenAuditText {
     /// sequence or carry an invisible character (a hostile pass: a CSS escape `\FEFF` in a token
     /// name reached the table raw).
     static func shown(_ s: String) -> String {
-        func unsafe(_ u: Unicode.Scalar) -> Bool { u.value == 0x5C || ClientText.isHidden(u) }
+        func unsafe(_ u: Unicode.Scalar) -> Bool { u.value == 0x5C || ClientText.mayHide(u) }
         guard s.unicodeScalars.contains(where: unsafe) else { return s }
         var out = ""
         for (u, hidden) in zip(s.unicodeScalars, ClientText.hiddenFlags(s)) {
