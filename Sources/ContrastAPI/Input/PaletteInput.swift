@@ -20,7 +20,7 @@ extension Fields {
         }
         var colors: [PaletteColor] = []
         colors.reserveCapacity(items.count)
-        var firstIndex: [String: Int] = [:]
+        var names = UniqueNames(of: field(key))
         for (i, item) in items.enumerated() {
             let path = field(key).appending(index: i)
             let entry: PaletteColor
@@ -36,10 +36,7 @@ extension Fields {
             default:
                 throw Problem.invalidField(path, "\(path.display) must be a color string or {\"name\", \"color\"}, not \(item.typeName)")
             }
-            if let first = firstIndex[entry.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(entry.name)) of \(field(key).appending(index: first).display); names must be unique")
-            }
-            firstIndex[entry.name] = i
+            try names.add(entry.name, at: i)
             colors.append(entry)
         }
         return colors

@@ -320,7 +320,7 @@ struct PaletteRequest {
             }
         }
         var colors: [PaletteRequestColor] = []
-        var firstIndex: [String: Int] = [:]
+        var names = UniqueNames(of: f.field("colors"))
         for (i, item) in items.enumerated() {
             let path = f.field("colors").appending(index: i)
             let c = try parseColor(item, at: path, fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy,
@@ -329,10 +329,7 @@ struct PaletteRequest {
                 // `on: ["system"]` means the system backgrounds; a color of that name would be ambiguous.
                 throw Problem.invalidField(path.appending("name"), "\(path.appending("name").display): the name 'system' is reserved (in 'on' it stands for the system backgrounds); choose another name")
             }
-            if let first = firstIndex[c.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(c.name)) of \(f.field("colors").appending(index: first).display); names must be unique")
-            }
-            firstIndex[c.name] = i
+            try names.add(c.name, at: i)
             colors.append(c)
         }
         // `on` must name background-role colors of this palette.
@@ -342,7 +339,7 @@ struct PaletteRequest {
         for (i, c) in colors.enumerated() {
             for (j, name) in c.on.enumerated() {
                 let path = f.field("colors").appending(index: i).appending("on").appending(index: j)
-                guard let k = firstIndex[name] else {
+                guard let k = names.firstIndex[name] else {
                     // Nothing to suggest from: say what would make it valid (an iOS designer's
                     // pass got "unknown palette background 'nope'." and an empty list).
                     if !colors.contains(where: { $0.role == .background }) {

@@ -67,16 +67,13 @@ struct AuditEndpoint {
             throw Problem.invalidField(f.field("colors"), "\(f.field("colors").display) must list at least one color")
         }
         var colors: [AuditColor] = []
-        var firstIndex: [String: Int] = [:]
+        var names = UniqueNames(of: f.field("colors"))
         for (i, item) in items.enumerated() {
             let path = f.field("colors").appending(index: i)
             let color = try parseColor(item, at: path, index: i, fromQuery: f.fromQuery, hexOrder: hexOrder, policy: policy, data: data)
             // Names are unique, as in /v1/palette/dark (a hostile pass: two backgrounds named
             // "card" were both measured for `on: ["card"]`, each row labelled custom:card).
-            if let first = firstIndex[color.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(color.name)) of \(f.field("colors").appending(index: first).display); names must be unique")
-            }
-            firstIndex[color.name] = i
+            try names.add(color.name, at: i)
             colors.append(color)
         }
         // `on` names background-role colors of the request.

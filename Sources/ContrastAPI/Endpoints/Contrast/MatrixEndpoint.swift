@@ -260,7 +260,7 @@ struct MatrixEndpoint {
     static func gradients(_ f: Fields, hexOrder: HexOrder, backdrop: ResolvedColor?) throws(Problem) -> [NamedGradient] {
         guard let items = try f.array("gradients", maxCount: maxGradients) else { return [] }
         var out: [NamedGradient] = []
-        var names: [String: Int] = [:]
+        var names = UniqueNames(of: f.field("gradients"))
         for (k, item) in items.enumerated() {
             let path = f.field("gradients").appending(index: k)
             var g: NamedGradient
@@ -286,10 +286,7 @@ struct MatrixEndpoint {
             if g.gradient.isTranslucent && backdrop == nil {
                 throw Problem.invalidField(path, "\(path.display) has translucent color stops: give an opaque \(f.field("backdrop").display), the color that shows through them")
             }
-            if let first = names[g.name] {
-                throw Problem.invalidField(path, "\(path.display) repeats the name \(ClientText.quoted(g.name)) of \(f.field("gradients").appending(index: first).display); names must be unique")
-            }
-            names[g.name] = k
+            try names.add(g.name, at: k)
             out.append(g)
         }
         return out
