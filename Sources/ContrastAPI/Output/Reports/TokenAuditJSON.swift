@@ -34,6 +34,18 @@ enum TokenAuditJSON {
         return "as the 8-bit hex shown (\(ColorJSON.hex(h.foreground)) on \(ColorJSON.hex(h.background))) the \(value) and the pair would \(r.passes ? "fail" : "pass"): the verdict is for the colors as the tokens write them"
     }
 
+    /// A rule as every report names it, `rules[1] (--fg on --bg)`, its patterns written by
+    /// `shown` (the text table escapes them).
+    static func ruleLabel(_ r: PairRule, shown: (String) -> String = { $0 }) -> String {
+        "\(r.source) (\(shown(r.foreground.text)) on \(shown(r.background.text)))"
+    }
+
+    /// The warning every report gives for a rule that matched no pair (one wording in all of
+    /// them: JSON and SARIF had said "no pair of tokens", a new user's pass).
+    static func unmatchedRuleWarning(_ r: PairRule, shown: (String) -> String = { $0 }) -> String {
+        ruleLabel(r, shown: shown) + " matched no pair"
+    }
+
     /// Whether the pair's rule exempts it (role `disabled`: WCAG 2.2 SC 1.4.3 and 1.4.11 exempt
     /// inactive components): measured and listed, but shown as exempt, not as a pass (a CI
     /// engineer's pass, stop 38: "3.60:1 1:1 pass" read like any checked pair).
@@ -176,10 +188,7 @@ enum TokenAuditJSON {
             p.append("summary", .string(describe(r)))
             return .object(p)
         }))
-        var warnings: [JSON] = report.warnedUnmatchedRules.map { i in
-            let r = report.rules[i]
-            return .string("\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair")
-        }
+        var warnings: [JSON] = report.warnedUnmatchedRules.map { .string(unmatchedRuleWarning(report.rules[$0])) }
         if let reason = report.nothingCheckedReason { warnings.append(.string(reason)) }
         warnings += report.unresolvedWarnings.map { .string($0) }
         warnings += report.coverageWarnings.map { .string($0) }

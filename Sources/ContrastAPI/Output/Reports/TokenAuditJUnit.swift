@@ -28,10 +28,7 @@ enum TokenAuditJUnit {
         // The warnings that fail the audit under failOn=warning, one test case each.
         var warningCases: [(name: String, message: String)] = []
         if failedOnWarnings {
-            for i in report.warnedUnmatchedRules {
-                let rule = report.rules[i]
-                warningCases.append(("\(rule.source) (\(rule.foreground.text) on \(rule.background.text))", "matched no pair"))
-            }
+            for i in report.warnedUnmatchedRules { warningCases.append((TokenAuditJSON.ruleLabel(report.rules[i]), "matched no pair")) }
             for w in report.coverageWarnings { warningCases.append(("not audited", w)) }
             for s in report.summaries where s.unresolved > 0 {
                 warningCases.append(("unresolved pairs in \(s.mode ?? "default")", "\(s.unresolved) pair\(s.unresolved == 1 ? "" : "s") could not be resolved (see the skipped test cases)"))
@@ -41,9 +38,7 @@ enum TokenAuditJUnit {
         x += "<testsuites name=\"ContrastService token audit\" tests=\"\(report.results.count + empty + warned)\" failures=\"\(failures + empty + warned)\" errors=\"0\" skipped=\"\(skipped)\">\n"
         // Warnings and the readers' notes go to the first suite's <system-out> (the Ant JUnit
         // schema has no place for them on <testsuites>).
-        var messages = report.warnedUnmatchedRules.map { i in
-            "warning: \(report.rules[i].source) (\(report.rules[i].foreground.text) on \(report.rules[i].background.text)) matched no pair"
-        }
+        var messages = report.warnedUnmatchedRules.map { "warning: " + TokenAuditJSON.unmatchedRuleWarning(report.rules[$0]) }
         if let reason = report.nothingCheckedReason { messages.append("warning: \(reason)") }
         // The unresolved pairs' counts too, as the text report gives them (a CI user's pass: the
         // JUnit log said nothing of eight modes' unresolved pairs but for skipped cases).

@@ -95,9 +95,8 @@ enum TokenAuditSARIF {
         // adds `advice` to the text.
         typealias Warning = (id: String, name: String, description: String, text: String, advice: String)
         let warnings: [Warning] = report.warnedUnmatchedRules.map { i in
-            let r = report.rules[i]
-            return ("audit/unmatched-rule", "UnmatchedRule", "A pair rule matched no tokens",
-                    "\(r.source) (\(r.foreground.text) on \(r.background.text)) matched no pair", ": check its token names")
+            ("audit/unmatched-rule", "UnmatchedRule", "A pair rule matched no tokens",
+             TokenAuditJSON.unmatchedRuleWarning(report.rules[i]), ": check its token names")
         } + (report.nothingCheckedReason.map { [("audit/nothing-checked", "NothingChecked", "The audit checked no pair", $0, "")] } ?? [])
           + report.coverageWarnings.map { ("audit/coverage", "PairCoverage", "Tokens the rules leave unchecked", $0, "") }
         // Warnings and the readers' notes as the run's tool execution notifications (SARIF 2.1.0

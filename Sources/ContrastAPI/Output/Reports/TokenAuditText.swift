@@ -121,9 +121,7 @@ enum TokenAuditText {
         for s in report.summaries {
             out += "\(shown(s.mode ?? "default")): \(s.pairs) pair\(s.pairs == 1 ? "" : "s"), \(s.passing) pass, \(s.failing) fail\(s.unresolved > 0 ? ", \(s.unresolved) unresolved" : "")\n"
         }
-        for i in report.warnedUnmatchedRules {
-            out += "warning: \(report.rules[i].source) (\(shown(report.rules[i].foreground.text)) on \(shown(report.rules[i].background.text))) matched no pair\n"
-        }
+        for i in report.warnedUnmatchedRules { out += "warning: \(TokenAuditJSON.unmatchedRuleWarning(report.rules[i], shown: shown))\n" }
         if let reason = report.nothingCheckedReason { out += "warning: \(reason)\n" }
         for w in report.unresolvedWarnings { out += "warning: \(shown(w))\n" }
         for w in report.coverageWarnings { out += "warning: \(shown(Self.brief(w)))\n" }
