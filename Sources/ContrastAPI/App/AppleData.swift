@@ -52,35 +52,39 @@ struct AppleData: Sendable {
     /// and the bundle's from `access(2)`, without building a `Bundle`: the server checks at
     /// start, and a `Bundle.main` built then cost every plain `POST /v1/contrast` 20–80
     /// instructions more, by the heap it left.
-    static func bundleProblem() -> String? { checkedBundle }
+    static func bundleProblem() -> String? { checkedBundle?.reason }
+
+    /// Whether `bundleProblem()` is that the bundle's folder is not beside the executable at all
+    /// (every resource fails), rather than one file of it missing or damaged.
+    static var bundleIsAbsent: Bool { checkedBundle?.absent == true }
+
+    /// Why the bundle cannot be used.
+    private struct BundleProblem: Sendable { var reason: String; var absent: Bool }
 
     /// `bundleProblem()`'s answer, found once (each resource's loader asks, and the check reads
     /// every file of the bundle).
-    private static let checkedBundle: String? = findBundleProblem()
+    private static let checkedBundle: BundleProblem? = findBundleProblem()
 
-    private static func findBundleProblem() -> String? {
+    private static func findBundleProblem() -> BundleProblem? {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let n = readlink("/proc/self/exe", &buffer, 4096)
-        guard n > 0 else { return nil }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let exe = ServerRunner.executablePath() else { return nil }
         let beside = String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/" + bundleName
         guard access(beside, F_OK) == 0 else {
-            return "resource bundle \(bundleName) not found beside the executable (\(beside)); install it next to contrast-server"
+            return BundleProblem(reason: "resource bundle \(bundleName) not found beside the executable (\(beside)); install it next to contrast-server", absent: true)
         }
         // Each file present and not empty (a hostile pass: an empty bundle folder started and
         // answered 500); their contents are read on first use, as before.
         for file in bundleFiles {
             var info = stat()
             guard stat(beside + "/" + file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
-                return "resource bundle \(bundleName) beside the executable lacks \(file) or it is empty (\(beside)); install the whole bundle of this build next to contrast-server"
+                return BundleProblem(reason: "resource bundle \(bundleName) beside the executable lacks \(file) or it is empty (\(beside)); install the whole bundle of this build next to contrast-server", absent: false)
             }
-            // A cut file (a copy that stopped short) is no JSON document: its first and last
-            // characters other than whitespace must open and close one (an operator's pass: a
-            // problem_types.json holding `{` started, and /problems/ answered 404). Two small
-            // reads, not a parse: loading the data at start cost every plain POST (above).
+            // A cut file (a copy that stopped short) is no JSON document: its structure must be
+            // one whole document (an operator's pass: a problem_types.json holding `{` started,
+            // and /problems/ answered 404). Not a parse: loading the data at start cost every
+            // plain POST (above); what it holds is decoded in a child (`--check-resources`).
             guard isWholeJSONDocument(beside + "/" + file, size: Int(info.st_size)) else {
-                return "resource bundle \(bundleName) beside the executable holds a damaged \(file): it does not open and close as one JSON document within 64 levels of nesting and 64 MiB (\(beside)); install the whole bundle of this build next to contrast-server"
+                return BundleProblem(reason: "resource bundle \(bundleName) beside the executable holds a damaged \(file): it does not open and close as one JSON document within 64 levels of nesting and 64 MiB (\(beside)); install the whole bundle of this build next to contrast-server", absent: false)
             }
         }
         #endif

@@ -38,7 +38,7 @@ public struct ContrastService: Sendable {
         // A file of the bundle missing, empty or damaged: that file is the news, whichever it is
         // (a hostile pass: a cut problem_types.json was announced as "the Apple reference data
         // cannot be loaded").
-        if !reason.contains("not found beside the executable") {
+        if !AppleData.bundleIsAbsent {
             return ["the resource bundle cannot be used: \(reason); the server does not start"]
         }
         return ["the Apple reference data cannot be loaded (\(reason)): Apple system colors, audits, materials, text styles and dark palettes would answer 500, so the server does not start",

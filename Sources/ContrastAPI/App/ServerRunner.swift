@@ -11,16 +11,26 @@ public final class ServerRunner: Sendable {
         self.configuration = configuration
     }
 
+    /// This executable's path, from `/proc/self/exe` (where Foundation's `Bundle.main` finds it
+    /// on Linux), or nil when it cannot be read (no `/proc`; elsewhere than Linux). The resource
+    /// bundle is looked for beside it, and the start's resource check runs it again.
+    public static func executablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink("/proc/self/exe", &buffer, 4096)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        return nil
+        #endif
+    }
+
     /// Runs this executable again as `--check-resources` (its standard error shared, so its
     /// reasons are printed) and returns its exit status, or nil when it could not be run (the
     /// server then starts, as before the check existed).
     static func childResourceCheck() -> Int32? {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let n = readlink("/proc/self/exe", &buffer, 4096)
-        guard n > 0 else { return nil }
-        buffer[n] = 0
-        let path = String(cString: buffer)
+        guard let path = executablePath() else { return nil }
         var pid: pid_t = 0
         let arguments = [path, "--check-resources"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

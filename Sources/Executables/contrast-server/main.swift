@@ -10,8 +10,7 @@ let configuration: ServiceConfiguration
 // on ./config.json whatever flags were given, skip its resource check, and stop with a trap at
 // the first request that needs the bundle (a hostile pass, in a mount namespace without /proc).
 // Every container runtime mounts /proc; without it, the server does not start.
-var procLink = [CChar](repeating: 0, count: 16)
-if readlink("/proc/self/exe", &procLink, 15) <= 0 {
+if ServerRunner.executablePath() == nil {
     FileHandle.standardError.write(Data("contrast-server: /proc is not mounted: the server reads its command line and finds its resource bundle through /proc/self; run it with /proc mounted\n".utf8))
     exit(2)
 }
