@@ -1769,9 +1769,9 @@ public enum TokenAudit {
             notes.append("WCAG verdicts change where a browser clips colors outside sRGB (Chromium 156 does; measured here mapped into sRGB, CSS Color 4 §13.2) for \(clippedChanges) pair\(clippedChanges == 1 ? "" : "s"): \(clippedExamples.joined(separator: "; "))\(clippedChanges > clippedExamples.count ? "; …" : ""); keep such colors inside sRGB to be judged alike everywhere")
         }
         // The note names the metric of the pairs it counts (APCA when no WCAG pair is among them).
-        let apcaPolicyOnly = !results.contains { $0.hexPair != nil && $0.target.metric == .wcag2 }
+        let onlyAPCAPairs = !results.contains { $0.hexPair != nil && $0.target.metric == .wcag2 }
         if hexChanges > 0 {
-            notes.append("\(apcaPolicyOnly ? "APCA" : "WCAG") verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
+            notes.append("\(onlyAPCAPairs ? "APCA" : "WCAG") verdicts change as 8-bit hex (what a designer copies and an 8-bit screen shows) for \(hexChanges) pair\(hexChanges == 1 ? "" : "s"): \(hexExamples.joined(separator: "; "))\(hexChanges > hexExamples.count ? "; …" : "")")
         }
         if let first = allAliasPairs.first {
             let n = aliasCount * modes.count

@@ -253,15 +253,15 @@ public enum CSSThemeReader: TokenFormatReader {
             let t = merger.tokens[path]!
             return t.base?.value.readsColorScheme == true || t.modes.values.contains { $0.value.readsColorScheme }
         }
-        /// The scheme a state shows: the last of its modes' `color-scheme` declarations in the
-        /// files, else the one its conditions name (a hostile pass: a state kept for a scheme its
-        /// conditions name, though a later declaration gave it the lesser mode's).
         /// The `color-scheme` declaration of the modes `names` last in the files (the cascade's
         /// order between rules of one specificity, as the scheme classes are).
         func latestDeclaration(_ names: [String]) -> Walker.DeclaredScheme? {
             declaredSchemes.filter { d in d.targets.contains { t in names.contains { t == .mode($0) } } }
                 .max { a, b in (a.fileIndex, a.location.line, a.location.column) < (b.fileIndex, b.location.line, b.location.column) }
         }
+        /// The scheme a state shows: the last of its modes' `color-scheme` declarations in the
+        /// files, else the one its conditions name (a hostile pass: a state kept for a scheme its
+        /// conditions name, though a later declaration gave it the lesser mode's).
         func scheme(_ names: [String], _ c: ModeConditions?) -> String? {
             latestDeclaration(names).map { $0.scheme.rawValue } ?? c.flatMap { $0.selectorScheme ?? $0.mediaScheme }
         }
