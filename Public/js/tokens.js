@@ -19,12 +19,18 @@ function status(text) { $('#tokens-status').textContent = text; }
 function fail(text) { setFieldError($('#tokens-file'), $('#tokens-error'), text); }
 
 /** Reads the chosen or dropped files as text (the API wants the text, so lines survive). */
+/** Takes the last answer away (it was for other files or choices), and the audit in flight. */
+function forget() {
+  if (controller) controller.abort();
+  answer = null;
+  $('#tokens-results').hidden = true;
+}
+
 /** Refuses the selection: its reason at the files, and the last answer (for other files) taken away. */
 function refuse(text) {
   fail(text);
-  answer = null;
+  forget();
   files = [];
-  $('#tokens-results').hidden = true;
   $('#tokens-files').textContent = '';
 }
 
@@ -89,21 +95,6 @@ function ruleError(message) {
 let resting = null;
 function soon(fn) { clearTimeout(resting); resting = setTimeout(fn, 250); }
 
-/** The preset changed: a rule of one's own waits for its patterns, and the last answer, made
- *  for another choice, is taken away meanwhile. */
-function presetChanged() {
-  const custom = $('#tokens-preset').value === 'custom';
-  $('#tokens-rule').hidden = !custom;
-  if (custom && !request()) {
-    if (controller) controller.abort();
-    answer = null;
-    $('#tokens-results').hidden = true;
-    status(files.length ? 'Give the two patterns of your rule, then Check.' : '');
-    return;
-  }
-  run();
-}
-
 async function run(fromRuleForm = false) {
   if (!files.length) return;
   const body = request();
@@ -111,9 +102,7 @@ async function run(fromRuleForm = false) {
     if (fromRuleForm) ruleError('Give both patterns of the rule: which tokens are text, and which are their backgrounds.');
     // The last answer was for other choices (a designer's pass: another file's AA table stayed
     // under "WCAG AAA" and its name): it goes until the rule is whole.
-    if (controller) controller.abort();
-    answer = null;
-    $('#tokens-results').hidden = true;
+    forget();
     status('Give the two patterns of your rule, then Check.');
     return;
   }
@@ -293,7 +282,8 @@ export function setupTokens() {
   });
   $('#tokens-preset').addEventListener('change', () => {
     $('#tokens-rule').hidden = $('#tokens-preset').value !== 'custom';
-    soon(presetChanged);
+    // A rule of one's own waits for its patterns (`run` takes the last answer away meanwhile).
+    soon(() => run());
   });
   for (const sel of ['#tokens-policy', '#tokens-format']) $(sel).addEventListener('change', () => soon(() => run()));
   $('#tokens-rule-form').addEventListener('submit', (e) => { e.preventDefault(); run(true); });
