@@ -96,7 +96,9 @@ public final class ServerProcess: @unchecked Sendable {
     public let process = Process()
     /// The bytes read from standard error so far (decoded when read: a chunk may end inside a
     /// UTF-8 sequence), and whether end of file was reached.
-    private final class Sink: Sendable { let state = Mutex((bytes: [UInt8](), closed: false)) }
+    /// What the reader thread has read (`bytes`), whether it met end of file, and whether it is
+    /// blocked in `read` with everything before appended (`inRead`).
+    private final class Sink: Sendable { let state = Mutex((bytes: [UInt8](), closed: false, inRead: false)) }
     private let collected = Sink()
     /// The port it listens on (0 until `waitForPort`).
     public private(set) var port = 0
@@ -135,10 +137,16 @@ public final class ServerProcess: @unchecked Sendable {
             let fd = handle.fileDescriptor
             var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
+                sink.state.withLock { $0.inRead = true }
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                // Appended in the same lock that clears `inRead`: a reader starved between its
+                // read and its append is never taken for one that has nothing left.
+                sink.state.withLock { state in
+                    state.inRead = false
+                    if count > 0 { state.bytes += buffer[..<count] }
+                }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
-                sink.state.withLock { $0.bytes += buffer[..<count] }
             }
             sink.state.withLock { $0.closed = true }
             withExtendedLifetime(handle) {}
@@ -224,10 +232,13 @@ public final class ServerProcess: @unchecked Sendable {
         var last = -1
         var stablePolls = 0
         waitUntil(limit: limit, interval: 0.05) {
-            let (length, closed) = collected.state.withLock { ($0.bytes.count, $0.closed) }
+            let (length, closed, inRead) = collected.state.withLock { ($0.bytes.count, $0.closed, $0.inRead) }
             if closed { return true }
             var unread: Int32 = 0
-            let drained = ioctl(errorFD, UInt(FIONREAD), &unread) == 0 && unread == 0
+            // Drained: nothing left in the pipe, and the reader back in `read` with all it read
+            // appended (a CI flake: a reader starved under load between its read and its append
+            // for the 0.15 s of stable polls lost a child process's last message).
+            let drained = inRead && ioctl(errorFD, UInt(FIONREAD), &unread) == 0 && unread == 0
             stablePolls = drained && length == last ? stablePolls + 1 : 0
             last = length
             return stablePolls >= 3
